@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { defineTable, StoreConflictError, type Store } from '../store/index.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export interface Account {
+  readonly id: string;
+  name: string;
+  email?: string;
+  passwordHash?: string;
+  /** BIP-44 address index of the account's custodial wallet. */
+  walletIndex: number;
+  localCurrency: string;
+  country?: string;
+  telegramUserId?: string;
+  telegramUsername?: string;
+  phone?: string;
+  /** Per-transfer and daily limits in stablecoin base units (decimal strings). */
+  limits?: { perTransfer: string; daily: string };
+  createdAt: string;
+}
+
+export const Accounts = defineTable<Account>({
+  name: 'accounts',
+  unique: [['email'], ['walletIndex'], ['telegramUserId'], ['telegramUsername'], ['phone']],
+  indexes: ['email', 'telegramUserId', 'telegramUsername', 'phone'],
+});
+
+export interface Session {
+  /** sha256 of the session token; the token itself lives only in the cookie. */
+  readonly id: string;
+  accountId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+export const Sessions = defineTable<Session>({ name: 'sessions', indexes: ['accountId'] });
+
+export const SignupInput = z.object({
+  email: z.email().max(254).transform((s) => s.toLowerCase()),
+  password: z.string().min(8, 'must be at least 8 characters').max(200),
+  name: z.string().trim().min(1).max(80),
+  country: z.string().length(2).optional(),
+});
+export type SignupInput = z.infer<typeof SignupInput>;
+
+export const LoginInput = z.object({
+  email: z.email().max(254).transform((s) => s.toLowerCase()),
+  password: z.string().min(1).max(200),
+});
+export type LoginInput = z.infer<typeof LoginInput>;
+
+/** The account as its owner sees it (never the password hash). */
+export function publicAccount(a: Account) {
+  return {
+    id: a.id,
+    name: a.name,
+    email: a.email ?? null,
+    local_currency: a.localCurrency,
+    country: a.country ?? null,
+    telegram_username: a.telegramUsername ?? null,
+    created_at: a.createdAt,
+  };
+}
+
+const SESSION_DAYS = 14;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface AccountsOptions {
+  /** Currency for a country code (from the FX table). */
+  currencyForCountry?: (country: string) => string | undefined;
+}
+
+export class AccountsService {
+  constructor(
+    private readonly store: Store,
+    private readonly opts: AccountsOptions = {},
+  ) {}
+
+  get(id: string): Promise<Account | undefined> {
+    return this.store.table(Accounts).get(id);
+  }
+
+  count(): Promise<number> {
+    return this.store.table(Accounts).count();
+  }
+
+  findBy(where: Partial<Pick<Account, 'email' | 'telegramUserId' | 'telegramUsername' | 'phone'>>) {
+    return this.store.table(Accounts).findOne(where);
+  }
+
+  /** Creates an account with the next wallet index; unique fields conflict -> `email_taken` etc. */
+  async create(
+    fields: Omit<Account, 'id' | 'walletIndex' | 'createdAt' | 'localCurrency'> & { localCurrency?: string },
+  ): Promise<Result<{ account: Account }, 'email_taken' | 'conflict'>> {
+    const localCurrency =
+      fields.localCurrency ?? (fields.country ? this.opts.currencyForCountry?.(fields.country) : undefined) ?? 'USD';
+    try {
+      const account = await this.store.write(Accounts, async (t) => {
+        // Inside the transaction nobody else can take the same index.
+        const walletIndex = (await t.count()) + 1;
+        return t.insert({ ...fields, id: newId('acct'), walletIndex, localCurrency, createdAt: nowIso() });
+      });
+      return { ok: true, account };
+    } catch (e) {
+      if (e instanceof StoreConflictError) {
+        return e.fields.includes('email')
+          ? fail('email_taken', 'An account with this email already exists.', 'email')
+          : fail('conflict', `An account with this ${e.fields.join(', ')} already exists.`);
+      }
+      throw e;
+    }
+  }
+
+  async signup(input: SignupInput) {
+    return this.create({
+      email: input.email,
+      name: input.name,
+      country: input.country?.toUpperCase(),
+      passwordHash: await hashPassword(input.password),
+    });
+  }
+
+  async update(id: string, patch: Partial<Omit<Account, 'id' | 'walletIndex' | 'createdAt'>>) {
+    return this.store.write(Accounts, (t) => t.update(id, patch));
+  }
+
+  /** Same answer and similar work for unknown email and wrong password. */
+  async authenticate(input: LoginInput): Promise<Result<{ account: Account }, 'invalid_credentials'>> {
+    const account = await this.findBy({ email: input.email });
+    const ok = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_HASH);
+    if (!account || !ok) return fail('invalid_credentials', 'Incorrect email or password.');
+    return { ok: true, account };
+  }
+
+  async createSession(accountId: string): Promise<{ token: string; expiresAt: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString();
+    await this.store.write(Sessions, (t) => t.insert({ id: sha256(token), accountId, createdAt: nowIso(), expiresAt }));
+    return { token, expiresAt };
+  }
+
+  async accountForSession(token: string): Promise<Account | undefined> {
+    const s = await this.store.table(Sessions).get(sha256(token));
+    if (!s || Date.parse(s.expiresAt) <= Date.now()) return undefined;
+    return this.get(s.accountId);
+  }
+
+  async endSession(token: string): Promise<void> {
+    await this.store.write(Sessions, (t) => t.remove(sha256(token)));
+  }
+}
+
+// A real scrypt hash of a random password, so unknown emails cost the same as wrong passwords.
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + Buffer.alloc(32).toString('base64url');

@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { Store } from '../store/index.js';
+import type { Account, AccountsService } from '../accounts/accounts.js';
+import type { KeysService } from '../keys/keys.js';
+import type { Payment, PaymentsService } from '../payments/payments.js';
+import type { FxService } from '../fx/rates.js';
+
+/** What the HTTP layer is given by the composition root (src/main.ts). */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  fx: FxService;
+  accounts: AccountsService;
+  keys: KeysService;
+  payments: PaymentsService;
+  /** Readiness probes beyond the store (e.g. the chain). */
+  readiness?: Array<() => Promise<boolean>>;
+  /** Extra fields for `GET /api/me` (e.g. the custodial wallet address). */
+  accountExtras?: (account: Account) => Promise<Record<string, unknown>>;
+  /** Extra fields for the authenticated payment record. */
+  paymentExtras?: (payment: Payment) => Promise<Record<string, unknown>>;
+  /** Extra fields for the public checkout view (the chain the page pays on). */
+  checkoutExtras?: () => Record<string, unknown>;
+  /** Routers added by later features (settlement, webhooks, agent, bridges), mounted under /api. */
+  apiRouters?: import('express').Router[];
+  /** Routers outside /api (pages: /pay/:id, /app). */
+  pageRouters?: import('express').Router[];
+}

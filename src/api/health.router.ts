@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import type { AppDeps } from './deps.js';
+
+export function healthRouter(deps: AppDeps): Router {
+  const r = Router();
+  r.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  r.get('/readyz', async (_req, res) => {
+    const probes = [() => deps.store.ping(), ...(deps.readiness ?? [])];
+    const results = await Promise.all(probes.map((p) => p().catch(() => false)));
+    const ready = results.every(Boolean);
+    res.status(ready ? 200 : 503).json({ ok: ready });
+  });
+  return r;
+}

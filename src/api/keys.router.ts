@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import { CreateKeyInput } from '../keys/keys.js';
+import type { AppDeps } from './deps.js';
+import { notFound, parseInput } from './errors.js';
+import { auth, requireSessionOrKey } from './auth.js';
+
+/** Interface 4.4, 4.5; revocation per DESIGN.md 4. Session cookie or bearer key. */
+export function keysRouter(deps: AppDeps): Router {
+  const r = Router();
+  r.use('/keys', requireSessionOrKey(deps));
+
+  r.get('/keys', async (_req, res) => {
+    res.json({ ok: true, keys: await deps.keys.list(auth(res).accountId) });
+  });
+
+  r.post('/keys', async (req, res) => {
+    const input = parseInput(CreateKeyInput, req.body ?? {});
+    const key = await deps.keys.create(auth(res).accountId, input);
+    res.status(201).json({ ok: true, key: { id: key.id, label: key.label, secret: key.secret, prefix: key.prefix, createdAt: key.createdAt } });
+  });
+
+  r.delete('/keys/:id', async (req, res) => {
+    const revoked = await deps.keys.revoke(auth(res).accountId, String(req.params.id));
+    if (!revoked.ok) throw notFound(revoked.message);
+    res.json({ ok: true, id: revoked.id, revoked: true });
+  });
+  return r;
+}

@@ -1,0 +1,48 @@
+import { Router } from 'express';
+import { CreatePaymentInput, ListPaymentsQuery } from '../payments/schemas.js';
+import type { AppDeps } from './deps.js';
+import { invalidRequest, notFound, parseInput } from './errors.js';
+import { auth, requireKey } from './auth.js';
+import { paymentResource } from './present.js';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Interface 4.1, 4.3; DESIGN.md 4 (read and list). Bearer key only. */
+export function paymentsRouter(deps: AppDeps): Router {
+  const r = Router();
+  r.use('/v1', requireKey(deps));
+  const present = async (p: Parameters<typeof paymentResource>[0]) =>
+    paymentResource(p, deps.payments.checkoutUrl(p.id), deps.paymentExtras ? await deps.paymentExtras(p) : {});
+
+  r.get('/v1/ping', (_req, res) => {
+    res.json({ ok: true, account: auth(res).accountId, live: true });
+  });
+
+  r.post('/v1/payments', async (req, res) => {
+    const key = req.get('Idempotency-Key');
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
+    }
+    const input = parseInput(CreatePaymentInput, req.body);
+    const created = await deps.payments.create(auth(res).accountId, input, key);
+    if (!created.ok) {
+      const conflict = created.reason === 'reference_conflict' || created.reason === 'idempotency_conflict';
+      throw invalidRequest(created.message, created.param, conflict ? 409 : 400);
+    }
+    res.status(created.httpStatus).json(await present(created.payment));
+  });
+
+  r.get('/v1/payments', async (req, res) => {
+    const q = parseInput(ListPaymentsQuery, req.query);
+    const listed = await deps.payments.list(auth(res).accountId, q);
+    if (!listed.ok) throw invalidRequest(listed.message, listed.param);
+    res.json({ object: 'list', data: await Promise.all(listed.data.map(present)), has_more: listed.hasMore });
+  });
+
+  r.get('/v1/payments/:id', async (req, res) => {
+    const p = await deps.payments.getForAccount(auth(res).accountId, String(req.params.id));
+    if (!p) throw notFound(`No such payment: ${req.params.id}`);
+    res.json(await present(p));
+  });
+  return r;
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+/** Parses "30s", "2m", "1h", "500ms" or a bare number of milliseconds ("0"). */
+export function parseDuration(text: string): number {
+  const m = /^\s*(\d+)\s*(ms|s|m|h|d)?\s*$/.exec(text);
+  if (!m) throw new Error(`not a duration: "${text}"`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 'ms';
+  const factor = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!;
+  return n * factor;
+}
+
+const Duration = z.string().transform((s, ctx) => {
+  try {
+    return parseDuration(s);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    return z.NEVER;
+  }
+});
+
+const RetrySchedule = z.string().transform((s, ctx) => {
+  try {
+    const steps = s.split(',').map((p) => parseDuration(p));
+    if (steps.length === 0) throw new Error('empty schedule');
+    return steps;
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `expected a comma-separated list of durations like "0,30s,2m": ${(e as Error).message}` });
+    return z.NEVER;
+  }
+});
+
+const RateLimit = z.string().transform((s, ctx) => {
+  const m = /^\s*(\d+)\s*\/\s*(\d*)\s*(s|sec|second|m|min|minute|h|hour)\s*$/.exec(s);
+  if (!m || Number(m[1]) < 1) {
+    ctx.addIssue({ code: 'custom', message: 'expected "<count>/<window>", e.g. "30/min" or "100/10s"' });
+    return z.NEVER;
+  }
+  const per = m[2] ? Number(m[2]) : 1;
+  const unitMs = m[3]!.startsWith('s') ? 1_000 : m[3]!.startsWith('m') ? 60_000 : 3_600_000;
+  return { limit: Number(m[1]), windowMs: per * unitMs };
+});
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  DATA_DIR: z.string().min(1).default('./data'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),
+  CHAIN_ID: z.coerce.number().int().positive().optional(),
+  TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
+  RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
+  WALLET_MNEMONIC: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  ANTHROPIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  TELEGRAM_BOT_TOKEN: optionalString,
+  TELEGRAM_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
+  TELEGRAM_WEBHOOK_SECRET: optionalString,
+  TELEGRAM_API_ROOT: optionalString.pipe(z.url().optional()),
+  WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(['0', '30s', '2m', '10m', '1h', '6h', '24h'].map(parseDuration)),
+  WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
+  AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
+  EXPIRY_SWEEP_INTERVAL: Duration.default(parseDuration('15s')),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config extends Omit<Env, 'PUBLIC_URL' | 'DATA_DIR'> {
+  PUBLIC_URL: string;
+  DATA_DIR: string;
+  production: boolean;
+  /** False when PUBLIC_URL was derived from PORT (then it follows the port actually bound). */
+  publicUrlExplicit: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const chainVars = [e.CHAIN_RPC_URL, e.CHAIN_ID, e.TOKEN_ADDRESS, e.RELAYER_PRIVATE_KEY];
+  if (e.CHAIN_RPC_URL && chainVars.some((v) => v === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CHAIN_RPC_URL: a real network also needs CHAIN_ID, TOKEN_ADDRESS and RELAYER_PRIVATE_KEY',
+    );
+  }
+  if (e.TELEGRAM_WEBHOOK_URL && !e.TELEGRAM_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_WEBHOOK_URL is set');
+  }
+  return {
+    ...e,
+    PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    DATA_DIR: path.resolve(e.DATA_DIR),
+    production: e.NODE_ENV === 'production',
+    publicUrlExplicit: e.PUBLIC_URL !== undefined,
+  };
+}

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { defineTable, type Store } from '../store/index.js';
+import { newId, nowIso, randomBase62 } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+
+export const KEY_PREFIX = 'sk_live_';
+/** sk_live_ + 40 base62 chars (~238 bits). */
+const SECRET_LENGTH = 40;
+export const SECRET_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32,128}$/;
+
+export interface ApiKey {
+  readonly id: string;
+  accountId: string;
+  label: string;
+  /** sha256 hex of the full secret; the secret itself is never stored. */
+  hash: string;
+  last4: string;
+  createdAt: string;
+  revokedAt?: string;
+  lastUsedAt?: string;
+}
+
+export const ApiKeys = defineTable<ApiKey>({ name: 'api_keys', unique: [['hash']], indexes: ['accountId', 'hash'] });
+
+export const CreateKeyInput = z.object({
+  label: z.string().trim().min(1, 'must be 1-60 characters').max(60, 'must be 1-60 characters'),
+});
+export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const maskedPrefix = (last4: string) => `${KEY_PREFIX}…${last4}`;
+
+export function listedKey(k: ApiKey) {
+  return { id: k.id, label: k.label, prefix: maskedPrefix(k.last4), createdAt: k.createdAt };
+}
+
+export class KeysService {
+  constructor(private readonly store: Store) {}
+
+  /** Returns the full secret exactly once. */
+  async create(accountId: string, input: CreateKeyInput) {
+    const secret = KEY_PREFIX + randomBase62(SECRET_LENGTH);
+    const key = await this.store.write(ApiKeys, (t) =>
+      t.insert({
+        id: newId('key'),
+        accountId,
+        label: input.label,
+        hash: hashSecret(secret),
+        last4: secret.slice(-4),
+        createdAt: nowIso(),
+      }),
+    );
+    return { id: key.id, label: key.label, secret, prefix: maskedPrefix(key.last4), createdAt: key.createdAt };
+  }
+
+  async list(accountId: string) {
+    const keys = await this.store.table(ApiKeys).findMany({ accountId }, { order: 'desc' });
+    return keys.filter((k) => !k.revokedAt).map(listedKey);
+  }
+
+  async revoke(accountId: string, id: string): Promise<Result<{ id: string }, 'not_found'>> {
+    const now = nowIso();
+    const updated = await this.store.write(ApiKeys, async (t) => {
+      const k = await t.get(id);
+      if (!k || k.accountId !== accountId || k.revokedAt) return undefined;
+      return t.update(id, { revokedAt: now });
+    });
+    return updated ? { ok: true, id } : fail('not_found', `No such API key: ${id}`);
+  }
+
+  /** Resolves a presented secret to its live key, or undefined (unknown, malformed or revoked). */
+  async verify(secret: string): Promise<ApiKey | undefined> {
+    if (!SECRET_KEY_PATTERN.test(secret)) return undefined;
+    const key = await this.store.table(ApiKeys).findOne({ hash: hashSecret(secret) });
+    return key && !key.revokedAt ? key : undefined;
+  }
+}

@@ -1,0 +1,33 @@
+import { ConfigError, loadConfig } from './config/config.js';
+import { startService } from './service.js';
+
+/** Composition root entry: validate config, start, and stop cleanly on signals. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const service = await startService(config);
+  process.stdout.write(`StablePay is running at ${config.PUBLIC_URL} (API: ${config.PUBLIC_URL}/api, app: ${config.PUBLIC_URL}/app)\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal} received, shutting down...\n`);
+    await service.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,300 @@
+import { createHash } from 'node:crypto';
+import { formatUnits } from 'viem';
+import { defineTable, type Store, type Tx, type WriteTable } from '../store/index.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+import { STABLECOIN_DECIMALS, type FxFailure, type FxService } from '../fx/rates.js';
+import type { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentStatus } from './schemas.js';
+
+export interface Payment {
+  readonly id: string;
+  accountId: string;
+  status: PaymentStatus;
+  /** Decimal text of the amount in `currency` (as sent, normalised). */
+  amount: string;
+  currency: string;
+  /** Stablecoin base units (6 decimals), locked at creation. */
+  stablecoinAmount: string;
+  /** Units of `currency` per stablecoin, locked at creation. */
+  rate: string;
+  redirectUrl: string;
+  reference?: string;
+  merchantName?: string;
+  description?: string;
+  payoutAddress?: string;
+  metadata?: Metadata;
+  webhookUrl?: string;
+  expiresInMinutes: number;
+  createdAt: string;
+  expiresAt: string;
+  updatedAt: string;
+  /** sha256 of the canonical creation input: decides "same body" for dedupe. */
+  requestHash: string;
+  txHash?: string;
+  payer?: string;
+  settledAt?: string;
+  failureReason?: string;
+}
+
+export const Payments = defineTable<Payment>({
+  name: 'payments',
+  unique: [['accountId', 'reference']],
+  indexes: ['accountId', 'status'],
+});
+
+interface IdempotencyRecord {
+  readonly id: string;
+  accountId: string;
+  requestHash: string;
+  paymentId: string;
+  status: number;
+  createdAt: string;
+}
+const IdempotencyKeys = defineTable<IdempotencyRecord>({ name: 'idempotency_keys' });
+
+export const TERMINAL: ReadonlySet<PaymentStatus> = new Set(['settled', 'failed', 'expired']);
+
+/** Allowed transitions (DESIGN.md 5); terminal states never change. */
+const TRANSITIONS: Record<PaymentStatus, PaymentStatus[]> = {
+  pending: ['processing', 'expired'],
+  processing: ['settled', 'failed', 'pending'],
+  settled: [],
+  failed: [],
+  expired: [],
+};
+
+/** Called inside the transaction that changes a payment's status (webhook outbox hooks in here). */
+export type TransitionListener = (tx: Tx, before: Payment, after: Payment) => Promise<void>;
+
+export type CreateFailure = FxFailure | 'reference_conflict' | 'idempotency_conflict';
+
+export interface CreateResult {
+  payment: Payment;
+  /** 201 for a new payment, 200 for a dedupe on reference; a replay repeats the first status. */
+  httpStatus: 200 | 201;
+}
+
+function canonicalHash(value: unknown): string {
+  const canon = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+  return createHash('sha256').update(JSON.stringify(canon(value))).digest('hex');
+}
+
+/** A number as exact decimal text; exponent forms (1e-7) mean more precision than any currency has. */
+function numberToDecimal(n: number): string | undefined {
+  const s = String(n);
+  return /^\d+(\.\d+)?$/.test(s) ? s : undefined;
+}
+
+export class PaymentsService {
+  private readonly listeners: TransitionListener[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly fx: FxService,
+    private readonly publicUrl: string,
+  ) {}
+
+  onTransition(listener: TransitionListener): void {
+    this.listeners.push(listener);
+  }
+
+  checkoutUrl(id: string): string {
+    return `${this.publicUrl}/pay/${id}`;
+  }
+
+  /** `pending` past its expiry reads as `expired` at once, before the sweeper stores it. */
+  effectiveStatus(p: Payment, now = Date.now()): PaymentStatus {
+    return p.status === 'pending' && Date.parse(p.expiresAt) <= now ? 'expired' : p.status;
+  }
+
+  view(p: Payment): Payment {
+    const status = this.effectiveStatus(p);
+    return status === p.status ? p : { ...p, status };
+  }
+
+  async create(
+    accountId: string,
+    input: CreatePaymentInput,
+    idempotencyKey?: string,
+  ): Promise<Result<CreateResult, CreateFailure>> {
+    const decimal = numberToDecimal(input.amount);
+    if (decimal === undefined) {
+      return fail('too_many_decimals', `Amount has more decimal places than ${input.currency} allows.`, 'amount');
+    }
+    const converted = this.fx.toStablecoin(decimal, input.currency);
+    if (!converted.ok) return converted;
+    const { conversion } = converted;
+    if (conversion.stablecoinAmount <= 0n) {
+      return fail('invalid_amount', 'Amount is too small to settle in the stablecoin.', 'amount');
+    }
+    const requestHash = canonicalHash(input);
+    const idemId = idempotencyKey ? canonicalHash([accountId, idempotencyKey]) : undefined;
+
+    return this.store.transaction(async (tx) => {
+      const payments = tx.table(Payments);
+      const keys = tx.table(IdempotencyKeys);
+      if (idemId) {
+        const seen = await keys.get(idemId);
+        if (seen) {
+          if (seen.requestHash !== requestHash) {
+            return fail(
+              'idempotency_conflict',
+              'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+            );
+          }
+          const first = await payments.get(seen.paymentId);
+          if (first) return { ok: true as const, payment: first, httpStatus: seen.status as 200 | 201 };
+        }
+      }
+      const result = await this.insertOrDedupe(payments, accountId, input, conversion, decimal, requestHash);
+      if (result.ok && idemId) {
+        await keys.insert({
+          id: idemId,
+          accountId,
+          requestHash,
+          paymentId: result.payment.id,
+          status: result.httpStatus,
+          createdAt: nowIso(),
+        });
+      }
+      return result;
+    });
+  }
+
+  private async insertOrDedupe(
+    payments: WriteTable<Payment>,
+    accountId: string,
+    input: CreatePaymentInput,
+    conversion: { currency: string; stablecoinAmount: bigint; rate: string },
+    decimal: string,
+    requestHash: string,
+  ): Promise<Result<CreateResult, CreateFailure>> {
+    if (input.reference !== undefined) {
+      const existing = await payments.findOne({ accountId, reference: input.reference });
+      if (existing) {
+        return existing.requestHash === requestHash
+          ? { ok: true, payment: existing, httpStatus: 200 }
+          : fail(
+              'reference_conflict',
+              `A payment with reference "${input.reference}" already exists with different parameters (${existing.id}).`,
+              'reference',
+            );
+      }
+    }
+    const now = new Date();
+    const payment = await payments.insert({
+      id: newId('pay'),
+      accountId,
+      status: 'pending',
+      amount: decimal,
+      currency: conversion.currency,
+      stablecoinAmount: conversion.stablecoinAmount.toString(),
+      rate: conversion.rate,
+      redirectUrl: input.redirect_url,
+      reference: input.reference,
+      merchantName: input.merchant_name,
+      description: input.description,
+      payoutAddress: input.payout_address,
+      metadata: input.metadata,
+      webhookUrl: input.webhook_url,
+      expiresInMinutes: input.expires_in_minutes,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + input.expires_in_minutes * 60_000).toISOString(),
+      updatedAt: now.toISOString(),
+      requestHash,
+    });
+    return { ok: true, payment, httpStatus: 201 };
+  }
+
+  async get(id: string): Promise<Payment | undefined> {
+    const p = await this.store.table(Payments).get(id);
+    return p && this.view(p);
+  }
+
+  /** The account's own payment, or undefined (another account's payment does not exist for it). */
+  async getForAccount(accountId: string, id: string): Promise<Payment | undefined> {
+    const p = await this.get(id);
+    return p && p.accountId === accountId ? p : undefined;
+  }
+
+  async list(
+    accountId: string,
+    q: ListPaymentsQuery,
+  ): Promise<Result<{ data: Payment[]; hasMore: boolean }, 'invalid_cursor'>> {
+    if (q.starting_after) {
+      const cursor = await this.store.table(Payments).get(q.starting_after);
+      if (!cursor || cursor.accountId !== accountId) {
+        return fail('invalid_cursor', `No such payment: ${q.starting_after}`, 'starting_after');
+      }
+    }
+    const where = { accountId, ...(q.reference ? { reference: q.reference } : {}) };
+    const now = Date.now();
+    const rows = await this.store.table(Payments).findMany(where, {
+      order: 'desc',
+      after: q.starting_after,
+      // A status filter is applied to the effective status below, so it cannot be pushed down.
+      limit: q.status ? undefined : q.limit + 1,
+    });
+    const matching = q.status ? rows.filter((p) => this.effectiveStatus(p, now) === q.status) : rows;
+    const page = matching.slice(0, q.limit).map((p) => this.view(p));
+    return { ok: true, data: page, hasMore: matching.length > q.limit };
+  }
+
+  /**
+   * Compare-and-set status change with listeners in the same transaction, so the webhook
+   * event and the state change are stored together or not at all.
+   */
+  async transition(
+    id: string,
+    from: PaymentStatus,
+    to: PaymentStatus,
+    patch: Partial<Pick<Payment, 'txHash' | 'payer' | 'settledAt' | 'failureReason'>> = {},
+  ): Promise<Payment | undefined> {
+    if (!TRANSITIONS[from].includes(to)) throw new Error(`illegal payment transition ${from} -> ${to}`);
+    return this.store.transaction(async (tx) => this.transitionIn(tx, id, from, to, patch));
+  }
+
+  async transitionIn(
+    tx: Tx,
+    id: string,
+    from: PaymentStatus,
+    to: PaymentStatus,
+    patch: Partial<Pick<Payment, 'txHash' | 'payer' | 'settledAt' | 'failureReason'>> = {},
+  ): Promise<Payment | undefined> {
+    const payments = tx.table(Payments);
+    const before = await payments.get(id);
+    if (!before || before.status !== from) return undefined;
+    const after = await payments.update(id, { ...patch, status: to, updatedAt: nowIso() }, { status: from });
+    if (!after) return undefined;
+    for (const l of this.listeners) await l(tx, before, after);
+    return after;
+  }
+
+  /** Stores `expired` for pending payments past their expiry; returns how many changed. */
+  async sweepExpired(now = Date.now()): Promise<number> {
+    const due = (await this.store.table(Payments).findMany({ status: 'pending' })).filter(
+      (p) => Date.parse(p.expiresAt) <= now,
+    );
+    if (due.length === 0) return 0;
+    return this.store.transaction(async (tx) => {
+      let n = 0;
+      for (const p of due) if (await this.transitionIn(tx, p.id, 'pending', 'expired')) n++;
+      return n;
+    });
+  }
+
+  /** Payments stuck in `processing` (for the settlement reconciler). */
+  processing(): Promise<Payment[]> {
+    return this.store.table(Payments).findMany({ status: 'processing' });
+  }
+}
+
+/** Stablecoin amount as decimal text ("12.345678"). */
+export const stablecoinText = (p: Payment) => formatUnits(BigInt(p.stablecoinAmount), STABLECOIN_DECIMALS);

@@ -1,0 +1,81 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from './config/config.js';
+import { createLogger } from './lib/logger.js';
+import { LowdbStore, type Store } from './store/index.js';
+import { FxService, loadFxTable } from './fx/rates.js';
+import { AccountsService } from './accounts/accounts.js';
+import { KeysService } from './keys/keys.js';
+import { PaymentsService } from './payments/payments.js';
+import { createApp } from './api/app.js';
+import type { AppDeps } from './api/deps.js';
+import { ensureDemoAccount } from './accounts/demo.js';
+
+export interface Service {
+  url: string;
+  app: Express;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  logger?: Logger;
+  /** Where first-start notices (demo login) are printed; stdout by default, never the log. */
+  print?: (text: string) => void;
+}
+
+/** Builds everything from config and starts listening; `close()` undoes it in reverse. */
+export async function startService(config: Config, opts: ServiceOptions = {}): Promise<Service> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const print = opts.print ?? ((t: string) => process.stdout.write(t + '\n'));
+  const cleanups: Array<() => Promise<void> | void> = [];
+  let closeServer: (() => Promise<void>) | undefined;
+  const close = async () => {
+    // Stop taking requests first, then the workers, then the store.
+    await closeServer?.();
+    for (const c of cleanups.reverse()) await c();
+  };
+  try {
+    // Listen first so a PORT of 0 gives the real port before anything builds URLs from it.
+    const server = http.createServer();
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, () => resolve());
+    });
+    closeServer = () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+    if (!config.publicUrlExplicit) config = { ...config, PUBLIC_URL: `http://localhost:${port}` };
+
+    const store: Store = await LowdbStore.open(config.DATA_DIR);
+    cleanups.push(() => store.close());
+    const fx = new FxService(loadFxTable());
+    const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
+    const keys = new KeysService(store);
+    const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
+    const deps: AppDeps = { config, logger, store, fx, accounts, keys, payments, apiRouters: [], pageRouters: [], readiness: [] };
+
+    const sweeper = setInterval(() => {
+      payments.sweepExpired().catch((err) => logger.error({ err }, 'expiry sweep failed'));
+    }, config.EXPIRY_SWEEP_INTERVAL);
+    sweeper.unref();
+    cleanups.push(() => clearInterval(sweeper));
+
+    if (!config.production) await ensureDemoAccount(accounts, print);
+
+    const app = createApp(deps);
+    server.on('request', app);
+    logger.info({ url, dataDir: config.DATA_DIR }, 'service listening');
+    return { url, app, deps, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

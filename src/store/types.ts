@@ -1,0 +1,75 @@
+/**
+ * The store interface every domain module uses. lowdb implements it today; a PostgreSQL
+ * implementation can replace it without touching the domain modules: tables are named,
+ * filters are equality only, updates can carry an expectation (compare-and-set) and
+ * multi-row writes happen inside `transaction`.
+ */
+export type Row = { readonly id: string };
+
+/** Equality filter on top-level fields. */
+export type Where<T> = { [K in keyof T]?: T[K] };
+
+export interface FindOptions {
+  /** Insertion order; 'desc' is newest first. */
+  order?: 'asc' | 'desc';
+  limit?: number;
+  /** Cursor: start after the row with this id (in the chosen order). */
+  after?: string;
+}
+
+export interface TableDef<T extends Row> {
+  readonly name: string;
+  /** Groups of fields whose combined values must be unique (rows missing a field are exempt). */
+  readonly unique?: ReadonlyArray<ReadonlyArray<keyof T & string>>;
+  /** Fields with an equality index. */
+  readonly indexes?: ReadonlyArray<keyof T & string>;
+  /** Phantom field carrying the row type. */
+  readonly __row?: T;
+}
+
+export function defineTable<T extends Row>(def: Omit<TableDef<T>, '__row'>): TableDef<T> {
+  return def;
+}
+
+export interface ReadTable<T extends Row> {
+  get(id: string): Promise<T | undefined>;
+  findOne(where: Where<T>): Promise<T | undefined>;
+  findMany(where?: Where<T>, opts?: FindOptions): Promise<T[]>;
+  count(where?: Where<T>): Promise<number>;
+}
+
+export interface WriteTable<T extends Row> extends ReadTable<T> {
+  /** Throws StoreConflictError on a duplicate id or unique violation. */
+  insert(row: T): Promise<T>;
+  /** Returns the new row, or undefined when the row is missing or `expect` does not hold. */
+  update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined>;
+  remove(id: string): Promise<boolean>;
+}
+
+export interface Tx {
+  table<T extends Row>(def: TableDef<T>): WriteTable<T>;
+}
+
+export interface Store {
+  /** Committed rows (frozen: copy before changing). */
+  table<T extends Row>(def: TableDef<T>): ReadTable<T>;
+  /**
+   * Runs `fn` alone; its writes become visible together and are durable on disk before the
+   * returned promise resolves. If `fn` throws, none of its writes happen. Do no slow I/O inside.
+   */
+  transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R>;
+  /** Shorthand for a one-table transaction. */
+  write<T extends Row, R>(def: TableDef<T>, fn: (table: WriteTable<T>) => Promise<R>): Promise<R>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class StoreConflictError extends Error {
+  constructor(
+    readonly table: string,
+    readonly fields: readonly string[],
+    readonly existingId: string,
+  ) {
+    super(`${table}: duplicate ${fields.join('+')}`);
+  }
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { CurrencyCode, DecimalAmount } from '../lib/money-input.js';
+
+export const SendTransferInput = z.object({
+  recipient: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .describe('Who receives: a Telegram @username, an E.164 phone number (+254712345678), an email, an account id (acct_...) or a 0x address.'),
+  amount: DecimalAmount.describe('Amount as a plain decimal string, e.g. "5000".'),
+  currency: CurrencyCode.optional().describe("Currency of the amount (e.g. KES, NGN, USD). Omit to use the sender's local currency."),
+  note: z.string().trim().max(140).optional().describe('Optional note for the recipient.'),
+});
+export type SendTransferInput = z.infer<typeof SendTransferInput>;
