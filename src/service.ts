@@ -12,6 +12,8 @@ import { PaymentsService } from './payments/payments.js';
 import { createApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import { ensureDemoAccount } from './accounts/demo.js';
+import { createChain } from './chain/chain.js';
+import { walletSummary } from './wallet/balance.js';
 
 export interface Service {
   url: string;
@@ -60,7 +62,31 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
     const keys = new KeysService(store);
     const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
-    const deps: AppDeps = { config, logger, store, fx, accounts, keys, payments, apiRouters: [], pageRouters: [], readiness: [] };
+    const chain = await createChain({
+      dataDir: config.DATA_DIR,
+      rpcUrl: config.CHAIN_RPC_URL,
+      chainId: config.CHAIN_ID,
+      tokenAddress: config.TOKEN_ADDRESS as `0x${string}` | undefined,
+      relayerPrivateKey: config.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
+      walletMnemonic: config.WALLET_MNEMONIC,
+      logger: logger.child({ module: 'chain' }),
+    });
+    cleanups.push(() => chain.close());
+    const deps: AppDeps = {
+      config,
+      logger,
+      store,
+      fx,
+      chain,
+      accounts,
+      keys,
+      payments,
+      apiRouters: [],
+      pageRouters: [],
+      readiness: [() => chain.ping()],
+      accountExtras: async (account) => ({ wallet: await walletSummary(chain, fx, account) }),
+      checkoutExtras: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
+    };
 
     const sweeper = setInterval(() => {
       payments.sweepExpired().catch((err) => logger.error({ err }, 'expiry sweep failed'));

@@ -5,6 +5,7 @@ import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { KeysService } from '../keys/keys.js';
 import type { Payment, PaymentsService } from '../payments/payments.js';
 import type { FxService } from '../fx/rates.js';
+import type { ChainService } from '../chain/chain.js';
 
 /** What the HTTP layer is given by the composition root (src/main.ts). */
 export interface AppDeps {
@@ -12,6 +13,7 @@ export interface AppDeps {
   logger: Logger;
   store: Store;
   fx: FxService;
+  chain: ChainService;
   accounts: AccountsService;
   keys: KeysService;
   payments: PaymentsService;

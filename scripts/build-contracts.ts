@@ -1,0 +1,12 @@
+/** `npm run build:contracts`: recompiles the stablecoin and rewrites its committed artifact. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { STABLECOIN_ARTIFACT, compileStablecoin, renderStablecoinArtifact } from './compile-stablecoin.js';
+
+const compiled = await compileStablecoin();
+for (const w of compiled.warnings) console.warn(w);
+await mkdir(path.dirname(STABLECOIN_ARTIFACT), { recursive: true });
+await writeFile(STABLECOIN_ARTIFACT, renderStablecoinArtifact(compiled));
+console.log(
+  `wrote ${path.relative(process.cwd(), STABLECOIN_ARTIFACT)} (solc ${compiled.solcVersion}, ${(compiled.bytecode.length - 2) / 2} bytes)`,
+);

@@ -1,0 +1,140 @@
+/**
+ * Custodial wallets and the server's secrets file.
+ *
+ * Custodial accounts derive from one BIP-39 mnemonic (BIP-44 m/44'/60'/0'/0/<index>, one index
+ * per account). The mnemonic comes from WALLET_MNEMONIC or, on first start without it, is
+ * generated into DATA_DIR/secrets.json (mode 0600), which also holds other server-only keys
+ * such as the embedded relayer's. Keys never leave the server.
+ */
+import { open, readFile, rename, mkdir, chmod } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256, type Hex } from 'viem';
+import { english, generateMnemonic, mnemonicToAccount, type HDAccount } from 'viem/accounts';
+import { z } from 'zod';
+
+export const SECRETS_FILE = 'secrets.json';
+
+export const Secrets = z.looseObject({
+  walletMnemonic: z.string().optional(),
+  relayerPrivateKey: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .optional(),
+});
+export type Secrets = z.infer<typeof Secrets>;
+
+export function secretsPath(dataDir: string): string {
+  return path.join(dataDir, SECRETS_FILE);
+}
+
+/** Reads DATA_DIR/secrets.json; `{}` when it does not exist yet. */
+export async function readSecrets(dataDir: string): Promise<Secrets> {
+  let text: string;
+  try {
+    text = await readFile(secretsPath(dataDir), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+  const parsed = Secrets.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`${secretsPath(dataDir)} is malformed: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+// One writer at a time per file in this process, so concurrent get-or-create calls
+// cannot each generate (and one lose) a different secret.
+const locks = new Map<string, Promise<unknown>>();
+function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = locks.get(key) ?? Promise.resolve();
+  const next = prev.then(fn, fn);
+  locks.set(
+    key,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+async function writeSecretsFile(dataDir: string, secrets: Secrets): Promise<void> {
+  const file = secretsPath(dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(`${JSON.stringify(secrets, null, 2)}\n`);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  // open()'s mode is filtered by the umask; make it exactly 0600.
+  await chmod(tmp, 0o600);
+  await rename(tmp, file);
+  const dh = await open(dataDir, 'r');
+  try {
+    await dh.sync();
+  } finally {
+    await dh.close();
+  }
+}
+
+/**
+ * Returns the secret stored under `key`, creating it with `create()` and persisting it
+ * (mode 0600, atomic write) when absent.
+ */
+export function getOrCreateSecret<K extends keyof Secrets & string>(
+  dataDir: string,
+  key: K,
+  create: () => NonNullable<Secrets[K]>,
+): Promise<NonNullable<Secrets[K]>> {
+  return serialized(secretsPath(dataDir), async () => {
+    const secrets = await readSecrets(dataDir);
+    const existing = secrets[key];
+    if (existing !== undefined && existing !== null) return existing as NonNullable<Secrets[K]>;
+    const value = create();
+    await writeSecretsFile(dataDir, { ...secrets, [key]: value });
+    return value;
+  });
+}
+
+/**
+ * The custodial mnemonic: `envMnemonic` (WALLET_MNEMONIC) when given, else the one in
+ * DATA_DIR/secrets.json, generated on first use. Throws on an invalid mnemonic, because a
+ * typo would silently derive other wallets.
+ */
+export async function loadOrCreateMnemonic(dataDir: string, envMnemonic?: string): Promise<string> {
+  if (envMnemonic !== undefined && envMnemonic.trim() !== '') {
+    const normalized = normalizeMnemonic(envMnemonic);
+    if (!isValidMnemonic(normalized)) throw new Error('WALLET_MNEMONIC is not a valid BIP-39 English mnemonic');
+    return normalized;
+  }
+  const mnemonic = await getOrCreateSecret(dataDir, 'walletMnemonic', () => generateMnemonic(english));
+  if (!isValidMnemonic(mnemonic)) throw new Error(`walletMnemonic in ${secretsPath(dataDir)} is not a valid mnemonic`);
+  return mnemonic;
+}
+
+/** The custodial account at BIP-44 index `index` (m/44'/60'/0'/0/index). */
+export function custodialAccount(mnemonic: string, index: number): HDAccount {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) {
+    throw new RangeError(`custodial wallet index must be an integer in [0, 2^31): ${index}`);
+  }
+  return mnemonicToAccount(mnemonic, { addressIndex: index });
+}
+
+function normalizeMnemonic(m: string): string {
+  return m.trim().toLowerCase().split(/\s+/).join(' ');
+}
+
+/** BIP-39 check (word list and checksum); viem exports no validator of its own. */
+export function isValidMnemonic(mnemonic: string): boolean {
+  const words = normalizeMnemonic(mnemonic).split(' ');
+  if (![12, 15, 18, 21, 24].includes(words.length)) return false;
+  const indexes = words.map((w) => english.indexOf(w));
+  if (indexes.some((i) => i < 0)) return false;
+  const bits = indexes.map((i) => i.toString(2).padStart(11, '0')).join('');
+  const checksumBits = words.length / 3; // ENT / 32, with ENT = words * 11 * 32 / 33
+  const entropyBits = bits.slice(0, bits.length - checksumBits);
+  const entropy = new Uint8Array(entropyBits.length / 8);
+  for (let i = 0; i < entropy.length; i++) entropy[i] = parseInt(entropyBits.slice(i * 8, i * 8 + 8), 2);
+  const hash: Hex = sha256(entropy);
+  const hashBits = BigInt(hash).toString(2).padStart(256, '0');
+  return hashBits.slice(0, checksumBits) === bits.slice(bits.length - checksumBits);
+}
