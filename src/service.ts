@@ -12,8 +12,19 @@ import { PaymentsService } from './payments/payments.js';
 import { createApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import { ensureDemoAccount } from './accounts/demo.js';
+import { appPaymentsRouter } from './api/app-payments.router.js';
+import { webRouter } from './web/router.js';
 import { createChain } from './chain/chain.js';
 import { walletSummary } from './wallet/balance.js';
+import { Agent, createEngine, createToolHandlers } from './agent/index.js';
+import { agentRateLimiter, agentRouter } from './api/agent.router.js';
+import { chatRouter } from './api/chat.router.js';
+import { createWebhooks } from './webhooks/webhooks.js';
+import { webhooksRouter } from './api/webhooks.router.js';
+import { SettlementService } from './settlement/settlement.js';
+import { settlementRouter } from './api/settlement.router.js';
+import { devRouter, devRoutesEnabled } from './api/dev.router.js';
+import { checkoutPageRouter } from './checkout/checkout.router.js';
 
 export interface Service {
   url: string;
@@ -62,6 +73,11 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
     const keys = new KeysService(store);
     const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
+    // Webhooks (docs/webhooks.md): the outbox listens to every payment transition from here on;
+    // the dispatcher resumes pending deliveries and stops before the store closes.
+    const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments });
+    cleanups.push(() => webhooks.stop());
+    await webhooks.start();
     const chain = await createChain({
       dataDir: config.DATA_DIR,
       rpcUrl: config.CHAIN_RPC_URL,
@@ -72,6 +88,13 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       logger: logger.child({ module: 'chain' }),
     });
     cleanups.push(() => chain.close());
+    const agent = new Agent({
+      engine: createEngine(config, logger.child({ module: 'agent' })),
+      handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL }),
+      store,
+      logger: logger.child({ module: 'agent' }),
+      accounts,
+    });
     const deps: AppDeps = {
       config,
       logger,
@@ -81,12 +104,36 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       accounts,
       keys,
       payments,
+      agent,
       apiRouters: [],
       pageRouters: [],
       readiness: [() => chain.ping()],
       accountExtras: async (account) => ({ wallet: await walletSummary(chain, fx, account) }),
       checkoutExtras: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
     };
+    // The web app at /app and the session-only JSON it reads (src/web, docs/web-app.md).
+    deps.apiRouters!.push(appPaymentsRouter(deps));
+    deps.webhooks = webhooks.service;
+    deps.apiRouters!.push(webhooksRouter(deps, webhooks.service));
+    // One limiter for both doors: AGENT_RATE_LIMIT counts an account's turns wherever they come from.
+    const agentLimiter = agentRateLimiter(deps);
+    deps.apiRouters!.push(agentRouter(deps, agentLimiter), chatRouter(deps, agentLimiter));
+    deps.pageRouters!.push(webRouter(deps));
+    // On-chain settlement, the hosted checkout page /pay/:id and dev-only helpers (docs/settlement.md).
+    const settlement = new SettlementService({
+      store,
+      payments,
+      accounts,
+      chain,
+      logger: logger.child({ module: 'settlement' }),
+      confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.settlement = settlement;
+    deps.apiRouters!.push(settlementRouter(deps));
+    if (devRoutesEnabled(deps)) deps.apiRouters!.push(devRouter(deps));
+    deps.pageRouters!.push(checkoutPageRouter(deps));
+    settlement.start(config.RECONCILE_INTERVAL);
+    cleanups.push(() => settlement.close());
 
     const sweeper = setInterval(() => {
       payments.sweepExpired().catch((err) => logger.error({ err }, 'expiry sweep failed'));

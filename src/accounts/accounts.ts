@@ -52,7 +52,18 @@ export const LoginInput = z.object({
 export type LoginInput = z.infer<typeof LoginInput>;
 
 /** The account as its owner sees it (never the password hash). */
-export function publicAccount(a: Account) {
+export const PublicAccount = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  local_currency: z.string(),
+  country: z.string().nullable(),
+  telegram_username: z.string().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type PublicAccount = z.infer<typeof PublicAccount>;
+
+export function publicAccount(a: Account): PublicAccount {
   return {
     id: a.id,
     name: a.name,

@@ -1,9 +1,14 @@
 import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { LoginInput, SignupInput, publicAccount } from '../accounts/accounts.js';
+import { z } from 'zod';
+import { LoginInput, PublicAccount, SignupInput, publicAccount } from '../accounts/accounts.js';
 import type { AppDeps } from './deps.js';
 import { ApiError, invalidRequest, parseInput, sendError, unauthenticated } from './errors.js';
 import { auth, checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './auth.js';
+
+/** Signup, login and `GET /me` answer with the account (`/me` adds extras such as the wallet). */
+export const AccountResponse = z.object({ ok: z.literal(true), account: PublicAccount });
+export const OkResponse = z.object({ ok: z.literal(true) });
 
 export function authRouter(deps: AppDeps): Router {
   const r = Router();

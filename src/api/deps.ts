@@ -6,6 +6,9 @@ import type { KeysService } from '../keys/keys.js';
 import type { Payment, PaymentsService } from '../payments/payments.js';
 import type { FxService } from '../fx/rates.js';
 import type { ChainService } from '../chain/chain.js';
+import type { SettlementService } from '../settlement/settlement.js';
+import type { Agent } from '../agent/agent.js';
+import type { WebhooksService } from '../webhooks/webhooks.js';
 
 /** What the HTTP layer is given by the composition root (src/main.ts). */
 export interface AppDeps {
@@ -17,6 +20,12 @@ export interface AppDeps {
   accounts: AccountsService;
   keys: KeysService;
   payments: PaymentsService;
+  /** On-chain settlement of checkout payments (src/settlement). */
+  settlement?: SettlementService;
+  /** Webhook endpoint, signing secret, delivery log and the production URL guard (src/webhooks). */
+  webhooks?: WebhooksService;
+  /** The agent engine core: turns, pending actions (confirm/cancel). */
+  agent: Agent;
   /** Readiness probes beyond the store (e.g. the chain). */
   readiness?: Array<() => Promise<boolean>>;
   /** Extra fields for `GET /api/me` (e.g. the custodial wallet address). */

@@ -1,13 +1,28 @@
 import type { ErrorRequestHandler, Request, Response, NextFunction } from 'express';
 import { z } from 'zod';
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'rate_limit_error'
-  | 'api_error';
+export const ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found_error',
+  'rate_limit_error',
+  'api_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** Developer endpoints' error body (interface 7, DESIGN.md 4). */
+export const DeveloperErrorBody = z.object({
+  error: z.object({
+    type: z.enum(ERROR_TYPES),
+    message: z.string(),
+    param: z.string().optional().describe('The request field (or header) at fault, when there is one.'),
+  }),
+});
+/** The checkout read's error body (interface 4.2, 7). */
+export const CheckoutErrorBody = z.object({ ok: z.literal(false), error: z.string() });
+/** The agent and chat endpoints' error body (interface 4.6, 7). */
+export const AgentErrorBody = z.object({ ok: z.literal(false), reply: z.string() });
 
 /** An error that maps straight onto the developer error body `{error:{type,message,param?}}`. */
 export class ApiError extends Error {
@@ -53,23 +68,66 @@ export function sendError(res: Response, err: ApiError): void {
   }
 }
 
-/** Turns a zod error into an invalid_request_error naming the first bad field. */
-export function fromZodError(error: z.ZodError): ApiError {
-  const issue = error.issues[0]!;
+type Issue = z.core.$ZodIssue;
+
+/** The value at `path` inside `input` (undefined when any step is missing). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+/**
+ * The issue a person should read: zod wraps record-key and union failures in a generic
+ * "Invalid input"; the inner issue carries the schema's own message (e.g. a length limit).
+ */
+function innermost(issue: Issue): Issue {
+  if ((issue.code === 'invalid_key' || issue.code === 'invalid_element') && issue.issues[0]) {
+    return { ...innermost(issue.issues[0]), path: issue.path };
+  }
+  if (issue.code === 'invalid_union') {
+    // Prefer a branch that failed on a rule (too long, out of range) over one of the wrong type.
+    const branch = issue.errors.find((b) => b[0] && b[0].code !== 'invalid_type')?.[0];
+    if (branch) return { ...innermost(branch), path: [...issue.path, ...branch.path] };
+  }
+  return issue;
+}
+
+/**
+ * Turns a zod error into an invalid_request_error naming the first bad field. `source.input`
+ * is what was parsed, so a missing field can be told apart from one of the wrong type (zod 4
+ * issues do not carry the input).
+ */
+export function fromZodError(error: z.ZodError, source?: { input: unknown }): ApiError {
+  const first = error.issues[0]!;
+  if (first.code === 'unrecognized_keys') {
+    const key = first.keys[0]!;
+    const param = [...first.path.map(String), key].join('.');
+    return invalidRequest(`Received unknown parameter: ${param}.`, param);
+  }
+  const issue = innermost(first);
   const param = issue.path.map(String).join('.') || undefined;
-  const message =
-    issue.code === 'invalid_type' && issue.input === undefined
-      ? `Missing required param: ${param ?? 'body'}.`
-      : param && !issue.message.includes(param)
-        ? `Invalid ${param}: ${issue.message}`
-        : issue.message;
+  if (issue.code === 'invalid_type' && issue.path.length === 0 && source) {
+    return invalidRequest(
+      source.input === undefined ? 'Missing request body: send a JSON object.' : 'Request body must be a JSON object.',
+    );
+  }
+  const missing = issue.code === 'invalid_type' && source !== undefined && valueAt(source.input, issue.path) === undefined;
+  const message = missing
+    ? `Missing required param: ${param}.`
+    : param && !issue.message.includes(param)
+      ? `Invalid ${param}: ${issue.message}`
+      : issue.message;
   return invalidRequest(message, param);
 }
 
 /** Parses with a zod schema or throws the documented 400. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input);
-  if (!r.success) throw fromZodError(r.error);
+  if (!r.success) throw fromZodError(r.error, { input });
   return r.data;
 }
 
@@ -83,6 +141,9 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   else if (err?.type === 'entity.too.large') apiErr = new ApiError(413, 'invalid_request_error', 'Request body is larger than 100 kB.');
   else if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported')
     apiErr = invalidRequest('Unsupported body encoding; send UTF-8 JSON.');
+  // The router fails to decode a path parameter such as /checkout/%E0%A4%A.
+  else if (err instanceof URIError || (err?.status === 400 && String(err?.message).startsWith('Failed to decode param')))
+    apiErr = invalidRequest('Malformed percent-encoding in the request URL.');
   else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
     apiErr = invalidRequest(err.expose && err.message ? err.message : 'Bad request.', undefined, err.status);
   else {

@@ -1,5 +1,8 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import type { AppDeps } from './deps.js';
+
+export const HealthResponse = z.object({ ok: z.boolean() });
 
 export function healthRouter(deps: AppDeps): Router {
   const r = Router();

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { CreatePaymentInput, ListPaymentsQuery } from '../payments/schemas.js';
 import type { AppDeps } from './deps.js';
 import { invalidRequest, notFound, parseInput } from './errors.js';
@@ -6,6 +7,14 @@ import { auth, requireKey } from './auth.js';
 import { paymentResource } from './present.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Interface 4.3: what a verified key reports. */
+export const PingResponse = z.object({
+  ok: z.literal(true),
+  account: z.string().describe('Id of the account the key is scoped to.'),
+  live: z.boolean().describe('Whether the key is a live key (every key is).'),
+});
+export type PingResponse = z.infer<typeof PingResponse>;
 
 /** Interface 4.1, 4.3; DESIGN.md 4 (read and list). Bearer key only. */
 export function paymentsRouter(deps: AppDeps): Router {
@@ -15,7 +24,7 @@ export function paymentsRouter(deps: AppDeps): Router {
     paymentResource(p, deps.payments.checkoutUrl(p.id), deps.paymentExtras ? await deps.paymentExtras(p) : {});
 
   r.get('/v1/ping', (_req, res) => {
-    res.json({ ok: true, account: auth(res).accountId, live: true });
+    res.json({ ok: true, account: auth(res).accountId, live: true } satisfies PingResponse);
   });
 
   r.post('/v1/payments', async (req, res) => {
@@ -24,11 +33,18 @@ export function paymentsRouter(deps: AppDeps): Router {
       throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
     }
     const input = parseInput(CreatePaymentInput, req.body);
+    if (input.webhook_url !== undefined && deps.webhooks) {
+      // Production refuses non-https and non-public webhook targets (src/webhooks/url-guard.ts).
+      const checked = await deps.webhooks.checkUrl(input.webhook_url, 'webhook_url');
+      if (!checked.ok) throw invalidRequest(checked.message, checked.param);
+    }
     const created = await deps.payments.create(auth(res).accountId, input, key);
     if (!created.ok) {
       const conflict = created.reason === 'reference_conflict' || created.reason === 'idempotency_conflict';
       throw invalidRequest(created.message, created.param, conflict ? 409 : 400);
     }
+    // Stripe's convention: tell the client this answer repeats an earlier request.
+    if (created.replayed) res.set('Idempotent-Replayed', 'true');
     res.status(created.httpStatus).json(await present(created.payment));
   });
 

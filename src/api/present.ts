@@ -1,8 +1,74 @@
+import { z } from 'zod';
 import type { Payment } from '../payments/payments.js';
 import { stablecoinText } from '../payments/payments.js';
+import { Metadata, PaymentStatus } from '../payments/schemas.js';
 
-/** The authenticated payment resource (snake_case, as merchants read it). */
-export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<string, unknown> = {}) {
+const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
+
+/**
+ * The authenticated payment resource (snake_case, as merchants read it). The presenter below
+ * is typed against this schema, and the OpenAPI document is generated from it.
+ */
+export const PaymentResource = z.object({
+  id: z.string().describe('Payment id: pay_ followed by 24 base62 characters.'),
+  object: z.literal('payment'),
+  status: PaymentStatus,
+  amount: z.number().describe('Amount charged, in `currency`.'),
+  currency: z.string(),
+  stablecoin_amount: z.string().describe('Stablecoin amount to pay (decimal text, 6 decimals), locked at creation.'),
+  stablecoin_amount_base_units: z.string().describe('The same amount in base units (integer text).'),
+  rate: z.string().describe('Units of `currency` per 1 stablecoin, locked at creation.'),
+  checkout_url: z.string().describe('Hosted page to redirect the customer to.'),
+  redirect_url: z.string(),
+  reference: z.string().nullable(),
+  merchant_name: z.string().nullable(),
+  description: z.string().nullable(),
+  payout_address: z.string().nullable(),
+  metadata: Metadata,
+  webhook_url: z.string().nullable(),
+  expires_in_minutes: z.number().int(),
+  created_at: Timestamp,
+  expires_at: Timestamp,
+  tx_hash: z.string().nullable(),
+  payer: z.string().nullable(),
+  settled_at: Timestamp.nullable(),
+  failure_reason: z.string().nullable(),
+});
+export type PaymentResource = z.infer<typeof PaymentResource>;
+
+export const PaymentList = z.object({
+  object: z.literal('list'),
+  data: z.array(PaymentResource).describe('Newest first.'),
+  has_more: z.boolean().describe('More payments follow; pass the last id as `starting_after`.'),
+});
+export type PaymentList = z.infer<typeof PaymentList>;
+
+/**
+ * Interface 2.2: the public checkout view. Exactly these fields, plus what the page needs to
+ * pay (the stablecoin amount, and the chain, added by the composition root). Never the
+ * account, redirect_url, metadata, webhook URL or any secret.
+ */
+export const CheckoutView = z.object({
+  id: z.string(),
+  merchantName: z.string(),
+  description: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  reference: z.string(),
+  status: PaymentStatus,
+  hasPayout: z.boolean(),
+  expiresAt: Timestamp,
+  stablecoinAmount: z.string().describe('Stablecoin amount to pay (decimal text).'),
+  chainId: z.number().int().optional().describe('Chain the page pays on.'),
+  tokenAddress: z.string().optional().describe('Stablecoin contract address.'),
+  tokenSymbol: z.string().optional(),
+});
+export type CheckoutView = z.infer<typeof CheckoutView>;
+
+export const CheckoutRead = z.object({ ok: z.literal(true), payment: CheckoutView });
+
+/** The authenticated payment resource. */
+export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<string, unknown> = {}): PaymentResource {
   return {
     id: p.id,
     object: 'payment',
@@ -31,8 +97,8 @@ export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<s
   };
 }
 
-/** Interface 2.2: the public checkout view. Exactly these fields, plus what the page needs to pay. */
-export function checkoutView(p: Payment, merchantName: string) {
+/** Interface 2.2: the public checkout view. */
+export function checkoutView(p: Payment, merchantName: string): CheckoutView {
   return {
     id: p.id,
     merchantName: p.merchantName ?? merchantName,

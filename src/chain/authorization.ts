@@ -114,9 +114,11 @@ export function buildTransferTypedData(
   domain: Eip712Domain,
   auth: TransferAuthorization,
 ): { typedData: TransferTypedData; json: TransferTypedDataJson } {
-  const d = { ...domain };
+  const d = { ...domain, verifyingContract: checksum(domain.verifyingContract) };
+  // viem refuses mixed-case addresses with a wrong checksum; normalise rather than fail.
+  const message = { ...auth, from: checksum(auth.from), to: checksum(auth.to) };
   return {
-    typedData: { domain: d, types: TRANSFER_WITH_AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message: auth },
+    typedData: { domain: d, types: TRANSFER_WITH_AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message },
     json: {
       domain: d,
       types: {
@@ -124,9 +126,13 @@ export function buildTransferTypedData(
         TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION_TYPES.TransferWithAuthorization.map((f) => ({ ...f })),
       },
       primaryType: 'TransferWithAuthorization',
-      message: authorizationToJson(auth),
+      message: authorizationToJson(message),
     },
   };
+}
+
+function checksum(a: Address): Address {
+  return getAddress(a.toLowerCase());
 }
 
 /**

@@ -18,8 +18,8 @@ import {
   createWalletClient,
   defineChain,
   encodeFunctionData,
+  getAddress,
   http,
-  jsonRpc,
   keccak256,
   parseEther,
   parseSignature,
@@ -35,6 +35,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { jsonRpc } from 'viem/nonce';
 import { fail, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { AnvilStartError, startAnvil, type AnvilHandle } from './anvil.js';
@@ -132,7 +133,11 @@ export interface ChainService {
   submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex): Promise<Result<{ txHash: Hex }, SubmitReason>>;
   /** Never throws; default timeout `confirmTimeoutMs`. */
   waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
-  /** The tx that used (authorizer, nonce), from the AuthorizationUsed log; for reconciliation. */
+  /**
+   * The tx that used (authorizer, nonce), from the AuthorizationUsed log; for reconciliation
+   * after a crash or an ambiguous `submit_failed`. Scans from `fromBlock`, else the deploy
+   * block (embedded), else the last 10,000 blocks. Throws if the RPC fails.
+   */
   findAuthorizationTx(authorizer: Address, nonce: Hex, fromBlock?: bigint): Promise<Hex | undefined>;
 
   /** Address of the custodial wallet at BIP-44 index `index`. */
@@ -230,7 +235,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       rpcUrls: { default: { http: [rpcUrl] } },
     });
     const transport = http(rpcUrl, { timeout: 15_000 });
-    const publicClient = createPublicClient({ chain, transport, pollingInterval: embedded ? 100 : 1_000 });
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: embedded ? 50 : 1_000 });
 
     const relayerKey =
       opts.relayerPrivateKey ??
@@ -267,9 +272,12 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
         log.info({ tokenAddress, chainId }, 'deployed the stablecoin on the embedded chain');
       }
     } else {
-      tokenAddress = opts.tokenAddress!;
+      tokenAddress = getAddress(opts.tokenAddress!);
       const code = await publicClient.getCode({ address: tokenAddress });
       if (!code || code === '0x') throw new Error(`no contract at TOKEN_ADDRESS ${tokenAddress} on chain ${chainId}`);
+      if ((await publicClient.getBalance({ address: relayer.address })) === 0n) {
+        log.warn({ relayer: relayer.address, chainId }, 'the relayer holds no native currency: every send will fail until it is funded');
+      }
     }
 
     const token = { address: tokenAddress, abi: stablecoinAbi } as const;
@@ -302,7 +310,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       confirmTimeoutMs: opts.confirmTimeoutMs ?? 60_000,
     });
     log.info(
-      { chainId, tokenAddress, relayer: relayer.address, embedded, token: `${domainInfo.name} v${domainInfo.version}` },
+      { chainId, tokenAddress, relayer: relayer.address, embedded, tokenName: `${domainInfo.name} v${domainInfo.version}` },
       'chain ready',
     );
     return service;
@@ -324,7 +332,7 @@ async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log
     handle = await start();
   } catch (e) {
     // A dump cut short by a crash cannot be parsed; fall back to the last state that loaded.
-    if (!(e instanceof AnvilStartError) || !/failed to parse|EOF while parsing|invalid value/i.test(e.output)) throw e;
+    if (!(e instanceof AnvilStartError) || !/failed to parse/i.test(e.output)) throw e;
     const aside = `${stateFile}.corrupt-${Date.now()}`;
     await rename(stateFile, aside);
     const hasBackup = await exists(backup);
@@ -381,7 +389,7 @@ function revertReason(e: unknown): string {
   if (e instanceof BaseError) {
     const reverted = e.walk((x) => x instanceof ContractFunctionRevertedError);
     if (reverted instanceof ContractFunctionRevertedError) return reverted.reason ?? reverted.shortMessage;
-    return e.shortMessage;
+    return e.details && !e.shortMessage.includes(e.details) ? `${e.shortMessage} (${e.details})` : e.shortMessage;
   }
   return e instanceof Error ? e.message : String(e);
 }
@@ -526,11 +534,7 @@ class ChainServiceImpl implements ChainService {
       }
 
       try {
-        await this.publicClient.simulateContract({
-          ...this.token,
-          account: this.p.relayer,
-          ...this.transferCall(auth, signature, sig.contractSigner),
-        });
+        await this.simulateTransfer(auth, signature, sig.contractSigner);
       } catch (e) {
         if (!isRevert(e)) throw e;
         const message = revertReason(e);
@@ -571,15 +575,27 @@ class ChainServiceImpl implements ChainService {
     return fail(VerifyReason.invalidSignature, 'signature does not match the payer address', 'signature');
   }
 
-  /** The (v, r, s) overload for EOA signatures (works on every USDC version), bytes otherwise. */
-  private transferCall(auth: TransferAuthorization, signature: Hex, contractSigner: boolean) {
+  /** The (v, r, s) overload for EOA signatures (every USDC version has it), bytes otherwise. */
+  private useVrs(signature: Hex, contractSigner: boolean): { v: number; r: Hex; s: Hex } | undefined {
+    if (contractSigner || size(signature) !== 65) return undefined;
+    const { r, s, v, yParity } = parseSignature(signature);
+    return { v: v !== undefined && v >= 27n ? Number(v) : yParity + 27, r, s };
+  }
+
+  private async simulateTransfer(auth: TransferAuthorization, signature: Hex, contractSigner: boolean): Promise<void> {
     const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
-    if (!contractSigner && size(signature) === 65) {
-      const { r, s, v, yParity } = parseSignature(signature);
-      const vNum = v !== undefined && v >= 27n ? Number(v) : yParity + 27;
-      return { functionName: 'transferWithAuthorization', args: [...head, vNum, r, s] } as const;
-    }
-    return { functionName: 'transferWithAuthorization', args: [...head, signature] } as const;
+    const vrs = this.useVrs(signature, contractSigner);
+    const common = { ...this.token, account: this.p.relayer, functionName: 'transferWithAuthorization' } as const;
+    if (vrs) await this.publicClient.simulateContract({ ...common, args: [...head, vrs.v, vrs.r, vrs.s] });
+    else await this.publicClient.simulateContract({ ...common, args: [...head, signature] });
+  }
+
+  private encodeTransfer(auth: TransferAuthorization, signature: Hex, contractSigner: boolean): Hex {
+    const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
+    const vrs = this.useVrs(signature, contractSigner);
+    return vrs
+      ? encodeFunctionData({ abi: stablecoinAbi, functionName: 'transferWithAuthorization', args: [...head, vrs.v, vrs.r, vrs.s] })
+      : encodeFunctionData({ abi: stablecoinAbi, functionName: 'transferWithAuthorization', args: [...head, signature] });
   }
 
   // -------------------------------------------------------------------------- submit
@@ -613,8 +629,7 @@ class ChainServiceImpl implements ChainService {
 
     const verified = await this.verify(auth, signature);
     if (!verified.ok) return verified;
-    const call = this.transferCall(auth, signature, verified.contractSigner);
-    const data = encodeFunctionData({ abi: stablecoinAbi, ...call });
+    const data = this.encodeTransfer(auth, signature, verified.contractSigner);
 
     let gas: bigint;
     try {
@@ -639,15 +654,19 @@ class ChainServiceImpl implements ChainService {
           return { ok: true, txHash: err.txHash };
         }
         if (!isNonceError(err.cause ?? e) || attempt >= MAX_SEND_ATTEMPTS) {
+          // The node may still have taken it (e.g. a timeout after delivery): a resubmit of
+          // this authorization first looks this hash up instead of sending blindly.
+          if (err.txHash) this.remember(key, err.txHash);
           this.p.log.error({ err: revertReason(err.cause ?? e), attempt }, 'relayer send failed');
           return fail(SubmitReason.submitFailed, `could not submit the transaction: ${revertReason(err.cause ?? e)}`);
         }
         // Nonce clash (another sender on this key, or a stale cache): before sending again,
         // make sure nobody has used the authorization meanwhile, so it is never sent twice.
         this.p.log.warn({ attempt, err: revertReason(err.cause ?? e) }, 'relayer nonce error; retrying');
-        if (await this.authorizationState(auth.from, auth.nonce)) {
-          return fail(SubmitReason.authorizationUsed, 'this authorization was already used or canceled', 'nonce');
-        }
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 50)));
+        const used = await this.authorizationState(auth.from, auth.nonce).catch(() => undefined);
+        if (used === undefined) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
+        if (used) return fail(SubmitReason.authorizationUsed, 'this authorization was already used or canceled', 'nonce');
       }
     }
   }
@@ -721,11 +740,14 @@ class ChainServiceImpl implements ChainService {
   }
 
   async findAuthorizationTx(authorizer: Address, nonce: Hex, fromBlock?: bigint): Promise<Hex | undefined> {
+    // Public RPCs cap log ranges; without a hint, scan the recent past only.
+    const start =
+      fromBlock ?? this.deployBlock ?? (await this.publicClient.getBlockNumber().then((n) => (n > 10_000n ? n - 10_000n : 0n)));
     const logs = await this.publicClient.getContractEvents({
       ...this.token,
       eventName: 'AuthorizationUsed',
       args: { authorizer, nonce },
-      fromBlock: fromBlock ?? this.deployBlock ?? 'earliest',
+      fromBlock: start,
       toBlock: 'latest',
     });
     return logs[0]?.transactionHash ?? undefined;
@@ -735,7 +757,8 @@ class ChainServiceImpl implements ChainService {
 
   async custodialTransfer(params: CustodialTransferParams): Promise<Result<{ txHash: Hex; from: Address }, SubmitReason>> {
     const account = custodialAccount(this.p.mnemonic, params.fromIndex);
-    const latest = await this.publicClient.getBlock({ blockTag: 'latest' });
+    const latest = await this.publicClient.getBlock({ blockTag: 'latest' }).catch(() => undefined);
+    if (!latest) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
     const wall = BigInt(Math.floor(Date.now() / 1000));
     const now = latest.timestamp > wall ? latest.timestamp : wall;
     const auth: TransferAuthorization = {

@@ -4,7 +4,7 @@
  */
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import type { Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
+import { getAddress, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { z } from 'zod';
 import { stablecoinAbi, stablecoinBytecode } from './artifacts/stablecoin.js';
 import { EvmAddress } from './authorization.js';
@@ -56,7 +56,7 @@ export async function deployStablecoin(
   }
   return {
     chainId: publicClient.chain.id,
-    tokenAddress: receipt.contractAddress as Address,
+    tokenAddress: getAddress(receipt.contractAddress) as Address,
     deployBlock: receipt.blockNumber.toString(),
     deployTxHash: hash,
     deployedAt: new Date().toISOString(),

@@ -70,6 +70,10 @@ export const EnvSchema = z.object({
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
   AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
   EXPIRY_SWEEP_INTERVAL: Duration.default(parseDuration('15s')),
+  /** How long a settle call waits for the receipt before leaving the payment `processing`. */
+  SETTLEMENT_CONFIRM_TIMEOUT: Duration.default(parseDuration('60s')),
+  /** How often the settlement reconciler resolves `processing` payments from the chain. */
+  RECONCILE_INTERVAL: Duration.default(parseDuration('30s')),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -31,7 +31,22 @@ export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 export const maskedPrefix = (last4: string) => `${KEY_PREFIX}…${last4}`;
 
-export function listedKey(k: ApiKey) {
+/** A key as listed: never the secret (interface 2.3, 4.4). */
+export const ListedKey = z.object({
+  id: z.string(),
+  label: z.string(),
+  prefix: z.string().describe('Masked key: sk_live_… and the last 4 characters.'),
+  createdAt: z.iso.datetime(),
+});
+export type ListedKey = z.infer<typeof ListedKey>;
+
+/** A key as created: the only time the secret is ever shown (interface 4.5). */
+export const CreatedKey = ListedKey.extend({
+  secret: z.string().describe('The full secret key. Shown once; store it now.'),
+});
+export type CreatedKey = z.infer<typeof CreatedKey>;
+
+export function listedKey(k: ApiKey): ListedKey {
   return { id: k.id, label: k.label, prefix: maskedPrefix(k.last4), createdAt: k.createdAt };
 }
 
@@ -39,7 +54,7 @@ export class KeysService {
   constructor(private readonly store: Store) {}
 
   /** Returns the full secret exactly once. */
-  async create(accountId: string, input: CreateKeyInput) {
+  async create(accountId: string, input: CreateKeyInput): Promise<CreatedKey> {
     const secret = KEY_PREFIX + randomBase62(SECRET_LENGTH);
     const key = await this.store.write(ApiKeys, (t) =>
       t.insert({

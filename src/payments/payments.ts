@@ -72,6 +72,8 @@ export interface CreateResult {
   payment: Payment;
   /** 201 for a new payment, 200 for a dedupe on reference; a replay repeats the first status. */
   httpStatus: 200 | 201;
+  /** True when an Idempotency-Key replayed an earlier request. */
+  replayed?: boolean;
 }
 
 function canonicalHash(value: unknown): string {
@@ -150,7 +152,7 @@ export class PaymentsService {
             );
           }
           const first = await payments.get(seen.paymentId);
-          if (first) return { ok: true as const, payment: first, httpStatus: seen.status as 200 | 201 };
+          if (first) return { ok: true as const, payment: this.view(first), httpStatus: seen.status as 200 | 201, replayed: true };
         }
       }
       const result = await this.insertOrDedupe(payments, accountId, input, conversion, decimal, requestHash);
@@ -180,7 +182,7 @@ export class PaymentsService {
       const existing = await payments.findOne({ accountId, reference: input.reference });
       if (existing) {
         return existing.requestHash === requestHash
-          ? { ok: true, payment: existing, httpStatus: 200 }
+          ? { ok: true, payment: this.view(existing), httpStatus: 200 }
           : fail(
               'reference_conflict',
               `A payment with reference "${input.reference}" already exists with different parameters (${existing.id}).`,
@@ -234,15 +236,21 @@ export class PaymentsService {
         return fail('invalid_cursor', `No such payment: ${q.starting_after}`, 'starting_after');
       }
     }
-    const where = { accountId, ...(q.reference ? { reference: q.reference } : {}) };
+    // `pending` and `expired` are effective statuses (a pending payment past its expiry reads
+    // as expired), so those two filters are applied after the read; the others are pushed down.
+    const effective = q.status === 'pending' || q.status === 'expired';
+    const where = {
+      accountId,
+      ...(q.reference ? { reference: q.reference } : {}),
+      ...(q.status && q.status !== 'expired' ? { status: q.status } : {}),
+    };
     const now = Date.now();
     const rows = await this.store.table(Payments).findMany(where, {
       order: 'desc',
       after: q.starting_after,
-      // A status filter is applied to the effective status below, so it cannot be pushed down.
-      limit: q.status ? undefined : q.limit + 1,
+      limit: effective ? undefined : q.limit + 1,
     });
-    const matching = q.status ? rows.filter((p) => this.effectiveStatus(p, now) === q.status) : rows;
+    const matching = effective ? rows.filter((p) => this.effectiveStatus(p, now) === q.status) : rows;
     const page = matching.slice(0, q.limit).map((p) => this.view(p));
     return { ok: true, data: page, hasMore: matching.length > q.limit };
   }

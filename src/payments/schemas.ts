@@ -3,10 +3,12 @@ import { isAddress } from 'viem';
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 
-const MetadataValue = z.union([z.string().max(500, 'metadata values must be at most 500 characters'), z.number(), z.boolean()]);
+const MetadataValue = z.union([z.string().max(500, 'metadata values must be at most 500 characters'), z.number(), z.boolean()], {
+  error: 'metadata values must be strings, numbers or booleans',
+});
 
 export const Metadata = z
-  .record(z.string().min(1).max(40, 'metadata keys must be at most 40 characters'), MetadataValue)
+  .record(z.string().min(1, 'metadata keys must be 1-40 characters').max(40, 'metadata keys must be at most 40 characters'), MetadataValue)
   .refine((m) => Object.keys(m).length <= 50, 'metadata can have at most 50 keys');
 export type Metadata = z.infer<typeof Metadata>;
 

@@ -18,9 +18,10 @@ interface DbData {
   tables: Record<string, Row[]>;
 }
 
-type Undo = () => void;
-
-/** In-memory state of one table, mirrored into lowdb's data object. */
+/**
+ * Committed state of one table, mirrored into lowdb's data object (`rows` is the very array
+ * lowdb serialises). Rows are frozen, so an update replaces the object instead of changing it.
+ */
 class TableState<T extends Row> {
   readonly pos = new Map<string, number>();
   readonly indexes = new Map<string, Map<unknown, Set<string>>>();
@@ -37,7 +38,7 @@ class TableState<T extends Row> {
     for (const f of def.indexes ?? []) {
       const idx = new Map<unknown, Set<string>>();
       this.indexes.set(f, idx);
-      for (const r of rows) addToIndex(idx, (r as Record<string, unknown>)[f], r.id);
+      for (const r of rows) addToIndex(idx, field(r, f), r.id);
     }
     for (const fields of def.unique ?? []) {
       const keys = new Map<string, string>();
@@ -54,121 +55,245 @@ class TableState<T extends Row> {
     return i === undefined ? undefined : this.rows[i];
   }
 
+  count(where: Where<T> = {}): number {
+    return definedEntries(where).length === 0 ? this.rows.length : this.find(where).length;
+  }
+
   find(where: Where<T> = {}, opts: FindOptions = {}): T[] {
-    const entries = Object.entries(where).filter(([, v]) => v !== undefined);
-    let candidates: T[] | undefined;
-    for (const [field, value] of entries) {
-      const idx = this.indexes.get(field);
-      if (!idx) continue;
-      const ids = idx.get(value);
-      if (!ids) return [];
-      const list = [...ids].map((id) => this.pos.get(id)!).sort((a, b) => a - b).map((i) => this.rows[i]!);
-      if (!candidates || list.length < candidates.length) candidates = list;
-    }
-    const source = candidates ?? this.rows;
-    const matches = (r: T) => entries.every(([f, v]) => (r as Record<string, unknown>)[f] === v);
+    const entries = definedEntries(where);
+    const matches = (r: T) => entries.every(([f, v]) => field(r, f) === v);
     const desc = opts.order === 'desc';
     const limit = opts.limit ?? Infinity;
+    if (limit <= 0) return [];
+    let afterPos: number | undefined;
+    if (opts.after !== undefined) {
+      afterPos = this.pos.get(opts.after);
+      if (afterPos === undefined) return [];
+    }
+    const inRange = (p: number) => afterPos === undefined || (desc ? p < afterPos : p > afterPos);
+
+    // A filter that names a whole unique group hits at most one row.
+    for (const u of this.uniques) {
+      if (u.fields.length !== entries.length || !u.fields.every((f) => entries.some(([e, v]) => e === f && v !== null))) continue;
+      const id = u.keys.get(uniqueKey(where, u.fields) ?? '');
+      const row = id === undefined ? undefined : this.get(id);
+      return row && matches(row) && inRange(this.pos.get(row.id)!) ? [row] : [];
+    }
+
+    // The smallest index set narrows the scan; a set that covers much of the table is not
+    // worth sorting, so the rows are scanned in order instead (stopping at `limit`).
+    let ids: Set<string> | undefined;
+    for (const [f, v] of entries) {
+      const idx = this.indexes.get(f);
+      if (!idx) continue;
+      const set = idx.get(v);
+      if (!set || set.size === 0) return [];
+      if (!ids || set.size < ids.size) ids = set;
+    }
     const out: T[] = [];
-    let skipping = opts.after !== undefined;
-    const afterPos = opts.after !== undefined ? this.pos.get(opts.after) : undefined;
-    if (skipping && afterPos === undefined) return [];
-    for (let k = 0; k < source.length && out.length < limit; k++) {
-      const r = source[desc ? source.length - 1 - k : k]!;
-      if (skipping) {
-        const p = this.pos.get(r.id)!;
-        if (desc ? p >= afterPos! : p <= afterPos!) continue;
-        skipping = false;
+    if (ids && ids.size * 4 < this.rows.length) {
+      const positions = [...ids].map((id) => this.pos.get(id)!).sort((a, b) => (desc ? b - a : a - b));
+      for (const p of positions) {
+        if (out.length >= limit) break;
+        const r = this.rows[p]!;
+        if (inRange(p) && matches(r)) out.push(r);
       }
+      return out;
+    }
+    const n = this.rows.length;
+    let k = afterPos === undefined ? (desc ? n - 1 : 0) : desc ? afterPos - 1 : afterPos + 1;
+    for (; k >= 0 && k < n && out.length < limit; k += desc ? -1 : 1) {
+      const r = this.rows[k]!;
       if (matches(r)) out.push(r);
     }
     return out;
   }
 
-  insert(row: T, undo: Undo[]): T {
-    if (this.pos.has(row.id)) throw new StoreConflictError(this.def.name, ['id'], row.id);
-    const keys = this.uniques.map((u) => uniqueKey(row, u.fields));
-    this.uniques.forEach((u, i) => {
-      const k = keys[i];
-      const existing = k === undefined ? undefined : u.keys.get(k);
-      if (existing !== undefined) throw new StoreConflictError(this.def.name, u.fields, existing);
-    });
-    const frozen = deepFreeze(structuredClone(row));
-    this.rows.push(frozen);
-    this.pos.set(frozen.id, this.rows.length - 1);
-    this.uniques.forEach((u, i) => keys[i] !== undefined && u.keys.set(keys[i]!, frozen.id));
-    for (const [f, idx] of this.indexes) addToIndex(idx, (frozen as Record<string, unknown>)[f], frozen.id);
-    undo.push(() => this.removeNow(frozen.id));
-    return frozen;
+  /** Which row holds the unique key of `row` for group `u`, if any. */
+  holder(u: (typeof this.uniques)[number], row: object): string | undefined {
+    const k = uniqueKey(row, u.fields);
+    return k === undefined ? undefined : u.keys.get(k);
   }
 
-  update(id: string, patch: Partial<T>, expect: Where<T> | undefined, undo: Undo[]): T | undefined {
-    const old = this.get(id);
-    if (!old) return undefined;
-    if (expect && !Object.entries(expect).every(([f, v]) => (old as Record<string, unknown>)[f] === v)) return undefined;
-    const next = deepFreeze(structuredClone({ ...old, ...patch, id: old.id })) as T;
-    this.uniques.forEach((u) => {
-      const k = uniqueKey(next, u.fields);
-      const holder = k === undefined ? undefined : u.keys.get(k);
-      if (holder !== undefined && holder !== id) throw new StoreConflictError(this.def.name, u.fields, holder);
-    });
-    this.replace(old, next);
-    undo.push(() => this.replace(next, old));
-    return next;
+  // The apply* methods run only at commit, after the transaction validated every change.
+  applyInsert(row: T): void {
+    this.rows.push(row);
+    this.pos.set(row.id, this.rows.length - 1);
+    for (const u of this.uniques) {
+      const k = uniqueKey(row, u.fields);
+      if (k !== undefined) u.keys.set(k, row.id);
+    }
+    for (const [f, idx] of this.indexes) addToIndex(idx, field(row, f), row.id);
   }
 
-  remove(id: string, undo: Undo[]): boolean {
-    const old = this.get(id);
-    if (!old) return false;
-    const at = this.pos.get(id)!;
-    this.removeNow(id);
-    undo.push(() => {
-      this.rows.splice(at, 0, old);
-      this.reindexPositions();
-      this.uniques.forEach((u) => {
-        const k = uniqueKey(old, u.fields);
-        if (k !== undefined) u.keys.set(k, id);
-      });
-      for (const [f, idx] of this.indexes) addToIndex(idx, (old as Record<string, unknown>)[f], id);
-    });
-    return true;
-  }
-
-  private replace(old: T, next: T): void {
-    this.rows[this.pos.get(old.id)!] = next;
-    this.uniques.forEach((u) => {
+  applyUpdate(next: T): void {
+    const at = this.pos.get(next.id)!;
+    const old = this.rows[at]!;
+    this.rows[at] = next;
+    for (const u of this.uniques) {
       const ok = uniqueKey(old, u.fields);
       if (ok !== undefined && u.keys.get(ok) === old.id) u.keys.delete(ok);
       const nk = uniqueKey(next, u.fields);
       if (nk !== undefined) u.keys.set(nk, next.id);
-    });
+    }
     for (const [f, idx] of this.indexes) {
-      const ov = (old as Record<string, unknown>)[f];
-      const nv = (next as Record<string, unknown>)[f];
+      const ov = field(old, f);
+      const nv = field(next, f);
       if (ov !== nv) {
-        idx.get(ov)?.delete(old.id);
+        removeFromIndex(idx, ov, old.id);
         addToIndex(idx, nv, next.id);
       }
     }
   }
 
-  private removeNow(id: string): void {
+  applyRemove(id: string): void {
     const at = this.pos.get(id);
     if (at === undefined) return;
     const old = this.rows[at]!;
     this.rows.splice(at, 1);
-    this.reindexPositions();
-    this.uniques.forEach((u) => {
+    this.pos.delete(id);
+    for (let i = at; i < this.rows.length; i++) this.pos.set(this.rows[i]!.id, i);
+    for (const u of this.uniques) {
       const k = uniqueKey(old, u.fields);
       if (k !== undefined && u.keys.get(k) === id) u.keys.delete(k);
-    });
-    for (const [f, idx] of this.indexes) idx.get((old as Record<string, unknown>)[f])?.delete(id);
+    }
+    for (const [f, idx] of this.indexes) removeFromIndex(idx, field(old, f), id);
+  }
+}
+
+/**
+ * A transaction's view of one table: its changes are kept aside (copy-on-write) and only
+ * applied at commit, so nobody outside the transaction ever reads a write that may still
+ * be rolled back, and a rollback is simply dropping the overlay.
+ */
+class TxTable<T extends Row> {
+  /** id -> new row, or null when removed in this transaction. */
+  readonly changes = new Map<string, T | null>();
+  /** Ids inserted in this transaction, in order (they go to the end of the table). */
+  readonly inserted: string[] = [];
+
+  constructor(readonly base: TableState<T>) {
+    this.ownKeys = base.uniques.map(() => new Map());
   }
 
-  private reindexPositions(): void {
-    this.pos.clear();
-    this.rows.forEach((r, i) => this.pos.set(r.id, i));
+  get(id: string): T | undefined {
+    const c = this.changes.get(id);
+    return c === undefined ? this.base.get(id) : (c ?? undefined);
   }
+
+  count(where: Where<T> = {}): number {
+    return this.changes.size === 0 ? this.base.count(where) : this.find(where).length;
+  }
+
+  find(where: Where<T> = {}, opts: FindOptions = {}): T[] {
+    if (this.changes.size === 0) return this.base.find(where, opts);
+    // Rare path (a read after a write to the same table in one transaction): rebuild the
+    // table's order with the overlay merged in, then apply the cursor, filter and limit.
+    const ordered: T[] = [];
+    for (const r of this.base.rows) {
+      const c = this.changes.get(r.id);
+      if (c === undefined) ordered.push(r);
+      else if (c) ordered.push(c);
+    }
+    for (const id of this.inserted) ordered.push(this.changes.get(id)!);
+    if (opts.order === 'desc') ordered.reverse();
+    let start = 0;
+    if (opts.after !== undefined) {
+      start = ordered.findIndex((r) => r.id === opts.after) + 1;
+      if (start === 0) return [];
+    }
+    const entries = definedEntries(where);
+    const limit = opts.limit ?? Infinity;
+    const out: T[] = [];
+    for (let i = start; i < ordered.length && out.length < limit; i++) {
+      const r = ordered[i]!;
+      if (entries.every(([f, v]) => field(r, f) === v)) out.push(r);
+    }
+    return out;
+  }
+
+  /** Unique keys of the rows this transaction wrote, per unique group (key -> id). */
+  private readonly ownKeys: Map<string, string>[];
+
+  /** Throws StoreConflictError if `row` would break a unique group (ignoring row `self`). */
+  private checkUnique(row: T, self?: string): void {
+    this.base.uniques.forEach((u, g) => {
+      const k = uniqueKey(row, u.fields);
+      if (k === undefined) return;
+      const holder = u.keys.get(k);
+      // A committed holder this transaction changed only counts if it still has the key.
+      if (holder !== undefined && holder !== self) {
+        const now = this.get(holder);
+        if (now && uniqueKey(now, u.fields) === k) throw new StoreConflictError(this.base.def.name, u.fields, holder);
+      }
+      const own = this.ownKeys[g]!.get(k);
+      if (own !== undefined && own !== self) throw new StoreConflictError(this.base.def.name, u.fields, own);
+    });
+  }
+
+  /** Records that row `id` changed from `before` to `after` (either may be absent). */
+  private track(id: string, before: T | undefined, after: T | undefined): void {
+    this.base.uniques.forEach((u, g) => {
+      const keys = this.ownKeys[g]!;
+      const ok = before && uniqueKey(before, u.fields);
+      if (ok !== undefined && keys.get(ok) === id) keys.delete(ok);
+      const nk = after && uniqueKey(after, u.fields);
+      if (nk !== undefined) keys.set(nk, id);
+    });
+  }
+
+  insert(row: T): T {
+    if (this.changes.has(row.id) || this.base.get(row.id)) {
+      throw new StoreConflictError(this.base.def.name, ['id'], row.id);
+    }
+    const frozen = deepFreeze(structuredClone(row));
+    this.checkUnique(frozen);
+    this.changes.set(frozen.id, frozen);
+    this.inserted.push(frozen.id);
+    this.track(frozen.id, undefined, frozen);
+    return frozen;
+  }
+
+  update(id: string, patch: Partial<T>, expect: Where<T> | undefined): T | undefined {
+    const old = this.get(id);
+    if (!old) return undefined;
+    if (expect && !definedEntries(expect).every(([f, v]) => field(old, f) === v)) return undefined;
+    const next = deepFreeze(structuredClone({ ...old, ...patch, id: old.id })) as T;
+    this.checkUnique(next, id);
+    this.changes.set(id, next);
+    this.track(id, old, next);
+    return next;
+  }
+
+  remove(id: string): boolean {
+    const old = this.get(id);
+    if (!old) return false;
+    const i = this.inserted.indexOf(id);
+    if (i >= 0) {
+      this.inserted.splice(i, 1);
+      this.changes.delete(id);
+    } else {
+      this.changes.set(id, null);
+    }
+    this.track(id, old, undefined);
+    return true;
+  }
+
+  /** Applies the overlay to the committed state; cannot fail (every change was validated). */
+  commit(): void {
+    const fresh = new Set(this.inserted);
+    for (const [id, r] of this.changes) if (r === null) this.base.applyRemove(id);
+    for (const [id, r] of this.changes) if (r && !fresh.has(id)) this.base.applyUpdate(r);
+    for (const id of this.inserted) this.base.applyInsert(this.changes.get(id)!);
+  }
+}
+
+function field(row: object, f: string): unknown {
+  return (row as Record<string, unknown>)[f];
+}
+
+function definedEntries(where: object): [string, unknown][] {
+  return Object.entries(where).filter(([, v]) => v !== undefined);
 }
 
 function addToIndex(idx: Map<unknown, Set<string>>, value: unknown, id: string): void {
@@ -177,8 +302,15 @@ function addToIndex(idx: Map<unknown, Set<string>>, value: unknown, id: string):
   set.add(id);
 }
 
+function removeFromIndex(idx: Map<unknown, Set<string>>, value: unknown, id: string): void {
+  const set = idx.get(value);
+  if (!set) return;
+  set.delete(id);
+  if (set.size === 0) idx.delete(value);
+}
+
 function uniqueKey(row: object, fields: readonly string[]): string | undefined {
-  const values = fields.map((f) => (row as Record<string, unknown>)[f]);
+  const values = fields.map((f) => field(row, f));
   if (values.some((v) => v === undefined || v === null)) return undefined;
   return JSON.stringify(values);
 }
@@ -191,10 +323,64 @@ function deepFreeze<V>(value: V): V {
   return value;
 }
 
+/** Rows per cached JSON block: small enough that re-serialising a changed block is cheap. */
+const BLOCK_ROWS = 512;
+
 /**
- * lowdb-backed Store. Transactions run one at a time (a promise-chain mutex); writes are
- * applied in memory with an undo log, and concurrent transactions share one coalesced
- * flush to disk (group commit) before each of them resolves.
+ * Serialises the database as JSON in Buffers, reusing the bytes of every block of rows
+ * that did not change since the last write. Rows are frozen and replaced on update, so a
+ * block whose row objects are all the same (by identity) has the same JSON. This turns the
+ * whole-file rewrite from "stringify everything" into "stringify what changed + write".
+ */
+class BlockSerializer {
+  private readonly cache = new Map<string, { rows: Row[]; buf: Buffer }[]>();
+
+  serialize(data: DbData): Buffer[] {
+    const out: Buffer[] = [Buffer.from(`{"version":${JSON.stringify(data.version)},"tables":{`)];
+    let firstTable = true;
+    const seen = new Set<string>();
+    for (const [name, rows] of Object.entries(data.tables)) {
+      seen.add(name);
+      out.push(Buffer.from(`${firstTable ? '' : ','}${JSON.stringify(name)}:[`));
+      firstTable = false;
+      const blocks = this.cache.get(name) ?? [];
+      const count = Math.ceil(rows.length / BLOCK_ROWS);
+      for (let b = 0; b < count; b++) {
+        const start = b * BLOCK_ROWS;
+        const end = Math.min(start + BLOCK_ROWS, rows.length);
+        let block = blocks[b];
+        if (!block || !sameRows(block.rows, rows, start, end)) {
+          const slice = rows.slice(start, end);
+          const json = slice.map((r) => JSON.stringify(r)).join(',');
+          block = { rows: slice, buf: Buffer.from(b === 0 ? json : ',' + json) };
+          // Only frozen rows can be trusted not to change behind the cache's back.
+          if (slice.every((r) => Object.isFrozen(r))) blocks[b] = block;
+          else delete blocks[b];
+        }
+        out.push(block.buf);
+      }
+      blocks.length = count;
+      this.cache.set(name, blocks);
+      out.push(Buffer.from(']'));
+    }
+    for (const name of this.cache.keys()) if (!seen.has(name)) this.cache.delete(name);
+    out.push(Buffer.from('}}'));
+    return out;
+  }
+}
+
+function sameRows(cached: Row[], rows: Row[], start: number, end: number): boolean {
+  if (cached.length !== end - start) return false;
+  for (let i = start; i < end; i++) if (cached[i - start] !== rows[i]) return false;
+  return true;
+}
+
+/**
+ * lowdb-backed Store. Transactions run one at a time (a promise-chain mutex) against a
+ * private overlay that is applied in one synchronous step at commit; concurrent
+ * transactions then share one coalesced flush to disk (group commit) before each resolves.
+ * Readers outside a transaction see committed state only (possibly a moment before it is on
+ * disk; the writer is only answered once it is).
  */
 export class LowdbStore implements Store {
   private readonly states = new Map<string, TableState<Row>>();
@@ -206,7 +392,9 @@ export class LowdbStore implements Store {
   private constructor(private readonly db: Low<DbData>) {}
 
   static async open(dataDir: string, fileName = 'db.json'): Promise<LowdbStore> {
-    const db = new Low<DbData>(new AtomicJSONFile<DbData>(path.join(dataDir, fileName)), { version: 1, tables: {} });
+    const serializer = new BlockSerializer();
+    const adapter = new AtomicJSONFile<DbData>(path.join(dataDir, fileName), { serialize: (d) => serializer.serialize(d) });
+    const db = new Low<DbData>(adapter, { version: 1, tables: {} });
     await db.read();
     db.data ??= { version: 1, tables: {} };
     db.data.tables ??= {};
@@ -229,7 +417,7 @@ export class LowdbStore implements Store {
       get: async (id) => s().get(id),
       findOne: async (where) => s().find(where, { limit: 1 })[0],
       findMany: async (where, opts) => s().find(where, opts),
-      count: async (where) => s().find(where).length,
+      count: async (where) => s().count(where),
     };
   }
 
@@ -239,28 +427,48 @@ export class LowdbStore implements Store {
     let release!: () => void;
     this.lock = new Promise<void>((r) => (release = r));
     await previous;
-    const undo: Undo[] = [];
+    const overlays = new Map<string, TxTable<Row>>();
     let result: R;
+    let open = true;
     try {
       const tx: Tx = {
         table: <T extends Row>(def: TableDef<T>): WriteTable<T> => {
-          const s = this.state(def);
+          let o = overlays.get(def.name) as TxTable<T> | undefined;
+          if (!o) {
+            o = new TxTable<T>(this.state(def));
+            overlays.set(def.name, o as unknown as TxTable<Row>);
+          }
+          const t = o;
+          // A tx handle kept past the end of its transaction must not write behind the lock.
+          const live = () => {
+            if (!open) throw new Error(`transaction on ${def.name} already finished`);
+          };
           return {
-            ...this.table(def),
-            insert: async (row) => s.insert(row, undo),
-            update: async (id, patch, expect) => s.update(id, patch as Partial<T>, expect, undo),
-            remove: async (id) => s.remove(id, undo),
+            get: async (id) => t.get(id),
+            findOne: async (where) => t.find(where, { limit: 1 })[0],
+            findMany: async (where, opts) => t.find(where, opts),
+            count: async (where) => t.count(where),
+            insert: async (row) => (live(), t.insert(row)),
+            update: async (id, patch, expect) => (live(), t.update(id, patch as Partial<T>, expect)),
+            remove: async (id) => (live(), t.remove(id)),
           };
         },
       };
       result = await fn(tx);
     } catch (e) {
-      for (const u of undo.reverse()) u();
+      open = false;
       release();
       throw e;
     }
+    open = false;
+    let changed = false;
+    for (const o of overlays.values()) {
+      if (o.changes.size === 0) continue;
+      o.commit();
+      changed = true;
+    }
     release();
-    if (undo.length > 0) await this.flush();
+    if (changed) await this.flush();
     return result;
   }
 

@@ -1,0 +1,368 @@
+import type { Logger } from 'pino';
+import type { Store } from '../store/index.js';
+import { newId } from '../lib/ids.js';
+import { MONEY_MOVING_TOOLS, type ToolCall, type ToolName } from './tool-inputs.js';
+import {
+  TOOL_ACTIONS,
+  describeCall,
+  executeCall,
+  toToolCall,
+  type Channel,
+  type ToolAction,
+  type ToolContext,
+  type ToolHandlers,
+  type ToolOutcome,
+} from './tools.js';
+import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
+import { HELP_EXAMPLES } from './local-engine.js';
+import { PendingActions, type PendingAction, type PendingStatus } from './pending-actions.js';
+
+export type AgentAction = ToolAction | 'none';
+
+export interface PendingActionView {
+  id: string;
+  expires_at: string;
+  description: string;
+  status: PendingStatus;
+  tool: ToolName;
+}
+
+/**
+ * The turn's answer. `action` names what happened and a field of the same name carries its
+ * result; `reason` names a 422's cause; `pending_action` is present when the turn (or a
+ * confirm/cancel) concerns an action awaiting the user's Confirm.
+ */
+export interface TurnBody {
+  ok: boolean;
+  action?: AgentAction;
+  reply: string;
+  reason?: string;
+  pending_action?: PendingActionView;
+  [field: string]: unknown;
+}
+
+export interface TurnResult {
+  status: 200 | 422 | 503;
+  body: TurnBody;
+}
+
+export interface TurnRequest {
+  /** From authentication only (key, session, Telegram user): never from the message. */
+  accountId: string;
+  message: string;
+  channel: Channel;
+  requestId?: string;
+}
+
+export interface AgentOptions {
+  engine: Engine;
+  handlers: ToolHandlers;
+  store: Store;
+  logger: Logger;
+  accounts: { get(id: string): Promise<{ localCurrency: string } | undefined> };
+  /** How long a pending action can be confirmed (default 10 minutes). */
+  pendingTtlMs?: number;
+  /** Clock (tests move it to expire actions). */
+  now?: () => Date;
+}
+
+export const PENDING_TTL_MS = 10 * 60_000;
+
+const failure = (action: AgentAction, reply: string, reason: string): TurnResult => ({
+  status: 422,
+  body: { ok: false, action, reply, reason },
+});
+
+function view(p: PendingAction): PendingActionView {
+  return { id: p.id, expires_at: p.expiresAt, description: p.description, status: p.status, tool: p.call.name };
+}
+
+function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Partial<TurnBody> = {}): TurnResult {
+  if (outcome.ok) {
+    return { status: 200, body: { ok: true, action: outcome.action, reply: reply ?? outcome.summary, [outcome.action]: outcome.result, ...extra } };
+  }
+  return { status: 422, body: { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...extra } };
+}
+
+interface TurnState {
+  outcomes: { call: ToolCall; outcome: ToolOutcome }[];
+  pending?: PendingAction;
+  rejected: string[];
+}
+
+/**
+ * One plain-language message -> at most a few tool calls -> one reply. Through the API the
+ * turn acts at once; through Telegram and the chat widget a money-moving call becomes a
+ * pending action that only `confirm` executes, with exactly the stored arguments, once.
+ */
+export class Agent {
+  private readonly ttlMs: number;
+  private readonly now: () => Date;
+  /** Confirms in flight, so a concurrent second tap shares the first one's outcome. */
+  private readonly inflight = new Map<string, Promise<TurnResult>>();
+
+  constructor(private readonly opts: AgentOptions) {
+    this.ttlMs = opts.pendingTtlMs ?? PENDING_TTL_MS;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  get engineName(): Engine['name'] {
+    return this.opts.engine.name;
+  }
+
+  async runTurn(req: TurnRequest): Promise<TurnResult> {
+    const { accountId, channel, requestId } = req;
+    const log = this.opts.logger.child({ requestId, accountId, channel });
+    const account = await this.opts.accounts.get(accountId);
+    if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
+    // Never the message text at info: it is personal data.
+    log.info({ engine: this.opts.engine.name }, 'agent turn');
+    log.debug({ message: req.message }, 'agent turn message');
+
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
+    const state: TurnState = { outcomes: [], rejected: [] };
+    const runTool: ToolRunner = async (name, input) => {
+      const checked = toToolCall(name, input);
+      if (!checked.ok) {
+        state.rejected.push(checked.message);
+        log.info({ tool: name }, 'tool call rejected: invalid input');
+        return { kind: 'rejected', message: checked.message };
+      }
+      const call = checked.call;
+      if (channel !== 'api' && MONEY_MOVING_TOOLS.has(call.name)) {
+        if (state.pending) {
+          return { kind: 'rejected', message: 'Only one money-moving action can await confirmation per message; the first one is waiting.' };
+        }
+        const preview = await describeCall(call, ctx, this.opts.handlers);
+        if (!preview.ok) {
+          state.outcomes.push({ call, outcome: preview });
+          log.info({ tool: call.name, ok: false, reason: preview.reason }, 'pending action refused by preview');
+          return { kind: 'executed', outcome: preview };
+        }
+        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+        log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
+        return { kind: 'pending', description: preview.description };
+      }
+      const outcome = await this.execute(call, ctx);
+      state.outcomes.push({ call, outcome });
+      return { kind: 'executed', outcome };
+    };
+
+    const result = await this.opts.engine.run(
+      { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log, ...(requestId ? { requestId } : {}) },
+      runTool,
+    );
+    return this.finish(result, state);
+  }
+
+  private async execute(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
+    const outcome = await executeCall(this.opts.handlers, call, ctx);
+    ctx.logger.info(
+      { tool: call.name, action: outcome.action, ok: outcome.ok, ...(outcome.ok ? {} : { reason: outcome.reason }) },
+      'agent action executed',
+    );
+    return outcome;
+  }
+
+  private finish(result: EngineResult, state: TurnState): TurnResult {
+    if (state.pending) return this.pendingResult(state.pending);
+    if (state.outcomes.length > 0) {
+      // The turn reports its money-moving outcome if it had one, else its last one.
+      const primary =
+        [...state.outcomes].reverse().find((o) => MONEY_MOVING_TOOLS.has(o.call.name)) ?? state.outcomes[state.outcomes.length - 1]!;
+      const text = result.kind === 'reply' ? result.text : undefined;
+      // Money that moved is reported from the tool's own exact summary, never the model's paraphrase.
+      const exact = primary.outcome.ok && MONEY_MOVING_TOOLS.has(primary.call.name);
+      return fromOutcome(primary.outcome, exact ? undefined : text);
+    }
+    switch (result.kind) {
+      case 'refuse':
+        return failure('none', result.reply, 'not_allowed');
+      case 'unavailable':
+        return { status: 503, body: { ok: false, reply: UNAVAILABLE_REPLY } };
+      case 'help':
+        return { status: 200, body: { ok: true, action: 'info', reply: result.reply, info: { topic: 'help', examples: HELP_EXAMPLES } } };
+      case 'none':
+        return { status: 200, body: { ok: true, action: 'none', reply: result.reply } };
+      case 'reply':
+        if (!result.text && state.rejected.length > 0) {
+          return failure('none', `I couldn't do that: ${state.rejected[state.rejected.length - 1]}`, 'invalid_input');
+        }
+        return {
+          status: 200,
+          body: { ok: true, action: 'info', reply: result.text ?? "Sorry, I couldn't work that out. Try rephrasing.", info: { topic: 'answer' } },
+        };
+    }
+  }
+
+  private pendingResult(p: PendingAction): TurnResult {
+    const action = TOOL_ACTIONS[p.call.name];
+    const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        action,
+        reply: `${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        [action]: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
+        pending_action: view(p),
+      },
+    };
+  }
+
+  private async createPending(
+    accountId: string,
+    channel: Channel,
+    call: ToolCall,
+    description: string,
+    details: Record<string, unknown> | undefined,
+    requestId: string | undefined,
+  ): Promise<PendingAction> {
+    const now = this.now();
+    const row: PendingAction = {
+      id: newId('act'),
+      accountId,
+      channel,
+      call,
+      description,
+      ...(details ? { details } : {}),
+      status: 'pending',
+      ...(requestId ? { requestId } : {}),
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    return this.opts.store.write(PendingActions, (t) => t.insert(row));
+  }
+
+  /** The account's own pending action, or undefined (another account's does not exist for it). */
+  private async own(accountId: string, actionId: string): Promise<PendingAction | undefined> {
+    const row = await this.opts.store.table(PendingActions).get(actionId);
+    return row && row.accountId === accountId ? row : undefined;
+  }
+
+  private isExpired(p: PendingAction): boolean {
+    return this.now().getTime() >= Date.parse(p.expiresAt);
+  }
+
+  private async markExpired(p: PendingAction): Promise<void> {
+    await this.opts.store.write(PendingActions, (t) =>
+      t.update(p.id, { status: 'expired', updatedAt: this.now().toISOString() }, { status: 'pending' }),
+    );
+  }
+
+  /**
+   * Executes a pending action's STORED call, exactly once: pending -> executing is a
+   * compare-and-set, so a double tap or a concurrent confirm cannot run it twice.
+   */
+  async confirm(accountId: string, actionId: string, opts: { requestId?: string } = {}): Promise<TurnResult> {
+    const row = await this.own(accountId, actionId);
+    if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
+    const running = this.inflight.get(actionId);
+    if (running) return running;
+    const run = this.confirmOwned(row, opts.requestId);
+    this.inflight.set(actionId, run);
+    const forget = () => {
+      if (this.inflight.get(actionId) === run) this.inflight.delete(actionId);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
+  private async confirmOwned(row: PendingAction, requestId: string | undefined): Promise<TurnResult> {
+    const log = this.opts.logger.child({ requestId, accountId: row.accountId, channel: row.channel, actionId: row.id });
+    if (row.status === 'pending' && this.isExpired(row)) {
+      await this.markExpired(row);
+      return this.settledAnswer({ ...row, status: 'expired' });
+    }
+    const claimed = await this.opts.store.write(PendingActions, (t) =>
+      t.update(row.id, { status: 'executing', updatedAt: this.now().toISOString() }, { status: 'pending' }),
+    );
+    if (!claimed) {
+      const current = await this.opts.store.table(PendingActions).get(row.id);
+      return this.settledAnswer(current ?? row);
+    }
+    const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}) };
+    const account = await this.opts.accounts.get(claimed.accountId);
+    if (account) ctx.localCurrency = account.localCurrency;
+    let outcome: ToolOutcome;
+    try {
+      outcome = await this.execute(claimed.call, ctx);
+    } catch (err) {
+      // Whether money moved is unknown: record it, never run it again, and let the caller see a 500.
+      outcome = {
+        ok: false,
+        action: TOOL_ACTIONS[claimed.call.name],
+        reason: 'internal_error',
+        message: 'Something went wrong while carrying this out. Check your balance and history before trying again.',
+      };
+      await this.recordDone(claimed.id, outcome);
+      throw err;
+    }
+    const done = await this.recordDone(claimed.id, outcome);
+    return fromOutcome(outcome, undefined, { pending_action: view(done ?? { ...claimed, status: 'done', outcome }) });
+  }
+
+  private recordDone(id: string, outcome: ToolOutcome): Promise<PendingAction | undefined> {
+    return this.opts.store.write(PendingActions, (t) =>
+      t.update(id, { status: 'done', outcome, updatedAt: this.now().toISOString() }, { status: 'executing' }),
+    );
+  }
+
+  /** The answer for an action that is no longer pending (double tap, late tap). */
+  private settledAnswer(p: PendingAction): TurnResult {
+    const pending_action = view(p);
+    const action = TOOL_ACTIONS[p.call.name];
+    switch (p.status) {
+      case 'done':
+        return p.outcome
+          ? fromOutcome(p.outcome, `Already done. ${p.outcome.ok ? p.outcome.summary : p.outcome.message}`, { pending_action, already: true })
+          : { status: 200, body: { ok: true, action, reply: 'Already done.', pending_action, already: true } };
+      case 'executing':
+        return { status: 422, body: { ok: false, action, reply: 'This action is already being carried out.', reason: 'in_progress', pending_action } };
+      case 'cancelled':
+        return { status: 422, body: { ok: false, action, reply: 'This action was cancelled; nothing was done.', reason: 'cancelled', pending_action } };
+      case 'expired':
+        return {
+          status: 422,
+          body: { ok: false, action, reply: 'This action expired before it was confirmed; nothing was done. Send your request again.', reason: 'expired', pending_action },
+        };
+      case 'pending':
+        return { status: 422, body: { ok: false, action, reply: 'This action is still waiting for confirmation.', reason: 'pending', pending_action } };
+    }
+  }
+
+  /** Discards a pending action; cancelling twice (or an expired one) is harmless. */
+  async cancel(accountId: string, actionId: string): Promise<TurnResult> {
+    const row = await this.own(accountId, actionId);
+    if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
+    if (row.status === 'pending' && this.isExpired(row)) await this.markExpired(row);
+    const cancelled = await this.opts.store.write(PendingActions, (t) =>
+      t.update(row.id, { status: 'cancelled', updatedAt: this.now().toISOString() }, { status: 'pending' }),
+    );
+    const current = cancelled ?? (await this.opts.store.table(PendingActions).get(row.id)) ?? row;
+    const pending_action = view(current);
+    if (cancelled) {
+      this.opts.logger.info({ accountId, actionId, tool: row.call.name }, 'pending action cancelled');
+      return { status: 200, body: { ok: true, action: 'none', reply: 'Cancelled. Nothing was done.', pending_action } };
+    }
+    switch (current.status) {
+      case 'cancelled':
+        return { status: 200, body: { ok: true, action: 'none', reply: 'Already cancelled. Nothing was done.', pending_action } };
+      case 'expired':
+        return { status: 200, body: { ok: true, action: 'none', reply: 'That action had expired. Nothing was done.', pending_action } };
+      default:
+        return {
+          status: 422,
+          body: { ok: false, action: TOOL_ACTIONS[current.call.name], reply: 'This action has already been carried out and cannot be cancelled.', reason: 'already_done', pending_action },
+        };
+    }
+  }
+
+  /** A pending action as its owner sees it (for bridges that re-render buttons). */
+  async getPending(accountId: string, actionId: string): Promise<PendingActionView | undefined> {
+    const row = await this.own(accountId, actionId);
+    if (!row) return undefined;
+    return view(row.status === 'pending' && this.isExpired(row) ? { ...row, status: 'expired' } : row);
+  }
+}

@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { Channel, ToolOutcome } from './tools.js';
+
+/** One user message to interpret, with what the engine may know about the caller. */
+export interface EngineTurn {
+  accountId: string;
+  channel: Channel;
+  message: string;
+  requestId?: string;
+  localCurrency: string;
+  now: Date;
+  logger: Logger;
+}
+
+/**
+ * What happened to one tool call the engine asked for. The agent decides: execute it now,
+ * hold it as a pending action (money-moving, people-facing channel), or reject it.
+ */
+export type ToolStep =
+  | { kind: 'executed'; outcome: ToolOutcome }
+  | { kind: 'pending'; description: string }
+  | { kind: 'rejected'; message: string };
+
+/** The engine hands every tool call it wants to this; it never executes tools itself. */
+export type ToolRunner = (name: string, input: unknown) => Promise<ToolStep>;
+
+export type EngineResult =
+  /** Finished; `text` is the engine's own final words, if it has any (the model's reply). */
+  | { kind: 'reply'; text?: string }
+  | { kind: 'help'; reply: string }
+  | { kind: 'none'; reply: string }
+  /** The request must not be done (another account, raised limits, injection): 422. */
+  | { kind: 'refuse'; reply: string }
+  /** The model provider failed after retries: 503. */
+  | { kind: 'unavailable'; reason: string };
+
+/** Interprets one message into tool calls. Two implementations: local parser, Claude. */
+export interface Engine {
+  readonly name: 'local' | 'claude';
+  run(turn: EngineTurn, runTool: ToolRunner): Promise<EngineResult>;
+}
+
+/** The 503 reply when the model provider (or the engine) cannot answer. */
+export const UNAVAILABLE_REPLY = 'The assistant is temporarily unavailable. Please try again in a minute.';

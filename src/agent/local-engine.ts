@@ -1,0 +1,52 @@
+import { parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, type ParseResult } from './local/index.js';
+import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
+
+export type LocalParseContext = ParseContext;
+export type LocalParseResult = ParseResult;
+export type ParseMessage = (text: string, ctx: ParseContext) => ParseResult;
+
+export { HELP_TEXT };
+export const HELP_EXAMPLES: readonly string[] = EXAMPLES;
+
+export interface LocalEngineOptions {
+  /** The parser (tests inject a scripted one); default the deterministic parser in ./local. */
+  parse?: ParseMessage;
+  /** Biller alias index, so bill messages resolve against the catalogue. */
+  billers?: ParseContext['billers'];
+  /** IANA zone for "Friday", "tomorrow" (default UTC). */
+  timeZone?: string;
+}
+
+/**
+ * The built-in engine (no ANTHROPIC_API_KEY): one deterministic parse, at most one tool
+ * call per turn; replies come from the tool's outcome (built by the agent).
+ */
+export class LocalEngine implements Engine {
+  readonly name = 'local' as const;
+  private readonly parse: ParseMessage;
+
+  constructor(private readonly opts: LocalEngineOptions = {}) {
+    this.parse = opts.parse ?? parseMessage;
+  }
+
+  async run(turn: EngineTurn, runTool: ToolRunner): Promise<EngineResult> {
+    const parsed = this.parse(turn.message, {
+      now: turn.now,
+      localCurrency: turn.localCurrency,
+      ...(this.opts.timeZone ? { timeZone: this.opts.timeZone } : {}),
+      ...(this.opts.billers ? { billers: this.opts.billers } : {}),
+    });
+    switch (parsed.kind) {
+      case 'help':
+        return { kind: 'help', reply: HELP_TEXT };
+      case 'none':
+        return { kind: 'none', reply: parsed.reply };
+      case 'refuse':
+        return { kind: 'refuse', reply: parsed.reply };
+      case 'tool':
+        // The reply is built by the agent from the outcome (or the pending action).
+        await runTool(parsed.call.name, parsed.call.input);
+        return { kind: 'reply' };
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, SCALE_WORDS, resolveCurrencyWord } from './currencies.js';
+import { shiftDecimal } from './decimal.js';
+import { MONTHS, TIME_UNITS } from './dates.js';
+import type { Token } from './tokenize.js';
+
+/**
+ * Money mentions: a number plus what makes it money around it (a currency before or after,
+ * a scale word like "k" or "million"). Numbers that are durations, dates, ordinals or
+ * identifiers are not money.
+ */
+export type MoneyMention = {
+  /** Plain decimal string ("5000", "12.5"). */
+  amount: string;
+  currency?: string;
+  /** Index of the number token. */
+  index: number;
+  /** Token span [first, end) including currency and scale words. */
+  first: number;
+  end: number;
+  negative: boolean;
+  /** Written as money (currency, scale or separators): a strong amount signal. */
+  marked: boolean;
+};
+
+export type CurrencyContext = { localCurrency: string; messageSaysPhp: boolean };
+
+/** A currency named by the tokens at i (two-word names first). */
+export function currencyAt(tokens: readonly Token[], i: number, ctx: CurrencyContext): { code: string; length: number } | undefined {
+  const t = tokens[i];
+  if (!t) return undefined;
+  const next = tokens[i + 1];
+  if (next && (t.kind === 'word' || t.kind === 'punct') && next.kind === 'word') {
+    const phrase = CURRENCY_PHRASES[`${t.norm} ${next.norm}`];
+    if (phrase) {
+      // "south african rand": swallow the third word too.
+      const third = tokens[i + 2];
+      const length = phrase === 'ZAR' && third?.norm.startsWith('rand') ? 3 : 2;
+      return { code: phrase, length };
+    }
+  }
+  if (t.kind === 'word') {
+    if (t.text === 'R') return { code: 'ZAR', length: 1 };
+    const upper = t.norm.toUpperCase();
+    if (ISO_CODES.has(upper)) return { code: upper, length: 1 };
+    const word = CURRENCY_WORDS[t.norm];
+    if (word) return { code: resolveCurrencyWord(word, ctx.localCurrency, ctx.messageSaysPhp), length: 1 };
+  }
+  if (t.kind === 'symbol' || t.kind === 'punct') {
+    const word = CURRENCY_WORDS[t.text];
+    if (word) return { code: word, length: 1 };
+  }
+  return undefined;
+}
+
+/** A currency named by the tokens ending just before i ("KES 5000", "US dollars 20"). */
+function currencyBefore(tokens: readonly Token[], i: number, ctx: CurrencyContext): { code: string; length: number } | undefined {
+  const two = currencyAt(tokens, i - 2, ctx);
+  if (two && two.length === 2) return two;
+  const one = currencyAt(tokens, i - 1, ctx);
+  // "R" is only money glued to digits (the lexer handles "R150"); a loose "R" stays a letter.
+  if (one && one.length === 1 && tokens[i - 1]?.text === 'R') return undefined;
+  return one;
+}
+
+export function findMoney(tokens: readonly Token[], ctx: CurrencyContext, skip: ReadonlySet<number> = new Set()): MoneyMention[] {
+  const out: MoneyMention[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind !== 'number' || skip.has(i) || t.idLike || t.ordinal || t.value === undefined) continue;
+    const next = tokens[i + 1];
+    const prev = tokens[i - 1];
+    // Durations and calendar days are not amounts: "in 3 days", "Dec 5", "5th of May".
+    if (next && TIME_UNITS[next.norm] && next.norm !== 'm' && !t.currency) continue;
+    if ((next && MONTHS[next.norm] && next.kind === 'word') || (prev && MONTHS[prev.norm] && prev.kind === 'word' && /^\d{1,2}$/.test(t.value))) {
+      if (!t.currency) continue;
+    }
+
+    let amount = t.value;
+    let currency = t.currency;
+    let scaled = Boolean(t.scaled);
+    let end = i + 1;
+    let first = i;
+    const scale = tokens[end] && tokens[end]!.kind === 'word' ? SCALE_WORDS[tokens[end]!.norm] : undefined;
+    if (scale !== undefined && !scaled) {
+      amount = shiftDecimal(amount, scale);
+      scaled = true;
+      end++;
+    }
+    if (!currency) {
+      const after = currencyAt(tokens, end, ctx);
+      if (after) {
+        currency = after.code;
+        end += after.length;
+      }
+    }
+    if (!currency) {
+      const before = currencyBefore(tokens, i, ctx);
+      if (before) {
+        currency = before.code;
+        first = i - before.length;
+      }
+    }
+    out.push({
+      amount,
+      index: i,
+      first,
+      end,
+      negative: Boolean(t.negative),
+      marked: Boolean(currency) || scaled || Boolean(t.grouped) || amount.includes('.'),
+      ...(currency ? { currency } : {}),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+import { billerKey, scanAliases, type AliasMatch, type BillerAliasIndex } from '../../bills/catalogue.js';
+import { findMoney, type MoneyMention } from './amounts.js';
+import { safeTimeZone } from './dates.js';
+import { lemmaOfToken } from './lexicon.js';
+import { tokenize, type Token } from './tokenize.js';
+
+/** What the caller knows that the message does not: the clock, the user's currency, the billers. */
+export type ParseContext = {
+  now: Date;
+  /** The user's own currency (ISO code), used when a message names none. */
+  localCurrency: string;
+  /** IANA zone for "Friday" and "tomorrow"; default UTC. */
+  timeZone?: string;
+  /** billerAliasIndex(loadBillerCatalogue()); without it bills fall back to the words next to "meter" etc. */
+  billers?: BillerAliasIndex;
+};
+
+/** One message, tokenized and annotated once; every slot extractor reads from this. */
+export type Analysis = {
+  text: string;
+  tokens: Token[];
+  lemmas: string[];
+  money: MoneyMention[];
+  billerMatches: AliasMatch[];
+  /** Token indices inside a biller alias ("9" of "9 mobile" is not an amount). */
+  billerTokens: ReadonlySet<number>;
+  now: Date;
+  tz: string;
+  localCurrency: string;
+  billers: BillerAliasIndex | undefined;
+};
+
+/** Same characters people mean the same by: NFKC, plain quotes and spaces. */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/[\u2018\u2019\u02BC]/g, "'")
+    .replace(/[\u201C\u201D\u00AB\u00BB]/g, '"')
+    .replace(/[\u00A0\u2007\u202F\u2009]/g, ' ')
+    .replace(/[\u200B-\u200D\uFEFF]/g, '')
+    .trim();
+}
+
+export function analyse(raw: string, ctx: ParseContext): Analysis {
+  const text = normalizeText(raw);
+  const tokens = tokenize(text);
+  const lemmas = tokens.map(lemmaOfToken);
+  const localCurrency = ctx.localCurrency.trim().toUpperCase();
+
+  let billerMatches: AliasMatch[] = [];
+  const billerTokens = new Set<number>();
+  if (ctx.billers) {
+    const keys = tokens.map((t) =>
+      t.kind === 'word' || (t.kind === 'number' && !t.currency && !t.idLike && (t.digits?.length ?? 9) <= 2) ? billerKey(t.text) : '',
+    );
+    billerMatches = scanAliases(ctx.billers, keys);
+    for (const m of billerMatches) for (let i = m.start; i < m.end; i++) billerTokens.add(i);
+  }
+  const messageSaysPhp = tokens.some((t) => t.norm === 'php' || t.norm === 'philippine' || t.currency === 'PHP');
+  const money = findMoney(tokens, { localCurrency, messageSaysPhp }, billerTokens);
+
+  return {
+    text,
+    tokens,
+    lemmas,
+    money,
+    billerMatches,
+    billerTokens,
+    now: ctx.now,
+    tz: safeTimeZone(ctx.timeZone),
+    localCurrency,
+    billers: ctx.billers,
+  };
+}
+
+/** The message text covered by tokens [start, end). */
+export function span(a: Analysis, start: number, end: number): string {
+  if (end <= start) return '';
+  return a.text.slice(a.tokens[start]!.start, a.tokens[end - 1]!.end);
+}
+
+export function hasLemma(a: Analysis, ...lemmas: string[]): boolean {
+  return a.lemmas.some((l) => lemmas.includes(l));
+}
+
+/** Index of a lemma sequence ("top", "up") at or after `from`, or -1. */
+export function findPhrase(a: Analysis, words: readonly string[], from = 0): number {
+  outer: for (let i = from; i <= a.lemmas.length - words.length; i++) {
+    for (let k = 0; k < words.length; k++) if (a.lemmas[i + k] !== words[k]) continue outer;
+    return i;
+  }
+  return -1;
+}

@@ -1,0 +1,122 @@
+import {
+  billersFromMatches,
+  CATEGORY_HINT_WORDS,
+  COUNTRY_CALLING_CODE,
+  COUNTRY_HINT_WORDS,
+  CURRENCY_COUNTRY,
+  type BillerCategory,
+  type BillerRef,
+} from '../../bills/catalogue.js';
+import type { Analysis } from './analysis.js';
+import type { Draft } from './draft.js';
+import { replies } from './replies.js';
+import { pickAmount } from './slots.js';
+
+/** Words right before a customer number ("meter 4512...", "for 0803...", "line 0712..."). */
+const ACCOUNT_LEADS = new Set([
+  'meter', 'number', 'no', 'num', 'smartcard', 'card', 'iuc', 'account', 'acct', 'acc', 'line', 'phone', 'customer', 'decoder',
+  'for', 'to', 'on', 'id',
+]);
+/** Nouns a biller's name sits in front of when the catalogue does not know it ("my XYZ meter"). */
+const BILL_THING = new Set(['meter', 'smartcard', 'iuc', 'decoder', 'account', 'line', 'token', 'bill', 'subscription', 'airtime', 'data', 'prepaid', 'postpaid', 'bundle']);
+const NOT_A_BILLER = new Set([
+  'my', 'the', 'a', 'an', 'for', 'of', 'to', 'pay', 'buy', 'recharge', 'top', 'up', 'topup', 'renew', 'load', 'reload', 'please',
+  'our', 'your', 'his', 'her', 'this', 'that', 'some', 'prepaid', 'postpaid', 'electricity', 'light', 'power', 'water', 'tv',
+  'phone', 'with', 'and', 'send', 'get', 'me',
+]);
+
+export function buildBill(a: Analysis): Draft {
+  const stated = a.money.find((m) => m.currency && !m.negative)?.currency;
+  const category = a.lemmas.map((l) => CATEGORY_HINT_WORDS[l]).find((c): c is BillerCategory => c !== undefined);
+
+  // Account candidates first: an E.164 phone also tells us the country.
+  const phone = a.tokens.find((t) => t.kind === 'phone');
+  const phoneCountry = phone
+    ? Object.entries(COUNTRY_CALLING_CODE).find(([, cc]) => phone.norm.startsWith(`+${cc}`))?.[0]
+    : undefined;
+  const wordCountry = a.tokens.map((t, i) => COUNTRY_HINT_WORDS[t.norm] ?? COUNTRY_HINT_WORDS[t.norm + (a.tokens[i + 1]?.norm ?? '')]).find(Boolean);
+  const country = (stated && CURRENCY_COUNTRY[stated]) || phoneCountry || wordCountry || CURRENCY_COUNTRY[a.localCurrency];
+
+  let biller: { value: string; ref?: BillerRef; label: string } | undefined;
+  if (a.billers) {
+    const picked = billersFromMatches(a.billers, a.billerMatches, {
+      category,
+      country,
+      words: a.tokens.map((t) => t.norm),
+    });
+    if (picked?.candidates.length === 1) {
+      const ref = picked.candidates[0]!;
+      biller = { value: ref.id, ref, label: ref.name };
+    } else if (picked) {
+      biller = { value: picked.match.entry.label, label: picked.match.entry.label };
+    }
+  }
+  biller ??= billerFromWords(a);
+
+  const account = pickAccount(a, biller?.ref);
+  const exclude = new Set<number>(a.billerTokens);
+  if (account) exclude.add(account.index);
+  const amount = pickAmount(a, exclude);
+  if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
+
+  if (!biller && !account && !amount) return { reply: replies.billNeedsAll };
+  if (!biller) return { reply: replies.billNeedsBiller };
+  if (!account) {
+    const label = biller.ref ? biller.ref.accountLabel.toLowerCase() : 'meter, smartcard or phone number';
+    return { reply: replies.billNeedsAccount(biller.label, label) };
+  }
+  if (!amount) return { reply: replies.billNeedsAmount(biller.label) };
+  return {
+    call: {
+      name: 'pay_bill',
+      input: {
+        biller: biller.value,
+        account_number: account.value,
+        amount: amount.amount,
+        ...(amount.currency ? { currency: amount.currency } : {}),
+      },
+    },
+  };
+}
+
+function pickAccount(a: Analysis, ref: BillerRef | undefined): { value: string; index: number } | undefined {
+  const pattern = ref ? new RegExp(ref.accountPattern) : undefined;
+  let best: { value: string; index: number; score: number } | undefined;
+  a.tokens.forEach((t, i) => {
+    if (a.billerTokens.has(i)) return;
+    let value: string | undefined;
+    if (t.kind === 'phone') value = t.norm;
+    else if (t.kind === 'number' && !t.currency && !t.scaled && !t.grouped && !t.ordinal && !t.negative && t.value && !t.value.includes('.')) {
+      if (t.idLike || (t.digits?.length ?? 0) >= 6) value = t.digits;
+    } else if (t.kind === 'word' && /\d/.test(t.text) && /^[A-Za-z0-9-]{5,32}$/.test(t.text)) value = t.text.toUpperCase();
+    if (!value || value.length < 3 || value.length > 32) return;
+    let score = value.length / 100;
+    if (pattern?.test(value)) score += 5;
+    if (ACCOUNT_LEADS.has(a.lemmas[i - 1] ?? '')) score += 2;
+    if (!best || score > best.score) best = { value, index: i, score };
+  });
+  return best ? { value: best.value, index: best.index } : undefined;
+}
+
+/** Without a catalogue match: the word before "meter"/"airtime"/..., or after "on"/"via" ("airtime ... on MTN"). */
+function billerFromWords(a: Analysis): { value: string; label: string } | undefined {
+  const ok = (i: number) => {
+    const t = a.tokens[i];
+    return t?.kind === 'word' && !NOT_A_BILLER.has(t.norm) && !BILL_THING.has(a.lemmas[i]!) && !CATEGORY_HINT_WORDS[t.norm];
+  };
+  for (let k = 0; k < a.tokens.length; k++) {
+    if (!BILL_THING.has(a.lemmas[k]!)) continue;
+    if (ok(k - 1)) {
+      const start = ok(k - 2) && /^\p{Lu}/u.test(a.tokens[k - 2]!.text) ? k - 2 : k - 1;
+      const text = a.text.slice(a.tokens[start]!.start, a.tokens[k - 1]!.end);
+      return { value: text, label: text };
+    }
+  }
+  for (let k = 0; k < a.tokens.length; k++) {
+    if ((a.lemmas[k] === 'on' || a.lemmas[k] === 'via') && ok(k + 1) && /^\p{Lu}/u.test(a.tokens[k + 1]!.text)) {
+      const text = a.tokens[k + 1]!.text;
+      return { value: text, label: text };
+    }
+  }
+  return undefined;
+}

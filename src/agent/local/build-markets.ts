@@ -1,0 +1,252 @@
+import { span, type Analysis } from './analysis.js';
+import { findTimeExpressions, formatInZone } from './dates.js';
+import type { Draft } from './draft.js';
+import { FILLER_WORDS, NO_WORDS, YES_WORDS } from './lexicon.js';
+import { replies } from './replies.js';
+import { canonicalOutcome, findMarketRef, freeText, moneyTokens, pickAmount, rangeSet } from './slots.js';
+
+const DEFAULT_CLOSE_DAYS = 7;
+const CREATE_NOUNS = new Set(['market', 'poll', 'prediction', 'bet', 'betting', '/', 'markets', 'polls', 'wager']);
+const QUESTION_LEADS = new Set([':', '-', '–', '—', 'on', 'about', 'for', 'whether', 'if', 'that', 'asking', 'called', 'titled', 'named', 're', 'regarding', ',', 'question', 'q', 'to', 'see', 'predict']);
+const OPTION_LABELS = new Set(['options', 'answers']);
+const CLOSE_WORDS = new Set(['close', 'closes', 'closing', 'ends', 'ending', 'deadline', 'until', 'till', 'expires', 'expiring', 'expiry', 'cutoff', 'closed']);
+const AUX_STARTS = new Set(['will', 'is', 'are', 'does', 'do', 'did', 'can', 'could', 'would', 'should', 'has', 'have', 'was', 'were', 'shall', 'whether']);
+
+// ---------------------------------------------------------------------------------------
+// create_market
+
+export function buildCreateMarket(a: Analysis): Draft {
+  const n = a.tokens.length;
+  // The creation phrase ends at the last market noun of its run: "new poll/bet market".
+  let k = a.tokens.findIndex((_, i) => ['market', 'poll', 'prediction'].includes(a.lemmas[i]!) || (a.lemmas[i] === 'bet' && a.lemmas[i + 1] === 'market'));
+  if (k < 0) return { reply: replies.marketNeedsQuestion };
+  while (k + 1 < n && CREATE_NOUNS.has(a.lemmas[k + 1]!)) k++;
+  let q = k + 1;
+  while (q < n && QUESTION_LEADS.has(a.lemmas[q]!)) q++;
+
+  // Clauses after the question: "options: a, b, c", "closes in 3 days".
+  const closeIdx = findIndexFrom(a, q, (i) => CLOSE_WORDS.has(a.tokens[i]!.norm) || (a.lemmas[i] === 'staking' && a.tokens[i + 1]?.norm === 'closes'));
+  const optionsIdx = findIndexFrom(a, q, (i) => OPTION_LABELS.has(a.lemmas[i]!) && (a.tokens[i + 1]?.text === ':' || a.tokens[i + 1]?.text === '-' || i > q));
+  const qMark = findIndexFrom(a, q, (i) => a.tokens[i]!.text === '?');
+
+  let qStart = q;
+  let qEnd: number;
+  if (qMark >= 0 && (optionsIdx < 0 || optionsIdx > qMark) && (closeIdx < 0 || closeIdx > qMark)) qEnd = qMark + 1;
+  else qEnd = Math.min(...[optionsIdx, closeIdx, n].filter((x) => x >= 0));
+  // "will it rain tomorrow? make it a market": the question came first.
+  if (qEnd <= qStart) {
+    const before = a.tokens.findIndex((t) => t.text === '?');
+    if (before >= 0 && before < k) {
+      qStart = 0;
+      qEnd = before + 1;
+    }
+  }
+  const questionText = tidyQuestion(span(a, qStart, qEnd));
+  if (!questionText) return { reply: replies.marketNeedsQuestion };
+  if (questionText.length < 5 || questionText.length > 200) return { reply: replies.marketQuestionLength };
+
+  // Outcomes: an explicit list wins; otherwise "X or Y?" in the question.
+  let outcomes: string[] | undefined;
+  if (optionsIdx >= 0) {
+    let from = optionsIdx + 1;
+    while (a.tokens[from] && [':', '-', '=', 'are', 'is'].includes(a.tokens[from]!.norm)) from++;
+    const to = closeIdx > from ? closeIdx : n;
+    outcomes = splitOutcomes(span(a, from, to));
+    if (outcomes.length < 2 || outcomes.length > 10) return { reply: replies.marketOutcomeCount };
+  } else {
+    outcomes = outcomesFromQuestion(questionText);
+  }
+
+  // Close: a time after "closes" wins, else the last time in the message, else a week.
+  const times = findTimeExpressions(a.tokens, { now: a.now, tz: a.tz });
+  const explicit = closeIdx >= 0 ? times.find((t) => t.start > closeIdx && t.start <= closeIdx + 3) : undefined;
+  const chosen = explicit ?? times[times.length - 1];
+  const closesAt = chosen ? chosen.at : new Date(a.now.getTime() + DEFAULT_CLOSE_DAYS * 86_400_000);
+  if (closesAt.getTime() <= a.now.getTime()) return { reply: replies.marketClosePast };
+
+  return {
+    call: {
+      name: 'create_market',
+      input: {
+        question: questionText,
+        ...(outcomes ? { outcomes } : {}),
+        closes_at: formatInZone(closesAt, a.tz),
+      },
+    },
+  };
+}
+
+function findIndexFrom(a: Analysis, from: number, pred: (i: number) => boolean): number {
+  for (let i = from; i < a.tokens.length; i++) if (pred(i)) return i;
+  return -1;
+}
+
+/** Capital first letter, one question mark, no wrapping quotes or trailing commas. */
+function tidyQuestion(raw: string): string {
+  let q = raw.trim().replace(/^["'“]+|["'”]+$/g, '').trim();
+  q = q.replace(/[\s,;:.!-]+$/u, '').replace(/\?+$/, '').trim();
+  q = q.replace(/\s+/g, ' ');
+  if (!q) return '';
+  return `${q[0]!.toUpperCase()}${q.slice(1)}?`;
+}
+
+function splitOutcomes(text: string): string[] {
+  const parts = text
+    .split(/\s*(?:,|\/|;|\||\bor\b|\band\b|\bvs\.?(?=\s)|\bversus\b)\s*/i)
+    .map((p) => p.trim().replace(/^["']+|["'.?!]+$/g, '').trim())
+    .filter((p) => p.length > 0);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const p of parts) {
+    const key = p.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(p.slice(0, 60));
+  }
+  return out;
+}
+
+/** "Who wins, Arsenal or Chelsea?", "Arsenal vs Chelsea: who wins?", "Tinubu or Atiku?" */
+function outcomesFromQuestion(question: string): string[] | undefined {
+  const body = question.replace(/\?$/, '');
+  const segments: string[] = [];
+  const colon = body.lastIndexOf(':');
+  if (colon >= 0) segments.push(body.slice(colon + 1), body.slice(0, body.indexOf(':')));
+  const comma = body.lastIndexOf(',');
+  if (comma >= 0) segments.push(body.slice(comma + 1));
+  const firstWord = body.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (!AUX_STARTS.has(firstWord)) segments.push(body);
+  for (const seg of segments) {
+    if (!/\b(or|vs\.?|versus)\b/i.test(seg)) continue;
+    const items = splitOutcomes(seg);
+    if (items.length >= 2 && items.length <= 10 && items.every((i) => i.split(/\s+/).length <= 5)) {
+      if (items.some((i) => /^(who|what|which|will)\b/i.test(i))) continue;
+      return items;
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+// stake_market
+
+const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and']);
+
+export function buildStake(a: Analysis): Draft {
+  const market = findMarketRef(a);
+  const used = market ? rangeSet(market.start, market.end) : new Set<number>();
+  if (market) {
+    // "the Lagos rain market": the article and noun belong to the reference too.
+    for (let i = market.start - 1; i >= 0 && ['the', 'my', 'this', 'that'].includes(a.lemmas[i]!); i--) used.add(i);
+    for (let i = market.end; i < a.tokens.length && a.lemmas[i] === 'market'; i++) used.add(i);
+  }
+  const amount = pickAmount(a, used);
+  if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
+  const taken = new Set([...used, ...moneyTokens(amount)]);
+  const outcome = stakeOutcome(a, taken);
+
+  if (!market) return { reply: replies.stakeNeedsMarket };
+  if (!outcome) return { reply: replies.stakeNeedsOutcome(market.ref) };
+  if (!amount) return { reply: replies.stakeNeedsAmount(market.ref) };
+  return {
+    call: {
+      name: 'stake_market',
+      input: {
+        market: market.ref,
+        outcome,
+        amount: amount.amount,
+        ...(amount.currency ? { currency: amount.currency } : {}),
+      },
+    },
+  };
+}
+
+function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefined {
+  const opts = { used, stopWords: OUTCOME_STOPS };
+  for (let i = 0; i < a.tokens.length; i++) {
+    const l = a.lemmas[i]!;
+    const next = a.tokens[i + 1]?.norm ?? '';
+    if (l === 'on' || l === 'that' || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next)))) {
+      const t = freeText(a, i + 1, opts);
+      if (t && !used.has(t.start)) return canonicalOutcome(stripOutcomeTail(t.text));
+    }
+  }
+  const yn = a.tokens.findIndex((t, i) => !used.has(i) && t.kind === 'word' && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && t.norm.length > 1);
+  if (yn >= 0) return canonicalOutcome(a.tokens[yn]!.norm);
+  // "back Arsenal with 1000 in mkt_x", "bet Arsenal 500"
+  const verb = a.lemmas.findIndex((l) => ['back', 'bet', 'stake', 'wager', 'punt', 'pick', 'choose'].includes(l));
+  if (verb >= 0 && !used.has(verb + 1)) {
+    const t = freeText(a, verb + 1, opts);
+    if (t && a.tokens[t.start]!.kind === 'word') return canonicalOutcome(stripOutcomeTail(t.text));
+  }
+  return undefined;
+}
+
+/** "Arsenal to win", "yes it will", "Arsenal winning" -> the outcome itself. */
+function stripOutcomeTail(text: string): string {
+  return text
+    .replace(/\s+(?:to\s+win|wins?|winning|won|will\s+win|it\s+will|happens|is\s+(?:the\s+)?(?:winner|correct|right)|was\s+(?:the\s+)?(?:winner|correct|right))$/i, '')
+    .replace(/^(?:the\s+)?(?:option|outcome|answer)\s+/i, '')
+    .trim();
+}
+
+// ---------------------------------------------------------------------------------------
+// resolve_market / cancel_market / list_markets
+
+const RESOLVE_MARKERS = new Set(['as', 'is', 'was', 'to', 'with', '=', ':', 'outcome', 'result', 'winner', 'answer', 'declare', 'resolve', 'be', '-', 'favour', 'favor']);
+const RESOLVE_STOPS = new Set(['in', 'for', 'on', 'of', 'market', 'please', 'and', 'as', 'is', 'was', 'the', 'winner']);
+
+export function buildResolve(a: Analysis): Draft {
+  const market = findMarketRef(a);
+  if (!market) return { reply: replies.resolveNeedsMarket };
+  const used = rangeSet(market.start, market.end);
+  for (let i = market.start - 1; i >= 0 && ['the', 'my', 'this', 'that'].includes(a.lemmas[i]!); i--) used.add(i);
+  for (let i = market.end; i < a.tokens.length && a.lemmas[i] === 'market'; i++) used.add(i);
+  const outcome = resolveOutcome(a, used);
+  if (!outcome) return { reply: replies.resolveNeedsOutcome(market.ref) };
+  return { call: { name: 'resolve_market', input: { market: market.ref, outcome } } };
+}
+
+function resolveOutcome(a: Analysis, used: ReadonlySet<number>): string | undefined {
+  const found: string[] = [];
+  for (let i = 0; i < a.tokens.length; i++) {
+    if (used.has(i) || !RESOLVE_MARKERS.has(a.lemmas[i]!)) continue;
+    let from = i + 1;
+    while (a.tokens[from] && ['the', ':', '-', 'of'].includes(a.tokens[from]!.norm) && !used.has(from)) from++;
+    if (used.has(from)) continue;
+    const t = freeText(a, from, { used, stopWords: RESOLVE_STOPS });
+    if (t && a.tokens[t.start]?.kind !== 'punct') {
+      const o = stripOutcomeTail(t.text);
+      if (o && !['winner', 'outcome', 'result', 'answer', 'market'].includes(o.toLowerCase())) found.push(o);
+    }
+  }
+  if (found.length) return canonicalOutcome(found[found.length - 1]!);
+  // "Arsenal won mkt_x", "yes won"
+  const won = a.lemmas.findIndex((l, i) => (l === 'won' || a.tokens[i]!.norm === 'wins' || a.tokens[i]!.norm === 'happened') && !used.has(i));
+  if (won > 0) {
+    let s = won;
+    while (s - 1 >= 0 && !used.has(s - 1) && a.tokens[s - 1]!.kind === 'word' && !FILLER_WORDS.has(a.lemmas[s - 1]!) && !['the', 'in', 'of', 'for', 'resolve'].includes(a.lemmas[s - 1]!)) s--;
+    if (s < won) return canonicalOutcome(span(a, s, won));
+  }
+  const yn = a.tokens.findIndex((t, i) => !used.has(i) && t.kind === 'word' && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && t.norm.length > 1);
+  if (yn >= 0) return canonicalOutcome(a.tokens[yn]!.norm);
+  return undefined;
+}
+
+export function buildCancel(a: Analysis): Draft {
+  const market = findMarketRef(a);
+  if (!market) return { reply: replies.cancelNeedsMarket };
+  return { call: { name: 'cancel_market', input: { market: market.ref } } };
+}
+
+const STATUS_WORDS: Readonly<Record<string, 'open' | 'closed' | 'resolved' | 'cancelled'>> = {
+  open: 'open', active: 'open', live: 'open', ongoing: 'open', current: 'open', running: 'open', available: 'open', opened: 'open',
+  closed: 'closed', ended: 'closed', expired: 'closed', finished: 'closed',
+  resolved: 'resolved', settled: 'resolved', decided: 'resolved', resolve: 'resolved', settle: 'resolved',
+  cancelled: 'cancelled', canceled: 'cancelled', cancel: 'cancelled', voided: 'cancelled', void: 'cancelled',
+};
+
+export function buildList(a: Analysis): Draft {
+  const status = a.tokens.map((t, i) => STATUS_WORDS[t.norm] ?? STATUS_WORDS[a.lemmas[i]!]).find((s) => s !== undefined);
+  return { call: { name: 'list_markets', input: status ? { status } : {} } };
+}

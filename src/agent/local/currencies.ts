@@ -1,0 +1,160 @@
+/**
+ * How people write currencies: symbols glued to numbers, ISO codes, and words. Kept as
+ * data so a new currency is one line, not a new regular expression.
+ */
+
+/** ISO codes recognised as currency words. Deliberately curated: "ALL", "TOP", "BOB" are also English. */
+export const ISO_CODES: ReadonlySet<string> = new Set([
+  'NGN', 'KES', 'GHS', 'ZAR', 'UGX', 'TZS', 'RWF', 'ETB', 'XOF', 'XAF', 'EGP', 'MAD', 'ZMW', 'MWK',
+  'USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CNY', 'INR', 'PHP', 'BRL', 'MXN', 'CHF', 'AED',
+  'USDC', 'USDT',
+]);
+
+/**
+ * Prefix symbols written before a number ("₦5,000", "KSh 500", "R150"), longest first.
+ * `attachedOnly` symbols must touch the digits, and single letters must be capitals, so
+ * "R" in "R 2 D 2" or a sentence-initial "N" never become money.
+ */
+export const PREFIX_SYMBOLS: ReadonlyArray<{ symbol: string; code: string; caseSensitive?: boolean; attachedOnly?: boolean }> = [
+  { symbol: 'KShs', code: 'KES' },
+  { symbol: 'KSh', code: 'KES' },
+  { symbol: 'GH₵', code: 'GHS' },
+  { symbol: 'GH¢', code: 'GHS' },
+  { symbol: 'MX$', code: 'MXN' },
+  { symbol: 'US$', code: 'USD' },
+  { symbol: 'CA$', code: 'CAD' },
+  { symbol: 'AU$', code: 'AUD' },
+  { symbol: 'USh', code: 'UGX' },
+  { symbol: 'TSh', code: 'TZS' },
+  { symbol: 'CFA', code: 'XOF' },
+  { symbol: 'R$', code: 'BRL' },
+  { symbol: 'C$', code: 'CAD' },
+  { symbol: 'A$', code: 'AUD' },
+  { symbol: '₦', code: 'NGN' },
+  { symbol: '₵', code: 'GHS' },
+  { symbol: '₹', code: 'INR' },
+  { symbol: '₱', code: 'PHP' },
+  { symbol: '€', code: 'EUR' },
+  { symbol: '£', code: 'GBP' },
+  { symbol: '$', code: 'USD' },
+  { symbol: 'R', code: 'ZAR', caseSensitive: true, attachedOnly: true },
+  { symbol: 'N', code: 'NGN', caseSensitive: true, attachedOnly: true },
+];
+
+/** Symbols written after a number with nothing between ("20$", "15€"). */
+export const SUFFIX_SYMBOLS: Readonly<Record<string, string>> = {
+  '$': 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '₦': 'NGN',
+  '₵': 'GHS',
+  '₹': 'INR',
+  '₱': 'PHP',
+};
+
+/**
+ * Currency words and the tokens people type for them, lower-case. Values starting with
+ * "~" are resolved against context (see resolveCurrencyWord).
+ */
+export const CURRENCY_WORDS: Readonly<Record<string, string>> = {
+  naira: 'NGN',
+  ksh: 'KES',
+  kshs: 'KES',
+  kes: 'KES',
+  bob: 'KES',
+  shilling: '~shilling',
+  shillings: '~shilling',
+  ush: 'UGX',
+  tsh: 'TZS',
+  cedi: 'GHS',
+  cedis: 'GHS',
+  ghc: 'GHS',
+  rand: 'ZAR',
+  rands: 'ZAR',
+  dollar: 'USD',
+  dollars: 'USD',
+  buck: 'USD',
+  bucks: 'USD',
+  euro: 'EUR',
+  euros: 'EUR',
+  pound: 'GBP',
+  pounds: 'GBP',
+  quid: 'GBP',
+  rupee: 'INR',
+  rupees: 'INR',
+  peso: '~peso',
+  pesos: '~peso',
+  reais: 'BRL',
+  real: 'BRL',
+  cfa: 'XOF',
+  franc: 'XOF',
+  francs: 'XOF',
+  usdc: 'USDC',
+  usdt: 'USDT',
+  '$': 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '₦': 'NGN',
+  '₵': 'GHS',
+  '₹': 'INR',
+  '₱': 'PHP',
+};
+
+/** Two-word currency names; the first word qualifies the second. */
+export const CURRENCY_PHRASES: Readonly<Record<string, string>> = {
+  'kenyan shillings': 'KES',
+  'kenya shillings': 'KES',
+  'kenyan shilling': 'KES',
+  'ugandan shillings': 'UGX',
+  'uganda shillings': 'UGX',
+  'ugandan shilling': 'UGX',
+  'tanzanian shillings': 'TZS',
+  'tanzania shillings': 'TZS',
+  'tanzanian shilling': 'TZS',
+  'nigerian naira': 'NGN',
+  'ghana cedis': 'GHS',
+  'ghanaian cedis': 'GHS',
+  'south african': 'ZAR',
+  'us dollars': 'USD',
+  'us dollar': 'USD',
+  'american dollars': 'USD',
+  'canadian dollars': 'CAD',
+  'australian dollars': 'AUD',
+  'british pounds': 'GBP',
+  'pounds sterling': 'GBP',
+  'indian rupees': 'INR',
+  'philippine pesos': 'PHP',
+  'philippine peso': 'PHP',
+  'mexican pesos': 'MXN',
+  'mexican peso': 'MXN',
+  'brazilian reais': 'BRL',
+  'brazilian real': 'BRL',
+  'cfa francs': 'XOF',
+  'francs cfa': 'XOF',
+};
+
+/** Multipliers people write after a number ("5k", "2.5 million", "5 grand"): power of ten. */
+export const SCALE_WORDS: Readonly<Record<string, number>> = {
+  k: 3,
+  thousand: 3,
+  grand: 3,
+  m: 6,
+  mn: 6,
+  mil: 6,
+  million: 6,
+  bn: 9,
+  billion: 9,
+};
+
+const SHILLING_CODES = new Set(['KES', 'UGX', 'TZS']);
+const PESO_CODES = new Set(['MXN', 'PHP', 'COP', 'ARS', 'CLP']);
+
+/**
+ * "shillings" are the user's own shillings when they hold UGX or TZS, else KES; "pesos" are
+ * MXN unless the message or the user's currency says Philippine pesos.
+ */
+export function resolveCurrencyWord(value: string, localCurrency: string, messageSaysPhp: boolean): string {
+  if (value === '~shilling') return SHILLING_CODES.has(localCurrency) ? localCurrency : 'KES';
+  if (value === '~peso') return messageSaysPhp || localCurrency === 'PHP' ? 'PHP' : PESO_CODES.has(localCurrency) && localCurrency !== 'PHP' ? localCurrency : 'MXN';
+  return value;
+}

@@ -1,0 +1,97 @@
+import { ToolInputs, type ToolCall } from '../tool-inputs.js';
+import { analyse, type Analysis, type ParseContext } from './analysis.js';
+import { buildBill } from './build-bill.js';
+import { buildCancel, buildCreateMarket, buildList, buildResolve, buildStake } from './build-markets.js';
+import { buildPaymentLink } from './build-payment-link.js';
+import { buildTransfer } from './build-transfer.js';
+import { integerDigits } from './decimal.js';
+import type { Draft } from './draft.js';
+import { bestIntent, scoreIntents } from './intents.js';
+import type { Intent } from './lexicon.js';
+import { detectRefusal, REFUSAL_REPLY } from './refusal.js';
+import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
+
+export type { ParseContext } from './analysis.js';
+
+export type ParseResult =
+  | { kind: 'tool'; call: ToolCall }
+  | { kind: 'help' }
+  | { kind: 'none'; reply: string }
+  | { kind: 'refuse'; reply: string };
+
+const MAX_MESSAGE_CHARS = 1000;
+
+/**
+ * The local engine: one message in, at most one tool call out. Pure and deterministic:
+ * the same text and context always give the same result, with no I/O.
+ *
+ * Order: refuse authority-widening messages, honour "don't ...", score intents, fill the
+ * winner's slots, and check the call against the tool's zod schema before returning it.
+ */
+export function parseMessage(text: string, ctx: ParseContext): ParseResult {
+  if (typeof text !== 'string' || !text.trim()) return { kind: 'help' };
+  if (text.length > MAX_MESSAGE_CHARS) return { kind: 'none', reply: 'That message is too long for me; please say it in one short sentence.' };
+  const a = analyse(text, ctx);
+  if (!a.tokens.length) return { kind: 'help' };
+
+  if (detectRefusal(a.tokens, a.lemmas)) return { kind: 'refuse', reply: REFUSAL_REPLY };
+  // Telegram's bot commands.
+  if (/^\/(start|help|menu)\b/i.test(a.text)) return { kind: 'help' };
+  if (isNegated(a)) return { kind: 'none', reply: NOTHING_DONE };
+
+  const intent = bestIntent(scoreIntents(a));
+  if (!intent) return { kind: 'none', reply: NOT_UNDERSTOOD };
+  if (intent === 'help') return { kind: 'help' };
+  return finish(build(intent, a));
+}
+
+function build(intent: Exclude<Intent, 'help'>, a: Analysis): Draft {
+  switch (intent) {
+    case 'send_transfer':
+      return buildTransfer(a);
+    case 'pay_bill':
+      return buildBill(a);
+    case 'create_market':
+      return buildCreateMarket(a);
+    case 'stake_market':
+      return buildStake(a);
+    case 'resolve_market':
+      return buildResolve(a);
+    case 'cancel_market':
+      return buildCancel(a);
+    case 'list_markets':
+      return buildList(a);
+    case 'create_payment_link':
+      return buildPaymentLink(a);
+    case 'get_balance':
+      return { call: { name: 'get_balance', input: {} } };
+  }
+}
+
+/** Every call leaves through the tool's own schema: a slot the schema rejects becomes a question. */
+function finish(draft: Draft): ParseResult {
+  if ('reply' in draft) return { kind: 'none', reply: draft.reply };
+  const input = draft.call.input as Record<string, unknown>;
+  if (typeof input.amount === 'string' && integerDigits(input.amount) > 12) return { kind: 'none', reply: replies.amountTooLarge };
+  const parsed = ToolInputs[draft.call.name].safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || 'input';
+    return { kind: 'none', reply: `I couldn't use the ${field} in that message (${issue?.message ?? 'invalid'}). Could you rephrase?` };
+  }
+  return { kind: 'tool', call: draft.call };
+}
+
+const NEGATIONS = new Set(['dont', 'never', 'nevermind', 'stop']);
+
+/** "don't send anything", "never mind", "do not pay": the user is taking it back. */
+function isNegated(a: Analysis): boolean {
+  const words = a.tokens.map((t, i) => ({ t, l: a.lemmas[i]! })).filter(({ t }) => t.kind === 'word');
+  const skip = new Set(['hi', 'hey', 'hello', 'ok', 'okay', 'please', 'oh', 'no', 'wait', 'actually', 'sorry', 'pls', 'umm', 'um']);
+  const first = words.find(({ l }) => !skip.has(l));
+  if (!first) return false;
+  const idx = words.indexOf(first);
+  const second = words[idx + 1]?.l;
+  if (NEGATIONS.has(first.l)) return first.l !== 'stop' || second === 'it' || second === 'that' || second === undefined;
+  return first.l === 'do' && second === 'not';
+}

@@ -1,0 +1,324 @@
+import { ISO_CODES, PREFIX_SYMBOLS, SUFFIX_SYMBOLS } from './currencies.js';
+import { normalizeDecimal, shiftDecimal } from './decimal.js';
+
+/**
+ * Lexer for chat messages. It recognises the things that have a shape (handles, phone
+ * numbers, emails, addresses, ids, dates, times, numbers with their currency symbols and
+ * k/m suffixes) and leaves everything else as words, punctuation or symbols (emoji).
+ */
+
+export type TokenKind =
+  | 'word'
+  | 'number'
+  | 'mention'
+  | 'phone'
+  | 'email'
+  | 'address'
+  | 'account_id'
+  | 'market_id'
+  | 'isodate'
+  | 'time'
+  | 'punct'
+  | 'symbol';
+
+export interface Token {
+  kind: TokenKind;
+  /** As written. */
+  text: string;
+  /** Lower-case; words lose apostrophes and hyphens ("what's" -> "whats", "top-up" -> "topup"). */
+  norm: string;
+  start: number;
+  end: number;
+  /** number: plain decimal value after separators and k/m suffix ("5000", "12.5"). */
+  value?: string;
+  /** number: the digits as typed, leading zeros kept (for meter and phone numbers). */
+  digits?: string;
+  /** number: currency from a glued symbol or code ("₦5,000", "KES5000", "20$"). */
+  currency?: string;
+  scaled?: boolean;
+  /** number: written with thousands separators ("5,000", "5 000"). */
+  grouped?: boolean;
+  /** number: shaped like an identifier (leading zero, or digits in spaced groups): never an amount. */
+  idLike?: boolean;
+  ordinal?: boolean;
+  negative?: boolean;
+  /** time: 24-hour clock. */
+  hour?: number;
+  minute?: number;
+  /** isodate */
+  date?: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; offset?: string };
+}
+
+/** Digits in E.164 numbers by calling code, to know where a spaced "+254 712 345 678" ends. */
+const E164_LENGTH: ReadonlyArray<[string, number]> = [
+  ['234', 13], ['254', 12], ['233', 12], ['256', 12], ['255', 12], ['250', 12], ['251', 12], ['260', 12],
+  ['221', 12], ['225', 13], ['237', 12], ['212', 12], ['20', 12], ['27', 11], ['1', 11], ['44', 12],
+  ['91', 12], ['63', 12], ['52', 12], ['55', 13], ['33', 11], ['49', 13],
+];
+
+const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}_]*(?:['’-][\p{L}\p{M}\p{N}_]+)*/uy;
+const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![A-Za-z0-9])/y;
+const ADDRESS = /0x[0-9a-fA-F]{40}(?![0-9A-Za-z_])/y;
+const ACCOUNT_ID = /acct_[A-Za-z0-9]{1,64}(?![A-Za-z0-9_])/y;
+const MARKET_ID = /mkt_[A-Za-z0-9_-]{1,64}/y;
+const MENTION = /@[A-Za-z0-9_]{3,32}(?![A-Za-z0-9_])/y;
+const ISODATE = /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?(?![\d])/y;
+const TIME_12 = /(\d{1,2})(?::(\d{2}))?\s?(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])/iy;
+const TIME_24 = /([01]?\d|2[0-3]):([0-5]\d)(?![\d:])/y;
+const NUMBER_BODY = /(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?/y;
+const ORDINAL = /(?:st|nd|rd|th)(?![A-Za-z])/iy;
+const SCALE_SUFFIX = /(k|mn|bn|m)(?![A-Za-z0-9])/iy;
+const PUNCT = /[.,!?;:()[\]{}"'`/\\|=+*&%#~<>\-–—…→]/y;
+
+function at(re: RegExp, text: string, i: number): RegExpExecArray | null {
+  re.lastIndex = i;
+  return re.exec(text);
+}
+
+const isAlnum = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
+    const tok = lexAt(text, i);
+    out.push(tok);
+    i = tok.end;
+  }
+  return out;
+}
+
+function simple(kind: TokenKind, text: string, start: number, norm = text.toLowerCase()): Token {
+  return { kind, text, norm, start, end: start + text.length };
+}
+
+function lexAt(text: string, i: number): Token {
+  const prev = i > 0 ? text[i - 1] : undefined;
+  const ch = text[i]!;
+  let m: RegExpExecArray | null;
+
+  if (!isAlnum(prev) && prev !== '@' && prev !== '.') {
+    if ((m = at(EMAIL, text, i))) return simple('email', m[0], i);
+    if ((m = at(ADDRESS, text, i))) return simple('address', m[0], i);
+    if ((m = at(ACCOUNT_ID, text, i))) return simple('account_id', m[0], i, m[0]);
+    if ((m = at(MARKET_ID, text, i))) return simple('market_id', m[0].replace(/[-_]+$/, ''), i, m[0].replace(/[-_]+$/, ''));
+  }
+  if (ch === '@' && !isAlnum(prev) && (m = at(MENTION, text, i))) return simple('mention', m[0], i, m[0].toLowerCase());
+  if (ch === '+' && isDigit(text[i + 1])) {
+    const phone = lexPhone(text, i);
+    if (phone) return phone;
+  }
+  if (isDigit(ch) && !isAlnum(prev)) {
+    if ((m = at(ISODATE, text, i))) {
+      const month = Number(m[2]);
+      const day = Number(m[3]);
+      if (month >= 1 && month <= 12 && day >= 1 && day <= 31) {
+        const tok = simple('isodate', m[0], i);
+        tok.date = { year: Number(m[1]), month, day };
+        if (m[4] !== undefined) {
+          tok.date.hour = Number(m[4]);
+          tok.date.minute = Number(m[5]);
+          tok.date.second = m[6] !== undefined ? Number(m[6]) : 0;
+        }
+        if (m[7] !== undefined) tok.date.offset = m[7] === 'Z' ? 'Z' : m[7].length === 5 ? `${m[7].slice(0, 3)}:${m[7].slice(3)}` : m[7];
+        return tok;
+      }
+    }
+    if ((m = at(TIME_12, text, i))) {
+      const h = Number(m[1]);
+      const min = m[2] !== undefined ? Number(m[2]) : 0;
+      if (h >= 1 && h <= 12 && min < 60) {
+        const pm = m[3]!.toLowerCase().startsWith('p');
+        const tok = simple('time', m[0], i);
+        tok.hour = (h % 12) + (pm ? 12 : 0);
+        tok.minute = min;
+        return tok;
+      }
+    }
+    if ((m = at(TIME_24, text, i))) {
+      const tok = simple('time', m[0], i);
+      tok.hour = Number(m[1]);
+      tok.minute = Number(m[2]);
+      return tok;
+    }
+  }
+  const num = lexNumber(text, i);
+  if (num) return num;
+  if ((m = at(WORD, text, i))) {
+    return simple('word', m[0], i, m[0].toLowerCase().replace(/['’-]/g, ''));
+  }
+  if ((m = at(PUNCT, text, i))) return simple('punct', m[0], i);
+  const cp = String.fromCodePoint(text.codePointAt(i)!);
+  return simple('symbol', cp, i);
+}
+
+function expectedE164Length(digits: string): number | undefined {
+  for (const [code, len] of E164_LENGTH) if (digits.startsWith(code)) return len;
+  return undefined;
+}
+
+/** "+254712345678", "+254 712 345 678", "+234-803-123-4567": separators allowed between groups. */
+function lexPhone(text: string, i: number): Token | undefined {
+  let j = i + 1;
+  const group = /\d+/y;
+  group.lastIndex = j;
+  let g = group.exec(text);
+  if (!g) return undefined;
+  let digits = g[0];
+  j += g[0].length;
+  const limit = () => expectedE164Length(digits) ?? 15;
+  while (digits.length < limit()) {
+    const sep = text[j];
+    if (sep !== ' ' && sep !== '-') break;
+    group.lastIndex = j + 1;
+    g = group.exec(text);
+    if (!g || g.index !== j + 1 || digits.length + g[0].length > limit()) break;
+    digits += g[0];
+    j += 1 + g[0].length;
+  }
+  if (digits.length < 8 || digits.length > 15 || digits.startsWith('0')) return undefined;
+  const tok = simple('phone', text.slice(i, j), i, `+${digits}`);
+  tok.digits = `+${digits}`;
+  return tok;
+}
+
+/** A currency prefix glued to (or, for symbols, one space before) a number at i. */
+function prefixAt(text: string, i: number): { code: string; length: number } | undefined {
+  const prev = i > 0 ? text[i - 1] : undefined;
+  if (isAlnum(prev)) return undefined;
+  for (const p of PREFIX_SYMBOLS) {
+    const slice = text.slice(i, i + p.symbol.length);
+    const same = p.caseSensitive ? slice === p.symbol : slice.toLowerCase() === p.symbol.toLowerCase();
+    if (!same) continue;
+    let j = i + p.symbol.length;
+    if (text[j] === '.' && /[a-z]$/i.test(p.symbol)) j++; // "Ksh.500"
+    if (!p.attachedOnly && text[j] === ' ') j++;
+    if (isDigit(text[j])) return { code: p.code, length: j - i };
+  }
+  // ISO code glued to digits: "KES5000", "usd20".
+  const iso = /([A-Za-z]{3,4})(?=\d)/y;
+  iso.lastIndex = i;
+  const m = iso.exec(text);
+  if (m && ISO_CODES.has(m[1]!.toUpperCase())) return { code: m[1]!.toUpperCase(), length: m[1]!.length };
+  return undefined;
+}
+
+function lexNumber(text: string, i: number): Token | undefined {
+  let j = i;
+  let negative = false;
+  const prefix = prefixAt(text, j);
+  if (prefix) j += prefix.length;
+  else if (text[j] === '-' && isDigit(text[j + 1]) && !isAlnum(text[j - 1])) {
+    negative = true;
+    j++;
+  }
+  if (!isDigit(text[j])) return undefined;
+  if (!prefix && isAlnum(text[i - 1])) return undefined;
+
+  const body = at(NUMBER_BODY, text, j);
+  if (!body) return undefined;
+  let intPart = body[1]!;
+  const frac = body[2];
+  let end = j + body[0].length;
+  const grouped = intPart.includes(',');
+  intPart = intPart.replace(/,/g, '');
+  const tok: Token = { kind: 'number', text: '', norm: '', start: i, end };
+
+  if (!grouped && frac === undefined) {
+    const spaced = lexDigitGroups(text, j, intPart);
+    if (spaced) {
+      end = spaced.end;
+      if (spaced.kind === 'thousands') {
+        intPart = spaced.digits;
+        tok.grouped = true;
+      } else {
+        intPart = spaced.digits;
+        tok.idLike = true;
+      }
+    }
+  } else if (grouped) tok.grouped = true;
+  tok.digits = intPart;
+  if (!tok.idLike && !grouped && frac === undefined && intPart.length > 1 && intPart.startsWith('0')) tok.idLike = true;
+
+  let value = normalizeDecimal(intPart, frac ?? '');
+  let m: RegExpExecArray | null;
+  if (!tok.idLike && (m = at(ORDINAL, text, end)) && frac === undefined) {
+    tok.ordinal = true;
+    end += m[0].length;
+  } else if (!tok.idLike && (m = at(SCALE_SUFFIX, text, end))) {
+    const power = { k: 3, m: 6, mn: 6, bn: 9 }[m[1]!.toLowerCase() as 'k' | 'm' | 'mn' | 'bn'];
+    value = shiftDecimal(value, power);
+    tok.scaled = true;
+    end += m[0].length;
+  }
+  if (!tok.idLike) {
+    const suffix = SUFFIX_SYMBOLS[text[end] ?? ''];
+    if (suffix && !prefix) {
+      tok.currency = suffix;
+      end += 1;
+    }
+    if (text.startsWith('/=', end)) end += 2; // "500/=": East African shorthand for whole shillings
+  }
+  if (prefix) tok.currency = prefix.code;
+  tok.value = value;
+  tok.negative = negative || undefined;
+  tok.text = text.slice(i, end);
+  tok.norm = value;
+  tok.end = end;
+  return tok;
+}
+
+/**
+ * Space- or dash-separated digit groups after a first group: "5 000" is five thousand;
+ * "0712 345 678" and "4512 3456 789" are identifiers (phone or meter numbers) kept whole.
+ */
+function lexDigitGroups(text: string, j: number, first: string): { kind: 'thousands' | 'id'; digits: string; end: number } | undefined {
+  const groups: Array<{ digits: string; end: number; sep: string }> = [];
+  let pos = j + first.length;
+  const re = /\d+/y;
+  for (;;) {
+    const sep = text[pos];
+    if (sep !== ' ' && sep !== '-') break;
+    re.lastIndex = pos + 1;
+    const g = re.exec(text);
+    if (!g || g.index !== pos + 1) break;
+    const after = text[pos + 1 + g[0].length];
+    if (after !== undefined && /[\p{L}:]/u.test(after)) break; // "5 2nd", "3 12:30"
+    groups.push({ digits: g[0], end: pos + 1 + g[0].length, sep });
+    pos = pos + 1 + g[0].length;
+    if (groups.length > 6) break;
+  }
+  if (!groups.length) return undefined;
+
+  // Thousands: 1-3 digits without a leading zero, then exactly three digits per group, spaces only.
+  if (first.length <= 3 && !first.startsWith('0')) {
+    let digits = first;
+    let end = -1;
+    for (const g of groups) {
+      if (g.digits.length !== 3 || g.sep !== ' ') break;
+      digits += g.digits;
+      end = g.end;
+    }
+    if (end > 0) return { kind: 'thousands', digits, end };
+  }
+  // Identifiers: a leading-zero national number up to 12 digits, or three or more short groups.
+  let digits = first;
+  let end = -1;
+  let used = 0;
+  for (const g of groups) {
+    if (g.digits.length < 2 || g.digits.length > 5 || digits.length + g.digits.length > 16) break;
+    if (first.startsWith('0') && digits.length + g.digits.length > 12) break;
+    digits += g.digits;
+    end = g.end;
+    used++;
+  }
+  if (end < 0) return undefined;
+  if (first.startsWith('0') ? digits.length >= 9 : used >= 2 && digits.length >= 8) return { kind: 'id', digits, end };
+  return undefined;
+}

@@ -1,0 +1,221 @@
+import type { AccountsService } from '../accounts/accounts.js';
+import type { BillPayment, BillsService } from '../bills/bills.js';
+import { formatMeterToken } from '../bills/sandbox-provider.js';
+import type { ChainService } from '../chain/chain.js';
+import type { FxService } from '../fx/rates.js';
+import type { Transfer, TransfersService } from '../transfers/transfers.js';
+import { walletSummary } from '../wallet/balance.js';
+import { local, shortHash, usdc, usdcText } from './money-format.js';
+import { ToolFailureReason, validateInput, withPreview, type ToolContext, type ToolHandler, type ToolOutcome, type ToolPreview } from './tools.js';
+
+/**
+ * send_transfer, pay_bill and get_balance over the domain modules. Each handler
+ * re-validates its input and acts only for ctx.accountId; summaries state both amounts
+ * and the rate exactly as recorded.
+ */
+
+type Failure = Extract<ToolOutcome, { ok: false }>;
+const failed = (action: Failure['action'], r: { reason: string; message: string }): Failure => ({
+  ok: false,
+  action,
+  reason: r.reason,
+  message: r.message,
+});
+
+// ------------------------------------------------------------------------ transfers
+
+export function transferResult(fx: FxService, t: Transfer): Record<string, unknown> {
+  return {
+    id: t.id,
+    status: t.status,
+    recipient: t.recipientLabel,
+    recipient_type: t.recipientKind,
+    recipient_account_id: t.recipientAccountId ?? null,
+    to_address: t.toAddress,
+    amount: t.sourceAmount,
+    currency: t.sourceCurrency,
+    amount_text: local(fx, t.sourceAmountMinor, t.sourceCurrency),
+    stablecoin: 'USDC',
+    stablecoin_amount: usdcText(t.stablecoinAmount),
+    stablecoin_amount_base_units: t.stablecoinAmount,
+    fee: usdcText(t.fee),
+    fee_base_units: t.fee,
+    total_debit: usdcText(t.totalDebit),
+    total_debit_base_units: t.totalDebit,
+    recipient_amount: t.recipientAmount,
+    recipient_currency: t.recipientCurrency,
+    recipient_amount_text: local(fx, t.recipientAmountMinor, t.recipientCurrency),
+    rate: t.rate,
+    rate_text: rateText(t.sourceCurrency, t.recipientCurrency, t.rate),
+    source_rate: t.sourceRate,
+    recipient_rate: t.recipientRate,
+    tx_hash: t.txHash ?? null,
+    fee_status: t.feeStatus,
+    fee_tx_hash: t.feeTxHash ?? null,
+    note: t.note ?? null,
+    quote_expires_at: t.quoteExpiresAt,
+    created_at: t.createdAt,
+    settled_at: t.settledAt ?? null,
+  };
+}
+
+function rateText(from: string, to: string, rate: string): string {
+  return `1 ${from} = ${rate} ${to}`;
+}
+
+function transferSentence(fx: FxService, t: Pick<Transfer, 'sourceAmountMinor' | 'sourceCurrency' | 'recipientAmountMinor' | 'recipientCurrency' | 'stablecoinAmount' | 'fee' | 'rate' | 'recipientLabel' | 'sourceRate'>): string {
+  const sent = local(fx, t.sourceAmountMinor, t.sourceCurrency);
+  const received = local(fx, t.recipientAmountMinor, t.recipientCurrency);
+  const fee = BigInt(t.fee) > 0n ? `; fee ${usdc(t.fee)}` : '; no fee';
+  return (
+    `${sent} to ${t.recipientLabel}, who receives ${received}. ` +
+    `${usdc(t.stablecoinAmount)} on-chain at ${rateText(t.sourceCurrency, t.recipientCurrency, t.rate)} ` +
+    `(${t.sourceRate} ${t.sourceCurrency}/USDC)${fee}`
+  );
+}
+
+export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService }): ToolHandler<'send_transfer'> {
+  const { transfers, fx } = deps;
+  const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+    const checked = validateInput('send_transfer', input);
+    if (!checked.ok) return checked;
+    const res = await transfers.send(ctx.accountId, checked.input, ctx.requestId ? { requestId: ctx.requestId } : {});
+    if (!res.ok) return failed('transfer', res);
+    const t = res.transfer;
+    const sentence = transferSentence(fx, t);
+    const summary =
+      t.status === 'settled'
+        ? `Sent ${sentence}. Settled on-chain (tx ${shortHash(t.txHash!)}).`
+        : `Submitted ${sentence}. Waiting for the network to confirm${t.txHash ? ` (tx ${shortHash(t.txHash)})` : ''}; it is safe, nothing will be sent twice.`;
+    return { ok: true, action: 'transfer', result: transferResult(fx, t), summary };
+  };
+  const preview = async (input: unknown, ctx: ToolContext): Promise<ToolPreview> => {
+    const checked = validateInput('send_transfer', input);
+    if (!checked.ok) return checked;
+    const p = await transfers.preview(ctx.accountId, checked.input);
+    if (!p.ok) return failed('transfer', p);
+    const { quote: q, recipient } = p.preview;
+    const who = recipient.kind === 'account' && recipient.label !== recipient.account.name ? `${recipient.label} (${recipient.account.name})` : recipient.label;
+    const description =
+      `Send ${local(fx, q.sourceAmountMinor, q.sourceCurrency)} to ${who}: they receive ${local(fx, q.recipientAmountMinor, q.recipientCurrency)}. ` +
+      `${usdc(q.stablecoinAmount)} moves on-chain at ${rateText(q.sourceCurrency, q.recipientCurrency, q.rate)}` +
+      `${q.fee > 0n ? ` plus a ${usdc(q.fee)} fee (total ${usdc(q.totalDebit)})` : ' with no fee'}.`;
+    return {
+      ok: true,
+      description,
+      details: {
+        recipient: recipient.label,
+        amount: q.sourceAmount,
+        currency: q.sourceCurrency,
+        recipient_amount: q.recipientAmount,
+        recipient_currency: q.recipientCurrency,
+        stablecoin_amount: usdcText(q.stablecoinAmount),
+        fee: usdcText(q.fee),
+        total_debit: usdcText(q.totalDebit),
+        rate: q.rate,
+      },
+    };
+  };
+  return withPreview<'send_transfer'>(run, preview);
+}
+
+// ------------------------------------------------------------------------ bills
+
+export function billResult(fx: FxService, b: BillPayment): Record<string, unknown> {
+  return {
+    id: b.id,
+    status: b.status,
+    biller_id: b.billerId,
+    biller: b.billerName,
+    category: b.category,
+    account_number: b.accountNumber,
+    customer_name: b.customerName,
+    amount: b.amount,
+    currency: b.currency,
+    amount_text: local(fx, b.amountMinor, b.currency),
+    stablecoin: 'USDC',
+    stablecoin_amount: usdcText(b.stablecoinAmount),
+    stablecoin_amount_base_units: b.stablecoinAmount,
+    rate: b.rate,
+    fee: '0',
+    tx_hash: b.txHash ?? null,
+    receipt_number: b.receipt?.receiptNumber ?? null,
+    token: b.receipt?.token ?? null,
+    units: b.receipt?.units ?? null,
+    unit_label: b.receipt?.unitLabel ?? null,
+    refund_tx_hash: b.refundTxHash ?? null,
+    created_at: b.createdAt,
+    completed_at: b.completedAt ?? null,
+  };
+}
+
+export function payBillHandler(deps: { bills: BillsService; fx: FxService }): ToolHandler<'pay_bill'> {
+  const { bills, fx } = deps;
+  const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+    const checked = validateInput('pay_bill', input);
+    if (!checked.ok) return checked;
+    const res = await bills.pay(ctx.accountId, checked.input, ctx.requestId ? { requestId: ctx.requestId } : {});
+    if (!res.ok) return failed('bill', res);
+    const b = res.bill;
+    const what = `${local(fx, b.amountMinor, b.currency)} to ${b.billerName} for ${b.accountNumber} (${b.customerName}): ${usdc(b.stablecoinAmount)} at ${b.rate} ${b.currency}/USDC`;
+    let summary: string;
+    if (b.status === 'completed') {
+      const r = b.receipt!;
+      const token = r.token ? ` Token: ${formatMeterToken(r.token)}${r.units ? ` (${r.units} ${r.unitLabel ?? 'kWh'})` : ''}.` : '';
+      summary = `Paid ${what}. Receipt ${r.receiptNumber}.${token} Tx ${shortHash(b.txHash!)}.`;
+    } else if (b.status === 'paid') {
+      summary = `Paid ${what} (tx ${shortHash(b.txHash!)}). ${b.billerName} has not issued the receipt yet; it will follow.`;
+    } else {
+      summary = `Submitted ${what}. Waiting for the network to confirm; nothing will be paid twice.`;
+    }
+    return { ok: true, action: 'bill', result: billResult(fx, b), summary };
+  };
+  const preview = async (input: unknown, ctx: ToolContext): Promise<ToolPreview> => {
+    const checked = validateInput('pay_bill', input);
+    if (!checked.ok) return checked;
+    const q = await bills.quote(ctx.accountId, checked.input);
+    if (!q.ok) return failed('bill', q);
+    const b = q.quote;
+    return {
+      ok: true,
+      description:
+        `Pay ${local(fx, b.amountMinor, b.biller.currency)} to ${b.biller.name} for ${b.biller.account.label.toLowerCase()} ${b.accountNumber} ` +
+        `(${b.customerName}): ${usdc(b.stablecoinAmount)} at ${b.rate} ${b.biller.currency}/USDC, no fee.`,
+      details: {
+        biller: b.biller.name,
+        account_number: b.accountNumber,
+        customer_name: b.customerName,
+        amount: b.amount,
+        currency: b.biller.currency,
+        stablecoin_amount: usdcText(b.stablecoinAmount),
+        rate: b.rate,
+      },
+    };
+  };
+  return withPreview<'pay_bill'>(run, preview);
+}
+
+// ------------------------------------------------------------------------ balance
+
+export function getBalanceHandler(deps: { chain: ChainService; fx: FxService; accounts: AccountsService }): ToolHandler<'get_balance'> {
+  return async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+    const checked = validateInput('get_balance', input);
+    if (!checked.ok) return checked;
+    const account = await deps.accounts.get(ctx.accountId);
+    if (!account) return { ok: false, action: 'balance', reason: ToolFailureReason.not_allowed, message: 'Your account could not be found.' };
+    let w: Awaited<ReturnType<typeof walletSummary>>;
+    try {
+      w = await walletSummary(deps.chain, deps.fx, account);
+    } catch {
+      return { ok: false, action: 'balance', reason: 'chain_unavailable', message: 'The network is not reachable right now; try again shortly.' };
+    }
+    const inLocal = deps.fx.fromStablecoin(BigInt(w.balance_base_units), w.currency);
+    const localText = inLocal.ok ? local(deps.fx, inLocal.minor, w.currency) : null;
+    return {
+      ok: true,
+      action: 'balance',
+      result: { ...w, stablecoin: 'USDC' },
+      summary: `Your balance is ${usdc(w.balance_base_units)}${localText ? ` (${localText} at ${w.rate} ${w.currency}/USDC)` : ''}.`,
+    };
+  };
+}

@@ -1,0 +1,60 @@
+import { Router } from 'express';
+import { parseUnits } from 'viem';
+import { z } from 'zod';
+import type { AppDeps } from './deps.js';
+import { ApiError, parseInput, useErrorShape } from './errors.js';
+import { EvmAddress } from '../chain/authorization.js';
+import { payWithTestWallet } from '../settlement/test-wallet.js';
+import { sendSettleResult } from './settlement.router.js';
+
+export const FAUCET_MAX = 1_000_000;
+
+export const FaucetInput = z
+  .object({
+    address: EvmAddress,
+    amount: z
+      .string({ message: 'amount must be a decimal string like "100"' })
+      .regex(/^\d{1,7}(\.\d{1,6})?$/, 'amount must be a decimal string like "100" with at most 6 decimals')
+      .refine((s) => /[1-9]/.test(s), 'amount must be greater than zero')
+      .refine((s) => parseUnits(s, 6) <= parseUnits(String(FAUCET_MAX), 6), `amount must be at most ${FAUCET_MAX.toLocaleString('en-US')}`),
+  })
+  .strict();
+export type FaucetInput = z.infer<typeof FaucetInput>;
+
+/** True when the dev-only routes exist: never in production, only on the embedded chain. */
+export function devRoutesEnabled(deps: AppDeps): boolean {
+  return !deps.config.production && deps.chain.embedded;
+}
+
+/**
+ * Dev-only routes (not mounted in production, so they 404 there): the stablecoin faucet and
+ * the checkout page's "Pay with a test wallet".
+ */
+export function devRouter(deps: AppDeps): Router {
+  const r = Router();
+
+  r.post('/dev/faucet', async (req, res) => {
+    const input = parseInput(FaucetInput, req.body);
+    const amount = parseUnits(input.amount, deps.chain.decimals);
+    const funded = await deps.chain.faucet(input.address, amount);
+    if (!funded.ok) throw new ApiError(503, 'api_error', funded.message);
+    res.json({
+      ok: true,
+      address: input.address,
+      amount: input.amount,
+      amount_base_units: amount.toString(),
+      mint_tx_hash: funded.mintTxHash,
+      gas_tx_hash: funded.gasTxHash ?? null,
+    });
+  });
+
+  // Called by the checkout page: answers in the checkout shape, like /checkout/:id/settle.
+  r.use('/dev/test-wallet-pay', useErrorShape('checkout'));
+  r.post('/dev/test-wallet-pay/:id', async (req, res) => {
+    if (!deps.settlement) throw new Error('settlement service is not wired');
+    const id = String(req.params.id);
+    res.locals.paymentId = id;
+    await sendSettleResult(deps, res, await payWithTestWallet(deps.chain, deps.settlement, id));
+  });
+  return r;
+}

@@ -1,0 +1,376 @@
+import { formatUnits, type Address } from 'viem';
+import type { Logger } from 'pino';
+import type { Account, AccountsService } from '../accounts/accounts.js';
+import type { ChainService } from '../chain/chain.js';
+import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
+import { defineTable, type Store } from '../store/index.js';
+import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { WalletDirectory } from '../wallet/directory.js';
+import { billerCollectionIndex } from '../wallet/reserved.js';
+import {
+  BILLER_CURRENCY_DECIMALS,
+  checkBillAmount,
+  findBiller,
+  validateAccountNumber,
+  type Biller,
+  type BillerCatalogue,
+} from './catalogue.js';
+import { RETRYABLE_BILL_REASONS, type BillProvider, type BillReceipt } from './sandbox-provider.js';
+import type { PayBillInput } from './schemas.js';
+
+/**
+ * Bill payments: the stablecoin moves on-chain from the user's custodial wallet to the
+ * biller's collection wallet, then the provider sells the bill (receipt, and a token for
+ * prepaid electricity). If the provider finally declines, the money goes back from the
+ * collection wallet (also custodial) to the user.
+ *
+ *   submitted -> paid -> completed
+ *   submitted -> failed                      (nothing moved)
+ *   paid -> refunding -> refunded            (provider declined after payment)
+ *
+ * `paid` with a retryable provider error stays `paid`; `reconcile` retries the purchase
+ * with the same reference (the payment id), which providers treat as idempotent.
+ */
+export type BillStatus = 'submitted' | 'paid' | 'completed' | 'failed' | 'refunding' | 'refunded';
+
+export interface BillPayment {
+  readonly id: string;
+  accountId: string;
+  status: BillStatus;
+  billerId: string;
+  billerName: string;
+  category: string;
+  accountNumber: string;
+  customerName: string;
+  /** In the biller's currency. */
+  currency: string;
+  amount: string;
+  amountMinor: string;
+  /** What the user typed, if in another currency. */
+  inputAmount: string;
+  inputCurrency: string;
+  stablecoinAmount: string;
+  /** Units of the biller's currency per 1 stablecoin. */
+  rate: string;
+  fromIndex: number;
+  fromAddress: string;
+  collectionIndex: number;
+  collectionAddress: string;
+  reservation?: Reservation;
+  txHash?: string;
+  receipt?: BillReceipt;
+  refundTxHash?: string;
+  failureReason?: string;
+  failureMessage?: string;
+  requestId?: string;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+}
+
+export const BillPayments = defineTable<BillPayment>({ name: 'bill_payments', indexes: ['accountId', 'status'] });
+
+export const BillReason = {
+  accountNotFound: 'account_not_found',
+  unknownBiller: 'unknown_biller',
+  ambiguousBiller: 'ambiguous_biller',
+  invalidAccountNumber: 'invalid_account_number',
+  customerNotFound: 'customer_not_found',
+  amountOutOfRange: 'amount_out_of_range',
+  invalidAmount: 'invalid_amount',
+  unsupportedCurrency: 'unsupported_currency',
+  tooManyDecimals: 'too_many_decimals',
+  insufficientBalance: 'insufficient_balance',
+  overLimit: 'over_limit',
+  providerUnavailable: 'provider_unavailable',
+  purchaseDeclined: 'purchase_declined',
+  paymentFailed: 'payment_failed',
+  chainUnavailable: 'chain_unavailable',
+} as const;
+export type BillFailure = (typeof BillReason)[keyof typeof BillReason];
+
+/** Everything checked before money moves; also what the confirmation prompt shows. */
+export interface BillQuote {
+  account: Account;
+  biller: Biller;
+  accountNumber: string;
+  customerName: string;
+  amountMinor: bigint;
+  amount: string;
+  stablecoinAmount: bigint;
+  rate: string;
+  inputAmount: string;
+  inputCurrency: string;
+}
+
+export interface BillsOptions {
+  defaultLimits?: Limits;
+  confirmTimeoutMs?: number;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+const fmtStable = (v: bigint) => `${formatUnits(v, STABLECOIN_DECIMALS)} USDC`;
+
+export class BillsService {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: Store,
+    private readonly chain: ChainService,
+    private readonly fx: FxService,
+    private readonly accounts: AccountsService,
+    private readonly wallets: WalletDirectory,
+    readonly catalogue: BillerCatalogue,
+    private readonly provider: BillProvider,
+    private readonly opts: BillsOptions = {},
+  ) {
+    this.now = opts.now ?? (() => new Date());
+    // Two billers on one collection wallet would mix their money: refuse to start.
+    const seen = new Map<number, string>();
+    for (const b of catalogue.billers) {
+      const i = billerCollectionIndex(b.collectionWallet);
+      const other = seen.get(i);
+      if (other) throw new Error(`billers ${other} and ${b.id} hash to the same collection wallet index ${i}`);
+      seen.set(i, b.id);
+    }
+  }
+
+  get(id: string): Promise<BillPayment | undefined> {
+    return this.store.table(BillPayments).get(id);
+  }
+
+  history(accountId: string, opts: { limit?: number } = {}): Promise<BillPayment[]> {
+    return this.store.table(BillPayments).findMany({ accountId }, { order: 'desc', limit: opts.limit ?? 50 });
+  }
+
+  collectionAddress(biller: Pick<Biller, 'collectionWallet'>): Address {
+    return this.wallets.address(billerCollectionIndex(biller.collectionWallet));
+  }
+
+  /** Resolves and checks a bill without moving money: biller, customer, amounts, per-payment limit. */
+  async quote(accountId: string, input: PayBillInput): Promise<Result<{ quote: BillQuote }, BillFailure> & { candidates?: unknown }> {
+    const account = await this.accounts.get(accountId);
+    if (!account) return fail(BillReason.accountNotFound, 'Your account was not found.');
+    const found = findBiller(this.catalogue, input.biller, account.country ? { country: account.country } : {});
+    if (!found.ok) return found;
+    const biller = found.biller;
+    const valid = validateAccountNumber(biller, input.account_number);
+    if (!valid.ok) return valid;
+
+    const inputCurrency = input.currency ?? biller.currency;
+    let amountMinor: bigint;
+    let stablecoinAmount: bigint;
+    if (inputCurrency === biller.currency) {
+      const conv = this.fx.toStablecoin(input.amount, biller.currency);
+      if (!conv.ok) return conv;
+      amountMinor = conv.conversion.amountMinor;
+      stablecoinAmount = conv.conversion.stablecoinAmount;
+    } else {
+      // Pay "10 USD" of an NGN bill: the user's amount decides the stablecoin, the biller gets its equivalent.
+      const conv = this.fx.toStablecoin(input.amount, inputCurrency);
+      if (!conv.ok) return conv;
+      stablecoinAmount = conv.conversion.stablecoinAmount;
+      const out = this.fx.fromStablecoin(stablecoinAmount, biller.currency);
+      if (!out.ok) return out;
+      amountMinor = out.minor;
+    }
+    const decimals = BILLER_CURRENCY_DECIMALS[biller.currency] ?? 2;
+    const amount = formatUnits(amountMinor, decimals);
+    const range = checkBillAmount(biller, amount);
+    if (!range.ok) {
+      return fail(range.reason === 'invalid_amount' ? BillReason.invalidAmount : BillReason.amountOutOfRange, `${range.message} You asked for ${this.fx.format(amountMinor, biller.currency)}.`, 'amount');
+    }
+    if (stablecoinAmount <= 0n) return fail(BillReason.invalidAmount, 'That amount is too small.', 'amount');
+    const per = checkPerOperation(limitsFor(account, this.opts.defaultLimits), stablecoinAmount, fmtStable);
+    if (!per.ok) return per;
+
+    const customer = await this.provider.validateCustomer(biller.id, valid.accountNumber);
+    if (!customer.ok) {
+      const reason =
+        customer.reason === 'customer_not_found'
+          ? BillReason.customerNotFound
+          : customer.reason === 'invalid_account_number'
+            ? BillReason.invalidAccountNumber
+            : customer.reason === 'provider_unavailable'
+              ? BillReason.providerUnavailable
+              : BillReason.purchaseDeclined;
+      return fail(reason, customer.message, customer.param);
+    }
+    const rate = this.fx.currency(biller.currency)?.rate ?? '1';
+    return {
+      ok: true,
+      quote: {
+        account,
+        biller,
+        accountNumber: customer.accountNumber,
+        customerName: customer.customerName,
+        amountMinor,
+        amount,
+        stablecoinAmount,
+        rate,
+        inputAmount: input.amount,
+        inputCurrency,
+      },
+    };
+  }
+
+  async pay(accountId: string, input: PayBillInput, meta: { requestId?: string } = {}): Promise<Result<{ bill: BillPayment }, BillFailure>> {
+    const q = await this.quote(accountId, input);
+    if (!q.ok) return q;
+    const { quote } = q;
+    const fromAddress = this.wallets.addressOf(quote.account);
+    let balance: bigint;
+    try {
+      balance = await this.chain.balanceOf(fromAddress);
+    } catch {
+      return fail(BillReason.chainUnavailable, 'The network is not reachable right now; nothing was paid.');
+    }
+    if (balance < quote.stablecoinAmount) {
+      return fail(
+        BillReason.insufficientBalance,
+        `Insufficient balance: this bill needs ${fmtStable(quote.stablecoinAmount)} and your wallet has ${fmtStable(balance)}.`,
+        'amount',
+      );
+    }
+    const now = this.now();
+    const collectionIndex = billerCollectionIndex(quote.biller.collectionWallet);
+    const recorded = await this.store.transaction(async (tx) => {
+      const reserved = await reserveSpend(tx, quote.account, quote.stablecoinAmount, fmtStable, now, this.opts.defaultLimits);
+      if (!reserved.ok) return reserved;
+      const bill = await tx.table(BillPayments).insert({
+        id: newId('bill'),
+        accountId,
+        status: 'submitted',
+        billerId: quote.biller.id,
+        billerName: quote.biller.name,
+        category: quote.biller.category,
+        accountNumber: quote.accountNumber,
+        customerName: quote.customerName,
+        currency: quote.biller.currency,
+        amount: quote.amount,
+        amountMinor: quote.amountMinor.toString(),
+        inputAmount: quote.inputAmount,
+        inputCurrency: quote.inputCurrency,
+        stablecoinAmount: quote.stablecoinAmount.toString(),
+        rate: quote.rate,
+        fromIndex: quote.account.walletIndex,
+        fromAddress,
+        collectionIndex,
+        collectionAddress: this.wallets.address(collectionIndex),
+        reservation: reserved.reservation,
+        ...(meta.requestId ? { requestId: meta.requestId } : {}),
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      });
+      return { ok: true as const, bill };
+    });
+    if (!recorded.ok) return recorded;
+    return this.advance(recorded.bill);
+  }
+
+  /** Finishes a bill left part-way (no receipt yet, refund not confirmed). Idempotent. */
+  async reconcile(billId: string): Promise<Result<{ bill: BillPayment }, BillFailure>> {
+    const bill = await this.get(billId);
+    if (!bill) return fail(BillReason.paymentFailed, `No such bill payment: ${billId}.`);
+    return this.advance(bill);
+  }
+
+  /** Moves a bill forward from whatever state it is in, as far as it can go now. */
+  private async advance(bill: BillPayment): Promise<Result<{ bill: BillPayment }, BillFailure>> {
+    if (bill.status === 'submitted') {
+      const outcome = await moveOnce(
+        this.chain,
+        {
+          fromIndex: bill.fromIndex,
+          from: bill.fromAddress as Address,
+          to: bill.collectionAddress as Address,
+          value: BigInt(bill.stablecoinAmount),
+          nonce: this.chain.nonceFor('bill', bill.id),
+        },
+        this.opts.confirmTimeoutMs,
+      );
+      bill = await this.recordPayment(bill, outcome);
+      if (outcome.status === 'failed') {
+        return outcome.reason === 'insufficient_balance'
+          ? fail(BillReason.insufficientBalance, 'Insufficient balance: your wallet no longer holds enough for this bill. Nothing was paid.', 'amount')
+          : fail(BillReason.paymentFailed, `The payment was rejected by the network; nothing was paid. (${outcome.message})`);
+      }
+      if (outcome.status === 'pending') return { ok: true, bill };
+    }
+    if (bill.status === 'paid') {
+      const purchase = await this.provider.purchase({
+        billerId: bill.billerId,
+        account: bill.accountNumber,
+        amountMinor: BigInt(bill.amountMinor),
+        currency: bill.currency,
+        reference: bill.id,
+      });
+      if (purchase.ok) {
+        const { ok: _ok, ...receipt } = purchase;
+        bill = await this.patch(bill, { status: 'completed', receipt, completedAt: nowIso() }, 'paid');
+        return { ok: true, bill };
+      }
+      if (RETRYABLE_BILL_REASONS.has(purchase.reason)) {
+        this.opts.logger?.warn({ billId: bill.id, reason: purchase.reason }, 'bill purchase to be retried');
+        bill = await this.patch(bill, { failureReason: purchase.reason, failureMessage: purchase.message }, 'paid');
+        return { ok: true, bill };
+      }
+      bill = await this.patch(bill, { status: 'refunding', failureReason: purchase.reason, failureMessage: purchase.message }, 'paid');
+    }
+    if (bill.status === 'refunding') {
+      const outcome = await moveOnce(
+        this.chain,
+        {
+          fromIndex: bill.collectionIndex,
+          from: bill.collectionAddress as Address,
+          to: bill.fromAddress as Address,
+          value: BigInt(bill.stablecoinAmount),
+          nonce: this.chain.nonceFor('bill-refund', bill.id),
+        },
+        this.opts.confirmTimeoutMs,
+      );
+      if (outcome.status === 'settled') {
+        bill = await this.store.transaction(async (tx) => {
+          const row = await tx.table(BillPayments).update(bill.id, { status: 'refunded', refundTxHash: outcome.txHash, updatedAt: nowIso() }, { status: 'refunding' });
+          // The money came back: it no longer counts against today's limit.
+          if (row && bill.reservation) await releaseSpend(tx, bill.accountId, bill.reservation);
+          return row ?? (await tx.table(BillPayments).get(bill.id))!;
+        });
+      } else {
+        this.opts.logger?.error({ billId: bill.id, outcome }, 'bill refund not done yet');
+      }
+      const refunded = bill.status === 'refunded';
+      return fail(
+        BillReason.purchaseDeclined,
+        `${bill.billerName} declined the payment (${bill.failureMessage ?? 'declined'}). ${refunded ? 'Your money was refunded.' : 'Your refund is on its way.'}`,
+      );
+    }
+    return { ok: true, bill };
+  }
+
+  private recordPayment(bill: BillPayment, outcome: MoveOutcome): Promise<BillPayment> {
+    return this.store.transaction(async (tx) => {
+      const t = tx.table(BillPayments);
+      const at = nowIso();
+      let row: BillPayment | undefined;
+      if (outcome.status === 'settled') {
+        row = await t.update(bill.id, { status: 'paid', txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
+      } else if (outcome.status === 'failed') {
+        row = await t.update(bill.id, { status: 'failed', failureReason: outcome.reason, failureMessage: outcome.message, updatedAt: at }, { status: 'submitted' });
+        if (row && bill.reservation) await releaseSpend(tx, bill.accountId, bill.reservation);
+      } else if (outcome.txHash) {
+        row = await t.update(bill.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
+      }
+      return row ?? (await t.get(bill.id))!;
+    });
+  }
+
+  private async patch(bill: BillPayment, patch: Partial<BillPayment>, expect: BillStatus): Promise<BillPayment> {
+    const row = await this.store.write(BillPayments, (t) => t.update(bill.id, { ...patch, updatedAt: nowIso() }, { status: expect }));
+    return row ?? (await this.get(bill.id))!;
+  }
+}

@@ -1,0 +1,26 @@
+/** Public surface of the on-chain layer; other modules import from here. */
+export {
+  createChain,
+  FaucetReason,
+  SubmitReason,
+  VerifyReason,
+  type ChainService,
+  type CreateChainOptions,
+  type CustodialTransferParams,
+  type ReceiptOutcome,
+} from './chain.js';
+export {
+  Bytes32,
+  EvmAddress,
+  SignatureHex,
+  TransferAuthorization,
+  Uint256,
+  buildTransferTypedData,
+  nonceFor,
+  type Eip712Domain,
+  type TransferAuthorizationInput,
+  type TransferTypedData,
+  type TransferTypedDataJson,
+} from './authorization.js';
+export { custodialAccount, getOrCreateSecret, loadOrCreateMnemonic, readSecrets } from './wallets.js';
+export { startAnvil, type AnvilHandle, type AnvilOptions } from './anvil.js';

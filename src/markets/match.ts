@@ -1,0 +1,36 @@
+/** Finding a market by words of its question, and an outcome by its label. */
+
+const STOP_WORDS = new Set([
+  'a', 'an', 'the', 'on', 'in', 'of', 'to', 'for', 'is', 'be', 'by', 'at', 'it', 'will', 'my', 'that', 'this',
+  'about', 'market', 'bet', 'stake', 'question', 'and', 'or',
+]);
+
+function words(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * True when every significant word of `ref` appears in the question, whole or as the start
+ * of a question word ("nairobi rain" matches "Will it rain in Nairobi tomorrow?").
+ */
+export function questionMatches(ref: string, question: string): boolean {
+  const wanted = words(ref).filter((w) => !STOP_WORDS.has(w));
+  if (!wanted.length) return false;
+  const have = words(question);
+  return wanted.every((w) => have.some((h) => h === w || (w.length >= 3 && h.startsWith(w))));
+}
+
+/** Index of the outcome named by `text`: exact (case-insensitive), else a unique prefix. */
+export function matchOutcome(outcomes: readonly string[], text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (!t) return undefined;
+  const exact = outcomes.findIndex((o) => o.toLowerCase() === t);
+  if (exact >= 0) return exact;
+  const prefixed = outcomes.map((o, i) => [o.toLowerCase(), i] as const).filter(([o]) => o.startsWith(t));
+  return prefixed.length === 1 ? prefixed[0]![1] : undefined;
+}

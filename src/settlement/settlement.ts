@@ -1,0 +1,491 @@
+/**
+ * Settlement of hosted-checkout payments on-chain (DESIGN.md 5).
+ *
+ * The customer signs an EIP-3009 TransferWithAuthorization that we issued (recipient, exact
+ * amount, a nonce derived from the payment id, validBefore = session expiry); we verify it as
+ * coinbase/x402's facilitator does, move the payment `pending -> processing`, relay it (the
+ * relayer pays the gas), wait for the receipt and end in `settled` or `failed`. A receipt that
+ * does not arrive in time leaves the payment `processing` for the reconciler.
+ *
+ * A payment moves money at most once: the nonce is per payment, so the token contract accepts
+ * one authorization per (payer, payment), and every status change is a compare-and-set.
+ */
+import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
+import { z } from 'zod';
+import type { ChainService, VerifyReason } from '../chain/chain.js';
+import {
+  EvmAddress,
+  SignatureHex,
+  TransferAuthorization,
+  type TransferTypedDataJson,
+} from '../chain/authorization.js';
+import type { AccountsService } from '../accounts/accounts.js';
+import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
+import type { Store } from '../store/index.js';
+import { fail, type Fail, type Result } from '../lib/results.js';
+import type { Logger } from '../lib/logger.js';
+
+// ---------------------------------------------------------------------------- inputs
+
+export const AuthorizationRequest = z.object({ from: EvmAddress });
+export type AuthorizationRequest = z.infer<typeof AuthorizationRequest>;
+
+export const SettleRequest = z.object({
+  /** The signed message, uint256 fields as decimal strings (what eth_signTypedData_v4 signed). */
+  authorization: TransferAuthorization,
+  signature: SignatureHex,
+});
+export type SettleRequest = z.infer<typeof SettleRequest>;
+
+// ---------------------------------------------------------------------------- results
+
+export const SettleReason = {
+  notFound: 'not_found',
+  /** The signature does not recover to `authorization.from`. */
+  invalidSignature: 'invalid_signature',
+  /** `to` is not the payment's payout address / the merchant's wallet. */
+  wrongRecipient: 'wrong_recipient',
+  /** `value` is not exactly the locked stablecoin amount. */
+  wrongAmount: 'wrong_amount',
+  /** `nonce` is not the one issued for this payment. */
+  wrongNonce: 'wrong_nonce',
+  /** `validBefore` is not the session expiry we issued. */
+  wrongValidity: 'wrong_validity',
+  notYetValid: 'not_yet_valid',
+  insufficientBalance: 'insufficient_balance',
+  /** The session (and so the authorization) has expired. */
+  expired: 'expired',
+  /** Settled already, by a different authorization than the one given. */
+  alreadySettled: 'already_settled',
+  /** The payment failed earlier (terminal). */
+  paymentFailed: 'payment_failed',
+  /** Another authorization is being settled for this payment right now. */
+  processing: 'processing',
+  /** The chain rejected the call in simulation for a reason not listed above. */
+  simulationFailed: 'simulation_failed',
+  /** The transaction was mined and reverted; the payment is now `failed`. */
+  reverted: 'reverted',
+  /** The chain could not be reached; nothing was sent, retry later. */
+  chainUnavailable: 'chain_unavailable',
+  /** The node did not take the transaction; nothing was sent, retry later. */
+  submitFailed: 'submit_failed',
+} as const;
+export type SettleReason = (typeof SettleReason)[keyof typeof SettleReason];
+
+export type AuthorizationFailure = Fail<
+  typeof SettleReason.notFound | typeof SettleReason.expired | typeof SettleReason.alreadySettled | typeof SettleReason.paymentFailed | typeof SettleReason.processing
+>;
+export type AuthorizationResult =
+  | {
+      ok: true;
+      /** For `eth_signTypedData_v4` (send `JSON.stringify(typedData)`). */
+      typedData: TransferTypedDataJson;
+      payment: Payment;
+    }
+  | AuthorizationFailure;
+
+/**
+ * `payment.status` is `settled`, or `processing` when the receipt did not arrive within the
+ * confirm timeout (the reconciler or a resubmit of the same authorization finishes it).
+ */
+export type SettleResult = Result<{ payment: Payment; txHash?: Hex }, SettleReason>;
+
+export interface SettlementOptions {
+  store: Store;
+  payments: PaymentsService;
+  accounts: AccountsService;
+  chain: ChainService;
+  logger: Logger;
+  /** How long `settle` waits for the receipt before answering `processing`. Default 60 s. */
+  confirmTimeoutMs?: number;
+  /** Receipt wait per payment during a reconcile pass. Default 2 s. */
+  reconcileWaitMs?: number;
+}
+
+const PAYMENT_NONCE_KIND = 'payment';
+
+export class SettlementService {
+  private readonly store: Store;
+  private readonly payments: PaymentsService;
+  private readonly accounts: AccountsService;
+  private readonly chain: ChainService;
+  private readonly log: Logger;
+  private readonly confirmTimeoutMs: number;
+  private readonly reconcileWaitMs: number;
+  /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private reconciling: Promise<ReconcileSummary> | undefined;
+  private closed = false;
+
+  constructor(o: SettlementOptions) {
+    this.store = o.store;
+    this.payments = o.payments;
+    this.accounts = o.accounts;
+    this.chain = o.chain;
+    this.log = o.logger;
+    this.confirmTimeoutMs = o.confirmTimeoutMs ?? 60_000;
+    this.reconcileWaitMs = o.reconcileWaitMs ?? 2_000;
+  }
+
+  /** The EIP-3009 nonce of a payment: the contract accepts it once per payer. */
+  nonceFor(paymentId: string): Hex {
+    return this.chain.nonceFor(PAYMENT_NONCE_KIND, paymentId);
+  }
+
+  /** Where the payment's money goes: its payout address, else the merchant's custodial wallet. */
+  async recipientFor(p: Payment): Promise<Address | undefined> {
+    if (p.payoutAddress) return getAddress(p.payoutAddress.toLowerCase());
+    const account = await this.accounts.get(p.accountId);
+    return account ? this.chain.custodialAddress(account.walletIndex) : undefined;
+  }
+
+  /** The authorization we ask `from` to sign for this payment. */
+  private async issue(p: Payment, from: Address): Promise<TransferAuthorization | undefined> {
+    const to = await this.recipientFor(p);
+    if (!to) return undefined;
+    return {
+      from,
+      to,
+      value: BigInt(p.stablecoinAmount),
+      validAfter: 0n,
+      validBefore: validBeforeOf(p),
+      nonce: this.nonceFor(p.id),
+    };
+  }
+
+  // -------------------------------------------------------------------------- authorization
+
+  /** Typed data for the customer's wallet to sign; only while the payment is payable. */
+  async authorizationFor(paymentId: string, from: Address): Promise<AuthorizationResult> {
+    const p = await this.payments.get(paymentId);
+    if (!p) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+    const notPayable = statusFailure(p);
+    if (notPayable) return notPayable;
+    const auth = await this.issue(p, from);
+    if (!auth) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+    return { ok: true, typedData: this.chain.transferWithAuthorizationTypedData(auth).json, payment: p };
+  }
+
+  // -------------------------------------------------------------------------- settle
+
+  /**
+   * Verifies and relays a signed authorization, then waits for the receipt. Calls for the same
+   * payment queue behind each other, so a double submit waits for and reads the first outcome.
+   */
+  settle(paymentId: string, input: SettleRequest): Promise<SettleResult> {
+    return this.serialized(paymentId, () => this.settleOnce(paymentId, input, true));
+  }
+
+  private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean): Promise<SettleResult> {
+    const { authorization: auth, signature } = input;
+    const p = await this.payments.get(paymentId);
+    if (!p) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+
+    if (p.status === 'settled' || p.status === 'processing') {
+      if (!(await this.isSameAuthorization(p, auth, signature))) {
+        return p.status === 'settled'
+          ? fail(SettleReason.alreadySettled, 'This payment has already been paid.')
+          : fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
+      }
+      if (p.status === 'settled') return { ok: true, payment: p, txHash: p.txHash as Hex };
+      // Same authorization again while unconfirmed: look at the chain once more.
+      return this.resolveProcessing(p, this.confirmTimeoutMs);
+    }
+    const notPayable = statusFailure(p);
+    if (notPayable) return notPayable;
+
+    const expected = await this.issue(p, auth.from);
+    if (!expected) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+    const mismatch = compareAuthorization(auth, expected);
+    if (mismatch) return mismatch;
+
+    const verified = await this.chain.verifyTransferAuthorization(auth, signature);
+    if (!verified.ok && verified.reason !== 'authorization_used') return mapVerifyFailure(verified);
+
+    const started = await this.payments.transition(p.id, 'pending', 'processing', { payer: auth.from });
+    if (!started) {
+      // The sweeper expired it, or another process took it: answer from the new state.
+      return retryOnRace ? this.settleOnce(paymentId, input, false) : fail(SettleReason.processing, 'The payment changed state; try again.');
+    }
+    if (!verified.ok) {
+      // Valid signature, but this payment's nonce is already used: an earlier attempt got
+      // mined after we gave up on it. Settle from the chain instead of sending again.
+      this.log.warn({ paymentId }, 'authorization already used on-chain; settling from the chain');
+      return this.resolveProcessing(started, this.confirmTimeoutMs);
+    }
+
+    const sent = await this.chain.submitTransferWithAuthorization(auth, signature);
+    if (!sent.ok) {
+      if (sent.reason === 'authorization_used') return this.resolveProcessing(started, this.confirmTimeoutMs);
+      // Nothing reached the chain: the customer may try again while the session is open.
+      await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined });
+      return mapVerifyFailure(sent);
+    }
+    const { txHash } = sent;
+    await this.recordTxHash(p.id, txHash);
+
+    const receipt = await this.chain.waitForReceipt(txHash, this.confirmTimeoutMs);
+    return this.finish(p.id, txHash, receipt.status);
+  }
+
+  /** Applies a receipt outcome to a `processing` payment. */
+  private async finish(paymentId: string, txHash: Hex, status: 'success' | 'reverted' | 'timeout'): Promise<SettleResult> {
+    if (status === 'success') {
+      const settled = await this.payments.transition(paymentId, 'processing', 'settled', { txHash, settledAt: new Date().toISOString() });
+      const now = settled ?? (await this.payments.get(paymentId));
+      if (now?.status === 'settled') {
+        this.log.info({ paymentId, txHash }, 'payment settled');
+        return { ok: true, payment: now, txHash: (now.txHash as Hex | undefined) ?? txHash };
+      }
+      return fail(SettleReason.processing, 'The payment changed state; reload to see it.');
+    }
+    if (status === 'reverted') {
+      await this.payments.transition(paymentId, 'processing', 'failed', {
+        txHash,
+        failureReason: 'The transaction reverted on-chain.',
+      });
+      this.log.warn({ paymentId, txHash }, 'settlement transaction reverted; payment failed');
+      return fail(SettleReason.reverted, 'The payment transaction was rejected by the chain. Nothing was charged.');
+    }
+    const p = await this.payments.get(paymentId);
+    this.log.info({ paymentId, txHash }, 'receipt not confirmed in time; left processing for the reconciler');
+    return p ? { ok: true, payment: p, txHash } : fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+  }
+
+  /**
+   * True when a re-submit carries the authorization this payment is (being) settled with:
+   * same payer, the issued fields, and a signature by that payer.
+   */
+  private async isSameAuthorization(p: Payment, auth: TransferAuthorization, signature: Hex): Promise<boolean> {
+    if (!p.payer || !isAddressEqual(p.payer as Address, auth.from)) return false;
+    const expected = await this.issue(p, auth.from);
+    if (!expected || compareAuthorization(auth, expected)) return false;
+    try {
+      const { typedData } = this.chain.transferWithAuthorizationTypedData(auth);
+      return isAddressEqual(await recoverTypedDataAddress({ ...typedData, signature }), auth.from);
+    } catch {
+      return false;
+    }
+  }
+
+  private async recordTxHash(paymentId: string, txHash: Hex): Promise<void> {
+    // Stored while still processing, so the reconciler can follow a transaction that is
+    // pending in the mempool after a restart. Not a status change: no listeners.
+    await this.store.transaction(async (tx) => {
+      await tx.table(Payments).update(paymentId, { txHash, updatedAt: new Date().toISOString() }, { status: 'processing' });
+    });
+  }
+
+  // -------------------------------------------------------------------------- reconcile
+
+  /**
+   * Resolves every `processing` payment from the chain (run at start and periodically):
+   * - authorization used on-chain -> `settled` with the transaction that used it;
+   * - our transaction mined and reverted -> `failed`;
+   * - our transaction still pending in the node -> left `processing`;
+   * - nothing on-chain and the authorization expired -> `failed` (it can never be used now);
+   * - nothing on-chain and the session still open -> back to `pending` (the customer can pay
+   *   again; the per-payment nonce still lets at most one authorization through).
+   */
+  reconcile(): Promise<ReconcileSummary> {
+    this.reconciling ??= this.reconcilePass().finally(() => {
+      this.reconciling = undefined;
+    });
+    return this.reconciling;
+  }
+
+  private async reconcilePass(): Promise<ReconcileSummary> {
+    const summary: ReconcileSummary = { checked: 0, settled: 0, failed: 0, pending: 0, processing: 0 };
+    const stuck = await this.payments.processing();
+    await Promise.all(
+      stuck.map((p) =>
+        this.serialized(p.id, async () => {
+          summary.checked++;
+          const r = await this.resolveProcessingById(p.id, this.reconcileWaitMs);
+          summary[r]++;
+        }).catch((err) => this.log.error({ err, paymentId: p.id }, 'reconcile failed for a payment')),
+      ),
+    );
+    if (summary.checked > 0) this.log.info(summary, 'settlement reconcile pass');
+    return summary;
+  }
+
+  private async resolveProcessingById(paymentId: string, waitMs: number): Promise<'settled' | 'failed' | 'pending' | 'processing'> {
+    const p = await this.payments.get(paymentId);
+    if (!p || p.status !== 'processing') return 'processing';
+    const r = await this.resolveProcessing(p, waitMs);
+    if (r.ok) return r.payment.status === 'settled' ? 'settled' : 'processing';
+    if (r.reason === SettleReason.reverted || r.reason === SettleReason.expired) return 'failed';
+    if (r.reason === SettleReason.submitFailed) return 'pending';
+    return 'processing';
+  }
+
+  /** Decides a `processing` payment from the chain (see `reconcile`). Never sends anything. */
+  private async resolveProcessing(p: Payment, waitMs: number): Promise<SettleResult> {
+    const payer = p.payer as Address | undefined;
+    const nonce = this.nonceFor(p.id);
+    try {
+      if (payer && (await this.chain.authorizationState(payer, nonce))) {
+        const txHash = (await this.chain.findAuthorizationTx(payer, nonce)) ?? (p.txHash as Hex | undefined);
+        if (txHash) {
+          const receipt = await this.chain.waitForReceipt(txHash, waitMs);
+          if (receipt.status === 'success') return this.finish(p.id, txHash, 'success');
+        }
+        this.log.warn({ paymentId: p.id }, 'authorization used on-chain but its transaction was not found yet');
+        return p.txHash ? { ok: true, payment: p, txHash: p.txHash as Hex } : { ok: true, payment: p };
+      }
+      if (p.txHash) {
+        const txHash = p.txHash as Hex;
+        const receipt = await this.chain.waitForReceipt(txHash, waitMs);
+        if (receipt.status !== 'timeout') return this.finish(p.id, txHash, receipt.status);
+        if (await this.isKnownTransaction(txHash)) return { ok: true, payment: p, txHash };
+      }
+      // Nothing on-chain and nothing on its way.
+      if ((await this.chainNow()) >= validBeforeOf(p)) {
+        await this.payments.transition(p.id, 'processing', 'failed', {
+          failureReason: 'The authorization expired before its transaction was mined.',
+        });
+        return fail(SettleReason.expired, 'The payment session expired before the payment was confirmed.');
+      }
+      await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, txHash: undefined });
+      this.log.warn({ paymentId: p.id }, 'settlement transaction was lost; payment is pending again');
+      return fail(SettleReason.submitFailed, 'The payment was not sent. Nothing was charged; please try again.');
+    } catch (err) {
+      this.log.warn({ err, paymentId: p.id }, 'chain unavailable while resolving a processing payment');
+      return fail(SettleReason.chainUnavailable, 'The chain could not be reached; try again shortly.');
+    }
+  }
+
+  private async isKnownTransaction(hash: Hex): Promise<boolean> {
+    try {
+      await this.chain.publicClient.getTransaction({ hash });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Chain time, but never behind the wall clock (the same rule the chain layer verifies with). */
+  private async chainNow(): Promise<bigint> {
+    const block = await this.chain.publicClient.getBlock({ blockTag: 'latest' });
+    const wall = BigInt(Math.floor(Date.now() / 1000));
+    return block.timestamp > wall ? block.timestamp : wall;
+  }
+
+  // -------------------------------------------------------------------------- lifecycle
+
+  /** Reconciles now and then every `intervalMs`. */
+  start(intervalMs: number): void {
+    const run = () => {
+      if (this.closed) return;
+      this.reconcile().catch((err) => this.log.error({ err }, 'settlement reconcile failed'));
+    };
+    run();
+    this.timer = setInterval(run, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the reconciler and waits (up to `graceMs`) for settles in flight. */
+  async close(graceMs = 5_000): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    const inFlight = [...this.queues.values(), ...(this.reconciling ? [this.reconciling] : [])];
+    if (inFlight.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(inFlight),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.queues.set(key, tail);
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+    return next;
+  }
+}
+
+export interface ReconcileSummary {
+  checked: number;
+  settled: number;
+  failed: number;
+  pending: number;
+  processing: number;
+}
+
+// ---------------------------------------------------------------------------- helpers
+
+/** The session expiry in unix seconds: the authorization's validBefore. */
+export function validBeforeOf(p: Payment): bigint {
+  return BigInt(Math.floor(Date.parse(p.expiresAt) / 1000));
+}
+
+/** Why a payment (by its effective status) cannot be paid now, or undefined when it can. */
+function statusFailure(p: Payment): AuthorizationFailure | undefined {
+  switch (p.status) {
+    case 'pending':
+      return undefined;
+    case 'expired':
+      return fail(SettleReason.expired, 'This payment session has expired.');
+    case 'settled':
+      return fail(SettleReason.alreadySettled, 'This payment has already been paid.');
+    case 'failed':
+      return fail(SettleReason.paymentFailed, 'This payment has failed and can no longer be paid.');
+    case 'processing':
+      return fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
+  }
+}
+
+/** The fields we issued must come back unchanged (x402: recipient, value, validity window). */
+function compareAuthorization(got: TransferAuthorization, want: TransferAuthorization): Fail<SettleReason> | undefined {
+  if (!isAddressEqual(got.to, want.to)) {
+    return fail(SettleReason.wrongRecipient, 'The authorization pays the wrong recipient.', 'authorization.to');
+  }
+  if (got.value !== want.value) {
+    return fail(SettleReason.wrongAmount, `The authorization must be for exactly ${want.value} base units.`, 'authorization.value');
+  }
+  if (got.nonce.toLowerCase() !== want.nonce.toLowerCase()) {
+    return fail(SettleReason.wrongNonce, 'The authorization nonce was not issued for this payment.', 'authorization.nonce');
+  }
+  if (got.validBefore !== want.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization must be valid until the session expiry.', 'authorization.validBefore');
+  }
+  if (got.validAfter > got.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization validity window is empty.', 'authorization.validAfter');
+  }
+  return undefined;
+}
+
+const VERIFY_TO_SETTLE: Record<VerifyReason | 'submit_failed', SettleReason> = {
+  invalid_signature: SettleReason.invalidSignature,
+  authorization_used: SettleReason.alreadySettled,
+  insufficient_balance: SettleReason.insufficientBalance,
+  not_yet_valid: SettleReason.notYetValid,
+  expired: SettleReason.expired,
+  simulation_failed: SettleReason.simulationFailed,
+  chain_unavailable: SettleReason.chainUnavailable,
+  submit_failed: SettleReason.submitFailed,
+};
+
+const MESSAGES: Partial<Record<SettleReason, string>> = {
+  invalid_signature: 'The signature does not match the paying wallet.',
+  insufficient_balance: 'The wallet does not hold enough USDC for this payment.',
+  expired: 'This payment session has expired.',
+  not_yet_valid: 'The authorization is not valid yet.',
+  chain_unavailable: 'The payment network could not be reached. Nothing was charged; try again shortly.',
+  submit_failed: 'The payment could not be sent. Nothing was charged; try again shortly.',
+};
+
+function mapVerifyFailure(f: Fail<VerifyReason | 'submit_failed'>): Fail<SettleReason> {
+  const reason = VERIFY_TO_SETTLE[f.reason];
+  return fail(reason, MESSAGES[reason] ?? f.message, f.param ? `authorization.${f.param}` : undefined);
+}

@@ -1,0 +1,111 @@
+import { getAddress, isAddress, type Address } from 'viem';
+import type { Account, AccountsService } from '../accounts/accounts.js';
+import { fail, type Result } from '../lib/results.js';
+import type { WalletDirectory } from '../wallet/directory.js';
+import { COUNTRY_CALLING_CODE } from '../bills/catalogue.js';
+
+/** Who a transfer goes to: one of our accounts, or an outside 0x address (a payout). */
+export type Recipient =
+  | { kind: 'account'; account: Account; address: Address; label: string }
+  | { kind: 'external'; address: Address; label: string };
+
+export const RecipientReason = {
+  unknownRecipient: 'unknown_recipient',
+  invalidRecipient: 'invalid_recipient',
+  selfTransfer: 'self_transfer',
+} as const;
+export type RecipientFailure = (typeof RecipientReason)[keyof typeof RecipientReason];
+
+const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+export interface RecipientDeps {
+  accounts: Pick<AccountsService, 'get' | 'findBy'>;
+  wallets: WalletDirectory;
+}
+
+/**
+ * Resolves what the sender typed: `@username` (Telegram), E.164 phone (a national number
+ * is completed with the sender's country code when known), email, `acct_...`, or a `0x`
+ * address (an address that is no account's wallet is an external payout).
+ */
+export async function resolveRecipient(
+  deps: RecipientDeps,
+  sender: Account,
+  raw: string,
+): Promise<Result<{ recipient: Recipient }, RecipientFailure>> {
+  const text = raw.trim();
+  const found = await lookup(deps, sender, text);
+  if (!found.ok) return found;
+  const r = found.recipient;
+  const senderAddress = deps.wallets.addressOf(sender);
+  if ((r.kind === 'account' && r.account.id === sender.id) || r.address.toLowerCase() === senderAddress.toLowerCase()) {
+    return fail(RecipientReason.selfTransfer, 'You cannot send money to yourself.', 'recipient');
+  }
+  return found;
+}
+
+async function lookup(
+  deps: RecipientDeps,
+  sender: Account,
+  text: string,
+): Promise<Result<{ recipient: Recipient }, RecipientFailure>> {
+  const unknown = () =>
+    fail(RecipientReason.unknownRecipient, `I couldn't find anyone called ${text} on the service.`, 'recipient');
+  const asAccount = (account: Account | undefined, label: string): Result<{ recipient: Recipient }, RecipientFailure> =>
+    account
+      ? { ok: true, recipient: { kind: 'account', account, address: deps.wallets.addressOf(account), label } }
+      : unknown();
+
+  if (/^0x/i.test(text)) {
+    if (!isAddress(text, { strict: false })) {
+      return fail(RecipientReason.invalidRecipient, `${text} is not a valid 0x address.`, 'recipient');
+    }
+    const address = getAddress(text);
+    const accountId = await deps.wallets.accountIdFor(address);
+    const account = accountId ? await deps.accounts.get(accountId) : undefined;
+    if (account) return asAccount(account, account.name);
+    return { ok: true, recipient: { kind: 'external', address, label: shortAddress(address) } };
+  }
+  if (/^acct_[A-Za-z0-9]+$/.test(text)) return asAccount(await deps.accounts.get(text), text);
+
+  if (text.startsWith('@') || USERNAME.test(text)) {
+    const name = text.replace(/^@/, '');
+    if (!USERNAME.test(name)) {
+      return fail(RecipientReason.invalidRecipient, `${text} is not a valid Telegram username.`, 'recipient');
+    }
+    const account =
+      (await deps.accounts.findBy({ telegramUsername: name })) ??
+      (await deps.accounts.findBy({ telegramUsername: name.toLowerCase() }));
+    return asAccount(account, `@${name}`);
+  }
+
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) {
+    return asAccount(await deps.accounts.findBy({ email: text.toLowerCase() }), text.toLowerCase());
+  }
+
+  const phone = toE164(text, sender.country);
+  if (phone) return asAccount(await deps.accounts.findBy({ phone }), phone);
+
+  return fail(
+    RecipientReason.invalidRecipient,
+    `I can't tell who "${text}" is. Use a @username, a phone number like +254712345678, an email or a 0x address.`,
+    'recipient',
+  );
+}
+
+/** E.164 from "+254 712-345-678" or, with the sender's country, "0712345678". */
+export function toE164(text: string, country?: string): string | undefined {
+  const cleaned = text.replace(/[\s\-().]/g, '');
+  if (E164.test(cleaned)) return cleaned;
+  const cc = country ? COUNTRY_CALLING_CODE[country.toUpperCase()] : undefined;
+  if (cc && /^0\d{6,13}$/.test(cleaned)) {
+    const e164 = `+${cc}${cleaned.slice(1)}`;
+    if (E164.test(e164)) return e164;
+  }
+  return undefined;
+}
+
+export function shortAddress(a: Address): string {
+  return `${a.slice(0, 6)}…${a.slice(-4)}`;
+}

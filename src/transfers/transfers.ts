@@ -1,0 +1,451 @@
+import { formatUnits, type Address } from 'viem';
+import type { Logger } from 'pino';
+import type { Account, AccountsService } from '../accounts/accounts.js';
+import type { ChainService } from '../chain/chain.js';
+import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
+import { defineTable, type Store } from '../store/index.js';
+import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { WalletDirectory } from '../wallet/directory.js';
+import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
+import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
+import { resolveRecipient, type Recipient, type RecipientFailure } from './recipients.js';
+import type { SendTransferInput } from './schemas.js';
+
+/**
+ * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
+ * transfer from the sender's custodial wallet, gas paid by the relayer.
+ *
+ *   quoted -> submitted -> settled | failed        (quoted -> expired | failed before sending)
+ *
+ * `submitted` with no outcome yet (receipt timeout, RPC trouble) stays `submitted`;
+ * `reconcile` finishes it safely because the EIP-3009 nonce is derived from the transfer id.
+ */
+export type TransferStatus = 'quoted' | 'submitted' | 'settled' | 'failed' | 'expired';
+export type FeeStatus = 'none' | 'pending' | 'settled' | 'failed';
+
+export interface Transfer {
+  readonly id: string;
+  accountId: string;
+  status: TransferStatus;
+  recipientKind: 'account' | 'external';
+  /** What the sender typed ("@amina"). */
+  recipientInput: string;
+  recipientLabel: string;
+  recipientAccountId?: string;
+  toAddress: string;
+  fromIndex: number;
+  fromAddress: string;
+  sourceCurrency: string;
+  sourceAmount: string;
+  sourceAmountMinor: string;
+  /** Base units the recipient receives. */
+  stablecoinAmount: string;
+  fee: string;
+  totalDebit: string;
+  recipientCurrency: string;
+  recipientAmount: string;
+  recipientAmountMinor: string;
+  rate: string;
+  sourceRate: string;
+  recipientRate: string;
+  note?: string;
+  quoteExpiresAt: string;
+  reservation?: Reservation;
+  txHash?: string;
+  feeStatus: FeeStatus;
+  feeTxHash?: string;
+  failureReason?: string;
+  failureMessage?: string;
+  requestId?: string;
+  createdAt: string;
+  updatedAt: string;
+  submittedAt?: string;
+  settledAt?: string;
+}
+
+export const Transfers = defineTable<Transfer>({
+  name: 'transfers',
+  indexes: ['accountId', 'recipientAccountId', 'status'],
+});
+
+export const TransferReason = {
+  accountNotFound: 'account_not_found',
+  transferNotFound: 'transfer_not_found',
+  quoteExpired: 'quote_expired',
+  invalidState: 'invalid_state',
+  insufficientBalance: 'insufficient_balance',
+  overLimit: 'over_limit',
+  /** The chain rejected the transfer (nothing moved). */
+  transferFailed: 'transfer_failed',
+  chainUnavailable: 'chain_unavailable',
+} as const;
+
+export type TransferFailure =
+  | RecipientFailure
+  | QuoteFailure
+  | (typeof TransferReason)[keyof typeof TransferReason];
+
+/** What the Telegram bridge needs to tell the recipient. */
+export interface TransferSettledEvent {
+  transfer: Transfer;
+  sender: Account;
+  /** Null for a payout to an outside address. */
+  recipient: Account | null;
+  /** In the recipient's currency ("59787.27" NGN). */
+  recipientAmount: string;
+  recipientCurrency: string;
+  /** Human text, e.g. "59,787.27 NGN". */
+  recipientAmountText: string;
+  stablecoinAmount: string;
+}
+export type TransferSettledListener = (event: TransferSettledEvent) => void | Promise<void>;
+
+export interface TransferPreview {
+  sender: Account;
+  recipient: Recipient;
+  quote: TransferQuote;
+  limits: Limits;
+}
+
+export interface TransfersOptions {
+  feePolicy?: FeePolicy;
+  defaultLimits?: Limits;
+  quoteTtlMs?: number;
+  /** Receipt wait for each on-chain transfer (chain default otherwise). */
+  confirmTimeoutMs?: number;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+export class TransfersService {
+  private readonly listeners = new Set<TransferSettledListener>();
+  private readonly feePolicy: FeePolicy;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: Store,
+    private readonly chain: ChainService,
+    private readonly fx: FxService,
+    private readonly accounts: AccountsService,
+    private readonly wallets: WalletDirectory,
+    private readonly opts: TransfersOptions = {},
+  ) {
+    this.feePolicy = opts.feePolicy ?? DEFAULT_FEE_POLICY;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** The wallet transfer fees are paid into. */
+  get feeWalletAddress(): Address {
+    return this.wallets.address(FEE_WALLET_INDEX);
+  }
+
+  /** Notifies once per settled transfer (the Telegram bridge tells the recipient). Returns an unsubscribe. */
+  onTransferSettled(listener: TransferSettledListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get(id: string): Promise<Transfer | undefined> {
+    return this.store.table(Transfers).get(id);
+  }
+
+  /** Sent and received transfers of an account, newest first (quotes never confirmed are left out). */
+  async history(accountId: string, opts: { limit?: number } = {}): Promise<Transfer[]> {
+    const limit = opts.limit ?? 50;
+    const t = this.store.table(Transfers);
+    const [sent, received] = await Promise.all([
+      t.findMany({ accountId }, { order: 'desc' }),
+      t.findMany({ recipientAccountId: accountId }, { order: 'desc' }),
+    ]);
+    return [...sent, ...received.filter((r) => r.accountId !== accountId)]
+      .filter((r) => r.status !== 'quoted' && r.status !== 'expired')
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+      .slice(0, limit);
+  }
+
+  fmtStable(v: bigint): string {
+    return `${formatUnits(v, STABLECOIN_DECIMALS)} USDC`;
+  }
+
+  /**
+   * Prices a transfer without recording anything: recipient, quote, limits and (if the
+   * chain answers) the balance. Used for the confirmation prompt.
+   */
+  async preview(accountId: string, input: SendTransferInput): Promise<Result<{ preview: TransferPreview }, TransferFailure>> {
+    const sender = await this.accounts.get(accountId);
+    if (!sender) return fail(TransferReason.accountNotFound, 'Your account was not found.');
+    const recipient = await resolveRecipient({ accounts: this.accounts, wallets: this.wallets }, sender, input.recipient);
+    if (!recipient.ok) return recipient;
+    const recipientCurrency = recipient.recipient.kind === 'account' ? recipient.recipient.account.localCurrency : 'USDC';
+    const q = quoteTransfer(
+      this.fx,
+      { amount: input.amount, currency: input.currency ?? sender.localCurrency, recipientCurrency },
+      this.feePolicy,
+    );
+    if (!q.ok) return q;
+    const limits = limitsFor(sender, this.opts.defaultLimits);
+    const per = checkPerOperation(limits, q.quote.stablecoinAmount, (v) => this.fmtStable(v));
+    if (!per.ok) return per;
+    const used = await usedToday(this.store.table(SpendUsageTable), sender.id, this.now());
+    if (used + q.quote.stablecoinAmount > limits.daily) {
+      const left = limits.daily > used ? limits.daily - used : 0n;
+      return fail(
+        TransferReason.overLimit,
+        `That is over your daily limit of ${this.fmtStable(limits.daily)}; ${this.fmtStable(left)} left today.`,
+        'amount',
+      );
+    }
+    return { ok: true, preview: { sender, recipient: recipient.recipient, quote: q.quote, limits } };
+  }
+
+  /** Records a quote valid for QUOTE_TTL_MS; `confirm` executes it. */
+  async quote(
+    accountId: string,
+    input: SendTransferInput,
+    meta: { requestId?: string } = {},
+  ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+    const p = await this.preview(accountId, input);
+    if (!p.ok) return p;
+    const { sender, recipient, quote } = p.preview;
+    const now = this.now();
+    const row: Transfer = {
+      id: newId('tr'),
+      accountId: sender.id,
+      status: 'quoted',
+      recipientKind: recipient.kind,
+      recipientInput: input.recipient,
+      recipientLabel: recipient.label,
+      ...(recipient.kind === 'account' ? { recipientAccountId: recipient.account.id } : {}),
+      toAddress: recipient.address,
+      fromIndex: sender.walletIndex,
+      fromAddress: this.wallets.addressOf(sender),
+      sourceCurrency: quote.sourceCurrency,
+      sourceAmount: quote.sourceAmount,
+      sourceAmountMinor: quote.sourceAmountMinor.toString(),
+      stablecoinAmount: quote.stablecoinAmount.toString(),
+      fee: quote.fee.toString(),
+      totalDebit: quote.totalDebit.toString(),
+      recipientCurrency: quote.recipientCurrency,
+      recipientAmount: quote.recipientAmount,
+      recipientAmountMinor: quote.recipientAmountMinor.toString(),
+      rate: quote.rate,
+      sourceRate: quote.sourceRate,
+      recipientRate: quote.recipientRate,
+      ...(input.note ? { note: input.note } : {}),
+      quoteExpiresAt: new Date(now.getTime() + (this.opts.quoteTtlMs ?? QUOTE_TTL_MS)).toISOString(),
+      feeStatus: quote.fee > 0n ? 'pending' : 'none',
+      ...(meta.requestId ? { requestId: meta.requestId } : {}),
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    const transfer = await this.store.write(Transfers, (t) => t.insert(row));
+    return { ok: true, transfer };
+  }
+
+  /** Quote and execute in one step (the agent's send_transfer). */
+  async send(
+    accountId: string,
+    input: SendTransferInput,
+    meta: { requestId?: string } = {},
+  ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+    const q = await this.quote(accountId, input, meta);
+    if (!q.ok) return q;
+    return this.confirm(accountId, q.transfer.id);
+  }
+
+  /**
+   * Executes a quote: balance check, limit reservation and `quoted -> submitted` in one
+   * transaction, the on-chain transfer outside it, the outcome in another.
+   */
+  async confirm(accountId: string, transferId: string): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+    const existing = await this.get(transferId);
+    if (!existing || existing.accountId !== accountId) {
+      return fail(TransferReason.transferNotFound, `No such transfer: ${transferId}.`);
+    }
+    if (existing.status !== 'quoted') {
+      return fail(TransferReason.invalidState, `Transfer ${transferId} is already ${existing.status}.`);
+    }
+    const now = this.now();
+    if (Date.parse(existing.quoteExpiresAt) <= now.getTime()) {
+      await this.finishQuote(existing, 'expired', TransferReason.quoteExpired, 'The quote expired.');
+      return fail(TransferReason.quoteExpired, 'That quote has expired; ask again for a fresh rate.');
+    }
+    const sender = await this.accounts.get(accountId);
+    if (!sender) return fail(TransferReason.accountNotFound, 'Your account was not found.');
+
+    // Read the balance before reserving anything: a chain call never runs inside a transaction.
+    let balance: bigint;
+    try {
+      balance = await this.chain.balanceOf(existing.fromAddress as Address);
+    } catch {
+      return fail(TransferReason.chainUnavailable, 'The network is not reachable right now; nothing was sent. Try again shortly.');
+    }
+    const totalDebit = BigInt(existing.totalDebit);
+    if (balance < totalDebit) {
+      const msg = `Insufficient balance: this needs ${this.fmtStable(totalDebit)} (including the ${this.fmtStable(BigInt(existing.fee))} fee) and your wallet has ${this.fmtStable(balance)}.`;
+      await this.finishQuote(existing, 'failed', TransferReason.insufficientBalance, msg);
+      return fail(TransferReason.insufficientBalance, msg, 'amount');
+    }
+
+    const submitted = await this.store.transaction(async (tx) => {
+      const reserved = await reserveSpend(tx, sender, BigInt(existing.stablecoinAmount), (v) => this.fmtStable(v), now, this.opts.defaultLimits);
+      const t = tx.table(Transfers);
+      if (!reserved.ok) {
+        await t.update(
+          existing.id,
+          { status: 'failed', failureReason: reserved.reason, failureMessage: reserved.message, feeStatus: 'none', updatedAt: nowIso() },
+          { status: 'quoted' },
+        );
+        return reserved;
+      }
+      const row = await t.update(
+        existing.id,
+        { status: 'submitted', reservation: reserved.reservation, submittedAt: nowIso(), updatedAt: nowIso() },
+        { status: 'quoted' },
+      );
+      // Someone else confirmed it first: undo our reservation by aborting the transaction.
+      if (!row) throw new ConcurrentConfirm();
+      return { ok: true as const, transfer: row };
+    }).catch((e: unknown) => {
+      if (e instanceof ConcurrentConfirm) return fail(TransferReason.invalidState, `Transfer ${transferId} is already being sent.`);
+      throw e;
+    });
+    if (!submitted.ok) return submitted;
+    return this.execute(submitted.transfer, sender);
+  }
+
+  /**
+   * Retries a `submitted` transfer (same nonce: it can never pay twice) and an unpaid fee
+   * of a settled one. Safe to call any number of times.
+   */
+  async reconcile(transferId: string): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+    const t = await this.get(transferId);
+    if (!t) return fail(TransferReason.transferNotFound, `No such transfer: ${transferId}.`);
+    const sender = await this.accounts.get(t.accountId);
+    if (!sender) return fail(TransferReason.accountNotFound, 'The sender account was not found.');
+    if (t.status === 'submitted') return this.execute(t, sender);
+    if (t.status === 'settled' && (t.feeStatus === 'pending' || t.feeStatus === 'failed')) {
+      return { ok: true, transfer: await this.collectFee(t) };
+    }
+    return { ok: true, transfer: t };
+  }
+
+  /** Transfers left `submitted` or with an unpaid fee (for a periodic sweep). */
+  async unfinished(): Promise<Transfer[]> {
+    const t = this.store.table(Transfers);
+    const [submitted, settled] = await Promise.all([t.findMany({ status: 'submitted' }), t.findMany({ status: 'settled' })]);
+    return [...submitted, ...settled.filter((s) => s.feeStatus === 'pending' || s.feeStatus === 'failed')];
+  }
+
+  // ------------------------------------------------------------------------ internals
+
+  private async execute(transfer: Transfer, sender: Account): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+    const outcome = await moveOnce(
+      this.chain,
+      {
+        fromIndex: transfer.fromIndex,
+        from: transfer.fromAddress as Address,
+        to: transfer.toAddress as Address,
+        value: BigInt(transfer.stablecoinAmount),
+        nonce: this.chain.nonceFor('transfer', transfer.id),
+      },
+      this.opts.confirmTimeoutMs,
+    );
+    let row = await this.recordOutcome(transfer, outcome);
+    if (outcome.status === 'failed') {
+      const reason = outcome.reason === 'insufficient_balance' ? TransferReason.insufficientBalance : TransferReason.transferFailed;
+      const message =
+        outcome.reason === 'insufficient_balance'
+          ? 'Insufficient balance: your wallet no longer holds enough for this transfer. Nothing was sent.'
+          : `The transfer was rejected by the network; nothing was sent. (${outcome.message})`;
+      return fail(reason, message);
+    }
+    if (outcome.status === 'settled') {
+      row = await this.collectFee(row);
+      await this.notify(row, sender);
+    }
+    return { ok: true, transfer: row };
+  }
+
+  private async recordOutcome(transfer: Transfer, outcome: MoveOutcome): Promise<Transfer> {
+    return this.store.transaction(async (tx) => {
+      const t = tx.table(Transfers);
+      const at = nowIso();
+      let row: Transfer | undefined;
+      if (outcome.status === 'settled') {
+        row = await t.update(transfer.id, { status: 'settled', txHash: outcome.txHash, settledAt: at, updatedAt: at }, { status: 'submitted' });
+      } else if (outcome.status === 'failed') {
+        row = await t.update(
+          transfer.id,
+          { status: 'failed', failureReason: outcome.reason, failureMessage: outcome.message, feeStatus: 'none', updatedAt: at },
+          { status: 'submitted' },
+        );
+        if (row && transfer.reservation) await releaseSpend(tx, transfer.accountId, transfer.reservation);
+      } else if (outcome.txHash) {
+        row = await t.update(transfer.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
+      }
+      return row ?? (await t.get(transfer.id))!;
+    });
+  }
+
+  /** The fee goes after the principal, so a failed transfer never costs a fee. */
+  private async collectFee(transfer: Transfer): Promise<Transfer> {
+    const fee = BigInt(transfer.fee);
+    if (fee === 0n || transfer.feeStatus === 'settled' || transfer.feeStatus === 'none') return transfer;
+    const outcome = await moveOnce(
+      this.chain,
+      {
+        fromIndex: transfer.fromIndex,
+        from: transfer.fromAddress as Address,
+        to: this.feeWalletAddress,
+        value: fee,
+        nonce: this.chain.nonceFor('transfer-fee', transfer.id),
+      },
+      this.opts.confirmTimeoutMs,
+    );
+    if (outcome.status !== 'settled') {
+      this.opts.logger?.warn({ transferId: transfer.id, outcome }, 'transfer fee not collected yet');
+    }
+    const patch: Partial<Transfer> =
+      outcome.status === 'settled'
+        ? { feeStatus: 'settled', feeTxHash: outcome.txHash }
+        : outcome.status === 'failed'
+          ? { feeStatus: 'failed' }
+          : { feeStatus: 'pending', ...(outcome.txHash ? { feeTxHash: outcome.txHash } : {}) };
+    const row = await this.store.write(Transfers, (t) =>
+      t.update(transfer.id, { ...patch, updatedAt: nowIso() }, { feeStatus: transfer.feeStatus }),
+    );
+    return row ?? (await this.get(transfer.id))!;
+  }
+
+  private async finishQuote(t: Transfer, status: 'failed' | 'expired', reason: string, message: string): Promise<void> {
+    await this.store.write(Transfers, (tbl) =>
+      tbl.update(t.id, { status, failureReason: reason, failureMessage: message, feeStatus: 'none', updatedAt: nowIso() }, { status: 'quoted' }),
+    );
+  }
+
+  /** Listeners run in the background: a slow or failing notification never holds up or fails a transfer. */
+  private async notify(transfer: Transfer, sender: Account): Promise<void> {
+    if (!this.listeners.size) return;
+    const recipient = transfer.recipientAccountId ? ((await this.accounts.get(transfer.recipientAccountId)) ?? null) : null;
+    const event: TransferSettledEvent = {
+      transfer,
+      sender,
+      recipient,
+      recipientAmount: transfer.recipientAmount,
+      recipientCurrency: transfer.recipientCurrency,
+      recipientAmountText: this.fx.format(BigInt(transfer.recipientAmountMinor), transfer.recipientCurrency),
+      stablecoinAmount: formatUnits(BigInt(transfer.stablecoinAmount), STABLECOIN_DECIMALS),
+    };
+    for (const l of this.listeners) {
+      void Promise.resolve()
+        .then(() => l(event))
+        .catch((err: unknown) => this.opts.logger?.warn({ err, transferId: transfer.id }, 'transfer listener failed'));
+    }
+  }
+}
+
+class ConcurrentConfirm extends Error {}

@@ -1,0 +1,109 @@
+import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
+
+export const KEY_ONCE_WARNING = 'This key will only be shown once. Store it securely; if lost, revoke it and create a new one.';
+
+/** A one-time secret: highlighted, copyable, dismissible (dismissing removes it from the page). */
+function secretBox(id: string, title: string, warning: string): string {
+  return `<div class="secret-box" id="${id}" role="region" aria-labelledby="${id}-title" tabindex="-1" hidden>
+  <h3 id="${id}-title">${escapeHtml(title)}</h3>
+  <div class="secret-row">
+    <code class="secret" id="${id}-value"></code>
+    <button type="button" class="btn btn-small" data-copy="${id}-value">Copy</button>
+  </div>
+  <p class="copy-status" id="${id}-copy-status" role="status" aria-live="polite"></p>
+  <p class="warning"><strong>${escapeHtml(warning)}</strong></p>
+  <p class="secret-extra" id="${id}-extra" hidden></p>
+  <button type="button" class="btn btn-quiet btn-small" data-dismiss="${id}">I have stored it</button>
+</div>`;
+}
+
+/** Developers screen: API keys, a ping snippet and webhooks; driven by assets/developers.js. */
+export function developersPage(account: SignedInAccount, publicUrl: string): string {
+  const base = publicUrl.replace(/\/+$/, '');
+  return layout({
+    title: 'Developers',
+    account,
+    active: 'developers',
+    scripts: ['developers.js'],
+    body: `<h1>Developers</h1>
+<p class="lede">Secret keys let your server create payments and call the agent. Keep them server-side: never in browser code or source control.</p>
+
+<section class="card" aria-labelledby="keys-title">
+  <h2 id="keys-title">API keys</h2>
+  <form id="key-form" class="inline-form" novalidate>
+    <div class="field">
+      <label for="key-label">Key label</label>
+      <input id="key-label" name="label" type="text" maxlength="60" required autocomplete="off" aria-describedby="key-label-hint key-label-error" placeholder="e.g. Production server">
+      <p class="hint" id="key-label-hint">1-60 characters, to tell your keys apart.</p>
+      <p class="field-error" id="key-label-error" hidden></p>
+    </div>
+    <button type="submit" class="btn btn-primary">Create key</button>
+  </form>
+  ${secretBox('new-key', 'Your new secret key', KEY_ONCE_WARNING)}
+  <p class="status-line" id="keys-status" role="status" aria-live="polite">Loading keys…</p>
+  <table class="rtable" id="keys-table" hidden>
+    <caption class="visually-hidden">Active API keys</caption>
+    <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody id="keys-body"></tbody>
+  </table>
+</section>
+
+<section class="card" aria-labelledby="test-title">
+  <h2 id="test-title">Test your key</h2>
+  <p>Call the ping endpoint with your secret key; it answers with the account the key belongs to.</p>
+  <div class="snippet">
+    <pre><code id="ping-snippet">curl ${escapeHtml(base)}/api/v1/ping \\
+  -H "Authorization: Bearer sk_live_..."</code></pre>
+    <button type="button" class="btn btn-small" data-copy="ping-snippet">Copy</button>
+  </div>
+  <p class="copy-status" id="ping-snippet-copy-status" role="status" aria-live="polite"></p>
+  <p class="hint">Expected answer: <code>{"ok":true,"account":"acct_…","live":true}</code>. A missing, invalid or revoked key gets <code>401</code>.</p>
+</section>
+
+<section class="card" aria-labelledby="webhooks-title">
+  <h2 id="webhooks-title">Webhooks</h2>
+  <p>We POST <code>payment.settled</code>, <code>payment.expired</code> and <code>payment.failed</code> events to your endpoint, signed in the <code>service-signature</code> header (<code>t=&lt;unix seconds&gt;,v1=&lt;HMAC-SHA256 of "t.body"&gt;</code>). Answer 2xx quickly; failed deliveries are retried.</p>
+
+  <h3>Endpoint</h3>
+  <form id="webhook-form" class="inline-form" novalidate>
+    <div class="field">
+      <label for="webhook-url">Endpoint URL</label>
+      <input id="webhook-url" name="url" type="url" inputmode="url" autocomplete="url" maxlength="2048" aria-describedby="webhook-url-hint webhook-url-error" placeholder="https://example.com/webhooks">
+      <p class="hint" id="webhook-url-hint">Your default endpoint, for payments created without their own <code>webhook_url</code>. Leave empty and save to remove it.</p>
+      <p class="field-error" id="webhook-url-error" hidden></p>
+    </div>
+    <button type="submit" class="btn btn-primary">Save endpoint</button>
+  </form>
+  <p class="status-line" id="webhook-status" role="status" aria-live="polite"></p>
+
+  <h3>Signing secret</h3>
+  <p>Rotating creates a new <code>whsec_</code> secret. The previous one keeps working for an overlap period, so you can deploy the new one without dropping events.</p>
+  <p class="status-line" id="webhook-secret-info"></p>
+  <button type="button" class="btn" id="webhook-rotate">Rotate signing secret</button>
+  <p class="status-line" id="webhook-secret-status" role="status" aria-live="polite"></p>
+  ${secretBox('webhook-secret', 'Your new signing secret', 'This secret will only be shown once. Store it securely; if lost, rotate it again.')}
+
+  <div class="section-head">
+    <h3 id="deliveries-title">Recent deliveries</h3>
+    <button type="button" class="btn btn-quiet btn-small" id="deliveries-refresh">Refresh</button>
+  </div>
+  <p class="status-line" id="deliveries-status" role="status" aria-live="polite">Loading deliveries…</p>
+  <table class="rtable" id="deliveries-table" aria-labelledby="deliveries-title" hidden>
+    <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Payment</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody id="deliveries-body"></tbody>
+  </table>
+</section>
+
+<dialog id="confirm-dialog" class="dialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
+  <form method="dialog">
+    <h2 id="confirm-title"></h2>
+    <p id="confirm-text"></p>
+    <p class="form-error" id="confirm-error" role="alert"></p>
+    <div class="dialog-actions">
+      <button type="submit" value="cancel" class="btn" id="confirm-cancel" autofocus>Cancel</button>
+      <button type="submit" value="confirm" class="btn btn-danger" id="confirm-ok"></button>
+    </div>
+  </form>
+</dialog>`,
+  });
+}

@@ -1,0 +1,283 @@
+/**
+ * Delivers the outbox. Each pending delivery has one in-process runner; the store is the
+ * source of truth (`nextAttemptAt`, `scheduleIndex`), so a restart rebuilds every runner
+ * from it and resumes at the persisted time: nothing lost, nothing skipped.
+ *
+ * p-retry drives each runner's loop (abort on shutdown, retry only on "not delivered
+ * yet"); its own backoff is switched off because ours is a fixed, persisted table
+ * (WEBHOOK_RETRY_SCHEDULE) measured from the event, which p-retry's exponential formula
+ * cannot express. Each loop iteration waits until the stored due time, then attempts.
+ */
+import pRetry from 'p-retry';
+import type { Logger } from 'pino';
+import type { Store } from '../store/index.js';
+import { nowIso } from '../lib/ids.js';
+import {
+  attemptDueAt,
+  MAX_ATTEMPTS_KEPT,
+  WebhookDeliveries,
+  WebhookEvents,
+  type DeliveryAttempt,
+  type WebhookDelivery,
+} from './outbox.js';
+import type { WebhookSecretsService } from './secrets.js';
+import { signatureHeader } from './signing.js';
+import { SIGNATURE_HEADER } from './verify.js';
+import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';
+
+export interface DispatcherOptions {
+  store: Store;
+  secrets: WebhookSecretsService;
+  logger: Logger;
+  schedule: readonly number[];
+  /** Refuse non-public addresses at connect time (production). */
+  guard: boolean;
+  timeoutMs?: number;
+  /** Requests on the wire at once, across all receivers. */
+  concurrency?: number;
+  /** How often pending deliveries without a runner are picked up again (safety net). */
+  rescanMs?: number;
+  /** Replaceable for tests; node:http by default. */
+  send?: typeof postWebhook;
+}
+
+/** Thrown by a runner step to have p-retry run the loop again. */
+class NotDoneYet extends Error {}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A counting semaphore: bounds concurrent requests without queueing in the store. */
+class Gate {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((r) => this.queue.push(r));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+export class WebhookDispatcher {
+  private readonly runners = new Map<string, Promise<void>>();
+  private readonly wakers = new Map<string, () => void>();
+  private readonly waiters = new Map<string, Array<{ cycle: number; resolve: () => void }>>();
+  private readonly abort = new AbortController();
+  private readonly gate: Gate;
+  private rescanTimer?: NodeJS.Timeout;
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.gate = new Gate(opts.concurrency ?? 32);
+  }
+
+  /** Records attempts a previous process left on the wire, then resumes every pending delivery. */
+  async start(): Promise<void> {
+    this.started = true;
+    await this.rescan();
+    this.rescanTimer = setInterval(() => {
+      this.rescan().catch((err) => this.opts.logger.error({ err }, 'webhook rescan failed'));
+    }, this.opts.rescanMs ?? 30_000);
+    this.rescanTimer.unref();
+  }
+
+  /** Stops every runner; an attempt on the wire is cut and logged as interrupted. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.rescanTimer);
+    this.abort.abort();
+    for (const w of this.wakers.values()) w();
+    await Promise.allSettled([...this.runners.values()]);
+    for (const list of this.waiters.values()) for (const w of list) w.resolve();
+    this.waiters.clear();
+  }
+
+  /** A new delivery was queued (called inside its transaction, so act only after it commits). */
+  readonly kick = (deliveryId: string): void => {
+    setImmediate(() => this.ensureRunner(deliveryId));
+  };
+
+  /** Makes a pending delivery due now (after a redelivery request); resolves once that attempt is logged. */
+  async attemptNow(deliveryId: string, cycle: number, maxWaitMs = (this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS) + 5_000): Promise<void> {
+    if (this.stopped) return;
+    const done = new Promise<void>((resolve) => {
+      const list = this.waiters.get(deliveryId) ?? [];
+      list.push({ cycle, resolve });
+      this.waiters.set(deliveryId, list);
+      setTimeout(resolve, maxWaitMs).unref();
+    });
+    this.ensureRunner(deliveryId);
+    this.wakers.get(deliveryId)?.();
+    await done;
+  }
+
+  private async rescan(): Promise<void> {
+    const pending = await this.opts.store.table(WebhookDeliveries).findMany({ status: 'pending' });
+    for (const d of pending) {
+      if (this.runners.has(d.id)) continue;
+      if (d.inFlight) await this.recordInterrupted(d.id);
+      this.ensureRunner(d.id);
+    }
+  }
+
+  private async recordInterrupted(id: string): Promise<void> {
+    await this.opts.store.transaction(async (tx) => {
+      const t = tx.table(WebhookDeliveries);
+      const d = await t.get(id);
+      if (!d?.inFlight) return;
+      const attempt: DeliveryAttempt = {
+        at: d.inFlight.startedAt,
+        trigger: d.scheduleIndex === 0 && d.cycle > 0 ? 'manual' : 'scheduled',
+        succeeded: false,
+        latencyMs: 0,
+        interrupted: true,
+        error: 'interrupted: the service stopped during this attempt; it will be retried',
+      };
+      await t.update(id, { inFlight: undefined, attempts: [...d.attempts, attempt].slice(-MAX_ATTEMPTS_KEPT) });
+    });
+  }
+
+  private ensureRunner(id: string): void {
+    if (this.stopped || !this.started || this.runners.has(id)) return;
+    const run = pRetry(() => this.step(id), {
+      retries: Number.POSITIVE_INFINITY,
+      minTimeout: 0,
+      maxTimeout: 0,
+      factor: 1,
+      signal: this.abort.signal,
+      unref: true,
+      shouldRetry: ({ error }) => error instanceof NotDoneYet && !this.stopped,
+    })
+      .catch((err) => {
+        if (!this.stopped) this.opts.logger.error({ err, delivery: id }, 'webhook runner failed; the rescan resumes it');
+      })
+      .finally(() => this.runners.delete(id));
+    this.runners.set(id, run);
+  }
+
+  /** One loop turn: returns when the delivery needs nothing more, throws NotDoneYet otherwise. */
+  private async step(id: string): Promise<void> {
+    const d = await this.opts.store.table(WebhookDeliveries).get(id);
+    if (!d || d.status !== 'pending' || this.stopped) return;
+    // This runner is the only one for the delivery, so a marker it did not set is a leftover.
+    if (d.inFlight) {
+      await this.recordInterrupted(id);
+      throw new NotDoneYet();
+    }
+    const wait = Date.parse(d.nextAttemptAt ?? '') - Date.now();
+    if (wait > 0) {
+      await this.sleep(id, Math.min(wait, MAX_TIMER_MS));
+      throw new NotDoneYet();
+    }
+    await this.attempt(d);
+    throw new NotDoneYet(); // re-read: delivered and dead end the loop on the next turn
+  }
+
+  private sleep(id: string, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakers.set(id, wake);
+    });
+  }
+
+  private async attempt(seen: WebhookDelivery): Promise<void> {
+    const { store, schedule } = this.opts;
+    const id = seen.id;
+    const startedMs = Date.now();
+    // Claiming the attempt in a transaction also orders it after the transaction that
+    // queued the delivery and makes that one durable before anything is sent. The
+    // claim fails if a redelivery or another attempt changed the row meanwhile.
+    const claimed = await store.transaction(async (tx) => {
+      const t = tx.table(WebhookDeliveries);
+      const d = await t.get(id);
+      if (!d || d.status !== 'pending' || d.inFlight || d.cycle !== seen.cycle || d.scheduleIndex !== seen.scheduleIndex) {
+        return undefined;
+      }
+      return t.update(id, { inFlight: { startedAt: new Date(startedMs).toISOString(), cycle: d.cycle } });
+    });
+    if (!claimed) return;
+
+    let result: SendResult;
+    try {
+      result = await this.send(claimed);
+    } catch (err) {
+      result = { ok: false, latencyMs: Date.now() - startedMs, error: `internal error: ${(err as Error).message}`.slice(0, 300) };
+    }
+
+    const attempt: DeliveryAttempt = {
+      at: new Date(startedMs).toISOString(),
+      trigger: claimed.scheduleIndex === 0 && claimed.cycle > 0 ? 'manual' : 'scheduled',
+      succeeded: result.ok,
+      latencyMs: result.latencyMs,
+      ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),
+      ...(result.error !== undefined ? { error: result.error } : {}),
+      ...(result.responseBody !== undefined ? { responseBody: result.responseBody } : {}),
+      ...(result.aborted ? { interrupted: true } : {}),
+    };
+    await store.transaction(async (tx) => {
+      const t = tx.table(WebhookDeliveries);
+      const d = await t.get(id);
+      if (!d) return;
+      const patch: Partial<WebhookDelivery> = {
+        inFlight: undefined,
+        attempts: [...d.attempts, attempt].slice(-MAX_ATTEMPTS_KEPT),
+      };
+      if (result.ok) {
+        Object.assign(patch, { status: 'delivered', deliveredAt: nowIso(), nextAttemptAt: undefined });
+      } else if (!result.aborted && d.status === 'pending' && d.cycle === claimed.cycle) {
+        // An interrupted attempt keeps its slot; a redelivery meanwhile has reset the schedule.
+        const next = attemptDueAt(schedule, Date.parse(d.cycleStartedAt), d.scheduleIndex + 1, startedMs);
+        if (next === undefined) Object.assign(patch, { status: 'dead', nextAttemptAt: undefined });
+        else Object.assign(patch, { scheduleIndex: d.scheduleIndex + 1, nextAttemptAt: new Date(next).toISOString() });
+      }
+      await t.update(id, patch);
+    });
+    this.resolveWaiters(id, claimed.cycle);
+    if (!result.ok && !result.aborted) {
+      this.opts.logger.debug({ delivery: id, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
+    }
+  }
+
+  private async send(d: WebhookDelivery): Promise<SendResult> {
+    const event = await this.opts.store.table(WebhookEvents).get(d.eventId);
+    if (!event) return { ok: false, latencyMs: 0, error: 'internal error: event missing' };
+    const send = this.opts.send ?? postWebhook;
+    return this.gate.run(async () => {
+      if (this.stopped) return { ok: false, aborted: true, latencyMs: 0, error: 'interrupted: service stopping' };
+      // Signed when it goes out, with the secrets valid at that moment.
+      const now = Date.now();
+      const secrets = await this.opts.secrets.signingSecrets(d.accountId, now);
+      if (secrets.length === 0) return { ok: false, latencyMs: 0, error: 'internal error: no signing secret' };
+      return send(d.url, event.body, {
+        headers: { [SIGNATURE_HEADER]: signatureHeader(event.body, secrets, now) },
+        guard: this.opts.guard,
+        timeoutMs: this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+        signal: this.abort.signal,
+      });
+    });
+  }
+
+  private resolveWaiters(id: string, cycle: number): void {
+    const list = this.waiters.get(id);
+    if (!list) return;
+    const rest = list.filter((w) => {
+      if (w.cycle > cycle) return true;
+      w.resolve();
+      return false;
+    });
+    if (rest.length) this.waiters.set(id, rest);
+    else this.waiters.delete(id);
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The webhook outbox. A payment status change and the event it causes are written in the
+ * same store transaction (PaymentsService.onTransition), so there is never a state change
+ * without its event nor an event without its state change. The dispatcher delivers from
+ * these tables; `nextAttemptAt` is persisted so a restart resumes every pending delivery.
+ */
+import { defineTable, type Tx } from '../store/index.js';
+import { newId } from '../lib/ids.js';
+import type { Payment } from '../payments/payments.js';
+import type { PaymentStatus } from '../payments/schemas.js';
+import type { WebhookSecretsService } from './secrets.js';
+
+export const EVENT_TYPES = ['payment.settled', 'payment.expired', 'payment.failed'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, EventType>> = {
+  settled: 'payment.settled',
+  expired: 'payment.expired',
+  failed: 'payment.failed',
+};
+
+/** The JSON body merchants receive (interface 6, DESIGN.md 7). */
+export interface WebhookEventPayload {
+  id: string;
+  type: EventType;
+  /** Unix seconds of the state change. */
+  created: number;
+  data: {
+    id: string;
+    reference: string;
+    amount: number;
+    currency: string;
+    status: PaymentStatus;
+    metadata: Record<string, unknown>;
+    tx_hash?: string;
+    failure_reason?: string;
+  };
+}
+
+export interface WebhookEvent {
+  readonly id: string;
+  accountId: string;
+  paymentId: string;
+  type: EventType;
+  createdAt: string;
+  /** The exact JSON sent on every attempt (stored as text so every retry is byte-identical). */
+  body: string;
+}
+
+export const WebhookEvents = defineTable<WebhookEvent>({ name: 'webhook_events', indexes: ['accountId', 'paymentId'] });
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+
+export interface DeliveryAttempt {
+  /** When the request started (ISO). */
+  at: string;
+  /** `scheduled` by the retry schedule, `manual` from a redelivery request. */
+  trigger: 'scheduled' | 'manual';
+  succeeded: boolean;
+  statusCode?: number;
+  latencyMs: number;
+  error?: string;
+  /** First 1 kB of the response body. */
+  responseBody?: string;
+  /** Interrupted by a stop or crash: outcome unknown, does not use up a scheduled attempt. */
+  interrupted?: boolean;
+}
+
+export interface WebhookDelivery {
+  readonly id: string;
+  accountId: string;
+  paymentId: string;
+  eventId: string;
+  eventType: EventType;
+  url: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  /** Bumped by each redelivery request, which starts a new run of the schedule. */
+  cycle: number;
+  /** Base of the current run of the schedule: the event's time, or the redelivery request's. */
+  cycleStartedAt: string;
+  /** Index in the retry schedule of the next attempt. */
+  scheduleIndex: number;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt?: string;
+  /** Set while an attempt is on the wire; found set at start-up, it was interrupted. */
+  inFlight?: { startedAt: string; cycle: number };
+  deliveredAt?: string;
+  attempts: DeliveryAttempt[];
+}
+
+export const WebhookDeliveries = defineTable<WebhookDelivery>({
+  name: 'webhook_deliveries',
+  indexes: ['accountId', 'paymentId', 'status', 'eventId'],
+});
+
+/** Per-account default endpoint, used for payments created without a `webhook_url`. */
+export interface WebhookEndpoint {
+  /** The account id. */
+  readonly id: string;
+  url: string;
+  updatedAt: string;
+}
+export const WebhookEndpoints = defineTable<WebhookEndpoint>({ name: 'webhook_endpoints' });
+
+/** Attempt log entries kept per delivery (redeliveries can add more without bound). */
+export const MAX_ATTEMPTS_KEPT = 100;
+
+export function eventTypeFor(status: PaymentStatus): EventType | undefined {
+  return TYPE_FOR_STATUS[status];
+}
+
+export function eventPayload(id: string, type: EventType, payment: Payment, createdMs: number): WebhookEventPayload {
+  const data: WebhookEventPayload['data'] = {
+    id: payment.id,
+    // Interface 6 types the reference as a string; payments created without one send "".
+    reference: payment.reference ?? '',
+    amount: Number(payment.amount),
+    currency: payment.currency,
+    status: payment.status,
+    metadata: payment.metadata ?? {},
+  };
+  if (payment.txHash) data.tx_hash = payment.txHash;
+  if (payment.failureReason) data.failure_reason = payment.failureReason;
+  return { id, type, created: Math.floor(createdMs / 1000), data };
+}
+
+/**
+ * When attempt `index` of a run is due. Planned at `cycleStart + schedule[0] + ... +
+ * schedule[index]`; if the previous attempt ran late (the service was down), at least
+ * `schedule[index]` after it, so a backlog is retried with the intended spacing rather
+ * than in a burst. Undefined when the schedule is used up.
+ */
+export function attemptDueAt(
+  schedule: readonly number[],
+  cycleStartMs: number,
+  index: number,
+  previousAttemptMs?: number,
+): number | undefined {
+  if (index >= schedule.length) return undefined;
+  let planned = cycleStartMs;
+  for (let i = 0; i <= index; i++) planned += schedule[i]!;
+  return previousAttemptMs === undefined ? planned : Math.max(planned, previousAttemptMs + schedule[index]!);
+}
+
+export interface OutboxOptions {
+  schedule: readonly number[];
+  secrets: WebhookSecretsService;
+  /** Told about each new delivery; it must not act before the transaction commits. */
+  onQueued?: (deliveryId: string) => void;
+}
+
+export class Outbox {
+  constructor(private readonly opts: OutboxOptions) {}
+
+  /** A PaymentsService transition listener: runs inside the status-change transaction. */
+  readonly onTransition = async (tx: Tx, before: Payment, after: Payment): Promise<void> => {
+    if (before.status === after.status) return;
+    const type = eventTypeFor(after.status);
+    if (!type) return;
+    await this.record(tx, type, after);
+  };
+
+  /** Stores the event and, when the payment or its account has an endpoint, its delivery. */
+  async record(tx: Tx, type: EventType, payment: Payment, nowMs = Date.now()): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
+    const id = newId('evt');
+    const created = new Date(nowMs).toISOString();
+    const event = await tx.table(WebhookEvents).insert({
+      id,
+      accountId: payment.accountId,
+      paymentId: payment.id,
+      type,
+      createdAt: created,
+      body: JSON.stringify(eventPayload(id, type, payment, nowMs)),
+    });
+    const url = payment.webhookUrl ?? (await tx.table(WebhookEndpoints).get(payment.accountId))?.url;
+    if (!url) return { event };
+    // Every account with an endpoint has a signing secret; one made here is revealed by rotating.
+    await this.opts.secrets.ensureIn(tx, payment.accountId);
+    const delivery = await tx.table(WebhookDeliveries).insert({
+      id: newId('whd'),
+      accountId: payment.accountId,
+      paymentId: payment.id,
+      eventId: id,
+      eventType: type,
+      url,
+      status: 'pending',
+      createdAt: created,
+      cycle: 0,
+      cycleStartedAt: created,
+      scheduleIndex: 0,
+      nextAttemptAt: new Date(attemptDueAt(this.opts.schedule, nowMs, 0)!).toISOString(),
+      attempts: [],
+    });
+    this.opts.onQueued?.(delivery.id);
+    return { event, delivery };
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * The webhooks capability: outbox (events written with the state change), dispatcher
+ * (at-least-once delivery with a persisted retry schedule), signing secrets, the account's
+ * default endpoint and the delivery log. `createWebhooks` wires it to the payments service.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { Store } from '../store/index.js';
+import { nowIso } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+import type { PaymentsService } from '../payments/payments.js';
+import {
+  Outbox,
+  WebhookDeliveries,
+  WebhookEndpoints,
+  WebhookEvents,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from './outbox.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { loadSecretBox, WebhookSecretsService, type SecretStatus } from './secrets.js';
+import { checkWebhookUrl, type UrlCheckFailure } from './url-guard.js';
+import type { ListDeliveriesQuery } from './schemas.js';
+
+export interface DeliveryWithEvent {
+  delivery: WebhookDelivery;
+  event?: WebhookEvent;
+}
+
+export class WebhooksService {
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: WebhookSecretsService,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly production: boolean,
+  ) {}
+
+  /** The production URL guard (https, public addresses only); everything passes in development and test. */
+  checkUrl(url: string, param = 'webhook_url'): Promise<Result<{ url: string }, UrlCheckFailure>> {
+    return checkWebhookUrl(url, { production: this.production, param });
+  }
+
+  async getEndpoint(accountId: string): Promise<{ url: string | null; secret: SecretStatus }> {
+    const row = await this.store.table(WebhookEndpoints).get(accountId);
+    return { url: row?.url ?? null, secret: await this.secrets.status(accountId) };
+  }
+
+  /**
+   * Sets (or with null clears) the default endpoint. Setting one guarantees a signing secret;
+   * if none has been shown yet, it is returned here, once.
+   */
+  async setEndpoint(
+    accountId: string,
+    url: string | null,
+  ): Promise<Result<{ url: string | null; secret?: string }, UrlCheckFailure>> {
+    if (url !== null) {
+      const checked = await this.checkUrl(url, 'url');
+      if (!checked.ok) return checked;
+    }
+    return this.store.transaction(async (tx) => {
+      const t = tx.table(WebhookEndpoints);
+      const existing = await t.get(accountId);
+      if (url === null) {
+        if (existing) await t.remove(accountId);
+        return { ok: true as const, url: null };
+      }
+      if (existing) await t.update(accountId, { url, updatedAt: nowIso() });
+      else await t.insert({ id: accountId, url, updatedAt: nowIso() });
+      const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true });
+      return secret ? { ok: true as const, url, secret } : { ok: true as const, url };
+    });
+  }
+
+  rotateSecret(accountId: string) {
+    return this.secrets.rotate(accountId);
+  }
+
+  /** Newest first; `starting_after` must be one of the account's deliveries. */
+  async listDeliveries(
+    accountId: string,
+    q: ListDeliveriesQuery,
+  ): Promise<Result<{ data: DeliveryWithEvent[]; hasMore: boolean }, 'invalid_cursor'>> {
+    const table = this.store.table(WebhookDeliveries);
+    if (q.starting_after) {
+      const cursor = await table.get(q.starting_after);
+      if (!cursor || cursor.accountId !== accountId) {
+        return fail('invalid_cursor', `No such webhook delivery: ${q.starting_after}`, 'starting_after');
+      }
+    }
+    const rows = await table.findMany(
+      { accountId, ...(q.payment_id ? { paymentId: q.payment_id } : {}) },
+      { order: 'desc', after: q.starting_after, limit: q.limit + 1 },
+    );
+    const page = rows.slice(0, q.limit);
+    return { ok: true, data: await Promise.all(page.map((d) => this.withEvent(d))), hasMore: rows.length > q.limit };
+  }
+
+  async getDelivery(accountId: string, id: string): Promise<DeliveryWithEvent | undefined> {
+    const d = await this.store.table(WebhookDeliveries).get(id);
+    return d && d.accountId === accountId ? this.withEvent(d) : undefined;
+  }
+
+  /**
+   * Sends the event again now and starts a fresh run of the retry schedule from this
+   * moment (so a dead delivery comes back to life). Resolves after that attempt is logged.
+   */
+  async redeliver(accountId: string, id: string): Promise<Result<DeliveryWithEvent, 'not_found'>> {
+    const now = nowIso();
+    const reset = await this.store.transaction(async (tx) => {
+      const t = tx.table(WebhookDeliveries);
+      const d = await t.get(id);
+      if (!d || d.accountId !== accountId) return undefined;
+      return t.update(
+        id,
+        { status: 'pending', cycle: d.cycle + 1, cycleStartedAt: now, scheduleIndex: 0, nextAttemptAt: now, deliveredAt: undefined },
+        { cycle: d.cycle },
+      );
+    });
+    if (!reset) return fail('not_found', `No such webhook delivery: ${id}`);
+    await this.dispatcher.attemptNow(id, reset.cycle);
+    const after = await this.getDelivery(accountId, id);
+    return after ? { ok: true, ...after } : fail('not_found', `No such webhook delivery: ${id}`);
+  }
+
+  private async withEvent(delivery: WebhookDelivery): Promise<DeliveryWithEvent> {
+    return { delivery, event: await this.store.table(WebhookEvents).get(delivery.eventId) };
+  }
+}
+
+export interface Webhooks {
+  service: WebhooksService;
+  outbox: Outbox;
+  dispatcher: WebhookDispatcher;
+  secrets: WebhookSecretsService;
+  /** Resumes pending deliveries; call once the rest of the service is built. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface WebhooksOptions {
+  config: Pick<Config, 'DATA_DIR' | 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_SECRET_OVERLAP' | 'production'>;
+  logger: Logger;
+  store: Store;
+  payments: PaymentsService;
+  /** Dispatcher tuning (tests, bench). */
+  concurrency?: number;
+}
+
+/** Builds the capability and registers the outbox as a payments transition listener. */
+export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
+  const { config, logger, store, payments } = opts;
+  const secrets = new WebhookSecretsService(store, await loadSecretBox(config.DATA_DIR), config.WEBHOOK_SECRET_OVERLAP);
+  const dispatcher = new WebhookDispatcher({
+    store,
+    secrets,
+    logger,
+    schedule: config.WEBHOOK_RETRY_SCHEDULE,
+    guard: config.production,
+    concurrency: opts.concurrency,
+  });
+  const outbox = new Outbox({ schedule: config.WEBHOOK_RETRY_SCHEDULE, secrets, onQueued: dispatcher.kick });
+  payments.onTransition(outbox.onTransition);
+  const service = new WebhooksService(store, secrets, dispatcher, config.production);
+  return {
+    service,
+    outbox,
+    dispatcher,
+    secrets,
+    start: () => dispatcher.start(),
+    stop: () => dispatcher.stop(),
+  };
+}

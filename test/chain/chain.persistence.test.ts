@@ -1,0 +1,96 @@
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Address } from 'viem';
+import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { tempDir } from './helpers.js';
+
+describe('ChainService: embedded chain persistence', () => {
+  const open: ChainService[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close()));
+    await Promise.all(cleanups.map((c) => c()));
+  });
+  async function start(dataDir: string) {
+    const c = await createChain({ dataDir });
+    open.push(c);
+    return c;
+  }
+
+  it('keeps balances, the token and the relayer across close() and a new start on the same DATA_DIR', async () => {
+    const { dir, cleanup } = await tempDir('chain-persist-');
+    cleanups.push(cleanup);
+    const holder = '0x0000000000000000000000000000000000001234' as Address;
+
+    const first = await start(dir);
+    expect((await first.faucet(holder, 42_000_000n)).ok).toBe(true);
+    const moved = await first.custodialTransferAndWait({ fromIndex: 0, to: holder, value: 0n, nonce: first.nonceFor('t', '1') });
+    expect(moved.ok).toBe(true);
+    const custodial0 = first.custodialAddress(0);
+    const { tokenAddress, relayerAddress } = first;
+    await first.close();
+    expect(await first.ping()).toBe(false);
+
+    const chainDir = path.join(dir, 'chain');
+    expect((await stat(path.join(chainDir, 'anvil-state.json'))).size).toBeGreaterThan(0);
+    const deployment = JSON.parse(await readFile(path.join(chainDir, 'deployment.json'), 'utf8'));
+    expect(deployment).toMatchObject({ chainId: 31337, tokenAddress });
+    const secrets = JSON.parse(await readFile(path.join(dir, 'secrets.json'), 'utf8'));
+    expect(Object.keys(secrets).sort()).toEqual(['relayerPrivateKey', 'walletMnemonic']);
+    expect((await stat(path.join(dir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+
+    const second = await start(dir);
+    expect(await second.ping()).toBe(true);
+    expect(second.tokenAddress).toBe(tokenAddress);
+    expect(second.relayerAddress).toBe(relayerAddress);
+    expect(second.custodialAddress(0)).toBe(custodial0);
+    expect(await second.balanceOf(holder)).toBe(42_000_000n);
+    expect(await second.authorizationState(custodial0, second.nonceFor('t', '1'))).toBe(true);
+    expect(JSON.parse(await readFile(path.join(chainDir, 'deployment.json'), 'utf8'))).toEqual(deployment);
+    // The relayer's nonce carried over too: new transactions still go through.
+    expect((await second.faucet(holder, 1_000_000n)).ok).toBe(true);
+    expect(await second.balanceOf(holder)).toBe(43_000_000n);
+    await second.close();
+  });
+
+  it('recovers from a corrupt state dump with the copy kept at the previous start', async () => {
+    const { dir, cleanup } = await tempDir('chain-corrupt-');
+    cleanups.push(cleanup);
+    const holder = '0x0000000000000000000000000000000000005678' as Address;
+    const first = await start(dir);
+    expect((await first.faucet(holder, 5_000_000n)).ok).toBe(true);
+    await first.close();
+    const second = await start(dir); // loads the dump and keeps it as the backup
+    await second.close();
+
+    const stateFile = path.join(dir, 'chain', 'anvil-state.json');
+    await writeFile(stateFile, '{"block":{"number":"0x'); // a dump cut short by a crash
+    const third = await start(dir);
+    expect(third.tokenAddress).toBe(first.tokenAddress);
+    expect(await third.balanceOf(holder)).toBe(5_000_000n);
+    await third.close();
+  });
+
+  it('redeploys the token when the chain was reset under an old deployment record', async () => {
+    const { dir, cleanup } = await tempDir('chain-reset-');
+    cleanups.push(cleanup);
+    const holder = '0x0000000000000000000000000000000000009abc' as Address;
+    const first = await start(dir);
+    expect((await first.faucet(holder, 5_000_000n)).ok).toBe(true);
+    await first.close();
+    const before = JSON.parse(await readFile(path.join(dir, 'chain', 'deployment.json'), 'utf8'));
+
+    await rm(path.join(dir, 'chain', 'anvil-state.json'));
+    await rm(path.join(dir, 'chain', 'anvil-state.json.bak'), { force: true });
+    const second = await start(dir);
+    const after = JSON.parse(await readFile(path.join(dir, 'chain', 'deployment.json'), 'utf8'));
+    // Same relayer and nonce give the same address (and even tx hash); the record is new.
+    expect(after.deployedAt).not.toBe(before.deployedAt);
+    expect(after.tokenAddress).toBe(second.tokenAddress);
+    expect(await second.publicClient.getCode({ address: second.tokenAddress })).toMatch(/^0x[0-9a-f]{10,}/);
+    expect(await second.balanceOf(holder)).toBe(0n);
+    expect(second.decimals).toBe(6);
+    await second.close();
+  });
+});

@@ -1,0 +1,83 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  custodialAccount,
+  getOrCreateSecret,
+  isValidMnemonic,
+  loadOrCreateMnemonic,
+  readSecrets,
+  secretsPath,
+} from '../../src/chain/wallets.js';
+import { tempDir } from './helpers.js';
+
+// Hardhat/anvil's well-known test mnemonic and its first BIP-44 addresses.
+const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
+
+describe('custodial wallets and the secrets file', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((c) => c()));
+  });
+  async function dataDir() {
+    const t = await tempDir('wallets-');
+    cleanups.push(t.cleanup);
+    return t.dir;
+  }
+
+  it('generates a mnemonic into secrets.json with mode 0600 and reuses it', async () => {
+    const dir = await dataDir();
+    const first = await loadOrCreateMnemonic(dir);
+    expect(first.split(' ')).toHaveLength(12);
+    expect(isValidMnemonic(first)).toBe(true);
+    expect((await stat(secretsPath(dir))).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(secretsPath(dir), 'utf8'))).toEqual({ walletMnemonic: first });
+
+    expect(await loadOrCreateMnemonic(dir)).toBe(first);
+  });
+
+  it('prefers WALLET_MNEMONIC and does not write it to disk', async () => {
+    const dir = await dataDir();
+    expect(await loadOrCreateMnemonic(dir, TEST_MNEMONIC)).toBe(TEST_MNEMONIC);
+    expect(await readSecrets(dir)).toEqual({});
+  });
+
+  it('refuses a mnemonic with a bad checksum or unknown word', async () => {
+    const dir = await dataDir();
+    await expect(loadOrCreateMnemonic(dir, 'test test test test test test test test test test test test')).rejects.toThrow(
+      /not a valid BIP-39/,
+    );
+    expect(isValidMnemonic('test test test test test test test test test test test junk')).toBe(true);
+    expect(isValidMnemonic('test test test test test test test test test test test notaword')).toBe(false);
+  });
+
+  it('derives BIP-44 m/44\'/60\'/0\'/0/index accounts', () => {
+    expect(custodialAccount(TEST_MNEMONIC, 0).address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(custodialAccount(TEST_MNEMONIC, 1).address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(() => custodialAccount(TEST_MNEMONIC, -1)).toThrow(RangeError);
+  });
+
+  it('keeps other secrets in the same file, creating each once even under concurrency', async () => {
+    const dir = await dataDir();
+    const mnemonic = await loadOrCreateMnemonic(dir);
+    let created = 0;
+    const keys = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        getOrCreateSecret(dir, 'relayerPrivateKey', () => {
+          created++;
+          return `0x${'ab'.repeat(32)}`;
+        }),
+      ),
+    );
+    expect(created).toBe(1);
+    expect(new Set(keys).size).toBe(1);
+    expect(await readSecrets(dir)).toEqual({ walletMnemonic: mnemonic, relayerPrivateKey: `0x${'ab'.repeat(32)}` });
+    expect((await stat(path.join(dir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('fails loudly on a malformed secrets file instead of generating new keys over it', async () => {
+    const dir = await dataDir();
+    await writeFile(secretsPath(dir), JSON.stringify({ relayerPrivateKey: 'nope' }));
+    await expect(loadOrCreateMnemonic(dir)).rejects.toThrow(/malformed/);
+  });
+});

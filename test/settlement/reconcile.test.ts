@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Hex } from 'viem';
+import { call, startTestService } from '../helpers/service.js';
+import {
+  anvil,
+  authorize,
+  createPayment,
+  customer,
+  merchantWallet,
+  paymentRecord,
+  settle,
+  setup,
+  stored,
+  until,
+  usdc,
+  type Ctx,
+} from './helpers.js';
+
+// A receipt wait short enough that a paused chain leaves payments `processing`; the periodic
+// reconciler is off (1 h) so each test decides when it runs.
+const SHORT = { SETTLEMENT_CONFIRM_TIMEOUT: '300ms', RECONCILE_INTERVAL: '1h' };
+
+/** Settles with mining paused: the answer is 202 and the payment stays `processing`. */
+async function settleUnmined(ctx: Ctx, paymentId: string, amount = usdc('12.5')) {
+  const payer = await customer(ctx, amount);
+  const signed = await authorize(ctx, paymentId, payer);
+  await anvil(ctx, 'evm_setAutomine', [false]);
+  const res = await settle(ctx, paymentId, signed);
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  expect(res.body).toMatchObject({ ok: true, payment: { status: 'processing' } });
+  const txHash = res.body.txHash as Hex;
+  expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
+  const p = await stored(ctx, paymentId);
+  expect(p).toMatchObject({ status: 'processing', payer: payer.address, txHash });
+  return { payer, signed, txHash };
+}
+
+describe('reconciler: receipts that arrive late', () => {
+  let ctx: Ctx;
+  beforeAll(async () => {
+    ctx = await setup(SHORT);
+  });
+  afterAll(async () => {
+    await anvil(ctx, 'evm_setAutomine', [true]).catch(() => {});
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  it('a receipt timeout leaves the payment processing; once mined, reconcile settles it', async () => {
+    const { chain, settlement } = ctx.svc.deps;
+    const pay = await createPayment(ctx);
+    const to = await merchantWallet(ctx);
+    const before = await chain.balanceOf(to);
+    const { payer, signed, txHash } = await settleUnmined(ctx, pay.id);
+
+    // Still in the node's pool: nothing to decide yet.
+    expect(await settlement!.reconcile()).toMatchObject({ checked: 1, processing: 1 });
+    expect((await stored(ctx, pay.id)).status).toBe('processing');
+    // Another payer cannot jump in meanwhile.
+    const other = await customer(ctx, usdc('12.5'));
+    const blocked = await call(`${ctx.svc.api}/checkout/${pay.id}/authorization`, { body: { from: other.address } });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body).toMatchObject({ ok: false, reason: 'processing' });
+
+    await anvil(ctx, 'evm_mine');
+    await anvil(ctx, 'evm_setAutomine', [true]);
+    expect(await settlement!.reconcile()).toMatchObject({ checked: 1, settled: 1 });
+    const record = await paymentRecord(ctx, pay.id);
+    expect(record).toMatchObject({ status: 'settled', tx_hash: txHash, payer: payer.address });
+    expect(record.settled_at).toBeTruthy();
+    expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
+    expect(await chain.balanceOf(other.address)).toBe(usdc('12.5'));
+
+    // The page re-submitting the same authorization now gets the settled outcome.
+    const again = await settle(ctx, pay.id, signed);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ ok: true, txHash, payment: { status: 'settled' } });
+  });
+
+  it('re-submitting the same authorization while processing waits for the receipt', async () => {
+    const pay = await createPayment(ctx);
+    const { signed, txHash } = await settleUnmined(ctx, pay.id);
+    await anvil(ctx, 'evm_mine');
+    await anvil(ctx, 'evm_setAutomine', [true]);
+    const again = await settle(ctx, pay.id, signed);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ ok: true, txHash, payment: { status: 'settled' } });
+  });
+
+  it('a transaction the node dropped: back to pending with nothing charged, and the customer can pay again', async () => {
+    const { chain, settlement } = ctx.svc.deps;
+    const pay = await createPayment(ctx);
+    const to = await merchantWallet(ctx);
+    const before = await chain.balanceOf(to);
+    const { payer, signed, txHash } = await settleUnmined(ctx, pay.id);
+    await anvil(ctx, 'anvil_dropTransaction', [txHash]);
+    await anvil(ctx, 'evm_setAutomine', [true]);
+
+    expect(await settlement!.reconcile()).toMatchObject({ checked: 1, pending: 1 });
+    const p = await stored(ctx, pay.id);
+    expect(p.status).toBe('pending');
+    expect(p.payer).toBeUndefined();
+    expect(p.txHash).toBeUndefined();
+    expect(await chain.balanceOf(payer.address)).toBe(usdc('12.5'));
+    expect(await chain.balanceOf(to)).toBe(before);
+
+    const paid = await settle(ctx, pay.id, signed);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body.txHash).not.toBe(txHash);
+    expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
+  });
+});
+
+describe('reconciler: restart mid-processing', () => {
+  let ctx: Ctx;
+  beforeAll(async () => {
+    ctx = await setup(SHORT);
+  });
+  afterAll(async () => {
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  async function restart() {
+    const { dataDir } = ctx.svc;
+    await ctx.svc.stop();
+    // Start-up runs a reconcile pass on its own.
+    ctx = { ...ctx, svc: await startTestService({ NODE_ENV: 'test', ...SHORT }, { dataDir }) };
+  }
+
+  it('mined while nobody watched, then a restart: settled on start', async () => {
+    const pay = await createPayment(ctx);
+    const to = await merchantWallet(ctx);
+    const before = await ctx.svc.deps.chain.balanceOf(to);
+    const { payer, txHash } = await settleUnmined(ctx, pay.id);
+    await anvil(ctx, 'evm_mine');
+    await restart();
+
+    await until(async () => (await stored(ctx, pay.id)).status === 'settled', 'the start-up reconcile to settle the payment');
+    expect(await paymentRecord(ctx, pay.id)).toMatchObject({ status: 'settled', tx_hash: txHash, payer: payer.address });
+    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12.5'));
+  });
+
+  it('the transaction was lost with the node on restart: pending again, nothing charged, pays once', async () => {
+    const pay = await createPayment(ctx);
+    const to = await merchantWallet(ctx);
+    const before = await ctx.svc.deps.chain.balanceOf(to);
+    const { payer, signed } = await settleUnmined(ctx, pay.id);
+    // anvil does not keep its transaction pool across a restart.
+    await restart();
+
+    await until(async () => (await stored(ctx, pay.id)).status === 'pending', 'the start-up reconcile to reopen the payment');
+    expect(await ctx.svc.deps.chain.balanceOf(payer.address)).toBe(usdc('12.5'));
+    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before);
+
+    const paid = await settle(ctx, pay.id, signed);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12.5'));
+    expect(await ctx.svc.deps.chain.balanceOf(payer.address)).toBe(0n);
+  });
+});
+
+describe('reconciler: authorization expired without being mined', () => {
+  let ctx: Ctx;
+  beforeAll(async () => {
+    ctx = await setup(SHORT);
+  });
+  afterAll(async () => {
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  it('fails the payment (the authorization can never be used now)', async () => {
+    const pay = await createPayment(ctx, { expires_in_minutes: 5 });
+    const { payer, txHash } = await settleUnmined(ctx, pay.id);
+    await anvil(ctx, 'anvil_dropTransaction', [txHash]);
+    // Chain time moves past validBefore (the session expiry).
+    await anvil(ctx, 'evm_increaseTime', [`0x${(10 * 60).toString(16)}`]);
+    await anvil(ctx, 'evm_mine');
+    await anvil(ctx, 'evm_setAutomine', [true]);
+
+    expect(await ctx.svc.deps.settlement!.reconcile()).toMatchObject({ checked: 1, failed: 1 });
+    const record = await paymentRecord(ctx, pay.id);
+    expect(record.status).toBe('failed');
+    expect(record.failure_reason).toMatch(/expired/);
+    expect(await ctx.svc.deps.chain.balanceOf(payer.address)).toBe(usdc('12.5'));
+  });
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { authorize, createPayment, customer, merchantWallet, paymentRecord, settle, setup, usdc, type Ctx } from './helpers.js';
+
+describe('settlement: concurrency and double submits', () => {
+  let ctx: Ctx;
+  beforeAll(async () => {
+    ctx = await setup();
+  });
+  afterAll(async () => {
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  const relayerNonce = () => ctx.svc.deps.chain.publicClient.getTransactionCount({ address: ctx.svc.deps.chain.relayerAddress });
+
+  it('20 payments settle concurrently through one relayer without a nonce error', async () => {
+    const { chain } = ctx.svc.deps;
+    const n = 20;
+    const payouts = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()).address);
+    const prepared = await Promise.all(
+      payouts.map(async (payout, i) => {
+        const amount = `1.${String(i).padStart(2, '0')}`; // 1.00 .. 1.19 USD, all different
+        const pay = await createPayment(ctx, { amount: Number(amount), payout_address: payout });
+        const payer = await customer(ctx, usdc(amount));
+        return { pay, payer, payout, due: usdc(amount), signed: await authorize(ctx, pay.id, payer) };
+      }),
+    );
+    const nonceBefore = await relayerNonce();
+    const results = await Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed)));
+    for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(new Set(results.map((r) => r.body.txHash)).size).toBe(n);
+    expect(await relayerNonce()).toBe(nonceBefore + n);
+    for (const p of prepared) {
+      expect(await chain.balanceOf(p.payout)).toBe(p.due);
+      expect(await chain.balanceOf(p.payer.address)).toBe(0n);
+      expect((await paymentRecord(ctx, p.pay.id)).status).toBe('settled');
+    }
+  });
+
+  it('the same authorization submitted twice at once moves money once; both get the same outcome', async () => {
+    const { chain } = ctx.svc.deps;
+    const pay = await createPayment(ctx);
+    const payer = await customer(ctx, usdc('25')); // enough for two, so only the nonce can stop a second
+    const to = await merchantWallet(ctx);
+    const before = await chain.balanceOf(to);
+    const signed = await authorize(ctx, pay.id, payer);
+    const nonceBefore = await relayerNonce();
+
+    const [a, b] = await Promise.all([settle(ctx, pay.id, signed), settle(ctx, pay.id, signed)]);
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    expect(b.body.txHash).toBe(a.body.txHash);
+    expect(b.body.redirect).toBe(a.body.redirect);
+    expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
+    expect(await chain.balanceOf(payer.address)).toBe(usdc('12.5'));
+    expect(await relayerNonce()).toBe(nonceBefore + 1);
+  });
+
+  it('the same authorization submitted again later returns the settled payment, sending nothing', async () => {
+    const { chain } = ctx.svc.deps;
+    const pay = await createPayment(ctx);
+    const payer = await customer(ctx, usdc('25'));
+    const signed = await authorize(ctx, pay.id, payer);
+    const first = await settle(ctx, pay.id, signed);
+    expect(first.status).toBe(200);
+    const nonceAfterFirst = await relayerNonce();
+    const again = await settle(ctx, pay.id, signed);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ ok: true, txHash: first.body.txHash, redirect: first.body.redirect });
+    expect(again.body.payment.status).toBe('settled');
+    expect(await relayerNonce()).toBe(nonceAfterFirst);
+    expect(await chain.balanceOf(payer.address)).toBe(usdc('12.5'));
+  });
+
+  it('two different payers racing for one payment: one pays, the other is refused and keeps their money', async () => {
+    const { chain } = ctx.svc.deps;
+    const pay = await createPayment(ctx);
+    const [p1, p2] = await Promise.all([customer(ctx, usdc('12.5')), customer(ctx, usdc('12.5'))]);
+    const [s1, s2] = await Promise.all([authorize(ctx, pay.id, p1), authorize(ctx, pay.id, p2)]);
+    const to = await merchantWallet(ctx);
+    const before = await chain.balanceOf(to);
+    const results = await Promise.all([settle(ctx, pay.id, s1), settle(ctx, pay.id, s2)]);
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    const loser = results.find((r) => r.status === 409)!;
+    expect(loser.body).toMatchObject({ ok: false, reason: 'already_settled' });
+    expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
+    const balances = [await chain.balanceOf(p1.address), await chain.balanceOf(p2.address)].sort();
+    expect(balances).toEqual([0n, usdc('12.5')]);
+  });
+});

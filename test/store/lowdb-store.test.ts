@@ -1,0 +1,305 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { LowdbStore, StoreConflictError, defineTable, type Row } from '../../src/store/index.js';
+
+interface Item extends Row {
+  readonly id: string;
+  owner: string;
+  ref?: string;
+  status: string;
+  n: number;
+  tags?: { a: number };
+}
+const Items = defineTable<Item>({ name: 'items', unique: [['owner', 'ref']], indexes: ['owner', 'status'] });
+const Others = defineTable<{ id: string; v: number }>({ name: 'others' });
+
+let dir: string;
+let store: LowdbStore;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'sp-store-'));
+  store = await LowdbStore.open(dir);
+});
+afterEach(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Reads db.json the way any lowdb user would, independent of the store's own code. */
+async function onDisk(): Promise<{ version: number; tables: Record<string, Item[]> }> {
+  const db = new Low(new JSONFile<{ version: number; tables: Record<string, Item[]> }>(path.join(dir, 'db.json')), {
+    version: 0,
+    tables: {},
+  });
+  await db.read();
+  return db.data;
+}
+
+const item = (id: string, extra: Partial<Item> = {}): Item => ({ id, owner: 'a', status: 'open', n: 0, ...extra });
+
+describe('persistence', () => {
+  it('a committed write is on disk, in lowdb JSON, when the transaction resolves', async () => {
+    await store.write(Items, (t) => t.insert(item('i1', { ref: 'r1', tags: { a: 1 } })));
+    const data = await onDisk();
+    expect(data.version).toBe(1);
+    expect(data.tables.items).toEqual([{ id: 'i1', owner: 'a', ref: 'r1', status: 'open', n: 0, tags: { a: 1 } }]);
+  });
+
+  it('reopening the data dir gives back every row, with its indexes and unique keys', async () => {
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 5; i++) await tx.table(Items).insert(item(`i${i}`, { ref: `r${i}`, status: i % 2 ? 'odd' : 'even' }));
+      await tx.table(Others).insert({ id: 'o1', v: 7 });
+    });
+    await store.close();
+    store = await LowdbStore.open(dir);
+    expect(await store.table(Items).count()).toBe(5);
+    expect((await store.table(Items).findMany({ status: 'odd' })).map((r) => r.id)).toEqual(['i1', 'i3']);
+    expect(await store.table(Others).get('o1')).toEqual({ id: 'o1', v: 7 });
+    await expect(store.write(Items, (t) => t.insert(item('x', { ref: 'r3' })))).rejects.toBeInstanceOf(StoreConflictError);
+  });
+
+  it('many concurrent transactions all land on disk (group commit loses nothing)', async () => {
+    await Promise.all(Array.from({ length: 200 }, (_, i) => store.write(Items, (t) => t.insert(item(`c${i}`, { n: i })))));
+    const rows = (await onDisk()).tables.items!;
+    expect(rows).toHaveLength(200);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(200);
+  });
+
+  it('serialises exactly what JSON.stringify would, also after updates and removals between writes', async () => {
+    // More rows than one cached block, then changes in the middle: the block cache must notice.
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 1300; i++) await tx.table(Items).insert(item(`b${i}`, { n: i, ref: `r${i}` }));
+    });
+    await store.write(Items, (t) => t.update('b700', { status: 'changed', tags: { a: 2 } }));
+    await store.write(Items, (t) => t.remove('b3'));
+    await store.write(Others, (t) => t.insert({ id: 'o', v: 1 }));
+    const data = await onDisk();
+    const expected = (await store.table(Items).findMany()).map((r) => ({ ...r }));
+    expect(data.tables.items).toEqual(expected);
+    expect(data.tables.items).toHaveLength(1299);
+    expect(data.tables.items!.find((r) => r.id === 'b700')).toMatchObject({ status: 'changed', tags: { a: 2 } });
+    expect(data.tables.items!.some((r) => r.id === 'b3')).toBe(false);
+    expect(data.tables.others).toEqual([{ id: 'o', v: 1 }]);
+  });
+
+  it('writes atomically: no temp files are left behind and the file is private (0600)', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.write(Items, (t) => t.insert(item(`t${i}`)))));
+    expect((await readdir(dir)).sort()).toEqual(['db.json']);
+    expect((await stat(path.join(dir, 'db.json'))).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('transactions', () => {
+  it('rolls back every write of a transaction that throws, in memory and on disk', async () => {
+    await store.write(Items, (t) => t.insert(item('keep', { n: 1 })));
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.table(Items).insert(item('gone'));
+        await tx.table(Items).update('keep', { n: 2 });
+        await tx.table(Items).remove('keep');
+        await tx.table(Others).insert({ id: 'o', v: 1 });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await store.table(Items).get('gone')).toBeUndefined();
+    expect(await store.table(Items).get('keep')).toMatchObject({ n: 1 });
+    expect(await store.table(Others).count()).toBe(0);
+    expect((await onDisk()).tables.items).toEqual([item('keep', { n: 1 })]);
+    // The rolled-back insert left no index or unique entry behind.
+    expect(await store.table(Items).findMany({ owner: 'a' })).toHaveLength(1);
+  });
+
+  it('a unique violation part-way rolls back the writes before it', async () => {
+    await store.write(Items, (t) => t.insert(item('x1', { ref: 'dup' })));
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.table(Items).insert(item('x2', { ref: 'fresh' }));
+        await tx.table(Items).insert(item('x3', { ref: 'dup' }));
+      }),
+    ).rejects.toBeInstanceOf(StoreConflictError);
+    expect(await store.table(Items).get('x2')).toBeUndefined();
+    // 'fresh' is still free.
+    await store.write(Items, (t) => t.insert(item('x4', { ref: 'fresh' })));
+  });
+
+  it('readers outside a transaction never see its writes before it commits', async () => {
+    let seenDuring: Item | undefined = item('placeholder');
+    let countDuring = -1;
+    await store.transaction(async (tx) => {
+      await tx.table(Items).insert(item('p1', { status: 'new' }));
+      // Inside: the transaction reads its own writes, through get and find.
+      expect(await tx.table(Items).get('p1')).toBeDefined();
+      expect((await tx.table(Items).findMany({ status: 'new' })).map((r) => r.id)).toEqual(['p1']);
+      seenDuring = await store.table(Items).get('p1');
+      countDuring = await store.table(Items).count({ status: 'new' });
+    });
+    expect(seenDuring).toBeUndefined();
+    expect(countDuring).toBe(0);
+    expect(await store.table(Items).get('p1')).toBeDefined();
+  });
+
+  it('runs transactions one at a time (no lost updates)', async () => {
+    await store.write(Others, (t) => t.insert({ id: 'counter', v: 0 }));
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        store.write(Others, async (t) => {
+          const c = (await t.get('counter'))!;
+          await new Promise((r) => setImmediate(r));
+          return t.update('counter', { v: c.v + 1 });
+        }),
+      ),
+    );
+    expect((await store.table(Others).get('counter'))!.v).toBe(50);
+  });
+
+  it('a transaction handle cannot write after its transaction ended', async () => {
+    let leaked: any;
+    await store.transaction(async (tx) => {
+      leaked = tx.table(Items);
+    });
+    await expect(leaked.insert(item('late'))).rejects.toThrow(/already finished/);
+    expect(await store.table(Items).get('late')).toBeUndefined();
+  });
+
+  it('rows handed out are frozen copies: changing them cannot change the store', async () => {
+    const input = item('f1', { tags: { a: 1 } });
+    const stored = await store.write(Items, (t) => t.insert(input));
+    input.n = 99;
+    expect(() => {
+      (stored as { n: number }).n = 5;
+    }).toThrow();
+    expect(() => {
+      (stored.tags as { a: number }).a = 5;
+    }).toThrow();
+    expect((await store.table(Items).get('f1'))!.n).toBe(0);
+  });
+
+  it('a closed store refuses transactions', async () => {
+    await store.close();
+    await expect(store.write(Items, (t) => t.insert(item('z')))).rejects.toThrow(/closed/);
+    store = await LowdbStore.open(dir);
+  });
+});
+
+describe('compare-and-set', () => {
+  it('updates only while the expectation holds, exactly once under contention', async () => {
+    await store.write(Items, (t) => t.insert(item('cas', { status: 'pending' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        store.write(Items, (t) => t.update('cas', { status: 'done', n: i }, { status: 'pending' })),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.find(Boolean)!;
+    expect(await store.table(Items).get('cas')).toEqual(winner);
+    expect(await store.write(Items, (t) => t.update('missing', { n: 1 }))).toBeUndefined();
+  });
+
+  it('keeps the status index in step with updates', async () => {
+    await store.write(Items, (t) => t.insert(item('s1', { status: 'pending' })));
+    await store.write(Items, (t) => t.update('s1', { status: 'settled' }, { status: 'pending' }));
+    expect(await store.table(Items).findMany({ status: 'pending' })).toEqual([]);
+    expect((await store.table(Items).findMany({ status: 'settled' })).map((r) => r.id)).toEqual(['s1']);
+  });
+});
+
+describe('unique constraints', () => {
+  it('rejects a duplicate id and a duplicate (owner, ref), naming the holder', async () => {
+    await store.write(Items, (t) => t.insert(item('u1', { ref: 'R' })));
+    await expect(store.write(Items, (t) => t.insert(item('u1')))).rejects.toMatchObject({ fields: ['id'] });
+    const err = await store.write(Items, (t) => t.insert(item('u2', { ref: 'R' }))).catch((e) => e);
+    expect(err).toBeInstanceOf(StoreConflictError);
+    expect(err).toMatchObject({ table: 'items', fields: ['owner', 'ref'], existingId: 'u1' });
+  });
+
+  it('the same ref under another owner, and rows without a ref, are allowed', async () => {
+    await store.write(Items, async (t) => {
+      await t.insert(item('v1', { ref: 'R' }));
+      await t.insert(item('v2', { ref: 'R', owner: 'b' }));
+      await t.insert(item('v3'));
+      await t.insert(item('v4'));
+    });
+    expect(await store.table(Items).count()).toBe(4);
+  });
+
+  it('an update may not take a key another row holds; freeing a key makes it available', async () => {
+    await store.write(Items, async (t) => {
+      await t.insert(item('w1', { ref: 'A' }));
+      await t.insert(item('w2', { ref: 'B' }));
+    });
+    await expect(store.write(Items, (t) => t.update('w2', { ref: 'A' }))).rejects.toBeInstanceOf(StoreConflictError);
+    // Within one transaction: move w1 off 'A', then give 'A' to a new row.
+    await store.write(Items, async (t) => {
+      await t.update('w1', { ref: 'C' });
+      await t.insert(item('w3', { ref: 'A' }));
+    });
+    expect((await store.table(Items).findOne({ owner: 'a', ref: 'A' }))!.id).toBe('w3');
+    expect((await store.table(Items).findOne({ owner: 'a', ref: 'C' }))!.id).toBe('w1');
+    await store.write(Items, (t) => t.remove('w3'));
+    await store.write(Items, (t) => t.insert(item('w4', { ref: 'A' })));
+  });
+});
+
+describe('queries and cursors', () => {
+  beforeEach(async () => {
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 25; i++) {
+        await tx.table(Items).insert(item(`q${String(i).padStart(2, '0')}`, { owner: i % 5 === 0 ? 'b' : 'a', n: i }));
+      }
+    });
+  });
+
+  it('returns rows in insertion order, newest first with order desc, and honours limit', async () => {
+    const asc = await store.table(Items).findMany({ owner: 'a' }, { limit: 3 });
+    expect(asc.map((r) => r.n)).toEqual([1, 2, 3]);
+    const desc = await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 3 });
+    expect(desc.map((r) => r.n)).toEqual([24, 23, 22]);
+    expect(await store.table(Items).findMany({}, { limit: 0 })).toEqual([]);
+  });
+
+  it('pages with an `after` cursor without skipping or repeating a row', async () => {
+    const seen: number[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 7, after });
+      if (page.length === 0) break;
+      seen.push(...page.map((r) => r.n));
+      after = page.at(-1)!.id;
+    }
+    expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i).filter((n) => n % 5 !== 0));
+  });
+
+  it('a sparse index (small set) pages the same way as a scan', async () => {
+    const page1 = await store.table(Items).findMany({ owner: 'b' }, { order: 'desc', limit: 2 });
+    expect(page1.map((r) => r.n)).toEqual([20, 15]);
+    const page2 = await store.table(Items).findMany({ owner: 'b' }, { order: 'desc', limit: 2, after: page1[1]!.id });
+    expect(page2.map((r) => r.n)).toEqual([10, 5]);
+    const asc = await store.table(Items).findMany({ owner: 'b' }, { after: 'q05' });
+    expect(asc.map((r) => r.n)).toEqual([10, 15, 20]);
+  });
+
+  it('an unknown cursor yields nothing; non-indexed fields filter too', async () => {
+    expect(await store.table(Items).findMany({}, { after: 'nope' })).toEqual([]);
+    expect((await store.table(Items).findMany({ n: 7 })).map((r) => r.id)).toEqual(['q07']);
+    expect(await store.table(Items).findOne({ owner: 'zzz' })).toBeUndefined();
+    expect(await store.table(Items).count({ owner: 'b' })).toBe(5);
+  });
+
+  it('inside a transaction, reads merge its own inserts, updates and removals in order', async () => {
+    await store.transaction(async (tx) => {
+      const t = tx.table(Items);
+      await t.remove('q24');
+      await t.update('q23', { owner: 'b' });
+      await t.insert(item('new1', { n: 100 }));
+      expect((await t.findMany({ owner: 'a' }, { order: 'desc', limit: 3 })).map((r) => r.n)).toEqual([100, 22, 21]);
+      expect((await t.findMany({ owner: 'b' }, { order: 'desc', limit: 2 })).map((r) => r.n)).toEqual([23, 20]);
+      expect(await t.count({ owner: 'a' })).toBe(19);
+      expect((await t.findMany({ owner: 'a' }, { after: 'q22' })).map((r) => r.n)).toEqual([100]);
+    });
+    expect((await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 2 })).map((r) => r.n)).toEqual([100, 22]);
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Screenshots land here (git-ignored) for people to look at; tests never compare pixels. */
+export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/**
+ * A fresh context (own cookies and sessionStorage) against the service. Every console
+ * error, including CSP violations from a stray inline script, is collected for assertions.
+ */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  opts: { width?: number; height?: number } = {},
+): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  return { context, page, consoleErrors };
+}
+
+/** Errors that are not the page's fault: expected 4xx answers the page handles itself. */
+export const realErrors = (errors: string[]) => errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
+
+let seq = 0;
+export interface UiUser {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Signs up through the sign-up page, the way a merchant does; ends on the dashboard. */
+export async function signUpThroughUi(page: Page, name = 'Ada’s Haircuts'): Promise<UiUser> {
+  const user = { name, email: `ui${Date.now()}${++seq}@example.com`, password: 'correct horse battery' };
+  await page.goto('/app/signup');
+  await page.getByLabel('Business name').fill(user.name);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/app');
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  return user;
+}
+
+/** The document's scroll width: at most the viewport width means no horizontal scrolling. */
+export async function scrollWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
+}
