@@ -20,6 +20,7 @@ import { AccountsService } from '../src/accounts/accounts.js';
 import { PaymentsService } from '../src/payments/payments.js';
 import { CreatePaymentInput } from '../src/payments/schemas.js';
 import { createWebhooks } from '../src/webhooks/webhooks.js';
+import { WebhookDeliveries } from '../src/webhooks/outbox.js';
 
 export interface WebhookBenchResult {
   events: number;
@@ -33,6 +34,8 @@ export interface WebhookBenchOptions {
   events?: number;
   /** State changes in flight at once. */
   concurrency?: number;
+  /** Webhook requests on the wire at once (the dispatcher's gate). */
+  deliveryConcurrency?: number;
   print?: (line: string) => void;
 }
 
@@ -84,7 +87,7 @@ export async function benchWebhooks(opts: WebhookBenchOptions = {}): Promise<Web
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store);
   const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
-  const webhooks = await createWebhooks({ config, logger, store, payments, concurrency: 64 });
+  const webhooks = await createWebhooks({ config, logger, store, payments, concurrency: opts.deliveryConcurrency ?? 256 });
   await webhooks.start();
   try {
     const created = await accounts.create({ name: 'Bench Shop' });
@@ -119,6 +122,11 @@ export async function benchWebhooks(opts: WebhookBenchOptions = {}): Promise<Web
       p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
       p99Ms: Math.round(percentile(latencies, 99) * 10) / 10,
     };
+    // Let the dispatcher record the last results before stopping (not measured).
+    const deliveriesTable = store.table(WebhookDeliveries);
+    for (let i = 0; i < 500 && (await deliveriesTable.count({ status: 'delivered' })) < n; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     print(
       `webhooks: ${n} events in ${result.seconds} s = ${result.eventsPerSecond} events/s; ` +
         `state change -> delivered p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`,

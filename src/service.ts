@@ -16,6 +16,7 @@ import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webRouter } from './web/router.js';
 import { createChain } from './chain/chain.js';
 import { walletSummary } from './wallet/balance.js';
+import { createMoneyModules } from './money-modules.js';
 import { Agent, createEngine, createToolHandlers } from './agent/index.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
 import { chatRouter } from './api/chat.router.js';
@@ -88,9 +89,21 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       logger: logger.child({ module: 'chain' }),
     });
     cleanups.push(() => chain.close());
+    // Transfers, bills and markets (docs/money-modules.md), with a sweep that finishes interrupted ones.
+    const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
+    cleanups.push(money.start(config.RECONCILE_INTERVAL));
     const agent = new Agent({
       engine: createEngine(config, logger.child({ module: 'agent' })),
-      handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL }),
+      handlers: createToolHandlers({
+        accounts,
+        payments,
+        fx,
+        publicUrl: config.PUBLIC_URL,
+        chain,
+        transfers: money.transfers,
+        bills: money.bills,
+        markets: money.markets,
+      }),
       store,
       logger: logger.child({ module: 'agent' }),
       accounts,
@@ -105,6 +118,9 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       keys,
       payments,
       agent,
+      transfers: money.transfers,
+      bills: money.bills,
+      markets: money.markets,
       apiRouters: [],
       pageRouters: [],
       readiness: [() => chain.ping()],

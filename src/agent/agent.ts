@@ -129,10 +129,13 @@ export class Agent {
         return { kind: 'rejected', message: checked.message };
       }
       const call = checked.call;
-      if (channel !== 'api' && MONEY_MOVING_TOOLS.has(call.name)) {
-        if (state.pending) {
-          return { kind: 'rejected', message: 'Only one money-moving action can await confirmation per message; the first one is waiting.' };
-        }
+      const moving = MONEY_MOVING_TOOLS.has(call.name);
+      // One money-moving action per message: the turn reports one outcome, and the user saw one action.
+      if (moving && (state.pending || state.outcomes.some((o) => MONEY_MOVING_TOOLS.has(o.call.name)))) {
+        log.info({ tool: call.name }, 'tool call rejected: second money-moving action in one message');
+        return { kind: 'rejected', message: 'Only one action that moves money can be done per message; ask the user to send the next one separately.' };
+      }
+      if (channel !== 'api' && moving) {
         const preview = await describeCall(call, ctx, this.opts.handlers);
         if (!preview.ok) {
           state.outcomes.push({ call, outcome: preview });

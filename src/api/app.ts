@@ -75,7 +75,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(keysRouter(deps));
   api.use(paymentsRouter(deps));
   api.use(checkoutRouter(deps));
-  api.use(openapiRouter());
+  api.use(openapiRouter(deps));
   for (const r of deps.apiRouters ?? []) api.use(r);
   api.use(notFoundHandler);
   app.use('/api', api);

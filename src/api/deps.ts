@@ -8,6 +8,9 @@ import type { FxService } from '../fx/rates.js';
 import type { ChainService } from '../chain/chain.js';
 import type { SettlementService } from '../settlement/settlement.js';
 import type { Agent } from '../agent/agent.js';
+import type { TransfersService } from '../transfers/transfers.js';
+import type { BillsService } from '../bills/bills.js';
+import type { MarketsService } from '../markets/markets.js';
 import type { WebhooksService } from '../webhooks/webhooks.js';
 
 /** What the HTTP layer is given by the composition root (src/main.ts). */
@@ -26,6 +29,10 @@ export interface AppDeps {
   webhooks?: WebhooksService;
   /** The agent engine core: turns, pending actions (confirm/cancel). */
   agent: Agent;
+  /** Money modules behind the agent's tools (docs/money-modules.md); the Telegram bridge uses transfers.onTransferSettled. */
+  transfers?: TransfersService;
+  bills?: BillsService;
+  markets?: MarketsService;
   /** Readiness probes beyond the store (e.g. the chain). */
   readiness?: Array<() => Promise<boolean>>;
   /** Extra fields for `GET /api/me` (e.g. the custodial wallet address). */

@@ -14,8 +14,8 @@ export const FaucetInput = z
     address: EvmAddress,
     amount: z
       .string({ message: 'amount must be a decimal string like "100"' })
-      .regex(/^\d{1,7}(\.\d{1,6})?$/, 'amount must be a decimal string like "100" with at most 6 decimals')
-      .refine((s) => /[1-9]/.test(s), 'amount must be greater than zero')
+      .regex(/^\d{1,7}(\.\d{1,6})?$/, { message: 'amount must be a decimal string like "100" with at most 6 decimals', abort: true })
+      .refine((s) => /[1-9]/.test(s), { message: 'amount must be greater than zero', abort: true })
       .refine((s) => parseUnits(s, 6) <= parseUnits(String(FAUCET_MAX), 6), `amount must be at most ${FAUCET_MAX.toLocaleString('en-US')}`),
   })
   .strict();

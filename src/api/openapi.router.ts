@@ -1,11 +1,15 @@
 import { Router } from 'express';
+import type { AppDeps } from './deps.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { devRoutesEnabled } from './dev.router.js';
+import './openapi.routes.js';
 
-export function openapiRouter(): Router {
+/** GET /api/openapi.json: built once, on first request, for this deployment's URL. */
+export function openapiRouter(deps: AppDeps): Router {
   const r = Router();
   let doc: unknown;
   r.get('/openapi.json', (_req, res) => {
-    doc ??= buildOpenApiDocument();
+    doc ??= buildOpenApiDocument({ publicUrl: deps.config.PUBLIC_URL, includeDevRoutes: devRoutesEnabled(deps) });
     res.json(doc);
   });
   return r;

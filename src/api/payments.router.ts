@@ -7,6 +7,7 @@ import { auth, requireKey } from './auth.js';
 import { paymentResource } from './present.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IdempotencyKeyHeader = z.string().regex(IDEMPOTENCY_KEY).max(255);
 
 /** Interface 4.3: what a verified key reports. */
 export const PingResponse = z.object({
@@ -29,7 +30,7 @@ export function paymentsRouter(deps: AppDeps): Router {
 
   r.post('/v1/payments', async (req, res) => {
     const key = req.get('Idempotency-Key');
-    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    if (key !== undefined && !IdempotencyKeyHeader.safeParse(key).success) {
       throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
     }
     const input = parseInput(CreatePaymentInput, req.body);

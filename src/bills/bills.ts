@@ -272,6 +272,14 @@ export class BillsService {
     return this.advance(recorded.bill);
   }
 
+  /** Bills stopped part-way and untouched for `idleMs` (for a periodic sweep). */
+  async unfinished(idleMs = 120_000): Promise<BillPayment[]> {
+    const t = this.store.table(BillPayments);
+    const before = this.now().getTime() - idleMs;
+    const rows = await Promise.all((['submitted', 'paid', 'refunding'] as const).map((status) => t.findMany({ status })));
+    return rows.flat().filter((b) => Date.parse(b.updatedAt) <= before);
+  }
+
   /** Finishes a bill left part-way (no receipt yet, refund not confirmed). Idempotent. */
   async reconcile(billId: string): Promise<Result<{ bill: BillPayment }, BillFailure>> {
     const bill = await this.get(billId);

@@ -431,6 +431,16 @@ export class MarketsService {
     });
   }
 
+  /** Ids of markets with stakes or payouts stopped part-way, untouched for `idleMs` (for a periodic sweep). */
+  async unfinished(idleMs = 120_000): Promise<{ stakes: string[]; payouts: string[] }> {
+    const before = this.now().getTime() - idleMs;
+    const idle = (r: { updatedAt: string }) => Date.parse(r.updatedAt) <= before;
+    const stakes = (await this.store.table(Stakes).findMany({ status: 'submitted' })).filter(idle).map((s) => s.marketId);
+    const mt = this.store.table(Markets);
+    const settling = [...(await mt.findMany({ status: 'resolving' })), ...(await mt.findMany({ status: 'cancelling' }))];
+    return { stakes: [...new Set(stakes)], payouts: settling.filter(idle).map((m) => m.id) };
+  }
+
   /** Finishes stakes left `submitted` (same nonce: never moves money twice). */
   async reconcileStakes(marketId: string): Promise<number> {
     const market = await this.get(marketId);

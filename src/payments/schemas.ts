@@ -9,7 +9,9 @@ const MetadataValue = z.union([z.string().max(500, 'metadata values must be at m
 
 export const Metadata = z
   .record(z.string().min(1, 'metadata keys must be 1-40 characters').max(40, 'metadata keys must be at most 40 characters'), MetadataValue)
-  .refine((m) => Object.keys(m).length <= 50, 'metadata can have at most 50 keys');
+  .refine((m) => Object.keys(m).length <= 50, 'metadata can have at most 50 keys')
+  // The refine above is code; tell the OpenAPI document the same limit.
+  .meta({ maxProperties: 50, description: 'Up to 50 keys of at most 40 characters; values are strings (at most 500 characters), numbers or booleans. Echoed on reads and in webhook events.' });
 export type Metadata = z.infer<typeof Metadata>;
 
 export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired'] as const;
@@ -22,36 +24,51 @@ export const CreatePaymentInput = z
     amount: z
       .number({ message: 'amount must be a number' })
       .positive('amount must be positive')
-      .max(1_000_000_000, 'amount must be at most 1,000,000,000'),
+      .max(1_000_000_000, 'amount must be at most 1,000,000,000')
+      .describe('Amount to charge, in `currency`; no more decimals than the currency has (USD 2, UGX 0).'),
     currency: z
       .string({ message: 'currency must be a string' })
       .min(2, 'currency must be 2-8 characters')
       .max(8, 'currency must be 2-8 characters')
-      .transform((s) => s.toUpperCase()),
-    redirect_url: HttpUrl,
-    reference: z.string().min(1).max(64, 'reference must be at most 64 characters').optional(),
+      .transform((s) => s.toUpperCase())
+      .describe('Currency code, case-insensitive (USD, EUR, NGN, KES, USDC, ...).'),
+    redirect_url: HttpUrl.describe('Where the customer is sent when finished, with payment_id and status in the query.'),
+    reference: z
+      .string()
+      .min(1, 'reference must be 1-64 characters')
+      .max(64, 'reference must be at most 64 characters')
+      .optional()
+      .describe('Your own id for the payment, unique per account: used to reconcile and dedupe.'),
     merchant_name: z.string().max(80, 'merchant_name must be at most 80 characters').optional(),
     description: z.string().max(300, 'description must be at most 300 characters').optional(),
     payout_address: z
       .string()
       .refine((s) => isAddress(s, { strict: false }), 'payout_address must be a 0x EVM address')
-      .optional(),
+      .meta({ pattern: '^0x[0-9a-fA-F]{40}$' })
+      .optional()
+      .describe('0x EVM address to settle this payment to.'),
     metadata: Metadata.optional(),
-    webhook_url: HttpUrl.optional(),
+    webhook_url: HttpUrl.optional().describe('Events for this payment are POSTed here (signed).'),
     expires_in_minutes: z
       .number()
       .int('expires_in_minutes must be a whole number')
       .min(1, 'expires_in_minutes must be between 1 and 1440')
       .max(1440, 'expires_in_minutes must be between 1 and 1440')
-      .default(60),
+      .default(60)
+      .describe('How long the checkout session stays open, in minutes.'),
   })
   .strict();
 export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;
 
 export const ListPaymentsQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(100).default(10),
-    starting_after: z.string().min(1).max(100).optional(),
+    limit: z.coerce
+      .number({ error: 'limit must be a whole number between 1 and 100' })
+      .int('limit must be a whole number between 1 and 100')
+      .min(1, 'limit must be a whole number between 1 and 100')
+      .max(100, 'limit must be a whole number between 1 and 100')
+      .default(10),
+    starting_after: z.string().min(1).max(100).optional().describe('A payment id: the page starts after it.'),
     status: PaymentStatus.optional(),
     reference: z.string().min(1).max(64).optional(),
   })

@@ -333,11 +333,17 @@ export class TransfersService {
     return { ok: true, transfer: t };
   }
 
-  /** Transfers left `submitted` or with an unpaid fee (for a periodic sweep). */
-  async unfinished(): Promise<Transfer[]> {
+  /**
+   * Transfers left `submitted` or with an unpaid fee, untouched for `idleMs` (so a sweep
+   * never races a transfer still in its own request).
+   */
+  async unfinished(idleMs = 120_000): Promise<Transfer[]> {
     const t = this.store.table(Transfers);
+    const before = this.now().getTime() - idleMs;
     const [submitted, settled] = await Promise.all([t.findMany({ status: 'submitted' }), t.findMany({ status: 'settled' })]);
-    return [...submitted, ...settled.filter((s) => s.feeStatus === 'pending' || s.feeStatus === 'failed')];
+    return [...submitted, ...settled.filter((s) => s.feeStatus === 'pending' || s.feeStatus === 'failed')].filter(
+      (s) => Date.parse(s.updatedAt) <= before,
+    );
   }
 
   // ------------------------------------------------------------------------ internals
@@ -354,7 +360,8 @@ export class TransfersService {
       },
       this.opts.confirmTimeoutMs,
     );
-    let row = await this.recordOutcome(transfer, outcome);
+    const recorded = await this.recordOutcome(transfer, outcome);
+    let row = recorded.row;
     if (outcome.status === 'failed') {
       const reason = outcome.reason === 'insufficient_balance' ? TransferReason.insufficientBalance : TransferReason.transferFailed;
       const message =
@@ -365,12 +372,13 @@ export class TransfersService {
     }
     if (outcome.status === 'settled') {
       row = await this.collectFee(row);
-      await this.notify(row, sender);
+      // Only the call that moved the row to `settled` notifies: the recipient hears once.
+      if (recorded.changed) this.notify(row, sender);
     }
     return { ok: true, transfer: row };
   }
 
-  private async recordOutcome(transfer: Transfer, outcome: MoveOutcome): Promise<Transfer> {
+  private async recordOutcome(transfer: Transfer, outcome: MoveOutcome): Promise<{ row: Transfer; changed: boolean }> {
     return this.store.transaction(async (tx) => {
       const t = tx.table(Transfers);
       const at = nowIso();
@@ -387,7 +395,7 @@ export class TransfersService {
       } else if (outcome.txHash) {
         row = await t.update(transfer.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
       }
-      return row ?? (await t.get(transfer.id))!;
+      return { row: row ?? (await t.get(transfer.id))!, changed: row !== undefined };
     });
   }
 
@@ -428,8 +436,12 @@ export class TransfersService {
   }
 
   /** Listeners run in the background: a slow or failing notification never holds up or fails a transfer. */
-  private async notify(transfer: Transfer, sender: Account): Promise<void> {
+  private notify(transfer: Transfer, sender: Account): void {
     if (!this.listeners.size) return;
+    void this.emit(transfer, sender).catch((err: unknown) => this.opts.logger?.warn({ err, transferId: transfer.id }, 'transfer notification failed'));
+  }
+
+  private async emit(transfer: Transfer, sender: Account): Promise<void> {
     const recipient = transfer.recipientAccountId ? ((await this.accounts.get(transfer.recipientAccountId)) ?? null) : null;
     const event: TransferSettledEvent = {
       transfer,

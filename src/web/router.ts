@@ -36,9 +36,8 @@ export function webRouter(deps: AppDeps): Router {
   r.use('/app/assets', express.static(ASSETS_DIR, { index: false, maxAge: 0, fallthrough: false }));
 
   r.use('/app', (_req, res, next) => {
-    // Pages carry personal data: never cache them, and keep referrers from leaking paths.
+    // Pages carry personal data: never cache them.
     res.set('Cache-Control', 'no-store');
-    res.set('Referrer-Policy', 'same-origin');
     next();
   });
 

@@ -8,6 +8,7 @@
  * (WEBHOOK_RETRY_SCHEDULE) measured from the event, which p-retry's exponential formula
  * cannot express. Each loop iteration waits until the stored due time, then attempts.
  */
+import { setMaxListeners } from 'node:events';
 import pRetry from 'p-retry';
 import type { Logger } from 'pino';
 import type { Store } from '../store/index.js';
@@ -75,7 +76,9 @@ export class WebhookDispatcher {
   private stopped = false;
 
   constructor(private readonly opts: DispatcherOptions) {
-    this.gate = new Gate(opts.concurrency ?? 32);
+    this.gate = new Gate(opts.concurrency ?? 64);
+    // Every request on the wire listens for shutdown on this one signal.
+    setMaxListeners(0, this.abort.signal);
   }
 
   /** Records attempts a previous process left on the wire, then resumes every pending delivery. */
@@ -134,7 +137,7 @@ export class WebhookDispatcher {
       if (!d?.inFlight) return;
       const attempt: DeliveryAttempt = {
         at: d.inFlight.startedAt,
-        trigger: d.scheduleIndex === 0 && d.cycle > 0 ? 'manual' : 'scheduled',
+        trigger: d.scheduleIndex === 0 && d.cycle > 0 ? 'manual' : 'schedule',
         succeeded: false,
         latencyMs: 0,
         interrupted: true,
@@ -218,7 +221,7 @@ export class WebhookDispatcher {
 
     const attempt: DeliveryAttempt = {
       at: new Date(startedMs).toISOString(),
-      trigger: claimed.scheduleIndex === 0 && claimed.cycle > 0 ? 'manual' : 'scheduled',
+      trigger: claimed.scheduleIndex === 0 && claimed.cycle > 0 ? 'manual' : 'schedule',
       succeeded: result.ok,
       latencyMs: result.latencyMs,
       ...(result.statusCode !== undefined ? { statusCode: result.statusCode } : {}),

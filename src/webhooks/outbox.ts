@@ -54,8 +54,8 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 export interface DeliveryAttempt {
   /** When the request started (ISO). */
   at: string;
-  /** `scheduled` by the retry schedule, `manual` from a redelivery request. */
-  trigger: 'scheduled' | 'manual';
+  /** `schedule`: by the retry schedule, `manual` from a redelivery request. */
+  trigger: 'schedule' | 'manual';
   succeeded: boolean;
   statusCode?: number;
   latencyMs: number;

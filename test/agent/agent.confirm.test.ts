@@ -4,6 +4,8 @@ import { LocalEngine, type LocalParseResult } from '../../src/agent/local-engine
 import { PendingActions } from '../../src/agent/pending-actions.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
 import type { LowdbStore } from '../../src/store/index.js';
+import pino from 'pino';
+import { Writable } from 'node:stream';
 import { fakeAccounts, fakeHandlers, silentLogger, tempStore } from './fakes.js';
 
 const ALICE = 'acct_alice0000000000000000';
@@ -213,6 +215,26 @@ describe('Agent confirmation protocol', () => {
     expect(none).toEqual({ status: 200, body: { ok: true, action: 'none', reply: "Sorry, I didn't understand." } });
     expect(fake.calls).toEqual([]);
     expect(await store.table(PendingActions).count()).toBe(0);
+  });
+
+  it('logs every executed action with request and account id, and never the message text at info', async () => {
+    const lines: any[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+        done();
+      },
+    });
+    const logged = new Agent({ engine: new LocalEngine({ parse }), handlers: fake.handlers, store, logger: pino({ level: 'info' }, sink), accounts: fakeAccounts, now: () => clock });
+    await logged.runTurn({ accountId: ALICE, message: 'send 5,000 KES to @amina', channel: 'api', requestId: 'req_log' });
+    const held = await logged.runTurn({ accountId: ALICE, message: 'send 5,000 KES to @amina', channel: 'chat', requestId: 'req_log2' });
+    await logged.confirm(ALICE, held.body.pending_action!.id, { requestId: 'req_log3' });
+    const executed = lines.filter((l) => l.msg === 'agent action executed');
+    expect(executed.map((l) => [l.requestId, l.accountId, l.tool, l.ok])).toEqual([
+      ['req_log', ALICE, 'send_transfer', true],
+      ['req_log3', ALICE, 'send_transfer', true],
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('5,000 KES to @amina');
   });
 
   it('a handler failure through the API is a 422 naming the reason', async () => {

@@ -220,6 +220,28 @@ describe('ClaudeEngine (nock-scripted Messages API)', () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it('runs at most one money-moving tool per message; a second is answered is_error', async () => {
+    const api = scriptApi([
+      {
+        status: 200,
+        body: message(
+          [toolUse('toolu_1', 'send_transfer', { recipient: '@amina', amount: '5' }), toolUse('toolu_2', 'send_transfer', { recipient: '@bob', amount: '5' })],
+          'tool_use',
+        ),
+      },
+      { status: 200, body: message([text('Sent 5 to @amina; send the next one separately.')], 'end_turn') },
+    ]);
+    const r = await agentWith(fake).runTurn({ accountId: ALICE, message: 'send 5 to @amina and 5 to @bob', channel: 'api' });
+    expect(fake.calls.map((c) => (c.input as any).recipient)).toEqual(['@amina']);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ action: 'transfer', reply: 'send_transfer done.' });
+    const results = api.bodies[1].messages[2].content;
+    expect(results.map((b: any) => [b.tool_use_id, b.is_error ?? false])).toEqual([
+      ['toolu_1', false],
+      ['toolu_2', true],
+    ]);
+  });
+
   it('stops after the iteration bound', async () => {
     const loop = { status: 200, body: message([toolUse('toolu_l', 'get_balance', {})], 'tool_use') };
     const api = scriptApi([loop, loop, loop, loop, loop]);

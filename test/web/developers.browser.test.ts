@@ -99,6 +99,7 @@ describe('Developers screen (Chromium)', () => {
     await row.getByRole('button', { name: /Revoke/ }).click();
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain(`sk_live_…${secret.slice(-4)}`);
+    await screenshot(page, 'developers-revoke-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await row.waitFor({ state: 'detached' });

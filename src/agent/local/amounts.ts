@@ -69,6 +69,8 @@ export function findMoney(tokens: readonly Token[], ctx: CurrencyContext, skip: 
     if (t.kind !== 'number' || skip.has(i) || t.idLike || t.ordinal || t.value === undefined) continue;
     const next = tokens[i + 1];
     const prev = tokens[i - 1];
+    // Percentages are not amounts ("10% of my balance").
+    if (next && (next.text === '%' || next.norm === 'percent' || next.norm === 'pc')) continue;
     // Durations and calendar days are not amounts: "in 3 days", "Dec 5", "5th of May".
     if (next && TIME_UNITS[next.norm] && next.norm !== 'm' && !t.currency) continue;
     if ((next && MONTHS[next.norm] && next.kind === 'word') || (prev && MONTHS[prev.norm] && prev.kind === 'word' && /^\d{1,2}$/.test(t.value))) {

@@ -8,6 +8,7 @@ import {
   type BillerRef,
 } from '../../bills/catalogue.js';
 import type { Analysis } from './analysis.js';
+import { mentionsLaterTime } from './build-transfer.js';
 import type { Draft } from './draft.js';
 import { replies } from './replies.js';
 import { pickAmount } from './slots.js';
@@ -66,6 +67,7 @@ export function buildBill(a: Analysis): Draft {
     return { reply: replies.billNeedsAccount(biller.label, label) };
   }
   if (!amount) return { reply: replies.billNeedsAmount(biller.label) };
+  if (mentionsLaterTime(a)) return { reply: replies.noScheduling };
   return {
     call: {
       name: 'pay_bill',

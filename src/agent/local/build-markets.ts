@@ -23,6 +23,16 @@ export function buildCreateMarket(a: Analysis): Draft {
   while (k + 1 < n && CREATE_NOUNS.has(a.lemmas[k + 1]!)) k++;
   let q = k + 1;
   while (q < n && QUESTION_LEADS.has(a.lemmas[q]!)) q++;
+  const times = findTimeExpressions(a.tokens, { now: a.now, tz: a.tz });
+  // "new market closes Friday: will BTC hit 120k?": the close clause came first.
+  let leadingClose: (typeof times)[number] | undefined;
+  if (q < n && CLOSE_WORDS.has(a.tokens[q]!.norm)) {
+    leadingClose = times.find((t) => t.start > q && t.start <= q + 3);
+    if (leadingClose) {
+      q = leadingClose.end;
+      while (q < n && QUESTION_LEADS.has(a.lemmas[q]!)) q++;
+    }
+  }
 
   // Clauses after the question: "options: a, b, c", "closes in 3 days".
   const closeIdx = findIndexFrom(a, q, (i) => CLOSE_WORDS.has(a.tokens[i]!.norm) || (a.lemmas[i] === 'staking' && a.tokens[i + 1]?.norm === 'closes'));
@@ -58,8 +68,7 @@ export function buildCreateMarket(a: Analysis): Draft {
   }
 
   // Close: a time after "closes" wins, else the last time in the message, else a week.
-  const times = findTimeExpressions(a.tokens, { now: a.now, tz: a.tz });
-  const explicit = closeIdx >= 0 ? times.find((t) => t.start > closeIdx && t.start <= closeIdx + 3) : undefined;
+  const explicit = leadingClose ?? (closeIdx >= 0 ? times.find((t) => t.start > closeIdx && t.start <= closeIdx + 3) : undefined);
   const chosen = explicit ?? times[times.length - 1];
   const closesAt = chosen ? chosen.at : new Date(a.now.getTime() + DEFAULT_CLOSE_DAYS * 86_400_000);
   if (closesAt.getTime() <= a.now.getTime()) return { reply: replies.marketClosePast };
@@ -130,6 +139,8 @@ function outcomesFromQuestion(question: string): string[] | undefined {
 // ---------------------------------------------------------------------------------------
 // stake_market
 
+/** "put 500 on them": the outcome has to be named. */
+const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 'those', 'these', 'one', 'winner']);
 const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and']);
 
 export function buildStake(a: Analysis): Draft {
@@ -146,7 +157,7 @@ export function buildStake(a: Analysis): Draft {
   const outcome = stakeOutcome(a, taken);
 
   if (!market) return { reply: replies.stakeNeedsMarket };
-  if (!outcome) return { reply: replies.stakeNeedsOutcome(market.ref) };
+  if (!outcome || PRONOUNS.has(outcome.toLowerCase())) return { reply: replies.stakeNeedsOutcome(market.ref) };
   if (!amount) return { reply: replies.stakeNeedsAmount(market.ref) };
   return {
     call: {
@@ -166,7 +177,7 @@ function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefine
   for (let i = 0; i < a.tokens.length; i++) {
     const l = a.lemmas[i]!;
     const next = a.tokens[i + 1]?.norm ?? '';
-    if (l === 'on' || l === 'that' || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next)))) {
+    if (l === 'on' || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next)))) {
       const t = freeText(a, i + 1, opts);
       if (t && !used.has(t.start)) return canonicalOutcome(stripOutcomeTail(t.text));
     }
@@ -187,6 +198,7 @@ function stripOutcomeTail(text: string): string {
   return text
     .replace(/\s+(?:to\s+win|wins?|winning|won|will\s+win|it\s+will|happens|is\s+(?:the\s+)?(?:winner|correct|right)|was\s+(?:the\s+)?(?:winner|correct|right))$/i, '')
     .replace(/^(?:the\s+)?(?:option|outcome|answer)\s+/i, '')
+    .replace(/\s+(?:side|option|outcome)$/i, '')
     .trim();
 }
 

@@ -1,4 +1,5 @@
 import type { Analysis } from './analysis.js';
+import { findTimeExpressions } from './dates.js';
 import { RECIPIENT_KINDS } from './lexicon.js';
 import { replies } from './replies.js';
 import { describeAmount, freeText, moneyTokens, pickAmount } from './slots.js';
@@ -16,8 +17,8 @@ export function buildTransfer(a: Analysis): Draft {
   let recipient: { value: string; index: number } | undefined;
   if (candidates.length) {
     const distinct = new Set(candidates.map(({ t }) => t.norm.toLowerCase()));
-    const afterTo = candidates.filter(({ i }) => TO_WORDS.has(a.lemmas[i - 1] ?? ''));
-    const chosen = distinct.size === 1 ? candidates[0] : afterTo.length === 1 ? afterTo[0] : undefined;
+    // Two different people ("to @amina or @bob") is a question, not a guess.
+    const chosen = distinct.size === 1 ? candidates[0] : undefined;
     if (!chosen) return { reply: replies.transferOneRecipient };
     recipient = { value: chosen.t.kind === 'phone' ? chosen.t.norm : chosen.t.text, index: chosen.i };
   }
@@ -41,6 +42,7 @@ export function buildTransfer(a: Analysis): Draft {
   const used = moneyTokens(amount);
   used.add(recipient.index);
   const note = findNote(a, used);
+  if (mentionsLaterTime(a, note?.range)) return { reply: replies.noScheduling };
   return {
     call: {
       name: 'send_transfer',
@@ -48,14 +50,14 @@ export function buildTransfer(a: Analysis): Draft {
         recipient: recipient.value,
         amount: amount.amount,
         ...(amount.currency ? { currency: amount.currency } : {}),
-        ...(note ? { note } : {}),
+        ...(note ? { note: note.text } : {}),
       },
     },
   };
 }
 
 /** "for lunch", "note: rent for May", "memo 'thanks'": the first one that yields text. */
-function findNote(a: Analysis, used: ReadonlySet<number>): string | undefined {
+function findNote(a: Analysis, used: ReadonlySet<number>): { text: string; range: [number, number] } | undefined {
   const stopWords = new Set(['via', 'using', 'from']);
   for (let i = 0; i < a.tokens.length; i++) {
     const lemma = a.lemmas[i]!;
@@ -68,7 +70,17 @@ function findNote(a: Analysis, used: ReadonlySet<number>): string | undefined {
       if (used.has(from) || a.tokens[from]?.kind === 'number') continue;
     } else continue;
     const text = freeText(a, from, { used, stopWords: NOTE_MARKERS.has(lemma) ? new Set<string>() : stopWords });
-    if (text) return text.text.slice(0, 140).trim();
+    if (text) return { text: text.text.slice(0, 140).trim(), range: [text.start, text.end] };
   }
   return undefined;
+}
+
+/**
+ * "send 5k to @amina tomorrow": transfers happen now, so a time outside the note means the
+ * user wants something the engine can't do; better to say so than to send early.
+ */
+export function mentionsLaterTime(a: Analysis, inside?: [number, number]): boolean {
+  return findTimeExpressions(a.tokens, { now: a.now, tz: a.tz }).some(
+    (t) => t.at.getTime() > a.now.getTime() + 60_000 && !(inside && t.start >= inside[0] && t.end <= inside[1]),
+  );
 }

@@ -25,7 +25,7 @@ const MIN_SCORE = 3;
 const TRANSFER_VERBS = ['send', 'transfer', 'remit', 'wire', 'give', 'tip', 'lend', 'pay', 'move', 'forward', 'p2p'];
 const BILL_NOUNS = [
   'meter', 'smartcard', 'iuc', 'decoder', 'token', 'airtime', 'data', 'bundle', 'bill', 'electricity', 'prepaid', 'postpaid',
-  'subscription', 'kwh', 'units', 'recharge', 'topup', 'utility', 'utilities',
+  'subscription', 'kwh', 'units', 'recharge', 'topup', 'utility', 'utilities', 'light',
 ];
 const MARKET_NOUNS = ['market', 'poll', 'prediction', 'markets', 'polls'];
 const STAKE_VERBS = ['bet', 'stake', 'wager', 'punt'];
@@ -61,6 +61,8 @@ export function scoreIntents(a: Analysis): IntentScores {
     add('pay_bill', -3);
     add('send_transfer', -2);
   }
+  // Plural "markets" without an id is about browsing ("show me resolved markets").
+  if (hasLemma(a, 'markets') && !marketId) add('list_markets', 3);
   if (marketId) {
     for (const i of ['stake_market', 'resolve_market', 'cancel_market'] as const) add(i, 2);
     add('create_market', -4);
@@ -87,12 +89,15 @@ export function scoreIntents(a: Analysis): IntentScores {
   });
   if (amounts.length && (marketId || marketWord) && findPhrase(a, ['on']) >= 0) add('stake_market', 3);
 
+  // "market: ...", "poll - ...": what follows is the question.
+  if (a.lemmas.some((l, i) => (l === 'market' || l === 'poll' || l === 'prediction') && [':', '-', '–', '—'].includes(a.lemmas[i + 1] ?? ''))) add('create_market', 2);
   // A question after the market words: "market: will it rain?"
   if (a.tokens.some((t) => t.text === '?') && a.lemmas.some((l) => QUESTION_STARTS.has(l))) add('create_market', 2);
   if ((findPhrase(a, ['how', 'much']) >= 0 || findPhrase(a, ['how', 'many']) >= 0) && hasLemma(a, 'have', 'got', 'left', 'remaining', 'own', 'hold')) {
     add('get_balance', 5);
   }
-  if (findPhrase(a, ['in', 'my', 'wallet']) >= 0 || findPhrase(a, ['in', 'my', 'account']) >= 0) add('get_balance', 3);
+  const whatIHave = findPhrase(a, ['what', 'do', 'i', 'have']) >= 0 || findPhrase(a, ['what', 'have', 'i', 'got']) >= 0;
+  if (findPhrase(a, ['in', 'my', 'wallet']) >= 0 || findPhrase(a, ['in', 'my', 'account']) >= 0 || whatIHave) add('get_balance', 3);
 
   // Gates: an intent needs at least one of its defining words or shapes.
   const gates: Record<Intent, boolean> = {
@@ -102,13 +107,14 @@ export function scoreIntents(a: Analysis): IntentScores {
     stake_market:
       hasLemma(a, ...STAKE_VERBS) ||
       (hasLemma(a, 'put', 'back', 'place', 'go', 'stake') && amounts.length > 0 && (marketId || marketWord)),
-    resolve_market: marketId || marketWord,
+    resolve_market: marketId || marketWord || a.tokens.some((t) => t.norm === 'resolve'),
     cancel_market: marketId || marketWord,
     list_markets: hasLemma(a, ...MARKET_NOUNS) && !marketId,
     create_payment_link: hasLemma(a, ...LINK_NOUNS) || findPhrase(a, ['payment', 'request']) >= 0 || findPhrase(a, ['request', 'payment']) >= 0 || findPhrase(a, ['request', 'money']) >= 0,
     get_balance:
       hasLemma(a, 'balance', 'funds') ||
       ((findPhrase(a, ['how', 'much']) >= 0) && hasLemma(a, 'have', 'got', 'left', 'remaining', 'own', 'hold')) ||
+      whatIHave ||
       findPhrase(a, ['in', 'my', 'wallet']) >= 0 ||
       findPhrase(a, ['in', 'my', 'account']) >= 0,
     help: true,

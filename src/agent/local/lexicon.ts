@@ -20,7 +20,7 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   remitted: 'remit', remitting: 'remit',
   tipped: 'tip', tipping: 'tip',
   lending: 'lend', lent: 'lend',
-  betting: 'bet', bets: 'bet', bett: 'bet',
+  betting: 'bet', bets: 'markets', bett: 'bet',
   staking: 'stake', staked: 'stake', stakes: 'stake',
   wagering: 'wager', wagered: 'wager', wagers: 'wager',
   putting: 'put', puts: 'put',

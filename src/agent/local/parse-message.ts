@@ -40,7 +40,7 @@ export function parseMessage(text: string, ctx: ParseContext): ParseResult {
   if (isNegated(a)) return { kind: 'none', reply: NOTHING_DONE };
 
   const intent = bestIntent(scoreIntents(a));
-  if (!intent) return { kind: 'none', reply: NOT_UNDERSTOOD };
+  if (!intent) return { kind: 'none', reply: looksLikeMarketQuestion(a) ? replies.suggestMarket(a.text) : NOT_UNDERSTOOD };
   if (intent === 'help') return { kind: 'help' };
   return finish(build(intent, a));
 }
@@ -93,5 +93,16 @@ function isNegated(a: Analysis): boolean {
   const idx = words.indexOf(first);
   const second = words[idx + 1]?.l;
   if (NEGATIONS.has(first.l)) return first.l !== 'stop' || second === 'it' || second === 'that' || second === undefined;
+  // "cancel that", "cancel it", a bare "cancel": take back the last request, not a market.
+  const rest = a.tokens.filter((t) => t.kind !== 'punct' && t.kind !== 'symbol').map((t) => t.norm);
+  const at = rest.indexOf(first.t.norm);
+  const tail = rest.slice(at + 1).filter((w) => !skip.has(w));
+  if (first.l === 'cancel' && (tail.length === 0 || (tail.length === 1 && ['that', 'it', 'this'].includes(tail[0]!)))) return true;
   return first.l === 'do' && second === 'not';
+}
+
+/** "Will it rain tomorrow?" on its own reads like a market someone hasn't asked for yet. */
+function looksLikeMarketQuestion(a: Analysis): boolean {
+  const first = a.tokens.find((t) => t.kind === 'word')?.norm;
+  return a.text.endsWith('?') && (first === 'will' || first === 'who' || first === 'which') && a.text.length <= 200;
 }

@@ -28,6 +28,8 @@ export const replies = {
   transferNationalPhone: (digits: string) =>
     `Please write ${digits} in international format with the country code, e.g. +254712345678, so I send it to the right person.`,
   transferNamedRecipient: (name: string) => `I need ${name}'s Telegram @username, phone number (+254…), email, acct_… id or 0x address.`,
+  noScheduling: "I can't schedule payments for later yet; I can only pay right away. Send the message again without the date when you're ready.",
+  suggestMarket: (question: string) => `Want a prediction market on that? Say: "create a market: ${question}"`,
   amountPositive: 'The amount must be greater than zero.',
   amountTooLarge: 'That amount is too large for me to handle in one go.',
   billNeedsBiller: 'Which biller should I pay? For example IKEDC, KPLC, DStv, GOtv, MTN or Safaricom airtime.',

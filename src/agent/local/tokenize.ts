@@ -59,8 +59,8 @@ const E164_LENGTH: ReadonlyArray<[string, number]> = [
 const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}_]*(?:['’-][\p{L}\p{M}\p{N}_]+)*/uy;
 const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![A-Za-z0-9])/y;
 const ADDRESS = /0x[0-9a-fA-F]{40}(?![0-9A-Za-z_])/y;
-const ACCOUNT_ID = /acct_[A-Za-z0-9]{1,64}(?![A-Za-z0-9_])/y;
-const MARKET_ID = /mkt_[A-Za-z0-9_-]{1,64}/y;
+const ACCOUNT_ID = /acct_[A-Za-z0-9]{1,64}(?![A-Za-z0-9_])/iy;
+const MARKET_ID = /mkt_[A-Za-z0-9_-]{1,64}/iy;
 const MENTION = /@[A-Za-z0-9_]{3,32}(?![A-Za-z0-9_])/y;
 const ISODATE = /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?(?![\d])/y;
 const TIME_12 = /(\d{1,2})(?::(\d{2}))?\s?(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])/iy;
@@ -224,8 +224,18 @@ function lexNumber(text: string, i: number): Token | undefined {
   const body = at(NUMBER_BODY, text, j);
   if (!body) return undefined;
   let intPart = body[1]!;
-  const frac = body[2];
+  let frac = body[2];
   let end = j + body[0].length;
+  // "1,5k" / "2,5m": a decimal comma is unambiguous when a scale letter follows.
+  if (frac === undefined && !intPart.includes(',')) {
+    const comma = /,(\d{1,2})(?=(?:k|m|mn|bn)(?![A-Za-z0-9]))/iy;
+    comma.lastIndex = end;
+    const c = comma.exec(text);
+    if (c) {
+      frac = c[1]!;
+      end += c[0].length;
+    }
+  }
   const grouped = intPart.includes(',');
   intPart = intPart.replace(/,/g, '');
   const tok: Token = { kind: 'number', text: '', norm: '', start: i, end };

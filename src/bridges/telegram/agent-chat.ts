@@ -1,0 +1,115 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import type { PendingActionView, TurnResult } from '../../agent/agent.js';
+import type { BotContext, TelegramDeps } from './context.js';
+import { TurnLimiter } from './limiter.js';
+import { clip, clipAnswer, isNotModified, requireAccount } from './ui.js';
+
+/** Same bound as the HTTP doors (POST /api/agent/settle, /api/chat). */
+export const MESSAGE_MAX_CHARS = 500;
+
+/**
+ * Callback data carries only the pending action's id: "c:act_…" confirms, "x:act_…" cancels
+ * (about 30 bytes, well within Telegram's 64). The agent checks the id belongs to the tapper.
+ */
+export const confirmData = (id: string) => `c:${id}`;
+export const cancelData = (id: string) => `x:${id}`;
+const ACTION_DATA = /^([cx]):(act_[0-9A-Za-z]{10,64})$/;
+
+export function pendingKeyboard(id: string): InlineKeyboard {
+  return new InlineKeyboard().text('✅ Confirm', confirmData(id)).text('✖ Cancel', cancelData(id));
+}
+
+function expiresText(iso: string): string {
+  return `${iso.slice(11, 16)} UTC`;
+}
+
+/** The exact stored action and how to answer it. */
+export function pendingText(p: PendingActionView): string {
+  return `${p.description}\n\nConfirm to go ahead, or cancel. This expires at ${expiresText(p.expires_at)}.`;
+}
+
+function outcomeText(description: string, result: TurnResult): string {
+  return clip(`${description}\n\n${result.body.ok ? '✅' : '❌'} ${result.body.reply}`);
+}
+
+/** Plain text -> an agent turn (channel "telegram"); Confirm / Cancel buttons -> confirm / cancel. */
+export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+  const { limit, windowMs } = deps.config.AGENT_RATE_LIMIT;
+  const limiter = new TurnLimiter(limit, windowMs);
+
+  c.on('message:text', async (ctx) => {
+    const text = ctx.message.text;
+    if (text.startsWith('/')) return void (await ctx.reply('I don\'t know that command. /help lists what I can do.'));
+    const account = await requireAccount(ctx);
+    if (!account) return;
+    if (text.trim().length === 0) return;
+    if ([...text].length > MESSAGE_MAX_CHARS) {
+      return void (await ctx.reply(`Please keep messages under ${MESSAGE_MAX_CHARS} characters.`));
+    }
+    const allowed = limiter.take(account.id);
+    if (!allowed.ok) {
+      return void (await ctx.reply(`Too many messages. Please wait ${allowed.retryAfterSeconds} seconds and try again.`));
+    }
+    // Best effort: the turn may take a few seconds (model, chain reads).
+    await ctx.replyWithChatAction('typing').catch(() => undefined);
+    const result = await deps.agent.runTurn({
+      accountId: account.id,
+      message: text,
+      channel: 'telegram',
+      requestId: `tg_${ctx.update.update_id}`,
+    });
+    const pending = result.body.pending_action;
+    if (pending && pending.status === 'pending') {
+      return void (await ctx.reply(clip(pendingText(pending)), { reply_markup: pendingKeyboard(pending.id) }));
+    }
+    await ctx.reply(clip(result.body.reply));
+  });
+
+  c.callbackQuery(ACTION_DATA, async (ctx) => {
+    const account = await requireAccount(ctx);
+    if (!account) return;
+    const [, op, actionId] = ctx.match as RegExpMatchArray & [string, 'c' | 'x', string];
+    const before = await deps.agent.getPending(account.id, actionId);
+    if (!before) {
+      // Someone else's button (a forwarded message) or an unknown id: nothing to do, nothing to show.
+      return void (await ctx.answerCallbackQuery({ text: 'There is no pending action of yours with that button.', show_alert: true }));
+    }
+    const edit = (text: string) =>
+      ctx.editMessageText(text).catch((err: unknown) => {
+        if (!isNotModified(err)) deps.logger.warn({ err }, 'could not edit the confirmation message');
+      });
+
+    if (op === 'x') {
+      const result = await deps.agent.cancel(account.id, actionId);
+      await ctx.answerCallbackQuery({ text: clipAnswer(result.body.reply) });
+      if (before.status === 'pending' || before.status === 'expired') await edit(outcomeText(before.description, result));
+      return;
+    }
+
+    if (before.status !== 'pending') {
+      // A second tap, or a late one: the agent answers "already done" etc. and moves nothing.
+      const result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}` });
+      await ctx.answerCallbackQuery({ text: clipAnswer(result.body.reply) });
+      if (before.status === 'expired') await edit(outcomeText(before.description, result));
+      return;
+    }
+
+    // Answer at once (the button spins until answered) and take the buttons away while it runs.
+    await ctx.answerCallbackQuery({ text: 'Confirming…' });
+    await edit(`${before.description}\n\n⏳ Working on it…`);
+    let result: TurnResult;
+    try {
+      result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}` });
+    } catch (err) {
+      deps.logger.error({ err, actionId }, 'confirm failed');
+      await edit(
+        `${before.description}\n\n❌ Something went wrong while carrying this out. Check /balance and /history before trying again.`,
+      );
+      return;
+    }
+    await edit(outcomeText(before.description, result));
+  });
+
+  return c;
+}

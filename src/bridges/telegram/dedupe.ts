@@ -1,0 +1,47 @@
+import type { MiddlewareFn } from 'grammy';
+import type { Logger } from 'pino';
+import { defineTable, type Store } from '../../store/index.js';
+import type { BotContext } from './context.js';
+
+/** An update already taken in, keyed "<bot id>:<update_id>" (update ids are per bot). */
+export interface SeenUpdate {
+  readonly id: string;
+  receivedAt: string;
+}
+
+export const TelegramUpdates = defineTable<SeenUpdate>({ name: 'telegram_updates' });
+
+/**
+ * How many update ids are remembered. Telegram redelivers an update for at most a day and
+ * only while it is unacknowledged, so the recent few thousand are plenty.
+ */
+export const SEEN_UPDATES_KEPT = 5_000;
+const PRUNE_BATCH = 500;
+
+/**
+ * Records the update id before anything acts on it, in the store, so a redelivered update
+ * (webhook retry, polling restart) is ignored even across restarts: each update is taken
+ * in at most once. Old ids are pruned in batches.
+ */
+export async function markSeen(store: Store, key: string, now = new Date()): Promise<boolean> {
+  return store.write(TelegramUpdates, async (t) => {
+    if (await t.get(key)) return false;
+    await t.insert({ id: key, receivedAt: now.toISOString() });
+    const count = await t.count();
+    if (count > SEEN_UPDATES_KEPT + PRUNE_BATCH) {
+      for (const old of await t.findMany({}, { order: 'asc', limit: count - SEEN_UPDATES_KEPT })) await t.remove(old.id);
+    }
+    return true;
+  });
+}
+
+export function dedupeUpdates(store: Store, logger: Logger): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    const key = `${ctx.me.id}:${ctx.update.update_id}`;
+    if (!(await markSeen(store, key))) {
+      logger.info({ updateId: ctx.update.update_id }, 'duplicate Telegram update ignored');
+      return;
+    }
+    await next();
+  };
+}
