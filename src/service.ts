@@ -26,6 +26,7 @@ import { SettlementService } from './settlement/settlement.js';
 import { settlementRouter } from './api/settlement.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
+import { createTelegramBridge } from './bridges/telegram/index.js';
 
 export interface Service {
   url: string;
@@ -159,8 +160,15 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
 
     if (!config.production) await ensureDemoAccount(accounts, print);
 
+    // Telegram bridge (docs/telegram.md): only with TELEGRAM_BOT_TOKEN; its webhook route must exist
+    // before the app is built, and it connects (setWebhook / polling) once requests are served.
+    const telegram = createTelegramBridge(deps);
+    if (telegram?.router) deps.apiRouters!.push(telegram.router);
+    if (telegram) cleanups.push(() => telegram.stop());
+
     const app = createApp(deps);
     server.on('request', app);
+    await telegram?.start();
     logger.info({ url, dataDir: config.DATA_DIR }, 'service listening');
     return { url, app, deps, close };
   } catch (e) {

@@ -29,9 +29,10 @@ describe('transfer fee', () => {
 describe('cross rate', () => {
   it('divides the two USD rates with 8 decimals, half up', () => {
     expect(crossRate('129.25', '1545.50')).toBe('11.95744681'); // 11.957446808...
-    expect(crossRate('1545.50', '129.25')).toBe('0.08363152'); // 0.0836315108... -> 0.08363151? checked below
+    expect(crossRate('1545.50', '129.25')).toBe('0.08362989'); // 0.0836298932...
     expect(crossRate('1', '1')).toBe('1');
-    expect(crossRate('129.25', '1')).toBe('0.00773694');
+    expect(crossRate('129.25', '1')).toBe('0.00773694'); // 0.0077369439...
+    expect(crossRate('3', '2')).toBe('0.66666667'); // half up
   });
 });
 

@@ -1,12 +1,13 @@
 import type { Analysis } from './analysis.js';
 import { findTimeExpressions } from './dates.js';
-import { RECIPIENT_KINDS } from './lexicon.js';
+import { CUES, RECIPIENT_KINDS } from './lexicon.js';
 import { replies } from './replies.js';
 import { describeAmount, freeText, moneyTokens, pickAmount } from './slots.js';
 import type { Draft } from './draft.js';
 
 const TO_WORDS = new Set(['to', '2', 'into', '->', '→', 'unto']);
 const NOTE_MARKERS = new Set(['note', 'memo', 'message', 'msg', 'reference', 'ref', 'reason', 'narration', 'description', 'desc', 'saying', 're', 'caption']);
+const CUE_WORDS = new Set(CUES.flatMap((c) => c.words));
 const NOT_A_NAME = new Set([
   'me', 'my', 'myself', 'you', 'him', 'her', 'them', 'us', 'it', 'the', 'a', 'an', 'someone', 'somebody', 'friend', 'please',
   'account', 'wallet', 'phone', 'number', 'bank', 'mpesa', 'm-pesa',
@@ -32,7 +33,7 @@ export function buildTransfer(a: Analysis): Draft {
     if (national) return { reply: replies.transferNationalPhone(national.digits!) };
     const toIdx = a.lemmas.findIndex((l, i) => TO_WORDS.has(l) && i + 1 < a.tokens.length);
     const next = toIdx >= 0 ? a.tokens[toIdx + 1] : undefined;
-    if (next?.kind === 'word' && !NOT_A_NAME.has(next.norm) && /^\p{L}/u.test(next.text) && !a.money.some((m) => m.first === toIdx + 1)) {
+    if (next?.kind === 'word' && !NOT_A_NAME.has(next.norm) && !CUE_WORDS.has(a.lemmas[toIdx + 1]!) && /^\p{L}/u.test(next.text) && !a.money.some((m) => m.first === toIdx + 1)) {
       return { reply: replies.transferNamedRecipient(next.text) };
     }
     return { reply: amount ? replies.transferNeedsRecipient(describeAmount(amount)) : replies.transferNeedsBoth };
@@ -65,6 +66,8 @@ function findNote(a: Analysis, used: ReadonlySet<number>): { text: string; range
     if (NOTE_MARKERS.has(lemma)) {
       from = i + 1;
       while (a.tokens[from] && [':', '-', '='].includes(a.tokens[from]!.text)) from++;
+    } else if (lemma === 'as' && ['a', 'an'].includes(a.tokens[i + 1]?.norm ?? '')) {
+      from = i + 1; // "as a gift"
     } else if (lemma === 'for') {
       from = i + 1;
       if (used.has(from) || a.tokens[from]?.kind === 'number') continue;

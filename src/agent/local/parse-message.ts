@@ -39,6 +39,9 @@ export function parseMessage(text: string, ctx: ParseContext): ParseResult {
   if (/^\/(start|help|menu)\b/i.test(a.text)) return { kind: 'help' };
   if (isNegated(a)) return { kind: 'none', reply: NOTHING_DONE };
 
+  const small = smallTalk(a);
+  if (small) return { kind: 'none', reply: small };
+
   const intent = bestIntent(scoreIntents(a));
   if (!intent) return { kind: 'none', reply: looksLikeMarketQuestion(a) ? replies.suggestMarket(a.text) : NOT_UNDERSTOOD };
   if (intent === 'help') return { kind: 'help' };
@@ -82,7 +85,7 @@ function finish(draft: Draft): ParseResult {
   return { kind: 'tool', call: draft.call };
 }
 
-const NEGATIONS = new Set(['dont', 'never', 'nevermind', 'stop']);
+const NEGATIONS = new Set(['dont', 'never', 'nevermind', 'stop', 'forget']);
 
 /** "don't send anything", "never mind", "do not pay": the user is taking it back. */
 function isNegated(a: Analysis): boolean {
@@ -92,6 +95,7 @@ function isNegated(a: Analysis): boolean {
   if (!first) return false;
   const idx = words.indexOf(first);
   const second = words[idx + 1]?.l;
+  if (first.l === 'forget') return second === 'it' || second === 'that' || second === 'about';
   if (NEGATIONS.has(first.l)) return first.l !== 'stop' || second === 'it' || second === 'that' || second === undefined;
   // "cancel that", "cancel it", a bare "cancel": take back the last request, not a market.
   const rest = a.tokens.filter((t) => t.kind !== 'punct' && t.kind !== 'symbol').map((t) => t.norm);
@@ -106,3 +110,18 @@ function looksLikeMarketQuestion(a: Analysis): boolean {
   const first = a.tokens.find((t) => t.kind === 'word')?.norm;
   return a.text.endsWith('?') && (first === 'will' || first === 'who' || first === 'which') && a.text.length <= 200;
 }
+
+/** Short replies that are not requests: thanks, a bare yes/no, a question about fees. */
+function smallTalk(a: Analysis): string | undefined {
+  const words = a.tokens.filter((t) => t.kind === 'word').map((t) => t.norm);
+  const only = (set: ReadonlySet<string>) => words.length > 0 && words.length <= 3 && words.every((w) => set.has(w));
+  if (only(THANKS)) return replies.welcome;
+  if (only(BARE_ANSWERS)) return replies.useButtons;
+  const howMuch = words.join(' ').includes('how much');
+  if (howMuch && words.some((w) => FEE_WORDS.has(w))) return replies.noQuotes;
+  return undefined;
+}
+
+const THANKS = new Set(['thanks', 'thank', 'you', 'thx', 'ty', 'asante', 'sana', 'cheers', 'nice', 'great', 'cool', 'ok', 'okay', 'alright', 'much', 'so', 'medaase', 'ngiyabonga', 'dankie', 'o', 'na']);
+const BARE_ANSWERS = new Set(['yes', 'no', 'yeah', 'yep', 'nope', 'sure', 'confirm', 'confirmed', 'y', 'n']);
+const FEE_WORDS = new Set(['cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'rate', 'rates', 'worth']);

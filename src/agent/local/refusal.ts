@@ -110,7 +110,7 @@ export function detectRefusal(tokens: readonly Token[], lemmas: readonly string[
     if (['debit', 'charge', 'withdraw', 'pull', 'drain', 'empty'].includes(t.norm)) {
       const next = tokens[i + 1];
       if (next && OTHER_PARTY_KINDS.has(next.kind)) return true;
-      if (t.norm === 'withdraw' || t.norm === 'drain' || t.norm === 'empty') {
+      if (!isQuestion && (t.norm === 'withdraw' || t.norm === 'drain' || t.norm === 'empty')) {
         const after = tokens[i + 1]?.norm;
         if (after && after !== 'my' && after !== 'from') {
           for (let k = i + 1; k < Math.min(n, i + 4); k++) if (FUNDS_NOUNS.has(tokens[k]!.norm)) return true;

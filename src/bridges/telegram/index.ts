@@ -137,7 +137,8 @@ export function createTelegramBridge(deps: TelegramDeps, opts: Pick<CreateBotOpt
         stopped = true;
         clearTimeout(retryTimer);
         unsubscribe?.();
-        if (runner?.isRunning()) await runner.stop();
+        // Aborts the pending getUpdates; resolves when the polling loop has ended.
+        await Promise.resolve(runner?.stop()).catch(() => undefined);
         if (!(await inflight.drain(DRAIN_TIMEOUT_MS))) log.warn({ inflight: inflight.size }, 'Telegram updates still running at shutdown');
       })();
       return stopping;

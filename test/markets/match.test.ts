@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { matchOutcome, questionMatches } from '../../src/markets/match.js';
+
+describe('market references', () => {
+  it('matches significant words of the question, whole or as a prefix', () => {
+    const q = 'Will it rain in Nairobi tomorrow?';
+    expect(questionMatches('rain', q)).toBe(true);
+    expect(questionMatches('the Nairobi rain market', q)).toBe(true);
+    expect(questionMatches('nairo', q)).toBe(true);
+    expect(questionMatches('rain in Lagos', q)).toBe(false);
+    expect(questionMatches('the market', q)).toBe(false);
+    expect(questionMatches('ra', q)).toBe(false);
+  });
+
+  it('finds outcomes case-insensitively, or by a unique prefix', () => {
+    expect(matchOutcome(['Yes', 'No'], 'yes')).toBe(0);
+    expect(matchOutcome(['Yes', 'No'], 'N')).toBe(1);
+    expect(matchOutcome(['Arsenal', 'Aston Villa', 'Chelsea'], 'a')).toBeUndefined();
+    expect(matchOutcome(['Arsenal', 'Aston Villa', 'Chelsea'], 'ars')).toBe(0);
+    expect(matchOutcome(['Yes', 'No'], 'maybe')).toBeUndefined();
+  });
+});

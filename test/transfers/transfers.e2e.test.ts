@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { balance, fund, newAccount, usdc, walletOf } from '../helpers/money.js';
+import type { Account } from '../../src/accounts/accounts.js';
+import { TransfersService, Transfers, type TransferSettledEvent } from '../../src/transfers/transfers.js';
+import { WalletDirectory } from '../../src/wallet/directory.js';
+import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
+import { moveOnce } from '../../src/wallet/custodial-move.js';
+
+describe('transfers on anvil', () => {
+  let svc: TestService;
+  let transfers: TransfersService;
+  let kenyan: Account;
+  let nigerian: Account;
+  let feeWallet: `0x${string}`;
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    transfers = svc.deps.transfers!;
+    kenyan = await newAccount(svc, { name: 'Wanjiru', country: 'KE', phone: '+254711000111' });
+    nigerian = await newAccount(svc, { name: 'Amina', country: 'NG', email: 'amina@example.com' });
+    await svc.deps.accounts.update(nigerian.id, { telegramUsername: 'amina' });
+    feeWallet = svc.deps.chain.custodialAddress(FEE_WALLET_INDEX);
+    await fund(svc, kenyan, '100');
+  });
+  afterAll(() => svc?.stop({ removeData: true }));
+
+  it('sends KES to @username: settles on-chain, recipient sees NGN, sender pays the fee and no gas', async () => {
+    const events: TransferSettledEvent[] = [];
+    const heard = new Promise<void>((resolve) =>
+      transfers.onTransferSettled((e) => {
+        events.push(e);
+        resolve();
+      }),
+    );
+    const from = walletOf(svc, kenyan);
+    const to = walletOf(svc, nigerian);
+    const [before, toBefore, feeBefore, ethBefore] = await Promise.all([
+      balance(svc, from),
+      balance(svc, to),
+      balance(svc, feeWallet),
+      svc.deps.chain.nativeBalance(from),
+    ]);
+
+    const res = await transfers.send(kenyan.id, { recipient: '@amina', amount: '5000' });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const t = res.transfer;
+    expect(t.status).toBe('settled');
+    expect(t.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(t.sourceCurrency).toBe('KES');
+    expect(t.stablecoinAmount).toBe('38684720');
+    expect(t.fee).toBe('193423');
+    expect(t.recipientCurrency).toBe('NGN');
+    expect(t.recipientAmount).toBe('59787.23');
+    expect(t.rate).toBe('11.95744681');
+    expect(t.feeStatus).toBe('settled');
+
+    expect(await balance(svc, from)).toBe(before - 38_684_720n - 193_423n);
+    expect(await balance(svc, to)).toBe(toBefore + 38_684_720n);
+    expect(await balance(svc, feeWallet)).toBe(feeBefore + 193_423n);
+    expect(await svc.deps.chain.nativeBalance(from)).toBe(ethBefore);
+
+    await heard;
+    expect(events[0]!.recipient?.id).toBe(nigerian.id);
+    expect(events[0]!.recipientAmountText).toBe('59,787.23 NGN');
+
+    const stored = await svc.deps.store.table(Transfers).get(t.id);
+    expect(stored?.status).toBe('settled');
+    expect((await transfers.history(kenyan.id)).map((x) => x.id)).toContain(t.id);
+    expect((await transfers.history(nigerian.id)).map((x) => x.id)).toContain(t.id);
+  });
+
+  it('retrying the same transfer never pays twice (same nonce)', async () => {
+    const [t] = await transfers.history(kenyan.id, { limit: 1 });
+    const from = walletOf(svc, kenyan);
+    const before = await balance(svc, from);
+    const again = await moveOnce(svc.deps.chain, {
+      fromIndex: kenyan.walletIndex,
+      from,
+      to: t!.toAddress as `0x${string}`,
+      value: BigInt(t!.stablecoinAmount),
+      nonce: svc.deps.chain.nonceFor('transfer', t!.id),
+    });
+    expect(again).toEqual({ status: 'settled', txHash: t!.txHash });
+    const re = await transfers.reconcile(t!.id);
+    expect(re.ok && re.transfer.status).toBe('settled');
+    expect(await balance(svc, from)).toBe(before);
+  });
+
+  it('resolves recipients by phone, email, account id and 0x address', async () => {
+    const byPhone = await transfers.preview(nigerian.id, { recipient: '+254 711 000 111', amount: '10' });
+    expect(byPhone.ok && byPhone.preview.recipient.kind === 'account' && byPhone.preview.recipient.account.id).toBe(kenyan.id);
+    const byEmail = await transfers.preview(kenyan.id, { recipient: 'AMINA@example.com', amount: '10' });
+    expect(byEmail.ok && byEmail.preview.recipient.kind === 'account' && byEmail.preview.recipient.account.id).toBe(nigerian.id);
+    const byId = await transfers.preview(kenyan.id, { recipient: nigerian.id, amount: '10' });
+    expect(byId.ok && byId.preview.quote.recipientCurrency).toBe('NGN');
+    const byAddress = await transfers.preview(kenyan.id, { recipient: walletOf(svc, nigerian).toLowerCase(), amount: '10' });
+    expect(byAddress.ok && byAddress.preview.recipient.kind).toBe('account');
+    const national = await transfers.preview(nigerian.id, { recipient: '0711000111', amount: '10' });
+    expect(national.ok).toBe(false); // Nigerian sender: 0711... becomes +234711000111, nobody
+  });
+
+  it('pays out to an outside 0x address in USDC', async () => {
+    const outside = '0x000000000000000000000000000000000000dEaD' as const;
+    const before = await balance(svc, outside);
+    const res = await transfers.send(kenyan.id, { recipient: outside, amount: '1', currency: 'USD' });
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    expect(res.transfer.recipientKind).toBe('external');
+    expect(res.transfer.recipientCurrency).toBe('USDC');
+    expect(res.transfer.recipientAmount).toBe('1');
+    expect(await balance(svc, outside)).toBe(before + usdc('1'));
+  });
+
+  it('refuses unknown, invalid and self recipients, moving nothing', async () => {
+    const from = walletOf(svc, kenyan);
+    const before = await balance(svc, from);
+    const unknown = await transfers.send(kenyan.id, { recipient: '@nobody_here', amount: '100' });
+    expect(!unknown.ok && unknown.reason).toBe('unknown_recipient');
+    const self = await transfers.send(kenyan.id, { recipient: '+254711000111', amount: '100' });
+    expect(!self.ok && self.reason).toBe('self_transfer');
+    const selfAddress = await transfers.send(kenyan.id, { recipient: from, amount: '100' });
+    expect(!selfAddress.ok && selfAddress.reason).toBe('self_transfer');
+    const invalid = await transfers.send(kenyan.id, { recipient: '0x1234', amount: '100' });
+    expect(!invalid.ok && invalid.reason).toBe('invalid_recipient');
+    expect(await balance(svc, from)).toBe(before);
+  });
+
+  it('refuses more than the balance (amount + fee), recording a failed transfer and moving nothing', async () => {
+    const poor = await newAccount(svc, { country: 'KE' });
+    await fund(svc, poor, '10');
+    const from = walletOf(svc, poor);
+    const to = walletOf(svc, nigerian);
+    const [before, toBefore] = await Promise.all([balance(svc, from), balance(svc, to)]);
+    // 10 USD is exactly the balance, but the 0.05 USDC fee makes it too much.
+    const res = await transfers.send(poor.id, { recipient: '@amina', amount: '10', currency: 'USD' });
+    expect(res.ok).toBe(false);
+    expect(!res.ok && res.reason).toBe('insufficient_balance');
+    expect(await balance(svc, from)).toBe(before);
+    expect(await balance(svc, to)).toBe(toBefore);
+    const [last] = await svc.deps.store.table(Transfers).findMany({ accountId: poor.id }, { order: 'desc', limit: 1 });
+    expect(last?.status).toBe('failed');
+    expect(last?.failureReason).toBe('insufficient_balance');
+  });
+
+  it('enforces the per-transfer and daily limits in the module', async () => {
+    const limited = await newAccount(svc, { country: 'KE', limits: { perTransfer: usdc('5').toString(), daily: usdc('8').toString() } });
+    await fund(svc, limited, '50');
+    const from = walletOf(svc, limited);
+    const before = await balance(svc, from);
+    const per = await transfers.send(limited.id, { recipient: '@amina', amount: '6', currency: 'USD' });
+    expect(!per.ok && per.reason).toBe('over_limit');
+    expect(await balance(svc, from)).toBe(before);
+
+    const first = await transfers.send(limited.id, { recipient: '@amina', amount: '5', currency: 'USD' });
+    expect(first.ok && first.transfer.status).toBe('settled');
+    const second = await transfers.send(limited.id, { recipient: '@amina', amount: '4', currency: 'USD' });
+    expect(!second.ok && second.reason).toBe('over_limit');
+    expect(!second.ok && second.message).toContain('3.0 USDC left'.replace('3.0', '3'));
+    expect(await balance(svc, from)).toBe(before - usdc('5') - 25_000n);
+
+    // The default per-transfer limit is 2,000 USDC.
+    const big = await transfers.preview(kenyan.id, { recipient: '@amina', amount: '2000.01', currency: 'USD' });
+    expect(!big.ok && big.reason).toBe('over_limit');
+  });
+
+  it('quotes hold for a stated time; an expired quote is refused', async () => {
+    const q = await transfers.quote(kenyan.id, { recipient: '@amina', amount: '100' });
+    expect(q.ok && q.transfer.status).toBe('quoted');
+    if (!q.ok) return;
+    const ttl = Date.parse(q.transfer.quoteExpiresAt) - Date.parse(q.transfer.createdAt);
+    expect(ttl).toBe(10 * 60_000);
+
+    const expiring = new TransfersService(svc.deps.store, svc.deps.chain, svc.deps.fx, svc.deps.accounts, new WalletDirectory(svc.deps.chain, svc.deps.store), {
+      quoteTtlMs: 0,
+    });
+    const stale = await expiring.quote(kenyan.id, { recipient: '@amina', amount: '100' });
+    if (!stale.ok) throw new Error(stale.message);
+    const before = await balance(svc, walletOf(svc, kenyan));
+    const late = await expiring.confirm(kenyan.id, stale.transfer.id);
+    expect(!late.ok && late.reason).toBe('quote_expired');
+    expect((await expiring.get(stale.transfer.id))?.status).toBe('expired');
+    expect(await balance(svc, walletOf(svc, kenyan))).toBe(before);
+
+    // Someone else's quote is not found for them; a confirmed one cannot be confirmed twice.
+    const other = await transfers.confirm(nigerian.id, q.transfer.id);
+    expect(!other.ok && other.reason).toBe('transfer_not_found');
+    const done = await transfers.confirm(kenyan.id, q.transfer.id);
+    expect(done.ok && done.transfer.status).toBe('settled');
+    const twice = await transfers.confirm(kenyan.id, q.transfer.id);
+    expect(!twice.ok && twice.reason).toBe('invalid_state');
+  });
+});
