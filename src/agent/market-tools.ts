@@ -166,7 +166,9 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
       ok: true,
       action: 'market',
       result: { operation: 'list', status: checked.input.status ?? null, markets: views },
-      summary: views.length ? `${views.length} ${label}:\n${lines.join('\n')}` : `There are no ${label}.`,
+      summary: views.length
+        ? `${views.length} ${views.length === 1 ? label.replace(/s$/, '') : label}${views.length > 10 ? ' (newest 10 shown)' : ''}:\n${lines.join('\n')}`
+        : `There are no ${label}.`,
     };
   };
 

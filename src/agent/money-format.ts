@@ -1,11 +1,9 @@
 import { formatUnits } from 'viem';
 import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
+import { formatUsdc as usdc } from '../lib/usdc.js';
 
-/** "38.68472 USDC", at least two decimals, never rounded (exact base units). */
-export function usdc(v: bigint | string): string {
-  const [int, frac = ''] = formatUnits(BigInt(v), STABLECOIN_DECIMALS).split('.');
-  return `${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac.padEnd(2, '0')} USDC`;
-}
+/** "38.68472 USDC" (see lib/usdc.ts). */
+export { usdc };
 
 /** Decimal text of base units, for result objects ("38.68472"). */
 export function usdcText(v: bigint | string): string {

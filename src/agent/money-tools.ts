@@ -63,15 +63,22 @@ function rateText(from: string, to: string, rate: string): string {
   return `1 ${from} = ${rate} ${to}`;
 }
 
-function transferSentence(fx: FxService, t: Pick<Transfer, 'sourceAmountMinor' | 'sourceCurrency' | 'recipientAmountMinor' | 'recipientCurrency' | 'stablecoinAmount' | 'fee' | 'rate' | 'recipientLabel' | 'sourceRate'>): string {
+/** "at 1 KES = 11.95744681 NGN (129.25 KES/USDC)", or nothing to convert when both sides match. */
+function rateClause(t: { sourceCurrency: string; recipientCurrency: string; rate: string; sourceRate: string }): string {
+  if (t.sourceCurrency === t.recipientCurrency) {
+    return t.sourceCurrency === 'USDC' ? '' : ` at ${t.sourceRate} ${t.sourceCurrency}/USDC`;
+  }
+  return ` at ${rateText(t.sourceCurrency, t.recipientCurrency, t.rate)} (${t.sourceRate} ${t.sourceCurrency}/USDC)`;
+}
+
+function transferSentence(
+  fx: FxService,
+  t: Pick<Transfer, 'sourceAmountMinor' | 'sourceCurrency' | 'recipientAmountMinor' | 'recipientCurrency' | 'stablecoinAmount' | 'fee' | 'rate' | 'recipientLabel' | 'sourceRate'>,
+): string {
   const sent = local(fx, t.sourceAmountMinor, t.sourceCurrency);
   const received = local(fx, t.recipientAmountMinor, t.recipientCurrency);
   const fee = BigInt(t.fee) > 0n ? `; fee ${usdc(t.fee)}` : '; no fee';
-  return (
-    `${sent} to ${t.recipientLabel}, who receives ${received}. ` +
-    `${usdc(t.stablecoinAmount)} on-chain at ${rateText(t.sourceCurrency, t.recipientCurrency, t.rate)} ` +
-    `(${t.sourceRate} ${t.sourceCurrency}/USDC)${fee}`
-  );
+  return `${sent} to ${t.recipientLabel}, who receives ${received}. ${usdc(t.stablecoinAmount)} on-chain${rateClause(t)}${fee}`;
 }
 
 export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService }): ToolHandler<'send_transfer'> {
@@ -98,7 +105,7 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
     const who = recipient.kind === 'account' && recipient.label !== recipient.account.name ? `${recipient.label} (${recipient.account.name})` : recipient.label;
     const description =
       `Send ${local(fx, q.sourceAmountMinor, q.sourceCurrency)} to ${who}: they receive ${local(fx, q.recipientAmountMinor, q.recipientCurrency)}. ` +
-      `${usdc(q.stablecoinAmount)} moves on-chain at ${rateText(q.sourceCurrency, q.recipientCurrency, q.rate)}` +
+      `${usdc(q.stablecoinAmount)} moves on-chain${rateClause(q)}` +
       `${q.fee > 0n ? ` plus a ${usdc(q.fee)} fee (total ${usdc(q.totalDebit)})` : ' with no fee'}.`;
     return {
       ok: true,

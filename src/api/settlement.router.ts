@@ -25,6 +25,7 @@ export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
   insufficient_balance: 402,
   not_found: 404,
   already_settled: 409,
+  authorization_canceled: 409,
   payment_failed: 409,
   processing: 409,
   expired: 410,

@@ -2,8 +2,9 @@ import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainService } from '../chain/chain.js';
-import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
+import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
+import { formatUsdc } from '../lib/usdc.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
@@ -113,7 +114,7 @@ export interface BillsOptions {
   now?: () => Date;
 }
 
-const fmtStable = (v: bigint) => `${formatUnits(v, STABLECOIN_DECIMALS)} USDC`;
+const fmtStable = formatUsdc;
 
 export class BillsService {
   private readonly now: () => Date;

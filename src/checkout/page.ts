@@ -101,7 +101,7 @@ export function checkoutPage(m: CheckoutPageModel): string {
 
   const body = `<main id="main" class="checkout" ${attrs}>
   <section class="card" aria-labelledby="title">
-    <p class="merchant" id="merchant">${escapeHtml(m.merchantName)}</p>
+    <p class="eyebrow">Secure checkout</p>
     <h1 id="title">Pay ${escapeHtml(m.merchantName)}</h1>
     ${m.description ? `<p class="description" id="description">${escapeHtml(m.description)}</p>` : ''}
     <dl class="amounts">

@@ -4,6 +4,7 @@ import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainService } from '../chain/chain.js';
 import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
+import { formatUsdc } from '../lib/usdc.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
@@ -145,7 +146,7 @@ export interface MarketsOptions {
 }
 
 const YEAR_MS = 366 * 86_400_000;
-const fmtStable = (v: bigint) => `${formatUnits(v, STABLECOIN_DECIMALS)} USDC`;
+const fmtStable = formatUsdc;
 
 export class MarketsService {
   private readonly now: () => Date;

@@ -61,6 +61,8 @@ export const SettleReason = {
   paymentFailed: 'payment_failed',
   /** Another authorization is being settled for this payment right now. */
   processing: 'processing',
+  /** The payer canceled this payment's authorization on-chain (EIP-3009); another wallet can pay. */
+  authorizationCanceled: 'authorization_canceled',
   /** The chain rejected the call in simulation for a reason not listed above. */
   simulationFailed: 'simulation_failed',
   /** The transaction was mined and reverted; the payment is now `failed`. */
@@ -114,6 +116,7 @@ export class SettlementService {
   private readonly reconcileWaitMs: number;
   /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly custodial = new Map<number, Address>();
   private timer: NodeJS.Timeout | undefined;
   private reconciling: Promise<ReconcileSummary> | undefined;
   private closed = false;
@@ -137,7 +140,14 @@ export class SettlementService {
   async recipientFor(p: Payment): Promise<Address | undefined> {
     if (p.payoutAddress) return getAddress(p.payoutAddress.toLowerCase());
     const account = await this.accounts.get(p.accountId);
-    return account ? this.chain.custodialAddress(account.walletIndex) : undefined;
+    if (!account) return undefined;
+    // Deriving from the mnemonic costs tens of ms of CPU (PBKDF2); an index's address never changes.
+    let address = this.custodial.get(account.walletIndex);
+    if (!address) {
+      address = this.chain.custodialAddress(account.walletIndex);
+      this.custodial.set(account.walletIndex, address);
+    }
+    return address;
   }
 
   /** The authorization we ask `from` to sign for this payment. */
@@ -317,7 +327,7 @@ export class SettlementService {
     const r = await this.resolveProcessing(p, waitMs);
     if (r.ok) return r.payment.status === 'settled' ? 'settled' : 'processing';
     if (r.reason === SettleReason.reverted || r.reason === SettleReason.expired) return 'failed';
-    if (r.reason === SettleReason.submitFailed) return 'pending';
+    if (r.reason === SettleReason.submitFailed || r.reason === SettleReason.authorizationCanceled) return 'pending';
     return 'processing';
   }
 
@@ -328,12 +338,19 @@ export class SettlementService {
     try {
       if (payer && (await this.chain.authorizationState(payer, nonce))) {
         const txHash = (await this.chain.findAuthorizationTx(payer, nonce)) ?? (p.txHash as Hex | undefined);
-        if (txHash) {
-          const receipt = await this.chain.waitForReceipt(txHash, waitMs);
-          if (receipt.status === 'success') return this.finish(p.id, txHash, 'success');
+        if (!txHash) {
+          // Used without a transfer: the payer canceled it (EIP-3009 cancelAuthorization).
+          // Nothing moved; this wallet can no longer pay this payment, another one can.
+          await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, txHash: undefined });
+          return fail(
+            SettleReason.authorizationCanceled,
+            'This wallet canceled its authorization for this payment. Nothing was charged; pay from another wallet.',
+          );
         }
-        this.log.warn({ paymentId: p.id }, 'authorization used on-chain but its transaction was not found yet');
-        return p.txHash ? { ok: true, payment: p, txHash: p.txHash as Hex } : { ok: true, payment: p };
+        const receipt = await this.chain.waitForReceipt(txHash, waitMs);
+        if (receipt.status === 'success') return this.finish(p.id, txHash, 'success');
+        this.log.warn({ paymentId: p.id, txHash }, 'authorization used on-chain but its receipt is not readable yet');
+        return { ok: true, payment: p, txHash };
       }
       if (p.txHash) {
         const txHash = p.txHash as Hex;

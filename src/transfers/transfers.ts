@@ -4,6 +4,7 @@ import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainService } from '../chain/chain.js';
 import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
+import { formatUsdc } from '../lib/usdc.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
@@ -167,7 +168,7 @@ export class TransfersService {
   }
 
   fmtStable(v: bigint): string {
-    return `${formatUnits(v, STABLECOIN_DECIMALS)} USDC`;
+    return formatUsdc(v);
   }
 
   /**

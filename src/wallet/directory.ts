@@ -12,7 +12,7 @@ import type { Store } from '../store/index.js';
 export class WalletDirectory {
   private readonly byIndex = new Map<number, Address>();
   private readonly accountByAddress = new Map<string, string>();
-  private scannedIndexes = new Set<number>();
+  private readonly scannedIndexes = new Set<number>();
 
   constructor(
     private readonly chain: ChainService,

@@ -111,10 +111,16 @@ export class WebhookDispatcher {
   async attemptNow(deliveryId: string, cycle: number, maxWaitMs = (this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS) + 5_000): Promise<void> {
     if (this.stopped) return;
     const done = new Promise<void>((resolve) => {
+      const waiter = { cycle, resolve };
       const list = this.waiters.get(deliveryId) ?? [];
-      list.push({ cycle, resolve });
+      list.push(waiter);
       this.waiters.set(deliveryId, list);
-      setTimeout(resolve, maxWaitMs).unref();
+      setTimeout(() => {
+        const rest = (this.waiters.get(deliveryId) ?? []).filter((w) => w !== waiter);
+        if (rest.length) this.waiters.set(deliveryId, rest);
+        else this.waiters.delete(deliveryId);
+        resolve();
+      }, maxWaitMs).unref();
     });
     this.ensureRunner(deliveryId);
     this.wakers.get(deliveryId)?.();

@@ -133,6 +133,12 @@ const transfers: Row[] = [
   ['send 5k to Tunde', none("Tunde's")],
   ['send -500 to @amina', none('greater than zero')],
   ['send 0 KES to @amina', none('greater than zero')],
+  ['send 5000 naira to @amina or @bob', none('one recipient')],
+  ['send 5k to @amina tomorrow', none("can't schedule")],
+  ['pay 10% of my balance to @amina', none('How much')],
+  ['send 1,5k to @x_amina', transfer('@x_amina', '1500')],
+  ['send 500 to @amina as a gift', transfer('@amina', '500', undefined, 'gift')],
+  ["send 500 for tomorrow's lunch to @amina", transfer('@amina', '500', undefined, "tomorrow's lunch")],
 ];
 
 const bills: Row[] = [
@@ -255,6 +261,8 @@ const created: Row[] = [
   ['create a market: will the Eagles win on Wednesday?', market('Will the Eagles win on Wednesday?', '2026-03-11T23:59:59+01:00')],
   ['🔥 NEW MARKET: Will Lagos flood this weekend?', market('Will Lagos flood this weekend?', '2026-03-15T23:59:59+01:00')],
   ['will it rain tomorrow? make it a market', market('Will it rain tomorrow?', '2026-03-12T23:59:59+01:00')],
+  ['new market closes Friday: will BTC hit 120k?', market('Will BTC hit 120k?', '2026-03-13T23:59:59+01:00')],
+  ['create a market: will Nigeria withdraw funds from the IMF?', market('Will Nigeria withdraw funds from the IMF?', '2026-03-18T11:00:00+01:00')],
   ['create a market', none('What should the market ask')],
   ['create a market: will X happen? closes 2020-01-01', none('already passed')],
   ['create a market: will it happen? options: yes', none('between 2 and 10')],
@@ -317,6 +325,7 @@ const listed: Row[] = [
   ['which markets have been cancelled', list('cancelled')],
   ['browse active polls', list('open')],
   ['my markets', list()],
+  ['show my open bets', list('open')],
 ];
 
 const links: Row[] = [
@@ -367,6 +376,13 @@ const noneRows: Row[] = [
   ["don't send anything", none("won't do anything")],
   ['never mind', none("won't do anything")],
   ['do not pay @amina 500', none("won't do anything")],
+  ['cancel that', none("won't do anything")],
+  ['forget it', none("won't do anything")],
+  ['thank you so much', none('welcome')],
+  ['yes', none('Confirm')],
+  ['how much does it cost to send 500 KES', none('fees')],
+  ['Will it rain tomorrow?', none('create a market: Will it rain tomorrow?')],
+  ['bet 100 on them in mkt_epl', none('Which outcome')],
 ];
 
 const refusals: Row[] = [

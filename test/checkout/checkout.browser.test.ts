@@ -45,10 +45,22 @@ describe('checkout page /pay/:id (Chromium)', () => {
       route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title><h1>Thanks for your order</h1>' }),
     );
     page = await context.newPage();
+    watch(page);
   });
   afterEach(async () => {
     await context?.close();
+    // No script errors and nothing blocked by the CSP (script-src 'self', no inline scripts).
+    expect(problems).toEqual([]);
+    problems.length = 0;
   });
+
+  const problems: string[] = [];
+  function watch(p: Page) {
+    p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    p.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`csp: ${m.text()}`);
+    });
+  }
 
   /** Injects window.ethereum backed by `account`; records the requests the page made. */
   async function injectWallet(account: PrivateKeyAccount, mode: WalletMode = 'ok') {
@@ -249,6 +261,7 @@ describe('checkout page /pay/:id (Chromium)', () => {
       await context.close();
       context = await browser.newContext({ viewport: { width: 375, height: 760 } });
       page = await context.newPage();
+      watch(page);
       await injectWallet(payer, 'reject-sign');
       await open(pay.id);
       await page.getByRole('button', { name: 'Pay with browser wallet' }).click();

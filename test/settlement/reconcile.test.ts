@@ -183,3 +183,23 @@ describe('reconciler: authorization expired without being mined', () => {
     expect(await ctx.svc.deps.chain.balanceOf(payer.address)).toBe(usdc('12.5'));
   });
 });
+
+describe('reconciler: runs on its own every RECONCILE_INTERVAL', () => {
+  let ctx: Ctx;
+  beforeAll(async () => {
+    ctx = await setup({ SETTLEMENT_CONFIRM_TIMEOUT: '300ms', RECONCILE_INTERVAL: '200ms' });
+  });
+  afterAll(async () => {
+    await anvil(ctx, 'evm_setAutomine', [true]).catch(() => {});
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  it('settles a processing payment once its transaction is mined, without anyone asking', async () => {
+    const pay = await createPayment(ctx);
+    const { txHash } = await settleUnmined(ctx, pay.id);
+    await anvil(ctx, 'evm_mine');
+    await anvil(ctx, 'evm_setAutomine', [true]);
+    await until(async () => (await stored(ctx, pay.id)).status === 'settled', 'the periodic reconcile');
+    expect((await paymentRecord(ctx, pay.id)).tx_hash).toBe(txHash);
+  });
+});

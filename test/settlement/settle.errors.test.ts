@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Address, type Hex } from 'viem';
+import { createWalletClient, http, parseEther, type Address, type Hex } from 'viem';
+import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { call } from '../helpers/service.js';
 import { Payments } from '../../src/payments/payments.js';
@@ -164,6 +165,40 @@ describe('settlement: failures leave the payment and the balances unchanged', ()
     expect((await paymentRecord(ctx, pay.id)).tx_hash).toBe(ok.body.txHash);
   });
 
+  it('authorization canceled on-chain by the payer: 409, back to pending, another wallet can pay', async () => {
+    const { chain } = ctx.svc.deps;
+    const pay = await createPayment(ctx);
+    const payer = await customer(ctx, usdc('12.5'), parseEther('0.01'));
+    const signed = await authorize(ctx, pay.id, payer);
+    // The payer burns this payment's nonce with EIP-3009 cancelAuthorization, from its own wallet.
+    const nonce = chain.nonceFor('payment', pay.id);
+    const cancelSig = await payer.signTypedData({
+      domain: signed.typedData.domain,
+      types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: payer.address, nonce },
+    });
+    const wallet = createWalletClient({ account: payer, chain: chain.publicClient.chain, transport: http(chain.rpcUrl) });
+    const hash = await wallet.writeContract({
+      address: chain.tokenAddress,
+      abi: stablecoinAbi,
+      functionName: 'cancelAuthorization',
+      args: [payer.address, nonce, cancelSig],
+    });
+    expect((await chain.waitForReceipt(hash)).status).toBe('success');
+
+    const res = await settle(ctx, pay.id, signed);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body).toMatchObject({ ok: false, reason: 'authorization_canceled' });
+    expect((await stored(ctx, pay.id)).status).toBe('pending');
+    expect(await chain.balanceOf(payer.address)).toBe(usdc('12.5'));
+
+    const other = await customer(ctx, usdc('12.5'));
+    const paid = await settle(ctx, pay.id, await authorize(ctx, pay.id, other));
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(await chain.balanceOf(other.address)).toBe(0n);
+  });
+
   it('failed payment: 409 payment_failed, stays failed', async () => {
     const pay = await createPayment(ctx);
     const payer = await customer(ctx, usdc('12.5'));
@@ -176,5 +211,27 @@ describe('settlement: failures leave the payment and the balances unchanged', ()
       reason: 'payment_failed',
       paymentStatus: 'failed',
     });
+  });
+});
+
+describe('settlement: chain unreachable', () => {
+  let ctx: Ctx;
+  beforeAll(async () => {
+    ctx = await setup();
+  });
+  afterAll(async () => {
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  it('answers 503 chain_unavailable and leaves the payment pending', async () => {
+    const pay = await createPayment(ctx);
+    const payer = await customer(ctx, usdc('12.5'));
+    const signed = await authorize(ctx, pay.id, payer);
+    await ctx.svc.deps.chain.close(); // the node goes away
+    const res = await settle(ctx, pay.id, signed);
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body).toMatchObject({ ok: false, reason: 'chain_unavailable' });
+    expect(res.body.error).toMatch(/Nothing was charged/);
+    expect((await stored(ctx, pay.id)).status).toBe('pending');
   });
 });

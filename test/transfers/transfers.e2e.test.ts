@@ -144,6 +144,23 @@ describe('transfers on anvil', () => {
     expect(last?.failureReason).toBe('insufficient_balance');
   });
 
+  it('concurrent transfers from one wallet never overspend it', async () => {
+    const racer = await newAccount(svc, { country: 'KE' });
+    await fund(svc, racer, '100');
+    const from = walletOf(svc, racer);
+    const to = walletOf(svc, nigerian);
+    const toBefore = await balance(svc, to);
+    const results = await Promise.all(
+      [1, 2, 3].map(() => transfers.send(racer.id, { recipient: '@amina', amount: '40', currency: 'USD' })),
+    );
+    const settled = results.filter((r) => r.ok && r.transfer.status === 'settled');
+    const refused = results.filter((r) => !r.ok);
+    expect(settled).toHaveLength(2);
+    expect(refused.map((r) => !r.ok && r.reason)).toEqual(['insufficient_balance']);
+    expect(await balance(svc, from)).toBe(usdc('100') - 2n * (usdc('40') + usdc('0.2')));
+    expect(await balance(svc, to)).toBe(toBefore + usdc('80'));
+  });
+
   it('enforces the per-transfer and daily limits in the module', async () => {
     const limited = await newAccount(svc, { country: 'KE', limits: { perTransfer: usdc('5').toString(), daily: usdc('8').toString() } });
     await fund(svc, limited, '50');
@@ -157,7 +174,7 @@ describe('transfers on anvil', () => {
     expect(first.ok && first.transfer.status).toBe('settled');
     const second = await transfers.send(limited.id, { recipient: '@amina', amount: '4', currency: 'USD' });
     expect(!second.ok && second.reason).toBe('over_limit');
-    expect(!second.ok && second.message).toContain('3.0 USDC left'.replace('3.0', '3'));
+    expect(!second.ok && second.message).toContain('3.00 USDC left today');
     expect(await balance(svc, from)).toBe(before - usdc('5') - 25_000n);
 
     // The default per-transfer limit is 2,000 USDC.

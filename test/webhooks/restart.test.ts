@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LowdbStore } from '../../src/store/index.js';
 import { WebhookDeliveries } from '../../src/webhooks/outbox.js';
@@ -10,6 +11,12 @@ describe('deliveries survive a service restart', () => {
     for (const c of cleanup.splice(0).reverse()) await c();
   });
 
+  async function dir(): Promise<string> {
+    const d = await tempDir();
+    cleanup.unshift(() => rm(d, { recursive: true, force: true }));
+    return d;
+  }
+
   async function start(env: Record<string, string>, dataDir: string): Promise<TestService> {
     const svc = await startTestService(env, { dataDir });
     cleanup.push(() => svc.stop());
@@ -18,7 +25,7 @@ describe('deliveries survive a service restart', () => {
 
   it('resumes a pending delivery at its persisted time after the receiver was down through a restart', async () => {
     const env = { WEBHOOK_RETRY_SCHEDULE: '0,1s,1s' };
-    const dataDir = await tempDir();
+    const dataDir = await dir();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hooks`;
 
@@ -56,7 +63,7 @@ describe('deliveries survive a service restart', () => {
 
   it('logs an attempt cut by a stop as interrupted and retries it after the restart', async () => {
     const env = { WEBHOOK_RETRY_SCHEDULE: '0,1h' };
-    const dataDir = await tempDir();
+    const dataDir = await dir();
     let hang = true;
     const hung: Array<() => void> = [];
     const http = await import('node:http');
@@ -97,7 +104,7 @@ describe('deliveries survive a service restart', () => {
 
   it('recovers a delivery a crashed process left marked in flight', async () => {
     const env = { WEBHOOK_RETRY_SCHEDULE: '0,1h' };
-    const dataDir = await tempDir();
+    const dataDir = await dir();
     const down = await freePort();
     const first = await start(env, dataDir);
     const m = await createMerchant(first.api);

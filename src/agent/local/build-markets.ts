@@ -8,8 +8,10 @@ import { canonicalOutcome, findMarketRef, freeText, moneyTokens, pickAmount, ran
 const DEFAULT_CLOSE_DAYS = 7;
 const CREATE_NOUNS = new Set(['market', 'poll', 'prediction', 'bet', 'betting', '/', 'markets', 'polls', 'wager']);
 const QUESTION_LEADS = new Set([':', '-', '–', '—', 'on', 'about', 'for', 'whether', 'if', 'that', 'asking', 'called', 'titled', 'named', 're', 'regarding', ',', 'question', 'q', 'to', 'see', 'predict']);
+/** Close words that are never part of a question's own wording. */
+const CLAUSE_CLOSE_WORDS = new Set(['closes', 'closing', 'deadline', 'cutoff', 'expires', 'expiring', 'expiry']);
 const OPTION_LABELS = new Set(['options', 'answers']);
-const CLOSE_WORDS = new Set(['close', 'closes', 'closing', 'ends', 'ending', 'deadline', 'until', 'till', 'expires', 'expiring', 'expiry', 'cutoff', 'closed']);
+const CLOSE_WORDS = new Set(['close', 'closes', 'closing', 'ends', 'ending', 'deadline', 'until', 'till', 'expires', 'expiring', 'expiry', 'cutoff', 'closed', 'runs', 'lasts', 'open']);
 const AUX_STARTS = new Set(['will', 'is', 'are', 'does', 'do', 'did', 'can', 'could', 'would', 'should', 'has', 'have', 'was', 'were', 'shall', 'whether']);
 
 // ---------------------------------------------------------------------------------------
@@ -26,7 +28,7 @@ export function buildCreateMarket(a: Analysis): Draft {
   const times = findTimeExpressions(a.tokens, { now: a.now, tz: a.tz });
   // "new market closes Friday: will BTC hit 120k?": the close clause came first.
   let leadingClose: (typeof times)[number] | undefined;
-  if (q < n && CLOSE_WORDS.has(a.tokens[q]!.norm)) {
+  if (q < n && CLOSE_WORDS.has(a.tokens[q]!.norm) && a.tokens[q]!.norm !== 'open') {
     leadingClose = times.find((t) => t.start > q && t.start <= q + 3);
     if (leadingClose) {
       q = leadingClose.end;
@@ -35,9 +37,16 @@ export function buildCreateMarket(a: Analysis): Draft {
   }
 
   // Clauses after the question: "options: a, b, c", "closes in 3 days".
-  const closeIdx = findIndexFrom(a, q, (i) => CLOSE_WORDS.has(a.tokens[i]!.norm) || (a.lemmas[i] === 'staking' && a.tokens[i + 1]?.norm === 'closes'));
-  const optionsIdx = findIndexFrom(a, q, (i) => OPTION_LABELS.has(a.lemmas[i]!) && (a.tokens[i + 1]?.text === ':' || a.tokens[i + 1]?.text === '-' || i > q));
   const qMark = findIndexFrom(a, q, (i) => a.tokens[i]!.text === '?');
+  // A close word starts a clause only when a time follows, and only after the question
+  // ("will the bank close on Friday?" is a question, "…? closes Friday" a clause).
+  const closeIdx = findIndexFrom(a, qMark >= 0 ? qMark + 1 : q, (i) => {
+    if (!CLOSE_WORDS.has(a.tokens[i]!.norm) || !times.some((t) => t.start > i && t.start <= i + 3)) return false;
+    if (qMark >= 0 || CLAUSE_CLOSE_WORDS.has(a.tokens[i]!.norm)) return true;
+    const prev = a.tokens[i - 1];
+    return prev?.kind === 'punct' || ['and', 'it', 'market', 'poll', 'staking', 'betting', 'bets'].includes(prev?.norm ?? '');
+  });
+  const optionsIdx = findIndexFrom(a, q, (i) => OPTION_LABELS.has(a.lemmas[i]!) && (a.tokens[i + 1]?.text === ':' || a.tokens[i + 1]?.text === '-' || i > q));
 
   let qStart = q;
   let qEnd: number;
@@ -229,7 +238,7 @@ function resolveOutcome(a: Analysis, used: ReadonlySet<number>): string | undefi
     const t = freeText(a, from, { used, stopWords: RESOLVE_STOPS });
     if (t && a.tokens[t.start]?.kind !== 'punct') {
       const o = stripOutcomeTail(t.text);
-      if (o && !['winner', 'outcome', 'result', 'answer', 'market'].includes(o.toLowerCase())) found.push(o);
+      if (o && !['winner', 'outcome', 'result', 'answer', 'market'].includes(o.toLowerCase()) && !PRONOUNS.has(o.toLowerCase())) found.push(o);
     }
   }
   if (found.length) return canonicalOutcome(found[found.length - 1]!);
@@ -253,6 +262,7 @@ export function buildCancel(a: Analysis): Draft {
 
 const STATUS_WORDS: Readonly<Record<string, 'open' | 'closed' | 'resolved' | 'cancelled'>> = {
   open: 'open', active: 'open', live: 'open', ongoing: 'open', current: 'open', running: 'open', available: 'open', opened: 'open',
+  now: 'open', currently: 'open', still: 'open',
   closed: 'closed', ended: 'closed', expired: 'closed', finished: 'closed',
   resolved: 'resolved', settled: 'resolved', decided: 'resolved', resolve: 'resolved', settle: 'resolved',
   cancelled: 'cancelled', canceled: 'cancelled', cancel: 'cancelled', voided: 'cancelled', void: 'cancelled',

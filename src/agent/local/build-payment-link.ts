@@ -27,6 +27,12 @@ export function buildPaymentLink(a: Analysis): Draft {
 /** "for a haircut", "description: logo design", "called 'Ankara fabric'". */
 function findDescription(a: Analysis, used: ReadonlySet<number>): string | undefined {
   const stopWords = new Set(['via', 'using', 'that', 'which', 'expiring', 'expires', 'valid']);
+  // "₦18,000 – braids", "75 USD: logo": a dash or colon after the amount introduces the description.
+  const afterAmount = Math.max(...used) + 1;
+  if (['-', '–', '—', ':'].includes(a.tokens[afterAmount]?.text ?? '')) {
+    const t = freeText(a, afterAmount + 1, { used, stopWords });
+    if (t) return t.text.slice(0, 300).trim();
+  }
   for (let i = 0; i < a.tokens.length; i++) {
     const lemma = a.lemmas[i]!;
     let from: number;

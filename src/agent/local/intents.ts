@@ -137,4 +137,3 @@ export function bestIntent(scores: IntentScores): Intent | undefined {
   return best;
 }
 
-export { MARKET_NOUNS, QUESTION_STARTS };

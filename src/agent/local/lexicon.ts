@@ -131,7 +131,8 @@ const CUE_TABLE: ReadonlyArray<[string, Partial<Record<Intent, number>>]> = [
   ['generate', { create_payment_link: 2 }],
   // balance
   ['balance', { get_balance: 6 }],
-  ['funds', { get_balance: 2 }],
+  ['funds', { get_balance: 3 }],
+  ['my funds', { get_balance: 1 }],
   ['how much', { get_balance: 1 }],
   ['wallet', { get_balance: 1 }],
   ['check', { get_balance: 1 }],

@@ -114,7 +114,7 @@ function looksLikeMarketQuestion(a: Analysis): boolean {
 /** Short replies that are not requests: thanks, a bare yes/no, a question about fees. */
 function smallTalk(a: Analysis): string | undefined {
   const words = a.tokens.filter((t) => t.kind === 'word').map((t) => t.norm);
-  const only = (set: ReadonlySet<string>) => words.length > 0 && words.length <= 3 && words.every((w) => set.has(w));
+  const only = (set: ReadonlySet<string>) => words.length > 0 && words.length <= 5 && words.every((w) => set.has(w));
   if (only(THANKS)) return replies.welcome;
   if (only(BARE_ANSWERS)) return replies.useButtons;
   const howMuch = words.join(' ').includes('how much');
@@ -122,6 +122,6 @@ function smallTalk(a: Analysis): string | undefined {
   return undefined;
 }
 
-const THANKS = new Set(['thanks', 'thank', 'you', 'thx', 'ty', 'asante', 'sana', 'cheers', 'nice', 'great', 'cool', 'ok', 'okay', 'alright', 'much', 'so', 'medaase', 'ngiyabonga', 'dankie', 'o', 'na']);
-const BARE_ANSWERS = new Set(['yes', 'no', 'yeah', 'yep', 'nope', 'sure', 'confirm', 'confirmed', 'y', 'n']);
+const THANKS = new Set(['thanks', 'thank', 'you', 'thx', 'ty', 'asante', 'sana', 'cheers', 'nice', 'great', 'cool', 'much', 'so', 'medaase', 'ngiyabonga', 'dankie', 'o', 'na']);
+const BARE_ANSWERS = new Set(['ok', 'okay', 'alright', 'yes', 'no', 'yeah', 'yep', 'nope', 'sure', 'confirm', 'confirmed', 'y', 'n']);
 const FEE_WORDS = new Set(['cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'rate', 'rates', 'worth']);

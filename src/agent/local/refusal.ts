@@ -44,7 +44,9 @@ const SECRET_PHRASES = [
 
 const PHRASES = [
   'on behalf of', 'in the name of', 'admin mode', 'developer mode', 'dev mode', 'god mode', 'debug mode', 'maintenance mode', 'jailbreak',
-  'dan mode', 'you are now', 'from now on you', 'new instructions', 'pretend to be', 'pretend you are', 'impersonate',
+  'dan mode', 'you are now', 'from now on you', 'new instructions', 'pretend to be', 'previous instructions', 'prior instructions',
+  'above instructions', 'earlier instructions', 'original instructions', 'you were told', 'you have been told', 'you were given',
+  'forget everything', 'forget all', 'system override', 'admin override', 'override mode', 'safety override', 'ignore everything', 'ignore all', 'disregard everything', 'disregard all', 'pretend you are', 'impersonate',
   'switch account', 'switch accounts', 'switch to account', 'switch user', 'log in as', 'login as', 'sign in as', 'logged in as',
   'mint', 'print money', 'free money', 'set my balance', 'change my balance', 'increase my balance', 'edit my balance',
   'all users', 'all accounts', 'all wallets', 'every user', 'every account', 'every wallet', 'other users', 'everyones',
@@ -86,9 +88,11 @@ export function detectRefusal(tokens: readonly Token[], lemmas: readonly string[
       const next = tokens[j];
       if (next && (OTHER_PARTY_KINDS.has(next.kind) || ROLES.has(next.norm))) return true;
     }
-    // "I'm the admin", "i am a developer"
-    if (t.norm === 'im' || (t.norm === 'i' && tokens[i + 1]?.norm === 'am')) {
-      let j = t.norm === 'im' ? i + 1 : i + 2;
+    // "I'm the admin", "i am a developer", "you are an admin now"
+    const claim = t.norm === 'im' || t.norm === 'youre' ? 1 : (t.norm === 'i' && tokens[i + 1]?.norm === 'am') || (t.norm === 'you' && tokens[i + 1]?.norm === 'are') ? 2 : 0;
+    if (claim) {
+      let j = i + claim;
+      if (tokens[j]?.norm === 'now') j++;
       if (['a', 'an', 'the', 'your'].includes(tokens[j]?.norm ?? '')) j++;
       if (CLAIMED_ROLES.has(tokens[j]?.norm ?? '')) return true;
     }
@@ -117,9 +121,10 @@ export function detectRefusal(tokens: readonly Token[], lemmas: readonly string[
         }
       }
     }
-    // Possessive of another party's funds not as a destination: "@bob's wallet", "acct_X's balance".
-    if (OTHER_PARTY_KINDS.has(t.kind) && (tokens[i + 1]?.text === "'" || tokens[i + 1]?.text === '’') && tokens[i + 2]?.norm === 's') {
-      const noun = tokens[i + 3]?.norm ?? '';
+    // Another party's funds, not as a destination: "@bob's wallet", "using acct_X funds".
+    if (OTHER_PARTY_KINDS.has(t.kind)) {
+      const possessive = (tokens[i + 1]?.text === "'" || tokens[i + 1]?.text === '’') && tokens[i + 2]?.norm === 's';
+      const noun = tokens[possessive ? i + 3 : i + 1]?.norm ?? '';
       const before = w(i - 1);
       if (FUNDS_NOUNS.has(noun) && before !== 'to' && before !== 'into' && before !== 'for') return true;
     }

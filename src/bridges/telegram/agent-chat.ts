@@ -28,8 +28,10 @@ export function pendingText(p: PendingActionView): string {
   return `${p.description}\n\nConfirm to go ahead, or cancel. This expires at ${expiresText(p.expires_at)}.`;
 }
 
+/** A success restates the whole action in the tool's exact words; anything else keeps the action in view. */
 function outcomeText(description: string, result: TurnResult): string {
-  return clip(`${description}\n\n${result.body.ok ? '✅' : '❌'} ${result.body.reply}`);
+  if (result.body.ok && result.body.action !== 'none') return clip(`✅ ${result.body.reply}`);
+  return clip(`${description}\n\n${result.body.ok ? '✖' : '❌'} ${result.body.reply}`);
 }
 
 /** Plain text -> an agent turn (channel "telegram"); Confirm / Cancel buttons -> confirm / cancel. */

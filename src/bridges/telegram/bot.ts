@@ -10,6 +10,7 @@ import { onboardingFeature } from './onboarding.js';
 import { walletFeature } from './wallet.js';
 import { historyFeature } from './history.js';
 import { agentChatFeature } from './agent-chat.js';
+import { redactingLogger } from './redact.js';
 
 /** The updates the bot asks Telegram for (polling and webhook alike). */
 export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
@@ -34,6 +35,8 @@ export interface CreateBotOptions {
 export interface TelegramBot {
   bot: Bot<BotContext>;
   inflight: InFlight;
+  /** The bridge's logger (token-redacting). */
+  log: TelegramDeps['logger'];
 }
 
 /**
@@ -43,7 +46,8 @@ export interface TelegramBot {
 export function createBot(deps: TelegramDeps, opts: CreateBotOptions): TelegramBot {
   const token = deps.config.TELEGRAM_BOT_TOKEN;
   if (!token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
-  const log = deps.logger.child({ module: 'telegram' });
+  const log = redactingLogger(deps.logger, token);
+  deps = { ...deps, logger: log };
   const bot = new Bot<BotContext>(token, {
     ...(opts.botInfo ? { botInfo: opts.botInfo } : {}),
     client: {
@@ -52,6 +56,15 @@ export function createBot(deps: TelegramDeps, opts: CreateBotOptions): TelegramB
   });
   // 429 (flood control) waits retry_after and tries again; a bounded wait so nothing hangs for hours.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
+  // The runner retries failed polls silently (its own printing would show the token): say so here.
+  bot.api.config.use(async (prev, method, payload, signal) => {
+    try {
+      return await prev(method, payload, signal);
+    } catch (err) {
+      if (method === 'getUpdates' && !signal?.aborted) log.warn({ err }, 'Telegram getUpdates failed; retrying');
+      throw err;
+    }
+  });
 
   const inflight = new InFlight();
   bot.use(dedupeUpdates(deps.store, log));
@@ -82,7 +95,7 @@ export function createBot(deps: TelegramDeps, opts: CreateBotOptions): TelegramB
   // Polling only (runner): an error before the boundary (recording the update id failed). In webhook
   // mode the same error fails the request, so Telegram delivers the update again.
   bot.catch((err) => log.error({ err: err.error, updateId: err.ctx.update.update_id }, 'Telegram update failed'));
-  return { bot, inflight };
+  return { bot, inflight, log };
 }
 
 async function onError(err: BotError<BotContext>, log: TelegramDeps['logger']): Promise<void> {

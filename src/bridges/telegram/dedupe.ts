@@ -16,20 +16,20 @@ export const TelegramUpdates = defineTable<SeenUpdate>({ name: 'telegram_updates
  * only while it is unacknowledged, so the recent few thousand are plenty.
  */
 export const SEEN_UPDATES_KEPT = 5_000;
-const PRUNE_BATCH = 500;
 
 /**
  * Records the update id before anything acts on it, in the store, so a redelivered update
  * (webhook retry, polling restart) is ignored even across restarts: each update is taken
- * in at most once. Old ids are pruned in batches.
+ * in at most once. Once `keep` is exceeded by a tenth, the oldest ids are pruned together.
  */
-export async function markSeen(store: Store, key: string, now = new Date()): Promise<boolean> {
+export async function markSeen(store: Store, key: string, opts: { keep?: number; now?: Date } = {}): Promise<boolean> {
+  const keep = opts.keep ?? SEEN_UPDATES_KEPT;
   return store.write(TelegramUpdates, async (t) => {
     if (await t.get(key)) return false;
-    await t.insert({ id: key, receivedAt: now.toISOString() });
+    await t.insert({ id: key, receivedAt: (opts.now ?? new Date()).toISOString() });
     const count = await t.count();
-    if (count > SEEN_UPDATES_KEPT + PRUNE_BATCH) {
-      for (const old of await t.findMany({}, { order: 'asc', limit: count - SEEN_UPDATES_KEPT })) await t.remove(old.id);
+    if (count > keep + Math.ceil(keep / 10)) {
+      for (const old of await t.findMany({}, { order: 'asc', limit: count - keep })) await t.remove(old.id);
     }
     return true;
   });

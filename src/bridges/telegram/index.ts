@@ -81,10 +81,10 @@ function webhookRouter(bot: Bot<BotContext>, secret: string): Router {
 export function createTelegramBridge(deps: TelegramDeps, opts: Pick<CreateBotOptions, 'botInfo'> = {}): TelegramBridge | undefined {
   const { TELEGRAM_BOT_TOKEN: token, TELEGRAM_WEBHOOK_URL: webhookUrl, TELEGRAM_WEBHOOK_SECRET: secret } = deps.config;
   if (!token) return undefined;
-  const log = deps.logger.child({ module: 'telegram' });
   const mode = webhookUrl ? 'webhook' : 'polling';
   if (mode === 'webhook' && !secret) throw new Error('TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL');
-  const { bot, inflight } = createBot(deps, { background: mode === 'webhook', ...opts });
+  const { bot, inflight, log } = createBot(deps, { background: mode === 'webhook', ...opts });
+  deps = { ...deps, logger: log };
   const router = mode === 'webhook' ? webhookRouter(bot, secret!) : undefined;
 
   let runner: RunnerHandle | undefined;
@@ -103,7 +103,7 @@ export function createTelegramBridge(deps: TelegramDeps, opts: Pick<CreateBotOpt
       // getUpdates is refused while a webhook is set (409); pending updates are kept.
       await bot.api.deleteWebhook();
       if (stopped) return;
-      runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] } } });
+      runner = run(bot, { runner: { silent: true, fetch: { allowed_updates: [...ALLOWED_UPDATES] } } });
       runner.task()?.catch((err: unknown) => log.error({ err }, 'Telegram long polling stopped'));
     }
     await bot.api.setMyCommands(COMMANDS).catch((err: unknown) => log.warn({ err }, 'setMyCommands failed'));

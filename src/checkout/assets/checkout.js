@@ -33,6 +33,7 @@ function init(root, paymentId) {
     already_settled: 'This payment has already been paid.',
     payment_failed: 'This payment has failed and can no longer be paid.',
     processing: 'This payment is already being processed. Please wait a moment.',
+    authorization_canceled: 'This wallet canceled its authorization for this payment. Nothing was charged; pay from another wallet.',
     not_found: 'This payment does not exist. Check the link you were given.',
     simulation_failed: 'The payment network would reject this payment. Nothing was charged.',
     reverted: 'The payment was rejected by the network. Nothing was charged.',

@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDuration } from '../../src/config/config.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Runs `npx tsx src/main.ts` with the given env and collects how it ends. */
+function runMain(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'src/main.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    // A bad config must stop the start: if it ever listens instead, stop it and fail.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm start with a bad configuration', () => {
+  it('exits 1 and names the variable on stderr (bad PORT)', async () => {
+    const r = await runMain({ PORT: 'not-a-port', DATA_DIR: path.join(root, '.tmp', 'never-created') });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Invalid configuration/);
+    expect(r.stderr).toMatch(/PORT/);
+    expect(r.stdout).not.toMatch(/running at/);
+  });
+
+  it('exits 1 for an out-of-range PORT and a bad LOG_LEVEL, naming both', async () => {
+    const r = await runMain({ PORT: '70000', LOG_LEVEL: 'loud' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/PORT/);
+    expect(r.stderr).toMatch(/LOG_LEVEL/);
+  });
+});
+
+describe('loadConfig', () => {
+  const fail = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as Error).message;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('has the documented defaults (DESIGN.md 8)', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://localhost:3000',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      production: false,
+      publicUrlExplicit: false,
+      AGENT_RATE_LIMIT: { limit: 30, windowMs: 60_000 },
+      ANTHROPIC_MODEL: expect.any(String),
+    });
+    expect(c.DATA_DIR).toBe(path.resolve('./data'));
+    expect(c.WEBHOOK_RETRY_SCHEDULE).toEqual([0, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]);
+    expect(c.CHAIN_RPC_URL).toBeUndefined();
+    expect(c.ANTHROPIC_API_KEY).toBeUndefined();
+    expect(c.TELEGRAM_BOT_TOKEN).toBeUndefined();
+  });
+
+  it('derives PUBLIC_URL from PORT, and trims a trailing slash from an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080');
+    const c = loadConfig({ PUBLIC_URL: 'https://pay.example.com/' });
+    expect(c.PUBLIC_URL).toBe('https://pay.example.com');
+    expect(c.publicUrlExplicit).toBe(true);
+  });
+
+  it('treats blank optional variables as unset', () => {
+    const c = loadConfig({ ANTHROPIC_API_KEY: '  ', TELEGRAM_BOT_TOKEN: '', PUBLIC_URL: '' });
+    expect(c.ANTHROPIC_API_KEY).toBeUndefined();
+    expect(c.TELEGRAM_BOT_TOKEN).toBeUndefined();
+    expect(c.PUBLIC_URL).toBe('http://localhost:3000');
+  });
+
+  it('rejects bad values, naming each variable', () => {
+    expect(fail({ PORT: 'abc' })).toMatch(/PORT/);
+    expect(fail({ PORT: '-1' })).toMatch(/PORT/);
+    expect(fail({ PUBLIC_URL: 'not a url' })).toMatch(/PUBLIC_URL/);
+    expect(fail({ NODE_ENV: 'staging' })).toMatch(/NODE_ENV/);
+    expect(fail({ TOKEN_ADDRESS: '0x123' })).toMatch(/TOKEN_ADDRESS/);
+    expect(fail({ RELAYER_PRIVATE_KEY: 'abc' })).toMatch(/RELAYER_PRIVATE_KEY/);
+    expect(fail({ WEBHOOK_RETRY_SCHEDULE: '0,soon' })).toMatch(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(fail({ AGENT_RATE_LIMIT: 'lots' })).toMatch(/AGENT_RATE_LIMIT/);
+    expect(fail({ EXPIRY_SWEEP_INTERVAL: 'often' })).toMatch(/EXPIRY_SWEEP_INTERVAL/);
+  });
+
+  it('requires the whole set for a real network, and a secret for Telegram webhook mode', () => {
+    expect(fail({ CHAIN_RPC_URL: 'https://rpc.example' })).toMatch(/CHAIN_ID, TOKEN_ADDRESS and RELAYER_PRIVATE_KEY/);
+    const full = loadConfig({
+      CHAIN_RPC_URL: 'https://rpc.example',
+      CHAIN_ID: '84532',
+      TOKEN_ADDRESS: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+      RELAYER_PRIVATE_KEY: '0x' + '1'.repeat(64),
+    });
+    expect(full.CHAIN_ID).toBe(84532);
+    expect(fail({ TELEGRAM_WEBHOOK_URL: 'https://bot.example/hook' })).toMatch(/TELEGRAM_WEBHOOK_SECRET/);
+  });
+
+  it('parses durations and rate limits', () => {
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('30s')).toBe(30_000);
+    expect(parseDuration('2m')).toBe(120_000);
+    expect(parseDuration('0')).toBe(0);
+    expect(loadConfig({ AGENT_RATE_LIMIT: '100/10s' }).AGENT_RATE_LIMIT).toEqual({ limit: 100, windowMs: 10_000 });
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,10ms,20ms' }).WEBHOOK_RETRY_SCHEDULE).toEqual([0, 10, 20]);
+    expect(() => parseDuration('1 week')).toThrow();
+  });
+
+  it('production follows NODE_ENV', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
+  });
+});
