@@ -158,7 +158,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     sweeper.unref();
     cleanups.push(() => clearInterval(sweeper));
 
-    if (!config.production) await ensureDemoAccount(accounts, print);
+    if (!config.production) await ensureDemoAccount(accounts, print, config.PUBLIC_URL);
 
     // Telegram bridge (docs/telegram.md): only with TELEGRAM_BOT_TOKEN; its webhook route must exist
     // before the app is built, and it connects (setWebhook / polling) once requests are served.

@@ -4,7 +4,11 @@ import type { AccountsService } from './accounts.js';
 export const DEMO_EMAIL = 'demo@example.com';
 
 /** On an empty store (not production): a demo merchant whose login is printed once, never logged. */
-export async function ensureDemoAccount(accounts: AccountsService, print: (text: string) => void): Promise<void> {
+export async function ensureDemoAccount(
+  accounts: AccountsService,
+  print: (text: string) => void,
+  publicUrl = '<PUBLIC_URL>',
+): Promise<void> {
   if (await accounts.findBy({ email: DEMO_EMAIL })) return;
   if ((await accounts.count()) > 0) return;
   const password = randomBase62(16);
@@ -17,8 +21,8 @@ export async function ensureDemoAccount(accounts: AccountsService, print: (text:
       `    email:    ${DEMO_EMAIL}`,
       `    password: ${password}`,
       '  Sign in at /app, or create an API key from the command line:',
-      '    curl -c jar -H "Content-Type: application/json" -d \'{"email":"demo@example.com","password":"<password>"}\' <PUBLIC_URL>/api/auth/login',
-      '    curl -b jar -H "Content-Type: application/json" -d \'{"label":"my server"}\' <PUBLIC_URL>/api/keys',
+      `    curl -c jar -H "Content-Type: application/json" -d '{"email":"${DEMO_EMAIL}","password":"${password}"}' ${publicUrl}/api/auth/login`,
+      `    curl -b jar -H "Content-Type: application/json" -d '{"label":"my server"}' ${publicUrl}/api/keys`,
       '',
     ].join('\n'),
   );

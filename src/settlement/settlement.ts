@@ -228,6 +228,15 @@ export class SettlementService {
     const sent = await this.chain.submitTransferWithAuthorization(auth, signature);
     if (!sent.ok) {
       if (sent.reason === 'authorization_used') return this.resolveProcessing(started, this.confirmTimeoutMs);
+      if (sent.reason === 'submit_failed') {
+        // The node refused or did not answer the send. Reopen only once the chain confirms the
+        // authorization is unused; if it cannot say, the reconciler decides later.
+        const used = await this.chain.authorizationState(auth.from, auth.nonce).catch(() => undefined);
+        if (used === true) return this.resolveProcessing(started, this.confirmTimeoutMs);
+        if (used === undefined) {
+          return fail(SettleReason.chainUnavailable, 'The payment network stopped answering. We will confirm the outcome automatically; do not pay again yet.');
+        }
+      }
       // Nothing reached the chain: the customer may try again while the session is open.
       await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined });
       return mapVerifyFailure(sent);
@@ -307,7 +316,8 @@ export class SettlementService {
 
   private async reconcilePass(): Promise<ReconcileSummary> {
     const summary: ReconcileSummary = { checked: 0, settled: 0, failed: 0, pending: 0, processing: 0 };
-    const stuck = await this.payments.processing();
+    // A payment with a settle running in this process is that call's to finish.
+    const stuck = (await this.payments.processing()).filter((p) => !this.queues.has(p.id));
     await Promise.all(
       stuck.map((p) =>
         this.serialized(p.id, async () => {

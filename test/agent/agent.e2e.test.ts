@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { balance, fund, usdc } from '../helpers/money.js';
+import { balance, usdc } from '../helpers/money.js';
 import { Markets } from '../../src/markets/markets.js';
 import type { Address } from 'viem';
 

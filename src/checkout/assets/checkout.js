@@ -37,8 +37,7 @@ function init(root, paymentId) {
     not_found: 'This payment does not exist. Check the link you were given.',
     simulation_failed: 'The payment network would reject this payment. Nothing was charged.',
     reverted: 'The payment was rejected by the network. Nothing was charged.',
-    chain_unavailable: 'The payment network is unavailable right now. Nothing was charged; please try again shortly.',
-    submit_failed: 'The payment could not be sent. Nothing was charged; please try again shortly.',
+    // chain_unavailable and submit_failed: the server's text says whether anything may have been sent.
   };
 
   function setStatus(text, kind) {
