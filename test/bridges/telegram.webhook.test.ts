@@ -236,6 +236,31 @@ describe('Telegram bridge (webhook mode)', () => {
     expect((await svc.deps.store.table(PendingActions).get(confirm!.slice(2)))?.status).toBe('pending');
   });
 
+  it('/deposit shows the address and, on the embedded chain, mints test funds; /balance shows them in the local currency', async () => {
+    const dee: TgUser = { id: 945001, first_name: 'Dee', username: 'dee_gh' };
+    const account = await onboard(dee, 'GHS');
+    const address = svc.deps.chain.custodialAddress(account.walletIndex);
+    const before = fake.calls.length;
+    await deliver(textUpdate(dee, '/deposit'));
+    const deposit = await nextMessage(dee, before);
+    expect(deposit.body.text).toContain(address);
+    expect(buttonData(deposit)).toEqual(['faucet']);
+    const start = await balance(account.walletIndex);
+    const tap = callbackUpdate(dee, 'faucet', deposit.result.message_id);
+    await deliver(tap);
+    await fake.waitFor('answerCallbackQuery', (c) => c.body.callback_query_id === tap.callback_query.id);
+    await nextMessage(dee, before, (c) => String(c.body.text).startsWith('Added 100 USDC'));
+    expect(await balance(account.walletIndex)).toBe(start + parseUnits('100', 6));
+
+    const b = fake.calls.length;
+    await deliver(textUpdate(dee, '/balance'));
+    const shown = await nextMessage(dee, b);
+    const ghs = svc.deps.fx.fromStablecoin(start + parseUnits('100', 6), 'GHS');
+    expect(ghs.ok).toBe(true);
+    expect(shown.body.text).toContain(svc.deps.fx.format(ghs.ok ? ghs.minor : 0n, 'GHS'));
+    expect(shown.body.text).toContain(address);
+  });
+
   it('refuses a request without the right secret token with JSON 401, before anything reaches the bot', async () => {
     const mallory: TgUser = { id: 950001, first_name: 'Mallory', username: 'mallory' };
     const update = textUpdate(mallory, '/start');

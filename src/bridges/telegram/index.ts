@@ -1,11 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
-import { webhookCallback } from 'grammy';
+import { webhookCallback, type Bot } from 'grammy';
 import { run, type RunnerHandle } from '@grammyjs/runner';
 import type { BotContext, TelegramDeps } from './context.js';
 import { ALLOWED_UPDATES, COMMANDS, createBot, type CreateBotOptions } from './bot.js';
 import { notifyIncomingTransfers } from './notify.js';
-import type { Bot } from 'grammy';
 
 export { createBot } from './bot.js';
 export type { TelegramDeps } from './context.js';
