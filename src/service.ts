@@ -19,6 +19,7 @@ import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
 import { Agent, createEngine, createToolHandlers } from './agent/index.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
+import { AgentRateLimit } from './agent/rate-limit.js';
 import { chatRouter } from './api/chat.router.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { webhooksRouter } from './api/webhooks.router.js';
@@ -132,7 +133,10 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.apiRouters!.push(appPaymentsRouter(deps));
     deps.webhooks = webhooks.service;
     deps.apiRouters!.push(webhooksRouter(deps, webhooks.service));
-    // One limiter for both doors: AGENT_RATE_LIMIT counts an account's turns wherever they come from.
+    // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come from
+    // (the HTTP doors share this middleware; the Telegram bridge takes from the same store).
+    deps.agentRateLimit = new AgentRateLimit(config.AGENT_RATE_LIMIT);
+    cleanups.push(() => deps.agentRateLimit?.close());
     const agentLimiter = agentRateLimiter(deps);
     deps.apiRouters!.push(agentRouter(deps, agentLimiter), chatRouter(deps, agentLimiter));
     deps.pageRouters!.push(webRouter(deps));

@@ -1,9 +1,9 @@
 import { Router, type RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import type { AppDeps } from './deps.js';
 import { parseInput } from './errors.js';
 import { auth, requireKey } from './auth.js';
+import { AgentRateLimit } from '../agent/rate-limit.js';
 
 /** Interface 4.6 / 8: the message is 1-500 characters, passed verbatim. */
 export const AgentMessageInput = z.object({
@@ -16,26 +16,14 @@ export const AgentMessageInput = z.object({
 export type AgentMessageInput = z.infer<typeof AgentMessageInput>;
 
 /**
- * Agent turns per account (AGENT_RATE_LIMIT), shared by every door that runs turns. Keyed by
- * the authenticated account, so it must come after the auth middleware.
+ * Agent turns per account (AGENT_RATE_LIMIT), shared by every door that runs turns: the HTTP
+ * doors use this middleware, the Telegram bridge takes from the same store
+ * (src/agent/rate-limit.ts). Keyed by the authenticated account, so it must come after the
+ * auth middleware. Without `deps.agentRateLimit` (a router built on its own) it gets its own.
  */
-export function agentRateLimiter(deps: Pick<AppDeps, 'config'>): RequestHandler {
-  const { limit, windowMs } = deps.config.AGENT_RATE_LIMIT;
-  return rateLimit({
-    windowMs,
-    limit,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    identifier: 'agent',
-    keyGenerator: (_req, res) => `acct:${auth(res).accountId}`,
-    handler: (_req, res) => {
-      const retryAfter = res.getHeader('Retry-After');
-      res.status(429).json({
-        ok: false,
-        reply: `Too many messages. Please wait${retryAfter ? ` ${retryAfter} seconds` : ' a moment'} and try again.`,
-      });
-    },
-  });
+export function agentRateLimiter(deps: Pick<AppDeps, 'config' | 'agentRateLimit'>): RequestHandler {
+  const shared = deps.agentRateLimit ?? new AgentRateLimit(deps.config.AGENT_RATE_LIMIT);
+  return shared.middleware((_req, res) => auth(res).accountId);
 }
 
 /** DESIGN.md 6: POST /api/agent/settle, bearer key, acts at once (channel "api"). */

@@ -8,6 +8,7 @@ import type { FxService } from '../fx/rates.js';
 import type { ChainService } from '../chain/chain.js';
 import type { SettlementService } from '../settlement/settlement.js';
 import type { Agent } from '../agent/agent.js';
+import type { AgentRateLimit } from '../agent/rate-limit.js';
 import type { TransfersService } from '../transfers/transfers.js';
 import type { BillsService } from '../bills/bills.js';
 import type { MarketsService } from '../markets/markets.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   webhooks?: WebhooksService;
   /** The agent engine core: turns, pending actions (confirm/cancel). */
   agent: Agent;
+  /** AGENT_RATE_LIMIT: the one per-account turn counter every door (HTTP, chat, Telegram) takes from. */
+  agentRateLimit?: AgentRateLimit;
   /** Money modules behind the agent's tools (docs/money-modules.md); the Telegram bridge uses transfers.onTransferSettled. */
   transfers?: TransfersService;
   bills?: BillsService;

@@ -9,14 +9,21 @@ export interface AtomicJSONFileOptions<T> {
 }
 
 /**
- * lowdb adapter that makes every write durable: temp file, fsync, rename, fsync of the
- * directory. lowdb's stock JSONFile renames without fsync, so a crash can lose an
- * acknowledged write. A reader therefore sees either the old or the new file, never a mix.
+ * lowdb adapter that makes every write durable and atomic: write a temp file, fdatasync,
+ * rename over the file, fsync the directory. lowdb's stock JSONFile renames without any
+ * fsync, so a crash can lose an acknowledged write. A reader sees the old or the new file,
+ * never a mix.
  */
 export class AtomicJSONFile<T> implements Adapter<T> {
   private seq = 0;
-  private dirReady = false;
   private readonly serialize: (data: T) => Buffer[];
+  private dir: FileHandle | undefined;
+  /**
+   * An open handle on the file being replaced: the rename then only drops a name, and the
+   * old file's blocks are freed when this handle is closed, after the write has been
+   * acknowledged (freeing tens of MB inside rename() would otherwise delay every commit).
+   */
+  private current: FileHandle | undefined;
 
   constructor(
     private readonly file: string,
@@ -37,26 +44,36 @@ export class AtomicJSONFile<T> implements Adapter<T> {
   async write(data: T): Promise<void> {
     // Serialise before the first await: the snapshot is the data as of this call.
     const chunks = this.serialize(data);
-    const dir = path.dirname(this.file);
-    if (!this.dirReady) {
-      await mkdir(dir, { recursive: true });
-      this.dirReady = true;
+    const dirPath = path.dirname(this.file);
+    if (!this.dir) {
+      await mkdir(dirPath, { recursive: true });
+      this.dir = await open(dirPath, 'r');
+      this.current = await open(this.file, 'r').catch(() => undefined);
     }
     const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
     const fh = await open(tmp, 'w', 0o600);
     try {
       await writeAll(fh, chunks);
-      await fh.sync();
-    } finally {
+      await fh.datasync();
+    } catch (e) {
       await fh.close();
+      throw e;
     }
+    // The new file's handle stays open: it keeps the next rename from freeing it inline.
     await rename(tmp, this.file);
-    const dh = await open(dir, 'r');
-    try {
-      await dh.sync();
-    } finally {
-      await dh.close();
-    }
+    await this.dir.sync();
+    const old = this.current;
+    this.current = fh;
+    // Freed in the background; nothing waits for it.
+    old?.close().catch(() => undefined);
+  }
+
+  /** Releases the directory and file handles (the store calls this when it closes). */
+  async close(): Promise<void> {
+    await this.current?.close().catch(() => undefined);
+    await this.dir?.close().catch(() => undefined);
+    this.current = undefined;
+    this.dir = undefined;
   }
 }
 

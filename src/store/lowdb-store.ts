@@ -326,14 +326,21 @@ function deepFreeze<V>(value: V): V {
 /** Rows per cached JSON block: small enough that re-serialising a changed block is cheap. */
 const BLOCK_ROWS = 512;
 
+interface Block {
+  rows: Row[];
+  /** JSON of each row, reused when a block is rebuilt around a changed or new row. */
+  json: string[];
+  buf: Buffer;
+}
+
 /**
  * Serialises the database as JSON in Buffers, reusing the bytes of every block of rows
  * that did not change since the last write. Rows are frozen and replaced on update, so a
- * block whose row objects are all the same (by identity) has the same JSON. This turns the
- * whole-file rewrite from "stringify everything" into "stringify what changed + write".
+ * row object that is the same (by identity) has the same JSON. This turns the whole-file
+ * rewrite from "stringify everything" into "stringify what changed, then write".
  */
 class BlockSerializer {
-  private readonly cache = new Map<string, { rows: Row[]; buf: Buffer }[]>();
+  private readonly cache = new Map<string, Block[]>();
 
   serialize(data: DbData): Buffer[] {
     const out: Buffer[] = [Buffer.from(`{"version":${JSON.stringify(data.version)},"tables":{`)];
@@ -351,8 +358,8 @@ class BlockSerializer {
         let block = blocks[b];
         if (!block || !sameRows(block.rows, rows, start, end)) {
           const slice = rows.slice(start, end);
-          const json = slice.map((r) => JSON.stringify(r)).join(',');
-          block = { rows: slice, buf: Buffer.from(b === 0 ? json : ',' + json) };
+          const json = slice.map((r, i) => (block && block.rows[i] === r ? block.json[i]! : JSON.stringify(r)));
+          block = { rows: slice, json, buf: Buffer.from((b === 0 ? '' : ',') + json.join(',')) };
           // Only frozen rows can be trusted not to change behind the cache's back.
           if (slice.every((r) => Object.isFrozen(r))) blocks[b] = block;
           else delete blocks[b];
@@ -389,7 +396,10 @@ export class LowdbStore implements Store {
   private runningFlush: Promise<void> | null = null;
   private closed = false;
 
-  private constructor(private readonly db: Low<DbData>) {}
+  private constructor(
+    private readonly db: Low<DbData>,
+    private readonly file: AtomicJSONFile<DbData>,
+  ) {}
 
   static async open(dataDir: string, fileName = 'db.json'): Promise<LowdbStore> {
     const serializer = new BlockSerializer();
@@ -398,7 +408,7 @@ export class LowdbStore implements Store {
     await db.read();
     db.data ??= { version: 1, tables: {} };
     db.data.tables ??= {};
-    return new LowdbStore(db);
+    return new LowdbStore(db, adapter);
   }
 
   private state<T extends Row>(def: TableDef<T>): TableState<T> {
@@ -498,5 +508,6 @@ export class LowdbStore implements Store {
     await this.queuedFlush?.catch(() => undefined);
     await this.runningFlush?.catch(() => undefined);
     this.closed = true;
+    await this.file.close();
   }
 }

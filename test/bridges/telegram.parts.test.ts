@@ -6,7 +6,6 @@ import { createLogger } from '../../src/lib/logger.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { redactingLogger } from '../../src/bridges/telegram/redact.js';
 import { markSeen, SEEN_UPDATES_KEPT, TelegramUpdates } from '../../src/bridges/telegram/dedupe.js';
-import { TurnLimiter } from '../../src/bridges/telegram/limiter.js';
 import { tempDir } from '../helpers/service.js';
 
 describe('Telegram bridge parts', () => {
@@ -45,16 +44,5 @@ describe('Telegram bridge parts', () => {
       await store.close();
       await rm(dir, { recursive: true, force: true });
     }
-  });
-
-  it('limits turns per account in a fixed window', () => {
-    let now = 0;
-    const l = new TurnLimiter(2, 60_000, () => now);
-    expect(l.take('a').ok).toBe(true);
-    expect(l.take('a').ok).toBe(true);
-    expect(l.take('a')).toEqual({ ok: false, retryAfterSeconds: 60 });
-    expect(l.take('b').ok).toBe(true);
-    now = 60_000;
-    expect(l.take('a').ok).toBe(true);
   });
 });

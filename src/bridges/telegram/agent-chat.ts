@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { PendingActionView, TurnResult } from '../../agent/agent.js';
 import type { BotContext, TelegramDeps } from './context.js';
-import { TurnLimiter } from './limiter.js';
+import { AgentRateLimit, tooManyTurnsReply } from '../../agent/rate-limit.js';
 import { clip, clipAnswer, isNotModified, requireAccount } from './ui.js';
 
 /** Same bound as the HTTP doors (POST /api/agent/settle, /api/chat). */
@@ -37,8 +37,8 @@ function outcomeText(description: string, result: TurnResult): string {
 /** Plain text -> an agent turn (channel "telegram"); Confirm / Cancel buttons -> confirm / cancel. */
 export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  const { limit, windowMs } = deps.config.AGENT_RATE_LIMIT;
-  const limiter = new TurnLimiter(limit, windowMs);
+  // The same per-account counter as POST /api/agent/settle and /api/chat: a turn here spends the HTTP budget too.
+  const limiter = deps.agentRateLimit ?? new AgentRateLimit(deps.config.AGENT_RATE_LIMIT);
 
   c.on('message:text', async (ctx) => {
     const text = ctx.message.text;
@@ -49,10 +49,8 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     if ([...text].length > MESSAGE_MAX_CHARS) {
       return void (await ctx.reply(`Please keep messages under ${MESSAGE_MAX_CHARS} characters.`));
     }
-    const allowed = limiter.take(account.id);
-    if (!allowed.ok) {
-      return void (await ctx.reply(`Too many messages. Please wait ${allowed.retryAfterSeconds} seconds and try again.`));
-    }
+    const allowed = await limiter.take(account.id);
+    if (!allowed.ok) return void (await ctx.reply(tooManyTurnsReply(allowed.retryAfterSeconds)));
     // Best effort: the turn may take a few seconds (model, chain reads).
     await ctx.replyWithChatAction('typing').catch(() => undefined);
     const result = await deps.agent.runTurn({

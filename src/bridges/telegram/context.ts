@@ -6,6 +6,7 @@ import type { FxService } from '../../fx/rates.js';
 import type { ChainService } from '../../chain/chain.js';
 import type { Account, AccountsService } from '../../accounts/accounts.js';
 import type { Agent } from '../../agent/agent.js';
+import type { AgentRateLimit } from '../../agent/rate-limit.js';
 import type { TransfersService } from '../../transfers/transfers.js';
 
 /** What the bridge needs from the composition root; transfers is optional until it is wired. */
@@ -17,6 +18,11 @@ export interface TelegramDeps {
   chain: ChainService;
   accounts: AccountsService;
   agent: Agent;
+  /**
+   * AGENT_RATE_LIMIT, shared with the HTTP doors (the composition root passes its one instance);
+   * a bridge built without it counts its own turns only.
+   */
+  agentRateLimit?: AgentRateLimit;
   transfers?: Pick<TransfersService, 'onTransferSettled' | 'history'>;
 }
 
