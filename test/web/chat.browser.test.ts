@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { formatUnits, parseUnits } from 'viem';
+import { PendingActions } from '../../src/agent/pending-actions.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { launchBrowser, newPage, realErrors, screenshot, signUpThroughUi } from './browser.js';
 
@@ -181,5 +183,69 @@ describe('chat widget (Chromium)', () => {
     await context.close();
   });
 
-  it.todo('transfer: "send 5000 NGN to <another user>" -> Confirm in the widget -> settled on-chain, balances move (needs the chain + transfers modules)');
+  it('a chat-widget transfer confirmed and settled: exact description, Confirm, settled on-chain, balances move', async (ctx) => {
+    // The sender signs up through the page; the recipient is another account with a Telegram @username.
+    const opened = await newPage(browser, service.url);
+    const { context, page, consoleErrors } = opened;
+    const ui = await signUpThroughUi(page, 'Wanjiru’s Kiosk');
+    const pending = await agentPending(page);
+    if (pending) ctx.skip(pending);
+    const { deps } = service;
+    const sender = (await deps.accounts.findBy({ email: ui.email }))!;
+    await deps.accounts.update(sender.id, { country: 'KE', localCurrency: 'KES' });
+    const made = await deps.accounts.create({ name: 'Tunde', country: 'NG', telegramUsername: 'tunde_widget' });
+    if (!made.ok) throw new Error(made.message);
+    const recipient = made.account;
+    const from = deps.chain.custodialAddress(sender.walletIndex);
+    const to = deps.chain.custodialAddress(recipient.walletIndex);
+    const funded = await deps.chain.faucet(from, parseUnits('25', 6), { nativeAmount: 0n });
+    expect(funded.ok).toBe(true);
+    const [fromBefore, toBefore] = [await deps.chain.balanceOf(from), await deps.chain.balanceOf(to)];
+
+    await assistant(page).click();
+    await ask(page, 'send 500 KES to @tunde_widget');
+    const box = page.locator('#chat-log .pending').last();
+    await box.waitFor();
+    // The box shows exactly the stored pending action, and nothing has moved yet.
+    const [action] = (await deps.store.table(PendingActions).findMany({ accountId: sender.id })).filter((a) => a.status === 'pending');
+    expect(action).toMatchObject({ channel: 'chat', call: { name: 'send_transfer' } });
+    expect(await box.locator('.pending-desc').textContent()).toBe(action!.description);
+    expect(action!.description).toBe(
+      'Send 500.00 KES to @tunde_widget (Tunde): they receive 5,978.72 NGN. 3.868472 USDC moves on-chain at 1 KES = 11.95744681 NGN (129.25 KES/USDC) plus a 0.019342 USDC fee (total 3.887814 USDC).',
+    );
+    const confirm = box.getByRole('button', { name: 'Confirm' });
+    expect(await confirm.isEnabled()).toBe(true);
+    expect(await box.getByRole('button', { name: 'Cancel' }).isEnabled()).toBe(true);
+    expect(await deps.chain.balanceOf(to)).toBe(toBefore);
+
+    await confirm.click();
+    const settledReply = page.locator('#chat-log li.msg-assistant', { hasText: 'Settled on-chain' });
+    await settledReply.waitFor();
+    await box.getByText('Confirmed.').waitFor();
+    expect(await confirm.isDisabled()).toBe(true);
+
+    // The thread names the transaction that settled it.
+    const [transfer] = await deps.transfers!.history(sender.id, { limit: 1 });
+    expect(transfer).toMatchObject({ status: 'settled', recipientAccountId: recipient.id, sourceCurrency: 'KES', recipientCurrency: 'NGN', feeStatus: 'settled' });
+    expect(transfer!.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const replyText = (await settledReply.textContent()) ?? '';
+    expect(replyText).toContain('Sent 500.00 KES to @tunde_widget, who receives 5,978.72 NGN.');
+    expect(replyText).toContain(`Settled on-chain (tx ${transfer!.txHash!.slice(0, 10)}…${transfer!.txHash!.slice(-6)})`);
+
+    // On-chain: the recipient got exactly the stablecoin amount; the sender paid it plus the fee.
+    const amount = parseUnits('3.868472', 6);
+    const fee = parseUnits('0.019342', 6);
+    expect(BigInt(transfer!.stablecoinAmount)).toBe(amount);
+    expect(BigInt(transfer!.fee)).toBe(fee);
+    expect(await deps.chain.balanceOf(to)).toBe(toBefore + amount);
+    expect(await deps.chain.balanceOf(from)).toBe(fromBefore - amount - fee);
+
+    // The dashboard, reloaded, shows the wallet after the transfer; the thread stays open with the result.
+    await page.reload();
+    await page.locator('#wallet-balance', { hasText: `${formatUnits(fromBefore - amount - fee, 6)} USDC` }).waitFor();
+    await page.locator('#chat-log li.msg-assistant', { hasText: 'Settled on-chain' }).waitFor();
+    await screenshot(page, 'chat-transfer-settled', { fullPage: false });
+    expect(realErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
 });
