@@ -80,7 +80,9 @@ async function main(): Promise<void> {
   print('\n=== summary ===');
   for (const { name, result } of results) {
     print(`\n[${name}]`);
-    print(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
+    // A section that formats its own table (a string, or a `table` field) is shown as is.
+    const table = typeof result === 'string' ? result : (result as { table?: unknown } | null)?.table;
+    print(typeof table === 'string' ? table : JSON.stringify(result, null, 2));
   }
 }
 

@@ -88,6 +88,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       tokenAddress: config.TOKEN_ADDRESS as `0x${string}` | undefined,
       relayerPrivateKey: config.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
       walletMnemonic: config.WALLET_MNEMONIC,
+      logScan: { windowBlocks: BigInt(config.CHAIN_LOG_SCAN_BLOCKS), maxLookbackBlocks: BigInt(config.CHAIN_LOG_MAX_LOOKBACK_BLOCKS) },
       logger: logger.child({ module: 'chain' }),
     });
     cleanups.push(() => chain.close());

@@ -12,8 +12,10 @@ import path from 'node:path';
 import {
   BaseError,
   ContractFunctionRevertedError,
+  HttpRequestError,
+  RpcRequestError,
+  TransactionNotFoundError,
   WaitForTransactionReceiptTimeoutError,
-  createNonceManager,
   createPublicClient,
   createWalletClient,
   defineChain,
@@ -22,6 +24,7 @@ import {
   http,
   keccak256,
   parseEther,
+  parseEventLogs,
   parseSignature,
   recoverTypedDataAddress,
   size,
@@ -30,13 +33,11 @@ import {
   type Chain,
   type Hex,
   type HttpTransport,
-  type NonceManager,
   type PrivateKeyAccount,
   type PublicClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { jsonRpc } from 'viem/nonce';
-import { fail, type Result } from '../lib/results.js';
+import { fail, type Fail, type Ok, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { AnvilStartError, startAnvil, type AnvilHandle } from './anvil.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
@@ -49,7 +50,8 @@ import {
   type TransferTypedDataJson,
 } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
-import { custodialAccount, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
+import { RelayerNonces } from './nonces.js';
+import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
 
 // ---------------------------------------------------------------------------- results
 
@@ -68,6 +70,33 @@ export type VerifyReason = (typeof VerifyReason)[keyof typeof VerifyReason];
 /** Verification reasons, plus `submit_failed`: the node did not take the transaction (RPC down, ...). */
 export const SubmitReason = { ...VerifyReason, submitFailed: 'submit_failed' } as const;
 export type SubmitReason = (typeof SubmitReason)[keyof typeof SubmitReason];
+
+/**
+ * A refused submit. For `submit_failed`, `sendOutcome` says whether the transaction can have
+ * reached the node: `refused` (the node answered with an error, or nothing was sent) means it
+ * is not on its way; `unknown` (a timeout or a connection lost after sending) means it may be
+ * in the pool and get mined later, under `txHash` (known before sending).
+ */
+export type SubmitFailure = Fail<SubmitReason> & { txHash?: Hex; sendOutcome?: 'refused' | 'unknown' };
+export type SubmitResult = Ok<{ txHash: Hex }> | SubmitFailure;
+
+export interface SubmitOptions {
+  /**
+   * The caller ran `verifyTransferAuthorization` on this exact (auth, signature) just before
+   * and it passed: skip the repeated checks. The call is still simulated once (the gas
+   * estimate executes it) right before sending, so a revert is never sent.
+   */
+  verified?: boolean;
+}
+
+export interface FindAuthorizationOptions {
+  /** Lowest block to scan; default: the deploy block (embedded) or `since`, within the max lookback. */
+  fromBlock?: bigint;
+  /** The authorization cannot have been used before this time (e.g. the payment's creation). */
+  since?: Date | string;
+  /** A transaction recorded at send time: checked first, which usually saves the log scan. */
+  txHash?: Hex;
+}
 
 export const FaucetReason = {
   notAvailable: 'not_available',
@@ -127,28 +156,31 @@ export interface ChainService {
     signature: Hex,
   ): Promise<Result<{ signer: Address }, VerifyReason>>;
   /**
-   * Verifies, then sends transferWithAuthorization from the relayer. Resubmitting an
+   * Verifies in full (with `opts.verified`, only the gas estimate runs the call: one
+   * simulation), then sends transferWithAuthorization from the relayer. Resubmitting an
    * authorization whose transaction is pending or mined returns the same txHash.
    */
-  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex): Promise<Result<{ txHash: Hex }, SubmitReason>>;
+  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: SubmitOptions): Promise<SubmitResult>;
   /** Never throws; default timeout `confirmTimeoutMs`. */
   waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
   /**
    * The tx that used (authorizer, nonce), from the AuthorizationUsed log; for reconciliation
-   * after a crash or an ambiguous `submit_failed`. Scans from `fromBlock`, else the deploy
-   * block (embedded), else the last 10,000 blocks. Throws if the RPC fails.
+   * after a crash or an ambiguous `submit_failed`. Checks `txHash` first when given, then scans
+   * backwards from the latest block in windows of `logScan.windowBlocks`, down to `fromBlock`,
+   * else the highest of the deploy block, the block at `since` and the max lookback.
+   * A bigint argument is `fromBlock`. Throws if the RPC fails.
    */
-  findAuthorizationTx(authorizer: Address, nonce: Hex, fromBlock?: bigint): Promise<Hex | undefined>;
+  findAuthorizationTx(authorizer: Address, nonce: Hex, opts?: bigint | FindAuthorizationOptions): Promise<Hex | undefined>;
 
-  /** Address of the custodial wallet at BIP-44 index `index`. */
+  /** Address of the custodial wallet at BIP-44 index `index` (cached: callers need no cache of their own). */
   custodialAddress(index: number): Address;
   /** Signs an authorization with the custodial key (valid now-60 s .. now+1 h) and relays it. */
-  custodialTransfer(params: CustodialTransferParams): Promise<Result<{ txHash: Hex; from: Address }, SubmitReason>>;
+  custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
   /** custodialTransfer, then waitForReceipt. */
   custodialTransferAndWait(
     params: CustodialTransferParams,
     timeoutMs?: number,
-  ): Promise<Result<{ txHash: Hex; from: Address; receipt: ReceiptOutcome }, SubmitReason>>;
+  ): Promise<Ok<{ txHash: Hex; from: Address; receipt: ReceiptOutcome }> | SubmitFailure>;
 
   /** Deterministic bytes32 EIP-3009 nonce for a business object (see authorization.ts). */
   nonceFor(kind: string, id: string): Hex;
@@ -186,6 +218,12 @@ export interface CreateChainOptions {
   confirmTimeoutMs?: number;
   /** Embedded anvil tuning (tests). */
   anvil?: { port?: number; stateIntervalSeconds?: number };
+  /**
+   * `findAuthorizationTx` log scans. Many RPC providers refuse eth_getLogs over large ranges:
+   * one request covers at most `windowBlocks` (default 10,000), and a scan without a floor
+   * goes back at most `maxLookbackBlocks` (default 1,000,000).
+   */
+  logScan?: { windowBlocks?: bigint; maxLookbackBlocks?: bigint };
 }
 
 const EMBEDDED_CHAIN_ID = 31337;
@@ -196,6 +234,10 @@ const DEFAULT_FAUCET_GAS = parseEther('0.1');
 const EXPIRY_MARGIN_SECONDS = 6n;
 const MAX_SEND_ATTEMPTS = 3;
 const SENT_CACHE_LIMIT = 10_000;
+const DEFAULT_LOG_WINDOW = 10_000n;
+const DEFAULT_MAX_LOOKBACK = 1_000_000n;
+// Block timestamps and our clock can disagree; a time-derived scan floor starts this much earlier.
+const SCAN_CLOCK_SKEW_SECONDS = 600n;
 
 const noopLogger = {
   info() {},
@@ -240,10 +282,9 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     const relayerKey =
       opts.relayerPrivateKey ??
       ((await getOrCreateSecret(opts.dataDir, 'relayerPrivateKey', () => generatePrivateKey())) as Hex);
-    // Own nonce manager instance (not viem's shared singleton), so two services in one
-    // process (tests, a restart) never share cached nonces.
-    const nonceManager = createNonceManager({ source: jsonRpc() });
-    const relayer = privateKeyToAccount(relayerKey, { nonceManager });
+    // No viem nonce manager: the service's sends take nonces from RelayerNonces (nonces.ts),
+    // and the one-off deploy below asks the node.
+    const relayer = privateKeyToAccount(relayerKey);
     const wallet = createWalletClient({ account: relayer, chain, transport });
 
     let tokenAddress: Address;
@@ -305,9 +346,10 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       eip712Domain,
       publicClient,
       relayer,
-      nonceManager,
-      mnemonic,
+      custodial: new CustodialKeyring(mnemonic),
       confirmTimeoutMs: opts.confirmTimeoutMs ?? 60_000,
+      logWindow: positive(opts.logScan?.windowBlocks, DEFAULT_LOG_WINDOW),
+      maxLookback: positive(opts.logScan?.maxLookbackBlocks, DEFAULT_MAX_LOOKBACK),
     });
     log.info(
       { chainId, tokenAddress, relayer: relayer.address, embedded, tokenName: `${domainInfo.name} v${domainInfo.version}` },
@@ -374,6 +416,10 @@ async function readDomain(client: PublicClient<HttpTransport, Chain>, address: A
   }
 }
 
+function positive(v: bigint | undefined, fallback: bigint): bigint {
+  return v !== undefined && v > 0n ? v : fallback;
+}
+
 function redactUrl(url: string): string {
   // Provider URLs often carry an API key in the path or query.
   try {
@@ -411,6 +457,25 @@ function isRevert(e: unknown): boolean {
   return /revert|execution reverted/i.test(`${e.shortMessage} ${e.details ?? ''}`);
 }
 
+/**
+ * True when a failed send certainly did not reach the node: it answered with a JSON-RPC error
+ * (a rejection), or the connection was never made. A timeout, a reset after sending or a 5xx
+ * from a gateway leaves the outcome unknown: the transaction may be in the pool.
+ */
+function isRefusal(e: unknown): boolean {
+  if (!(e instanceof BaseError)) return false;
+  const rpc = e.walk((x) => x instanceof RpcRequestError);
+  if (rpc instanceof RpcRequestError) return rpc.status === undefined || rpc.status < 500;
+  const http = e.walk((x) => x instanceof HttpRequestError);
+  if (http instanceof HttpRequestError && http.status === undefined) {
+    for (let c: unknown = http.cause; c instanceof Error; c = c.cause) {
+      const code = (c as NodeJS.ErrnoException).code;
+      if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return true;
+    }
+  }
+  return false;
+}
+
 const NONCE_ERROR = /nonce too low|nonce too high|invalid nonce|nonce has already been used|replacement transaction underpriced|already known|known transaction/i;
 function isNonceError(e: unknown): boolean {
   const text = e instanceof BaseError ? `${e.shortMessage} ${e.details ?? ''} ${e.message}` : String(e);
@@ -432,9 +497,10 @@ interface ServiceParts {
   eip712Domain: Eip712Domain;
   publicClient: PublicClient<HttpTransport, Chain>;
   relayer: PrivateKeyAccount;
-  nonceManager: NonceManager;
-  mnemonic: string;
+  custodial: CustodialKeyring;
   confirmTimeoutMs: number;
+  logWindow: bigint;
+  maxLookback: bigint;
 }
 
 class ChainServiceImpl implements ChainService {
@@ -450,13 +516,29 @@ class ChainServiceImpl implements ChainService {
 
   private readonly p: ServiceParts;
   /** In-flight submits by authorization, so a double click sends one transaction. */
-  private readonly inFlight = new Map<string, Promise<Result<{ txHash: Hex }, SubmitReason>>>();
+  private readonly inFlight = new Map<string, Promise<SubmitResult>>();
   /** Authorizations this process sent, so a resubmit returns the same txHash. */
   private readonly sent = new Map<string, Hex>();
   private closed: Promise<void> | undefined;
+  private readonly nonces: RelayerNonces;
 
   constructor(p: ServiceParts) {
     this.p = p;
+    this.nonces = new RelayerNonces(
+      {
+        pendingNonce: () => p.publicClient.getTransactionCount({ address: p.relayer.address, blockTag: 'pending' }),
+        isKnown: (hash) =>
+          this.publicClient.getTransaction({ hash }).then(
+            () => true,
+            // Only "not found" counts as lost; an RPC failure must not look like a gap.
+            (e) => {
+              if (e instanceof TransactionNotFoundError) return false;
+              throw e;
+            },
+          ),
+      },
+      p.log,
+    );
     this.chainId = p.chainId;
     this.tokenAddress = p.tokenAddress;
     this.decimals = p.decimals;
@@ -493,7 +575,7 @@ class ChainServiceImpl implements ChainService {
   }
 
   custodialAddress(index: number): Address {
-    return custodialAccount(this.p.mnemonic, index).address;
+    return this.p.custodial.address(index);
   }
 
   // -------------------------------------------------------------------------- verify
@@ -600,23 +682,16 @@ class ChainServiceImpl implements ChainService {
 
   // -------------------------------------------------------------------------- submit
 
-  submitTransferWithAuthorization(
-    auth: TransferAuthorization,
-    signature: Hex,
-  ): Promise<Result<{ txHash: Hex }, SubmitReason>> {
+  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts: SubmitOptions = {}): Promise<SubmitResult> {
     const key = `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const promise = this.submitOnce(key, auth, signature).finally(() => this.inFlight.delete(key));
+    const promise = this.submitOnce(key, auth, signature, opts.verified === true).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
   }
 
-  private async submitOnce(
-    key: string,
-    auth: TransferAuthorization,
-    signature: Hex,
-  ): Promise<Result<{ txHash: Hex }, SubmitReason>> {
+  private async submitOnce(key: string, auth: TransferAuthorization, signature: Hex, verified: boolean): Promise<SubmitResult> {
     const previous = this.sent.get(key);
     if (previous) {
       // Same authorization again: report the transaction already carrying it, unless that
@@ -627,9 +702,18 @@ class ChainServiceImpl implements ChainService {
       this.sent.delete(key);
     }
 
-    const verified = await this.verify(auth, signature);
-    if (!verified.ok) return verified;
-    const data = this.encodeTransfer(auth, signature, verified.contractSigner);
+    // A caller that has just verified skips the checks; it only needs to know which overload
+    // the signature takes (a local recover). The gas estimate below still executes the call
+    // against the latest state: the one simulation right before sending.
+    let contractSigner: boolean;
+    if (verified) {
+      contractSigner = !(await this.isEoaSignature(auth, signature));
+    } else {
+      const v = await this.verify(auth, signature);
+      if (!v.ok) return v;
+      contractSigner = v.contractSigner;
+    }
+    const data = this.encodeTransfer(auth, signature, contractSigner);
 
     let gas: bigint;
     try {
@@ -654,11 +738,17 @@ class ChainServiceImpl implements ChainService {
           return { ok: true, txHash: err.txHash };
         }
         if (!isNonceError(err.cause ?? e) || attempt >= MAX_SEND_ATTEMPTS) {
+          const sendOutcome = err.refused ? 'refused' : 'unknown';
           // The node may still have taken it (e.g. a timeout after delivery): a resubmit of
           // this authorization first looks this hash up instead of sending blindly.
-          if (err.txHash) this.remember(key, err.txHash);
-          this.p.log.error({ err: revertReason(err.cause ?? e), attempt }, 'relayer send failed');
-          return fail(SubmitReason.submitFailed, `could not submit the transaction: ${revertReason(err.cause ?? e)}`);
+          if (err.txHash && sendOutcome === 'unknown') this.remember(key, err.txHash);
+          this.p.log.error({ err: revertReason(err.cause ?? e), attempt, sendOutcome, txHash: err.txHash }, 'relayer send failed');
+          const failure: SubmitFailure = {
+            ...fail(SubmitReason.submitFailed, `could not submit the transaction: ${revertReason(err.cause ?? e)}`),
+            sendOutcome,
+          };
+          if (err.txHash) failure.txHash = err.txHash;
+          return failure;
         }
         // Nonce clash (another sender on this key, or a stale cache): before sending again,
         // make sure nobody has used the authorization meanwhile, so it is never sent twice.
@@ -679,6 +769,17 @@ class ChainServiceImpl implements ChainService {
     this.sent.set(key, txHash);
   }
 
+  /** True when a 65-byte signature recovers locally to `auth.from` (an EOA: the (v, r, s) overload). */
+  private async isEoaSignature(auth: TransferAuthorization, signature: Hex): Promise<boolean> {
+    if (size(signature) !== 65) return false;
+    try {
+      const recovered = await recoverTypedDataAddress({ ...this.transferWithAuthorizationTypedData(auth).typedData, signature });
+      return recovered.toLowerCase() === auth.from.toLowerCase();
+    } catch {
+      return false;
+    }
+  }
+
   private async isKnownTransaction(hash: Hex): Promise<boolean> {
     try {
       await this.publicClient.getTransaction({ hash });
@@ -689,14 +790,20 @@ class ChainServiceImpl implements ChainService {
   }
 
   /**
-   * Signs locally and sends raw, taking the nonce from viem's nonce manager only after fees
-   * and gas are known, so nothing slow or fallible sits between taking a nonce and using it.
-   * Knowing the hash before sending lets an ambiguous failure be checked against the node.
+   * Signs locally and sends raw, taking the nonce only after fees and gas are known, so
+   * nothing slow or fallible sits between taking a nonce and using it. Knowing the hash before
+   * sending lets an ambiguous failure be checked against the node. Throws a SendError whose
+   * `refused` says the transaction certainly did not reach the node.
    */
   private async sendTransaction(tx: { to: Address; data?: Hex; value?: bigint; gas: bigint }): Promise<Hex> {
-    const fees = await this.publicClient.estimateFeesPerGas();
-    const key = { address: this.p.relayer.address, chainId: this.chainId };
-    const nonce = await this.p.nonceManager.consume({ ...key, client: this.publicClient });
+    let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    let nonce: number;
+    try {
+      fees = await this.publicClient.estimateFeesPerGas();
+      nonce = await this.nonces.take();
+    } catch (e) {
+      throw Object.assign(new Error('send failed'), { cause: e, refused: true }) as SendError;
+    }
     let txHash: Hex | undefined;
     try {
       const serialized = await this.p.relayer.signTransaction({
@@ -714,14 +821,16 @@ class ChainServiceImpl implements ChainService {
       try {
         await this.publicClient.sendRawTransaction({ serializedTransaction: serialized });
       } catch (e) {
-        if (/already known|known transaction/i.test(revertReason(e))) return txHash;
-        throw e;
+        if (!/already known|known transaction/i.test(revertReason(e))) throw e;
       }
+      this.nonces.sent(nonce, txHash);
       return txHash;
     } catch (e) {
-      // The nonce may be unused now: drop the cache so the next send asks the node.
-      this.p.nonceManager.reset({ ...key, nonce });
-      throw Object.assign(new Error('send failed'), { cause: e, txHash }) as SendError;
+      const refused = txHash === undefined || isRefusal(e);
+      // A refused nonce is free again; an unknown outcome keeps it until the node says it lost it.
+      if (refused) this.nonces.release(nonce);
+      else this.nonces.sent(nonce, txHash!);
+      throw Object.assign(new Error('send failed'), { cause: e, txHash, refused }) as SendError;
     }
   }
 
@@ -739,24 +848,91 @@ class ChainServiceImpl implements ChainService {
     }
   }
 
-  async findAuthorizationTx(authorizer: Address, nonce: Hex, fromBlock?: bigint): Promise<Hex | undefined> {
-    // Public RPCs cap log ranges; without a hint, scan the recent past only.
-    const start =
-      fromBlock ?? this.deployBlock ?? (await this.publicClient.getBlockNumber().then((n) => (n > 10_000n ? n - 10_000n : 0n)));
-    const logs = await this.publicClient.getContractEvents({
-      ...this.token,
-      eventName: 'AuthorizationUsed',
-      args: { authorizer, nonce },
-      fromBlock: start,
-      toBlock: 'latest',
-    });
-    return logs[0]?.transactionHash ?? undefined;
+  async findAuthorizationTx(
+    authorizer: Address,
+    nonce: Hex,
+    opts: bigint | FindAuthorizationOptions = {},
+  ): Promise<Hex | undefined> {
+    const o: FindAuthorizationOptions = typeof opts === 'bigint' ? { fromBlock: opts } : opts;
+    if (o.txHash && (await this.usedAuthorizationIn(o.txHash, authorizer, nonce))) return o.txHash;
+
+    const latest = await this.publicClient.getBlock({ blockTag: 'latest' });
+    const floor = o.fromBlock ?? (await this.scanFloor(latest, o.since));
+    // Newest first, one bounded window per request: providers refuse (or time out on) wide
+    // eth_getLogs ranges, and a recent authorization is found after the first window or two.
+    const window = this.p.logWindow;
+    for (let to = latest.number; to >= floor; ) {
+      const from = to - window + 1n > floor ? to - window + 1n : floor;
+      const logs = await this.publicClient.getContractEvents({
+        ...this.token,
+        eventName: 'AuthorizationUsed',
+        args: { authorizer, nonce },
+        fromBlock: from,
+        toBlock: to,
+      });
+      const hit = logs.find((l) => !l.removed)?.transactionHash;
+      if (hit) return hit;
+      if (from === 0n || from === floor) break;
+      to = from - 1n;
+    }
+    return undefined;
+  }
+
+  /** True when `txHash` is mined, succeeded and emitted AuthorizationUsed(authorizer, nonce). */
+  private async usedAuthorizationIn(txHash: Hex, authorizer: Address, nonce: Hex): Promise<boolean> {
+    const receipt = await this.publicClient.getTransactionReceipt({ hash: txHash }).catch(() => undefined);
+    if (!receipt || receipt.status !== 'success') return false;
+    const events = parseEventLogs({ abi: stablecoinAbi, eventName: 'AuthorizationUsed', logs: receipt.logs });
+    return events.some(
+      (ev) =>
+        ev.address.toLowerCase() === this.tokenAddress.toLowerCase() &&
+        ev.args.authorizer.toLowerCase() === authorizer.toLowerCase() &&
+        ev.args.nonce.toLowerCase() === nonce.toLowerCase(),
+    );
+  }
+
+  /** Lowest block a scan needs: the deploy block, the block at `since` (less clock skew), the max lookback. */
+  private async scanFloor(latest: { number: bigint; timestamp: bigint }, since: Date | string | undefined): Promise<bigint> {
+    const lookback = latest.number > this.p.maxLookback ? latest.number - this.p.maxLookback : 0n;
+    let floor = this.deployBlock !== undefined && this.deployBlock > lookback ? this.deployBlock : lookback;
+    if (since !== undefined) {
+      const ms = (since instanceof Date ? since : new Date(since)).getTime();
+      if (Number.isFinite(ms)) {
+        const atTime = await this.blockAtOrBefore(BigInt(Math.floor(ms / 1000)) - SCAN_CLOCK_SKEW_SECONDS, latest, floor);
+        if (atTime > floor) floor = atTime;
+      }
+    }
+    return floor;
+  }
+
+  /**
+   * A block whose timestamp is at or before `ts` (not below `min`): estimated from the recent
+   * block rate, then stepped back (doubling) until a block is no later than `ts`. A few calls,
+   * instead of a binary search over the whole chain.
+   */
+  private async blockAtOrBefore(ts: bigint, latest: { number: bigint; timestamp: bigint }, min: bigint): Promise<bigint> {
+    if (latest.timestamp <= ts) return latest.number;
+    const sampleNumber = latest.number > this.p.logWindow ? latest.number - this.p.logWindow : 0n;
+    const sample = await this.publicClient.getBlock({ blockNumber: sampleNumber });
+    const spanBlocks = latest.number - sampleNumber;
+    const spanSeconds = latest.timestamp - sample.timestamp;
+    let back = spanSeconds > 0n ? ((latest.timestamp - ts) * spanBlocks) / spanSeconds : spanBlocks;
+    let step = back / 10n > 100n ? back / 10n : 100n;
+    for (let i = 0; i < 24; i++) {
+      const n = latest.number > back ? latest.number - back : 0n;
+      if (n <= min) return min;
+      const block = await this.publicClient.getBlock({ blockNumber: n });
+      if (block.timestamp <= ts) return n;
+      back += step;
+      step *= 2n;
+    }
+    return min;
   }
 
   // -------------------------------------------------------------------------- custodial
 
-  async custodialTransfer(params: CustodialTransferParams): Promise<Result<{ txHash: Hex; from: Address }, SubmitReason>> {
-    const account = custodialAccount(this.p.mnemonic, params.fromIndex);
+  async custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure> {
+    const account = this.p.custodial.account(params.fromIndex);
     const latest = await this.publicClient.getBlock({ blockTag: 'latest' }).catch(() => undefined);
     if (!latest) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
     const wall = BigInt(Math.floor(Date.now() / 1000));
@@ -777,7 +953,7 @@ class ChainServiceImpl implements ChainService {
   async custodialTransferAndWait(
     params: CustodialTransferParams,
     timeoutMs?: number,
-  ): Promise<Result<{ txHash: Hex; from: Address; receipt: ReceiptOutcome }, SubmitReason>> {
+  ): Promise<Ok<{ txHash: Hex; from: Address; receipt: ReceiptOutcome }> | SubmitFailure> {
     const res = await this.custodialTransfer(params);
     if (!res.ok) return res;
     return { ...res, receipt: await this.waitForReceipt(res.txHash, timeoutMs) };
@@ -837,7 +1013,7 @@ class ChainServiceImpl implements ChainService {
   }
 }
 
-type SendError = Error & { cause?: unknown; txHash?: Hex };
+type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean };
 
 /** Gas estimates are exact for the simulated state; leave room for state changing before inclusion. */
 function withHeadroom(gas: bigint): bigint {

@@ -7,7 +7,11 @@ export {
   type ChainService,
   type CreateChainOptions,
   type CustodialTransferParams,
+  type FindAuthorizationOptions,
   type ReceiptOutcome,
+  type SubmitFailure,
+  type SubmitOptions,
+  type SubmitResult,
 } from './chain.js';
 export {
   Bytes32,
@@ -22,5 +26,5 @@ export {
   type TransferTypedData,
   type TransferTypedDataJson,
 } from './authorization.js';
-export { custodialAccount, getOrCreateSecret, loadOrCreateMnemonic, readSecrets } from './wallets.js';
+export { CustodialKeyring, custodialAccount, getOrCreateSecret, loadOrCreateMnemonic, readSecrets } from './wallets.js';
 export { startAnvil, type AnvilHandle, type AnvilOptions } from './anvil.js';

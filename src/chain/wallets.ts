@@ -6,10 +6,19 @@
  * generated into DATA_DIR/secrets.json (mode 0600), which also holds other server-only keys
  * such as the embedded relayer's. Keys never leave the server.
  */
+import { pbkdf2Sync } from 'node:crypto';
 import { open, readFile, rename, mkdir, chmod } from 'node:fs/promises';
 import path from 'node:path';
-import { sha256, type Hex } from 'viem';
-import { english, generateMnemonic, mnemonicToAccount, type HDAccount } from 'viem/accounts';
+import { sha256, toHex, type Address, type Hex } from 'viem';
+import {
+  HDKey,
+  english,
+  generateMnemonic,
+  mnemonicToAccount,
+  privateKeyToAccount,
+  type HDAccount,
+  type PrivateKeyAccount,
+} from 'viem/accounts';
 import { z } from 'zod';
 
 export const SECRETS_FILE = 'secrets.json';
@@ -111,12 +120,84 @@ export async function loadOrCreateMnemonic(dataDir: string, envMnemonic?: string
   return mnemonic;
 }
 
-/** The custodial account at BIP-44 index `index` (m/44'/60'/0'/0/index). */
+/**
+ * The custodial account at BIP-44 index `index` (m/44'/60'/0'/0/index). Slow (PBKDF2 on every
+ * call): the service derives through `CustodialKeyring`, which caches.
+ */
 export function custodialAccount(mnemonic: string, index: number): HDAccount {
+  checkIndex(index);
+  return mnemonicToAccount(mnemonic, { addressIndex: index });
+}
+
+/**
+ * Custodial accounts by index, cached. `custodialAccount` runs BIP-39's PBKDF2 (2048 rounds of
+ * HMAC-SHA512, tens of ms of blocking CPU) on every call; here the seed and the BIP-44 parent
+ * key m/44'/60'/0'/0 are derived once, an index costs one child derivation, and results are
+ * kept in bounded LRU maps (derivation is deterministic, so a cache can never go stale). Keeping
+ * derived keys in memory exposes nothing the in-memory mnemonic does not already.
+ */
+export class CustodialKeyring {
+  private parent: HDKey | undefined;
+  private readonly accounts: LruMap<PrivateKeyAccount>;
+  private readonly addresses: LruMap<Address>;
+
+  constructor(
+    private readonly mnemonic: string,
+    limits: { accounts?: number; addresses?: number } = {},
+  ) {
+    this.accounts = new LruMap(limits.accounts ?? 1_000);
+    this.addresses = new LruMap(limits.addresses ?? 100_000);
+  }
+
+  /** The signing account at m/44'/60'/0'/0/index (same keys as `custodialAccount`). */
+  account(index: number): PrivateKeyAccount {
+    checkIndex(index);
+    let account = this.accounts.get(index);
+    if (!account) {
+      this.parent ??= HDKey.fromMasterSeed(bip39Seed(this.mnemonic)).derive("m/44'/60'/0'/0");
+      const key = this.parent.deriveChild(index).privateKey;
+      if (!key) throw new Error(`could not derive custodial key ${index}`);
+      account = privateKeyToAccount(toHex(key));
+      this.accounts.set(index, account);
+      this.addresses.set(index, account.address);
+    }
+    return account;
+  }
+
+  address(index: number): Address {
+    checkIndex(index);
+    return this.addresses.get(index) ?? this.account(index).address;
+  }
+}
+
+/** BIP-39 seed with an empty passphrase: PBKDF2-HMAC-SHA512(NFKD(mnemonic), "mnemonic", 2048). */
+function bip39Seed(mnemonic: string): Uint8Array {
+  return new Uint8Array(pbkdf2Sync(mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512'));
+}
+
+function checkIndex(index: number): void {
   if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** 31) {
     throw new RangeError(`custodial wallet index must be an integer in [0, 2^31): ${index}`);
   }
-  return mnemonicToAccount(mnemonic, { addressIndex: index });
+}
+
+/** A Map that forgets its least recently used entry beyond `limit`. */
+class LruMap<V> {
+  private readonly map = new Map<number, V>();
+  constructor(private readonly limit: number) {}
+  get(key: number): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: number, v: V): void {
+    this.map.delete(key);
+    this.map.set(key, v);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value!);
+  }
 }
 
 function normalizeMnemonic(m: string): string {

@@ -59,6 +59,10 @@ export const EnvSchema = z.object({
   TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
   RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
   WALLET_MNEMONIC: optionalString,
+  /** Blocks per eth_getLogs request when looking up an authorization's transaction (RPC providers cap the range). */
+  CHAIN_LOG_SCAN_BLOCKS: z.coerce.number().int().positive().default(10_000),
+  /** How far back such a lookup goes when nothing narrower is known. */
+  CHAIN_LOG_MAX_LOOKBACK_BLOCKS: z.coerce.number().int().positive().default(1_000_000),
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
   ANTHROPIC_BASE_URL: optionalString.pipe(z.url().optional()),

@@ -32,6 +32,13 @@ export interface Payment {
   requestHash: string;
   txHash?: string;
   payer?: string;
+  /**
+   * Every payer a settle was started for (`pending -> processing`), kept when the payment goes
+   * back to `pending`: one of their authorizations may still be used on-chain (a transaction
+   * that reached the node after all), so such a payment only expires once the settlement
+   * reconciler has checked the chain (docs/settlement.md, "Expiry after a settle attempt").
+   */
+  attemptedBy?: string[];
   settledAt?: string;
   failureReason?: string;
 }
@@ -111,9 +118,13 @@ export class PaymentsService {
     return `${this.publicUrl}/pay/${id}`;
   }
 
-  /** `pending` past its expiry reads as `expired` at once, before the sweeper stores it. */
+  /**
+   * `pending` past its expiry reads as `expired` at once, before the sweeper stores it, except
+   * after a settle attempt: then the chain decides (the reconciler settles or expires it), and
+   * an `expired` read could later turn `settled`.
+   */
   effectiveStatus(p: Payment, now = Date.now()): PaymentStatus {
-    return p.status === 'pending' && Date.parse(p.expiresAt) <= now ? 'expired' : p.status;
+    return p.status === 'pending' && Date.parse(p.expiresAt) <= now && !hasSettleAttempt(p) ? 'expired' : p.status;
   }
 
   view(p: Payment): Payment {
@@ -263,7 +274,7 @@ export class PaymentsService {
     id: string,
     from: PaymentStatus,
     to: PaymentStatus,
-    patch: Partial<Pick<Payment, 'txHash' | 'payer' | 'settledAt' | 'failureReason'>> = {},
+    patch: TransitionPatch = {},
   ): Promise<Payment | undefined> {
     if (!TRANSITIONS[from].includes(to)) throw new Error(`illegal payment transition ${from} -> ${to}`);
     return this.store.transaction(async (tx) => this.transitionIn(tx, id, from, to, patch));
@@ -274,7 +285,7 @@ export class PaymentsService {
     id: string,
     from: PaymentStatus,
     to: PaymentStatus,
-    patch: Partial<Pick<Payment, 'txHash' | 'payer' | 'settledAt' | 'failureReason'>> = {},
+    patch: TransitionPatch = {},
   ): Promise<Payment | undefined> {
     const payments = tx.table(Payments);
     const before = await payments.get(id);
@@ -285,10 +296,14 @@ export class PaymentsService {
     return after;
   }
 
-  /** Stores `expired` for pending payments past their expiry; returns how many changed. */
+  /**
+   * Stores `expired` for pending payments past their expiry; returns how many changed. Skips
+   * payments with a settle attempt: an authorization of theirs may have been used on-chain, so
+   * the settlement reconciler expires them once the chain says it was not.
+   */
   async sweepExpired(now = Date.now()): Promise<number> {
     const due = (await this.store.table(Payments).findMany({ status: 'pending' })).filter(
-      (p) => Date.parse(p.expiresAt) <= now,
+      (p) => Date.parse(p.expiresAt) <= now && !hasSettleAttempt(p),
     );
     if (due.length === 0) return 0;
     return this.store.transaction(async (tx) => {
@@ -302,6 +317,18 @@ export class PaymentsService {
   processing(): Promise<Payment[]> {
     return this.store.table(Payments).findMany({ status: 'processing' });
   }
+
+  /** Stored `pending` payments with a settle attempt (for the settlement reconciler), expired or not. */
+  async pendingWithAttempts(): Promise<Payment[]> {
+    return (await this.store.table(Payments).findMany({ status: 'pending' })).filter(hasSettleAttempt);
+  }
+}
+
+export type TransitionPatch = Partial<Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'settledAt' | 'failureReason'>>;
+
+/** A settle was started for this payment at least once (see `Payment.attemptedBy`). */
+export function hasSettleAttempt(p: Pick<Payment, 'attemptedBy'>): boolean {
+  return (p.attemptedBy?.length ?? 0) > 0;
 }
 
 /** Stablecoin amount as decimal text ("12.345678"). */

@@ -10,7 +10,7 @@
  * A payment moves money at most once: the nonce is per payment, so the token contract accepts
  * one authorization per (payer, payment), and every status change is a compare-and-set.
  */
-import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
+import { TransactionNotFoundError, getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 import type { ChainService, VerifyReason } from '../chain/chain.js';
 import {
@@ -20,7 +20,7 @@ import {
   type TransferTypedDataJson,
 } from '../chain/authorization.js';
 import type { AccountsService } from '../accounts/accounts.js';
-import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
+import { Payments, hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
 import type { Store } from '../store/index.js';
 import { fail, type Fail, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
@@ -116,7 +116,6 @@ export class SettlementService {
   private readonly reconcileWaitMs: number;
   /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
-  private readonly custodial = new Map<number, Address>();
   private timer: NodeJS.Timeout | undefined;
   private reconciling: Promise<ReconcileSummary> | undefined;
   private closed = false;
@@ -141,13 +140,7 @@ export class SettlementService {
     if (p.payoutAddress) return getAddress(p.payoutAddress.toLowerCase());
     const account = await this.accounts.get(p.accountId);
     if (!account) return undefined;
-    // Deriving from the mnemonic costs tens of ms of CPU (PBKDF2); an index's address never changes.
-    let address = this.custodial.get(account.walletIndex);
-    if (!address) {
-      address = this.chain.custodialAddress(account.walletIndex);
-      this.custodial.set(account.walletIndex, address);
-    }
-    return address;
+    return this.chain.custodialAddress(account.walletIndex); // cached by the chain layer
   }
 
   /** The authorization we ask `from` to sign for this payment. */
@@ -213,7 +206,31 @@ export class SettlementService {
     const verified = await this.chain.verifyTransferAuthorization(auth, signature);
     if (!verified.ok && verified.reason !== 'authorization_used') return mapVerifyFailure(verified);
 
-    const started = await this.payments.transition(p.id, 'pending', 'processing', { payer: auth.from });
+    // An earlier payer's authorization for this payment may have been used after all (its
+    // transaction reached the node although we reopened the payment): settle from that one
+    // rather than charge a second wallet.
+    let earlier: UsedAuthorization | undefined;
+    try {
+      earlier = await this.usedEarlierAuthorization(p, auth.from);
+    } catch (err) {
+      this.log.warn({ err, paymentId }, 'chain unavailable while checking earlier settle attempts');
+      return fail(SettleReason.chainUnavailable, MESSAGES.chain_unavailable!);
+    }
+    if (earlier) {
+      const r = await this.settleFromChain(p, earlier, this.confirmTimeoutMs);
+      if (r === undefined) {
+        return retryOnRace ? this.settleOnce(paymentId, input, false) : fail(SettleReason.processing, 'The payment changed state; try again.');
+      }
+      if (!r.ok) return r;
+      return r.payment.status === 'settled'
+        ? fail(SettleReason.alreadySettled, 'This payment has already been paid.')
+        : fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
+    }
+
+    const started = await this.payments.transition(p.id, 'pending', 'processing', {
+      payer: auth.from,
+      attemptedBy: withAttempt(p, auth.from),
+    });
     if (!started) {
       // The sweeper expired it, or another process took it: answer from the new state.
       return retryOnRace ? this.settleOnce(paymentId, input, false) : fail(SettleReason.processing, 'The payment changed state; try again.');
@@ -225,11 +242,21 @@ export class SettlementService {
       return this.resolveProcessing(started, this.confirmTimeoutMs);
     }
 
-    const sent = await this.chain.submitTransferWithAuthorization(auth, signature);
+    // Verified just above: the chain layer only simulates (the gas estimate) before sending.
+    const sent = await this.chain.submitTransferWithAuthorization(auth, signature, { verified: true });
     if (!sent.ok) {
       if (sent.reason === 'authorization_used') return this.resolveProcessing(started, this.confirmTimeoutMs);
+      if (sent.reason === 'submit_failed' && sent.sendOutcome !== 'refused' && sent.txHash) {
+        // A timeout or a connection lost after sending is not a refusal: the transaction may be
+        // in the pool and get mined later. Keep the payment processing with its hash; a
+        // resubmit or the reconciler decides from the receipt, the pool and authorizationState.
+        await this.recordTxHash(p.id, sent.txHash);
+        this.log.warn({ paymentId, txHash: sent.txHash }, 'send outcome unknown; payment left processing for the reconciler');
+        const now = await this.payments.get(p.id);
+        return now ? { ok: true, payment: now, txHash: sent.txHash } : fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+      }
       if (sent.reason === 'submit_failed') {
-        // The node refused or did not answer the send. Reopen only once the chain confirms the
+        // The node refused the transaction. Reopen only once the chain confirms the
         // authorization is unused; if it cannot say, the reconciler decides later.
         const used = await this.chain.authorizationState(auth.from, auth.nonce).catch(() => undefined);
         if (used === true) return this.resolveProcessing(started, this.confirmTimeoutMs);
@@ -237,7 +264,8 @@ export class SettlementService {
           return fail(SettleReason.chainUnavailable, 'The payment network stopped answering. We will confirm the outcome automatically; do not pay again yet.');
         }
       }
-      // Nothing reached the chain: the customer may try again while the session is open.
+      // Nothing reached the chain: the customer may try again while the session is open. The
+      // attempt stays recorded (attemptedBy), so the payment cannot expire unchecked.
       await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined });
       return mapVerifyFailure(sent);
     }
@@ -260,6 +288,10 @@ export class SettlementService {
       return fail(SettleReason.processing, 'The payment changed state; reload to see it.');
     }
     if (status === 'reverted') {
+      // Our transaction can revert because another one used the authorization first (a
+      // duplicate send): then the money did move, and the payment settles with that one.
+      const usedBy = await this.usedByOtherTx(paymentId, txHash).catch(() => undefined);
+      if (usedBy) return this.finish(paymentId, usedBy, 'success');
       await this.payments.transition(paymentId, 'processing', 'failed', {
         txHash,
         failureReason: 'The transaction reverted on-chain.',
@@ -286,6 +318,49 @@ export class SettlementService {
     } catch {
       return false;
     }
+  }
+
+  /** The transaction (not `txHash`) that used this payment's authorization by its payer, if any. */
+  private async usedByOtherTx(paymentId: string, txHash: Hex): Promise<Hex | undefined> {
+    const p = await this.payments.get(paymentId);
+    const payer = p?.payer as Address | undefined;
+    if (!p || !payer) return undefined;
+    const nonce = this.nonceFor(p.id);
+    if (!(await this.chain.authorizationState(payer, nonce))) return undefined;
+    const found = await this.chain.findAuthorizationTx(payer, nonce, { since: p.createdAt });
+    return found && found.toLowerCase() !== txHash.toLowerCase() ? found : undefined;
+  }
+
+  /**
+   * The first payer in `attemptedBy` (other than `except`) whose authorization for this payment
+   * was used on-chain by a transfer. Canceled authorizations (used, no transfer) are skipped.
+   * Throws when the chain cannot be read.
+   */
+  private async usedEarlierAuthorization(p: Payment, except?: Address): Promise<UsedAuthorization | undefined> {
+    const nonce = this.nonceFor(p.id);
+    for (const a of p.attemptedBy ?? []) {
+      const payer = getAddress(a.toLowerCase());
+      if (except && isAddressEqual(payer, except)) continue;
+      if (!(await this.chain.authorizationState(payer, nonce))) continue;
+      const txHash = await this.chain.findAuthorizationTx(payer, nonce, { since: p.createdAt });
+      if (txHash) return { payer, txHash };
+    }
+    return undefined;
+  }
+
+  /**
+   * A pending payment whose authorization was used on-chain: `pending -> processing` with that
+   * payer, then resolved from the chain like the reconciler does. Undefined when the payment
+   * was no longer pending.
+   */
+  private async settleFromChain(p: Payment, used: UsedAuthorization, waitMs: number): Promise<SettleResult | undefined> {
+    const started = await this.payments.transition(p.id, 'pending', 'processing', {
+      payer: used.payer,
+      attemptedBy: withAttempt(p, used.payer),
+    });
+    if (!started) return undefined;
+    this.log.warn({ paymentId: p.id, payer: used.payer, txHash: used.txHash }, 'authorization used on-chain for a pending payment; settling from the chain');
+    return this.resolveProcessing(started, waitMs);
   }
 
   private async recordTxHash(paymentId: string, txHash: Hex): Promise<void> {
@@ -315,18 +390,19 @@ export class SettlementService {
   }
 
   private async reconcilePass(): Promise<ReconcileSummary> {
-    const summary: ReconcileSummary = { checked: 0, settled: 0, failed: 0, pending: 0, processing: 0 };
+    const summary: ReconcileSummary = { checked: 0, settled: 0, failed: 0, pending: 0, processing: 0, expired: 0 };
     // A payment with a settle running in this process is that call's to finish.
     const stuck = (await this.payments.processing()).filter((p) => !this.queues.has(p.id));
-    await Promise.all(
-      stuck.map((p) =>
-        this.serialized(p.id, async () => {
-          summary.checked++;
-          const r = await this.resolveProcessingById(p.id, this.reconcileWaitMs);
-          summary[r]++;
-        }).catch((err) => this.log.error({ err, paymentId: p.id }, 'reconcile failed for a payment')),
-      ),
-    );
+    const attempted = (await this.payments.pendingWithAttempts()).filter((p) => !this.queues.has(p.id));
+    const run = (p: Payment, resolve: (id: string) => Promise<keyof Omit<ReconcileSummary, 'checked'>>) =>
+      this.serialized(p.id, async () => {
+        summary.checked++;
+        summary[await resolve(p.id)]++;
+      }).catch((err) => this.log.error({ err, paymentId: p.id }, 'reconcile failed for a payment'));
+    await Promise.all([
+      ...stuck.map((p) => run(p, (id) => this.resolveProcessingById(id, this.reconcileWaitMs))),
+      ...attempted.map((p) => run(p, (id) => this.resolvePendingAttempt(id, this.reconcileWaitMs))),
+    ]);
     if (summary.checked > 0) this.log.info(summary, 'settlement reconcile pass');
     return summary;
   }
@@ -341,17 +417,58 @@ export class SettlementService {
     return 'processing';
   }
 
+  /**
+   * A `pending` payment that had a settle attempt: if one of its payers' authorizations was used
+   * on-chain, settle from the chain (even past the session expiry: the money moved). Once chain
+   * time has passed `validBefore` and none was used, none can be any more: store `expired`
+   * (the sweeper leaves these payments to us).
+   */
+  private async resolvePendingAttempt(paymentId: string, waitMs: number): Promise<keyof Omit<ReconcileSummary, 'checked'>> {
+    const p = await this.payments.get(paymentId);
+    if (!p || p.status !== 'pending' || !hasSettleAttempt(p)) return 'pending';
+    try {
+      // Time first: once the window has closed, the authorization state read next is final.
+      const closed = (await this.chainNow()) >= validBeforeOf(p);
+      const used = await this.usedEarlierAuthorization(p);
+      if (used) {
+        const r = await this.settleFromChain(p, used, waitMs);
+        if (!r) return 'pending';
+        if (r.ok) return r.payment.status === 'settled' ? 'settled' : 'processing';
+        return r.reason === SettleReason.reverted || r.reason === SettleReason.expired ? 'failed' : 'pending';
+      }
+      if (closed) {
+        const expired = await this.payments.transition(p.id, 'pending', 'expired');
+        if (expired) this.log.info({ paymentId: p.id }, 'no settle attempt was used on-chain; payment expired');
+        return expired ? 'expired' : 'pending';
+      }
+      return 'pending';
+    } catch (err) {
+      this.log.warn({ err, paymentId: p.id }, 'chain unavailable while checking a pending payment with a settle attempt');
+      return 'pending';
+    }
+  }
+
   /** Decides a `processing` payment from the chain (see `reconcile`). Never sends anything. */
   private async resolveProcessing(p: Payment, waitMs: number): Promise<SettleResult> {
     const payer = p.payer as Address | undefined;
     const nonce = this.nonceFor(p.id);
     try {
+      // Chain time before the state reads: if the window had closed by then, what they say is
+      // final (a block mined in between cannot use the authorization any more).
+      const closed = (await this.chainNow()) >= validBeforeOf(p);
       if (payer && (await this.chain.authorizationState(payer, nonce))) {
-        const txHash = (await this.chain.findAuthorizationTx(payer, nonce)) ?? (p.txHash as Hex | undefined);
+        const txHash = await this.chain.findAuthorizationTx(payer, nonce, {
+          txHash: p.txHash as Hex | undefined,
+          since: p.createdAt,
+        });
         if (!txHash) {
           // Used without a transfer: the payer canceled it (EIP-3009 cancelAuthorization).
           // Nothing moved; this wallet can no longer pay this payment, another one can.
-          await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, txHash: undefined });
+          await this.payments.transition(p.id, 'processing', 'pending', {
+            payer: undefined,
+            txHash: undefined,
+            attemptedBy: withAttempt(p, payer),
+          });
           return fail(
             SettleReason.authorizationCanceled,
             'This wallet canceled its authorization for this payment. Nothing was charged; pay from another wallet.',
@@ -368,14 +485,31 @@ export class SettlementService {
         if (receipt.status !== 'timeout') return this.finish(p.id, txHash, receipt.status);
         if (await this.isKnownTransaction(txHash)) return { ok: true, payment: p, txHash };
       }
-      // Nothing on-chain and nothing on its way.
-      if ((await this.chainNow()) >= validBeforeOf(p)) {
+      // Nothing on-chain and nothing on its way from this payer; an earlier payer's
+      // authorization may still have been used (see "Expiry after a settle attempt").
+      const earlier = await this.usedEarlierAuthorization(p, payer);
+      if (earlier) {
+        const receipt = await this.chain.waitForReceipt(earlier.txHash, waitMs);
+        if (receipt.status !== 'success') return { ok: true, payment: p, txHash: earlier.txHash };
+        const settled = await this.payments.transition(p.id, 'processing', 'settled', {
+          payer: earlier.payer,
+          txHash: earlier.txHash,
+          settledAt: new Date().toISOString(),
+        });
+        this.log.warn({ paymentId: p.id, payer: earlier.payer, txHash: earlier.txHash }, 'an earlier attempt was used on-chain; payment settled with it');
+        return settled ? { ok: true, payment: settled, txHash: earlier.txHash } : fail(SettleReason.processing, 'The payment changed state; reload to see it.');
+      }
+      if (closed) {
         await this.payments.transition(p.id, 'processing', 'failed', {
           failureReason: 'The authorization expired before its transaction was mined.',
         });
         return fail(SettleReason.expired, 'The payment session expired before the payment was confirmed.');
       }
-      await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, txHash: undefined });
+      await this.payments.transition(p.id, 'processing', 'pending', {
+        payer: undefined,
+        txHash: undefined,
+        attemptedBy: payer ? withAttempt(p, payer) : p.attemptedBy,
+      });
       this.log.warn({ paymentId: p.id }, 'settlement transaction was lost; payment is pending again');
       return fail(SettleReason.submitFailed, 'The payment was not sent. Nothing was charged; please try again.');
     } catch (err) {
@@ -384,12 +518,14 @@ export class SettlementService {
     }
   }
 
+  /** Known to the node (pool or chain). Throws when the node cannot say: "unknown" must be verified. */
   private async isKnownTransaction(hash: Hex): Promise<boolean> {
     try {
       await this.chain.publicClient.getTransaction({ hash });
       return true;
-    } catch {
-      return false;
+    } catch (e) {
+      if (e instanceof TransactionNotFoundError) return false;
+      throw e;
     }
   }
 
@@ -447,6 +583,19 @@ export interface ReconcileSummary {
   failed: number;
   pending: number;
   processing: number;
+  /** Pending payments with a settle attempt that the reconciler expired (none of it was used). */
+  expired: number;
+}
+
+interface UsedAuthorization {
+  payer: Address;
+  txHash: Hex;
+}
+
+/** `attemptedBy` with `payer` added (checksummed, once). */
+function withAttempt(p: Pick<Payment, 'attemptedBy'>, payer: Address): string[] {
+  const list = p.attemptedBy ?? [];
+  return list.some((a) => a.toLowerCase() === payer.toLowerCase()) ? list : [...list, getAddress(payer.toLowerCase())];
 }
 
 // ---------------------------------------------------------------------------- helpers

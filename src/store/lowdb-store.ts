@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Low } from 'lowdb';
-import { AtomicJSONFile } from './atomic-json-file.js';
+import { AtomicJSONFile, sharedBytes } from './atomic-json-file.js';
 import {
   StoreConflictError,
   type FindOptions,
@@ -324,13 +324,13 @@ function deepFreeze<V>(value: V): V {
 }
 
 /** Rows per cached JSON block: small enough that re-serialising a changed block is cheap. */
-const BLOCK_ROWS = 512;
+const BLOCK_ROWS = 256;
 
 interface Block {
   rows: Row[];
   /** JSON of each row, reused when a block is rebuilt around a changed or new row. */
   json: string[];
-  buf: Buffer;
+  bytes: Uint8Array;
 }
 
 /**
@@ -342,13 +342,13 @@ interface Block {
 class BlockSerializer {
   private readonly cache = new Map<string, Block[]>();
 
-  serialize(data: DbData): Buffer[] {
-    const out: Buffer[] = [Buffer.from(`{"version":${JSON.stringify(data.version)},"tables":{`)];
+  serialize(data: DbData): Array<Uint8Array | string> {
+    const out: Array<Uint8Array | string> = [`{"version":${JSON.stringify(data.version)},"tables":{`];
     let firstTable = true;
     const seen = new Set<string>();
     for (const [name, rows] of Object.entries(data.tables)) {
       seen.add(name);
-      out.push(Buffer.from(`${firstTable ? '' : ','}${JSON.stringify(name)}:[`));
+      out.push(`${firstTable ? '' : ','}${JSON.stringify(name)}:[`);
       firstTable = false;
       const blocks = this.cache.get(name) ?? [];
       const count = Math.ceil(rows.length / BLOCK_ROWS);
@@ -359,19 +359,19 @@ class BlockSerializer {
         if (!block || !sameRows(block.rows, rows, start, end)) {
           const slice = rows.slice(start, end);
           const json = slice.map((r, i) => (block && block.rows[i] === r ? block.json[i]! : JSON.stringify(r)));
-          block = { rows: slice, json, buf: Buffer.from((b === 0 ? '' : ',') + json.join(',')) };
+          block = { rows: slice, json, bytes: sharedBytes((b === 0 ? '' : ',') + json.join(',')) };
           // Only frozen rows can be trusted not to change behind the cache's back.
           if (slice.every((r) => Object.isFrozen(r))) blocks[b] = block;
           else delete blocks[b];
         }
-        out.push(block.buf);
+        out.push(block.bytes);
       }
       blocks.length = count;
       this.cache.set(name, blocks);
-      out.push(Buffer.from(']'));
+      out.push(']');
     }
     for (const name of this.cache.keys()) if (!seen.has(name)) this.cache.delete(name);
-    out.push(Buffer.from('}}'));
+    out.push('}}');
     return out;
   }
 }
@@ -391,6 +391,7 @@ function sameRows(cached: Row[], rows: Row[], start: number, end: number): boole
  */
 export class LowdbStore implements Store {
   private readonly states = new Map<string, TableState<Row>>();
+  private readonly readers = new Map<string, ReadTable<Row>>();
   private lock: Promise<void> = Promise.resolve();
   private queuedFlush: Promise<void> | null = null;
   private runningFlush: Promise<void> | null = null;
@@ -422,13 +423,19 @@ export class LowdbStore implements Store {
   }
 
   table<T extends Row>(def: TableDef<T>): ReadTable<T> {
-    const s = () => this.state(def);
-    return {
-      get: async (id) => s().get(id),
-      findOne: async (where) => s().find(where, { limit: 1 })[0],
-      findMany: async (where, opts) => s().find(where, opts),
-      count: async (where) => s().count(where),
-    };
+    // One handle per table: reads are hot and the handle holds no per-call state.
+    let handle = this.readers.get(def.name) as ReadTable<T> | undefined;
+    if (!handle) {
+      const s = this.state(def);
+      handle = {
+        get: async (id) => s.get(id),
+        findOne: async (where) => s.find(where, { limit: 1 })[0],
+        findMany: async (where, opts) => s.find(where, opts),
+        count: async (where) => s.count(where),
+      };
+      this.readers.set(def.name, handle as unknown as ReadTable<Row>);
+    }
+    return handle;
   }
 
   async transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R> {

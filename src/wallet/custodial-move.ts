@@ -31,10 +31,7 @@ export async function moveOnce(chain: ChainService, p: MoveParams, timeoutMs?: n
   );
   if (res.ok) {
     if (res.receipt.status === 'success') return { status: 'settled', txHash: res.txHash };
-    // A reverted transferWithAuthorization leaves the nonce unused: nothing moved.
-    if (res.receipt.status === 'reverted') {
-      return { status: 'failed', reason: 'reverted', message: `transaction ${res.txHash} reverted` };
-    }
+    if (res.receipt.status === 'reverted') return afterRevert(chain, p, res.txHash);
     return { status: 'pending', txHash: res.txHash, message: 'the transaction is not confirmed yet' };
   }
   switch (res.reason) {
@@ -45,6 +42,11 @@ export async function moveOnce(chain: ChainService, p: MoveParams, timeoutMs?: n
       return alreadyMoved(chain, p);
     case 'chain_unavailable':
     case 'submit_failed': {
+      // A timeout or a connection lost after sending: the transaction may still be in the
+      // pool and get mined, so "unused" now does not mean it failed.
+      if (res.reason === 'submit_failed' && res.sendOutcome === 'unknown') {
+        return res.txHash ? { status: 'pending', txHash: res.txHash, message: res.message } : { status: 'pending', message: res.message };
+      }
       // The node may have taken the transaction before failing to answer: ask the token.
       const used = await chain.authorizationState(p.from, p.nonce).catch(() => undefined);
       if (used === undefined) return { status: 'pending', message: res.message };
@@ -54,6 +56,24 @@ export async function moveOnce(chain: ChainService, p: MoveParams, timeoutMs?: n
     default:
       return { status: 'failed', reason: 'rejected', message: res.message };
   }
+}
+
+/**
+ * Our transaction reverted, which moved nothing by itself. Two causes are worth naming: another
+ * transaction used the same authorization first (then the money did move), or concurrent
+ * moves from the same wallet spent the balance between our checks and our inclusion.
+ */
+async function afterRevert(chain: ChainService, p: MoveParams, txHash: Hex): Promise<MoveOutcome> {
+  const reverted = `transaction ${txHash} reverted`;
+  try {
+    if (await chain.authorizationState(p.from, p.nonce)) return alreadyMoved(chain, p);
+    if ((await chain.balanceOf(p.from)) < p.value) {
+      return { status: 'failed', reason: 'insufficient_balance', message: `${reverted}: the wallet no longer holds enough` };
+    }
+  } catch {
+    return { status: 'pending', txHash, message: `${reverted}; the chain could not be asked why` };
+  }
+  return { status: 'failed', reason: 'reverted', message: reverted };
 }
 
 async function alreadyMoved(chain: ChainService, p: MoveParams): Promise<MoveOutcome> {

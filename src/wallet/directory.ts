@@ -1,16 +1,14 @@
-import { getAddress, type Address } from 'viem';
+import type { Address } from 'viem';
 import type { ChainService } from '../chain/chain.js';
 import type { Account } from '../accounts/accounts.js';
 import { Accounts } from '../accounts/accounts.js';
 import type { Store } from '../store/index.js';
 
 /**
- * Custodial addresses by wallet index, memoised: deriving one from the mnemonic costs
- * ~20 ms of PBKDF2, too much to repeat on every transfer or payout. Also answers
- * "which account owns this 0x address" for transfers to a pasted address.
+ * Custodial addresses by wallet index (the chain layer caches the derivation), and the reverse:
+ * "which account owns this 0x address", for transfers to a pasted address.
  */
 export class WalletDirectory {
-  private readonly byIndex = new Map<number, Address>();
   private readonly accountByAddress = new Map<string, string>();
   private readonly scannedIndexes = new Set<number>();
 
@@ -20,12 +18,7 @@ export class WalletDirectory {
   ) {}
 
   address(index: number): Address {
-    let a = this.byIndex.get(index);
-    if (!a) {
-      a = getAddress(this.chain.custodialAddress(index));
-      this.byIndex.set(index, a);
-    }
-    return a;
+    return this.chain.custodialAddress(index);
   }
 
   addressOf(account: Pick<Account, 'walletIndex'>): Address {

@@ -2,6 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CustodialKeyring,
   custodialAccount,
   getOrCreateSecret,
   isValidMnemonic,
@@ -55,6 +56,22 @@ describe('custodial wallets and the secrets file', () => {
     expect(custodialAccount(TEST_MNEMONIC, 0).address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(custodialAccount(TEST_MNEMONIC, 1).address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
     expect(() => custodialAccount(TEST_MNEMONIC, -1)).toThrow(RangeError);
+  });
+
+  it('CustodialKeyring derives the same keys as custodialAccount, once per index, within its bounds', async () => {
+    const ring = new CustodialKeyring(TEST_MNEMONIC, { accounts: 2, addresses: 3 });
+    expect(ring.address(0)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    for (const i of [1, 2, 7, 2 ** 31 - 1]) {
+      const slow = custodialAccount(TEST_MNEMONIC, i);
+      expect(ring.address(i)).toBe(slow.address);
+      const msg = { message: `index ${i}` };
+      expect(await ring.account(i).signMessage(msg)).toBe(await slow.signMessage(msg));
+    }
+    // Cached: the same object again, not a new derivation (and still right after evictions).
+    expect(ring.account(2)).toBe(ring.account(2));
+    expect(ring.address(1)).toBe(custodialAccount(TEST_MNEMONIC, 1).address);
+    expect(() => ring.address(-1)).toThrow(RangeError);
+    expect(() => ring.account(2 ** 31)).toThrow(RangeError);
   });
 
   it('keeps other secrets in the same file, creating each once even under concurrency', async () => {

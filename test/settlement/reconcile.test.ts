@@ -88,12 +88,12 @@ describe('reconciler: receipts that arrive late', () => {
     expect(again.body).toMatchObject({ ok: true, txHash, payment: { status: 'settled' } });
   });
 
-  it('a transaction the node dropped: back to pending with nothing charged', async () => {
+  it('a transaction the node dropped: back to pending with nothing charged, then the same customer pays once', async () => {
     const { chain, settlement } = ctx.svc.deps;
     const pay = await createPayment(ctx);
     const to = await merchantWallet(ctx);
     const before = await chain.balanceOf(to);
-    const { payer, txHash } = await settleUnmined(ctx, pay.id);
+    const { payer, signed, txHash } = await settleUnmined(ctx, pay.id);
     await anvil(ctx, 'anvil_dropTransaction', [txHash]);
     await anvil(ctx, 'evm_setAutomine', [true]);
 
@@ -105,8 +105,17 @@ describe('reconciler: receipts that arrive late', () => {
     expect(await chain.balanceOf(payer.address)).toBe(usdc('12.5'));
     expect(await chain.balanceOf(to)).toBe(before);
     expect(await chain.authorizationState(payer.address, chain.nonceFor('payment', pay.id))).toBe(false);
-    // Paying again after a lost transaction is covered by the restart test below: here the
-    // relayer's nonce manager still counts the dropped nonce (a chain-layer limitation).
+    // The attempt stays recorded, so the payment cannot expire without a look at the chain.
+    expect(p.attemptedBy).toEqual([payer.address]);
+
+    // The relayer reuses the dropped transaction's nonce: the new one is mined, not queued
+    // behind a gap (the settle answers 200 within the short confirm timeout, not 202).
+    const paid = await settle(ctx, pay.id, signed);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body).toMatchObject({ ok: true, payment: { status: 'settled' } });
+    expect((await chain.waitForReceipt(paid.body.txHash)).status).toBe('success');
+    expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
   });
 });
 
