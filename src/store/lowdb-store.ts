@@ -323,6 +323,9 @@ function deepFreeze<V>(value: V): V {
   return value;
 }
 
+/** Whole-file rewrites that may be on their way to disk at once (one writer thread each). */
+const MAX_FLUSHES_IN_FLIGHT = 2;
+
 /** Rows per cached JSON block: small enough that re-serialising a changed block is cheap. */
 const BLOCK_ROWS = 256;
 
@@ -394,7 +397,8 @@ export class LowdbStore implements Store {
   private readonly readers = new Map<string, ReadTable<Row>>();
   private lock: Promise<void> = Promise.resolve();
   private queuedFlush: Promise<void> | null = null;
-  private runningFlush: Promise<void> | null = null;
+  private inFlight = 0;
+  private readonly slotFreed: Array<() => void> = [];
   private closed = false;
 
   private constructor(
@@ -493,14 +497,25 @@ export class LowdbStore implements Store {
     return this.transaction((tx) => fn(tx.table(def)));
   }
 
-  /** Resolves once everything committed before the call is on disk. */
+  /**
+   * Resolves once everything committed before the call is on disk. Commits that arrive
+   * while a rewrite is being prepared join the next one (group commit); up to
+   * MAX_FLUSHES_IN_FLIGHT rewrites overlap (the adapter keeps their renames in order).
+   */
   private flush(): Promise<void> {
     if (this.queuedFlush) return this.queuedFlush;
     const queued = (async () => {
-      await this.runningFlush?.catch(() => undefined);
+      // Always yield first: until this flush starts, later commits can still join it.
+      await null;
+      while (this.inFlight >= MAX_FLUSHES_IN_FLIGHT) await new Promise<void>((r) => this.slotFreed.push(r));
       this.queuedFlush = null;
-      this.runningFlush = this.db.write();
-      await this.runningFlush;
+      this.inFlight++;
+      try {
+        await this.db.write();
+      } finally {
+        this.inFlight--;
+        this.slotFreed.shift()?.();
+      }
     })();
     this.queuedFlush = queued;
     return queued;
@@ -513,8 +528,8 @@ export class LowdbStore implements Store {
   async close(): Promise<void> {
     await this.lock;
     await this.queuedFlush?.catch(() => undefined);
-    await this.runningFlush?.catch(() => undefined);
     this.closed = true;
+    // Waits for the rewrites still in flight, then releases the file and writer threads.
     await this.file.close();
   }
 }
