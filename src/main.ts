@@ -14,7 +14,9 @@ async function main(): Promise<void> {
     throw e;
   }
   const service = await startService(config);
-  process.stdout.write(`StablePay is running at ${config.PUBLIC_URL} (API: ${config.PUBLIC_URL}/api, app: ${config.PUBLIC_URL}/app)\n`);
+  // The service's own PUBLIC_URL: with PORT=0 it follows the port actually bound.
+  const publicUrl = service.deps.config.PUBLIC_URL;
+  process.stdout.write(`StablePay is running at ${publicUrl} (API: ${publicUrl}/api, app: ${publicUrl}/app)\n`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -20,7 +20,7 @@ export async function ensureDemoAccount(
       '  Demo merchant created (shown once):',
       `    email:    ${DEMO_EMAIL}`,
       `    password: ${password}`,
-      '  Sign in at /app, or create an API key from the command line:',
+      `  Sign in at ${publicUrl}/app, or create an API key from the command line:`,
       `    curl -c jar -H "Content-Type: application/json" -d '{"email":"${DEMO_EMAIL}","password":"${password}"}' ${publicUrl}/api/auth/login`,
       `    curl -b jar -H "Content-Type: application/json" -d '{"label":"my server"}' ${publicUrl}/api/keys`,
       '',

@@ -20,6 +20,16 @@ const Duration = z.string().transform((s, ctx) => {
   }
 });
 
+/** Node timers take 1 ms to 2^31-1 ms (about 24.8 days); outside that range they fire every 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** A duration that drives a timer (an interval or a wait): 0 or more than ~24 days is refused. */
+const TimerDuration = Duration.pipe(
+  z
+    .number()
+    .min(1, 'must be more than 0')
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (about 24 days)`),
+);
+
 const RetrySchedule = z.string().transform((s, ctx) => {
   try {
     const steps = s.split(',').map((p) => parseDuration(p));
@@ -48,7 +58,8 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
 export const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // A blank PORT is unset (3000), as for the optional variables; z.coerce would make it 0 (a random port).
+  PORT: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -73,11 +84,11 @@ export const EnvSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(['0', '30s', '2m', '10m', '1h', '6h', '24h'].map(parseDuration)),
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
   AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
-  EXPIRY_SWEEP_INTERVAL: Duration.default(parseDuration('15s')),
+  EXPIRY_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How long a settle call waits for the receipt before leaving the payment `processing`. */
-  SETTLEMENT_CONFIRM_TIMEOUT: Duration.default(parseDuration('60s')),
+  SETTLEMENT_CONFIRM_TIMEOUT: TimerDuration.default(parseDuration('60s')),
   /** How often the settlement reconciler resolves `processing` payments from the chain. */
-  RECONCILE_INTERVAL: Duration.default(parseDuration('30s')),
+  RECONCILE_INTERVAL: TimerDuration.default(parseDuration('30s')),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -39,11 +39,18 @@ export const CreatePaymentInput = z
       .max(64, 'reference must be at most 64 characters')
       .optional()
       .describe('Your own id for the payment, unique per account: used to reconcile and dedupe.'),
-    merchant_name: z.string().max(80, 'merchant_name must be at most 80 characters').optional(),
+    merchant_name: z
+      .string()
+      .max(80, 'merchant_name must be at most 80 characters')
+      // A blank name is no name: the checkout page then shows the account's name, not "Pay ".
+      .transform((s) => (s.trim() === '' ? undefined : s))
+      .optional(),
     description: z.string().max(300, 'description must be at most 300 characters').optional(),
     payout_address: z
-      .string()
+      .string({ message: 'payout_address must be a 0x EVM address' })
       .refine((s) => isAddress(s, { strict: false }), 'payout_address must be a 0x EVM address')
+      // The token refuses transfers to the zero address, so such a payment could never settle.
+      .refine((s) => !/^0x0{40}$/.test(s), 'payout_address must be a 0x EVM address, not the zero address')
       .meta({ pattern: '^0x[0-9a-fA-F]{40}$' })
       .optional()
       .describe('0x EVM address to settle this payment to.'),

@@ -162,8 +162,8 @@ export class AtomicJSONFile<T> implements Adapter<T> {
   private writers: Writer[] = [];
   /** Resolves when the most recent write's rename is done (or it failed). */
   private lastCommit: Promise<unknown> = Promise.resolve();
-  /** fd of the current file, held open so replacing it does not free its blocks inline. */
-  private currentFd: number | undefined;
+  /** The current file, held open so replacing it does not free its blocks inline. */
+  private current: { fd: number; writer: Writer } | undefined;
 
   constructor(
     private readonly file: string,
@@ -195,9 +195,10 @@ export class AtomicJSONFile<T> implements Adapter<T> {
       await previous;
       await prepared;
       const { fd } = await writer.send({ type: 'commit', tmp, file: this.file });
-      const old = this.currentFd;
-      this.currentFd = fd;
-      if (old !== undefined) writer.send({ type: 'release', fd: old }).catch(() => undefined);
+      const old = this.current;
+      this.current = fd === undefined ? undefined : { fd, writer };
+      // Closed by the thread that opened it (node tracks a worker's descriptors).
+      if (old) old.writer.send({ type: 'release', fd: old.fd }).catch(() => undefined);
     })();
     // A failed write must not stop later ones from committing.
     this.lastCommit = committed.catch(() => writer.send({ type: 'abandon', tmp }).catch(() => undefined));
@@ -207,11 +208,14 @@ export class AtomicJSONFile<T> implements Adapter<T> {
   /** Waits for writes in flight, closes the file handles and stops the writer threads. */
   async close(): Promise<void> {
     await this.lastCommit;
-    const writers = this.writers;
+    const writers = this.writers.filter((w): w is Writer => w !== undefined);
     this.writers = [];
-    if (writers[0] && !writers[0].dead) await writers[0].send({ type: 'close', fd: this.currentFd }).catch(() => undefined);
-    for (const w of writers.slice(1)) if (!w.dead) await w.send({ type: 'close' }).catch(() => undefined);
-    this.currentFd = undefined;
+    for (const w of writers) {
+      if (w.dead) continue;
+      const fd = this.current?.writer === w ? this.current.fd : undefined;
+      await w.send({ type: 'close', fd }).catch(() => undefined);
+    }
+    this.current = undefined;
     await Promise.all(writers.map((w) => w.terminate()));
   }
 

@@ -413,6 +413,10 @@ export class LowdbStore implements Store {
     await db.read();
     db.data ??= { version: 1, tables: {} };
     db.data.tables ??= {};
+    // Freeze what was read and fill the serializer's cache now, at start-up, so the first
+    // commit does not pay for serialising the whole store (about a second at 100k rows).
+    for (const rows of Object.values(db.data.tables)) for (const r of rows) deepFreeze(r);
+    serializer.serialize(db.data);
     return new LowdbStore(db, adapter);
   }
 

@@ -69,6 +69,21 @@ describe('persistence', () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(200);
   });
 
+  it('every acknowledged write is already on disk, even with overlapping rewrites in flight', async () => {
+    const misses: string[] = [];
+    await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        // Staggered, so commits land while earlier rewrites are still being written.
+        await new Promise((r) => setTimeout(r, i % 7));
+        await store.write(Items, (t) => t.insert(item(`d${i}`)));
+        const rows = (await onDisk()).tables.items ?? [];
+        if (!rows.some((r) => r.id === `d${i}`)) misses.push(`d${i}`);
+      }),
+    );
+    expect(misses).toEqual([]);
+    expect((await onDisk()).tables.items).toHaveLength(60);
+  });
+
   it('serialises exactly what JSON.stringify would, also after updates and removals between writes', async () => {
     // More rows than one cached block, then changes in the middle: the block cache must notice.
     await store.transaction(async (tx) => {
