@@ -11,7 +11,9 @@ export const AgentMessageInput = z.object({
     .string({ message: 'message is required: send {"message": "..."} with 1-500 characters.' })
     .refine((s) => s.trim().length > 0, 'message must not be empty.')
     // Characters, not UTF-16 units: an emoji counts once.
-    .refine((s) => [...s].length <= 500, 'message must be at most 500 characters.'),
+    .refine((s) => [...s].length <= 500, 'message must be at most 500 characters.')
+    // The refines above are code; tell the OpenAPI document the same limit (interface 8).
+    .meta({ minLength: 1, maxLength: 500 }),
 });
 export type AgentMessageInput = z.infer<typeof AgentMessageInput>;
 

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from './deps.js';
 import { errorHandler, invalidRequest, notFoundHandler, useErrorShape } from './errors.js';
 import { authRouter } from './auth.router.js';
@@ -13,6 +14,14 @@ import { openapiRouter } from './openapi.router.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** The caller's X-Request-Id when it is sane, else a fresh one; echoed on the response. */
+function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
 /** Builds the express app: pages and the JSON API, each failure answered as JSON. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -20,23 +29,25 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
 
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      // Bodies are never logged: they can hold secrets and personal data.
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  const requestLogger = pinoHttp({
+    logger: deps.logger,
+    genReqId: requestId,
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    // Bodies are never logged: they can hold secrets and personal data.
+    serializers: {
+      req: (req) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
+      res: (res) => ({ statusCode: res.statusCode }),
+    },
+  });
+  app.use((req, res, next) => {
+    // pino-http builds a child logger per request (serialising and redacting req) even when
+    // nothing can be logged: at level silent only the request id is kept. Checked per request,
+    // so raising the level at run time brings the request log back.
+    if (deps.logger.isLevelEnabled('fatal')) return requestLogger(req, res, next);
+    req.id = requestId(req, res);
+    req.log = deps.logger;
+    next();
+  });
   const https = deps.config.PUBLIC_URL.startsWith('https:');
   app.use(
     helmet({

@@ -155,5 +155,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 
 /** 404 for anything no route claimed. */
 export function notFoundHandler(req: Request, res: Response): void {
-  sendError(res, notFound(`Unrecognized request URL (${req.method} ${req.path}).`));
+  // The full path as requested (req.path drops the /api mount point), without the query.
+  sendError(res, notFound(`Unrecognized request URL (${req.method} ${req.originalUrl.split('?')[0]}).`));
 }

@@ -6,9 +6,10 @@ import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/usdc.js';
 import { fail, type Result } from '../lib/results.js';
-import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
+import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { billerCollectionIndex } from '../wallet/reserved.js';
 import {
@@ -224,26 +225,20 @@ export class BillsService {
     if (!q.ok) return q;
     const { quote } = q;
     const fromAddress = this.wallets.addressOf(quote.account);
-    let balance: bigint;
-    try {
-      balance = await this.chain.balanceOf(fromAddress);
-    } catch {
-      return fail(BillReason.chainUnavailable, 'The network is not reachable right now; nothing was paid.');
-    }
-    if (balance < quote.stablecoinAmount) {
-      return fail(
-        BillReason.insufficientBalance,
-        `Insufficient balance: this bill needs ${fmtStable(quote.stablecoinAmount)} and your wallet has ${fmtStable(balance)}.`,
-        'amount',
-      );
-    }
     const now = this.now();
     const collectionIndex = billerCollectionIndex(quote.biller.collectionWallet);
-    const recorded = await this.store.transaction(async (tx) => {
-      const reserved = await reserveSpend(tx, quote.account, quote.stablecoinAmount, fmtStable, now, this.opts.defaultLimits);
-      if (!reserved.ok) return reserved;
+    const id = newId('bill');
+    // Balance read outside, checked inside net of other moves in flight from this wallet.
+    const recorded = await withWalletFunds(this.store, this.chain, fromAddress, async (tx, funds) => {
+      const reserved = await funds.reserve({
+        key: holdKey('bill', id),
+        amount: quote.stablecoinAmount,
+        limit: { account: quote.account, amount: quote.stablecoinAmount, now, defaults: this.opts.defaultLimits },
+        fmt: fmtStable,
+      });
+      if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const bill = await tx.table(BillPayments).insert({
-        id: newId('bill'),
+        id,
         accountId,
         status: 'submitted',
         billerId: quote.biller.id,
@@ -269,7 +264,9 @@ export class BillsService {
       });
       return { ok: true as const, bill };
     });
-    if (!recorded.ok) return recorded;
+    if (!recorded.ok) {
+      return recorded.reason === 'chain_unavailable' ? fail(BillReason.chainUnavailable, 'The network is not reachable right now; nothing was paid.') : recorded;
+    }
     return this.advance(recorded.bill);
   }
 
@@ -368,9 +365,13 @@ export class BillsService {
       let row: BillPayment | undefined;
       if (outcome.status === 'settled') {
         row = await t.update(bill.id, { status: 'paid', txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
+        if (row) await settleHold(tx, bill.fromAddress, holdKey('bill', bill.id), BigInt(bill.stablecoinAmount));
       } else if (outcome.status === 'failed') {
         row = await t.update(bill.id, { status: 'failed', failureReason: outcome.reason, failureMessage: outcome.message, updatedAt: at }, { status: 'submitted' });
-        if (row && bill.reservation) await releaseSpend(tx, bill.accountId, bill.reservation);
+        if (row) {
+          await dropHold(tx, bill.fromAddress, holdKey('bill', bill.id));
+          if (bill.reservation) await releaseSpend(tx, bill.accountId, bill.reservation);
+        }
       } else if (outcome.txHash) {
         row = await t.update(bill.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
       }

@@ -50,7 +50,17 @@ export function listedKey(k: ApiKey): ListedKey {
   return { id: k.id, label: k.label, prefix: maskedPrefix(k.last4), createdAt: k.createdAt };
 }
 
+/** Bound on remembered keys; past it the memory starts over (a miss only costs a lookup). */
+const VERIFIED_CACHE_MAX = 10_000;
+
 export class KeysService {
+  /**
+   * hash -> live key row as last read. A hit counts only while the store still holds that very
+   * row object (committed rows are frozen and replaced on update), so a revoked or deleted key
+   * misses at once, whoever changed it. A store that hands out copies simply never hits.
+   */
+  private readonly verified = new Map<string, ApiKey>();
+
   constructor(private readonly store: Store) {}
 
   /** Returns the full secret exactly once. */
@@ -87,7 +97,17 @@ export class KeysService {
   /** Resolves a presented secret to its live key, or undefined (unknown, malformed or revoked). */
   async verify(secret: string): Promise<ApiKey | undefined> {
     if (!SECRET_KEY_PATTERN.test(secret)) return undefined;
-    const key = await this.store.table(ApiKeys).findOne({ hash: hashSecret(secret) });
-    return key && !key.revokedAt ? key : undefined;
+    const hash = hashSecret(secret);
+    const table = this.store.table(ApiKeys);
+    const cached = this.verified.get(hash);
+    if (cached && (await table.get(cached.id)) === cached) return cached;
+    const key = await table.findOne({ hash });
+    if (!key || key.revokedAt) {
+      this.verified.delete(hash);
+      return undefined;
+    }
+    if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.clear();
+    this.verified.set(hash, key);
+    return key;
   }
 }

@@ -6,9 +6,10 @@ import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/usdc.js';
 import { fail, type Result } from '../lib/results.js';
-import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
+import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { marketEscrowIndex } from '../wallet/reserved.js';
 import { parimutuelPayouts, refundAll, type Payout } from './parimutuel.js';
@@ -304,30 +305,23 @@ export class MarketsService {
     const { market, outcome, amount, conversion } = checked;
     const fromAddress = this.wallets.addressOf(account);
 
-    let balance: bigint;
-    try {
-      balance = await this.chain.balanceOf(fromAddress);
-    } catch {
-      return fail(MarketReason.chainUnavailable, 'The network is not reachable right now; nothing was staked.');
-    }
-    if (balance < amount) {
-      return fail(
-        MarketReason.insufficientBalance,
-        `Insufficient balance: this stake needs ${fmtStable(amount)} and your wallet has ${fmtStable(balance)}.`,
-        'amount',
-      );
-    }
-
     const now = this.now();
-    const recorded = await this.store.transaction(async (tx) => {
+    const id = newId('stk');
+    // Balance read outside, checked inside net of other moves in flight from this wallet.
+    const recorded = await withWalletFunds(this.store, this.chain, fromAddress, async (tx, funds) => {
       const m = await tx.table(Markets).get(market.id);
       if (!m || m.status !== 'open' || Date.parse(m.closesAt) <= now.getTime()) {
         return fail(MarketReason.marketClosed, 'This market is no longer taking stakes.', 'market');
       }
-      const reserved = await reserveSpend(tx, account, amount, fmtStable, now, this.opts.defaultLimits);
-      if (!reserved.ok) return reserved;
+      const reserved = await funds.reserve({
+        key: holdKey('stake', id),
+        amount,
+        limit: { account, amount, now, defaults: this.opts.defaultLimits },
+        fmt: fmtStable,
+      });
+      if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const stake = await tx.table(Stakes).insert({
-        id: newId('stk'),
+        id,
         marketId: m.id,
         accountId,
         outcome,
@@ -346,7 +340,9 @@ export class MarketsService {
       });
       return { ok: true as const, stake };
     });
-    if (!recorded.ok) return recorded;
+    if (!recorded.ok) {
+      return recorded.reason === 'chain_unavailable' ? fail(MarketReason.chainUnavailable, 'The network is not reachable right now; nothing was staked.') : recorded;
+    }
 
     const outcomeOfMove = await this.moveStake(recorded.stake, market);
     const stake = await this.recordStake(recorded.stake, outcomeOfMove);
@@ -410,6 +406,7 @@ export class MarketsService {
       if (outcome.status === 'settled') {
         const row = await st.update(stake.id, { status: 'settled', txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
         if (row) {
+          await settleHold(tx, stake.fromAddress, holdKey('stake', stake.id), BigInt(stake.amount));
           const mt = tx.table(Markets);
           const m = (await mt.get(stake.marketId))!;
           const pools = m.pools.map((p, i) => (i === stake.outcome ? (BigInt(p) + BigInt(stake.amount)).toString() : p));
@@ -424,7 +421,10 @@ export class MarketsService {
       }
       if (outcome.status === 'failed') {
         const row = await st.update(stake.id, { status: 'failed', failureReason: outcome.reason, updatedAt: at }, { status: 'submitted' });
-        if (row && stake.reservation) await releaseSpend(tx, stake.accountId, stake.reservation);
+        if (row) {
+          await dropHold(tx, stake.fromAddress, holdKey('stake', stake.id));
+          if (stake.reservation) await releaseSpend(tx, stake.accountId, stake.reservation);
+        }
         return row ?? (await st.get(stake.id))!;
       }
       if (outcome.txHash) await st.update(stake.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });

@@ -6,9 +6,10 @@ import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/usdc.js';
 import { fail, type Result } from '../lib/results.js';
-import { checkPerOperation, limitsFor, releaseSpend, reserveSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
+import { checkPerOperation, limitsFor, releaseSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
@@ -277,43 +278,45 @@ export class TransfersService {
     const sender = await this.accounts.get(accountId);
     if (!sender) return fail(TransferReason.accountNotFound, 'Your account was not found.');
 
-    // Read the balance before reserving anything: a chain call never runs inside a transaction.
-    let balance: bigint;
-    try {
-      balance = await this.chain.balanceOf(existing.fromAddress as Address);
-    } catch {
-      return fail(TransferReason.chainUnavailable, 'The network is not reachable right now; nothing was sent. Try again shortly.');
-    }
+    // The balance is read outside the transaction (no chain call inside one); the check
+    // against it, net of other moves in flight from this wallet, happens inside, together
+    // with the hold, the limit reservation and `quoted -> submitted`.
     const totalDebit = BigInt(existing.totalDebit);
-    if (balance < totalDebit) {
-      const msg = `Insufficient balance: this needs ${this.fmtStable(totalDebit)} (including the ${this.fmtStable(BigInt(existing.fee))} fee) and your wallet has ${this.fmtStable(balance)}.`;
-      await this.finishQuote(existing, 'failed', TransferReason.insufficientBalance, msg);
-      return fail(TransferReason.insufficientBalance, msg, 'amount');
-    }
-
-    const submitted = await this.store.transaction(async (tx) => {
-      const reserved = await reserveSpend(tx, sender, BigInt(existing.stablecoinAmount), (v) => this.fmtStable(v), now, this.opts.defaultLimits);
+    const submitted = await withWalletFunds(this.store, this.chain, existing.fromAddress as Address, async (tx, funds) => {
+      const reserved = await funds.reserve({
+        key: holdKey('transfer', existing.id),
+        amount: totalDebit,
+        limit: { account: sender, amount: BigInt(existing.stablecoinAmount), now, defaults: this.opts.defaultLimits },
+        fmt: (v) => this.fmtStable(v),
+      });
       const t = tx.table(Transfers);
       if (!reserved.ok) {
+        const message =
+          reserved.reason === 'insufficient_balance'
+            ? `Insufficient balance: this needs ${this.fmtStable(totalDebit)} (including the ${this.fmtStable(BigInt(existing.fee))} fee) and your wallet has ${this.fmtStable(reserved.available)}${reserved.available === reserved.balance ? '' : ' available, after payments still in progress'}.`
+            : reserved.message;
         await t.update(
           existing.id,
-          { status: 'failed', failureReason: reserved.reason, failureMessage: reserved.message, feeStatus: 'none', updatedAt: nowIso() },
+          { status: 'failed', failureReason: reserved.reason, failureMessage: message, feeStatus: 'none', updatedAt: nowIso() },
           { status: 'quoted' },
         );
-        return reserved;
+        return fail(reserved.reason, message, 'amount');
       }
       const row = await t.update(
         existing.id,
         { status: 'submitted', reservation: reserved.reservation, submittedAt: nowIso(), updatedAt: nowIso() },
         { status: 'quoted' },
       );
-      // Someone else confirmed it first: undo our reservation by aborting the transaction.
+      // Someone else confirmed it first: undo our reservations by aborting the transaction.
       if (!row) throw new ConcurrentConfirm();
       return { ok: true as const, transfer: row };
     }).catch((e: unknown) => {
       if (e instanceof ConcurrentConfirm) return fail(TransferReason.invalidState, `Transfer ${transferId} is already being sent.`);
       throw e;
     });
+    if (!submitted.ok && submitted.reason === 'chain_unavailable') {
+      return fail(TransferReason.chainUnavailable, 'The network is not reachable right now; nothing was sent. Try again shortly.');
+    }
     if (!submitted.ok) return submitted;
     return this.execute(submitted.transfer, sender);
   }
@@ -386,13 +389,19 @@ export class TransfersService {
       let row: Transfer | undefined;
       if (outcome.status === 'settled') {
         row = await t.update(transfer.id, { status: 'settled', txHash: outcome.txHash, settledAt: at, updatedAt: at }, { status: 'submitted' });
+        // The principal left the wallet; the fee stays held until it moves too.
+        if (row) await settleHold(tx, transfer.fromAddress, holdKey('transfer', transfer.id), BigInt(transfer.stablecoinAmount));
       } else if (outcome.status === 'failed') {
         row = await t.update(
           transfer.id,
           { status: 'failed', failureReason: outcome.reason, failureMessage: outcome.message, feeStatus: 'none', updatedAt: at },
           { status: 'submitted' },
         );
-        if (row && transfer.reservation) await releaseSpend(tx, transfer.accountId, transfer.reservation);
+        if (row) {
+          // Nothing moved and the fee never follows a failed principal.
+          await dropHold(tx, transfer.fromAddress, holdKey('transfer', transfer.id));
+          if (transfer.reservation) await releaseSpend(tx, transfer.accountId, transfer.reservation);
+        }
       } else if (outcome.txHash) {
         row = await t.update(transfer.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
       }
@@ -424,10 +433,13 @@ export class TransfersService {
         : outcome.status === 'failed'
           ? { feeStatus: 'failed' }
           : { feeStatus: 'pending', ...(outcome.txHash ? { feeTxHash: outcome.txHash } : {}) };
-    const row = await this.store.write(Transfers, (t) =>
-      t.update(transfer.id, { ...patch, updatedAt: nowIso() }, { feeStatus: transfer.feeStatus }),
-    );
-    return row ?? (await this.get(transfer.id))!;
+    // A failed fee keeps its hold: the sweep retries it with the same nonce, so it may still move.
+    return this.store.transaction(async (tx) => {
+      const t = tx.table(Transfers);
+      const row = await t.update(transfer.id, { ...patch, updatedAt: nowIso() }, { feeStatus: transfer.feeStatus });
+      if (row && outcome.status === 'settled') await settleHold(tx, transfer.fromAddress, holdKey('transfer', transfer.id), fee);
+      return row ?? (await t.get(transfer.id))!;
+    });
   }
 
   private async finishQuote(t: Transfer, status: 'failed' | 'expired', reason: string, message: string): Promise<void> {

@@ -124,6 +124,21 @@ describe('loadConfig', () => {
     expect(() => parseDuration('1 week')).toThrow();
   });
 
+  it('treats a blank PORT as unset (3000), not as 0 (a random port)', () => {
+    expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
+    expect(loadConfig({ PORT: '  ' }).PUBLIC_URL).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '0' }).PORT).toBe(0);
+  });
+
+  it('refuses intervals and timeouts a timer cannot run (0, or over 2^31-1 ms: Node would fire every 1 ms)', () => {
+    for (const name of ['EXPIRY_SWEEP_INTERVAL', 'RECONCILE_INTERVAL', 'SETTLEMENT_CONFIRM_TIMEOUT']) {
+      expect(fail({ [name]: '0' })).toMatch(new RegExp(`${name}: must be more than 0`));
+      expect(fail({ [name]: '30d' })).toMatch(new RegExp(`${name}: must be at most`));
+      expect(loadConfig({ [name]: '24d' })[name as 'RECONCILE_INTERVAL']).toBe(24 * 86_400_000);
+    }
+    expect(loadConfig({ RECONCILE_INTERVAL: '200ms' }).RECONCILE_INTERVAL).toBe(200);
+  });
+
   it('production follows NODE_ENV', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
   });

@@ -6,6 +6,7 @@ import { TransfersService, Transfers, type TransferSettledEvent } from '../../sr
 import { WalletDirectory } from '../../src/wallet/directory.js';
 import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
 import { moveOnce } from '../../src/wallet/custodial-move.js';
+import { WalletHoldsTable } from '../../src/wallet/holds.js';
 
 describe('transfers on anvil', () => {
   let svc: TestService;
@@ -144,21 +145,71 @@ describe('transfers on anvil', () => {
     expect(last?.failureReason).toBe('insufficient_balance');
   });
 
-  it('concurrent transfers from one wallet never overspend it', async () => {
+  const relayerTxCount = () => svc.deps.chain.publicClient.getTransactionCount({ address: svc.deps.chain.relayerAddress });
+
+  it('concurrent transfers from one wallet never overspend it: the ones that do not fit send nothing', async () => {
     const racer = await newAccount(svc, { country: 'KE' });
     await fund(svc, racer, '100');
     const from = walletOf(svc, racer);
     const to = walletOf(svc, nigerian);
-    const toBefore = await balance(svc, to);
+    const [toBefore, txBefore] = await Promise.all([balance(svc, to), relayerTxCount()]);
+    // 5 x (30 + 0.15 fee): three fit in 100, whatever the order.
     const results = await Promise.all(
-      [1, 2, 3].map(() => transfers.send(racer.id, { recipient: '@amina', amount: '40', currency: 'USD' })),
+      [1, 2, 3, 4, 5].map(() => transfers.send(racer.id, { recipient: '@amina', amount: '30', currency: 'USD' })),
     );
     const settled = results.filter((r) => r.ok && r.transfer.status === 'settled');
     const refused = results.filter((r) => !r.ok);
-    expect(settled).toHaveLength(2);
+    expect(settled).toHaveLength(3);
+    expect(refused.map((r) => !r.ok && r.reason)).toEqual(['insufficient_balance', 'insufficient_balance']);
+    expect(await balance(svc, from)).toBe(usdc('100') - 3n * (usdc('30') + usdc('0.15')));
+    expect(await balance(svc, to)).toBe(toBefore + usdc('90'));
+    // Exactly a principal and a fee per settled transfer reached the chain: no reverted,
+    // gas-paid attempt for the refused ones.
+    expect(await relayerTxCount()).toBe(txBefore + 6);
+    const rows = await svc.deps.store.table(Transfers).findMany({ accountId: racer.id });
+    const failed = rows.filter((r) => r.status === 'failed');
+    expect(failed).toHaveLength(2);
+    for (const f of failed) {
+      expect(f.failureReason).toBe('insufficient_balance');
+      expect(f.txHash).toBeUndefined();
+    }
+    // Every hold is released once its money moved.
+    const holds = await svc.deps.store.table(WalletHoldsTable).get(from.toLowerCase());
+    expect(holds?.holds).toEqual({});
+    expect(holds?.moved).toBe((3n * (usdc('30') + usdc('0.15'))).toString());
+  });
+
+  it('a bill, a stake and a transfer at once from one wallet: two fit, the third sends nothing', async () => {
+    const mixer = await newAccount(svc, { country: 'NG' });
+    await fund(svc, mixer, '50');
+    const from = walletOf(svc, mixer);
+    const market = await svc.deps.markets!.create(kenyan.id, {
+      question: 'Will the mixed wallet race be fair?',
+      closes_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    if (!market.ok) throw new Error(market.message);
+    const txBefore = await relayerTxCount();
+    // About 20 USDC each (the transfer 20.10 with its fee): any two fit in 50, all three do not.
+    const [bill, stake, transfer] = await Promise.all([
+      svc.deps.bills!.pay(mixer.id, { biller: 'MTN airtime', account_number: '0803 123 4567', amount: '20', currency: 'USD' }),
+      svc.deps.markets!.stake(mixer.id, { market: market.market.id, outcome: 'Yes', amount: '20', currency: 'USDC' }),
+      transfers.send(mixer.id, { recipient: '+254711000111', amount: '20', currency: 'USD' }),
+    ]);
+    const all = [bill, stake, transfer];
+    expect(all.filter((r) => r.ok)).toHaveLength(2);
+    const refused = all.filter((r) => !r.ok);
     expect(refused.map((r) => !r.ok && r.reason)).toEqual(['insufficient_balance']);
-    expect(await balance(svc, from)).toBe(usdc('100') - 2n * (usdc('40') + usdc('0.2')));
-    expect(await balance(svc, to)).toBe(toBefore + usdc('80'));
+    if (bill.ok) expect(bill.bill.status).toBe('completed');
+    if (stake.ok) expect(stake.stake.status).toBe('settled');
+    if (transfer.ok) expect(transfer.transfer.status).toBe('settled');
+
+    const spent = (bill.ok ? usdc('20') : 0n) + (stake.ok ? usdc('20') : 0n) + (transfer.ok ? usdc('20.1') : 0n);
+    expect(await balance(svc, from)).toBe(usdc('50') - spent);
+    // One transaction per bill or stake, two per transfer (principal, fee); none for the refusal.
+    expect(await relayerTxCount()).toBe(txBefore + (bill.ok ? 1 : 0) + (stake.ok ? 1 : 0) + (transfer.ok ? 2 : 0));
+    const holds = await svc.deps.store.table(WalletHoldsTable).get(from.toLowerCase());
+    expect(holds?.holds).toEqual({});
+    expect(holds?.moved).toBe(spent.toString());
   });
 
   it('enforces the per-transfer and daily limits in the module', async () => {
