@@ -365,9 +365,14 @@ const AgentReply = z
   })
   .describe('Other fields depend on the action (an object named like the action carries its result).');
 registerSchema('AgentReply', AgentReply);
-const agentErrors = {
+// Confirm and cancel call no model and spend no rate-limit budget: only these apply to them.
+const actionErrors = {
   400: { description: 'Bad body: `{ok:false, reply}`.', schema: AgentErrorBody },
+  413: { description: 'Body over 100 kB: `{ok:false, reply}`.', schema: AgentErrorBody },
   422: { description: 'Understood but not done: `{ok:false, action, reply}`.', schema: AgentReply },
+};
+const agentErrors = {
+  ...actionErrors,
   429: { description: 'Rate-limited; see Retry-After.', schema: AgentErrorBody, headers: { 'Retry-After': 'Seconds to wait.' } },
   503: { description: 'The model provider failed after retries.', schema: AgentErrorBody },
 };
@@ -402,7 +407,7 @@ registerRoute({
   tags: ['Agent'],
   auth: 'session',
   body: ChatActionInput,
-  responses: { 200: { description: 'Executed.', schema: AgentReply }, ...agentErrors, 401: E401s, 403: E403 },
+  responses: { 200: { description: 'Executed.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403 },
 });
 
 registerRoute({
@@ -413,7 +418,7 @@ registerRoute({
   tags: ['Agent'],
   auth: 'session',
   body: ChatActionInput,
-  responses: { 200: { description: 'Cancelled.', schema: AgentReply }, ...agentErrors, 401: E401s, 403: E403 },
+  responses: { 200: { description: 'Cancelled.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403 },
 });
 
 registerRoute({
