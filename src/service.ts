@@ -151,6 +151,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     });
     deps.settlement = settlement;
+    deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
     deps.apiRouters!.push(settlementRouter(deps));
     if (devRoutesEnabled(deps)) deps.apiRouters!.push(devRouter(deps));
     deps.pageRouters!.push(checkoutPageRouter(deps));

@@ -33,6 +33,11 @@ export const PaymentResource = z.object({
   payer: z.string().nullable(),
   settled_at: Timestamp.nullable(),
   failure_reason: z.string().nullable(),
+  pay_to: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Address the stablecoin settles to: payout_address, else the merchant's custodial wallet."),
 });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 
