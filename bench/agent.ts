@@ -27,6 +27,7 @@ import { loadConfig } from '../src/config/config.js';
 import { startService } from '../src/service.js';
 import { parseMessage, type ParseContext } from '../src/agent/local/index.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../src/bills/catalogue.js';
+import { percentile, pool } from './stats.js';
 
 export interface AgentBenchOptions {
   /** Full HTTP turns in the concurrent run (default 100). */
@@ -66,25 +67,9 @@ export interface AgentBenchResult {
 
 // ------------------------------------------------------------------------ helpers
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** Runs `fn` over `items` with at most `size` in flight. */
-async function pool<T>(items: T[], size: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(size, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i]!, i);
-      }
-    }),
-  );
-}
 
 /** Deterministic PRNG, so every run parses the same corpus. */
 function mulberry32(seed: number): () => number {

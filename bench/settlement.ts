@@ -19,6 +19,7 @@ import { startService } from '../src/service.js';
 import { CreatePaymentInput } from '../src/payments/schemas.js';
 import { TransferAuthorization } from '../src/chain/authorization.js';
 import { stablecoinAbi } from '../src/chain/artifacts/stablecoin.js';
+import { percentile, pool } from './stats.js';
 
 export interface SettlementBenchResult {
   payments: number;
@@ -40,19 +41,7 @@ export interface SettlementBenchOptions {
   print?: (line: string) => void;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
-async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(size, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 

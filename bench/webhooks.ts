@@ -21,6 +21,7 @@ import { PaymentsService } from '../src/payments/payments.js';
 import { CreatePaymentInput } from '../src/payments/schemas.js';
 import { createWebhooks } from '../src/webhooks/webhooks.js';
 import { WebhookDeliveries } from '../src/webhooks/outbox.js';
+import { percentile, pool } from './stats.js';
 
 export interface WebhookBenchResult {
   events: number;
@@ -39,19 +40,7 @@ export interface WebhookBenchOptions {
   print?: (line: string) => void;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
-async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(size, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}
 
 export async function benchWebhooks(opts: WebhookBenchOptions = {}): Promise<WebhookBenchResult> {
   const n = opts.events ?? 10_000;
