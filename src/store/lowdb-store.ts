@@ -344,8 +344,14 @@ function deepFreeze<V>(value: V): V {
   return value;
 }
 
-/** Whole-file rewrites that may be on their way to disk at once (one writer thread each). */
-const MAX_FLUSHES_IN_FLIGHT = 2;
+/**
+ * Whole-file rewrites that may be on their way to disk at once (one writer thread each). One:
+ * every rewrite copies the whole file into the page cache and syncs it, so under HTTP load on
+ * a small machine the CPU it burns matters more than overlapping two of them. With one in
+ * flight, commits wait for it and then share the next rewrite (fewer, larger groups: about
+ * a third less writer CPU per create, measured in docs/performance.md).
+ */
+const MAX_FLUSHES_IN_FLIGHT = 1;
 
 /** Rows per cached JSON block: small enough that re-serialising a changed block is cheap. */
 const BLOCK_ROWS = 256;
