@@ -292,10 +292,10 @@ export class BillsService {
         this.chain,
         {
           fromIndex: bill.fromIndex,
-          from: bill.fromAddress as Address,
           to: bill.collectionAddress as Address,
           value: BigInt(bill.stablecoinAmount),
-          nonce: this.chain.nonceFor('bill', bill.id),
+          kind: 'bill',
+          id: bill.id,
         },
         this.opts.confirmTimeoutMs,
       );
@@ -332,10 +332,10 @@ export class BillsService {
         this.chain,
         {
           fromIndex: bill.collectionIndex,
-          from: bill.collectionAddress as Address,
           to: bill.fromAddress as Address,
           value: BigInt(bill.stablecoinAmount),
-          nonce: this.chain.nonceFor('bill-refund', bill.id),
+          kind: 'bill-refund',
+          id: bill.id,
         },
         this.opts.confirmTimeoutMs,
       );

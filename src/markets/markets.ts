@@ -390,10 +390,10 @@ export class MarketsService {
       this.chain,
       {
         fromIndex: stake.fromIndex,
-        from: stake.fromAddress as Address,
         to: this.escrowAddress(market),
         value: BigInt(stake.amount),
-        nonce: this.chain.nonceFor('stake', stake.id),
+        kind: 'stake',
+        id: stake.id,
       },
       this.opts.confirmTimeoutMs,
     );
@@ -554,7 +554,6 @@ export class MarketsService {
 
   /** Sends every pending payout from escrow; the market is final once none is left. */
   private async payOut(market: Market, final: 'resolved' | 'cancelled'): Promise<Result<{ market: Market; report: PayoutReport }, MarketFailure>> {
-    const escrow = this.escrowAddress(market);
     const pending = (await this.stakes(market.id)).filter((s) => s.payoutStatus === 'pending');
     const concurrency = this.opts.payoutConcurrency ?? 8;
     for (let i = 0; i < pending.length; i += concurrency) {
@@ -564,10 +563,10 @@ export class MarketsService {
             this.chain,
             {
               fromIndex: market.escrowIndex,
-              from: escrow,
               to: s.fromAddress as Address,
               value: BigInt(s.payoutAmount!),
-              nonce: this.chain.nonceFor('payout', `${market.id}:${s.id}`),
+              kind: 'payout',
+              id: `${market.id}:${s.id}`,
             },
             this.opts.confirmTimeoutMs,
           );

@@ -357,10 +357,10 @@ export class TransfersService {
       this.chain,
       {
         fromIndex: transfer.fromIndex,
-        from: transfer.fromAddress as Address,
         to: transfer.toAddress as Address,
         value: BigInt(transfer.stablecoinAmount),
-        nonce: this.chain.nonceFor('transfer', transfer.id),
+        kind: 'transfer',
+        id: transfer.id,
       },
       this.opts.confirmTimeoutMs,
     );
@@ -417,10 +417,10 @@ export class TransfersService {
       this.chain,
       {
         fromIndex: transfer.fromIndex,
-        from: transfer.fromAddress as Address,
         to: this.feeWalletAddress,
         value: fee,
-        nonce: this.chain.nonceFor('transfer-fee', transfer.id),
+        kind: 'transfer-fee',
+        id: transfer.id,
       },
       this.opts.confirmTimeoutMs,
     );

@@ -15,16 +15,25 @@ export type MoveOutcome =
   | { status: 'pending'; txHash?: Hex; message: string }
   | { status: 'failed'; reason: MoveFailure; message: string };
 
-export interface MoveParams {
+export interface MoveRequest {
+  /** Custodial wallet index that pays. */
   fromIndex: number;
-  /** The custodial address at `fromIndex` (callers usually have it memoised). */
-  from: Address;
   to: Address;
   value: bigint;
+  /** The business operation, e.g. ('transfer', id): it names the EIP-3009 nonce, so it moves money once. */
+  kind: string;
+  id: string;
+}
+
+/** A request with what the chain derives from it. */
+interface MoveParams extends MoveRequest {
+  from: Address;
   nonce: Hex;
 }
 
-export async function moveOnce(chain: ChainService, p: MoveParams, timeoutMs?: number): Promise<MoveOutcome> {
+export async function moveOnce(chain: ChainService, req: MoveRequest, timeoutMs?: number): Promise<MoveOutcome> {
+  // Both are derived (addresses are cached by the chain layer), so callers cannot pass a mismatch.
+  const p: MoveParams = { ...req, from: chain.custodialAddress(req.fromIndex), nonce: chain.nonceFor(req.kind, req.id) };
   const res = await chain.custodialTransferAndWait(
     { fromIndex: p.fromIndex, to: p.to, value: p.value, nonce: p.nonce },
     timeoutMs,

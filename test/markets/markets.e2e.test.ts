@@ -106,10 +106,10 @@ describe('prediction markets on anvil', () => {
     if (s2.ok) {
       const replay = await moveOnce(svc.deps.chain, {
         fromIndex: m.escrowIndex,
-        from: escrow(m),
         to: walletOf(svc, carol),
         value: 1_333_335n,
-        nonce: svc.deps.chain.nonceFor('payout', `${m.id}:${s2.stake.id}`),
+        kind: 'payout',
+        id: `${m.id}:${s2.stake.id}`,
       });
       expect(replay.status).toBe('settled');
     }

@@ -78,10 +78,10 @@ describe('transfers on anvil', () => {
     const before = await balance(svc, from);
     const again = await moveOnce(svc.deps.chain, {
       fromIndex: kenyan.walletIndex,
-      from,
       to: t!.toAddress as `0x${string}`,
       value: BigInt(t!.stablecoinAmount),
-      nonce: svc.deps.chain.nonceFor('transfer', t!.id),
+      kind: 'transfer',
+      id: t!.id,
     });
     expect(again).toEqual({ status: 'settled', txHash: t!.txHash });
     const re = await transfers.reconcile(t!.id);
