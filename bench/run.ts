@@ -1,18 +1,16 @@
 /**
  * `npm run bench`: every benchmark section, one after the other, each printing its own
- * figures. The core HTTP section is always there; sections owned by other parts of the
- * service (bench/settlement.ts, bench/webhooks.ts, bench/agent.ts, ...) run when their file
- * exists and exports the named function, called as `fn({ print, seconds })`.
+ * figures: core HTTP (bench/http.ts), settlement, webhooks and agent turns.
  *
  *   BENCH_DURATION=10   seconds per autocannon measurement (default 10)
  *   BENCH_ONLY=http     comma-separated section names to run (default: all)
  *   BENCH_SCALES=1000,100000   stored payments for the HTTP section
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import path from 'node:path';
 import os from 'node:os';
 import { benchHttp, formatTable } from './http.js';
+import { benchSettlement } from './settlement.js';
+import { benchWebhooks } from './webhooks.js';
+import { benchAgent } from './agent.js';
 
 export interface BenchContext {
   /** Seconds per measurement (BENCH_DURATION). */
@@ -25,41 +23,17 @@ interface Section {
   run(ctx: BenchContext): Promise<unknown>;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** Sections that live in their own file; skipped (and said so) when the file is absent. */
-const OPTIONAL: Array<{ name: string; file: string; fn: string }> = [
-  { name: 'settlement', file: 'settlement.ts', fn: 'benchSettlement' },
-  { name: 'webhooks', file: 'webhooks.ts', fn: 'benchWebhooks' },
-  { name: 'agent', file: 'agent.ts', fn: 'benchAgent' },
-];
-
 function sections(): Section[] {
   const scales = (process.env.BENCH_SCALES ?? '1000,100000').split(',').map((s) => Number(s.trim()));
-  const list: Section[] = [
+  return [
     {
       name: 'http',
-      run: async (ctx) => {
-        const rows = await benchHttp({ seconds: ctx.seconds, scales, print: ctx.print });
-        return formatTable(rows);
-      },
+      run: async (ctx) => formatTable(await benchHttp({ seconds: ctx.seconds, scales, print: ctx.print })),
     },
+    { name: 'settlement', run: (ctx) => benchSettlement({ print: ctx.print }) },
+    { name: 'webhooks', run: (ctx) => benchWebhooks({ print: ctx.print }) },
+    { name: 'agent', run: (ctx) => benchAgent({ print: ctx.print, seconds: ctx.seconds }) },
   ];
-  for (const o of OPTIONAL) {
-    const file = path.join(here, o.file);
-    list.push({
-      name: o.name,
-      run: async (ctx) => {
-        // Guarded: another engineer's bench may not exist yet in this checkout.
-        if (!existsSync(file)) return `skipped: bench/${o.file} does not exist`;
-        const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-        const fn = mod[o.fn];
-        if (typeof fn !== 'function') return `skipped: bench/${o.file} does not export ${o.fn}()`;
-        return (fn as (opts: BenchContext) => Promise<unknown>)({ print: ctx.print, seconds: ctx.seconds });
-      },
-    });
-  }
-  return list;
 }
 
 async function main(): Promise<void> {

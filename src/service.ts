@@ -131,16 +131,16 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       checkoutExtras: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
     };
     // The web app at /app and the session-only JSON it reads (src/web, docs/web-app.md).
-    deps.apiRouters!.push(appPaymentsRouter(deps));
+    deps.apiRouters.push(appPaymentsRouter(deps));
     deps.webhooks = webhooks.service;
-    deps.apiRouters!.push(webhooksRouter(deps, webhooks.service));
+    deps.apiRouters.push(webhooksRouter(deps, webhooks.service));
     // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come from
     // (the HTTP doors share this middleware; the Telegram bridge takes from the same store).
     deps.agentRateLimit = new AgentRateLimit(config.AGENT_RATE_LIMIT);
     cleanups.push(() => deps.agentRateLimit?.close());
     const agentLimiter = agentRateLimiter(deps);
-    deps.apiRouters!.push(agentRouter(deps, agentLimiter), chatRouter(deps, agentLimiter));
-    deps.pageRouters!.push(webRouter(deps));
+    deps.apiRouters.push(agentRouter(deps, agentLimiter), chatRouter(deps, agentLimiter));
+    deps.pageRouters.push(webRouter(deps));
     // On-chain settlement, the hosted checkout page /pay/:id and dev-only helpers (docs/settlement.md).
     const settlement = new SettlementService({
       store,
@@ -152,9 +152,9 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     });
     deps.settlement = settlement;
     deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
-    deps.apiRouters!.push(settlementRouter(deps));
-    if (devRoutesEnabled(deps)) deps.apiRouters!.push(devRouter(deps));
-    deps.pageRouters!.push(checkoutPageRouter(deps));
+    deps.apiRouters.push(settlementRouter(deps));
+    if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
+    deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);
     cleanups.push(() => settlement.close());
 
@@ -169,7 +169,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     // Telegram bridge (docs/telegram.md): only with TELEGRAM_BOT_TOKEN; its webhook route must exist
     // before the app is built, and it connects (setWebhook / polling) once requests are served.
     const telegram = createTelegramBridge(deps);
-    if (telegram?.router) deps.apiRouters!.push(telegram.router);
+    if (telegram?.router) deps.apiRouters.push(telegram.router);
     if (telegram) cleanups.push(() => telegram.stop());
 
     const app = createApp(deps);

@@ -87,11 +87,11 @@ export function createApp(deps: AppDeps): Express {
   api.use(paymentsRouter(deps));
   api.use(checkoutRouter(deps));
   api.use(openapiRouter(deps));
-  for (const r of deps.apiRouters ?? []) api.use(r);
+  for (const r of deps.apiRouters) api.use(r);
   api.use(notFoundHandler);
   app.use('/api', api);
 
-  for (const r of deps.pageRouters ?? []) app.use(r);
+  for (const r of deps.pageRouters) app.use(r);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

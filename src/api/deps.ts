@@ -37,7 +37,7 @@ export interface AppDeps {
   bills?: BillsService;
   markets?: MarketsService;
   /** Readiness probes beyond the store (e.g. the chain). */
-  readiness?: Array<() => Promise<boolean>>;
+  readiness: Array<() => Promise<boolean>>;
   /** Extra fields for `GET /api/me` (e.g. the custodial wallet address). */
   accountExtras?: (account: Account) => Promise<Record<string, unknown>>;
   /** Extra fields for the authenticated payment record. */
@@ -45,7 +45,7 @@ export interface AppDeps {
   /** Extra fields for the public checkout view (the chain the page pays on). */
   checkoutExtras?: () => Record<string, unknown>;
   /** Routers added by later features (settlement, webhooks, agent, bridges), mounted under /api. */
-  apiRouters?: import('express').Router[];
+  apiRouters: import('express').Router[];
   /** Routers outside /api (pages: /pay/:id, /app). */
-  pageRouters?: import('express').Router[];
+  pageRouters: import('express').Router[];
 }

@@ -10,7 +10,7 @@ export function healthRouter(deps: AppDeps): Router {
     res.json({ ok: true });
   });
   r.get('/readyz', async (_req, res) => {
-    const probes = [() => deps.store.ping(), ...(deps.readiness ?? [])];
+    const probes = [() => deps.store.ping(), ...deps.readiness];
     const results = await Promise.all(probes.map((p) => p().catch(() => false)));
     const ready = results.every(Boolean);
     res.status(ready ? 200 : 503).json({ ok: ready });

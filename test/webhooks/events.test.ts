@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { call, createMerchant, startTestService, type TestService } from '../helpers/service.js';
 import { verifyWebhookSignature } from '../../src/webhooks/verify.js';
 import { createPayment, deliveries, startReceiver, waitFor, type Receiver } from './helpers.js';
 
