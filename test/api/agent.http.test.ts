@@ -137,20 +137,27 @@ describe('agent HTTP (local engine)', () => {
 
   it('chat: a money-moving message is held for Confirm through the real wiring, nothing runs before it', async () => {
     const m = await createMerchant(svc.api);
-    const turn = await call(`${svc.api}/chat`, { cookie: m.cookie, body: { message: 'send 5 USD to @amina' } });
-    if (turn.status === 200) {
-      expect(turn.body).toMatchObject({ ok: true, action: 'transfer' });
-      const pa = turn.body.pending_action;
-      expect(pa).toMatchObject({ id: expect.stringMatching(/^act_/), status: 'pending', description: expect.stringContaining('amina') });
-      expect(turn.body.reply).toContain(pa.description);
-      const cancelled = await call(`${svc.api}/chat/cancel`, { cookie: m.cookie, body: { action_id: pa.id } });
-      expect(cancelled.status).toBe(200);
-    } else {
-      // Once the transfers module previews, an unknown recipient or an empty wallet stops it up front.
-      expect(turn.status).toBe(422);
-      expect(turn.body).toMatchObject({ ok: false, action: 'transfer', reason: expect.any(String) });
-      expect(turn.body.pending_action).toBeUndefined();
-    }
+    const amina = await createMerchant(svc.api, 'Amina');
+    await svc.deps.accounts.update(amina.accountId, { telegramUsername: 'amina_held' });
+    const sender = (await svc.deps.accounts.get(m.accountId))!;
+    const from = svc.deps.chain.custodialAddress(sender.walletIndex);
+    const funded = await svc.deps.chain.faucet(from, 50_000_000n, { nativeAmount: 0n });
+    expect(funded.ok).toBe(true);
+    const before = await svc.deps.chain.balanceOf(from);
+
+    const turn = await call(`${svc.api}/chat`, { cookie: m.cookie, body: { message: 'send 5 USD to @amina_held' } });
+    expect(turn.status).toBe(200);
+    expect(turn.body).toMatchObject({ ok: true, action: 'transfer' });
+    const pa = turn.body.pending_action;
+    expect(pa).toMatchObject({ id: expect.stringMatching(/^act_/), status: 'pending', description: expect.stringContaining('amina_held') });
+    expect(turn.body.reply).toContain(pa.description);
+    expect(await svc.deps.chain.balanceOf(from)).toBe(before);
+
+    const cancelled = await call(`${svc.api}/chat/cancel`, { cookie: m.cookie, body: { action_id: pa.id } });
+    expect(cancelled.status).toBe(200);
+    const late = await call(`${svc.api}/chat/confirm`, { cookie: m.cookie, body: { action_id: pa.id } });
+    expect(late.status).toBe(422);
+    expect(await svc.deps.chain.balanceOf(from)).toBe(before);
   });
 
   it('chat: confirm runs the stored call exactly once (double tap), cancel discards, others cannot confirm', async () => {
