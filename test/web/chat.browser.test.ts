@@ -24,17 +24,6 @@ describe('chat widget (Chromium)', () => {
     return opened;
   }
 
-  /**
-   * Why the real agent cannot answer yet, if it cannot: the chat route or the local engine
-   * is still being built by others. These tests then report themselves skipped as PENDING.
-   */
-  async function agentPending(page: Page): Promise<string | undefined> {
-    const r = await page.request.post('/api/chat', { data: { message: 'hello' }, headers: { origin: service.url } });
-    if (r.status() === 404) return 'PENDING: POST /api/chat is not mounted yet';
-    if (r.status() === 503) return 'PENDING: the agent engine answers 503 (not finished yet)';
-    return undefined;
-  }
-
   const assistant = (page: Page) => page.getByRole('button', { name: 'Assistant', exact: true });
   const lastReply = (page: Page) => page.locator('#chat-log li.msg-assistant, #chat-log li.msg-error').last();
 
@@ -45,10 +34,8 @@ describe('chat widget (Chromium)', () => {
     await page.locator('#chat-log li.msg-assistant, #chat-log li.msg-error').nth(before).waitFor();
   }
 
-  it('answers a help message from the real agent', async (ctx) => {
+  it('answers a help message from the real agent', async () => {
     const { context, page, consoleErrors } = await signedInPage();
-    const pending = await agentPending(page);
-    if (pending) ctx.skip(pending);
     await assistant(page).click();
     await ask(page, 'what can you do?');
     const reply = lastReply(page);
@@ -94,10 +81,8 @@ describe('chat widget (Chromium)', () => {
     await context.close();
   });
 
-  it('creates a payment link from a message and shows the checkout link', async (ctx) => {
+  it('creates a payment link from a message and shows the checkout link', async () => {
     const { context, page } = await signedInPage();
-    const pending = await agentPending(page);
-    if (pending) ctx.skip(pending);
     await assistant(page).click();
     await ask(page, 'create a payment link for 2500 NGN for a haircut');
     const reply = lastReply(page);
@@ -183,13 +168,11 @@ describe('chat widget (Chromium)', () => {
     await context.close();
   });
 
-  it('a chat-widget transfer confirmed and settled: exact description, Confirm, settled on-chain, balances move', async (ctx) => {
+  it('a chat-widget transfer confirmed and settled: exact description, Confirm, settled on-chain, balances move', async () => {
     // The sender signs up through the page; the recipient is another account with a Telegram @username.
     const opened = await newPage(browser, service.url);
     const { context, page, consoleErrors } = opened;
     const ui = await signUpThroughUi(page, 'Wanjiru’s Kiosk');
-    const pending = await agentPending(page);
-    if (pending) ctx.skip(pending);
     const { deps } = service;
     const sender = (await deps.accounts.findBy({ email: ui.email }))!;
     await deps.accounts.update(sender.id, { country: 'KE', localCurrency: 'KES' });

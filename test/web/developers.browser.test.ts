@@ -110,9 +110,7 @@ describe('Developers screen (Chromium)', () => {
     expect(ping.body.error.type).toBe('authentication_error');
   });
 
-  it('rotates the webhook signing secret through the screen, showing each new secret once', async (ctx) => {
-    const probe = await page.request.get('/api/webhook-endpoint');
-    if (probe.status() === 404) ctx.skip('PENDING: webhook routes (src/api/webhooks.router.ts) are not mounted yet');
+  it('rotates the webhook signing secret through the screen, showing each new secret once', async () => {
 
     await page.reload();
     await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/stablepay');
