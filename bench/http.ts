@@ -120,7 +120,9 @@ interface Child {
 /** Runs this file in `mode` and waits for the `{"url": ...}` line it prints when listening. */
 function spawnChild(mode: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', HERE, mode, ...args], {
+    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each child, written when it exits.
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+    const child: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', HERE, mode, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

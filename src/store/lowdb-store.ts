@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Low } from 'lowdb';
-import { AtomicJSONFile, sharedBytes } from './atomic-json-file.js';
+import { BlockJSONFile, type DbData } from './block-json-file.js';
 import {
   StoreConflictError,
   type FindOptions,
@@ -12,11 +12,6 @@ import {
   type Where,
   type WriteTable,
 } from './types.js';
-
-interface DbData {
-  version: 1;
-  tables: Record<string, Row[]>;
-}
 
 /**
  * Committed state of one table, mirrored into lowdb's data object (`rows` is the very array
@@ -30,6 +25,8 @@ class TableState<T extends Row> {
   constructor(
     readonly def: TableDef<T>,
     readonly rows: T[],
+    /** Told the position of every row written (and whether later rows moved), for the file. */
+    private readonly changed: (pos: number, shifted?: boolean) => void,
   ) {
     rows.forEach((r, i) => {
       deepFreeze(r);
@@ -119,6 +116,7 @@ class TableState<T extends Row> {
   applyInsert(row: T): void {
     this.rows.push(row);
     this.pos.set(row.id, this.rows.length - 1);
+    this.changed(this.rows.length - 1);
     for (const u of this.uniques) {
       const k = uniqueKey(row, u.fields);
       if (k !== undefined) u.keys.set(k, row.id);
@@ -130,6 +128,7 @@ class TableState<T extends Row> {
     const at = this.pos.get(next.id)!;
     const old = this.rows[at]!;
     this.rows[at] = next;
+    this.changed(at);
     for (const u of this.uniques) {
       const ok = uniqueKey(old, u.fields);
       if (ok !== undefined && u.keys.get(ok) === old.id) u.keys.delete(ok);
@@ -151,6 +150,7 @@ class TableState<T extends Row> {
     if (at === undefined) return;
     const old = this.rows[at]!;
     this.rows.splice(at, 1);
+    this.changed(at, true);
     this.pos.delete(id);
     for (let i = at; i < this.rows.length; i++) this.pos.set(this.rows[i]!.id, i);
     for (const u of this.uniques) {
@@ -345,72 +345,10 @@ function deepFreeze<V>(value: V): V {
 }
 
 /**
- * Whole-file rewrites that may be on their way to disk at once (one writer thread each). One:
- * every rewrite copies the whole file into the page cache and syncs it, so under HTTP load on
- * a small machine the CPU it burns matters more than overlapping two of them. With one in
- * flight, commits wait for it and then share the next rewrite (fewer, larger groups: about
- * a third less writer CPU per create, measured in docs/performance.md).
+ * Writes that may be on their way to disk at once. One: a write costs a few fsyncs, so
+ * commits that arrive meanwhile wait for it and then share the next write (group commit).
  */
 const MAX_FLUSHES_IN_FLIGHT = 1;
-
-/** Rows per cached JSON block: small enough that re-serialising a changed block is cheap. */
-const BLOCK_ROWS = 256;
-
-interface Block {
-  rows: Row[];
-  /** JSON of each row, reused when a block is rebuilt around a changed or new row. */
-  json: string[];
-  bytes: Uint8Array;
-}
-
-/**
- * Serialises the database as JSON in Buffers, reusing the bytes of every block of rows
- * that did not change since the last write. Rows are frozen and replaced on update, so a
- * row object that is the same (by identity) has the same JSON. This turns the whole-file
- * rewrite from "stringify everything" into "stringify what changed, then write".
- */
-class BlockSerializer {
-  private readonly cache = new Map<string, Block[]>();
-
-  serialize(data: DbData): Array<Uint8Array | string> {
-    const out: Array<Uint8Array | string> = [`{"version":${JSON.stringify(data.version)},"tables":{`];
-    let firstTable = true;
-    const seen = new Set<string>();
-    for (const [name, rows] of Object.entries(data.tables)) {
-      seen.add(name);
-      out.push(`${firstTable ? '' : ','}${JSON.stringify(name)}:[`);
-      firstTable = false;
-      const blocks = this.cache.get(name) ?? [];
-      const count = Math.ceil(rows.length / BLOCK_ROWS);
-      for (let b = 0; b < count; b++) {
-        const start = b * BLOCK_ROWS;
-        const end = Math.min(start + BLOCK_ROWS, rows.length);
-        let block = blocks[b];
-        if (!block || !sameRows(block.rows, rows, start, end)) {
-          const slice = rows.slice(start, end);
-          const json = slice.map((r, i) => (block && block.rows[i] === r ? block.json[i]! : JSON.stringify(r)));
-          block = { rows: slice, json, bytes: sharedBytes((b === 0 ? '' : ',') + json.join(',')) };
-          // Only frozen rows can be trusted not to change behind the cache's back.
-          if (slice.every((r) => Object.isFrozen(r))) blocks[b] = block;
-          else delete blocks[b];
-        }
-        out.push(block.bytes);
-      }
-      blocks.length = count;
-      this.cache.set(name, blocks);
-      out.push(']');
-    }
-    for (const name of this.cache.keys()) if (!seen.has(name)) this.cache.delete(name);
-    out.push('}}');
-    return out;
-  }
-}
-
-function sameRows(cached: Row[], rows: Row[], start: number, end: number): boolean {
-  if (cached.length !== end - start) return false;
-  for (let i = start; i < end; i++) if (cached[i - start] !== rows[i]) return false;
-  return true;
-}
 
 /**
  * lowdb-backed Store. Transactions run one at a time (a promise-chain mutex) against a
@@ -430,20 +368,19 @@ export class LowdbStore implements Store {
 
   private constructor(
     private readonly db: Low<DbData>,
-    private readonly file: AtomicJSONFile<DbData>,
+    private readonly file: BlockJSONFile,
   ) {}
 
   static async open(dataDir: string, fileName = 'db.json'): Promise<LowdbStore> {
-    const serializer = new BlockSerializer();
-    const adapter = new AtomicJSONFile<DbData>(path.join(dataDir, fileName), { serialize: (d) => serializer.serialize(d) });
+    const adapter = new BlockJSONFile(path.join(dataDir, fileName));
     const db = new Low<DbData>(adapter, { version: 1, tables: {} });
     await db.read();
     db.data ??= { version: 1, tables: {} };
     db.data.tables ??= {};
-    // Freeze what was read and fill the serializer's cache now, at start-up, so the first
-    // commit does not pay for serialising the whole store (about a second at 100k rows).
+    // Rows are frozen from here on: the adapter reuses the block file of unchanged rows.
     for (const rows of Object.values(db.data.tables)) for (const r of rows) deepFreeze(r);
-    serializer.serialize(db.data);
+    // A file in the older single-file format becomes blocks now, not at the first commit.
+    if (adapter.needsRewrite) await db.write();
     return new LowdbStore(db, adapter);
   }
 
@@ -451,7 +388,7 @@ export class LowdbStore implements Store {
     let s = this.states.get(def.name);
     if (!s) {
       const rows = (this.db.data.tables[def.name] ??= []);
-      s = new TableState<Row>(def as unknown as TableDef<Row>, rows);
+      s = new TableState<Row>(def as unknown as TableDef<Row>, rows, (pos, shifted) => this.file.changed(def.name, pos, shifted));
       this.states.set(def.name, s);
     }
     return s as unknown as TableState<T>;
@@ -530,8 +467,8 @@ export class LowdbStore implements Store {
 
   /**
    * Resolves once everything committed before the call is on disk. Commits that arrive
-   * while a rewrite is being prepared join the next one (group commit); up to
-   * MAX_FLUSHES_IN_FLIGHT rewrites overlap (the adapter keeps their renames in order).
+   * while a write is being prepared join the next one (group commit); up to
+   * MAX_FLUSHES_IN_FLIGHT writes overlap (the adapter runs them in call order).
    */
   private flush(): Promise<void> {
     if (this.queuedFlush) return this.queuedFlush;
@@ -560,7 +497,7 @@ export class LowdbStore implements Store {
     await this.lock;
     await this.queuedFlush?.catch(() => undefined);
     this.closed = true;
-    // Waits for the rewrites still in flight, then releases the file and writer threads.
+    // Waits for the write in flight, then stops the writer thread.
     await this.file.close();
   }
 }

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { storedTables, storedText } from '../helpers/stored.js';
 import { PingResponse } from '../../src/api/payments.router.js';
 import { KeyCreatedResponse, KeyListResponse } from '../../src/api/keys.router.js';
 
@@ -111,13 +110,13 @@ describe('API keys (interface 2.3, 4.4, 4.5)', () => {
     expect(ids.indexOf(b.body.key.id)).toBeLessThan(ids.indexOf(a.body.key.id));
   });
 
-  it('stores only a hash: the secret is nowhere in db.json', async () => {
+  it('stores only a hash: the secret is nowhere in the stored files', async () => {
     const r = await newKey('hashed');
     const secret: string = r.body.key.secret;
-    const db = await readFile(path.join(s.dataDir, 'db.json'), 'utf8');
+    const db = await storedText(s.dataDir);
     expect(db).not.toContain(secret);
     expect(db).not.toContain(secret.slice('sk_live_'.length));
-    const stored = JSON.parse(db).tables.api_keys.find((k: { id: string }) => k.id === r.body.key.id);
+    const stored = (await storedTables<{ id: string; hash: string }>(s.dataDir)).tables.api_keys!.find((k) => k.id === r.body.key.id)!;
     expect(stored.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored).not.toHaveProperty('secret');
   });

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { storedTables } from '../helpers/stored.js';
 import { Payments } from '../../src/payments/payments.js';
 import { CheckoutView } from '../../src/api/present.js';
 
@@ -108,8 +107,8 @@ describe('expiry', () => {
     await s.deps.store.write(Payments, (t) => t.update(id, { expiresAt: past }));
   }
   const storedStatus = async (id: string) => {
-    const db = JSON.parse(await readFile(path.join(s.dataDir, 'db.json'), 'utf8'));
-    return db.tables.payments.find((p: { id: string }) => p.id === id)?.status as string;
+    const db = await storedTables<{ id: string; status: string }>(s.dataDir);
+    return db.tables.payments!.find((p) => p.id === id)?.status as string;
   };
 
   it('a pending payment past expiresAt reads as expired at once, everywhere', async () => {
@@ -125,8 +124,8 @@ describe('expiry', () => {
       expect(expiredList.body.data.map((x: { id: string }) => x.id)).toEqual([p.id]);
       expect((await call(`${sweeperOff.api}/v1/payments?status=pending`, { key: shop.key })).body.data).toEqual([]);
       // ...while the stored record is still pending: the read did not wait for the sweeper.
-      const db = JSON.parse(await readFile(path.join(sweeperOff.dataDir, 'db.json'), 'utf8'));
-      expect(db.tables.payments.find((x: { id: string }) => x.id === p.id).status).toBe('pending');
+      const db = await storedTables<{ id: string; status: string }>(sweeperOff.dataDir);
+      expect(db.tables.payments!.find((x) => x.id === p.id)!.status).toBe('pending');
     } finally {
       await sweeperOff.stop({ removeData: true });
     }

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService } from '../helpers/service.js';
+import { storedTables } from '../helpers/stored.js';
 
 describe('persistence across a restart on the same DATA_DIR', () => {
   it('keeps accounts, sessions, keys (and revocations), payments, dedupe and idempotency', async () => {
@@ -15,9 +14,9 @@ describe('persistence across a restart on the same DATA_DIR', () => {
     await call(`${first.api}/keys/${revoked.body.key.id}`, { method: 'DELETE', cookie: m.cookie });
     await first.stop();
 
-    // What the first run acknowledged is on disk as plain lowdb JSON.
-    const db = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8'));
-    expect(db.tables.payments.map((p: { id: string }) => p.id)).toContain(created.body.id);
+    // What the first run acknowledged is on disk as plain JSON.
+    const db = await storedTables<{ id: string }>(dataDir);
+    expect(db.tables.payments!.map((p) => p.id)).toContain(created.body.id);
 
     const second = await startTestService({}, { dataDir });
     try {

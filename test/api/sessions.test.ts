@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestService, type TestService } from '../helpers/service.js';
+import { storedTables, storedText } from '../helpers/stored.js';
 import { AccountResponse } from '../../src/api/auth.router.js';
 
 let s: TestService;
@@ -39,9 +38,9 @@ describe('signup, login, logout, me', () => {
 
   it('stores a scrypt hash, never the password', async () => {
     const r = await signup();
-    const db = await readFile(path.join(s.dataDir, 'db.json'), 'utf8');
+    const db = await storedText(s.dataDir);
     expect(db).not.toContain(PASSWORD);
-    const stored = JSON.parse(db).tables.accounts.find((a: { id: string }) => a.id === r.body.account.id);
+    const stored = (await storedTables<{ id: string; passwordHash: string }>(s.dataDir)).tables.accounts!.find((a) => a.id === r.body.account.id)!;
     expect(stored.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
     // The session token is stored hashed too.
     expect(db).not.toContain(r.cookie.split('=')[1]!);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type TestService } from '../helpers/service.js';
+import { storedText } from '../helpers/stored.js';
 import { verifyWebhookSignature } from '../../src/webhooks/verify.js';
 import { createPayment, startReceiver, waitFor, type Receiver } from './helpers.js';
 
@@ -68,8 +69,7 @@ describe('signing secret rotation', () => {
     const endpoint = await call(`${svc.api}/webhook-endpoint`, { key: m.key });
     expect(JSON.stringify(endpoint.body)).not.toContain(secret);
     // Let the store flush, then look at what is on disk.
-    const { readFile } = await import('node:fs/promises');
-    const db = await readFile(`${svc.dataDir}/db.json`, 'utf8');
+    const db = await storedText(svc.dataDir);
     expect(db).not.toContain(secret);
     expect(db).not.toContain(secret.slice(6));
   });
