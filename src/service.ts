@@ -111,6 +111,8 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       logger: logger.child({ module: 'agent' }),
       accounts,
     });
+    // Before any confirm can run here: an action still `executing` was cut off by a stop.
+    await agent.recoverInterrupted();
     const deps: AppDeps = {
       config,
       logger,

@@ -4,6 +4,7 @@ import { newId } from '../lib/ids.js';
 import { MONEY_MOVING_TOOLS, type ToolCall, type ToolName } from './tool-inputs.js';
 import {
   TOOL_ACTIONS,
+  ToolFailureReason,
   describeCall,
   executeCall,
   toToolCall,
@@ -306,6 +307,32 @@ export class Agent {
     return fromOutcome(outcome, undefined, { pending_action: view(done ?? { ...claimed, status: 'done', outcome }) });
   }
 
+  /**
+   * Settles actions a previous run left `executing` (it stopped mid-way). Call once at
+   * start-up, before any confirm can run in this process: then no `executing` action is
+   * still being carried out. Each becomes `done` with an `interrupted` outcome telling the
+   * user to check their balance and history (the money modules' own sweep finishes or
+   * fails the transfer, bill or stake itself), instead of "already being carried out"
+   * forever. The action is never run again. Returns how many were settled.
+   */
+  async recoverInterrupted(): Promise<number> {
+    const stuck = await this.opts.store.table(PendingActions).findMany({ status: 'executing' });
+    let settled = 0;
+    for (const row of stuck) {
+      const outcome: ToolOutcome = {
+        ok: false,
+        action: TOOL_ACTIONS[row.call.name],
+        reason: ToolFailureReason.interrupted,
+        message: 'The service restarted while this was being carried out, so it may or may not have gone through. Check your balance and history before trying again.',
+      };
+      if (await this.recordDone(row.id, outcome)) {
+        settled++;
+        this.opts.logger.warn({ actionId: row.id, accountId: row.accountId, tool: row.call.name }, 'pending action interrupted by a restart; marked done (outcome unknown)');
+      }
+    }
+    return settled;
+  }
+
   private recordDone(id: string, outcome: ToolOutcome): Promise<PendingAction | undefined> {
     return this.opts.store.write(PendingActions, (t) =>
       t.update(id, { status: 'done', outcome, updatedAt: this.now().toISOString() }, { status: 'executing' }),
@@ -319,7 +346,7 @@ export class Agent {
     switch (p.status) {
       case 'done':
         return p.outcome
-          ? fromOutcome(p.outcome, `Already done. ${p.outcome.ok ? p.outcome.summary : p.outcome.message}`, { pending_action, already: true })
+          ? fromOutcome(p.outcome, p.outcome.ok ? `Already done. ${p.outcome.summary}` : `Already handled. ${p.outcome.message}`, { pending_action, already: true })
           : { status: 200, body: { ok: true, action, reply: 'Already done.', pending_action, already: true } };
       case 'executing':
         return { status: 422, body: { ok: false, action, reply: 'This action is already being carried out.', reason: 'in_progress', pending_action } };

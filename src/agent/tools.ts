@@ -34,6 +34,8 @@ export const ToolFailureReason = {
   unsupported_currency: 'unsupported_currency',
   invalid_amount: 'invalid_amount',
   not_available: 'not_available',
+  /** The service stopped while the action ran: whether money moved is not known here. */
+  interrupted: 'interrupted',
 } as const;
 export type ToolFailureReason = (typeof ToolFailureReason)[keyof typeof ToolFailureReason];
 

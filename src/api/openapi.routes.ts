@@ -6,6 +6,16 @@ import { IdempotencyKeyHeader, PingResponse } from './payments.router.js';
 import { KeyCreatedResponse, KeyListResponse, KeyRevokedResponse } from './keys.router.js';
 import { AccountResponse, OkResponse } from './auth.router.js';
 import { HealthResponse } from './health.router.js';
+import {
+  WebhookDeliveryAttempt,
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResource,
+  WebhookEndpointResponse,
+  WebhookEndpointSetResponse,
+  WebhookEventBody,
+  WebhookRedeliverResponse,
+  WebhookSecretResponse,
+} from './webhooks.router.js';
 import { AgentMessageInput } from './agent.router.js';
 import { ChatActionInput } from './chat.router.js';
 import { FaucetInput } from './dev.router.js';
@@ -50,6 +60,14 @@ registerSchema('KeyRevoked', KeyRevokedResponse);
 registerSchema('AccountResponse', AccountResponse);
 registerSchema('Ok', OkResponse);
 registerSchema('Health', HealthResponse);
+registerSchema('WebhookSecret', WebhookSecretResponse);
+registerSchema('WebhookEndpoint', WebhookEndpointResponse);
+registerSchema('WebhookEndpointSet', WebhookEndpointSetResponse);
+registerSchema('WebhookEvent', WebhookEventBody);
+registerSchema('WebhookDeliveryAttempt', WebhookDeliveryAttempt);
+registerSchema('WebhookDelivery', WebhookDeliveryResource);
+registerSchema('WebhookDeliveryList', WebhookDeliveryListResponse);
+registerSchema('WebhookRedelivered', WebhookRedeliverResponse);
 
 const err = (description: string) => ({ description, schema: DeveloperErrorBody });
 const E400 = err('Invalid request: `error.param` names the field at fault.');
@@ -299,7 +317,14 @@ registerRoute({
   summary: 'Create or rotate the webhook signing secret (whsec_...); the old one stays valid for the overlap',
   tags: ['Webhooks'],
   auth: 'sessionOrBearer',
-  responses: { 200: { description: '`{ok:true, secret, previous_expires_at?}`: the secret is shown once.' }, 401: E401, 403: E403 },
+  responses: {
+    200: {
+      description: 'The new secret, shown in this response only; after a rotation, also when the old one stops signing.',
+      schema: WebhookSecretResponse,
+    },
+    401: E401,
+    403: E403,
+  },
 });
 
 registerRoute({
@@ -309,7 +334,10 @@ registerRoute({
   summary: "The account's default webhook endpoint and secret status",
   tags: ['Webhooks'],
   auth: 'sessionOrBearer',
-  responses: { 200: { description: '`{ok:true, url, secret_configured, secret_created_at, previous_secret_expires_at}`.' }, 401: E401 },
+  responses: {
+    200: { description: 'The default endpoint (null when none) and the status of the signing secret.', schema: WebhookEndpointResponse },
+    401: E401,
+  },
 });
 
 registerRoute({
@@ -320,7 +348,15 @@ registerRoute({
   tags: ['Webhooks'],
   auth: 'sessionOrBearer',
   body: SetEndpointInput,
-  responses: { 200: { description: '`{ok:true, url, secret?}`.' }, 400: E400, 401: E401, 403: E403 },
+  responses: {
+    200: {
+      description: 'The endpoint now set (null when cleared), with the signing secret if setting it created one.',
+      schema: WebhookEndpointSetResponse,
+    },
+    400: E400,
+    401: E401,
+    403: E403,
+  },
 });
 
 registerRoute({
@@ -331,7 +367,7 @@ registerRoute({
   tags: ['Webhooks'],
   auth: 'sessionOrBearer',
   query: ListDeliveriesQuery,
-  responses: { 200: { description: '`{ok:true, object:"list", data, has_more}`.' }, 400: E400, 401: E401 },
+  responses: { 200: { description: 'A page of deliveries, newest first.', schema: WebhookDeliveryListResponse }, 400: E400, 401: E401 },
 });
 
 registerRoute({
@@ -342,7 +378,7 @@ registerRoute({
   tags: ['Webhooks'],
   auth: 'sessionOrBearer',
   params: z.object({ id: DeliveryId }),
-  responses: { 200: { description: 'The delivery.' }, 401: E401, 404: E404 },
+  responses: { 200: { description: 'The delivery.', schema: WebhookDeliveryResource }, 401: E401, 404: E404 },
 });
 
 registerRoute({
@@ -353,7 +389,12 @@ registerRoute({
   tags: ['Webhooks'],
   auth: 'sessionOrBearer',
   params: z.object({ id: DeliveryId }),
-  responses: { 200: { description: '`{ok:true, delivery}`.' }, 401: E401, 403: E403, 404: E404 },
+  responses: {
+    200: { description: 'The delivery after the new attempt, which is already in its log.', schema: WebhookRedeliverResponse },
+    401: E401,
+    403: E403,
+    404: E404,
+  },
 });
 
 // ------------------------------------------------------------------ agent and chat (DESIGN.md 6)

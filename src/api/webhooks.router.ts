@@ -1,12 +1,115 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { DeliveryId, ListDeliveriesQuery, SetEndpointInput } from '../webhooks/schemas.js';
+import { EVENT_TYPES, type WebhookEventPayload } from '../webhooks/outbox.js';
 import type { DeliveryWithEvent, WebhooksService } from '../webhooks/webhooks.js';
+import { Metadata, PaymentStatus } from '../payments/schemas.js';
 import type { AppDeps } from './deps.js';
 import { invalidRequest, notFound, parseInput } from './errors.js';
 import { auth, requireSessionOrKey } from './auth.js';
 
+const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
+
+/** POST /api/webhook-secret */
+export const WebhookSecretResponse = z.object({
+  ok: z.literal(true),
+  secret: z.string().describe('The new signing secret (whsec_...). Shown in this response only.'),
+  previous_expires_at: Timestamp.optional().describe('Present after a rotation: the old secret keeps signing until then.'),
+});
+export type WebhookSecretResponse = z.infer<typeof WebhookSecretResponse>;
+
+/** GET /api/webhook-endpoint */
+export const WebhookEndpointResponse = z.object({
+  ok: z.literal(true),
+  url: z.string().nullable().describe('The default endpoint; null when none is set.'),
+  secret_configured: z.boolean(),
+  secret_created_at: Timestamp.nullable(),
+  previous_secret_expires_at: Timestamp.nullable().describe('Set while a rotated-out secret still signs.'),
+});
+export type WebhookEndpointResponse = z.infer<typeof WebhookEndpointResponse>;
+
+/** PUT /api/webhook-endpoint */
+export const WebhookEndpointSetResponse = z.object({
+  ok: z.literal(true),
+  url: z.string().nullable().describe('The endpoint now set; null when cleared.'),
+  secret: z
+    .string()
+    .optional()
+    .describe('Present when setting the endpoint created the signing secret: shown in this response only.'),
+});
+export type WebhookEndpointSetResponse = z.infer<typeof WebhookEndpointSetResponse>;
+
+/** The JSON body merchants receive (outbox `WebhookEventPayload`; checked against it below). */
+export const WebhookEventBody = z.object({
+  id: z.string().describe('Event id: evt_...'),
+  type: z.enum(EVENT_TYPES),
+  created: z.number().int().describe('Unix seconds of the state change.'),
+  data: z.object({
+    id: z.string(),
+    reference: z.string().describe('"" for payments created without one.'),
+    amount: z.number(),
+    currency: z.string(),
+    status: PaymentStatus,
+    metadata: Metadata,
+    tx_hash: z.string().optional(),
+    failure_reason: z.string().optional(),
+  }),
+});
+export type WebhookEventBody = z.infer<typeof WebhookEventBody>;
+
+// The event is stored as text and parsed back: keep the schema in step with the payload type.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+const eventSchemaInStep: WebhookEventBody extends WebhookEventPayload
+  ? SameKeys<WebhookEventBody, WebhookEventPayload> extends true
+    ? SameKeys<WebhookEventBody['data'], WebhookEventPayload['data']>
+    : false
+  : false = true;
+void eventSchemaInStep;
+
+export const WebhookDeliveryAttempt = z.object({
+  at: Timestamp.describe('When the request started.'),
+  trigger: z.enum(['schedule', 'manual']).describe('`schedule`: the retry schedule; `manual`: a redelivery request.'),
+  succeeded: z.boolean(),
+  status_code: z.number().int().nullable().describe('HTTP status of the response; null when none came back.'),
+  latency_ms: z.number(),
+  error: z.string().nullable(),
+  response_body: z.string().nullable().describe('First 1 kB of the response body.'),
+});
+export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttempt>;
+
 /** A delivery with its attempt log, as the Developers screen and merchants' servers read it. */
-export function deliveryResource({ delivery: d, event }: DeliveryWithEvent) {
+export const WebhookDeliveryResource = z.object({
+  id: z.string().describe('Delivery id: whd_...'),
+  object: z.literal('webhook_delivery'),
+  event_id: z.string(),
+  event_type: z.enum(EVENT_TYPES),
+  payment_id: z.string(),
+  url: z.string(),
+  status: z.enum(['pending', 'delivered', 'dead']),
+  created_at: Timestamp,
+  next_attempt_at: Timestamp.nullable().describe('When the next attempt is due (pending only).'),
+  delivered_at: Timestamp.nullable(),
+  attempt_count: z.number().int(),
+  attempts: z.array(WebhookDeliveryAttempt).describe('Oldest first.'),
+  event: WebhookEventBody.nullable().describe('The event as sent on every attempt.'),
+});
+export type WebhookDeliveryResource = z.infer<typeof WebhookDeliveryResource>;
+
+/** GET /api/webhook-deliveries */
+export const WebhookDeliveryListResponse = z.object({
+  ok: z.literal(true),
+  object: z.literal('list'),
+  data: z.array(WebhookDeliveryResource).describe('Newest first.'),
+  has_more: z.boolean().describe('More deliveries follow; pass the last id as `starting_after`.'),
+});
+export type WebhookDeliveryListResponse = z.infer<typeof WebhookDeliveryListResponse>;
+
+/** POST /api/webhook-deliveries/:id/redeliver */
+export const WebhookRedeliverResponse = z.object({ ok: z.literal(true), delivery: WebhookDeliveryResource });
+export type WebhookRedeliverResponse = z.infer<typeof WebhookRedeliverResponse>;
+
+/** Presents a stored delivery (and its event) as `WebhookDeliveryResource`. */
+export function deliveryResource({ delivery: d, event }: DeliveryWithEvent): WebhookDeliveryResource {
   return {
     id: d.id,
     object: 'webhook_delivery',
@@ -19,16 +122,18 @@ export function deliveryResource({ delivery: d, event }: DeliveryWithEvent) {
     next_attempt_at: d.status === 'pending' ? (d.nextAttemptAt ?? null) : null,
     delivered_at: d.deliveredAt ?? null,
     attempt_count: d.attempts.length,
-    attempts: d.attempts.map((a) => ({
-      at: a.at,
-      trigger: a.trigger,
-      succeeded: a.succeeded,
-      status_code: a.statusCode ?? null,
-      latency_ms: a.latencyMs,
-      error: a.error ?? null,
-      response_body: a.responseBody ?? null,
-    })),
-    event: event ? (JSON.parse(event.body) as unknown) : null,
+    attempts: d.attempts.map(
+      (a): WebhookDeliveryAttempt => ({
+        at: a.at,
+        trigger: a.trigger,
+        succeeded: a.succeeded,
+        status_code: a.statusCode ?? null,
+        latency_ms: a.latencyMs,
+        error: a.error ?? null,
+        response_body: a.responseBody ?? null,
+      }),
+    ),
+    event: event ? (JSON.parse(event.body) as WebhookEventBody) : null,
   };
 }
 
@@ -39,32 +144,36 @@ export function webhooksRouter(deps: AppDeps, webhooks: WebhooksService): Router
 
   r.post('/webhook-secret', async (_req, res) => {
     const { secret, previousExpiresAt } = await webhooks.rotateSecret(auth(res).accountId);
-    res.json({ ok: true, secret, ...(previousExpiresAt ? { previous_expires_at: previousExpiresAt } : {}) });
+    const body: WebhookSecretResponse = { ok: true, secret, ...(previousExpiresAt ? { previous_expires_at: previousExpiresAt } : {}) };
+    res.json(body);
   });
 
   r.get('/webhook-endpoint', async (_req, res) => {
     const { url, secret } = await webhooks.getEndpoint(auth(res).accountId);
-    res.json({
+    const body: WebhookEndpointResponse = {
       ok: true,
       url,
       secret_configured: secret.configured,
       secret_created_at: secret.createdAt ?? null,
       previous_secret_expires_at: secret.previousExpiresAt ?? null,
-    });
+    };
+    res.json(body);
   });
 
   r.put('/webhook-endpoint', async (req, res) => {
     const input = parseInput(SetEndpointInput, req.body ?? {});
     const set = await webhooks.setEndpoint(auth(res).accountId, input.url);
     if (!set.ok) throw invalidRequest(set.message, set.param);
-    res.json({ ok: true, url: set.url, ...(set.secret ? { secret: set.secret } : {}) });
+    const body: WebhookEndpointSetResponse = { ok: true, url: set.url, ...(set.secret ? { secret: set.secret } : {}) };
+    res.json(body);
   });
 
   r.get('/webhook-deliveries', async (req, res) => {
     const q = parseInput(ListDeliveriesQuery, req.query);
     const listed = await webhooks.listDeliveries(auth(res).accountId, q);
     if (!listed.ok) throw invalidRequest(listed.message, listed.param);
-    res.json({ ok: true, object: 'list', data: listed.data.map(deliveryResource), has_more: listed.hasMore });
+    const body: WebhookDeliveryListResponse = { ok: true, object: 'list', data: listed.data.map(deliveryResource), has_more: listed.hasMore };
+    res.json(body);
   });
 
   r.get('/webhook-deliveries/:id', async (req, res) => {
@@ -78,7 +187,8 @@ export function webhooksRouter(deps: AppDeps, webhooks: WebhooksService): Router
     const id = String(req.params.id);
     const done = DeliveryId.safeParse(id).success ? await webhooks.redeliver(auth(res).accountId, id) : undefined;
     if (!done?.ok) throw notFound(`No such webhook delivery: ${id}`);
-    res.json({ ok: true, delivery: deliveryResource(done) });
+    const body: WebhookRedeliverResponse = { ok: true, delivery: deliveryResource(done) };
+    res.json(body);
   });
   return r;
 }

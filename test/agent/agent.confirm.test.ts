@@ -43,6 +43,24 @@ describe('Agent confirmation protocol', () => {
     await store.close();
   });
 
+  it('at start-up, settles actions a previous run left executing as interrupted, and never runs them', async () => {
+    const held = await agent.runTurn({ accountId: ALICE, message: 'send 5,000 KES to @amina', channel: 'chat' });
+    const id = held.body.pending_action!.id;
+    // What a stop in the middle of carrying it out leaves behind.
+    await store.write(PendingActions, (t) => t.update(id, { status: 'executing' }));
+    const other = await agent.runTurn({ accountId: BOB, message: 'send 5,000 KES to @amina', channel: 'chat' });
+    const restarted = build(fake);
+    expect(await restarted.recoverInterrupted()).toBe(1);
+    expect(await store.table(PendingActions).get(id)).toMatchObject({ status: 'done', outcome: { ok: false, action: 'transfer', reason: 'interrupted' } });
+    expect((await store.table(PendingActions).get(other.body.pending_action!.id))!.status).toBe('pending');
+    const tap = await restarted.confirm(ALICE, id);
+    expect(tap.status).toBe(422);
+    expect(tap.body).toMatchObject({ ok: false, reason: 'interrupted', already: true });
+    expect(tap.body.reply).toMatch(/^Already handled\. The service restarted/);
+    expect(fake.calls).toEqual([]);
+    expect(await restarted.recoverInterrupted()).toBe(0);
+  });
+
   it('acts at once through the API', async () => {
     const r = await agent.runTurn({ accountId: ALICE, message: 'send 5,000 KES to @amina', channel: 'api', requestId: 'req_1' });
     expect(r.status).toBe(200);
