@@ -12,7 +12,6 @@ import {
   WebhookDeliveryResource,
   WebhookEndpointResponse,
   WebhookEndpointSetResponse,
-  WebhookEventBody,
   WebhookRedeliverResponse,
   WebhookSecretResponse,
 } from './webhooks.router.js';
@@ -22,7 +21,7 @@ import { FaucetInput } from './dev.router.js';
 import { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentId } from '../payments/schemas.js';
 import { CreateKeyInput, CreatedKey, ListedKey } from '../keys/keys.js';
 import { LoginInput, PublicAccount, SignupInput } from '../accounts/accounts.js';
-import { DeliveryId, ListDeliveriesQuery, SetEndpointInput } from '../webhooks/schemas.js';
+import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload } from '../webhooks/schemas.js';
 import { AuthorizationRequest, SettleRequest } from '../settlement/settlement.js';
 
 /**
@@ -63,7 +62,7 @@ registerSchema('Health', HealthResponse);
 registerSchema('WebhookSecret', WebhookSecretResponse);
 registerSchema('WebhookEndpoint', WebhookEndpointResponse);
 registerSchema('WebhookEndpointSet', WebhookEndpointSetResponse);
-registerSchema('WebhookEvent', WebhookEventBody);
+registerSchema('WebhookEvent', WebhookEventPayload);
 registerSchema('WebhookDeliveryAttempt', WebhookDeliveryAttempt);
 registerSchema('WebhookDelivery', WebhookDeliveryResource);
 registerSchema('WebhookDeliveryList', WebhookDeliveryListResponse);

@@ -1,9 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { DeliveryId, ListDeliveriesQuery, SetEndpointInput } from '../webhooks/schemas.js';
-import { EVENT_TYPES, type WebhookEventPayload } from '../webhooks/outbox.js';
+import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload } from '../webhooks/schemas.js';
+import { EVENT_TYPES } from '../webhooks/outbox.js';
 import type { DeliveryWithEvent, WebhooksService } from '../webhooks/webhooks.js';
-import { Metadata, PaymentStatus } from '../payments/schemas.js';
 import type { AppDeps } from './deps.js';
 import { invalidRequest, notFound, parseInput } from './errors.js';
 import { auth, requireSessionOrKey } from './auth.js';
@@ -39,33 +38,6 @@ export const WebhookEndpointSetResponse = z.object({
 });
 export type WebhookEndpointSetResponse = z.infer<typeof WebhookEndpointSetResponse>;
 
-/** The JSON body merchants receive (outbox `WebhookEventPayload`; checked against it below). */
-export const WebhookEventBody = z.object({
-  id: z.string().describe('Event id: evt_...'),
-  type: z.enum(EVENT_TYPES),
-  created: z.number().int().describe('Unix seconds of the state change.'),
-  data: z.object({
-    id: z.string(),
-    reference: z.string().describe('"" for payments created without one.'),
-    amount: z.number(),
-    currency: z.string(),
-    status: PaymentStatus,
-    metadata: Metadata,
-    tx_hash: z.string().optional(),
-    failure_reason: z.string().optional(),
-  }),
-});
-export type WebhookEventBody = z.infer<typeof WebhookEventBody>;
-
-// The event is stored as text and parsed back: keep the schema in step with the payload type.
-type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
-const eventSchemaInStep: WebhookEventBody extends WebhookEventPayload
-  ? SameKeys<WebhookEventBody, WebhookEventPayload> extends true
-    ? SameKeys<WebhookEventBody['data'], WebhookEventPayload['data']>
-    : false
-  : false = true;
-void eventSchemaInStep;
-
 export const WebhookDeliveryAttempt = z.object({
   at: Timestamp.describe('When the request started.'),
   trigger: z.enum(['schedule', 'manual']).describe('`schedule`: the retry schedule; `manual`: a redelivery request.'),
@@ -91,7 +63,7 @@ export const WebhookDeliveryResource = z.object({
   delivered_at: Timestamp.nullable(),
   attempt_count: z.number().int(),
   attempts: z.array(WebhookDeliveryAttempt).describe('Oldest first.'),
-  event: WebhookEventBody.nullable().describe('The event as sent on every attempt.'),
+  event: WebhookEventPayload.nullable().describe('The event as sent on every attempt.'),
 });
 export type WebhookDeliveryResource = z.infer<typeof WebhookDeliveryResource>;
 
@@ -133,7 +105,7 @@ export function deliveryResource({ delivery: d, event }: DeliveryWithEvent): Web
         response_body: a.responseBody ?? null,
       }),
     ),
-    event: event ? (JSON.parse(event.body) as WebhookEventBody) : null,
+    event: event ? (JSON.parse(event.body) as WebhookEventPayload) : null,
   };
 }
 

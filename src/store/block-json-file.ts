@@ -64,8 +64,6 @@ export class BlockJSONFile implements Adapter<DbData> {
   private gen = 0;
   /** Blocks of the last durable manifest, per table. */
   private blocks = new Map<string, Block[]>();
-  /** Block files the last durable manifest references. */
-  private referenced = new Set<string>();
   private writer: WriterThread | undefined;
   private last: Promise<unknown> = Promise.resolve();
   /** True when the file on disk is not (yet) in the block format. */
@@ -95,7 +93,6 @@ export class BlockJSONFile implements Adapter<DbData> {
     }
     const parsed = JSON.parse(text) as Manifest | DbData;
     this.blocks = new Map();
-    this.referenced = new Set();
     this.dirty = new Map();
     if (!('format' in parsed) || parsed.format !== 'blocks') {
       this.legacy = true;
@@ -116,7 +113,6 @@ export class BlockJSONFile implements Adapter<DbData> {
         }
         blocks.push({ rows: part, file: f });
         for (const r of part) rows.push(r);
-        this.referenced.add(f);
       }
       tables[name] = rows;
       this.blocks.set(name, blocks);
@@ -198,7 +194,7 @@ export class BlockJSONFile implements Adapter<DbData> {
       nextBlocks.set(name, out);
       manifest.tables[name] = out.map((bl) => bl.file);
     }
-    const obsolete = [...this.referenced].filter((f) => !referenced.has(f)).map((f) => path.join(this.blocksDir, f));
+    const obsolete = [...blockFiles(this.blocks)].filter((f) => !referenced.has(f)).map((f) => path.join(this.blocksDir, f));
     await this.thread().commit({
       blocks: writes,
       blocksDir: this.blocksDir,
@@ -208,7 +204,6 @@ export class BlockJSONFile implements Adapter<DbData> {
     });
     // Only a durable manifest becomes the base the next write compares against.
     this.blocks = nextBlocks;
-    this.referenced = referenced;
     this.legacy = false;
   }
 
@@ -221,7 +216,8 @@ export class BlockJSONFile implements Adapter<DbData> {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw e;
     }
-    await Promise.all(names.filter((n) => !this.referenced.has(n)).map((n) => unlink(path.join(this.blocksDir, n)).catch(() => undefined)));
+    const referenced = blockFiles(this.blocks);
+    await Promise.all(names.filter((n) => !referenced.has(n)).map((n) => unlink(path.join(this.blocksDir, n)).catch(() => undefined)));
     const base = path.basename(this.file);
     const temps = (await readdir(this.dir)).filter((n) => n.startsWith(`${base}.`) && n.endsWith('.tmp'));
     await Promise.all(temps.map((n) => unlink(path.join(this.dir, n)).catch(() => undefined)));
@@ -239,4 +235,11 @@ export class BlockJSONFile implements Adapter<DbData> {
  */
 function sameEnds(block: Block, rows: Row[], start: number, end: number): boolean {
   return block.rows.length === end - start && block.rows[0] === rows[start] && block.rows[end - start - 1] === rows[end - 1];
+}
+
+/** The block files a set of tables' blocks live in. */
+function blockFiles(blocks: Map<string, Block[]>): Set<string> {
+  const files = new Set<string>();
+  for (const list of blocks.values()) for (const b of list) files.add(b.file);
+  return files;
 }

@@ -9,6 +9,7 @@ import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
 import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
+import type { WebhookEventPayload } from './schemas.js';
 
 export const EVENT_TYPES = ['payment.settled', 'payment.expired', 'payment.failed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -20,22 +21,7 @@ const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, EventType>> = {
 };
 
 /** The JSON body merchants receive (interface 6, DESIGN.md 7). */
-export interface WebhookEventPayload {
-  id: string;
-  type: EventType;
-  /** Unix seconds of the state change. */
-  created: number;
-  data: {
-    id: string;
-    reference: string;
-    amount: number;
-    currency: string;
-    status: PaymentStatus;
-    metadata: Record<string, unknown>;
-    tx_hash?: string;
-    failure_reason?: string;
-  };
-}
+export type { WebhookEventPayload } from './schemas.js';
 
 export interface WebhookEvent {
   readonly id: string;

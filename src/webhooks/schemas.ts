@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { Metadata, PaymentStatus } from '../payments/schemas.js';
+import { EVENT_TYPES } from './outbox.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 
@@ -17,3 +19,24 @@ export const ListDeliveriesQuery = z
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
 
 export const DeliveryId = z.string().regex(/^whd_[0-9A-Za-z]{10,64}$/, 'not a webhook delivery id');
+
+/**
+ * The JSON body merchants receive (interface 6): built by `eventPayload`, stored as text
+ * with the event, and documented in OpenAPI from this same schema.
+ */
+export const WebhookEventPayload = z.object({
+  id: z.string().describe('Event id: evt_...'),
+  type: z.enum(EVENT_TYPES),
+  created: z.number().int().describe('Unix seconds of the state change.'),
+  data: z.object({
+    id: z.string(),
+    reference: z.string().describe('"" for payments created without one.'),
+    amount: z.number(),
+    currency: z.string(),
+    status: PaymentStatus,
+    metadata: Metadata,
+    tx_hash: z.string().optional(),
+    failure_reason: z.string().optional(),
+  }),
+});
+export type WebhookEventPayload = z.infer<typeof WebhookEventPayload>;
