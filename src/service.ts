@@ -28,6 +28,9 @@ import { settlementRouter } from './api/settlement.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { createTelegramBridge } from './bridges/telegram/index.js';
+import { Facilitator } from './x402/facilitator.js';
+import { chainPort } from './x402/exact-evm.js';
+import { x402Router } from './api/x402.router.js';
 
 export interface Service {
   url: string;
@@ -155,6 +158,14 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.settlement = settlement;
     deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
     deps.apiRouters.push(settlementRouter(deps));
+    // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
+    deps.facilitator = new Facilitator({
+      port: chainPort(chain),
+      store,
+      logger: logger.child({ module: 'x402' }),
+      receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.apiRouters.push(x402Router(deps));
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);
