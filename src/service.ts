@@ -31,6 +31,7 @@ import { createTelegramBridge } from './bridges/telegram/index.js';
 import { Facilitator } from './x402/facilitator.js';
 import { chainPort } from './x402/exact-evm.js';
 import { x402Router } from './api/x402.router.js';
+import { mcpRouter } from './api/mcp.router.js';
 import { x402PayRouter, x402UrlFor } from './api/x402-pay.router.js';
 
 export interface Service {
@@ -146,6 +147,8 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     cleanups.push(() => deps.agentRateLimit?.close());
     const agentLimiter = agentRateLimiter(deps);
     deps.apiRouters.push(agentRouter(deps, agentLimiter), chatRouter(deps, agentLimiter));
+    // The agent's tools over MCP (docs/mcp.md); money-moving tools wait for a person on /app/actions/:id.
+    deps.apiRouters.push(mcpRouter(deps));
     deps.pageRouters.push(webRouter(deps));
     // On-chain settlement, the hosted checkout page /pay/:id and dev-only helpers (docs/settlement.md).
     const settlement = new SettlementService({

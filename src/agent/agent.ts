@@ -159,6 +159,41 @@ export class Agent {
     return this.finish(result, state);
   }
 
+  /**
+   * One tool call named by the caller itself (an MCP client), not read from a message. Money-moving
+   * tools never run here: they become a pending action that a person confirms (`confirm`), exactly
+   * as from the chat and Telegram. Other tools run at once.
+   */
+  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string }): Promise<TurnResult> {
+    const { accountId, channel, requestId } = req;
+    const log = this.opts.logger.child({ requestId, accountId, channel });
+    const account = await this.opts.accounts.get(accountId);
+    if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
+    const checked = toToolCall(req.name, req.input);
+    if (!checked.ok) return failure('none', checked.message, ToolFailureReason.invalid_input);
+    const call = checked.call;
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
+    if (MONEY_MOVING_TOOLS.has(call.name)) {
+      const preview = await describeCall(call, ctx, this.opts.handlers);
+      if (!preview.ok) return fromOutcome(preview);
+      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+      log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
+      return this.pendingResult(pending);
+    }
+    return fromOutcome(await this.execute(call, ctx));
+  }
+
+  /** The account's own pending action as shown to its owner, or undefined. */
+  async pendingAction(accountId: string, actionId: string): Promise<PendingActionView | undefined> {
+    const row = await this.own(accountId, actionId);
+    if (!row) return undefined;
+    if (row.status === 'pending' && this.isExpired(row)) {
+      await this.markExpired(row);
+      return view({ ...row, status: 'expired' });
+    }
+    return view(row);
+  }
+
   private async execute(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
     const outcome = await executeCall(this.opts.handlers, call, ctx);
     ctx.logger.info(

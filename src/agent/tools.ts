@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { ToolInputs, type ToolCall, type ToolInput, type ToolName } from './tool-inputs.js';
 
 /** What a turn is called through; decides whether money-moving tools need a Confirm. */
-export type Channel = 'api' | 'telegram' | 'chat';
+export type Channel = 'api' | 'telegram' | 'chat' | 'mcp';
 
 /** The `action` a tool's outcome is reported under (DESIGN.md 6). */
 export type ToolAction = 'transfer' | 'bill' | 'market' | 'payment' | 'balance' | 'info';

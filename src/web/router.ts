@@ -2,13 +2,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../api/deps.js';
-import { sessionToken } from '../api/auth.js';
+import { checkOrigin, sessionToken } from '../api/auth.js';
 import type { Account } from '../accounts/accounts.js';
 import type { SignedInAccount } from './layout.js';
 import { loginPage, signupPage } from './pages/auth.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { developersPage } from './pages/developers.js';
 import { errorPage, notFoundPage } from './pages/not-found.js';
+import { actionPage } from './pages/action.js';
 
 /** Static files sit next to this module, so the same path works from src/ under tsx. */
 export const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -76,6 +77,39 @@ export function webRouter(deps: AppDeps): Router {
   );
   r.get('/app', page((a) => dashboardPage(shown(a))));
   r.get('/app/developers', page((a) => developersPage(shown(a), deps.config.PUBLIC_URL)));
+
+  // Pending actions from AI assistants (MCP, docs/mcp.md): only the signed-in owner sees or confirms them.
+  const ACTION_ID = /^act_[0-9A-Za-z]{10,64}$/;
+  // Under helmet's no-referrer policy Chromium sends `Origin: null` with a form post; same-origin
+  // lets our own form carry its origin, which the CSRF check below requires.
+  r.use('/app/actions', (_req, res, next) => {
+    res.set('Referrer-Policy', 'same-origin');
+    next();
+  });
+  r.get('/app/actions/:id', async (req, res, next) => {
+    const account = await signedIn(req);
+    if (!account) return page(() => '')(req, res, next);
+    const a = ACTION_ID.test(String(req.params.id)) ? await deps.agent.pendingAction(account.id, String(req.params.id)) : undefined;
+    if (!a) return html(res, notFoundPage(shown(account)), 404);
+    html(res, actionPage(shown(account), a));
+  });
+  for (const verb of ['confirm', 'cancel'] as const) {
+    r.post(`/app/actions/:id/${verb}`, async (req, res) => {
+      const account = await signedIn(req);
+      if (!account) return res.redirect(303, `/app/login?next=${encodeURIComponent(`/app/actions/${req.params.id}`)}`);
+      try {
+        checkOrigin(deps, req);
+      } catch {
+        return html(res, notFoundPage(shown(account)), 403);
+      }
+      const id = String(req.params.id);
+      if (!ACTION_ID.test(id)) return html(res, notFoundPage(shown(account)), 404);
+      const result = verb === 'confirm' ? await deps.agent.confirm(account.id, id, { requestId: String(req.id) }) : await deps.agent.cancel(account.id, id);
+      const a = await deps.agent.pendingAction(account.id, id);
+      if (!a) return html(res, notFoundPage(shown(account)), 404);
+      html(res, actionPage(shown(account), a, { ok: result.body.ok, reply: result.body.reply }), result.status === 200 ? 200 : 422);
+    });
+  }
 
   // Anything else under /app is a page that does not exist: an HTML 404, not the API's JSON.
   r.use('/app', async (req, res) => {

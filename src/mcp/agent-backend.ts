@@ -1,0 +1,41 @@
+/** The MCP backend over the agent in this process, for one authenticated account. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Agent } from '../agent/index.js';
+import { agentToolDefs } from './tools.js';
+import type { McpBackend, PendingConfirmation } from './server.js';
+
+export interface AgentBackendOptions {
+  agent: Agent;
+  /** From the bearer key, never from the call. */
+  accountId: string;
+  /** The page where the signed-in account holder confirms a pending action. */
+  confirmUrl: (actionId: string) => string;
+  requestId?: string;
+}
+
+export function agentBackend(o: AgentBackendOptions): McpBackend {
+  return {
+    listTools: async () => agentToolDefs(),
+    async callTool(name, args): Promise<CallToolResult> {
+      const { body } = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}) });
+      const pendingAction = body.pending_action;
+      if (body.ok && pendingAction?.status === 'pending') {
+        const pending_confirmation: PendingConfirmation = {
+          id: pendingAction.id,
+          confirm_url: o.confirmUrl(pendingAction.id),
+          description: pendingAction.description,
+        };
+        return {
+          content: [
+            {
+              type: 'text',
+              text: `${pendingAction.description}\nNothing has moved yet. The account holder must confirm it here: ${pending_confirmation.confirm_url} (pending action ${pendingAction.id}, expires ${pendingAction.expires_at}).`,
+            },
+          ],
+          structuredContent: { ...body, pending_confirmation },
+        };
+      }
+      return { content: [{ type: 'text', text: body.reply }], structuredContent: body, ...(body.ok ? {} : { isError: true }) };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * `npm run mcp`: the agent's tools for a local AI assistant over stdio. It speaks MCP on
+ * stdin/stdout and forwards every call to the service's /api/mcp with the API key from the
+ * environment, so the key never reaches the assistant and the service decides everything.
+ *
+ *   STABLEPAY_API_KEY=sk_live_...  STABLEPAY_URL=http://localhost:3000  npm run mcp
+ */
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer, type McpBackend } from './server.js';
+import type { McpToolDef } from './tools.js';
+
+export const StdioEnv = z.object({
+  STABLEPAY_API_KEY: z.string({ message: 'STABLEPAY_API_KEY is required (a secret key, sk_live_...)' }).regex(/^sk_live_\S+$/, 'STABLEPAY_API_KEY must be a secret key (sk_live_...)'),
+  STABLEPAY_URL: z.url().default('http://localhost:3000'),
+});
+
+/** A backend that forwards to the HTTP door of a running service. */
+export async function httpBackend(baseUrl: string, apiKey: string): Promise<McpBackend & { close(): Promise<void> }> {
+  const client = new Client({ name: 'stablepay-stdio', version: '0.1.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/api/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }),
+  );
+  return {
+    listTools: async () => (await client.listTools()).tools as McpToolDef[],
+    callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close: () => client.close(),
+  };
+}
+
+async function main(): Promise<void> {
+  const env = StdioEnv.safeParse(process.env);
+  if (!env.success) {
+    process.stderr.write(`stablepay mcp: ${env.error.issues[0]?.message}\n`);
+    process.exit(1);
+  }
+  const backend = await httpBackend(env.data.STABLEPAY_URL, env.data.STABLEPAY_API_KEY);
+  const server = createMcpServer(backend, { elicit: true });
+  server.onclose = () => void backend.close();
+  await server.connect(new StdioServerTransport());
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    process.stderr.write(`stablepay mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
