@@ -18,7 +18,7 @@ export function confirmUrlFor(publicUrl: string, actionId: string): string {
 export function mcpRouter(deps: AppDeps): Router {
   const r = Router();
   r.use('/mcp', requireKey(deps));
-  r.all('/mcp', async (req, res) => {
+  r.post('/mcp', async (req, res) => {
     const server = createMcpServer(
       agentBackend({
         agent: deps.agent,
@@ -35,5 +35,11 @@ export function mcpRouter(deps: AppDeps): Router {
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
+  // Stateless: no standalone server-to-client stream and no session to delete.
+  const notAllowed = (_req: unknown, res: import('express').Response) => {
+    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; POST JSON-RPC requests.' }, id: null });
+  };
+  r.get('/mcp', notAllowed);
+  r.delete('/mcp', notAllowed);
   return r;
 }

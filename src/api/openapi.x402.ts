@@ -101,3 +101,30 @@ registerRoute({
   },
 });
 
+
+// ------------------------------------------------------------------ MCP (docs/mcp.md)
+registerRoute({
+  method: 'post',
+  path: '/api/mcp',
+  operationId: 'mcp',
+  summary: "MCP (Streamable HTTP, stateless): the agent's tools for an AI assistant",
+  description:
+    'JSON-RPC 2.0 per the Model Context Protocol (`initialize`, `tools/list`, `tools/call`), bearer key. Tools that move money ' +
+    'return a pending action and a confirmation link (`structuredContent.pending_confirmation`); nothing moves until the signed-in ' +
+    'account holder confirms it on that page.',
+  tags: ['MCP'],
+  auth: 'bearer',
+  body: z.object({ jsonrpc: z.literal('2.0'), method: z.string(), id: z.union([z.string(), z.number()]).optional(), params: z.record(z.string(), z.unknown()).optional() }),
+  responses: { 200: { description: 'The JSON-RPC response.' }, 202: { description: 'A notification was accepted.' }, 401: E401 },
+});
+for (const method of ['get', 'delete'] as const) {
+  registerRoute({
+    method,
+    path: '/api/mcp',
+    operationId: `mcp${method === 'get' ? 'Stream' : 'EndSession'}`,
+    summary: 'Not offered: the MCP endpoint is stateless (405)',
+    tags: ['MCP'],
+    auth: 'bearer',
+    responses: { 405: { description: 'Use POST.' }, 401: E401 },
+  });
+}

@@ -5,6 +5,7 @@
  *
  *   STABLEPAY_API_KEY=sk_live_...  STABLEPAY_URL=http://localhost:3000  npm run mcp
  */
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((err) => {
     process.stderr.write(`stablepay mcp: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
