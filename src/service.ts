@@ -27,7 +27,6 @@ import { SettlementService } from './settlement/settlement.js';
 import { settlementRouter } from './api/settlement.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
-import { createTelegramBridge } from './bridges/telegram/index.js';
 import { startingHandler } from './api/starting.js';
 import { startupTimeline } from './lib/timeline.js';
 
@@ -185,7 +184,8 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
 
     // Telegram bridge (docs/telegram.md): only with TELEGRAM_BOT_TOKEN; its webhook route must exist
     // before the app is built, and it connects (setWebhook / polling) once requests are served.
-    const telegram = createTelegramBridge(deps);
+    // grammY is loaded only when a bot is configured: it is a large share of start-up otherwise.
+    const telegram = config.TELEGRAM_BOT_TOKEN ? (await import('./bridges/telegram/index.js')).createTelegramBridge(deps) : undefined;
     if (telegram?.router) deps.apiRouters.push(telegram.router);
     if (telegram) cleanups.push(() => telegram.stop());
 
