@@ -174,7 +174,7 @@ export interface ChainService {
 
   /** Address of the custodial wallet at BIP-44 index `index` (cached: callers need no cache of their own). */
   custodialAddress(index: number): Address;
-  /** Signs an authorization with the custodial key (valid now-60 s .. now+1 h) and relays it. */
+  /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity) and relays it. */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
   /** custodialTransfer, then waitForReceipt. */
   custodialTransferAndWait(
@@ -233,6 +233,10 @@ const DEFAULT_FAUCET_GAS = parseEther('0.1');
 // x402's facilitator rejects authorizations expiring within 6 s: too late to get mined.
 const EXPIRY_MARGIN_SECONDS = 6n;
 const MAX_SEND_ATTEMPTS = 3;
+const CUSTODIAL_VALID_AFTER_MARGIN = 60n;
+// How long a relay waits for a lagging network to reach an authorization's validAfter.
+const CHAIN_CATCH_UP_SECONDS = 30;
+const CUSTODIAL_VALIDITY_SECONDS = 3600n;
 const SENT_CACHE_LIMIT = 10_000;
 const DEFAULT_LOG_WINDOW = 10_000n;
 const DEFAULT_MAX_LOOKBACK = 1_000_000n;
@@ -614,6 +618,11 @@ class ChainServiceImpl implements ChainService {
       if (balance < auth.value) {
         return fail(VerifyReason.insufficientBalance, 'the payer does not hold enough of the token', 'value');
       }
+      // Valid by the clock but not yet in the latest block (a quiet chain, a lagging network):
+      // the simulation would fail although the next block accepts it. Let the chain catch up.
+      if (auth.validAfter >= latest.timestamp && !(await this.chainTimePast(auth.validAfter))) {
+        return fail(VerifyReason.notYetValid, `authorization is valid only after ${auth.validAfter}`, 'validAfter');
+      }
 
       try {
         await this.simulateTransfer(auth, signature, sig.contractSigner);
@@ -626,6 +635,26 @@ class ChainServiceImpl implements ChainService {
     } catch (e) {
       this.p.log.warn({ err: revertReason(e) }, 'could not verify an authorization: chain unavailable');
       return fail(VerifyReason.chainUnavailable, `the chain could not be reached: ${revertReason(e)}`);
+    }
+  }
+
+  /**
+   * Makes the latest block's timestamp pass `t` (at most `CHAIN_CATCH_UP_SECONDS` ahead): the
+   * embedded chain mines an empty block at the current time; a real network is waited for.
+   */
+  private async chainTimePast(t: bigint): Promise<boolean> {
+    const deadline = Date.now() + CHAIN_CATCH_UP_SECONDS * 1000;
+    for (;;) {
+      const latest = await this.publicClient.getBlock({ blockTag: 'latest' });
+      if (latest.timestamp > t) return true;
+      if (this.embedded) {
+        const wall = BigInt(Math.floor(Date.now() / 1000));
+        const at = wall > t ? wall : t + 1n;
+        await this.publicClient.request({ method: 'evm_mine' as never, params: [toHex(at)] as never });
+        continue;
+      }
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 1_000));
     }
   }
 
@@ -935,14 +964,11 @@ class ChainServiceImpl implements ChainService {
     const account = this.p.custodial.account(params.fromIndex);
     const latest = await this.publicClient.getBlock({ blockTag: 'latest' }).catch(() => undefined);
     if (!latest) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
-    const wall = BigInt(Math.floor(Date.now() / 1000));
-    const now = latest.timestamp > wall ? latest.timestamp : wall;
     const auth: TransferAuthorization = {
       from: account.address,
       to: params.to,
       value: params.value,
-      validAfter: now - 60n,
-      validBefore: now + 3600n,
+      ...custodialValidity(latest.timestamp, BigInt(Math.floor(Date.now() / 1000))),
       nonce: params.nonce.toLowerCase() as Hex,
     };
     const signature = await account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
@@ -1011,6 +1037,21 @@ class ChainServiceImpl implements ChainService {
     })();
     return this.closed;
   }
+}
+
+/**
+ * The validity window of an authorization we sign ourselves and relay at once. `validAfter`
+ * comes from the chain, not the wall clock: the token compares it with `block.timestamp`, and
+ * the simulation runs against the latest block, which is older than the wall clock whenever
+ * the chain has been quiet (anvil mines only on demand) or a real network's blocks lag our
+ * clock. A margin below the latest block keeps it valid in every block still to come.
+ * `validBefore` counts from the later of the two clocks, so a chain running ahead of us
+ * (anvil's time moved forward) still gets the full hour.
+ */
+export function custodialValidity(latestBlockTimestamp: bigint, wallSeconds: bigint): { validAfter: bigint; validBefore: bigint } {
+  const validAfter = latestBlockTimestamp > CUSTODIAL_VALID_AFTER_MARGIN ? latestBlockTimestamp - CUSTODIAL_VALID_AFTER_MARGIN : 0n;
+  const now = latestBlockTimestamp > wallSeconds ? latestBlockTimestamp : wallSeconds;
+  return { validAfter, validBefore: now + CUSTODIAL_VALIDITY_SECONDS };
 }
 
 type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean };
