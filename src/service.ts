@@ -15,6 +15,8 @@ import { ensureDemoAccount } from './accounts/demo.js';
 import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webRouter } from './web/router.js';
 import { createChain } from './chain/chain.js';
+import { storeRelayJournal } from './chain/relay-journal.js';
+import { auditSettledOnChain } from './settlement/onchain-audit.js';
 import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
 import { Agent, createEngine, createToolHandlers } from './agent/index.js';
@@ -102,9 +104,15 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       walletMnemonic: config.WALLET_MNEMONIC,
       logScan: { windowBlocks: BigInt(config.CHAIN_LOG_SCAN_BLOCKS), maxLookbackBlocks: BigInt(config.CHAIN_LOG_MAX_LOOKBACK_BLOCKS) },
       logger: logger.child({ module: 'chain' }),
+      // Signed transactions are kept until the chain surely has them (docs/chain.md, "Power loss").
+      journal: storeRelayJournal(store),
     });
     cleanups.push(() => chain.close());
     timeline.phase('chain');
+    // After a crash: anything reported settled must be on the chain (the journal put back what it lost).
+    void auditSettledOnChain({ store, chain, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
+      logger.warn({ err }, 'could not audit settled records against the chain'),
+    );
     // Transfers, bills and markets (docs/money-modules.md), with a sweep that finishes interrupted ones.
     const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
     cleanups.push(money.start(config.RECONCILE_INTERVAL));
