@@ -31,6 +31,10 @@ import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { startingHandler } from './api/starting.js';
 import { startupTimeline } from './lib/timeline.js';
+import { Facilitator } from './x402/facilitator.js';
+import { chainPort } from './x402/exact-evm.js';
+import { x402Router } from './api/x402.router.js';
+import { x402PayRouter, x402UrlFor } from './api/x402-pay.router.js';
 
 export interface Service {
   url: string;
@@ -175,8 +179,16 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     });
     deps.settlement = settlement;
-    deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
+    deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) });
     deps.apiRouters.push(settlementRouter(deps));
+    // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
+    deps.facilitator = new Facilitator({
+      port: chainPort(chain),
+      store,
+      logger: logger.child({ module: 'x402' }),
+      receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.apiRouters.push(x402Router(deps), x402PayRouter(deps));
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);
