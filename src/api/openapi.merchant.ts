@@ -4,6 +4,9 @@ import { DeveloperErrorBody } from './errors.js';
 import { PaymentResource } from './present.js';
 import { PaymentId } from '../payments/schemas.js';
 import { CancelPaymentInput } from '../payments/cancel.js';
+import { EventId, ListEventsQuery } from '../events/events.js';
+import { EventList } from './events.router.js';
+import { WebhookEventPayload } from '../webhooks/schemas.js';
 
 /**
  * Issue 15's merchant operations (cancel, refunds, events, webhook endpoints), described for
@@ -49,3 +52,38 @@ for (const [path, auth, unauth] of [
     },
   });
 }
+
+// ------------------------------------------------------------------------------------ events
+registerRoute({
+  method: 'get',
+  path: '/api/v1/events',
+  operationId: 'listEvents',
+  summary: "List the account's events, newest first (the webhook bodies, kept at least 30 days)",
+  description:
+    'Every event a payment produced, whether or not a webhook endpoint was set, as the exact JSON its webhook carries. ' +
+    'Page with `limit` and `starting_after` (the last id of the previous page); filter by `type`, `payment` and ' +
+    '`created_gte` / `created_lte` (unix seconds, inclusive). A receiver that was down pages through what it missed.',
+  tags: ['Events'],
+  auth: 'bearer',
+  query: ListEventsQuery,
+  responses: {
+    200: { description: 'A page of events.', schema: EventList },
+    400: E400,
+    401: E401,
+  },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/v1/events/:id',
+  operationId: 'getEvent',
+  summary: 'Read one event (the exact webhook body)',
+  tags: ['Events'],
+  auth: 'bearer',
+  params: z.object({ id: EventId }),
+  responses: {
+    200: { description: 'The event.', schema: WebhookEventPayload },
+    401: E401,
+    404: err("No such event (another account's event is a 404 too)."),
+  },
+});
