@@ -4,7 +4,7 @@ import { formatUnits } from 'viem';
 import type { AppDeps } from '../api/deps.js';
 import { devRoutesEnabled } from '../api/dev.router.js';
 import { redirectFor } from '../api/settlement.router.js';
-import { stablecoinText } from '../payments/payments.js';
+import { stablecoinText, TERMINAL } from '../payments/payments.js';
 import { ASSETS, checkoutPage, notFoundPage } from './page.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -41,7 +41,7 @@ export function checkoutPageRouter(deps: AppDeps): Router {
     const amountText = parsed.ok ? deps.fx.format(parsed.minor, p.currency) : `${group(p.amount)} ${p.currency}`;
     const extras = deps.checkoutExtras?.() ?? {};
     const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';
-    const terminal = p.status === 'settled' || p.status === 'failed' || p.status === 'expired';
+    const terminal = TERMINAL.has(p.status);
     res.type('html').send(
       checkoutPage({
         id: p.id,

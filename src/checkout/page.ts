@@ -39,6 +39,8 @@ const STATUS_TEXT: Record<PaymentStatus, string> = {
   settled: 'Paid. Thank you!',
   failed: 'This payment failed. Nothing was charged.',
   expired: 'This payment session has expired. Nothing was charged.',
+  canceled: 'The merchant canceled this payment. Nothing was charged.',
+  refunded: 'Paid, then refunded by the merchant.',
 };
 
 function remainingText(expiresAt: string, now = Date.now()): string {
