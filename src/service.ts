@@ -27,6 +27,7 @@ import { SettlementService } from './settlement/settlement.js';
 import { settlementRouter } from './api/settlement.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
+import { appWalletPayRouter } from './checkout/app-wallet.router.js';
 import { createTelegramBridge } from './bridges/telegram/index.js';
 
 export interface Service {
@@ -154,7 +155,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     });
     deps.settlement = settlement;
     deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
-    deps.apiRouters.push(settlementRouter(deps));
+    deps.apiRouters.push(settlementRouter(deps), appWalletPayRouter(deps));
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);

@@ -174,6 +174,12 @@ export interface ChainService {
 
   /** Address of the custodial wallet at BIP-44 index `index` (cached: callers need no cache of their own). */
   custodialAddress(index: number): Address;
+  /**
+   * Signs `auth` with the custodial key at `index` (no relay): for flows that verify and relay
+   * through their own path, such as a checkout paid from an app wallet. Throws when `auth.from`
+   * is not that wallet.
+   */
+  signCustodialAuthorization(index: number, auth: TransferAuthorization): Promise<Hex>;
   /** Signs an authorization with the custodial key (valid now-60 s .. now+1 h) and relays it. */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
   /** custodialTransfer, then waitForReceipt. */
@@ -930,6 +936,14 @@ class ChainServiceImpl implements ChainService {
   }
 
   // -------------------------------------------------------------------------- custodial
+
+  async signCustodialAuthorization(index: number, auth: TransferAuthorization): Promise<Hex> {
+    const account = this.p.custodial.account(index);
+    if (account.address.toLowerCase() !== auth.from.toLowerCase()) {
+      throw new Error(`custodial wallet ${index} is not the authorizer ${auth.from}`);
+    }
+    return account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
+  }
 
   async custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure> {
     const account = this.p.custodial.account(params.fromIndex);

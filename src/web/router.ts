@@ -6,6 +6,7 @@ import { sessionToken } from '../api/auth.js';
 import type { Account } from '../accounts/accounts.js';
 import type { SignedInAccount } from './layout.js';
 import { loginPage, signupPage } from './pages/auth.js';
+import { homePage } from './pages/home.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { developersPage } from './pages/developers.js';
 import { errorPage, notFoundPage } from './pages/not-found.js';
@@ -18,6 +19,8 @@ const shown = (a: Account): SignedInAccount => ({ name: a.name, email: a.email }
 /** Only our own app paths may be a post-login target (no open redirect). */
 export function safeNext(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  // A hosted checkout page is a target too: "Sign in to pay from your StablePay wallet".
+  if (/^\/pay\/[\w-]{1,64}$/.test(value)) return value;
   return /^\/app(\/[\w\-/]*)?$/.test(value) && !value.startsWith('/app/login') && !value.startsWith('/app/signup')
     ? value
     : undefined;
@@ -66,6 +69,13 @@ export function webRouter(deps: AppDeps): Router {
       }
       html(res, render(req));
     };
+
+  // The service's front door: where the app and the API docs are.
+  r.get('/', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const account = await signedIn(req).catch(() => undefined);
+    html(res, homePage(account ? shown(account) : undefined, deps.config.PUBLIC_URL));
+  });
 
   r.get('/app/signup', guestPage(() => signupPage()));
   r.get(
