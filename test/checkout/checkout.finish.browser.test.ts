@@ -6,7 +6,7 @@
  * app wallet when signed in, and `GET /`.
  */
 import path from 'node:path';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Payments } from '../../src/payments/payments.js';
@@ -14,6 +14,8 @@ import { call, createMerchant } from '../helpers/service.js';
 import { ARTIFACTS } from '../web/browser.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, usdc, type Ctx } from '../settlement/helpers.js';
 
+// jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
+const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
 const SHOP = 'https://shop.example';
 const EXPLORER = 'https://explorer.example';
 const SIZES = [
