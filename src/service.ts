@@ -14,6 +14,7 @@ import type { AppDeps } from './api/deps.js';
 import { ensureDemoAccount } from './accounts/demo.js';
 import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webRouter } from './web/router.js';
+import { dashboardDataRouter } from './web/data.router.js';
 import { createChain } from './chain/chain.js';
 import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
@@ -134,7 +135,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       checkoutExtras: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
     };
     // The web app at /app and the session-only JSON it reads (src/web, docs/web-app.md).
-    deps.apiRouters.push(appPaymentsRouter(deps));
+    deps.apiRouters.push(appPaymentsRouter(deps), dashboardDataRouter(deps));
     deps.webhooks = webhooks.service;
     deps.apiRouters.push(webhooksRouter(deps, webhooks.service));
     // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come from
