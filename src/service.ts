@@ -26,6 +26,10 @@ import { createWebhooks } from './webhooks/webhooks.js';
 import { webhooksRouter } from './api/webhooks.router.js';
 import { SettlementService } from './settlement/settlement.js';
 import { settlementRouter } from './api/settlement.router.js';
+import { PaymentCancellation } from './payments/cancel.js';
+import { cancelRouter } from './api/cancel.router.js';
+import { EventsService } from './events/events.js';
+import { eventsRouter } from './api/events.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { appWalletPayRouter } from './checkout/app-wallet.router.js';
@@ -157,6 +161,11 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.settlement = settlement;
     deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
     deps.apiRouters.push(settlementRouter(deps), appWalletPayRouter(deps));
+    // Merchant operations after the sale (issue 15): cancel a pending session.
+    deps.cancellation = new PaymentCancellation(payments, chain, (id) => settlement.nonceFor(id));
+    deps.apiRouters.push(cancelRouter(deps));
+    // The events API: the webhook bodies read back for reconciliation.
+    deps.apiRouters.push(eventsRouter(deps, new EventsService(store)));
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);

@@ -528,3 +528,4 @@ registerRoute({
   auth: 'none',
   responses: { 200: { description: 'Ready.', schema: HealthResponse }, 503: { description: 'Not ready.', schema: HealthResponse } },
 });
+import './openapi.merchant.js';

@@ -93,7 +93,7 @@ const STATES: Record<string, StateText> = {
   refunded: {
     eyebrow: 'Receipt',
     heading: (m) => `Refunded by ${m}`,
-    status: 'This payment was refunded to the wallet that paid it.',
+    status: 'Paid, then refunded by the merchant.',
     payLabel: 'Paid',
     amountLabel: 'Amount paid',
   },

@@ -14,7 +14,12 @@ export const Metadata = z
   .meta({ maxProperties: 50, description: 'Up to 50 keys of at most 40 characters; values are strings (at most 500 characters), numbers or booleans. Echoed on reads and in webhook events.' });
 export type Metadata = z.infer<typeof Metadata>;
 
-export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired'] as const;
+/**
+ * DESIGN.md 10: `canceled` (a pending session called off by the merchant) and `refunded` (every
+ * settled unit given back) are additive; a partial refund reads as `settled` with a non-zero
+ * `amount_refunded`.
+ */
+export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired', 'canceled', 'refunded'] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 

@@ -340,7 +340,7 @@ function init(root, paymentId) {
 
   // Paid in another tab, or confirmed by the reconciler: show the new state.
   setInterval(async () => {
-    if (busy || document.hidden || status === 'settled' || status === 'failed') return;
+    if (busy || document.hidden || ['settled', 'failed', 'canceled', 'refunded'].includes(status)) return;
     const s = await readStatus();
     if (s && s !== status && !(status === 'expired' && s === 'pending') && !busy) window.location.reload();
   }, 5000);
