@@ -228,6 +228,35 @@ describe('dashboard and payment pages (Chromium)', () => {
     });
   }
 
+  for (const size of SIZES) {
+    it(`${size.name}: Cancel on the payment page asks first, then closes the session (the checkout says so)`, async () => {
+      const { context, page, consoleErrors } = await newPage(browser, service.url, { width: size.width, height: size.height });
+      const { ids } = await shopWithPayments(page);
+      await page.goto(`/app/payments/${ids.pie}`);
+      // Keeping the payment sends nothing.
+      await page.getByRole('button', { name: 'Cancel payment…' }).click();
+      await page.getByRole('dialog', { name: 'Cancel this payment?' }).waitFor();
+      await page.getByRole('button', { name: 'Keep the payment' }).click();
+      expect((await service.deps.payments.get(ids.pie))!.status).toBe('pending');
+
+      await page.getByRole('button', { name: 'Cancel payment…' }).click();
+      await page.getByRole('dialog', { name: 'Cancel this payment?' }).getByRole('button', { name: 'Cancel payment' }).click();
+      await page.locator('.payment-head .badge', { hasText: 'canceled' }).waitFor();
+      expect((await service.deps.payments.get(ids.pie))!.status).toBe('canceled');
+      expect(await page.getByRole('button', { name: 'Cancel payment…' }).count()).toBe(0);
+      expect((await page.locator('#timeline li').allInnerTexts()).some((t) => t.includes('Canceled'))).toBe(true);
+      await expect(page.locator('#events').innerText()).resolves.toContain('payment.canceled');
+      await screenshot(page, `payment-canceled-${size.name}`);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.getByRole('link', { name: 'Open the checkout page' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Payment canceled' }).waitFor();
+      expect(await page.getByRole('button', { name: /Pay with/ }).count()).toBe(0);
+      expect(realErrors(consoleErrors)).toEqual([]);
+      await context.close();
+    });
+  }
+
   it('the other app pages pass axe at both sizes', async () => {
     for (const size of SIZES) {
       const { context, page } = await newPage(browser, service.url, { width: size.width, height: size.height });
