@@ -14,6 +14,7 @@ import type { AppDeps } from './api/deps.js';
 import { ensureDemoAccount } from './accounts/demo.js';
 import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webRouter } from './web/router.js';
+import { dashboardDataRouter } from './web/data.router.js';
 import { createChain } from './chain/chain.js';
 import { storeRelayJournal } from './chain/relay-journal.js';
 import { auditSettledOnChain } from './settlement/onchain-audit.js';
@@ -39,6 +40,7 @@ import { Facilitator } from './x402/facilitator.js';
 import { chainPort } from './x402/exact-evm.js';
 import { x402Router } from './api/x402.router.js';
 import { x402PayRouter, x402UrlFor } from './api/x402-pay.router.js';
+import { appWalletPayRouter } from './checkout/app-wallet.router.js';
 
 export interface Service {
   url: string;
@@ -163,7 +165,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       checkoutExtras: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
     };
     // The web app at /app and the session-only JSON it reads (src/web, docs/web-app.md).
-    deps.apiRouters.push(appPaymentsRouter(deps));
+    deps.apiRouters.push(appPaymentsRouter(deps), dashboardDataRouter(deps));
     deps.webhooks = webhooks.service;
     deps.apiRouters.push(webhooksRouter(deps, webhooks.service));
     // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come from
@@ -184,7 +186,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     });
     deps.settlement = settlement;
     deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) });
-    deps.apiRouters.push(settlementRouter(deps));
+    deps.apiRouters.push(settlementRouter(deps), appWalletPayRouter(deps));
     // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
     deps.facilitator = new Facilitator({
       port: chainPort(chain),
