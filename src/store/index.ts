@@ -1,2 +1,4 @@
 export * from './types.js';
 export { LowdbStore } from './lowdb-store.js';
+export { PgStore } from './pg/pg-store.js';
+export { openStore } from './open.js';

@@ -417,10 +417,14 @@ export class LowdbStore implements Store {
     this.lock = new Promise<void>((r) => (release = r));
     await previous;
     const overlays = new Map<string, TxTable<Row>>();
+    const committed: Array<() => void> = [];
     let result: R;
     let open = true;
     try {
       const tx: Tx = {
+        afterCommit: (fn) => {
+          committed.push(fn);
+        },
         table: <T extends Row>(def: TableDef<T>): WriteTable<T> => {
           let o = overlays.get(def.name) as TxTable<T> | undefined;
           if (!o) {
@@ -458,6 +462,7 @@ export class LowdbStore implements Store {
     }
     release();
     if (changed) await this.flush();
+    for (const fn of committed) fn();
     return result;
   }
 

@@ -27,8 +27,17 @@ export interface TableDef<T extends Row> {
   readonly __row?: T;
 }
 
+/** Every table defined so far, by name (the PostgreSQL store checks its migrations against them). */
+const definedTables = new Map<string, TableDef<Row>>();
+
 export function defineTable<T extends Row>(def: Omit<TableDef<T>, '__row'>): TableDef<T> {
+  definedTables.set(def.name, def as TableDef<Row>);
   return def;
+}
+
+/** The tables defined by the modules loaded so far. */
+export function knownTables(): TableDef<Row>[] {
+  return [...definedTables.values()];
 }
 
 export interface ReadTable<T extends Row> {
@@ -48,6 +57,11 @@ export interface WriteTable<T extends Row> extends ReadTable<T> {
 
 export interface Tx {
   table<T extends Row>(def: TableDef<T>): WriteTable<T>;
+  /**
+   * Runs `fn` once this transaction has committed (never if it rolls back, once even if the
+   * body is retried): for work that must see the committed rows, like waking a worker.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 export interface Store {

@@ -132,7 +132,7 @@ export function attemptDueAt(
 export interface OutboxOptions {
   schedule: readonly number[];
   secrets: WebhookSecretsService;
-  /** Told about each new delivery; it must not act before the transaction commits. */
+  /** Told about each new delivery once its transaction has committed. */
   onQueued?: (deliveryId: string) => void;
 }
 
@@ -178,7 +178,8 @@ export class Outbox {
       nextAttemptAt: new Date(attemptDueAt(this.opts.schedule, nowMs, 0)!).toISOString(),
       attempts: [],
     });
-    this.opts.onQueued?.(delivery.id);
+    const queued = this.opts.onQueued;
+    if (queued) tx.afterCommit(() => queued(delivery.id));
     return { event, delivery };
   }
 }
