@@ -27,6 +27,8 @@ import { fieldExpr, ident, indexSpecs, presentExpr } from './schema.js';
 
 const MAX_ATTEMPTS = 30;
 const RETRYABLE = new Set(['40001', '40P01']);
+/** Any fixed 64-bit number, shared by every instance (see `attempt`). */
+const RETRY_LOCK = 7_243_100_002;
 
 export interface PgStoreOptions {
   /** Pool size per instance (each open transaction holds one connection). */
@@ -296,7 +298,7 @@ export class PgStore implements Store {
       // Callbacks of this attempt only: a retried body registers its own again.
       const committed: Array<() => void> = [];
       try {
-        outcome = { ok: true, value: await this.attempt(client, fn, committed) };
+        outcome = { ok: true, value: await this.attempt(client, fn, committed, attempt > 1) };
       } catch (e) {
         outcome = { ok: false, error: e };
         try {
@@ -319,7 +321,7 @@ export class PgStore implements Store {
   }
 
   /** One try of a transaction on `client`: BEGIN, the body, COMMIT; throws on any failure. */
-  private async attempt<R>(client: pg.PoolClient, fn: (tx: Tx) => Promise<R>, committed: Array<() => void>): Promise<R> {
+  private async attempt<R>(client: pg.PoolClient, fn: (tx: Tx) => Promise<R>, committed: Array<() => void>, retry: boolean): Promise<R> {
     let open = true;
     // The first database error in this transaction: PostgreSQL answers COMMIT of a failed
     // transaction with a rollback, not an error, so the failure is remembered here. A unique
@@ -351,6 +353,9 @@ export class PgStore implements Store {
     };
     try {
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      // A retried transaction queues behind the other retried ones (across instances), so a
+      // burst of conflicting transactions drains instead of colliding again and again.
+      if (retry) await client.query('SELECT pg_advisory_xact_lock($1)', [RETRY_LOCK]);
       let result: R;
       try {
         result = await fn(tx);
