@@ -74,6 +74,21 @@ export interface Store {
   transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R>;
   /** Shorthand for a one-table transaction. */
   write<T extends Row, R>(def: TableDef<T>, fn: (table: WriteTable<T>) => Promise<R>): Promise<R>;
+  /**
+   * Takes or renews the lease `name` for `owner` for `ttlMs` and says whether `owner` holds it:
+   * false while another owner holds one that has not expired. Several instances on one
+   * database coordinate work with it (docs/deploy.md); lowdb, one process, keeps it in memory.
+   */
+  lease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Who holds the lease `name` now (undefined when nobody, or it expired). */
+  leaseOwner(name: string): Promise<string | undefined>;
+  /** Gives the lease up early, if `owner` holds it. */
+  releaseLease(name: string, owner: string): Promise<void>;
+  /**
+   * Counts one hit on `key` in a fixed window of `windowMs` that starts at the first hit, and
+   * returns the hits so far in the window and when it ends. Exact across instances on PostgreSQL.
+   */
+  countHit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

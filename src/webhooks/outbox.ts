@@ -70,7 +70,8 @@ export interface WebhookDelivery {
   /** When the next attempt is due (pending only). */
   nextAttemptAt?: string;
   /** Set while an attempt is on the wire; found set at start-up, it was interrupted. */
-  inFlight?: { startedAt: string; cycle: number };
+  /** An attempt on the wire; `owner` is the instance sending it (several may share one database). */
+  inFlight?: { startedAt: string; cycle: number; owner?: string };
   deliveredAt?: string;
   attempts: DeliveryAttempt[];
 }

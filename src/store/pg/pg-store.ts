@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   StoreConflictError,
@@ -67,17 +66,6 @@ function definedEntries(where: object): [string, unknown][] {
   return Object.entries(where).filter(([, v]) => v !== undefined);
 }
 
-/** Statement names by text: pg prepares each named statement once per connection. */
-const statementNames = new Map<string, string>();
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `sp_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
 /** SQL for one table; built once per TableDef. */
 class TableSql<T extends Row> {
   readonly t: string;
@@ -86,6 +74,13 @@ class TableSql<T extends Row> {
   constructor(readonly def: TableDef<T>) {
     this.t = ident(def.name);
     this.uniqueFields = new Set((def.unique ?? []).flat());
+  }
+
+  /** Whether `where` pins at most one row: the id, or every field of a unique group (non-null). */
+  singleRow(where: Where<T> | undefined): boolean {
+    const w = (where ?? {}) as Record<string, unknown>;
+    if (typeof w.id === 'string') return true;
+    return (this.def.unique ?? []).some((fields) => fields.every((f) => w[f] !== undefined && w[f] !== null));
   }
 
   /** WHERE clauses for an equality filter; values travel as jsonb parameters. */
@@ -138,7 +133,10 @@ class PgTable<T extends Row> implements WriteTable<T> {
     }
     let text = `SELECT doc FROM ${this.sql.t}`;
     if (clauses.length) text += ` WHERE ${clauses.join(' AND ')}`;
-    text += ` ORDER BY seq ${desc ? 'DESC' : 'ASC'}`;
+    // A filter naming the id or a whole unique group matches at most one row: no ORDER BY,
+    // which would tempt the planner to walk the seq index and filter (a full scan when the
+    // key is new, as for every reference dedupe of a new payment).
+    if (!this.sql.singleRow(where)) text += ` ORDER BY seq ${desc ? 'DESC' : 'ASC'}`;
     if (opts.limit !== undefined && Number.isFinite(opts.limit)) {
       params.push(Math.floor(opts.limit));
       text += ` LIMIT $${params.length}`;
@@ -275,9 +273,11 @@ export class PgStore implements Store {
     return s as unknown as TableSql<T>;
   }
 
+  // Unnamed statements: PostgreSQL plans each with its actual values. A named (prepared)
+  // statement soon gets a generic plan, which for `status = $1 ORDER BY seq` walks the seq
+  // index through every row instead of using the status index.
   private runner(client: Client) {
-    return <R extends pg.QueryResultRow>(text: string, values: unknown[]) =>
-      client.query<R>({ name: values.length ? statementName(text) : undefined, text, values });
+    return <R extends pg.QueryResultRow>(text: string, values: unknown[]) => client.query<R>(text, values);
   }
 
   table<T extends Row>(def: TableDef<T>): ReadTable<T> {
@@ -374,6 +374,44 @@ export class PgStore implements Store {
 
   write<T extends Row, R>(def: TableDef<T>, fn: (table: WriteTable<T>) => Promise<R>): Promise<R> {
     return this.transaction((tx) => fn(tx.table(def)));
+  }
+
+  // Leases and counters are single statements (INSERT ... ON CONFLICT DO UPDATE), atomic on
+  // their own, on the database's clock so that instances with skewed clocks agree.
+  async lease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    const r = await this.pool.query(
+      `INSERT INTO store_leases (name, owner, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+       ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+       WHERE store_leases.owner = EXCLUDED.owner OR store_leases.expires_at <= clock_timestamp()
+       RETURNING owner`,
+      [name, owner, Math.max(1, Math.round(ttlMs))],
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async leaseOwner(name: string): Promise<string | undefined> {
+    const r = await this.pool.query<{ owner: string }>(
+      'SELECT owner FROM store_leases WHERE name = $1 AND expires_at > clock_timestamp()',
+      [name],
+    );
+    return r.rows[0]?.owner;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.pool.query('DELETE FROM store_leases WHERE name = $1 AND owner = $2', [name, owner]);
+  }
+
+  async countHit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }> {
+    const r = await this.pool.query<{ hits: number; reset_at: Date }>(
+      `INSERT INTO store_counters (key, hits, reset_at) VALUES ($1, 1, clock_timestamp() + $2 * interval '1 millisecond')
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN store_counters.reset_at <= clock_timestamp() THEN 1 ELSE store_counters.hits + 1 END,
+         reset_at = CASE WHEN store_counters.reset_at <= clock_timestamp() THEN EXCLUDED.reset_at ELSE store_counters.reset_at END
+       RETURNING hits, reset_at`,
+      [key, Math.max(1, Math.round(windowMs))],
+    );
+    const row = r.rows[0]!;
+    return { hits: row.hits, resetAt: row.reset_at };
   }
 
   async ping(): Promise<boolean> {
