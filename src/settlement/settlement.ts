@@ -59,6 +59,8 @@ export const SettleReason = {
   alreadySettled: 'already_settled',
   /** The payment failed earlier (terminal). */
   paymentFailed: 'payment_failed',
+  /** The merchant canceled the session (terminal): no authorization can settle it any more. */
+  canceled: 'canceled',
   /** Another authorization is being settled for this payment right now. */
   processing: 'processing',
   /** The payer canceled this payment's authorization on-chain (EIP-3009); another wallet can pay. */
@@ -75,7 +77,12 @@ export const SettleReason = {
 export type SettleReason = (typeof SettleReason)[keyof typeof SettleReason];
 
 export type AuthorizationFailure = Fail<
-  typeof SettleReason.notFound | typeof SettleReason.expired | typeof SettleReason.alreadySettled | typeof SettleReason.paymentFailed | typeof SettleReason.processing
+  | typeof SettleReason.notFound
+  | typeof SettleReason.expired
+  | typeof SettleReason.alreadySettled
+  | typeof SettleReason.paymentFailed
+  | typeof SettleReason.processing
+  | typeof SettleReason.canceled
 >;
 export type AuthorizationResult =
   | {
@@ -653,7 +660,10 @@ function statusFailure(p: Payment): AuthorizationFailure | undefined {
     case 'expired':
       return fail(SettleReason.expired, 'This payment session has expired.');
     case 'settled':
+    case 'refunded':
       return fail(SettleReason.alreadySettled, 'This payment has already been paid.');
+    case 'canceled':
+      return fail(SettleReason.canceled, 'The merchant canceled this payment. Nothing was charged.');
     case 'failed':
       return fail(SettleReason.paymentFailed, 'This payment has failed and can no longer be paid.');
     case 'processing':
