@@ -181,13 +181,13 @@ export class Agent {
     }
     switch (result.kind) {
       case 'refuse':
-        return failure('none', result.reply, 'not_allowed');
+        return failure('none', result.reply, result.reason ?? 'not_allowed');
       case 'unavailable':
         return { status: 503, body: { ok: false, reply: UNAVAILABLE_REPLY } };
       case 'help':
         return { status: 200, body: { ok: true, action: 'info', reply: result.reply, info: { topic: 'help', examples: HELP_EXAMPLES } } };
       case 'none':
-        return { status: 200, body: { ok: true, action: 'none', reply: result.reply } };
+        return { status: 200, body: { ok: true, action: 'none', reply: result.reply, ...(result.reason ? { reason: result.reason } : {}) } };
       case 'reply':
         if (!result.text && state.rejected.length > 0) {
           return failure('none', `I couldn't do that: ${state.rejected[state.rejected.length - 1]}`, 'invalid_input');

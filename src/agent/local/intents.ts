@@ -117,6 +117,9 @@ export function scoreIntents(a: Analysis): IntentScores {
       whatIHave ||
       findPhrase(a, ['in', 'my', 'wallet']) >= 0 ||
       findPhrase(a, ['in', 'my', 'account']) >= 0,
+    // The read-only tools are chosen by their own detectors (parse-message.ts), never by score.
+    quote_transfer: false,
+    list_activity: false,
     help: true,
   };
   for (const intent of INTENT_ORDER) if (!gates[intent]) score.delete(intent);

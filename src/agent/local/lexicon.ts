@@ -1,4 +1,6 @@
 import type { ToolName } from '../tool-inputs.js';
+import type { Lang } from './language.js';
+import { lemmaIn } from './lexicon-i18n.js';
 import type { Token } from './tokenize.js';
 
 /**
@@ -268,10 +270,10 @@ export function lemmaOf(word: string): string {
 }
 
 /** Placeholder lemmas for shaped tokens, so cues and rules can say "from <acct>". */
-export function lemmaOfToken(t: Token): string {
+export function lemmaOfToken(t: Token, lang: Lang = 'en'): string {
   switch (t.kind) {
     case 'word':
-      return lemmaOf(t.norm);
+      return lemmaIn(lang, t.norm) ?? lemmaOf(t.norm);
     case 'number':
       return '<num>';
     case 'mention':
@@ -297,8 +299,8 @@ export function lemmaOfToken(t: Token): string {
   }
 }
 
-export const YES_WORDS: ReadonlySet<string> = new Set(['yes', 'yeah', 'yep', 'yup', 'y', 'yea', 'ya', 'true']);
-export const NO_WORDS: ReadonlySet<string> = new Set(['no', 'nope', 'nah', 'n', 'false']);
+export const YES_WORDS: ReadonlySet<string> = new Set(['yes', 'yeah', 'yep', 'yup', 'y', 'yea', 'ya', 'true', 'oui', 'sim', 'sí', 'ndio', 'ndiyo', 'haan', 'opo']);
+export const NO_WORDS: ReadonlySet<string> = new Set(['no', 'nope', 'nah', 'n', 'false', 'non', 'não', 'nao', 'hapana', 'nahi', 'hindi']);
 
 /** Words that end a free-text slot (a note, a description, an outcome). */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([
