@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseUnits, type Address } from 'viem';
 import { call, createMerchant, startTestService, type TestService } from '../../helpers/service.js';
+import type { Engine } from '../../../src/agent/engine.js';
 import {
   MONEY_MOVING,
   billerIds,
@@ -40,6 +41,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Use this service instead of starting one (it must run the local engine). */
   service?: TestService;
+  /** Score this engine instead of the local one (the oracle test checks the set with one). */
+  engine?: Engine;
 }
 
 interface Seeded {
@@ -58,9 +61,9 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
   const sets = opts.sets ?? ['dev', 'held-out'];
   const executeEvery = opts.executeEvery ?? 5;
   const log = opts.log ?? (() => {});
-  const svc = opts.service ?? (await startTestService({ AGENT_RATE_LIMIT: '1000000/min' }));
+  const svc = opts.service ?? (await startTestService({ AGENT_RATE_LIMIT: '1000000/min' }, opts.engine ? { engine: opts.engine } : {}));
   try {
-    if (svc.deps.agent.engineName !== 'local') throw new Error('the eval scores the local engine: unset ANTHROPIC_API_KEY');
+    if (!opts.engine && svc.deps.agent.engineName !== 'local') throw new Error('the eval scores the local engine: unset ANTHROPIC_API_KEY');
     const fixtures = loadFixtures();
     const billers = billerIds();
     const accounts = await seedAccounts(svc, fixtures.accounts);
