@@ -149,6 +149,7 @@ export function observe(status: number, body: Body, billers: Map<string, string>
   const tool = typeof body.tool === 'string' ? body.tool : undefined;
   let action: Observed['action'];
   if (tool && TOOL_TO_ACTION[tool]) action = TOOL_TO_ACTION[tool]!;
+  else if (act === 'transfer' && (result?.operation === 'quote' || result?.status === 'quote' || result?.status === 'quoted')) action = 'quote';
   else if (act === 'transfer') action = 'transfer';
   else if (act === 'bill') action = 'bill';
   else if (act === 'payment') action = 'payment_link';
