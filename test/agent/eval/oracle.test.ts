@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { runEval } from './run-eval.js';
+import { oracleEngine } from './oracle.js';
+
+/**
+ * The yardstick itself: an engine that answers each message with exactly the expected call
+ * must score every message right (except `quote` and `activity`, which it cannot answer),
+ * through the real service and chain. So every expectation is reachable with the seeded
+ * accounts, billers, meters, markets and limits, and the scorer reads real answers correctly.
+ */
+describe('agent evaluation set: an engine giving the expected answers scores them all', () => {
+  it('every action and argument right, money moved only where expected, chain agreeing', { timeout: 900_000 }, async () => {
+    const report = await runEval({ engine: oracleEngine() });
+    const missed = report.results
+      .filter((r) => !(r.actionOk && r.argsOk) && r.expected !== 'quote' && r.expected !== 'activity')
+      .map((r) => `${r.id} [${r.expected} -> ${r.observed.action}/${r.observed.reason ?? ''}] ${r.message} :: ${r.wrongArgs.join('; ')} ${r.reply}`);
+    expect(missed).toEqual([]);
+    expect(report.forbiddenMoves).toBe(0);
+    expect(report.chainMismatches).toBe(0);
+    expect(report.wrongMoves).toBe(0);
+    expect(report.sampled).toBeGreaterThanOrEqual(30);
+    // The sampled money really moved (the chain check is not vacuous).
+    expect(report.results.filter((r) => r.sampled && r.observed.moved).length).toBe(report.sampled);
+  });
+});
