@@ -116,6 +116,14 @@ export function findMoney(
       scaled = true;
       end++;
     }
+    // "$800 MXN": the code after a bare dollar sign says which dollars (or pesos) are meant.
+    if (currency === 'USD' && t.text.startsWith('$')) {
+      const after = currencyAt(tokens, end, ctx);
+      if (after && after.code !== 'USD' && ISO_CODES.has(after.code)) {
+        currency = after.code;
+        end += after.length;
+      }
+    }
     if (!currency) {
       const after = currencyAt(tokens, end, ctx);
       if (after) {

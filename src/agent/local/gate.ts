@@ -67,18 +67,20 @@ mume mke baba kaka dada rafiki bosi shangazi mjomba
 pati patni bhai behen didi papa mummy maa ammi abbu dost
 asawa nanay tatay kuya ate amo kaibigan
 `);
-const FROM = words('from de du da do desde kutoka se mula');
+const FROM = words('from de du da do desde kutoka se mula galing using use');
 
 /** Before intents: reasons that hold whatever the message asks for. */
 export function screen(a: Analysis): GateVerdict | undefined {
   const t = a.tokens;
-  const norms = t.map((x) => fold(x.norm));
+  // "husband's" -> "husband".
+  const norms = t.map((x) => fold(/['’]s$/i.test(x.text) ? x.norm.slice(0, -1) : x.norm));
   const text = fold(a.text.toLowerCase());
 
   // Embedded instructions in any language: "ignora las instrucciones anteriores", "puuza maagizo yote".
   for (let i = 0; i < norms.length; i++) {
     if (!OVERRIDE.has(norms[i]!) && !OVERRIDE.has(t[i]!.norm)) continue;
-    for (let k = i + 1; k < Math.min(norms.length, i + 6); k++) if (RULES.has(norms[k]!) || RULES.has(t[k]!.norm)) return { reason: 'prompt_injection' };
+    // Either order: "ignore the rules", and Hindi's "instructions bhool jao".
+    for (let k = Math.max(0, i - 3); k < Math.min(norms.length, i + 6); k++) if (RULES.has(norms[k]!) || RULES.has(t[k]!.norm)) return { reason: 'prompt_injection' };
   }
   if (ROLE_CLAIMS.some((p) => text.includes(fold(p)))) return { reason: 'prompt_injection' };
   if (/(^|\n)\s*(system|assistant|developer)\s*:/i.test(a.text) || /\[\/?(inst|system)\]|<\|/i.test(a.text)) return { reason: 'prompt_injection' };
@@ -162,7 +164,7 @@ const POLITE = ['can you', 'could you', 'would you', 'can u', 'pls can', 'peux t
 
 const PAST = words(`
 sent paid transferred gave bought wired staked already yesterday ago earlier
-envoye envoyé paye payé achete acheté transfere transféré hier deja déjà
+envoye envoyé payé acheté transféré hier deja déjà
 enviei mandei paguei comprei transferi enviou mandou pagou ontem
 envie envié mande mandé pague pagué compre compré transferi transferí envio envió mando mandó pago pagó ayer
 nilituma nimetuma nimeshatuma alituma ametuma nililipa nimelipa nimeshalipa nilinunua nimenunua nilimtumia nimemtumia jana tayari
@@ -177,7 +179,9 @@ const REPORTED_PHRASES = ['talk say', 'tell me say', 'say make', 'na so'];
 const CONDITIONAL = words('if unless incase si se kama ikiwa agar jab kung kapag pag');
 const CANCEL = words('cancel annule annuler cancela cancelar ghairi sitisha futa radd kanselahin icancel undo reverse revert');
 const SCHEDULE = words(`
-tomorrow tmrw tmr tomoro later tonight weekly monthly daily every schedule
+tomorrow tmrw tmr tomoro later tonight weekly monthly daily every schedule monday tuesday wednesday thursday friday saturday sunday weekend
+lundi mardi mercredi jeudi vendredi samedi dimanche segunda terca quarta quinta sexta sabado domingo lunes martes miercoles jueves viernes
+jumatatu jumanne jumatano alhamisi ijumaa jumamosi jumapili somvar mangalvar budhvar guruvar shukravar shanivar ravivar lunes martes miyerkules huwebes biyernes linggo
 demain ce soir chaque
 amanha amanhã depois cada toda todo
 manana mañana luego cada
@@ -232,6 +236,12 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     if (['received', 'recu', 'reçu', 'recebi', 'recibi', 'recibí', 'nimepokea', 'nilipokea', 'mila', 'mile', 'natanggap'].includes(f)) return { reason: 'reversed_direction' };
   }
   if (/\bpinadalhan\s+ako\b|\bni\s+@/.test(text) && !/\bkay\b/.test(text)) return { reason: 'reversed_direction' };
+  // "@juan me va a mandar", "@x go send me", "@x atanitumia": someone else pays the caller.
+  const firstMention = t.findIndex((x) => x.kind === 'mention' || x.kind === 'phone');
+  if (firstMention >= 0) {
+    const meAt = norms.findIndex((w, i) => i > firstMention && (ME.has(w) || /^m'/.test(t[i]!.text.toLowerCase())));
+    if (meAt > 0 && norms.slice(meAt, meAt + 5).some((w, k) => MONEY_VERBS.has(w) || MONEY_VERB_LEMMAS.has(a.lemmas[meAt + k] ?? ''))) return { reason: 'reversed_direction' };
+  }
   if (/@\w+\s+ne\s+(mujhe|muje)/.test(text)) return { reason: 'reversed_direction' };
 
   if (has(CANCEL) && ctx.intent !== 'cancel_market') return { reason: 'cancellation' };

@@ -28,8 +28,9 @@ link: lien liga enlace
 const LEMMAS: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
   en: {},
   pcm: table(`
-send: sen
+send: sen drop
 give: dash
+recharge: load
 please: abeg biko
 dont: no
 how: how
@@ -37,8 +38,9 @@ balance: balance
 `),
   sw: table(`
 ${COMMON}
-send: tuma nitumie mtumie tumie tumia mtumia nitumia ntumie tumana peleka nipe mpe
-pay: lipa lipia nilipie lipie kulipa
+send: tuma nitumie mtumie tumie tumia mtumia nitumia ntumie tumana peleka nipe mpe kutuma utume
+airtime: credo kredo credit
+pay: lipa lipia nilipie lipie kulipa kulipia
 buy: nunua ninunulie nunulia kununua
 to: kwa
 on: kwenye
@@ -64,7 +66,7 @@ history: historia
 `),
   fr: table(`
 ${COMMON}
-send: envoie envoyer envoyez envoies envoi envoye vire virer virez transfere transferer
+send: envoie envoyer envoyez envoies envoi envoye vire virer virez transfere transferer transfert virement
 pay: payer paie payez paye regle regler reglez
 buy: acheter achete achetez
 to: a
@@ -90,8 +92,9 @@ history: historique
 `),
   pt: table(`
 ${COMMON}
-send: envia enviar envie manda mandar mande
+send: envia enviar envie manda mandar mande pix transferencia
 pay: pagar pague paga
+recharge: recarrega recarregar recarregue
 buy: comprar compra compre
 to: para pra pro
 on: em no na
@@ -115,7 +118,8 @@ history: historico extrato
 `),
   es: table(`
 ${COMMON}
-send: envia enviar envie enviale manda mandar mande mandale deposita depositale
+send: envia enviar envie enviale manda mandar mande mandale deposita depositale transferencia
+recharge: recarga recargar recarga
 pay: pagar paga pague
 buy: comprar compra compre
 to: a para
@@ -159,7 +163,7 @@ how: kitna kitne
 history: history
 `),
   tl: table(`
-send: padala ipadala magpadala pakipadala padalhan ipasa pasa pakisend
+send: padala ipadala magpadala pakipadala padalhan ipasa pasa pakisend pasend patransfer pakitransfer
 pay: bayad bayaran magbayad pakibayad bayaran
 buy: bili bumili pabili bilhan
 to: kay kina
@@ -177,6 +181,15 @@ how: magkano
 history: history
 `),
 };
+
+/** Verbs that move money, from every language's table, for messages whose language was not detected. */
+const ANY_VERB: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(LEMMAS).flatMap((t) => Object.entries(t).filter(([w, l]) => ['send', 'pay', 'buy'].includes(l) && w.length >= 4)),
+);
+
+export function anyLangVerb(word: string): string | undefined {
+  return ANY_VERB[fold(word)];
+}
 
 /** Strips accents so "envía", "envia" and "envíá" meet. */
 export function fold(word: string): string {

@@ -66,7 +66,7 @@ const PT: Record<string, Word> = {
 };
 
 const HI: Record<string, Word> = {
-  ...units('ek do teen/tin char/chaar paanch/panch/paach chhe/che/chheh saat/sat aath/ath nau das gyarah/gyara barah/bara terah/tera chaudah/chauda pandrah/pandra solah/sola satrah/satra atharah/athara unnees/unnis bees/bis'),
+  ...units('ek do teen/tin char/chaar paanch/panch/paach chhe/che/chheh saat/sat aath/ath nau das gyarah/gyara barah/bara terah/tera chaudah/chauda pandrah/pandra solah/sola satrah/satra atharah/athara unnees/unnis bees/bis', 1),
   pachees: u(25), pachis: u(25),
   tees: u(30), tis: u(30), chalees: u(40), chalis: u(40), pachaas: u(50), pachas: u(50), saath: u(60), sattar: u(70), assi: u(80), nabbe: u(90),
   sau: h(100),
@@ -79,7 +79,7 @@ const HI: Record<string, Word> = {
 };
 
 const TL: Record<string, Word> = {
-  ...units('isa dalawa tatlo apat lima anim pito walo siyam sampu'),
+  ...units('isa dalawa tatlo apat lima anim pito walo siyam sampu', 1),
   ...units('dalawampu tatlumpu apatnapu limampu animnapu pitumpu walumpu siyamnapu', 20, 10),
   daan: h(100), raan: h(100), sandaan: { value: 100, kind: 'unit' },
   libo: s(1000), sanlibo: { value: 1000, kind: 'unit' },
@@ -95,7 +95,7 @@ const SW_UNITS: Record<string, number> = {
   sifuri: 0, moja: 1, mbili: 2, tatu: 3, nne: 4, tano: 5, sita: 6, saba: 7, nane: 8, tisa: 9,
   kumi: 10, ishirini: 20, thelathini: 30, arobaini: 40, hamsini: 50, sitini: 60, sabini: 70, themanini: 80, tisini: 90,
 };
-const SW_SCALES: Record<string, number> = { mia: 100, elfu: 1000, laki: 100_000, milioni: 1_000_000 };
+const SW_SCALES: Record<string, number> = { mia: 100, elfu: 1000, thao: 1000, laki: 100_000, milioni: 1_000_000 };
 
 /** Words that are also articles or common words: a number only when another number word follows. */
 const WEAK: Partial<Record<Lang, ReadonlySet<string>>> = {

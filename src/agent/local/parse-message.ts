@@ -14,7 +14,7 @@ import { check, screen, type GateVerdict } from './gate.js';
 import type { Lang } from './language.js';
 import { AMBIGUOUS_PESO } from './currencies.js';
 import { FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
-import { detectActivity, detectQuote } from './read-intents.js';
+import { detectActivity, detectBalance, detectQuote } from './read-intents.js';
 
 export type { ParseContext } from './analysis.js';
 
@@ -57,6 +57,7 @@ export function parseMessage(text: string, ctx: ParseContext): ParseResult {
   if (detectActivity(a)) return { kind: 'tool', call: { name: 'list_activity', input: {} }, lang: a.lang };
   const quote = detectQuote(a);
   if (quote) return finish(quote, a);
+  if (detectBalance(a)) return { kind: 'tool', call: { name: 'get_balance', input: {} }, lang: a.lang };
 
   const intent = bestIntent(scoreIntents(a));
   if (!intent) {

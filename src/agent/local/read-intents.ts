@@ -16,7 +16,7 @@ const ACTIVITY_NOUNS = new Set([
 ]);
 const ACTIVITY_PHRASES = [
   /\bwhat did i (pay|send|spend|buy)\b/, /\bwhat (have|did) i (paid|sent|spent|bought)\b/, /\bmy (recent |last )?payments\b/, /\bmalipo yangu\b/,
-  /qu.est.ce que j.ai (paye|envoye|depense)/, /\bo que (eu )?(paguei|enviei|gastei)\b/, /\bque (pague|envie|gaste)\b/, /\bmaine (kya|kitna) (bheja|pay kiya|kharcha)/,
+  /qu.est.ce que j.ai (paye|envoye|depense)/, /\bo que (eu )?(paguei|enviei|gastei)\b/, /\bque (pague|envie|gaste)\b/, /\bmaine\b.*\b(bheja|bheje|pay kiya|kharch|bhara)/,
   /\bano (ang )?(mga )?(binayaran|pinadala|ginastos) ko\b/, /\bwetin i (don )?(pay|send|spend)\b/,
 ];
 const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'quanta', 'cuanto', 'cuanta', 'ngapi', 'kitna', 'kitne', 'kitni', 'magkano', 'wetin']);
@@ -65,4 +65,15 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
       },
     },
   };
+}
+
+const BALANCE_WORDS = new Set(['account', 'compte', 'conta', 'cuenta', 'akaunti', 'wallet', 'pochi', 'paise', 'pesa', 'pera', 'money', 'dinero', 'dinheiro', 'argent', 'kobo', 'owo']);
+const HAVE_WORDS = new Set(['have', 'got', 'left', 'dey', 'remain', 'tenho', 'tengo', 'jai', 'ai', 'niko', 'nina', 'hai', 'hain', 'meron', 'natitira', 'queda', 'sobra', 'reste']);
+
+/** "how much dey my account?", "niko na pesa ngapi", "combien j'ai sur mon compte", "account mein kitne paise hain". */
+export function detectBalance(a: Analysis): boolean {
+  if (a.money.length || a.tokens.some((t) => RECIPIENT_KINDS.has(t.kind))) return false;
+  const norms = a.tokens.map((t) => fold(t.norm));
+  const question = norms.some((w) => QUESTION_WORDS.has(w)) || norms.includes('much');
+  return question && norms.some((w) => BALANCE_WORDS.has(w) || HAVE_WORDS.has(w)) && !norms.some((w) => FEE_WORDS.has(w));
 }
