@@ -27,11 +27,11 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'para o a os as de do da um uma e é se no na em',
   ),
   es: weights(
-    'envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias dólares dolares pesos mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor recibe envié mandé pagué',
+    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias dólares dolares pesos mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor recibe envié mandé pagué',
     'para el la los las de del un una y es si no en a',
   ),
   hi: weights(
-    'bhejo bhej bhejna bhejdo bhejde bhejiye karo kardo hai hain mera meri mere mujhe kitna kitne paise rupaye rupay yaar bhai nahi mat sau hazaar hazar hajar lakh crore kya aaj jama bharo bhardo batao bata dikhao dikha abhi maine bheja bheje banao lagao agar pati patni wala wali waala diya liye chahiye kaise ho raha tha',
+    'wale mein laga lagana karo pe bhejo bhej bhejna bhejdo bhejde bhejiye karo kardo hai hain mera meri mere mujhe kitna kitne paise rupaye rupay yaar bhai nahi mat sau hazaar hazar hajar lakh crore kya aaj jama bharo bhardo batao bata dikhao dikha abhi maine bheja bheje banao lagao agar pati patni wala wali waala diya liye chahiye kaise ho raha tha',
     'ko ka ki ke se do ek',
   ),
   tl: weights(

@@ -49,6 +49,7 @@ balance: salio baki
 bet: beti bashiri
 put: weka
 create: unda anzisha tengeneza fungua
+new: mpya
 resolve: tatua maliza amua
 show: onyesha nionyeshe
 open: wazi
@@ -77,6 +78,7 @@ please: stp svp
 bet: pari parie parier pariez mise miser misez
 create: cree creer creez ouvre
 resolve: resous resoudre resolvez tranche trancher
+new: nouveau nouvelle
 show: montre montrez affiche afficher
 list: liste lister
 open: ouverts ouvert ouverte ouvertes
@@ -102,7 +104,9 @@ from: da do de
 please: favor
 bet: aposta apostar aposte apostas
 create: cria criar crie abre abrir
-resolve: resolver resolva resolve encerra encerrar
+resolve: resolver resolva resolve
+new: novo nova
+put: coloca colocar coloque bota
 show: mostra mostrar mostre
 list: lista listar liste
 open: abertos aberto abertas aberta
@@ -127,14 +131,16 @@ on: en por
 from: de desde
 please: porfa porfavor
 bet: apuesta apostar apuesto apueste
+put: pon poner ponle
 create: crea crear cree abre abrir
-resolve: resolver resuelve resuelva cierra cerrar
+resolve: resolver resuelve resuelva
+new: nuevo nueva
 show: muestra mostrar muestrame ensename
 list: lista listar
 open: abiertos abierto abiertas abierta
 request: cobrar cobra cobro pedir pide solicitar solicita
 payment: pago
-airtime: recarga saldo_celular tiempo_aire
+airtime: aire saldo_celular tiempo_aire
 data: datos
 bill: factura recibo
 electricity: luz
@@ -153,6 +159,7 @@ please: plz pls
 balance: balance bakaya
 bet: lagao laga lagado
 create: banao bana banado
+new: naya nayi
 resolve: resolve
 show: dikhao dikha dikhado batao bata
 request: maango mango mangwao
@@ -171,6 +178,7 @@ on: sa
 please: paki pls
 bet: pusta taya itaya tumaya
 create: gawa gumawa gawin
+new: bago
 show: ipakita pakita
 airtime: load paload pakiload loadan
 request: singil maningil singilin
@@ -184,7 +192,7 @@ history: history
 
 /** Verbs that move money, from every language's table, for messages whose language was not detected. */
 const ANY_VERB: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.values(LEMMAS).flatMap((t) => Object.entries(t).filter(([w, l]) => ['send', 'pay', 'buy'].includes(l) && w.length >= 4)),
+  Object.values(LEMMAS).flatMap((t) => Object.entries(t).filter(([w, l]) => ['send', 'pay', 'buy', 'market', 'markets', 'balance', 'history'].includes(l) && w.length >= 4)),
 );
 
 export function anyLangVerb(word: string): string | undefined {

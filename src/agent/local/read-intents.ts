@@ -36,6 +36,8 @@ export function detectActivity(a: Analysis): boolean {
  */
 export function detectQuote(a: Analysis, force = false): Draft | undefined {
   const norms = a.tokens.map((t) => fold(t.norm));
+  // "Did my 10k to @amaka go through?" asks about a past transfer, not a price.
+  if (/\b(did|go through|went through|arrived?|reach(ed)?)\b/i.test(a.text)) return undefined;
   const question = norms.some((w) => QUESTION_WORDS.has(w)) || a.text.includes('?');
   if (!question && !force) return undefined;
   const amount = pickAmount(a);
@@ -75,5 +77,6 @@ export function detectBalance(a: Analysis): boolean {
   if (a.money.length || a.tokens.some((t) => RECIPIENT_KINDS.has(t.kind))) return false;
   const norms = a.tokens.map((t) => fold(t.norm));
   const question = norms.some((w) => QUESTION_WORDS.has(w)) || norms.includes('much');
-  return question && norms.some((w) => BALANCE_WORDS.has(w) || HAVE_WORDS.has(w)) && !norms.some((w) => FEE_WORDS.has(w));
+  const market = a.lemmas.some((l) => l === 'market' || l === 'markets');
+  return !market && question && norms.some((w) => BALANCE_WORDS.has(w) || HAVE_WORDS.has(w)) && !norms.some((w) => FEE_WORDS.has(w));
 }
