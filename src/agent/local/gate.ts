@@ -194,7 +194,7 @@ const OWE = words('owe owes owed dois doit devo deve debo debe dena deni nadaiwa
 const ME = words('me moi mi mujhe mujhko ako');
 const SW_TO_ME = /^(?:a|wa|ali|ame|ana|ata|ange)(?:ni)(?:tumi|tum|lip|pe)/;
 
-const MONEY_VERB_LEMMAS = new Set(['send', 'pay', 'give', 'transfer', 'buy', 'bet', 'stake', 'wire', 'remit', 'tip', 'lend']);
+const MONEY_VERB_LEMMAS = new Set(['send', 'pay', 'give', 'transfer', 'buy', 'bet', 'stake', 'wire', 'remit', 'tip', 'lend', 'move', 'forward', 'put', 'recharge', 'top', 'renew', 'load']);
 
 export type CheckContext = { intent: string };
 
@@ -205,9 +205,18 @@ function hasPhrase(text: string, phrases: readonly string[]): boolean {
 /** After intents: the message asks for something that moves money; is it an instruction for now? */
 export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   const t = a.tokens;
-  const norms = t.map((x) => fold(x.norm));
+  // Words inside quotes are a note's or a question's, not the sender's speech act ("note 'thanks for yesterday'").
+  const quoted = new Set<number>();
+  for (let i = 0; i < t.length; i++) {
+    if (t[i]!.text !== '"' && t[i]!.text !== "'") continue;
+    const close = t.findIndex((x, j) => j > i && x.text === t[i]!.text);
+    if (close < 0) break;
+    for (let j = i + 1; j < close; j++) quoted.add(j);
+    i = close;
+  }
+  const norms = t.map((x, i) => (quoted.has(i) ? '' : fold(x.norm)));
   const text = fold(a.text.toLowerCase());
-  const has = (set: ReadonlySet<string>) => norms.some((w) => set.has(w)) || t.some((x) => set.has(x.norm));
+  const has = (set: ReadonlySet<string>) => norms.some((w) => set.has(w)) || t.some((x, i) => !quoted.has(i) && set.has(x.norm));
 
   const odd = a.refusedNumbers[0];
   if (odd && ctx.intent !== 'list_activity') return { reason: 'malformed_amount', quoted: quoteOf(a, odd) };
@@ -272,7 +281,7 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
 function isBareShorthand(a: Analysis): boolean {
   const moneyIdx = new Set<number>();
   for (const m of a.money) for (let i = m.first; i < m.end; i++) moneyIdx.add(i);
-  return a.tokens.every((x, i) => moneyIdx.has(i) || ['mention', 'phone', 'email', 'address', 'account_id', 'punct', 'symbol'].includes(x.kind) || ['please', 'pls', 'plz', 'abeg', 'tafadhali', 'asap', 'now'].includes(x.norm));
+  return a.tokens.every((x, i) => moneyIdx.has(i) || ['mention', 'phone', 'email', 'address', 'account_id', 'punct', 'symbol'].includes(x.kind) || ['please', 'pls', 'plz', 'abeg', 'tafadhali', 'asap', 'now', 'to', 'kwa', 'for'].includes(x.norm));
 }
 
 function quoteOf(a: Analysis, t: Token): string {

@@ -13,7 +13,7 @@ export type Intent = ToolName | 'help';
 
 /** Inflections and common misspellings folded onto one lemma. */
 const IRREGULAR: Readonly<Record<string, string>> = {
-  sent: 'send', sending: 'send', sends: 'send', snd: 'send', sned: 'send', sendd: 'send', semd: 'send',
+  shoot: 'send', zap: 'send', sent: 'send', sending: 'send', sends: 'send', snd: 'send', sned: 'send', sendd: 'send', semd: 'send',
   transferring: 'transfer', transfered: 'transfer', transferred: 'transfer', transfers: 'transfer', trf: 'transfer', xfer: 'transfer',
   paying: 'pay', paid: 'pay', pays: 'pay',
   buying: 'buy', bought: 'buy', buys: 'buy',

@@ -19,7 +19,7 @@ import { detectActivity, detectBalance, detectQuote } from './read-intents.js';
 export type { ParseContext } from './analysis.js';
 
 export type ParseResult =
-  | { kind: 'tool'; call: ToolCall; lang?: Lang }
+  | { kind: 'tool'; call: ToolCall }
   | { kind: 'help' }
   /** Nothing to do: a question back, an answer, or the gate's reason in `reason`. */
   | { kind: 'none'; reply: string; reason?: string }
@@ -54,10 +54,10 @@ export function parseMessage(text: string, ctx: ParseContext): ParseResult {
   if (small) return { kind: 'none', reply: small };
 
   // Read-only answers: history, and quotes ("how much is 100 USD in NGN", "what does @x get if I send 5k").
-  if (detectActivity(a)) return { kind: 'tool', call: { name: 'list_activity', input: {} }, lang: a.lang };
+  if (detectActivity(a)) return { kind: 'tool', call: { name: 'list_activity', input: {} } };
   const quote = detectQuote(a);
   if (quote) return finish(quote, a);
-  if (detectBalance(a)) return { kind: 'tool', call: { name: 'get_balance', input: {} }, lang: a.lang };
+  if (detectBalance(a)) return { kind: 'tool', call: { name: 'get_balance', input: {} } };
 
   const intent = bestIntent(scoreIntents(a));
   if (!intent) {
@@ -125,7 +125,7 @@ function finish(draft: Draft, a: Analysis): ParseResult {
     const field = issue?.path.join('.') || 'input';
     return { kind: 'none', reply: `I couldn't use the ${field} in that message (${issue?.message ?? 'invalid'}). Could you rephrase?` };
   }
-  return { kind: 'tool', call: draft.call, lang: a.lang };
+  return { kind: 'tool', call: draft.call };
 }
 
 const NEGATIONS = new Set(['dont', 'never', 'nevermind', 'stop', 'forget']);

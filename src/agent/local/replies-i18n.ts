@@ -31,7 +31,7 @@ const GATE: Readonly<Record<Exclude<GateReason, 'malformed_amount'>, Texts>> = {
     tl: 'Sa sarili mong wallet lang ako puwedeng magpadala, hindi sa account ng iba. Walang naipadala.',
   },
   negation: {
-    en: "Okay, I won't send or pay anything.",
+    en: "Okay, I won't do anything; nothing was sent or paid.",
     pcm: 'No wahala, I no go send or pay anything.',
     sw: 'Sawa, sitatuma wala kulipa chochote.',
     fr: "D'accord, je n'envoie ni ne paie rien.",
