@@ -129,6 +129,14 @@ export function validateInput<N extends ToolName>(
 export function toToolCall(name: string, input: unknown): { ok: true; call: ToolCall } | { ok: false; message: string } {
   if (!Object.hasOwn(ToolInputs, name)) return { ok: false, message: `Unknown tool: ${name}.` };
   const tool = name as ToolName;
+  // Strict: an argument the tool does not take ("from_account") is an error, never silently dropped.
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    const known = Object.keys((ToolInputs[tool] as unknown as { shape: Record<string, unknown> }).shape);
+    const extra = Object.keys(input).filter((k) => !known.includes(k));
+    if (extra.length) {
+      return { ok: false, message: `Unknown argument${extra.length > 1 ? 's' : ''} for ${name}: ${extra.join(', ')}. It takes only: ${known.join(', ') || 'no arguments'}.` };
+    }
+  }
   const checked = validateInput(tool, input ?? {});
   if (!checked.ok) return { ok: false, message: checked.message };
   return { ok: true, call: { name: tool, input: checked.input } as ToolCall };
