@@ -284,7 +284,8 @@ function isBareShorthand(a: Analysis): boolean {
   return a.tokens.every((x, i) => moneyIdx.has(i) || ['mention', 'phone', 'email', 'address', 'account_id', 'punct', 'symbol'].includes(x.kind) || ['please', 'pls', 'plz', 'abeg', 'tafadhali', 'asap', 'now', 'to', 'kwa', 'for'].includes(x.norm));
 }
 
-function quoteOf(a: Analysis, t: Token): string {
-  // Quote what was typed, with a glued symbol or "k" if it had one.
-  return a.text.slice(t.start, t.end);
+/** What was typed, as the user wrote it (with its brackets for "(5)"). */
+export function quoteOf(a: Analysis, t: Token): string {
+  const typed = a.text.slice(t.start, t.end);
+  return t.malformed === 'parenthesised' ? `(${typed})` : typed;
 }

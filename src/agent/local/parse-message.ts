@@ -10,7 +10,7 @@ import { bestIntent, scoreIntents } from './intents.js';
 import type { Intent } from './lexicon.js';
 import { detectRefusal, REFUSAL_REPLY } from './refusal.js';
 import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
-import { check, screen, type GateVerdict } from './gate.js';
+import { check, quoteOf, screen, type GateVerdict } from './gate.js';
 import type { Lang } from './language.js';
 import { AMBIGUOUS_PESO } from './currencies.js';
 import { FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
@@ -61,7 +61,7 @@ export function parseMessage(text: string, ctx: ParseContext): ParseResult {
 
   const intent = bestIntent(scoreIntents(a));
   if (!intent) {
-    if (a.refusedNumbers.length) return verdict({ reason: 'malformed_amount', quoted: a.text.slice(a.refusedNumbers[0]!.start, a.refusedNumbers[0]!.end) }, a);
+    if (a.refusedNumbers.length) return verdict({ reason: 'malformed_amount', quoted: quoteOf(a, a.refusedNumbers[0]!) }, a);
     return { kind: 'none', reply: looksLikeMarketQuestion(a) ? replies.suggestMarket(a.text) : NOT_UNDERSTOOD };
   }
   if (intent === 'help') return { kind: 'help' };
