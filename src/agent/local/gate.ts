@@ -67,7 +67,7 @@ mume mke baba kaka dada rafiki bosi shangazi mjomba
 pati patni bhai behen didi papa mummy maa ammi abbu dost
 asawa nanay tatay kuya ate amo kaibigan
 `);
-const FROM = words('from de du da do desde kutoka se mula galing using use');
+const FROM = words('from de du da do desde depuis kutoka se mula galing using use');
 
 /** Before intents: reasons that hold whatever the message asks for. */
 export function screen(a: Analysis): GateVerdict | undefined {
