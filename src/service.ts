@@ -28,6 +28,8 @@ import { settlementRouter } from './api/settlement.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { createTelegramBridge } from './bridges/telegram/index.js';
+import { startingHandler } from './api/starting.js';
+import { startupTimeline } from './lib/timeline.js';
 
 export interface Service {
   url: string;
@@ -42,6 +44,11 @@ export interface ServiceOptions {
   print?: (text: string) => void;
   /** The agent engine, instead of the one the config selects (tests score a scripted one). */
   engine?: Engine;
+  /**
+   * Called once the socket accepts connections and before anything else is built (tests use it
+   * to probe the start-up window; start-up waits for it).
+   */
+  onListening?: (url: string) => Promise<void> | void;
 }
 
 /** Builds everything from config and starts listening; `close()` undoes it in reverse. */
@@ -55,9 +62,11 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     await closeServer?.();
     for (const c of cleanups.reverse()) await c();
   };
+  const timeline = startupTimeline(logger);
   try {
-    // Listen first so a PORT of 0 gives the real port before anything builds URLs from it.
-    const server = http.createServer();
+    // Listen first so a PORT of 0 gives the real port before anything builds URLs from it; until
+    // the app is attached, every request is answered at once (healthz up but not ready, else 503).
+    const server = http.createServer(startingHandler);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -71,9 +80,12 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
     if (!config.publicUrlExplicit) config = { ...config, PUBLIC_URL: `http://localhost:${port}` };
+    timeline.phase('listen');
+    await opts.onListening?.(url);
 
     const store: Store = await LowdbStore.open(config.DATA_DIR);
     cleanups.push(() => store.close());
+    timeline.phase('store');
     const fx = new FxService(loadFxTable());
     const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
     const keys = new KeysService(store);
@@ -83,6 +95,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments });
     cleanups.push(() => webhooks.stop());
     await webhooks.start();
+    timeline.phase('webhooks');
     const chain = await createChain({
       dataDir: config.DATA_DIR,
       rpcUrl: config.CHAIN_RPC_URL,
@@ -94,6 +107,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       logger: logger.child({ module: 'chain' }),
     });
     cleanups.push(() => chain.close());
+    timeline.phase('chain');
     // Transfers, bills and markets (docs/money-modules.md), with a sweep that finishes interrupted ones.
     const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
     cleanups.push(money.start(config.RECONCILE_INTERVAL));
@@ -115,6 +129,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     });
     // Before any confirm can run here: an action still `executing` was cut off by a stop.
     await agent.recoverInterrupted();
+    timeline.phase('agent');
     const deps: AppDeps = {
       config,
       logger,
@@ -177,9 +192,13 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     if (telegram) cleanups.push(() => telegram.stop());
 
     const app = createApp(deps);
+    timeline.phase('routes');
+    // Swapped in one step: a request is served by exactly one of the two handlers.
+    server.removeListener('request', startingHandler);
     server.on('request', app);
     await telegram?.start();
-    logger.info({ url, dataDir: config.DATA_DIR }, 'service listening');
+    timeline.phase('telegram');
+    logger.info({ url, dataDir: config.DATA_DIR, startMs: timeline.totalMs() }, 'service listening');
     return { url, app, deps, close };
   } catch (e) {
     await close();
