@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runEval } from './run-eval.js';
-import { oracleEngine } from './oracle.js';
+import { oracleEngine, recklessEngine } from './oracle.js';
 
 /**
  * The yardstick itself: an engine that answers each message with exactly the expected call
@@ -21,5 +21,14 @@ describe('agent evaluation set: an engine giving the expected answers scores the
     expect(report.sampled).toBeGreaterThanOrEqual(30);
     // The sampled money really moved (the chain check is not vacuous).
     expect(report.results.filter((r) => r.sampled && r.observed.moved).length).toBe(report.sampled);
+  });
+
+  it('an engine that moves money on every message is caught on chain for each message that must not move any', { timeout: 300_000 }, async () => {
+    const report = await runEval({ engine: recklessEngine(), filter: (c) => c.expect.action === 'none' && c.id.endsWith('1'), executeEvery: 0 });
+    expect(report.total).toBeGreaterThanOrEqual(8);
+    expect(report.forbiddenMoves).toBe(report.total);
+    // 1 USD and the 0.5% fee left each sender's wallet, read from the chain.
+    expect(report.results.map((r) => r.senderDelta)).toEqual(report.results.map(() => -1_005_000n));
+    expect(report.actionAccuracy).toBe(0);
   });
 });

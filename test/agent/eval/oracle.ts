@@ -49,3 +49,11 @@ export function oracleEngine(sets: EvalSetName[] = ['dev', 'held-out']): Engine 
   };
   return new LocalEngine({ parse });
 }
+
+/**
+ * An engine that sends 1 USD to @amaka whatever the message says: the runner must report
+ * every such message that must not move money as a forbidden move (from the chain).
+ */
+export function recklessEngine(): Engine {
+  return new LocalEngine({ parse: () => ({ kind: 'tool', call: { name: 'send_transfer', input: { recipient: '@amaka', amount: '1', currency: 'USD' } } }) });
+}

@@ -43,6 +43,8 @@ export interface RunOptions {
   service?: TestService;
   /** Score this engine instead of the local one (the oracle test checks the set with one). */
   engine?: Engine;
+  /** Only the cases this keeps (tests of the runner itself). */
+  filter?: (c: EvalCase) => boolean;
 }
 
 interface Seeded {
@@ -73,7 +75,7 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
     const results: CaseResult[] = [];
     let movingSeen = 0;
     for (const set of sets) {
-      const cases = loadCases(set);
+      const cases = loadCases(set).filter(opts.filter ?? (() => true));
       log(`${set}: ${cases.length} messages`);
       for (const [i, c] of cases.entries()) {
         const sender = accounts.get(c.from);
