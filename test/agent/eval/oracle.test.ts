@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runEval } from './run-eval.js';
-import { oracleEngine, recklessEngine } from './oracle.js';
+import { ORACLE_READ_TOOLS, oracleEngine, recklessEngine } from './oracle.js';
 
 /**
  * The yardstick itself: an engine that answers each message with exactly the expected call
- * must score every message right (except `quote` and `activity`, which it cannot answer),
+ * must score every message right (`quote` and `activity` once the service has their tools),
  * through the real service and chain. So every expectation is reachable with the seeded
  * accounts, billers, meters, markets and limits, and the scorer reads real answers correctly.
  */
@@ -12,7 +12,7 @@ describe('agent evaluation set: an engine giving the expected answers scores the
   it('every action and argument right, money moved only where expected, chain agreeing', { timeout: 900_000 }, async () => {
     const report = await runEval({ engine: oracleEngine() });
     const missed = report.results
-      .filter((r) => !(r.actionOk && r.argsOk) && r.expected !== 'quote' && r.expected !== 'activity')
+      .filter((r) => !(r.actionOk && r.argsOk) && (ORACLE_READ_TOOLS || (r.expected !== 'quote' && r.expected !== 'activity')))
       .map((r) => `${r.id} [${r.expected} -> ${r.observed.action}/${r.observed.reason ?? ''}] ${r.message} :: ${r.wrongArgs.join('; ')} ${r.reply}`);
     expect(missed).toEqual([]);
     expect(report.forbiddenMoves).toBe(0);
