@@ -14,7 +14,10 @@ import type { AppDeps } from './api/deps.js';
 import { ensureDemoAccount } from './accounts/demo.js';
 import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webRouter } from './web/router.js';
+import { dashboardDataRouter } from './web/data.router.js';
 import { createChain } from './chain/chain.js';
+import { storeRelayJournal } from './chain/relay-journal.js';
+import { auditSettledOnChain } from './settlement/onchain-audit.js';
 import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
 import { Agent, createEngine, createToolHandlers, type Engine } from './agent/index.js';
@@ -25,11 +28,19 @@ import { createWebhooks } from './webhooks/webhooks.js';
 import { webhooksRouter } from './api/webhooks.router.js';
 import { SettlementService } from './settlement/settlement.js';
 import { settlementRouter } from './api/settlement.router.js';
+import { PaymentCancellation } from './payments/cancel.js';
+import { cancelRouter } from './api/cancel.router.js';
+import { EventsService } from './events/events.js';
+import { eventsRouter } from './api/events.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
-import { createTelegramBridge } from './bridges/telegram/index.js';
 import { startingHandler } from './api/starting.js';
 import { startupTimeline } from './lib/timeline.js';
+import { Facilitator } from './x402/facilitator.js';
+import { chainPort } from './x402/exact-evm.js';
+import { x402Router } from './api/x402.router.js';
+import { x402PayRouter, x402UrlFor } from './api/x402-pay.router.js';
+import { appWalletPayRouter } from './checkout/app-wallet.router.js';
 
 export interface Service {
   url: string;
@@ -105,9 +116,15 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       walletMnemonic: config.WALLET_MNEMONIC,
       logScan: { windowBlocks: BigInt(config.CHAIN_LOG_SCAN_BLOCKS), maxLookbackBlocks: BigInt(config.CHAIN_LOG_MAX_LOOKBACK_BLOCKS) },
       logger: logger.child({ module: 'chain' }),
+      // Signed transactions are kept until the chain surely has them (docs/chain.md, "Power loss").
+      journal: storeRelayJournal(store),
     });
     cleanups.push(() => chain.close());
     timeline.phase('chain');
+    // After a crash: anything reported settled must be on the chain (the journal put back what it lost).
+    void auditSettledOnChain({ store, chain, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
+      logger.warn({ err }, 'could not audit settled records against the chain'),
+    );
     // Transfers, bills and markets (docs/money-modules.md), with a sweep that finishes interrupted ones.
     const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
     cleanups.push(money.start(config.RECONCILE_INTERVAL));
@@ -150,7 +167,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       checkoutExtras: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
     };
     // The web app at /app and the session-only JSON it reads (src/web, docs/web-app.md).
-    deps.apiRouters.push(appPaymentsRouter(deps));
+    deps.apiRouters.push(appPaymentsRouter(deps), dashboardDataRouter(deps));
     deps.webhooks = webhooks.service;
     deps.apiRouters.push(webhooksRouter(deps, webhooks.service));
     // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come from
@@ -170,8 +187,21 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     });
     deps.settlement = settlement;
-    deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
-    deps.apiRouters.push(settlementRouter(deps));
+    deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) });
+    deps.apiRouters.push(settlementRouter(deps), appWalletPayRouter(deps));
+    // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
+    deps.facilitator = new Facilitator({
+      port: chainPort(chain),
+      store,
+      logger: logger.child({ module: 'x402' }),
+      receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.apiRouters.push(x402Router(deps), x402PayRouter(deps));
+    // Merchant operations after the sale (issue 15): cancel a pending session.
+    deps.cancellation = new PaymentCancellation(payments, chain, (id) => settlement.nonceFor(id));
+    deps.apiRouters.push(cancelRouter(deps));
+    // The events API: the webhook bodies read back for reconciliation.
+    deps.apiRouters.push(eventsRouter(deps, new EventsService(store)));
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);
@@ -187,7 +217,8 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
 
     // Telegram bridge (docs/telegram.md): only with TELEGRAM_BOT_TOKEN; its webhook route must exist
     // before the app is built, and it connects (setWebhook / polling) once requests are served.
-    const telegram = createTelegramBridge(deps);
+    // grammY is loaded only when a bot is configured: it is a large share of start-up otherwise.
+    const telegram = config.TELEGRAM_BOT_TOKEN ? (await import('./bridges/telegram/index.js')).createTelegramBridge(deps) : undefined;
     if (telegram?.router) deps.apiRouters.push(telegram.router);
     if (telegram) cleanups.push(() => telegram.stop());
 

@@ -23,6 +23,7 @@ import { CreateKeyInput, CreatedKey, ListedKey } from '../keys/keys.js';
 import { LoginInput, PublicAccount, SignupInput } from '../accounts/accounts.js';
 import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload } from '../webhooks/schemas.js';
 import { AuthorizationRequest, SettleRequest } from '../settlement/settlement.js';
+import './openapi.x402.js';
 
 /**
  * Every route the service serves, described once for GET /api/openapi.json. Add yours here
@@ -591,3 +592,4 @@ registerRoute({
   auth: 'none',
   responses: { 200: { description: 'Ready.', schema: HealthResponse }, 503: { description: 'Not ready.', schema: HealthResponse } },
 });
+import './openapi.merchant.js';

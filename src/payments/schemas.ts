@@ -27,7 +27,12 @@ const MetadataRecord = z
 export const Metadata = z.preprocess(refuseReservedKeys, MetadataRecord);
 export type Metadata = z.infer<typeof Metadata>;
 
-export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired'] as const;
+/**
+ * DESIGN.md 10: `canceled` (a pending session called off by the merchant) and `refunded` (every
+ * settled unit given back) are additive; a partial refund reads as `settled` with a non-zero
+ * `amount_refunded`.
+ */
+export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired', 'canceled', 'refunded'] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
