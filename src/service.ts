@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { createLogger } from './lib/logger.js';
-import { LowdbStore, type Store } from './store/index.js';
+import { openStore, type Store } from './store/index.js';
 import { FxService, loadFxTable } from './fx/rates.js';
 import { AccountsService } from './accounts/accounts.js';
 import { KeysService } from './keys/keys.js';
@@ -94,7 +94,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     timeline.phase('listen');
     await opts.onListening?.(url);
 
-    const store: Store = await LowdbStore.open(config.DATA_DIR);
+    const store: Store = await openStore(config);
     cleanups.push(() => store.close());
     timeline.phase('store');
     const fx = new FxService(loadFxTable());
