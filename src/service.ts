@@ -20,7 +20,7 @@ import { storeRelayJournal } from './chain/relay-journal.js';
 import { auditSettledOnChain } from './settlement/onchain-audit.js';
 import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
-import { Agent, createEngine, createToolHandlers } from './agent/index.js';
+import { Agent, createEngine, createToolHandlers, type Engine } from './agent/index.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
 import { AgentRateLimit } from './agent/rate-limit.js';
 import { chatRouter } from './api/chat.router.js';
@@ -53,6 +53,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Where first-start notices (demo login) are printed; stdout by default, never the log. */
   print?: (text: string) => void;
+  /** The agent engine, instead of the one the config selects (tests score a scripted one). */
+  engine?: Engine;
   /**
    * Called once the socket accepts connections and before anything else is built (tests use it
    * to probe the start-up window; start-up waits for it).
@@ -127,7 +129,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
     cleanups.push(money.start(config.RECONCILE_INTERVAL));
     const agent = new Agent({
-      engine: createEngine(config, logger.child({ module: 'agent' })),
+      engine: opts.engine ?? createEngine(config, logger.child({ module: 'agent' })),
       handlers: createToolHandlers({
         accounts,
         payments,

@@ -92,6 +92,8 @@ export const EnvSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(['0', '30s', '2m', '10m', '1h', '6h', '24h'].map(parseDuration)),
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
   AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
+  /** Overall deadline of one Claude agent turn (all model calls and tools); past it the turn answers 503. */
+  AGENT_TURN_TIMEOUT: TimerDuration.default(parseDuration('45s')),
   EXPIRY_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How long a settle call waits for the receipt before leaving the payment `processing`. */
   SETTLEMENT_CONFIRM_TIMEOUT: TimerDuration.default(parseDuration('60s')),
