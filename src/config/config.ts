@@ -66,6 +66,10 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** postgres://… selects the PostgreSQL store (docs/store.md); unset keeps lowdb under DATA_DIR. */
+  DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
+  /** Connections per instance to PostgreSQL. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),
@@ -73,6 +77,10 @@ export const EnvSchema = z.object({
   TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
   RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
   WALLET_MNEMONIC: optionalString,
+  /** Network name shown to payers; unset -> known by CHAIN_ID, else "Chain <id>" (docs/checkout.md). */
+  CHAIN_NAME: optionalString.pipe(z.string().max(60).optional()),
+  /** Block explorer base URL (tx links: `<url>/tx/<hash>`); unset -> known by CHAIN_ID, none for the embedded chain. */
+  CHAIN_EXPLORER_URL: optionalString.pipe(z.url().optional()),
   /** Blocks per eth_getLogs request when looking up an authorization's transaction (RPC providers cap the range). */
   CHAIN_LOG_SCAN_BLOCKS: z.coerce.number().int().positive().default(10_000),
   /** How far back such a lookup goes when nothing narrower is known. */
