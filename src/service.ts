@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { createLogger } from './lib/logger.js';
-import { openStore, type Store } from './store/index.js';
+import { InstanceLease, openStore, type Store } from './store/index.js';
 import { FxService, loadFxTable } from './fx/rates.js';
 import { AccountsService } from './accounts/accounts.js';
 import { KeysService } from './keys/keys.js';
@@ -19,7 +19,7 @@ import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
 import { Agent, createEngine, createToolHandlers } from './agent/index.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
-import { AgentRateLimit } from './agent/rate-limit.js';
+import { AgentRateLimit, SharedTurnCounter } from './agent/rate-limit.js';
 import { chatRouter } from './api/chat.router.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { webhooksRouter } from './api/webhooks.router.js';
@@ -72,13 +72,19 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
 
     const store: Store = await openStore(config);
     cleanups.push(() => store.close());
+    // This process among the instances sharing the store (docs/deploy.md): work it marks as its
+    // own is taken over by another instance only once this lease lapses.
+    const instance = new InstanceLease(store);
+    await instance.start();
+    cleanups.push(() => instance.stop());
+    const shared = config.DATABASE_URL !== undefined;
     const fx = new FxService(loadFxTable());
     const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
     const keys = new KeysService(store);
     const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
     // Webhooks (docs/webhooks.md): the outbox listens to every payment transition from here on;
     // the dispatcher resumes pending deliveries and stops before the store closes.
-    const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments });
+    const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments, instance, rescanMs: config.WEBHOOK_RESCAN_INTERVAL });
     cleanups.push(() => webhooks.stop());
     await webhooks.start();
     const chain = await createChain({
@@ -110,9 +116,18 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       store,
       logger: logger.child({ module: 'agent' }),
       accounts,
+      instance,
     });
-    // Before any confirm can run here: an action still `executing` was cut off by a stop.
+    // Before any confirm can run here: an action still `executing` was cut off by a stop
+    // (with several instances: only those whose instance is gone; checked again periodically).
     await agent.recoverInterrupted();
+    if (shared) {
+      const recovery = setInterval(() => {
+        agent.recoverInterrupted().catch((err) => logger.error({ err }, 'interrupted-action recovery failed'));
+      }, config.RECONCILE_INTERVAL);
+      recovery.unref();
+      cleanups.push(() => clearInterval(recovery));
+    }
     const deps: AppDeps = {
       config,
       logger,
@@ -138,7 +153,8 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.apiRouters.push(webhooksRouter(deps, webhooks.service));
     // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come from
     // (the HTTP doors share this middleware; the Telegram bridge takes from the same store).
-    deps.agentRateLimit = new AgentRateLimit(config.AGENT_RATE_LIMIT);
+    // On PostgreSQL the count lives in the database, exact across instances.
+    deps.agentRateLimit = new AgentRateLimit({ ...config.AGENT_RATE_LIMIT, counter: shared ? new SharedTurnCounter(store) : undefined });
     cleanups.push(() => deps.agentRateLimit?.close());
     const agentLimiter = agentRateLimiter(deps);
     deps.apiRouters.push(agentRouter(deps, agentLimiter), chatRouter(deps, agentLimiter));
@@ -160,8 +176,12 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     settlement.start(config.RECONCILE_INTERVAL);
     cleanups.push(() => settlement.close());
 
+    // One instance sweeps per interval (a lease); the sweep's compare-and-set keeps a second harmless.
     const sweeper = setInterval(() => {
-      payments.sweepExpired().catch((err) => logger.error({ err }, 'expiry sweep failed'));
+      store
+        .lease('sweep:expiry', instance.id, config.EXPIRY_SWEEP_INTERVAL)
+        .then((mine) => (mine ? payments.sweepExpired() : 0))
+        .catch((err) => logger.error({ err }, 'expiry sweep failed'));
     }, config.EXPIRY_SWEEP_INTERVAL);
     sweeper.unref();
     cleanups.push(() => clearInterval(sweeper));

@@ -87,6 +87,8 @@ export const EnvSchema = z.object({
   TELEGRAM_API_ROOT: optionalString.pipe(z.url().optional()),
   WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(['0', '30s', '2m', '10m', '1h', '6h', '24h'].map(parseDuration)),
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
+  /** How often each instance picks up pending deliveries it has no runner for (another instance's, after a crash). */
+  WEBHOOK_RESCAN_INTERVAL: TimerDuration.default(parseDuration('30s')),
   AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
   EXPIRY_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How long a settle call waits for the receipt before leaving the payment `processing`. */
