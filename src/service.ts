@@ -98,6 +98,15 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       logger: logger.child({ module: 'chain' }),
     });
     cleanups.push(() => chain.close());
+    // The relayer's nonces are counted in this process: two live instances must never send from
+    // one relayer key. Each instance gets its own RELAYER_PRIVATE_KEY from a pool (docs/deploy.md).
+    // After a kill -9 the old lease lapses within its TTL: a restart waits that long at most.
+    const relayer = await instance.hold(`relayer:${chain.relayerAddress.toLowerCase()}`, shared ? instance.ttlMs + 2_000 : 0);
+    if (!relayer.ok) {
+      throw new Error(
+        `the relayer ${chain.relayerAddress} is in use by the running instance ${relayer.holder}: give each instance its own RELAYER_PRIVATE_KEY (docs/deploy.md)`,
+      );
+    }
     // Transfers, bills and markets (docs/money-modules.md), with a sweep that finishes interrupted ones.
     const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
     cleanups.push(money.start(config.RECONCILE_INTERVAL));

@@ -1,4 +1,4 @@
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -30,8 +30,11 @@ const env = (db: TestDatabase) => ({
 beforeAll(async () => {
   db = await createDatabase();
   a = await startTestService(env(db));
+  // B shares A's secrets (webhook secret box, wallet mnemonic) but has a relayer key of its own.
   const dirB = await tempDir('sp-instance-b-');
-  await copyFile(path.join(a.dataDir, 'secrets.json'), path.join(dirB, 'secrets.json'));
+  const secrets = JSON.parse(await readFile(path.join(a.dataDir, 'secrets.json'), 'utf8')) as Record<string, unknown>;
+  delete secrets.relayerPrivateKey;
+  await writeFile(path.join(dirB, 'secrets.json'), JSON.stringify(secrets), { mode: 0o600 });
   b = await startTestService(env(db), { dataDir: dirB });
   m = await createMerchant(a.api, 'Two Instance Shop');
 });
@@ -117,6 +120,12 @@ describe('two instances, one PostgreSQL database', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('a third instance with a relayer key a live instance uses is refused at start, naming the fix', async () => {
+    const dirC = await tempDir('sp-instance-c-');
+    await copyFile(path.join(a.dataDir, 'secrets.json'), path.join(dirC, 'secrets.json'));
+    await expect(startTestService(env(db), { dataDir: dirC })).rejects.toThrow(/in use by the running instance .*own RELAYER_PRIVATE_KEY/);
   });
 
   it('start-up recovery leaves an action another live instance is executing alone, and settles a dead one’s', async () => {
