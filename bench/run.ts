@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark section, one after the other, each printing its own
- * figures: core HTTP (bench/http.ts), settlement, webhooks and agent turns.
+ * figures: core HTTP (bench/http.ts), settlement, webhooks, agent turns and cold start.
  *
  *   BENCH_DURATION=10   seconds per autocannon measurement (default 10)
  *   BENCH_ONLY=http     comma-separated section names to run (default: all)
@@ -13,6 +13,7 @@ import { benchHttp, formatTable } from './http.js';
 import { benchSettlement } from './settlement.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchAgent } from './agent.js';
+import { benchColdStart } from './cold-start.js';
 import { benchStore } from './store.js';
 
 export interface BenchContext {
@@ -36,6 +37,7 @@ function sections(): Section[] {
     { name: 'settlement', run: (ctx) => benchSettlement({ print: ctx.print }) },
     { name: 'webhooks', run: (ctx) => benchWebhooks({ print: ctx.print }) },
     { name: 'agent', run: (ctx) => benchAgent({ print: ctx.print, seconds: ctx.seconds }) },
+    { name: 'cold-start', run: (ctx) => benchColdStart({ print: ctx.print }) },
     {
       name: 'store',
       run: (ctx) =>

@@ -74,6 +74,10 @@ export const EnvSchema = z.object({
   TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
   RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
   WALLET_MNEMONIC: optionalString,
+  /** Network name shown to payers; unset -> known by CHAIN_ID, else "Chain <id>" (docs/checkout.md). */
+  CHAIN_NAME: optionalString.pipe(z.string().max(60).optional()),
+  /** Block explorer base URL (tx links: `<url>/tx/<hash>`); unset -> known by CHAIN_ID, none for the embedded chain. */
+  CHAIN_EXPLORER_URL: optionalString.pipe(z.url().optional()),
   /** Blocks per eth_getLogs request when looking up an authorization's transaction (RPC providers cap the range). */
   CHAIN_LOG_SCAN_BLOCKS: z.coerce.number().int().positive().default(10_000),
   /** How far back such a lookup goes when nothing narrower is known. */

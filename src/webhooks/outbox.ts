@@ -11,13 +11,24 @@ import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
 import type { WebhookEventPayload } from './schemas.js';
 
-export const EVENT_TYPES = ['payment.settled', 'payment.expired', 'payment.failed'] as const;
+export const EVENT_TYPES = [
+  'payment.settled',
+  'payment.expired',
+  'payment.failed',
+  // DESIGN.md 10: additive event kinds.
+  'payment.canceled',
+  'payment.refunded',
+  'refund.succeeded',
+  'refund.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, EventType>> = {
   settled: 'payment.settled',
   expired: 'payment.expired',
   failed: 'payment.failed',
+  canceled: 'payment.canceled',
+  // `refunded` is recorded by the refunds module itself, with the refund in `data`.
 };
 
 /** The JSON body merchants receive (interface 6, DESIGN.md 7). */
@@ -97,7 +108,10 @@ export function eventTypeFor(status: PaymentStatus): EventType | undefined {
   return TYPE_FOR_STATUS[status];
 }
 
-export function eventPayload(id: string, type: EventType, payment: Payment, createdMs: number): WebhookEventPayload {
+/** Fields beyond the payment's own, e.g. the refund of a `refund.*` or `payment.refunded` event. */
+export type EventExtra = Pick<WebhookEventPayload['data'], 'refund'>;
+
+export function eventPayload(id: string, type: EventType, payment: Payment, createdMs: number, extra: EventExtra = {}): WebhookEventPayload {
   const data: WebhookEventPayload['data'] = {
     id: payment.id,
     // Interface 6 types the reference as a string; payments created without one send "".
@@ -109,6 +123,8 @@ export function eventPayload(id: string, type: EventType, payment: Payment, crea
   };
   if (payment.txHash) data.tx_hash = payment.txHash;
   if (payment.failureReason) data.failure_reason = payment.failureReason;
+  if (payment.amountRefunded !== undefined) data.amount_refunded = Number(payment.amountRefunded);
+  if (extra.refund) data.refund = extra.refund;
   return { id, type, created: Math.floor(createdMs / 1000), data };
 }
 
@@ -149,7 +165,13 @@ export class Outbox {
   };
 
   /** Stores the event and, when the payment or its account has an endpoint, its delivery. */
-  async record(tx: Tx, type: EventType, payment: Payment, nowMs = Date.now()): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
+  async record(
+    tx: Tx,
+    type: EventType,
+    payment: Payment,
+    nowMs = Date.now(),
+    extra: EventExtra = {},
+  ): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
     const id = newId('evt');
     const created = new Date(nowMs).toISOString();
     const event = await tx.table(WebhookEvents).insert({
@@ -158,7 +180,7 @@ export class Outbox {
       paymentId: payment.id,
       type,
       createdAt: created,
-      body: JSON.stringify(eventPayload(id, type, payment, nowMs)),
+      body: JSON.stringify(eventPayload(id, type, payment, nowMs, extra)),
     });
     const url = payment.webhookUrl ?? (await tx.table(WebhookEndpoints).get(payment.accountId))?.url;
     if (!url) return { event };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Metadata, PaymentStatus } from '../payments/schemas.js';
 import { EVENT_TYPES } from './outbox.js';
+import { RefundResource } from '../refunds/schemas.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 
@@ -37,6 +38,8 @@ export const WebhookEventPayload = z.object({
     metadata: Metadata,
     tx_hash: z.string().optional(),
     failure_reason: z.string().optional(),
+    amount_refunded: z.number().optional().describe('Present once a refund succeeded: the total refunded, in `currency`.'),
+    refund: RefundResource.optional().describe('`refund.*` and `payment.refunded` events: the refund concerned.'),
   }),
 });
 export type WebhookEventPayload = z.infer<typeof WebhookEventPayload>;

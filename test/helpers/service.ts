@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config/config.js';
+import { assertConforms } from './openapi-conformance.js';
 import { startService, type Service, type ServiceOptions } from '../../src/service.js';
 import { databaseFor, dropDatabaseFor, targetsPostgres } from './pg-target.js';
 
@@ -98,5 +99,6 @@ export async function call(
   } catch {
     /* keep text */
   }
+  await assertConforms(init.method ?? (init.body !== undefined ? 'POST' : 'GET'), url, res.status, res.headers.get('content-type'), body);
   return { status: res.status, body, headers: res.headers };
 }
