@@ -78,9 +78,13 @@ describe('MCP server over the agent tools', () => {
     await expect(mcpClient('sk_live_not_a_key')).rejects.toThrow();
   });
 
-  it('a read-only tool answers at once and moves nothing', async () => {
+  it('read-only tools (a quote, the balance) answer at once and move nothing', async () => {
     const before = await wallets();
     const client = await mcpClient(alice.key);
+    const quote = await client.callTool({ name: 'quote_transfer', arguments: { amount: '5', currency: 'USD', recipient: bob.email } });
+    expect(quote.isError, JSON.stringify(quote.structuredContent)).toBeFalsy();
+    expect((quote.structuredContent as any).action).toBe('quote');
+    expect((quote.structuredContent as any).pending_confirmation).toBeUndefined();
     const res = await client.callTool({ name: 'get_balance', arguments: {} });
     expect(res.isError).toBeFalsy();
     expect((res.structuredContent as any).action).toBe('balance');
