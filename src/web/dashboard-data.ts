@@ -4,32 +4,15 @@
  * deliveries. Amounts are summed in stablecoin base units (bigint): every payment settles in
  * the stablecoin whatever its currency, so that is the one unit totals can be added in.
  */
-import { z } from 'zod';
 import { formatUnits } from 'viem';
 import { addressUrl, networkInfo, txUrl, type NetworkInfo } from '../chain/networks.js';
 import { STABLECOIN_DECIMALS } from '../fx/rates.js';
 import { Payments, type Payment } from '../payments/payments.js';
-import { PaymentStatus } from '../payments/schemas.js';
 import { WebhookDeliveries, WebhookEvents } from '../webhooks/outbox.js';
 import type { WebDeps } from './deps.js';
 
-/** Blank form fields ("status=") mean "not set". */
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const Day = z.iso.date({ message: 'must be a date like 2026-11-26' });
-
-export const MAX_PERIOD_DAYS = 366;
-
-export const DashboardQuery = z
-  .object({
-    status: z.preprocess(blank, PaymentStatus.optional()),
-    q: z.preprocess(blank, z.string().trim().max(100, 'must be at most 100 characters').optional()),
-    from: z.preprocess(blank, Day.optional()),
-    to: z.preprocess(blank, Day.optional()),
-    limit: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(25)),
-    starting_after: z.preprocess(blank, z.string().max(64).optional()),
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '"from" must not be after "to"', path: ['from'] });
-export type DashboardQuery = z.infer<typeof DashboardQuery>;
+export { DashboardQuery, MAX_PERIOD_DAYS } from '../payments/search.js';
+import { DashboardQuery, MAX_PERIOD_DAYS } from '../payments/search.js';
 
 /** Fields of payments that other modules add over time (refunds, cancel) read where present. */
 type Row = Payment & { amountRefunded?: string; stablecoinRefunded?: string; canceledAt?: string; cancellationReason?: string };
