@@ -30,6 +30,8 @@ import { PaymentCancellation } from './payments/cancel.js';
 import { cancelRouter } from './api/cancel.router.js';
 import { EventsService } from './events/events.js';
 import { eventsRouter } from './api/events.router.js';
+import { WebhookEndpointsService } from './webhooks/endpoints.js';
+import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { appWalletPayRouter } from './checkout/app-wallet.router.js';
@@ -166,6 +168,9 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.apiRouters.push(cancelRouter(deps));
     // The events API: the webhook bodies read back for reconciliation.
     deps.apiRouters.push(eventsRouter(deps, new EventsService(store)));
+    // Several webhook endpoints per account, each with an optional event-type list.
+    const endpoints = new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param));
+    deps.apiRouters.push(webhookEndpointsRouter(deps, endpoints));
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);

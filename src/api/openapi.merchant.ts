@@ -7,6 +7,14 @@ import { CancelPaymentInput } from '../payments/cancel.js';
 import { EventId, ListEventsQuery } from '../events/events.js';
 import { EventList } from './events.router.js';
 import { WebhookEventPayload } from '../webhooks/schemas.js';
+import { CreateEndpointInput, EndpointId, UpdateEndpointInput } from '../webhooks/endpoints.js';
+import {
+  WebhookEndpointCreated,
+  WebhookEndpointList,
+  WebhookEndpointOne,
+  WebhookEndpointResource,
+} from './webhook-endpoints.router.js';
+import { registerSchema } from './openapi.js';
 
 /**
  * Issue 15's merchant operations (cancel, refunds, events, webhook endpoints), described for
@@ -86,4 +94,72 @@ registerRoute({
     401: E401,
     404: err("No such event (another account's event is a 404 too)."),
   },
+});
+
+// ------------------------------------------------------------------------- webhook endpoints
+registerSchema('WebhookEndpointResource', WebhookEndpointResource);
+const E401b = err('Not signed in and no valid key (authentication_error).');
+const EndpointParams = z.object({ id: EndpointId });
+registerRoute({
+  method: 'get',
+  path: '/api/webhook-endpoints',
+  operationId: 'listWebhookEndpoints',
+  summary: "List the account's webhook endpoints (the default one first), with their status",
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  responses: { 200: { description: 'The endpoints.', schema: WebhookEndpointList }, 401: E401b },
+});
+registerRoute({
+  method: 'post',
+  path: '/api/webhook-endpoints',
+  operationId: 'addWebhookEndpoint',
+  summary: 'Add a webhook endpoint, optionally for some event types only',
+  description: `Every event of the account whose type the endpoint subscribes to is sent to it (at most 16 added endpoints).`,
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  body: CreateEndpointInput,
+  responses: {
+    201: { description: 'Added.', schema: WebhookEndpointCreated },
+    400: E400,
+    401: E401b,
+    403: E403,
+    409: err('Too many endpoints.'),
+  },
+});
+registerRoute({
+  method: 'get',
+  path: '/api/webhook-endpoints/:id',
+  operationId: 'getWebhookEndpointById',
+  summary: 'Read a webhook endpoint (status `disabled` after a 410 Gone)',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: EndpointParams,
+  responses: { 200: { description: 'The endpoint.', schema: WebhookEndpointOne }, 401: E401b, 404: err('No such endpoint.') },
+});
+registerRoute({
+  method: 'patch',
+  path: '/api/webhook-endpoints/:id',
+  operationId: 'updateWebhookEndpointById',
+  summary: 'Change, enable (`disabled:false`) or disable a webhook endpoint',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: EndpointParams,
+  body: UpdateEndpointInput,
+  responses: {
+    200: { description: 'The endpoint.', schema: WebhookEndpointOne },
+    400: E400,
+    401: E401b,
+    403: E403,
+    404: err('No such endpoint.'),
+  },
+});
+registerRoute({
+  method: 'delete',
+  path: '/api/webhook-endpoints/:id',
+  operationId: 'deleteWebhookEndpointById',
+  summary: 'Delete a webhook endpoint',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: EndpointParams,
+  responses: { 200: { description: '`{ok:true}`.' }, 401: E401b, 403: E403, 404: err('No such endpoint.') },
 });
