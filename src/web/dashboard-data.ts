@@ -19,6 +19,7 @@ type Row = Payment & { amountRefunded?: string; stablecoinRefunded?: string; can
 
 const usdc = (base: bigint | string) => formatUnits(BigInt(base), STABLECOIN_DECIMALS);
 const dayOf = (iso: string) => iso.slice(0, 10);
+const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
 export function dashboardNetwork(deps: WebDeps): NetworkInfo {
   return networkInfo(deps.chain.chainId, { name: deps.config.CHAIN_NAME, explorerUrl: deps.config.CHAIN_EXPLORER_URL, embedded: deps.chain.embedded });
@@ -179,7 +180,7 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
   const deliveries = (await deps.store.table(WebhookDeliveries).findMany({ paymentId: p.id })).filter((d) => d.accountId === accountId);
   const tx = txUrl(network, p.txHash);
 
-  const timeline: TimelineEntry[] = [{ at: p.createdAt, kind: 'created', title: 'Payment created', detail: `Checkout session open until ${p.expiresAt}` }];
+  const timeline: TimelineEntry[] = [{ at: p.createdAt, kind: 'created', title: 'Payment created', detail: `Checkout session open until ${utcText(p.expiresAt)}` }];
   if (p.settledAt) {
     timeline.push({
       at: p.settledAt,
