@@ -32,6 +32,8 @@ import { EventsService } from './events/events.js';
 import { eventsRouter } from './api/events.router.js';
 import { WebhookEndpointsService } from './webhooks/endpoints.js';
 import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
+import { RefundsService } from './refunds/refunds.js';
+import { refundsRouter } from './api/refunds.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { appWalletPayRouter } from './checkout/app-wallet.router.js';
@@ -171,6 +173,21 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     // Several webhook endpoints per account, each with an optional event-type list.
     const endpoints = new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param));
     deps.apiRouters.push(webhookEndpointsRouter(deps, endpoints));
+    // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
+    const refunds = new RefundsService({
+      store,
+      payments,
+      accounts,
+      chain,
+      fx,
+      outbox: webhooks.outbox,
+      logger: logger.child({ module: 'refunds' }),
+      confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.refunds = refunds;
+    deps.apiRouters.push(refundsRouter(deps, refunds));
+    refunds.start(config.RECONCILE_INTERVAL);
+    cleanups.push(() => refunds.close());
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);
