@@ -118,7 +118,7 @@ interface Child {
 }
 
 /** Runs this file in `mode` and waits for the `{"url": ...}` line it prints when listening. */
-function spawnChild(mode: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child> {
+export function spawnChild(mode: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child> {
   return new Promise((resolve, reject) => {
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each child, written when it exits.
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];

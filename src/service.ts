@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { createLogger } from './lib/logger.js';
-import { LowdbStore, type Store } from './store/index.js';
+import { openStore, type Store } from './store/index.js';
 import { FxService, loadFxTable } from './fx/rates.js';
 import { AccountsService } from './accounts/accounts.js';
 import { KeysService } from './keys/keys.js';
@@ -16,6 +16,8 @@ import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webRouter } from './web/router.js';
 import { dashboardDataRouter } from './web/data.router.js';
 import { createChain } from './chain/chain.js';
+import { storeRelayJournal } from './chain/relay-journal.js';
+import { auditSettledOnChain } from './settlement/onchain-audit.js';
 import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
 import { Agent, createEngine, createToolHandlers } from './agent/index.js';
@@ -36,8 +38,13 @@ import { RefundsService } from './refunds/refunds.js';
 import { refundsRouter } from './api/refunds.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
+import { startingHandler } from './api/starting.js';
+import { startupTimeline } from './lib/timeline.js';
+import { Facilitator } from './x402/facilitator.js';
+import { chainPort } from './x402/exact-evm.js';
+import { x402Router } from './api/x402.router.js';
+import { x402PayRouter, x402UrlFor } from './api/x402-pay.router.js';
 import { appWalletPayRouter } from './checkout/app-wallet.router.js';
-import { createTelegramBridge } from './bridges/telegram/index.js';
 
 export interface Service {
   url: string;
@@ -50,6 +57,11 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Where first-start notices (demo login) are printed; stdout by default, never the log. */
   print?: (text: string) => void;
+  /**
+   * Called once the socket accepts connections and before anything else is built (tests use it
+   * to probe the start-up window; start-up waits for it).
+   */
+  onListening?: (url: string) => Promise<void> | void;
 }
 
 /** Builds everything from config and starts listening; `close()` undoes it in reverse. */
@@ -63,9 +75,11 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     await closeServer?.();
     for (const c of cleanups.reverse()) await c();
   };
+  const timeline = startupTimeline(logger);
   try {
-    // Listen first so a PORT of 0 gives the real port before anything builds URLs from it.
-    const server = http.createServer();
+    // Listen first so a PORT of 0 gives the real port before anything builds URLs from it; until
+    // the app is attached, every request is answered at once (healthz up but not ready, else 503).
+    const server = http.createServer(startingHandler);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -79,9 +93,12 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
     if (!config.publicUrlExplicit) config = { ...config, PUBLIC_URL: `http://localhost:${port}` };
+    timeline.phase('listen');
+    await opts.onListening?.(url);
 
-    const store: Store = await LowdbStore.open(config.DATA_DIR);
+    const store: Store = await openStore(config);
     cleanups.push(() => store.close());
+    timeline.phase('store');
     const fx = new FxService(loadFxTable());
     const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
     const keys = new KeysService(store);
@@ -91,6 +108,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments });
     cleanups.push(() => webhooks.stop());
     await webhooks.start();
+    timeline.phase('webhooks');
     const chain = await createChain({
       dataDir: config.DATA_DIR,
       rpcUrl: config.CHAIN_RPC_URL,
@@ -100,8 +118,15 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       walletMnemonic: config.WALLET_MNEMONIC,
       logScan: { windowBlocks: BigInt(config.CHAIN_LOG_SCAN_BLOCKS), maxLookbackBlocks: BigInt(config.CHAIN_LOG_MAX_LOOKBACK_BLOCKS) },
       logger: logger.child({ module: 'chain' }),
+      // Signed transactions are kept until the chain surely has them (docs/chain.md, "Power loss").
+      journal: storeRelayJournal(store),
     });
     cleanups.push(() => chain.close());
+    timeline.phase('chain');
+    // After a crash: anything reported settled must be on the chain (the journal put back what it lost).
+    void auditSettledOnChain({ store, chain, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
+      logger.warn({ err }, 'could not audit settled records against the chain'),
+    );
     // Transfers, bills and markets (docs/money-modules.md), with a sweep that finishes interrupted ones.
     const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
     cleanups.push(money.start(config.RECONCILE_INTERVAL));
@@ -123,6 +148,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     });
     // Before any confirm can run here: an action still `executing` was cut off by a stop.
     await agent.recoverInterrupted();
+    timeline.phase('agent');
     const deps: AppDeps = {
       config,
       logger,
@@ -163,8 +189,16 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     });
     deps.settlement = settlement;
-    deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null });
+    deps.paymentExtras = async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) });
     deps.apiRouters.push(settlementRouter(deps), appWalletPayRouter(deps));
+    // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
+    deps.facilitator = new Facilitator({
+      port: chainPort(chain),
+      store,
+      logger: logger.child({ module: 'x402' }),
+      receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.apiRouters.push(x402Router(deps), x402PayRouter(deps));
     // Merchant operations after the sale (issue 15): cancel a pending session.
     deps.cancellation = new PaymentCancellation(payments, chain, (id) => settlement.nonceFor(id));
     deps.apiRouters.push(cancelRouter(deps));
@@ -203,14 +237,19 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
 
     // Telegram bridge (docs/telegram.md): only with TELEGRAM_BOT_TOKEN; its webhook route must exist
     // before the app is built, and it connects (setWebhook / polling) once requests are served.
-    const telegram = createTelegramBridge(deps);
+    // grammY is loaded only when a bot is configured: it is a large share of start-up otherwise.
+    const telegram = config.TELEGRAM_BOT_TOKEN ? (await import('./bridges/telegram/index.js')).createTelegramBridge(deps) : undefined;
     if (telegram?.router) deps.apiRouters.push(telegram.router);
     if (telegram) cleanups.push(() => telegram.stop());
 
     const app = createApp(deps);
+    timeline.phase('routes');
+    // Swapped in one step: a request is served by exactly one of the two handlers.
+    server.removeListener('request', startingHandler);
     server.on('request', app);
     await telegram?.start();
-    logger.info({ url, dataDir: config.DATA_DIR }, 'service listening');
+    timeline.phase('telegram');
+    logger.info({ url, dataDir: config.DATA_DIR, startMs: timeline.totalMs() }, 'service listening');
     return { url, app, deps, close };
   } catch (e) {
     await close();

@@ -65,6 +65,8 @@ export interface AgentOptions {
   pendingTtlMs?: number;
   /** Clock (tests move it to expire actions). */
   now?: () => Date;
+  /** This instance, among several on one database: executing actions carry its id. */
+  instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -280,7 +282,7 @@ export class Agent {
       return this.settledAnswer({ ...row, status: 'expired' });
     }
     const claimed = await this.opts.store.write(PendingActions, (t) =>
-      t.update(row.id, { status: 'executing', updatedAt: this.now().toISOString() }, { status: 'pending' }),
+      t.update(row.id, { status: 'executing', executor: this.opts.instance?.id, updatedAt: this.now().toISOString() }, { status: 'pending' }),
     );
     if (!claimed) {
       const current = await this.opts.store.table(PendingActions).get(row.id);
@@ -319,6 +321,8 @@ export class Agent {
     const stuck = await this.opts.store.table(PendingActions).findMany({ status: 'executing' });
     let settled = 0;
     for (const row of stuck) {
+      // Another live instance is carrying this one out: not interrupted.
+      if (this.opts.instance && (await this.opts.instance.isLive(row.executor))) continue;
       const outcome: ToolOutcome = {
         ok: false,
         action: TOOL_ACTIONS[row.call.name],

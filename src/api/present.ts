@@ -43,6 +43,10 @@ export const PaymentResource = z.object({
     .nullable()
     .optional()
     .describe("Address the stablecoin settles to: payout_address, else the merchant's custodial wallet."),
+  x402_url: z
+    .string()
+    .optional()
+    .describe('Where an AI agent pays this session over x402: GET answers 402 with the requirements; a paid retry settles it.'),
 });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 

@@ -51,6 +51,7 @@ import {
 } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
 import { RelayerNonces } from './nonces.js';
+import type { JournalEntry, RelayJournal } from './relay-journal.js';
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
 
 // ---------------------------------------------------------------------------- results
@@ -180,7 +181,7 @@ export interface ChainService {
    * is not that wallet.
    */
   signCustodialAuthorization(index: number, auth: TransferAuthorization): Promise<Hex>;
-  /** Signs an authorization with the custodial key (valid now-60 s .. now+1 h) and relays it. */
+  /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity) and relays it. */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
   /** custodialTransfer, then waitForReceipt. */
   custodialTransferAndWait(
@@ -230,6 +231,14 @@ export interface CreateChainOptions {
    * goes back at most `maxLookbackBlocks` (default 1,000,000).
    */
   logScan?: { windowBlocks?: bigint; maxLookbackBlocks?: bigint };
+  /**
+   * Where signed transactions are kept before they are broadcast (`storeRelayJournal(store)`).
+   * With it, start-up re-broadcasts what the chain lost and a sweep re-sends dropped ones.
+   */
+  journal?: RelayJournal;
+  /** Journal upkeep. Defaults: sweep every 10 s; keep mined entries 1 h (see sweepJournal). */
+  journalSweepMs?: number;
+  journalRetentionMs?: number;
 }
 
 const EMBEDDED_CHAIN_ID = 31337;
@@ -239,6 +248,12 @@ const DEFAULT_FAUCET_GAS = parseEther('0.1');
 // x402's facilitator rejects authorizations expiring within 6 s: too late to get mined.
 const EXPIRY_MARGIN_SECONDS = 6n;
 const MAX_SEND_ATTEMPTS = 3;
+const CUSTODIAL_VALID_AFTER_MARGIN = 60n;
+// A journaled transaction neither mined nor in the node's pool after this long was dropped.
+const JOURNAL_RESEND_AFTER_MS = 30_000;
+// How long a relay waits for a lagging network to reach an authorization's validAfter.
+const CHAIN_CATCH_UP_SECONDS = 30;
+const CUSTODIAL_VALIDITY_SECONDS = 3600n;
 const SENT_CACHE_LIMIT = 10_000;
 const DEFAULT_LOG_WINDOW = 10_000n;
 const DEFAULT_MAX_LOOKBACK = 1_000_000n;
@@ -295,6 +310,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
 
     let tokenAddress: Address;
     let deployBlock: bigint | undefined;
+    let redeployed = false;
     if (embedded) {
       const balance = await publicClient.getBalance({ address: relayer.address });
       if (balance < RELAYER_MIN_BALANCE) {
@@ -313,6 +329,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       } else {
         if (recorded) log.warn({ tokenAddress: recorded.tokenAddress }, 'embedded chain was reset; redeploying the stablecoin');
         const d = await deployStablecoin(publicClient, wallet);
+        redeployed = true;
         await writeDeployment(file, d);
         tokenAddress = d.tokenAddress;
         deployBlock = BigInt(d.deployBlock);
@@ -356,7 +373,19 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       confirmTimeoutMs: opts.confirmTimeoutMs ?? 60_000,
       logWindow: positive(opts.logScan?.windowBlocks, DEFAULT_LOG_WINDOW),
       maxLookback: positive(opts.logScan?.maxLookbackBlocks, DEFAULT_MAX_LOOKBACK),
+      journal: opts.journal,
+      journalRetentionMs: opts.journalRetentionMs ?? 3_600_000,
     });
+    if (opts.journal) {
+      if (redeployed) {
+        // A fresh chain: the journal's transactions belong to the one that is gone.
+        const stale = await opts.journal.list(chainId, relayer.address);
+        await opts.journal.remove(stale.map((e) => e.id));
+      } else {
+        await service.recoverJournal();
+      }
+      service.startJournalSweep(opts.journalSweepMs ?? 10_000);
+    }
     log.info(
       { chainId, tokenAddress, relayer: relayer.address, embedded, tokenName: `${domainInfo.name} v${domainInfo.version}` },
       'chain ready',
@@ -507,6 +536,8 @@ interface ServiceParts {
   confirmTimeoutMs: number;
   logWindow: bigint;
   maxLookback: bigint;
+  journal: RelayJournal | undefined;
+  journalRetentionMs: number;
 }
 
 class ChainServiceImpl implements ChainService {
@@ -527,6 +558,10 @@ class ChainServiceImpl implements ChainService {
   private readonly sent = new Map<string, Hex>();
   private closed: Promise<void> | undefined;
   private readonly nonces: RelayerNonces;
+  private journalTimer: NodeJS.Timeout | undefined;
+  private readonly startedAt = Date.now();
+  /** Journal entries re-broadcast at this start: the start-up backup of the chain state lacks them. */
+  private readonly replayed = new Set<string>();
 
   constructor(p: ServiceParts) {
     this.p = p;
@@ -620,6 +655,11 @@ class ChainServiceImpl implements ChainService {
       if (balance < auth.value) {
         return fail(VerifyReason.insufficientBalance, 'the payer does not hold enough of the token', 'value');
       }
+      // Valid by the clock but not yet in the latest block (a quiet chain, a lagging network):
+      // the simulation would fail although the next block accepts it. Let the chain catch up.
+      if (auth.validAfter >= latest.timestamp && !(await this.chainTimePast(auth.validAfter))) {
+        return fail(VerifyReason.notYetValid, `authorization is valid only after ${auth.validAfter}`, 'validAfter');
+      }
 
       try {
         await this.simulateTransfer(auth, signature, sig.contractSigner);
@@ -632,6 +672,26 @@ class ChainServiceImpl implements ChainService {
     } catch (e) {
       this.p.log.warn({ err: revertReason(e) }, 'could not verify an authorization: chain unavailable');
       return fail(VerifyReason.chainUnavailable, `the chain could not be reached: ${revertReason(e)}`);
+    }
+  }
+
+  /**
+   * Makes the latest block's timestamp pass `t` (at most `CHAIN_CATCH_UP_SECONDS` ahead): the
+   * embedded chain mines an empty block at the current time; a real network is waited for.
+   */
+  private async chainTimePast(t: bigint): Promise<boolean> {
+    const deadline = Date.now() + CHAIN_CATCH_UP_SECONDS * 1000;
+    for (;;) {
+      const latest = await this.publicClient.getBlock({ blockTag: 'latest' });
+      if (latest.timestamp > t) return true;
+      if (this.embedded) {
+        const wall = BigInt(Math.floor(Date.now() / 1000));
+        const at = wall > t ? wall : t + 1n;
+        await this.publicClient.request({ method: 'evm_mine' as never, params: [toHex(at)] as never });
+        continue;
+      }
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 1_000));
     }
   }
 
@@ -823,7 +883,13 @@ class ChainServiceImpl implements ChainService {
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
-      txHash = keccak256(serialized);
+      const hash = keccak256(serialized);
+      // Durable before it leaves: a crash of the service and its chain together must not
+      // lose a transaction the store may already count as settled (relay-journal.ts).
+      if (this.p.journal) {
+        await this.p.journal.record({ chainId: this.chainId, relayer: this.relayerAddress, nonce, hash, raw: serialized });
+      }
+      txHash = hash;
       try {
         await this.publicClient.sendRawTransaction({ serializedTransaction: serialized });
       } catch (e) {
@@ -834,10 +900,120 @@ class ChainServiceImpl implements ChainService {
     } catch (e) {
       const refused = txHash === undefined || isRefusal(e);
       // A refused nonce is free again; an unknown outcome keeps it until the node says it lost it.
-      if (refused) this.nonces.release(nonce);
-      else this.nonces.sent(nonce, txHash!);
+      if (refused) {
+        if (txHash && this.p.journal) {
+          const hash = txHash;
+          await this.p.journal
+            .forget(this.chainId, this.relayerAddress, nonce, hash)
+            .catch((err: unknown) => this.p.log.error({ err, txHash: hash }, 'could not drop a refused transaction from the relay journal'));
+        }
+        this.nonces.release(nonce);
+      } else this.nonces.sent(nonce, txHash!);
       throw Object.assign(new Error('send failed'), { cause: e, txHash, refused }) as SendError;
     }
+  }
+
+  // -------------------------------------------------------------------------- relay journal
+
+  /**
+   * Start-up: re-broadcasts, in nonce order, every journaled transaction the node does not
+   * know (the embedded chain came back from an older dump, or a pool dropped it). The same
+   * signed bytes carry the same nonce and hash, and each authorization's EIP-3009 nonce makes a
+   * second execution impossible, so this never pays twice. Waits for the re-sent ones on the
+   * embedded chain (it mines at once), so records read after start-up see them mined.
+   */
+  async recoverJournal(): Promise<{ resent: number; dropped: number }> {
+    const journal = this.p.journal;
+    if (!journal) return { resent: 0, dropped: 0 };
+    const entries = await journal.list(this.chainId, this.relayerAddress);
+    if (entries.length === 0) return { resent: 0, dropped: 0 };
+    const mined = await this.publicClient.getTransactionCount({ address: this.relayerAddress, blockTag: 'latest' });
+    const resent: Hex[] = [];
+    const stale: string[] = [];
+    for (const e of entries) {
+      if (await this.isKnownTransaction(e.hash)) continue;
+      if (e.nonce < mined) {
+        // Another transaction took this nonce (a send from outside this service): ours can never be mined.
+        this.p.log.error({ txHash: e.hash, nonce: e.nonce }, 'a journaled transaction lost its nonce to another transaction');
+        stale.push(e.id);
+        continue;
+      }
+      try {
+        await this.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+        resent.push(e.hash);
+        this.replayed.add(e.id);
+      } catch (err) {
+        const message = revertReason(err);
+        if (/already known|known transaction/i.test(message)) continue;
+        if (/nonce too low/i.test(message)) {
+          stale.push(e.id);
+          continue;
+        }
+        // Later nonces would wait behind this one forever; stop and let the sweep try again.
+        this.p.log.error({ txHash: e.hash, nonce: e.nonce, err: message }, 'could not re-broadcast a journaled transaction');
+        break;
+      }
+    }
+    await journal.remove(stale);
+    if (resent.length > 0) {
+      this.p.log.warn({ count: resent.length, first: resent[0] }, 're-broadcast journaled transactions the chain had lost');
+      if (this.embedded) await Promise.all(resent.map((h) => this.waitForReceipt(h, 10_000)));
+    }
+    return { resent: resent.length, dropped: stale.length };
+  }
+
+  /**
+   * Background: forgets entries safely behind the chain (their nonce is mined and they are
+   * older than the retention, long enough for the embedded chain's next state dump) and
+   * re-sends entries the node has lost (a dropped transaction on a real network).
+   */
+  async sweepJournal(now = Date.now()): Promise<{ resent: number; removed: number }> {
+    const journal = this.p.journal;
+    if (!journal || this.closed) return { resent: 0, removed: 0 };
+    const entries = await journal.list(this.chainId, this.relayerAddress);
+    if (entries.length === 0) return { resent: 0, removed: 0 };
+    const [mined, pending] = await Promise.all([
+      this.publicClient.getTransactionCount({ address: this.relayerAddress, blockTag: 'latest' }),
+      this.publicClient.getTransactionCount({ address: this.relayerAddress, blockTag: 'pending' }),
+    ]);
+    const old = (e: JournalEntry, ms: number) => now - Date.parse(e.createdAt) > ms;
+    // Embedded: a dump cut short by the crash falls back to the copy taken at start-up
+    // (startEmbeddedAnvil), so keep what that copy lacks: this run's transactions and the ones
+    // re-broadcast at this start (up to the retention; a long run keeps the last hour).
+    // Real network: keep mined ones for the retention (reorgs).
+    const inBackup = (e: JournalEntry) => Date.parse(e.createdAt) < this.startedAt && !this.replayed.has(e.id);
+    const removable = (e: JournalEntry) =>
+      e.nonce < mined && (this.embedded ? inBackup(e) || old(e, this.p.journalRetentionMs) : old(e, this.p.journalRetentionMs));
+    const remove = entries.filter(removable).map((e) => e.id);
+    await journal.remove(remove);
+    let resent = 0;
+    // Not in the pool and not mined after a while: dropped. Re-send in nonce order.
+    for (const e of entries) {
+      if (e.nonce < pending || !old(e, JOURNAL_RESEND_AFTER_MS)) continue;
+      if (await this.isKnownTransaction(e.hash)) continue;
+      try {
+        await this.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+        resent++;
+      } catch (err) {
+        this.p.log.warn({ txHash: e.hash, nonce: e.nonce, err: revertReason(err) }, 'could not re-send a dropped transaction');
+        break;
+      }
+    }
+    if (resent > 0) this.p.log.warn({ resent }, 're-sent dropped relayer transactions');
+    return { resent, removed: remove.length };
+  }
+
+  startJournalSweep(intervalMs: number): void {
+    if (!this.p.journal) return;
+    let running = false;
+    this.journalTimer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.sweepJournal()
+        .catch((err: unknown) => this.p.log.warn({ err: revertReason(err) }, 'relay journal sweep failed'))
+        .finally(() => (running = false));
+    }, intervalMs);
+    this.journalTimer.unref();
   }
 
   // -------------------------------------------------------------------------- receipts
@@ -949,14 +1125,11 @@ class ChainServiceImpl implements ChainService {
     const account = this.p.custodial.account(params.fromIndex);
     const latest = await this.publicClient.getBlock({ blockTag: 'latest' }).catch(() => undefined);
     if (!latest) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
-    const wall = BigInt(Math.floor(Date.now() / 1000));
-    const now = latest.timestamp > wall ? latest.timestamp : wall;
     const auth: TransferAuthorization = {
       from: account.address,
       to: params.to,
       value: params.value,
-      validAfter: now - 60n,
-      validBefore: now + 3600n,
+      ...custodialValidity(latest.timestamp, BigInt(Math.floor(Date.now() / 1000))),
       nonce: params.nonce.toLowerCase() as Hex,
     };
     const signature = await account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
@@ -1020,11 +1193,27 @@ class ChainServiceImpl implements ChainService {
 
   close(): Promise<void> {
     this.closed ??= (async () => {
+      if (this.journalTimer) clearInterval(this.journalTimer);
       await this.p.anvil?.stop();
       this.p.log.info({ embedded: this.embedded }, 'chain closed');
     })();
     return this.closed;
   }
+}
+
+/**
+ * The validity window of an authorization we sign ourselves and relay at once. `validAfter`
+ * comes from the chain, not the wall clock: the token compares it with `block.timestamp`, and
+ * the simulation runs against the latest block, which is older than the wall clock whenever
+ * the chain has been quiet (anvil mines only on demand) or a real network's blocks lag our
+ * clock. A margin below the latest block keeps it valid in every block still to come.
+ * `validBefore` counts from the later of the two clocks, so a chain running ahead of us
+ * (anvil's time moved forward) still gets the full hour.
+ */
+export function custodialValidity(latestBlockTimestamp: bigint, wallSeconds: bigint): { validAfter: bigint; validBefore: bigint } {
+  const validAfter = latestBlockTimestamp > CUSTODIAL_VALID_AFTER_MARGIN ? latestBlockTimestamp - CUSTODIAL_VALID_AFTER_MARGIN : 0n;
+  const now = latestBlockTimestamp > wallSeconds ? latestBlockTimestamp : wallSeconds;
+  return { validAfter, validBefore: now + CUSTODIAL_VALIDITY_SECONDS };
 }
 
 type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean };

@@ -66,6 +66,10 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** postgres://… selects the PostgreSQL store (docs/store.md); unset keeps lowdb under DATA_DIR. */
+  DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
+  /** Connections per instance to PostgreSQL. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),

@@ -39,6 +39,12 @@ export interface Payment {
    * reconciler has checked the chain (docs/settlement.md, "Expiry after a settle attempt").
    */
   attemptedBy?: string[];
+  /**
+   * The EIP-3009 nonce of the authorization being settled when the payer chose it (x402 clients
+   * sign a random nonce); unset for the nonce derived from the payment id. Set with `payer` on
+   * `pending -> processing`, cleared when the payment goes back to `pending`.
+   */
+  authNonce?: string;
   settledAt?: string;
   failureReason?: string;
   /** Set when the merchant canceled the pending session (src/payments/cancel.ts). */
@@ -337,7 +343,7 @@ export class PaymentsService {
 }
 
 export type TransitionPatch = Partial<
-  Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded'>
+  Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded'>
 >;
 
 /** A settle was started for this payment at least once (see `Payment.attemptedBy`). */

@@ -46,6 +46,8 @@ export interface DispatcherOptions {
    * deliveries failing together (a receiver outage) do not come back in one burst. Default 0.1.
    */
   jitter?: number;
+  /** This instance, when several share the database: an attempt another live one has on the wire is left to it. */
+  instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
 }
 
 /** Attempt outcome beyond the HTTP result: the endpoint is disabled, so nothing was sent. */
@@ -140,16 +142,27 @@ export class WebhookDispatcher {
     const pending = await this.opts.store.table(WebhookDeliveries).findMany({ status: 'pending' });
     for (const d of pending) {
       if (this.runners.has(d.id)) continue;
-      if (d.inFlight) await this.recordInterrupted(d.id);
+      if (d.inFlight) {
+        if (await this.sentElsewhere(d)) continue;
+        await this.recordInterrupted(d.id, d.inFlight.startedAt);
+      }
       this.ensureRunner(d.id);
     }
   }
 
-  private async recordInterrupted(id: string): Promise<void> {
+  /** Whether another live instance has this delivery's attempt on the wire (then it is theirs). */
+  private async sentElsewhere(d: WebhookDelivery): Promise<boolean> {
+    const { instance } = this.opts;
+    const owner = d.inFlight?.owner;
+    return !!instance && owner !== undefined && owner !== instance.id && (await instance.isLive(owner));
+  }
+
+  private async recordInterrupted(id: string, startedAt: string): Promise<void> {
     await this.opts.store.transaction(async (tx) => {
       const t = tx.table(WebhookDeliveries);
       const d = await t.get(id);
-      if (!d?.inFlight) return;
+      // Only the marker seen: a newer claim (another instance's) is not a leftover.
+      if (!d?.inFlight || d.inFlight.startedAt !== startedAt) return;
       const attempt: DeliveryAttempt = {
         at: d.inFlight.startedAt,
         trigger: d.scheduleIndex === 0 && d.cycle > 0 ? 'manual' : 'schedule',
@@ -184,9 +197,11 @@ export class WebhookDispatcher {
   private async step(id: string): Promise<void> {
     const d = await this.opts.store.table(WebhookDeliveries).get(id);
     if (!d || d.status !== 'pending' || this.stopped) return;
-    // This runner is the only one for the delivery, so a marker it did not set is a leftover.
+    // This runner is the only one for the delivery in this process, so a marker it did not
+    // set is a leftover, unless another live instance is sending it: then it is theirs.
     if (d.inFlight) {
-      await this.recordInterrupted(id);
+      if (await this.sentElsewhere(d)) return;
+      await this.recordInterrupted(id, d.inFlight.startedAt);
       throw new NotDoneYet();
     }
     const wait = Date.parse(d.nextAttemptAt ?? '') - Date.now();
@@ -223,7 +238,8 @@ export class WebhookDispatcher {
       if (!d || d.status !== 'pending' || d.inFlight || d.cycle !== seen.cycle || d.scheduleIndex !== seen.scheduleIndex) {
         return undefined;
       }
-      return t.update(id, { inFlight: { startedAt: new Date(startedMs).toISOString(), cycle: d.cycle } });
+      const owner = this.opts.instance?.id;
+      return t.update(id, { inFlight: { startedAt: new Date(startedMs).toISOString(), cycle: d.cycle, ...(owner ? { owner } : {}) } });
     });
     if (!claimed) return;
 

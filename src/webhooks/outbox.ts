@@ -83,7 +83,8 @@ export interface WebhookDelivery {
   /** When the next attempt is due (pending only). */
   nextAttemptAt?: string;
   /** Set while an attempt is on the wire; found set at start-up, it was interrupted. */
-  inFlight?: { startedAt: string; cycle: number };
+  /** An attempt on the wire; `owner` is the instance sending it (several may share one database). */
+  inFlight?: { startedAt: string; cycle: number; owner?: string };
   deliveredAt?: string;
   attempts: DeliveryAttempt[];
 }
@@ -169,7 +170,7 @@ export function attemptDueAt(
 export interface OutboxOptions {
   schedule: readonly number[];
   secrets: WebhookSecretsService;
-  /** Told about each new delivery; it must not act before the transaction commits. */
+  /** Told about each new delivery once its transaction has committed. */
   onQueued?: (deliveryId: string) => void;
 }
 
@@ -225,7 +226,9 @@ export class Outbox {
         attempts: [],
       });
       first ??= delivery;
-      this.opts.onQueued?.(delivery.id);
+      // Wake the dispatcher only once the delivery is committed.
+      const queued = this.opts.onQueued;
+      if (queued) tx.afterCommit(() => queued(delivery.id));
     }
     return { event, delivery: first };
   }

@@ -150,6 +150,10 @@ export interface WebhooksOptions {
   payments: PaymentsService;
   /** Dispatcher tuning (tests, bench). */
   concurrency?: number;
+  /** This instance among several on one database (see WebhookDispatcher). */
+  instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
+  /** How often pending deliveries without a runner are picked up (default 30 s). */
+  rescanMs?: number;
 }
 
 /** Builds the capability and registers the outbox as a payments transition listener. */
@@ -163,6 +167,8 @@ export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
     guard: config.production,
     concurrency: opts.concurrency,
+    instance: opts.instance,
+    rescanMs: opts.rescanMs,
   });
   const outbox = new Outbox({ schedule: config.WEBHOOK_RETRY_SCHEDULE, secrets, onQueued: dispatcher.kick });
   payments.onTransition(outbox.onTransition);

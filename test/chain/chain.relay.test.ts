@@ -214,3 +214,57 @@ describe('ChainService: verify and relay EIP-3009 authorizations', () => {
     expect(outcome).toEqual({ status: 'timeout' });
   });
 });
+
+// Issue 10 item 1: an authorization valid by the clock but not yet by the latest block.
+describe('ChainService: a quiet chain whose latest block lags the clock', () => {
+  let chain: ChainService;
+  let cleanup: () => Promise<void>;
+  let payer: PrivateKeyAccount;
+  const merchant = '0x00000000000000000000000000000000000c0ffe' as Address;
+
+  beforeAll(async () => {
+    const t = await tempDir('chain-idle-');
+    cleanup = t.cleanup;
+    chain = await createChain({ dataDir: t.dir, confirmTimeoutMs: 20_000 });
+    payer = privateKeyToAccount(generatePrivateKey());
+    expect((await chain.faucet(payer.address, 1_000_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+  });
+  afterAll(async () => {
+    await chain?.close();
+    await cleanup?.();
+  });
+
+  async function idle(seconds: number): Promise<bigint> {
+    const now = Math.floor(Date.now() / 1000);
+    await chain.publicClient.request({ method: 'evm_setTime' as never, params: [now - seconds] as never });
+    await chain.publicClient.request({ method: 'evm_mine' as never, params: [] as never });
+    await chain.publicClient.request({ method: 'evm_setTime' as never, params: [now] as never });
+    return BigInt(now);
+  }
+
+  it('relays a payer authorization whose validAfter is past the latest block but not the clock', async () => {
+    const now = await idle(180);
+    const auth: TransferAuthorization = {
+      from: payer.address,
+      to: merchant,
+      value: 1_000n,
+      validAfter: now - 30n,
+      validBefore: now + 600n,
+      nonce: randomNonce(),
+    };
+    const signature = await payer.signTypedData(chain.transferWithAuthorizationTypedData(auth).typedData);
+    const sent = await chain.submitTransferWithAuthorization(auth, signature);
+    expect(sent).toMatchObject({ ok: true });
+    if (!sent.ok) return;
+    expect((await chain.waitForReceipt(sent.txHash)).status).toBe('success');
+  });
+
+  it('moves custodial money after the chain sat idle', async () => {
+    await idle(300);
+    const from = chain.custodialAddress(7);
+    expect((await chain.faucet(from, 5_000n, { nativeAmount: 0n })).ok).toBe(true);
+    await idle(300);
+    const res = await chain.custodialTransferAndWait({ fromIndex: 7, to: merchant, value: 5_000n, nonce: randomNonce() });
+    expect(res).toMatchObject({ ok: true, receipt: { status: 'success' } });
+  });
+});
