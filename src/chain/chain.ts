@@ -178,6 +178,13 @@ export interface ChainService {
   custodialAddress(index: number): Address;
   /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity) and relays it. */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
+  /**
+   * A custodial authorization (valid from the latest block - 60 s for 1 h) signed with the
+   * custodial key, for `relayOnce`. Fails only when the chain cannot be reached.
+   */
+  signCustodialAuthorization(
+    params: CustodialTransferParams,
+  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>>;
   /** custodialTransfer, then waitForReceipt. */
   custodialTransferAndWait(
     params: CustodialTransferParams,
@@ -1163,10 +1170,12 @@ class ChainServiceImpl implements ChainService {
 
   // -------------------------------------------------------------------------- custodial
 
-  async custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure> {
+  async signCustodialAuthorization(
+    params: CustodialTransferParams,
+  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>> {
     const account = this.p.custodial.account(params.fromIndex);
-    const latest = await this.publicClient.getBlock({ blockTag: 'latest' }).catch(() => undefined);
-    if (!latest) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
+    const latest = await this.latestBlock().catch(() => undefined);
+    if (!latest) return fail(VerifyReason.chainUnavailable, 'the chain could not be reached');
     const auth: TransferAuthorization = {
       from: account.address,
       to: params.to,
@@ -1175,8 +1184,14 @@ class ChainServiceImpl implements ChainService {
       nonce: params.nonce.toLowerCase() as Hex,
     };
     const signature = await account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
-    const res = await this.submitTransferWithAuthorization(auth, signature);
-    return res.ok ? { ok: true, txHash: res.txHash, from: account.address } : res;
+    return { ok: true, auth, signature };
+  }
+
+  async custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure> {
+    const signed = await this.signCustodialAuthorization(params);
+    if (!signed.ok) return signed;
+    const res = await this.submitTransferWithAuthorization(signed.auth, signed.signature);
+    return res.ok ? { ok: true, txHash: res.txHash, from: signed.auth.from } : res;
   }
 
   async custodialTransferAndWait(
