@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
 import { relayOnce, type RelayFailure } from '../chain/relay.js';
 
 /**
@@ -32,7 +32,7 @@ interface MoveParams extends MoveRequest {
   nonce: Hex;
 }
 
-export async function moveOnce(chain: ChainService, req: MoveRequest, timeoutMs?: number): Promise<MoveOutcome> {
+export async function moveOnce(chain: ChainPort, req: MoveRequest, timeoutMs?: number): Promise<MoveOutcome> {
   // Both are derived (addresses are cached by the chain layer), so callers cannot pass a mismatch.
   const p: MoveParams = { ...req, from: chain.custodialAddress(req.fromIndex), nonce: chain.nonceFor(req.kind, req.id) };
   const signed = await chain.signCustodialAuthorization({ fromIndex: p.fromIndex, to: p.to, value: p.value, nonce: p.nonce });
