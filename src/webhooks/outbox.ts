@@ -226,6 +226,7 @@ export class Outbox {
         attempts: [],
       });
       first ??= delivery;
+      // Wake the dispatcher only once the delivery is committed.
       const queued = this.opts.onQueued;
       if (queued) tx.afterCommit(() => queued(delivery.id));
     }
