@@ -103,10 +103,26 @@ registerRoute({
   params: Params,
   responses: {
     200: {
-      description: '`{payment, network, timeline, events:[{id, type, created_at, deliveries:[{id, url, status, attempts}]}]}`.',
+      description: '`{payment, network, refunds, timeline, events:[{id, type, created_at, deliveries:[{id, url, status, attempts}]}]}`.',
       schema: z.object({
         payment: ListItem.extend({ metadata: z.record(z.string(), z.unknown()), payer: z.string().nullable(), tx_hash: z.string().nullable(), tx_url: z.string().nullable() }).passthrough(),
         network: z.object({ chain_id: z.number().int(), name: z.string(), explorer_url: z.string().nullable() }),
+        refunds: z.array(
+          z.object({
+            id: z.string(),
+            status: z.string(),
+            amount: Decimal,
+            currency: z.string(),
+            stablecoin_amount: Decimal,
+            reason: z.string().nullable(),
+            to: z.string(),
+            tx_hash: z.string().nullable(),
+            tx_url: z.string().nullable(),
+            failure_reason: z.string().nullable(),
+            created_at: z.string(),
+            succeeded_at: z.string().nullable(),
+          }),
+        ),
         timeline: z.array(z.object({ at: z.string(), kind: z.string(), title: z.string() }).passthrough()),
         events: z.array(z.object({ id: z.string(), type: z.string(), created_at: z.string(), deliveries: z.array(z.object({}).passthrough()) })),
       }),
