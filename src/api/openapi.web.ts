@@ -148,7 +148,7 @@ registerRoute({
     202: { description: 'Sent, not yet confirmed: `{ok:true, payment, txHash}`; read `GET /api/checkout/{id}` for the outcome.' },
     401: E401s,
     402: { description: 'The app wallet holds too little (reason `insufficient_balance`); nothing moved.', schema: CheckoutFailure },
-    403: err('Cookie-authenticated request from a foreign Origin (permission_error).'),
+    403: { description: 'Cookie-authenticated request from a foreign Origin.', schema: z.object({ ok: z.literal(false), error: z.string() }) },
     404: { description: 'No such payment.', schema: CheckoutFailure },
     409: { description: 'Already settled, processing, canceled or failed; or the payment settles to this very wallet (`own_payment`).', schema: CheckoutFailure },
     410: { description: 'The checkout session expired.', schema: CheckoutFailure },
