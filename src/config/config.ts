@@ -95,7 +95,11 @@ export const EnvSchema = z.object({
   // 11 attempts over about 3 days 10 hours (issue 15: at least 3 days), each retry with up to 10% jitter.
   WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration)),
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
+  /** How often each instance picks up pending deliveries it has no runner for (another instance's, after a crash). */
+  WEBHOOK_RESCAN_INTERVAL: TimerDuration.default(parseDuration('30s')),
   AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
+  /** Overall deadline of one Claude agent turn (all model calls and tools); past it the turn answers 503. */
+  AGENT_TURN_TIMEOUT: TimerDuration.default(parseDuration('45s')),
   EXPIRY_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How long a settle call waits for the receipt before leaving the payment `processing`. */
   SETTLEMENT_CONFIRM_TIMEOUT: TimerDuration.default(parseDuration('60s')),
