@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, toHex, type Address } from 'viem';
 import { call, createMerchant } from '../helpers/service.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
+import { Refunds } from '../../src/refunds/refunds.js';
 import { startReceiver, type Receiver } from '../webhooks/helpers.js';
 import { anvil, authorize, createPayment, customer, merchantWallet, settle, setup, until, usdc, type Ctx } from '../settlement/helpers.js';
 
@@ -206,6 +207,40 @@ describe('refunds', () => {
     expect(retry.body.id).not.toBe(failed.body.id);
     expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));
     expect((await read(pay.id)).body.status).toBe('refunded');
+  });
+
+  it('a refund cut off before it reached the chain is finished by the reconciler, once', async () => {
+    const { pay, payer } = await paid();
+    const account = (await ctx.svc.deps.accounts.get(ctx.merchant.accountId))!;
+    // What a crash right after the reservation leaves behind: a pending refund, nothing sent.
+    const at = new Date().toISOString();
+    await ctx.svc.deps.store.write(Refunds, (t) =>
+      t.insert({
+        id: 're_crashedbeforesend0001',
+        accountId: ctx.merchant.accountId,
+        paymentId: pay.id,
+        status: 'pending',
+        amount: '12.5',
+        amountMinor: '1250',
+        currency: 'USD',
+        stablecoinAmount: usdc('12.5').toString(),
+        rate: '1',
+        fromIndex: account.walletIndex,
+        from: wallet,
+        to: payer.address,
+        createdAt: at,
+        updatedAt: at,
+      }),
+    );
+    const refunds = ctx.svc.deps.refunds!;
+    // Two reconcile passes at once (two instances after a restart): the nonce lets one through.
+    await Promise.all([refunds.reconcile(), refunds.reconcile(), refunds.execute('re_crashedbeforesend0001')]);
+    const r = await call(`${ctx.svc.api}/v1/refunds/re_crashedbeforesend0001`, { key: ctx.merchant.key });
+    expect(r.body.status).toBe('succeeded');
+    expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));
+    expect((await read(pay.id)).body).toMatchObject({ status: 'refunded', amount_refunded: 12.5 });
+    await refunds.reconcile();
+    expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));
   });
 
   it('the dashboard refunds with the session cookie', async () => {
