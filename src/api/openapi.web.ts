@@ -103,10 +103,26 @@ registerRoute({
   params: Params,
   responses: {
     200: {
-      description: '`{payment, network, timeline, events:[{id, type, created_at, deliveries:[{id, url, status, attempts}]}]}`.',
+      description: '`{payment, network, refunds, timeline, events:[{id, type, created_at, deliveries:[{id, url, status, attempts}]}]}`.',
       schema: z.object({
         payment: ListItem.extend({ metadata: z.record(z.string(), z.unknown()), payer: z.string().nullable(), tx_hash: z.string().nullable(), tx_url: z.string().nullable() }).passthrough(),
         network: z.object({ chain_id: z.number().int(), name: z.string(), explorer_url: z.string().nullable() }),
+        refunds: z.array(
+          z.object({
+            id: z.string(),
+            status: z.string(),
+            amount: Decimal,
+            currency: z.string(),
+            stablecoin_amount: Decimal,
+            reason: z.string().nullable(),
+            to: z.string(),
+            tx_hash: z.string().nullable(),
+            tx_url: z.string().nullable(),
+            failure_reason: z.string().nullable(),
+            created_at: z.string(),
+            succeeded_at: z.string().nullable(),
+          }),
+        ),
         timeline: z.array(z.object({ at: z.string(), kind: z.string(), title: z.string() }).passthrough()),
         events: z.array(z.object({ id: z.string(), type: z.string(), created_at: z.string(), deliveries: z.array(z.object({}).passthrough()) })),
       }),
@@ -132,7 +148,7 @@ registerRoute({
     202: { description: 'Sent, not yet confirmed: `{ok:true, payment, txHash}`; read `GET /api/checkout/{id}` for the outcome.' },
     401: E401s,
     402: { description: 'The app wallet holds too little (reason `insufficient_balance`); nothing moved.', schema: CheckoutFailure },
-    403: err('Cookie-authenticated request from a foreign Origin (permission_error).'),
+    403: { description: 'Cookie-authenticated request from a foreign Origin.', schema: z.object({ ok: z.literal(false), error: z.string() }) },
     404: { description: 'No such payment.', schema: CheckoutFailure },
     409: { description: 'Already settled, processing, canceled or failed; or the payment settles to this very wallet (`own_payment`).', schema: CheckoutFailure },
     410: { description: 'The checkout session expired.', schema: CheckoutFailure },
