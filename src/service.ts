@@ -20,7 +20,7 @@ import { storeRelayJournal } from './chain/relay-journal.js';
 import { auditSettledOnChain } from './settlement/onchain-audit.js';
 import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
-import { Agent, createEngine, createToolHandlers } from './agent/index.js';
+import { Agent, createEngine, createToolHandlers, type Engine } from './agent/index.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
 import { AgentRateLimit, SharedTurnCounter } from './agent/rate-limit.js';
 import { chatRouter } from './api/chat.router.js';
@@ -32,6 +32,10 @@ import { PaymentCancellation } from './payments/cancel.js';
 import { cancelRouter } from './api/cancel.router.js';
 import { EventsService } from './events/events.js';
 import { eventsRouter } from './api/events.router.js';
+import { WebhookEndpointsService } from './webhooks/endpoints.js';
+import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
+import { RefundsService } from './refunds/refunds.js';
+import { refundsRouter } from './api/refunds.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { startingHandler } from './api/starting.js';
@@ -53,6 +57,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Where first-start notices (demo login) are printed; stdout by default, never the log. */
   print?: (text: string) => void;
+  /** The agent engine, instead of the one the config selects (tests score a scripted one). */
+  engine?: Engine;
   /**
    * Called once the socket accepts connections and before anything else is built (tests use it
    * to probe the start-up window; start-up waits for it).
@@ -142,7 +148,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const money = createMoneyModules({ store, chain, fx, accounts, logger, confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
     cleanups.push(money.start(config.RECONCILE_INTERVAL));
     const agent = new Agent({
-      engine: createEngine(config, logger.child({ module: 'agent' })),
+      engine: opts.engine ?? createEngine(config, logger.child({ module: 'agent' })),
       handlers: createToolHandlers({
         accounts,
         payments,
@@ -225,6 +231,24 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.apiRouters.push(cancelRouter(deps));
     // The events API: the webhook bodies read back for reconciliation.
     deps.apiRouters.push(eventsRouter(deps, new EventsService(store)));
+    // Several webhook endpoints per account, each with an optional event-type list.
+    const endpoints = new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param));
+    deps.apiRouters.push(webhookEndpointsRouter(deps, endpoints));
+    // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
+    const refunds = new RefundsService({
+      store,
+      payments,
+      accounts,
+      chain,
+      fx,
+      outbox: webhooks.outbox,
+      logger: logger.child({ module: 'refunds' }),
+      confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.refunds = refunds;
+    deps.apiRouters.push(refundsRouter(deps, refunds));
+    refunds.start(config.RECONCILE_INTERVAL);
+    cleanups.push(() => refunds.close());
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);

@@ -27,11 +27,15 @@ class LazyClaudeEngine implements Engine {
 }
 
 /** DESIGN.md 3: ANTHROPIC_API_KEY set -> Claude with tool use; unset -> the local parser. */
-export function createEngine(config: Pick<Config, 'ANTHROPIC_API_KEY' | 'ANTHROPIC_MODEL' | 'ANTHROPIC_BASE_URL'>, logger: Logger): Engine {
+export function createEngine(
+  config: Pick<Config, 'ANTHROPIC_API_KEY' | 'ANTHROPIC_MODEL' | 'ANTHROPIC_BASE_URL'> & Partial<Pick<Config, 'AGENT_TURN_TIMEOUT'>>,
+  logger: Logger,
+): Engine {
   if (config.ANTHROPIC_API_KEY) {
     return new LazyClaudeEngine({
       apiKey: config.ANTHROPIC_API_KEY,
       model: config.ANTHROPIC_MODEL,
+      ...(config.AGENT_TURN_TIMEOUT ? { turnTimeoutMs: config.AGENT_TURN_TIMEOUT } : {}),
       ...(config.ANTHROPIC_BASE_URL ? { baseURL: config.ANTHROPIC_BASE_URL } : {}),
       logger,
     });

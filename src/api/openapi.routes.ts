@@ -15,7 +15,7 @@ import {
   WebhookRedeliverResponse,
   WebhookSecretResponse,
 } from './webhooks.router.js';
-import { AgentMessageInput } from './agent.router.js';
+import { AgentMessageInput, AgentSettleInput } from './agent.router.js';
 import { ChatActionInput } from './chat.router.js';
 import { FaucetInput } from './dev.router.js';
 import { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentId } from '../payments/schemas.js';
@@ -47,6 +47,7 @@ registerSchema('CreateKeyInput', CreateKeyInput);
 registerSchema('SignupInput', SignupInput);
 registerSchema('LoginInput', LoginInput);
 registerSchema('AgentMessageInput', AgentMessageInput);
+registerSchema('AgentSettleInput', AgentSettleInput);
 registerSchema('CheckoutRead', CheckoutRead);
 registerSchema('ChatActionInput', ChatActionInput);
 registerSchema('SetEndpointInput', SetEndpointInput);
@@ -447,15 +448,44 @@ const agentErrors = {
   503: { description: 'The model provider failed after retries.', schema: AgentErrorBody },
 };
 
+const AgentPending = z
+  .object({
+    id: z.string().describe('Send it back as `confirm_action` to execute the action.'),
+    expires_at: z.string().describe('ISO 8601 UTC; after it the action can no longer be confirmed (410).'),
+    description: z.string().describe('The exact action: amounts in both currencies, rate, fee, recipient. Show it to your user.'),
+  })
+  .describe('A money-moving action held by `confirm: false`; nothing has moved.');
+registerSchema('AgentPending', AgentPending);
+const AgentPreviewReply = AgentReply.extend({ pending: AgentPending.optional() });
+registerSchema('AgentPreviewReply', AgentPreviewReply);
+
 registerRoute({
   method: 'post',
   path: '/api/agent/settle',
   operationId: 'agentSettle',
-  summary: 'Run one agent turn from a plain-language message (moves money: confirm with your user first)',
+  summary: 'Run one agent turn from a plain-language message, or confirm a previewed action',
+  description: [
+    'Send exactly one of `message` and `confirm_action`.',
+    '',
+    '- `{message}`: the turn acts at once (it may move money: show your user what will happen first).',
+    '- `{message, confirm: false}`: preview. A money-moving action (transfer, bill, stake, resolve, cancel) is held as `pending` ' +
+      '`{id, expires_at, description}` and nothing moves; show `description` to your user. Messages that move no money ' +
+      '(balance, lists, payment links, markets created) are answered at once, without `pending`.',
+    '- `{confirm_action: "<pending.id>"}`: executes exactly the stored action, once. Repeats (also concurrent ones) answer the ' +
+      'first outcome with `already: true` and never move money again. Unknown ids, another account\'s ids and actions held by ' +
+      'the chat widget or Telegram answer 404; an expired action 410. A confirm spends no rate-limit budget.',
+  ].join('\n'),
   tags: ['Agent'],
   auth: 'bearer',
-  body: AgentMessageInput,
-  responses: { 200: { description: 'Done.', schema: AgentReply }, ...agentErrors, 401: E401 },
+  body: AgentSettleInput,
+  responses: {
+    200: { description: 'Done, previewed (`pending`), or the first outcome of a confirmed action.', schema: AgentPreviewReply },
+    ...agentErrors,
+    401: E401,
+    404: { description: '`confirm_action`: no such pending action for this key: `{ok:false, action, reply, reason:"not_found"}`.', schema: AgentReply },
+    409: { description: '`confirm_action`: the action is being carried out by another request: `reason:"in_progress"`.', schema: AgentReply },
+    410: { description: '`confirm_action`: the action expired before it was confirmed; nothing moved: `reason:"expired"`.', schema: AgentReply },
+  },
 });
 
 registerRoute({
@@ -563,3 +593,4 @@ registerRoute({
   responses: { 200: { description: 'Ready.', schema: HealthResponse }, 503: { description: 'Not ready.', schema: HealthResponse } },
 });
 import './openapi.merchant.js';
+import './openapi.web.js';
