@@ -31,8 +31,18 @@ export async function auditSettledOnChain(o: {
   const floor = (o.now ?? Date.now()) - (o.sinceMs ?? 3_600_000);
   const recent = (at: string | undefined) => at !== undefined && Date.parse(at) >= floor;
   const records: AuditedRecord[] = [];
-  for (const p of await o.store.table(Payments).findMany({ status: 'settled' })) {
-    if (p.txHash && recent(p.settledAt ?? p.createdAt)) records.push({ kind: 'payment', id: p.id, txHash: p.txHash });
+  // Newest first, a page at a time, down to payments created before the window minus the longest
+  // session (a payment settles within its session): the scan stays the size of the window, not of
+  // the merchant's whole history (a million settled payments on PostgreSQL stalled the start).
+  const oldestCreated = floor - 1440 * 60_000 - 60_000;
+  for (let after: string | undefined; ; ) {
+    const page = await o.store.table(Payments).findMany({ status: 'settled' }, { order: 'desc', limit: 500, after });
+    for (const p of page) {
+      if (p.txHash && recent(p.settledAt ?? p.createdAt)) records.push({ kind: 'payment', id: p.id, txHash: p.txHash });
+    }
+    const last = page.at(-1);
+    if (page.length < 500 || !last || Date.parse(last.createdAt) < oldestCreated) break;
+    after = last.id;
   }
   for (const t of await o.store.table(Transfers).findMany({ status: 'settled' })) {
     if (t.txHash && recent(t.updatedAt)) records.push({ kind: 'transfer', id: t.id, txHash: t.txHash });

@@ -54,7 +54,8 @@ async function pgTables<R>(name: string): Promise<{ version: number; tables: Rec
   try {
     const names = (
       await c.query<{ tablename: string }>(
-        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'`,
+        // The TableDef tables (id, seq, doc); not schema_migrations, store_leases or store_counters.
+        `SELECT table_name AS tablename FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'doc'`,
       )
     ).rows.map((r) => r.tablename);
     const tables: Record<string, R[]> = {};
