@@ -5,7 +5,10 @@
  * applied, and the ratio to bare ERC-20 `transfer`s sent concurrently by one account on the
  * same chain in the same run (the chain's own ceiling for one sender).
  *
- *   npx tsx bench/settlement.ts [payments]
+ * A second phase starts settles at a steady offered rate (default 100/s) and reports the
+ * settle -> receipt latency at that load.
+ *
+ *   npx tsx bench/settlement.ts [payments] [rate]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -34,10 +37,17 @@ export interface SettlementBenchResult {
   bareP99Ms: number;
   /** settlements/s divided by bare transfers/s. */
   ratio: number;
+  /** Paced phase: settles started at `pacedRate`/s; latency at that offered load. */
+  pacedRate: number;
+  pacedAchievedPerSecond: number;
+  pacedP50Ms: number;
+  pacedP99Ms: number;
 }
 
 export interface SettlementBenchOptions {
   payments?: number;
+  /** Offered rate of the paced phase (settles started per second). Default 100. */
+  rate?: number;
   print?: (line: string) => void;
 }
 
@@ -61,8 +71,9 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
     if (!created.ok) throw new Error(created.message);
     const input = CreatePaymentInput.parse({ amount: 12.5, currency: 'USD', redirect_url: 'https://shop.example/done' });
     const prepared: Array<{ id: string; authorization: TransferAuthorization; signature: Hex }> = [];
+    const rate = opts.rate ?? 100;
     await pool(
-      Array.from({ length: n }, (_, i) => i),
+      Array.from({ length: 2 * n }, (_, i) => i),
       8,
       async () => {
         const p = await payments.create(created.account.id, input);
@@ -79,6 +90,7 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
     );
     const merchant = chain.custodialAddress(created.account.walletIndex);
     const merchantBefore = await chain.balanceOf(merchant);
+    const paced = prepared.splice(n);
 
     // Measured: all settles at once through the one relayer.
     const latencies: number[] = [];
@@ -95,6 +107,21 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
     const moved = (await chain.balanceOf(merchant)) - merchantBefore;
     const expected = prepared.reduce((s, p) => s + p.authorization.value, 0n);
     if (moved !== expected) throw new Error(`merchant received ${moved}, expected ${expected}`);
+
+    // Measured: settles started at a steady offered rate (latency at that load, not in a burst).
+    const pacedLatencies: number[] = [];
+    const tp = performance.now();
+    await Promise.all(
+      paced.map(async ({ id, authorization, signature }, i) => {
+        await new Promise((r) => setTimeout(r, (i * 1000) / rate));
+        const start = performance.now();
+        const r = await settlement.settle(id, { authorization, signature });
+        if (!r.ok || r.payment.status !== 'settled') throw new Error(`settle ${id}: ${r.ok ? r.payment.status : r.reason}`);
+        pacedLatencies.push(performance.now() - start);
+      }),
+    );
+    const pacedSeconds = (performance.now() - tp) / 1000;
+    pacedLatencies.sort((a, b) => a - b);
 
     // Baseline: N bare ERC-20 transfers sent at once by one funded account.
     const sender = privateKeyToAccount(generatePrivateKey(), { nonceManager: createNonceManager({ source: jsonRpc() }) });
@@ -131,6 +158,10 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
       bareP50Ms: round(percentile(bare, 50)),
       bareP99Ms: round(percentile(bare, 99)),
       ratio: round(settlementsPerSecond / bareTransfersPerSecond, 2),
+      pacedRate: rate,
+      pacedAchievedPerSecond: round(n / pacedSeconds),
+      pacedP50Ms: round(percentile(pacedLatencies, 50)),
+      pacedP99Ms: round(percentile(pacedLatencies, 99)),
     };
     print(
       `settlement: ${n} payments in ${result.seconds} s = ${result.settlementsPerSecond} settlements/s; ` +
@@ -141,6 +172,10 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
         `${result.bareTransfersPerSecond} transfers/s (p50 ${result.bareP50Ms} ms, p99 ${result.bareP99Ms} ms); ` +
         `settlement/bare = ${result.ratio}`,
     );
+    print(
+      `settlement paced: ${n} settles offered at ${rate}/s, done at ${result.pacedAchievedPerSecond}/s; ` +
+        `settle -> receipt p50 ${result.pacedP50Ms} ms, p99 ${result.pacedP99Ms} ms`,
+    );
     return result;
   } finally {
     await svc.close();
@@ -149,7 +184,10 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchSettlement({ payments: process.argv[2] ? Number(process.argv[2]) : undefined }).catch((err) => {
+  benchSettlement({
+    payments: process.argv[2] ? Number(process.argv[2]) : undefined,
+    rate: process.argv[3] ? Number(process.argv[3]) : undefined,
+  }).catch((err) => {
     console.error(err);
     process.exit(1);
   });

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { createLogger } from './lib/logger.js';
-import { openStore, type Store } from './store/index.js';
+import { InstanceLease, openStore, type Store } from './store/index.js';
 import { FxService, loadFxTable } from './fx/rates.js';
 import { AccountsService } from './accounts/accounts.js';
 import { KeysService } from './keys/keys.js';
@@ -22,7 +22,7 @@ import { walletSummary } from './wallet/balance.js';
 import { createMoneyModules } from './money-modules.js';
 import { Agent, createEngine, createToolHandlers, type Engine } from './agent/index.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
-import { AgentRateLimit } from './agent/rate-limit.js';
+import { AgentRateLimit, SharedTurnCounter } from './agent/rate-limit.js';
 import { chatRouter } from './api/chat.router.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { webhooksRouter } from './api/webhooks.router.js';
@@ -32,6 +32,10 @@ import { PaymentCancellation } from './payments/cancel.js';
 import { cancelRouter } from './api/cancel.router.js';
 import { EventsService } from './events/events.js';
 import { eventsRouter } from './api/events.router.js';
+import { WebhookEndpointsService } from './webhooks/endpoints.js';
+import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
+import { RefundsService } from './refunds/refunds.js';
+import { refundsRouter } from './api/refunds.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
 import { startingHandler } from './api/starting.js';
@@ -96,6 +100,12 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
 
     const store: Store = await openStore(config);
     cleanups.push(() => store.close());
+    // This process among the instances sharing the store (docs/deploy.md): work it marks as its
+    // own is taken over by another instance only once this lease lapses.
+    const instance = new InstanceLease(store);
+    await instance.start();
+    cleanups.push(() => instance.stop());
+    const shared = config.DATABASE_URL !== undefined;
     timeline.phase('store');
     const fx = new FxService(loadFxTable());
     const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
@@ -103,7 +113,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
     // Webhooks (docs/webhooks.md): the outbox listens to every payment transition from here on;
     // the dispatcher resumes pending deliveries and stops before the store closes.
-    const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments });
+    const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments, instance, rescanMs: config.WEBHOOK_RESCAN_INTERVAL });
     cleanups.push(() => webhooks.stop());
     await webhooks.start();
     timeline.phase('webhooks');
@@ -120,6 +130,15 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       journal: storeRelayJournal(store),
     });
     cleanups.push(() => chain.close());
+    // The relayer's nonces are counted in this process: two live instances must never send from
+    // one relayer key. Each instance gets its own RELAYER_PRIVATE_KEY from a pool (docs/deploy.md).
+    // After a kill -9 the old lease lapses within its TTL: a restart waits that long at most.
+    const relayer = await instance.hold(`relayer:${chain.relayerAddress.toLowerCase()}`, shared ? instance.ttlMs + 2_000 : 0);
+    if (!relayer.ok) {
+      throw new Error(
+        `the relayer ${chain.relayerAddress} is in use by the running instance ${relayer.holder}: give each instance its own RELAYER_PRIVATE_KEY (docs/deploy.md)`,
+      );
+    }
     timeline.phase('chain');
     // After a crash: anything reported settled must be on the chain (the journal put back what it lost).
     void auditSettledOnChain({ store, chain, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
@@ -143,9 +162,18 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       store,
       logger: logger.child({ module: 'agent' }),
       accounts,
+      instance,
     });
-    // Before any confirm can run here: an action still `executing` was cut off by a stop.
+    // Before any confirm can run here: an action still `executing` was cut off by a stop
+    // (with several instances: only those whose instance is gone; checked again periodically).
     await agent.recoverInterrupted();
+    if (shared) {
+      const recovery = setInterval(() => {
+        agent.recoverInterrupted().catch((err) => logger.error({ err }, 'interrupted-action recovery failed'));
+      }, config.RECONCILE_INTERVAL);
+      recovery.unref();
+      cleanups.push(() => clearInterval(recovery));
+    }
     timeline.phase('agent');
     const deps: AppDeps = {
       config,
@@ -172,7 +200,8 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.apiRouters.push(webhooksRouter(deps, webhooks.service));
     // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come from
     // (the HTTP doors share this middleware; the Telegram bridge takes from the same store).
-    deps.agentRateLimit = new AgentRateLimit(config.AGENT_RATE_LIMIT);
+    // On PostgreSQL the count lives in the database, exact across instances.
+    deps.agentRateLimit = new AgentRateLimit({ ...config.AGENT_RATE_LIMIT, counter: shared ? new SharedTurnCounter(store) : undefined });
     cleanups.push(() => deps.agentRateLimit?.close());
     const agentLimiter = agentRateLimiter(deps);
     deps.apiRouters.push(agentRouter(deps, agentLimiter), chatRouter(deps, agentLimiter));
@@ -202,13 +231,35 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     deps.apiRouters.push(cancelRouter(deps));
     // The events API: the webhook bodies read back for reconciliation.
     deps.apiRouters.push(eventsRouter(deps, new EventsService(store)));
+    // Several webhook endpoints per account, each with an optional event-type list.
+    const endpoints = new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param));
+    deps.apiRouters.push(webhookEndpointsRouter(deps, endpoints));
+    // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
+    const refunds = new RefundsService({
+      store,
+      payments,
+      accounts,
+      chain,
+      fx,
+      outbox: webhooks.outbox,
+      logger: logger.child({ module: 'refunds' }),
+      confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    });
+    deps.refunds = refunds;
+    deps.apiRouters.push(refundsRouter(deps, refunds));
+    refunds.start(config.RECONCILE_INTERVAL);
+    cleanups.push(() => refunds.close());
     if (devRoutesEnabled(deps)) deps.apiRouters.push(devRouter(deps));
     deps.pageRouters.push(checkoutPageRouter(deps));
     settlement.start(config.RECONCILE_INTERVAL);
     cleanups.push(() => settlement.close());
 
+    // One instance sweeps per interval (a lease); the sweep's compare-and-set keeps a second harmless.
     const sweeper = setInterval(() => {
-      payments.sweepExpired().catch((err) => logger.error({ err }, 'expiry sweep failed'));
+      store
+        .lease('sweep:expiry', instance.id, config.EXPIRY_SWEEP_INTERVAL)
+        .then((mine) => (mine ? payments.sweepExpired() : 0))
+        .catch((err) => logger.error({ err }, 'expiry sweep failed'));
     }, config.EXPIRY_SWEEP_INTERVAL);
     sweeper.unref();
     cleanups.push(() => clearInterval(sweeper));

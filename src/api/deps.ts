@@ -15,6 +15,7 @@ import type { MarketsService } from '../markets/markets.js';
 import type { WebhooksService } from '../webhooks/webhooks.js';
 import type { Facilitator } from '../x402/facilitator.js';
 import type { PaymentCancellation } from '../payments/cancel.js';
+import type { RefundsService } from '../refunds/refunds.js';
 
 /** What the HTTP layer is given by the composition root (src/main.ts). */
 export interface AppDeps {
@@ -34,6 +35,8 @@ export interface AppDeps {
   webhooks?: WebhooksService;
   /** Canceling pending payments (src/payments/cancel.ts). */
   cancellation?: PaymentCancellation;
+  /** Refunds of settled payments (src/refunds). */
+  refunds?: RefundsService;
   /** The agent engine core: turns, pending actions (confirm/cancel). */
   agent: Agent;
   /** AGENT_RATE_LIMIT: the one per-account turn counter every door (HTTP, chat, Telegram) takes from. */

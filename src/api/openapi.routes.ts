@@ -598,3 +598,4 @@ registerRoute({
   responses: { 200: { description: 'Ready.', schema: HealthResponse }, 503: { description: 'Not ready.', schema: HealthResponse } },
 });
 import './openapi.merchant.js';
+import './openapi.web.js';

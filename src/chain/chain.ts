@@ -15,7 +15,7 @@ import {
   HttpRequestError,
   RpcRequestError,
   TransactionNotFoundError,
-  WaitForTransactionReceiptTimeoutError,
+  TransactionReceiptNotFoundError,
   createPublicClient,
   createWalletClient,
   defineChain,
@@ -51,6 +51,7 @@ import {
 } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
 import { RelayerNonces } from './nonces.js';
+import { ReceiptWatcher, type ReceiptSource } from './receipts.js';
 import type { JournalEntry, RelayJournal } from './relay-journal.js';
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
 
@@ -180,9 +181,16 @@ export interface ChainService {
    * through their own path, such as a checkout paid from an app wallet. Throws when `auth.from`
    * is not that wallet.
    */
-  signCustodialAuthorization(index: number, auth: TransferAuthorization): Promise<Hex>;
+  signAsCustodial(index: number, auth: TransferAuthorization): Promise<Hex>;
   /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity) and relays it. */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
+  /**
+   * A custodial authorization (valid from the latest block - 60 s for 1 h) signed with the
+   * custodial key, for `relayOnce`. Fails only when the chain cannot be reached.
+   */
+  signCustodialAuthorization(
+    params: CustodialTransferParams,
+  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>>;
   /** custodialTransfer, then waitForReceipt. */
   custodialTransferAndWait(
     params: CustodialTransferParams,
@@ -249,6 +257,9 @@ const DEFAULT_FAUCET_GAS = parseEther('0.1');
 const EXPIRY_MARGIN_SECONDS = 6n;
 const MAX_SEND_ATTEMPTS = 3;
 const CUSTODIAL_VALID_AFTER_MARGIN = 60n;
+// A verification's simulation stands in for the send's own for this long (same call, same state but a block or two).
+const SIMULATION_FRESH_MS = 2_000;
+const FEE_CACHE_MS = 1_000;
 // A journaled transaction neither mined nor in the node's pool after this long was dropped.
 const JOURNAL_RESEND_AFTER_MS = 30_000;
 // How long a relay waits for a lagging network to reach an authorization's validAfter.
@@ -559,6 +570,12 @@ class ChainServiceImpl implements ChainService {
   private closed: Promise<void> | undefined;
   private readonly nonces: RelayerNonces;
   private journalTimer: NodeJS.Timeout | undefined;
+  private readonly receipts: ReceiptWatcher;
+  /** Successful verifications' simulations, by authorization and signature (see submitOnce). */
+  private readonly simulations = new Map<string, Simulation>();
+  private latestCache: { at: number; block: Promise<{ number: bigint; timestamp: bigint }> } | undefined;
+  private feeCache: { at: number; fees: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined;
+  private readonly pollMs: number;
   private readonly startedAt = Date.now();
   /** Journal entries re-broadcast at this start: the start-up backup of the chain state lacks them. */
   private readonly replayed = new Set<string>();
@@ -579,6 +596,12 @@ class ChainServiceImpl implements ChainService {
           ),
       },
       p.log,
+    );
+    this.pollMs = p.embedded ? 20 : 1_000;
+    this.receipts = new ReceiptWatcher(
+      receiptSource(p.publicClient),
+      p.embedded ? 20 : 1_000,
+      (err) => p.log.warn({ err: revertReason(err) }, 'could not read receipts'),
     );
     this.chainId = p.chainId;
     this.tokenAddress = p.tokenAddress;
@@ -636,11 +659,23 @@ class ChainServiceImpl implements ChainService {
     try {
       const sig = await this.checkSignature(auth, signature);
       if (!sig.ok) return sig;
+      const data = this.encodeTransfer(auth, signature, sig.contractSigner);
 
-      const [latest, used, balance] = await Promise.all([
-        this.publicClient.getBlock({ blockTag: 'latest' }),
+      // The reads and the simulation in one round trip. The simulation is the gas estimate
+      // (it executes the call against the latest state); a send right after reuses it.
+      const simulate = () =>
+        this.publicClient.estimateGas({ account: this.p.relayer, to: this.tokenAddress, data }).then(
+          (gas) => ({ gas }) as const,
+          (e: unknown) => {
+            if (!isRevert(e)) throw e;
+            return { revert: revertReason(e) } as const;
+          },
+        );
+      const [latest, used, balance, simulated] = await Promise.all([
+        this.latestBlock(),
         this.authorizationState(auth.from, auth.nonce),
         this.balanceOf(auth.from),
+        simulate(),
       ]);
       // Wall clock, but never behind the chain (anvil's clock can run ahead of ours).
       const wall = BigInt(Math.floor(Date.now() / 1000));
@@ -655,24 +690,63 @@ class ChainServiceImpl implements ChainService {
       if (balance < auth.value) {
         return fail(VerifyReason.insufficientBalance, 'the payer does not hold enough of the token', 'value');
       }
+      let outcome: { gas: bigint } | { revert: string } = simulated;
       // Valid by the clock but not yet in the latest block (a quiet chain, a lagging network):
-      // the simulation would fail although the next block accepts it. Let the chain catch up.
-      if (auth.validAfter >= latest.timestamp && !(await this.chainTimePast(auth.validAfter))) {
-        return fail(VerifyReason.notYetValid, `authorization is valid only after ${auth.validAfter}`, 'validAfter');
+      // the simulation failed although the next block accepts it. Let the chain catch up, then
+      // simulate again.
+      if ('revert' in outcome && auth.validAfter >= latest.timestamp) {
+        if (!(await this.chainTimePast(auth.validAfter))) {
+          return fail(VerifyReason.notYetValid, `authorization is valid only after ${auth.validAfter}`, 'validAfter');
+        }
+        outcome = await simulate();
       }
-
-      try {
-        await this.simulateTransfer(auth, signature, sig.contractSigner);
-      } catch (e) {
-        if (!isRevert(e)) throw e;
-        const message = revertReason(e);
-        return fail(reasonFromRevert(message), `simulation failed: ${message}`);
-      }
+      if ('revert' in outcome) return fail(reasonFromRevert(outcome.revert), `simulation failed: ${outcome.revert}`);
+      this.rememberSimulation(auth, signature, { gas: outcome.gas, contractSigner: sig.contractSigner, at: Date.now() });
       return { ok: true, signer: auth.from, contractSigner: sig.contractSigner };
     } catch (e) {
       this.p.log.warn({ err: revertReason(e) }, 'could not verify an authorization: chain unavailable');
       return fail(VerifyReason.chainUnavailable, `the chain could not be reached: ${revertReason(e)}`);
     }
+  }
+
+  /** A verification's simulation, for the send that follows it at once (`{verified: true}`). */
+  private rememberSimulation(auth: TransferAuthorization, signature: Hex, sim: Simulation): void {
+    if (this.simulations.size >= SENT_CACHE_LIMIT) {
+      const oldest = this.simulations.keys().next().value;
+      if (oldest !== undefined) this.simulations.delete(oldest);
+    }
+    this.simulations.set(simulationKey(auth, signature), sim);
+  }
+
+  private takeSimulation(auth: TransferAuthorization, signature: Hex): Simulation | undefined {
+    const key = simulationKey(auth, signature);
+    const sim = this.simulations.get(key);
+    this.simulations.delete(key);
+    return sim && Date.now() - sim.at <= SIMULATION_FRESH_MS ? sim : undefined;
+  }
+
+  /** The latest block, shared by calls within one polling interval (one block on anvil at most). */
+  private latestBlock(): Promise<{ number: bigint; timestamp: bigint }> {
+    const now = Date.now();
+    if (this.latestCache && now - this.latestCache.at < this.pollMs) return this.latestCache.block;
+    const block = this.publicClient.getBlock({ blockTag: 'latest' }).then((b) => ({ number: b.number, timestamp: b.timestamp }));
+    this.latestCache = { at: now, block };
+    block.catch(() => {
+      if (this.latestCache?.block === block) this.latestCache = undefined;
+    });
+    return block;
+  }
+
+  /** Fee caps shared for a second: they barely move between blocks and each read is a round trip. */
+  private fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    const now = Date.now();
+    if (this.feeCache && now - this.feeCache.at < FEE_CACHE_MS) return this.feeCache.fees;
+    const fees = this.publicClient.estimateFeesPerGas();
+    this.feeCache = { at: now, fees };
+    fees.catch(() => {
+      if (this.feeCache?.fees === fees) this.feeCache = undefined;
+    });
+    return fees;
   }
 
   /**
@@ -730,14 +804,6 @@ class ChainServiceImpl implements ChainService {
     return { v: v !== undefined && v >= 27n ? Number(v) : yParity + 27, r, s };
   }
 
-  private async simulateTransfer(auth: TransferAuthorization, signature: Hex, contractSigner: boolean): Promise<void> {
-    const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
-    const vrs = this.useVrs(signature, contractSigner);
-    const common = { ...this.token, account: this.p.relayer, functionName: 'transferWithAuthorization' } as const;
-    if (vrs) await this.publicClient.simulateContract({ ...common, args: [...head, vrs.v, vrs.r, vrs.s] });
-    else await this.publicClient.simulateContract({ ...common, args: [...head, signature] });
-  }
-
   private encodeTransfer(auth: TransferAuthorization, signature: Hex, contractSigner: boolean): Hex {
     const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
     const vrs = this.useVrs(signature, contractSigner);
@@ -771,23 +837,27 @@ class ChainServiceImpl implements ChainService {
     // A caller that has just verified skips the checks; it only needs to know which overload
     // the signature takes (a local recover). The gas estimate below still executes the call
     // against the latest state: the one simulation right before sending.
-    let contractSigner: boolean;
-    if (verified) {
-      contractSigner = !(await this.isEoaSignature(auth, signature));
-    } else {
+    // A verification that just passed carries its simulation (the gas estimate executed the
+    // call against the latest state, at most SIMULATION_FRESH_MS ago): send on it. Otherwise
+    // verify now (in full, unless the caller verified) and simulate right before sending.
+    if (!verified) {
       const v = await this.verify(auth, signature);
       if (!v.ok) return v;
-      contractSigner = v.contractSigner;
     }
+    const fresh = this.takeSimulation(auth, signature);
+    const contractSigner = fresh ? fresh.contractSigner : !(await this.isEoaSignature(auth, signature));
     const data = this.encodeTransfer(auth, signature, contractSigner);
 
     let gas: bigint;
-    try {
-      gas = await this.publicClient.estimateGas({ account: this.p.relayer, to: this.tokenAddress, data });
-    } catch (e) {
-      const message = revertReason(e);
-      if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);
-      return fail(reasonFromRevert(message), `simulation failed: ${message}`);
+    if (fresh) gas = fresh.gas;
+    else {
+      try {
+        gas = await this.publicClient.estimateGas({ account: this.p.relayer, to: this.tokenAddress, data });
+      } catch (e) {
+        const message = revertReason(e);
+        if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);
+        return fail(reasonFromRevert(message), `simulation failed: ${message}`);
+      }
     }
 
     for (let attempt = 1; ; attempt++) {
@@ -865,7 +935,7 @@ class ChainServiceImpl implements ChainService {
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     let nonce: number;
     try {
-      fees = await this.publicClient.estimateFeesPerGas();
+      fees = await this.fees();
       nonce = await this.nonces.take();
     } catch (e) {
       throw Object.assign(new Error('send failed'), { cause: e, refused: true }) as SendError;
@@ -1019,15 +1089,8 @@ class ChainServiceImpl implements ChainService {
   // -------------------------------------------------------------------------- receipts
 
   async waitForReceipt(txHash: Hex, timeoutMs = this.p.confirmTimeoutMs): Promise<ReceiptOutcome> {
-    try {
-      const r = await this.publicClient.waitForTransactionReceipt({ hash: txHash, timeout: timeoutMs });
-      return { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed };
-    } catch (e) {
-      if (!(e instanceof WaitForTransactionReceiptTimeoutError)) {
-        this.p.log.warn({ txHash, err: revertReason(e) }, 'could not read a receipt');
-      }
-      return { status: 'timeout' };
-    }
+    const r = await this.receipts.wait(txHash, timeoutMs);
+    return r ? { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed } : { status: 'timeout' };
   }
 
   async findAuthorizationTx(
@@ -1113,7 +1176,7 @@ class ChainServiceImpl implements ChainService {
 
   // -------------------------------------------------------------------------- custodial
 
-  async signCustodialAuthorization(index: number, auth: TransferAuthorization): Promise<Hex> {
+  async signAsCustodial(index: number, auth: TransferAuthorization): Promise<Hex> {
     const account = this.p.custodial.account(index);
     if (account.address.toLowerCase() !== auth.from.toLowerCase()) {
       throw new Error(`custodial wallet ${index} is not the authorizer ${auth.from}`);
@@ -1121,10 +1184,12 @@ class ChainServiceImpl implements ChainService {
     return account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
   }
 
-  async custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure> {
+  async signCustodialAuthorization(
+    params: CustodialTransferParams,
+  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>> {
     const account = this.p.custodial.account(params.fromIndex);
-    const latest = await this.publicClient.getBlock({ blockTag: 'latest' }).catch(() => undefined);
-    if (!latest) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
+    const latest = await this.latestBlock().catch(() => undefined);
+    if (!latest) return fail(VerifyReason.chainUnavailable, 'the chain could not be reached');
     const auth: TransferAuthorization = {
       from: account.address,
       to: params.to,
@@ -1133,8 +1198,14 @@ class ChainServiceImpl implements ChainService {
       nonce: params.nonce.toLowerCase() as Hex,
     };
     const signature = await account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
-    const res = await this.submitTransferWithAuthorization(auth, signature);
-    return res.ok ? { ok: true, txHash: res.txHash, from: account.address } : res;
+    return { ok: true, auth, signature };
+  }
+
+  async custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure> {
+    const signed = await this.signCustodialAuthorization(params);
+    if (!signed.ok) return signed;
+    const res = await this.submitTransferWithAuthorization(signed.auth, signed.signature);
+    return res.ok ? { ok: true, txHash: res.txHash, from: signed.auth.from } : res;
   }
 
   async custodialTransferAndWait(
@@ -1194,6 +1265,7 @@ class ChainServiceImpl implements ChainService {
   close(): Promise<void> {
     this.closed ??= (async () => {
       if (this.journalTimer) clearInterval(this.journalTimer);
+      this.receipts.close();
       await this.p.anvil?.stop();
       this.p.log.info({ embedded: this.embedded }, 'chain closed');
     })();
@@ -1214,6 +1286,50 @@ export function custodialValidity(latestBlockTimestamp: bigint, wallSeconds: big
   const validAfter = latestBlockTimestamp > CUSTODIAL_VALID_AFTER_MARGIN ? latestBlockTimestamp - CUSTODIAL_VALID_AFTER_MARGIN : 0n;
   const now = latestBlockTimestamp > wallSeconds ? latestBlockTimestamp : wallSeconds;
   return { validAfter, validBefore: now + CUSTODIAL_VALIDITY_SECONDS };
+}
+
+/** The receipt watcher's view of the node. */
+function receiptSource(client: PublicClient<HttpTransport, Chain>): ReceiptSource {
+  const summary = (r: { status: string; blockNumber: string; gasUsed: string }) => ({
+    status: r.status === '0x1' ? ('success' as const) : ('reverted' as const),
+    blockNumber: BigInt(r.blockNumber),
+    gasUsed: BigInt(r.gasUsed),
+  });
+  return {
+    blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+    async blockReceipts(block) {
+      try {
+        const raw = (await client.request({ method: 'eth_getBlockReceipts' as never, params: [toHex(block)] as never })) as
+          | Array<{ transactionHash: Hex; status: string; blockNumber: string; gasUsed: string }>
+          | null;
+        return (raw ?? []).map((r) => ({ ...summary(r), transactionHash: r.transactionHash }));
+      } catch (e) {
+        if (e instanceof BaseError && /method not found|not supported|does not exist|unsupported/i.test(`${e.shortMessage} ${e.details ?? ''}`)) {
+          return undefined;
+        }
+        throw e;
+      }
+    },
+    async receipt(hash) {
+      try {
+        const r = await client.getTransactionReceipt({ hash });
+        return { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed };
+      } catch (e) {
+        if (e instanceof TransactionReceiptNotFoundError) return undefined;
+        throw e;
+      }
+    },
+  };
+}
+
+interface Simulation {
+  gas: bigint;
+  contractSigner: boolean;
+  at: number;
+}
+
+function simulationKey(auth: TransferAuthorization, signature: Hex): string {
+  return [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, signature].join(':').toLowerCase();
 }
 
 type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean };

@@ -53,8 +53,10 @@ export function storeRelayJournal(store: Store): RelayJournal {
       const row: JournalEntry = { ...e, relayer: e.relayer.toLowerCase(), id, createdAt: new Date().toISOString() };
       await store.write(RelayJournalTable, async (t) => {
         // A nonce handed out again (its first transaction was lost or refused) replaces the old one.
-        if (await t.get(id)) await t.remove(id);
-        await t.insert(row);
+        if (await t.get(id)) {
+          const { id: _id, ...fields } = row;
+          await t.update(id, { ...fields, minedAt: undefined });
+        } else await t.insert(row);
       });
     },
     async forget(chainId, relayer, nonce, hash) {

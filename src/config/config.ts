@@ -30,6 +30,9 @@ const TimerDuration = Duration.pipe(
     .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (about 24 days)`),
 );
 
+/** Webhook delivery attempts (DESIGN.md 10: a horizon of at least 3 days). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '0,30s,2m,10m,1h,3h,6h,12h,12h,24h,24h';
+
 const RetrySchedule = z.string().transform((s, ctx) => {
   try {
     const steps = s.split(',').map((p) => parseDuration(p));
@@ -89,8 +92,11 @@ export const EnvSchema = z.object({
   TELEGRAM_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
   TELEGRAM_WEBHOOK_SECRET: optionalString,
   TELEGRAM_API_ROOT: optionalString.pipe(z.url().optional()),
-  WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(['0', '30s', '2m', '10m', '1h', '6h', '24h'].map(parseDuration)),
+  // 11 attempts over about 3 days 10 hours (issue 15: at least 3 days), each retry with up to 10% jitter.
+  WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration)),
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
+  /** How often each instance picks up pending deliveries it has no runner for (another instance's, after a crash). */
+  WEBHOOK_RESCAN_INTERVAL: TimerDuration.default(parseDuration('30s')),
   AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
   /** Overall deadline of one Claude agent turn (all model calls and tools); past it the turn answers 503. */
   AGENT_TURN_TIMEOUT: TimerDuration.default(parseDuration('45s')),

@@ -81,7 +81,7 @@ export async function payFromAppWallet(deps: AppWalletDeps, payer: Account, paym
     }
     const reservation: Reservation = reserved.reservation;
 
-    const signature = await chain.signCustodialAuthorization(payer.walletIndex, authorization);
+    const signature = await chain.signAsCustodial(payer.walletIndex, authorization);
     const result = await settlement.settle(paymentId, { authorization, signature });
     const moved = result.ok || MAY_HAVE_MOVED.has(result.reason);
     await deps.store.transaction(async (tx) => {

@@ -6,7 +6,7 @@
  * operator can act, instead of passing silently.
  */
 import type { Hex } from 'viem';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
 import { BillPayments } from '../bills/bills.js';
@@ -23,7 +23,7 @@ export interface AuditedRecord {
 /** Records moved on chain within `sinceMs` (default 1 h) whose transaction is not mined successfully. */
 export async function auditSettledOnChain(o: {
   store: Store;
-  chain: Pick<ChainService, 'publicClient'>;
+  chain: Pick<ChainPort, 'waitForReceipt'>;
   logger: Logger;
   sinceMs?: number;
   now?: number;
@@ -46,9 +46,13 @@ export async function auditSettledOnChain(o: {
     if (s.txHash && recent(s.createdAt)) records.push({ kind: 'stake', id: s.id, txHash: s.txHash });
   }
   const missing: AuditedRecord[] = [];
-  for (const r of records) {
-    const receipt = await o.chain.publicClient.getTransactionReceipt({ hash: r.txHash as Hex }).catch(() => undefined);
-    if (receipt?.status !== 'success') missing.push(r);
+  // A mined transaction answers at once; a missing one costs the short wait. A few at a time.
+  for (let i = 0; i < records.length; i += 16) {
+    const batch = records.slice(i, i + 16);
+    const receipts = await Promise.all(batch.map((r) => o.chain.waitForReceipt(r.txHash as Hex, 1_000)));
+    batch.forEach((r, j) => {
+      if (receipts[j]!.status !== 'success') missing.push(r);
+    });
   }
   for (const r of missing) o.logger.error({ ...r }, 'a record reported as settled has no successful transaction on the chain');
   return { checked: records.length, missing };

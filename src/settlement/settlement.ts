@@ -13,6 +13,7 @@
 import { TransactionNotFoundError, getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 import type { ChainService, VerifyReason } from '../chain/chain.js';
+import { relayOnce, type RelayOutcome } from '../chain/relay.js';
 import {
   EvmAddress,
   SignatureHex,
@@ -260,38 +261,50 @@ export class SettlementService {
       return this.resolveProcessing(started, this.confirmTimeoutMs);
     }
 
-    // Verified just above: the chain layer only simulates (the gas estimate) before sending.
-    const sent = await this.chain.submitTransferWithAuthorization(auth, signature, { verified: true });
-    if (!sent.ok) {
-      if (sent.reason === 'authorization_used') return this.resolveProcessing(started, this.confirmTimeoutMs);
-      if (sent.reason === 'submit_failed' && sent.sendOutcome !== 'refused' && sent.txHash) {
-        // A timeout or a connection lost after sending is not a refusal: the transaction may be
-        // in the pool and get mined later. Keep the payment processing with its hash; a
-        // resubmit or the reconciler decides from the receipt, the pool and authorizationState.
-        await this.recordTxHash(p.id, sent.txHash);
-        this.log.warn({ paymentId, txHash: sent.txHash }, 'send outcome unknown; payment left processing for the reconciler');
-        const now = await this.payments.get(p.id);
-        return now ? { ok: true, payment: now, txHash: sent.txHash } : fail(SettleReason.notFound, `No such payment: ${paymentId}`);
-      }
-      if (sent.reason === 'submit_failed') {
-        // The node refused the transaction. Reopen only once the chain confirms the
-        // authorization is unused; if it cannot say, the reconciler decides later.
-        const used = await this.chain.authorizationState(auth.from, auth.nonce).catch(() => undefined);
-        if (used === true) return this.resolveProcessing(started, this.confirmTimeoutMs);
-        if (used === undefined) {
-          return fail(SettleReason.chainUnavailable, 'The payment network stopped answering. We will confirm the outcome automatically; do not pay again yet.');
+    // Verified just above: the chain layer sends on that verification's simulation. One relay,
+    // one outcome; the chain layer has already read what the chain said (src/chain/relay.ts).
+    const relayed = await relayOnce(this.chain, auth, signature, {
+      verified: true,
+      timeoutMs: this.confirmTimeoutMs,
+      since: p.createdAt,
+      // Stored while processing, before the receipt wait, so the reconciler can follow it.
+      onSent: (txHash) => this.recordTxHash(p.id, txHash),
+    });
+    switch (relayed.status) {
+      case 'settled':
+        return this.finish(p.id, relayed.txHash, 'success');
+      case 'pending': {
+        if (relayed.txHash) {
+          // Sent, not confirmed (no receipt in time, or an answer lost after sending): the
+          // payment stays processing with its hash; a resubmit or the reconciler finishes it.
+          this.log.info({ paymentId, txHash: relayed.txHash }, 'relay pending; payment left processing for the reconciler');
+          const now = await this.payments.get(p.id);
+          return now ? { ok: true, payment: now, txHash: relayed.txHash } : fail(SettleReason.notFound, `No such payment: ${paymentId}`);
         }
+        // It may have moved (or the payer canceled it): decide from the chain, as the reconciler does.
+        if (relayed.mayHaveSent) return this.resolveProcessing(started, this.confirmTimeoutMs);
+        // Nothing left: the customer may try again while the session is open.
+        await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, authNonce: undefined });
+        return fail(SettleReason.chainUnavailable, MESSAGES.chain_unavailable!);
       }
-      // Nothing reached the chain: the customer may try again while the session is open. The
-      // attempt stays recorded (attemptedBy), so the payment cannot expire unchecked.
-      await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, authNonce: undefined });
-      return mapVerifyFailure(sent);
+      case 'failed':
+        if (relayed.reason === 'reverted') {
+          await this.payments.transition(p.id, 'processing', 'failed', {
+            txHash: relayed.txHash,
+            failureReason: 'The transaction reverted on-chain.',
+          });
+          this.log.warn({ paymentId, txHash: relayed.txHash }, 'settlement transaction reverted; payment failed');
+          return fail(SettleReason.reverted, 'The payment transaction was rejected by the chain. Nothing was charged.');
+        }
+        // Nothing reached the chain: the customer may try again while the session is open. The
+        // attempt stays recorded (attemptedBy), so the payment cannot expire unchecked.
+        await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, txHash: undefined, authNonce: undefined });
+        return mapVerifyFailure(
+          relayed.param
+            ? fail(relayFailureReason(relayed), relayed.message, relayed.param)
+            : fail(relayFailureReason(relayed), relayed.message),
+        );
     }
-    const { txHash } = sent;
-    await this.recordTxHash(p.id, txHash);
-
-    const receipt = await this.chain.waitForReceipt(txHash, this.confirmTimeoutMs);
-    return this.finish(p.id, txHash, receipt.status);
   }
 
   /** Applies a receipt outcome to a `processing` payment. */
@@ -730,6 +743,13 @@ const MESSAGES: Partial<Record<SettleReason, string>> = {
   chain_unavailable: 'The payment network could not be reached. Nothing was charged; try again shortly.',
   submit_failed: 'The payment could not be sent. Nothing was charged; try again shortly.',
 };
+
+/** The verify/submit reason a failed relay stands for (the customer's message depends on it). */
+function relayFailureReason(r: Extract<RelayOutcome, { status: 'failed' }>): VerifyReason | 'submit_failed' {
+  if (r.reason === 'rejected') return r.cause ?? 'submit_failed';
+  if (r.reason === 'reverted') return 'simulation_failed';
+  return r.reason;
+}
 
 function mapVerifyFailure(f: Fail<VerifyReason | 'submit_failed'>): Fail<SettleReason> {
   const reason = VERIFY_TO_SETTLE[f.reason];

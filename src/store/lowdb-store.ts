@@ -384,6 +384,21 @@ export class LowdbStore implements Store {
     return new LowdbStore(db, adapter);
   }
 
+  /**
+   * A store that lives in memory only (nothing is written anywhere): for fast domain tests.
+   * Same code paths as the file store, minus the disk.
+   */
+  static inMemory(): LowdbStore {
+    const adapter = {
+      read: async () => null,
+      write: async () => {},
+      changed: () => {},
+      close: async () => {},
+      needsRewrite: false,
+    } as unknown as BlockJSONFile;
+    return new LowdbStore(new Low<DbData>(adapter, { version: 1, tables: {} }), adapter);
+  }
+
   private state<T extends Row>(def: TableDef<T>): TableState<T> {
     let s = this.states.get(def.name);
     if (!s) {

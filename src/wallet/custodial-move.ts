@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
+import { relayOnce, type RelayFailure } from '../chain/relay.js';
 
 /**
  * One custodial token movement with an exactly-once nonce, and its outcome in three
@@ -31,63 +32,25 @@ interface MoveParams extends MoveRequest {
   nonce: Hex;
 }
 
-export async function moveOnce(chain: ChainService, req: MoveRequest, timeoutMs?: number): Promise<MoveOutcome> {
+export async function moveOnce(chain: ChainPort, req: MoveRequest, timeoutMs?: number): Promise<MoveOutcome> {
   // Both are derived (addresses are cached by the chain layer), so callers cannot pass a mismatch.
   const p: MoveParams = { ...req, from: chain.custodialAddress(req.fromIndex), nonce: chain.nonceFor(req.kind, req.id) };
-  const res = await chain.custodialTransferAndWait(
-    { fromIndex: p.fromIndex, to: p.to, value: p.value, nonce: p.nonce },
-    timeoutMs,
-  );
-  if (res.ok) {
-    if (res.receipt.status === 'success') return { status: 'settled', txHash: res.txHash };
-    if (res.receipt.status === 'reverted') return afterRevert(chain, p, res.txHash);
-    return { status: 'pending', txHash: res.txHash, message: 'the transaction is not confirmed yet' };
-  }
-  switch (res.reason) {
-    case 'insufficient_balance':
-      return { status: 'failed', reason: 'insufficient_balance', message: res.message };
-    case 'authorization_used':
-      // An earlier attempt (before a crash or timeout) already moved the money.
-      return alreadyMoved(chain, p);
-    case 'chain_unavailable':
-    case 'submit_failed': {
-      // A timeout or a connection lost after sending: the transaction may still be in the
-      // pool and get mined, so "unused" now does not mean it failed.
-      if (res.reason === 'submit_failed' && res.sendOutcome === 'unknown') {
-        return res.txHash ? { status: 'pending', txHash: res.txHash, message: res.message } : { status: 'pending', message: res.message };
-      }
-      // The node may have taken the transaction before failing to answer: ask the token.
-      const used = await chain.authorizationState(p.from, p.nonce).catch(() => undefined);
-      if (used === undefined) return { status: 'pending', message: res.message };
-      if (used) return alreadyMoved(chain, p);
-      return { status: 'failed', reason: 'rejected', message: res.message };
-    }
-    default:
-      return { status: 'failed', reason: 'rejected', message: res.message };
+  const signed = await chain.signCustodialAuthorization({ fromIndex: p.fromIndex, to: p.to, value: p.value, nonce: p.nonce });
+  if (!signed.ok) return { status: 'pending', message: signed.message };
+  const outcome = await relayOnce(chain, signed.auth, signed.signature, timeoutMs === undefined ? {} : { timeoutMs });
+  switch (outcome.status) {
+    case 'settled':
+      return { status: 'settled', txHash: outcome.txHash };
+    case 'pending':
+      return outcome.txHash
+        ? { status: 'pending', txHash: outcome.txHash, message: outcome.message }
+        : { status: 'pending', message: outcome.message };
+    case 'failed':
+      return { status: 'failed', reason: outcome.spent ? 'insufficient_balance' : (MOVE_FAILURE[outcome.reason] ?? 'rejected'), message: outcome.message };
   }
 }
 
-/**
- * Our transaction reverted, which moved nothing by itself. Two causes are worth naming: another
- * transaction used the same authorization first (then the money did move), or concurrent
- * moves from the same wallet spent the balance between our checks and our inclusion.
- */
-async function afterRevert(chain: ChainService, p: MoveParams, txHash: Hex): Promise<MoveOutcome> {
-  const reverted = `transaction ${txHash} reverted`;
-  try {
-    if (await chain.authorizationState(p.from, p.nonce)) return alreadyMoved(chain, p);
-    if ((await chain.balanceOf(p.from)) < p.value) {
-      return { status: 'failed', reason: 'insufficient_balance', message: `${reverted}: the wallet no longer holds enough` };
-    }
-  } catch {
-    return { status: 'pending', txHash, message: `${reverted}; the chain could not be asked why` };
-  }
-  return { status: 'failed', reason: 'reverted', message: reverted };
-}
-
-async function alreadyMoved(chain: ChainService, p: MoveParams): Promise<MoveOutcome> {
-  const txHash = await chain.findAuthorizationTx(p.from, p.nonce).catch(() => undefined);
-  return txHash
-    ? { status: 'settled', txHash }
-    : { status: 'pending', message: 'the authorization was used but its transaction was not found yet' };
-}
+const MOVE_FAILURE: Partial<Record<RelayFailure, MoveFailure>> = {
+  insufficient_balance: 'insufficient_balance',
+  reverted: 'reverted',
+};

@@ -4,38 +4,23 @@
  * deliveries. Amounts are summed in stablecoin base units (bigint): every payment settles in
  * the stablecoin whatever its currency, so that is the one unit totals can be added in.
  */
-import { z } from 'zod';
 import { formatUnits } from 'viem';
 import { addressUrl, networkInfo, txUrl, type NetworkInfo } from '../chain/networks.js';
 import { STABLECOIN_DECIMALS } from '../fx/rates.js';
 import { Payments, type Payment } from '../payments/payments.js';
-import { PaymentStatus } from '../payments/schemas.js';
 import { WebhookDeliveries, WebhookEvents } from '../webhooks/outbox.js';
+import { Refunds } from '../refunds/refunds.js';
 import type { WebDeps } from './deps.js';
 
-/** Blank form fields ("status=") mean "not set". */
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const Day = z.iso.date({ message: 'must be a date like 2026-11-26' });
-
-export const MAX_PERIOD_DAYS = 366;
-
-export const DashboardQuery = z
-  .object({
-    status: z.preprocess(blank, PaymentStatus.optional()),
-    q: z.preprocess(blank, z.string().trim().max(100, 'must be at most 100 characters').optional()),
-    from: z.preprocess(blank, Day.optional()),
-    to: z.preprocess(blank, Day.optional()),
-    limit: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(25)),
-    starting_after: z.preprocess(blank, z.string().max(64).optional()),
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '"from" must not be after "to"', path: ['from'] });
-export type DashboardQuery = z.infer<typeof DashboardQuery>;
+export { DashboardQuery, MAX_PERIOD_DAYS } from '../payments/search.js';
+import { DashboardQuery, MAX_PERIOD_DAYS } from '../payments/search.js';
 
 /** Fields of payments that other modules add over time (refunds, cancel) read where present. */
 type Row = Payment & { amountRefunded?: string; stablecoinRefunded?: string; canceledAt?: string; cancellationReason?: string };
 
 const usdc = (base: bigint | string) => formatUnits(BigInt(base), STABLECOIN_DECIMALS);
 const dayOf = (iso: string) => iso.slice(0, 10);
+const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
 export function dashboardNetwork(deps: WebDeps): NetworkInfo {
   return networkInfo(deps.chain.chainId, { name: deps.config.CHAIN_NAME, explorerUrl: deps.config.CHAIN_EXPLORER_URL, embedded: deps.chain.embedded });
@@ -141,9 +126,9 @@ export function periodOf(q: Pick<DashboardQuery, 'from' | 'to'>, now = new Date(
 }
 
 /**
- * Totals for the period: money settled (by settlement day), refunded (of the payments settled
- * in the period) and net, in the stablecoin, with one entry per day for the chart. Other
- * filters (status, search) do not apply: the totals are the period's.
+ * Totals for the period: money settled (by settlement day), refunded (by refund day) and net,
+ * in the stablecoin, with one entry per day for the chart. Other filters (status, search) do
+ * not apply: the totals are the period's.
  */
 export async function summary(deps: WebDeps, accountId: string, q: Pick<DashboardQuery, 'from' | 'to'>) {
   const { from, to } = periodOf(q);
@@ -158,13 +143,18 @@ export async function summary(deps: WebDeps, accountId: string, q: Pick<Dashboar
     const slot = days.get(dayOf(p.settledAt));
     if (!slot) continue;
     const amount = BigInt(p.stablecoinAmount);
-    const back = BigInt(p.stablecoinRefunded ?? '0');
     slot.settled += amount;
-    slot.refunded += back;
     slot.count += 1;
     settled += amount;
-    refunded += back;
     count += 1;
+  }
+  // Refunds count on the day the money went back (as a balance report does), whenever the
+  // payment itself settled.
+  for (const r of await deps.store.table(Refunds).findMany({ accountId, status: 'succeeded' })) {
+    const slot = days.get(dayOf(r.succeededAt ?? r.updatedAt));
+    if (!slot) continue;
+    slot.refunded += BigInt(r.stablecoinAmount);
+    refunded += BigInt(r.stablecoinAmount);
   }
   return {
     from,
@@ -196,7 +186,7 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
   const deliveries = (await deps.store.table(WebhookDeliveries).findMany({ paymentId: p.id })).filter((d) => d.accountId === accountId);
   const tx = txUrl(network, p.txHash);
 
-  const timeline: TimelineEntry[] = [{ at: p.createdAt, kind: 'created', title: 'Payment created', detail: `Checkout session open until ${p.expiresAt}` }];
+  const timeline: TimelineEntry[] = [{ at: p.createdAt, kind: 'created', title: 'Payment created', detail: `Checkout session open until ${utcText(p.expiresAt)}` }];
   if (p.settledAt) {
     timeline.push({
       at: p.settledAt,
@@ -209,6 +199,20 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
   if (p.status === 'failed') timeline.push({ at: p.updatedAt, kind: 'failed', title: 'Payment failed', detail: p.failureReason });
   if (p.status === 'expired') timeline.push({ at: p.expiresAt, kind: 'expired', title: 'Session expired', detail: 'Nothing was charged.' });
   if (p.canceledAt) timeline.push({ at: p.canceledAt, kind: 'canceled', title: 'Canceled', detail: p.cancellationReason });
+  const refunds = (await deps.store.table(Refunds).findMany({ paymentId: p.id }))
+    .filter((r) => r.accountId === accountId)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  for (const r of refunds) {
+    const href = txUrl(network, r.txHash);
+    const what = `${r.amount} ${r.currency} (${usdc(r.stablecoinAmount)} USDC) to ${r.to}${r.reason ? `: ${r.reason}` : ''}`;
+    timeline.push({
+      at: r.succeededAt ?? r.createdAt,
+      kind: 'refund',
+      title: r.status === 'succeeded' ? 'Refund succeeded' : r.status === 'failed' ? 'Refund failed' : 'Refund sent',
+      detail: r.status === 'failed' && r.failureReason ? `${what}. ${r.failureReason}` : what,
+      link: href ? { href, text: 'View transaction' } : undefined,
+    });
+  }
   for (const e of events) timeline.push({ at: e.createdAt, kind: 'event', title: `Event ${e.type}`, detail: e.id });
   timeline.sort((a, b) => a.at.localeCompare(b.at));
 
@@ -230,6 +234,20 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
       canceled_at: p.canceledAt ?? null,
     },
     network: { chain_id: network.chainId, name: network.name, explorer_url: network.explorerUrl ?? null },
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      status: r.status,
+      amount: r.amount,
+      currency: r.currency,
+      stablecoin_amount: usdc(r.stablecoinAmount),
+      reason: r.reason ?? null,
+      to: r.to,
+      tx_hash: r.txHash ?? null,
+      tx_url: txUrl(network, r.txHash) ?? null,
+      failure_reason: r.failureReason ?? null,
+      created_at: r.createdAt,
+      succeeded_at: r.succeededAt ?? null,
+    })),
     timeline,
     events: events
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))

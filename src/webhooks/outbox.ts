@@ -70,6 +70,8 @@ export interface WebhookDelivery {
   eventId: string;
   eventType: EventType;
   url: string;
+  /** The endpoint the URL came from (absent for a payment's own `webhook_url`): a 410 disables it. */
+  endpointId?: string;
   status: DeliveryStatus;
   createdAt: string;
   /** Bumped by each redelivery request, which starts a new run of the schedule. */
@@ -92,14 +94,33 @@ export const WebhookDeliveries = defineTable<WebhookDelivery>({
   indexes: ['accountId', 'paymentId', 'status', 'eventId'],
 });
 
-/** Per-account default endpoint, used for payments created without a `webhook_url`. */
+/**
+ * An account's webhook endpoints (docs/webhooks.md, "Endpoints"). The default endpoint
+ * (`PUT /api/webhook-endpoint`) has the account id as its id and gets the events of payments
+ * created without a `webhook_url`; endpoints added with `POST /api/webhook-endpoints` have a
+ * `we_` id and `accountId`, and get every event of the account whose type they subscribe to.
+ */
 export interface WebhookEndpoint {
-  /** The account id. */
+  /** The account id (default endpoint) or `we_...`. */
   readonly id: string;
+  /** Set on `we_` endpoints. */
+  accountId?: string;
   url: string;
+  /** Event types sent here; absent means all. */
+  enabledEvents?: EventType[];
+  description?: string;
+  /** Set when the receiver answered 410 Gone: nothing is sent until it is enabled again. */
+  disabledAt?: string;
+  disabledReason?: string;
+  createdAt?: string;
   updatedAt: string;
 }
-export const WebhookEndpoints = defineTable<WebhookEndpoint>({ name: 'webhook_endpoints' });
+export const WebhookEndpoints = defineTable<WebhookEndpoint>({ name: 'webhook_endpoints', indexes: ['accountId'] });
+
+/** True when the endpoint is enabled and subscribes to `type`. */
+export function endpointWants(e: WebhookEndpoint, type: EventType): boolean {
+  return e.disabledAt === undefined && (e.enabledEvents === undefined || e.enabledEvents.includes(type));
+}
 
 /** Attempt log entries kept per delivery (redeliveries can add more without bound). */
 export const MAX_ATTEMPTS_KEPT = 100;
@@ -182,27 +203,51 @@ export class Outbox {
       createdAt: created,
       body: JSON.stringify(eventPayload(id, type, payment, nowMs, extra)),
     });
-    const url = payment.webhookUrl ?? (await tx.table(WebhookEndpoints).get(payment.accountId))?.url;
-    if (!url) return { event };
+    const targets = await this.targets(tx, type, payment);
+    if (targets.length === 0) return { event };
     // Every account with an endpoint has a signing secret; one made here is revealed by rotating.
     await this.opts.secrets.ensureIn(tx, payment.accountId);
-    const delivery = await tx.table(WebhookDeliveries).insert({
-      id: newId('whd'),
-      accountId: payment.accountId,
-      paymentId: payment.id,
-      eventId: id,
-      eventType: type,
-      url,
-      status: 'pending',
-      createdAt: created,
-      cycle: 0,
-      cycleStartedAt: created,
-      scheduleIndex: 0,
-      nextAttemptAt: new Date(attemptDueAt(this.opts.schedule, nowMs, 0)!).toISOString(),
-      attempts: [],
-    });
-    const queued = this.opts.onQueued;
-    if (queued) tx.afterCommit(() => queued(delivery.id));
-    return { event, delivery };
+    let first: WebhookDelivery | undefined;
+    for (const target of targets) {
+      const delivery = await tx.table(WebhookDeliveries).insert({
+        id: newId('whd'),
+        accountId: payment.accountId,
+        paymentId: payment.id,
+        eventId: id,
+        eventType: type,
+        url: target.url,
+        ...(target.endpointId ? { endpointId: target.endpointId } : {}),
+        status: 'pending',
+        createdAt: created,
+        cycle: 0,
+        cycleStartedAt: created,
+        scheduleIndex: 0,
+        nextAttemptAt: new Date(attemptDueAt(this.opts.schedule, nowMs, 0)!).toISOString(),
+        attempts: [],
+      });
+      first ??= delivery;
+      // Wake the dispatcher only once the delivery is committed.
+      const queued = this.opts.onQueued;
+      if (queued) tx.afterCommit(() => queued(delivery.id));
+    }
+    return { event, delivery: first };
+  }
+
+  /**
+   * Where an event goes: the payment's own `webhook_url`, else the default endpoint; plus every
+   * added endpoint that subscribes to the type. Disabled endpoints get nothing; a URL gets one copy.
+   */
+  private async targets(tx: Tx, type: EventType, payment: Payment): Promise<Array<{ url: string; endpointId?: string }>> {
+    const endpoints = tx.table(WebhookEndpoints);
+    const out: Array<{ url: string; endpointId?: string }> = [];
+    if (payment.webhookUrl) out.push({ url: payment.webhookUrl });
+    else {
+      const main = await endpoints.get(payment.accountId);
+      if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
+    }
+    for (const e of await endpoints.findMany({ accountId: payment.accountId })) {
+      if (endpointWants(e, type) && !out.some((t) => t.url === e.url)) out.push({ url: e.url, endpointId: e.id });
+    }
+    return out;
   }
 }

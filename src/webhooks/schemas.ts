@@ -6,7 +6,17 @@ import { RefundResource } from '../refunds/schemas.js';
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 
 /** PUT /api/webhook-endpoint: the account's default endpoint; null clears it. */
-export const SetEndpointInput = z.object({ url: HttpUrl.nullable() }).strict();
+export const SetEndpointInput = z
+  .object({
+    url: HttpUrl.nullable(),
+    enabled_events: z
+      .array(z.enum(EVENT_TYPES, { error: `event types must be among ${EVENT_TYPES.join(', ')}` }))
+      .min(1, 'enabled_events must list at least one event type (null for all)')
+      .nullable()
+      .optional()
+      .describe('Event types sent to this endpoint; null: all; omitted: unchanged.'),
+  })
+  .strict();
 export type SetEndpointInput = z.infer<typeof SetEndpointInput>;
 
 /** GET /api/webhook-deliveries */

@@ -44,7 +44,7 @@ function documented(d: any): Set<string> {
 }
 
 /** HTML pages (/app, /pay/:id) are the web app, not the JSON API. */
-const isPage = (route: string) => / \/(app|pay)(\/|$)/.test(route);
+const isPage = (route: string) => / \/(app|pay)(\/|$)/.test(route) || route === 'get /';
 
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document (independent validator)', async () => {

@@ -61,13 +61,24 @@ describe('ChainService.submitTransferWithAuthorization: verification and send ou
     return { auth, signature: await payer.signTypedData(chain.transferWithAuthorizationTypedData(auth).typedData) };
   }
 
-  it('verified: skips the repeated reads and simulates once (the gas estimate) before sending', async () => {
+  it('verified: skips the repeated reads and sends on the verification\'s simulation (one gas estimate in all)', async () => {
     const { auth, signature } = await authorize();
-    expect(await chain.verifyTransferAuthorization(auth, signature)).toMatchObject({ ok: true });
     proxy.resetCounts();
+    expect(await chain.verifyTransferAuthorization(auth, signature)).toMatchObject({ ok: true });
     const sent = await chain.submitTransferWithAuthorization(auth, signature, { verified: true });
     if (!sent.ok) throw new Error(sent.message);
     expect((await chain.waitForReceipt(sent.txHash)).status).toBe('success');
+    expect(reads('authorizationState(address,bytes32)')).toBe(1);
+    expect(reads('balanceOf(address)')).toBe(1);
+    expect(estimates()).toBe(1);
+    expect(proxy.count(SEND)).toBe(1);
+  });
+
+  it('verified without a fresh verification here: simulates once (the gas estimate) right before sending', async () => {
+    const { auth, signature } = await authorize();
+    proxy.resetCounts();
+    const sent = await chain.submitTransferWithAuthorization(auth, signature, { verified: true });
+    if (!sent.ok) throw new Error(sent.message);
     expect(reads('authorizationState(address,bytes32)')).toBe(0);
     expect(reads('balanceOf(address)')).toBe(0);
     expect(estimates()).toBe(1);

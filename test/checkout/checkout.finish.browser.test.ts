@@ -12,6 +12,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { Payments } from '../../src/payments/payments.js';
 import { call, createMerchant } from '../helpers/service.js';
 import { ARTIFACTS } from '../web/browser.js';
+import { axeViolations } from '../web/a11y.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, usdc, type Ctx } from '../settlement/helpers.js';
 
 // jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
@@ -119,6 +120,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       );
       await noHorizontalScroll(page);
       await shot(page, `${size.name}-pending`);
+      expect(await axeViolations(page)).toEqual([]);
 
       // Pay (the dev test wallet signs the same authorization a browser wallet would).
       const to = await merchantWallet(ctx);
@@ -145,6 +147,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       await page.locator('#auto-return-text', { hasText: 'Returning you to Acme Books in' }).waitFor();
       await noHorizontalScroll(page);
       await shot(page, `${size.name}-receipt`);
+      expect(await axeViolations(page)).toEqual([]);
       // ...then back at the shop with the outcome in the query.
       await page.waitForURL(`${SHOP}/thanks?**`, { timeout: 15_000 });
       expect(new URL(page.url()).searchParams.get('status')).toBe('settled');
@@ -183,6 +186,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       await page.getByRole('link', { name: 'Return to Acme Books' }).waitFor();
       await noHorizontalScroll(page);
       await shot(page, `${size.name}-expired`);
+      expect(await axeViolations(page)).toEqual([]);
 
       // Running out while open: the heading changes in place.
       const soon = await createPayment(ctx);
@@ -232,6 +236,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       await expect(page.locator('#app-wallet-hint').innerText()).resolves.toBe(`Signed in as Buyer ${size.name} · balance 20.00 USDC`);
       await noHorizontalScroll(page);
       await shot(page, `${size.name}-app-wallet`);
+      expect(await axeViolations(page)).toEqual([]);
       await button.click();
       await page.waitForURL(`**/pay/${pay.id}?paid=1`, { timeout: 30_000 });
       await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Paid to Acme Books');

@@ -148,22 +148,25 @@ describe('reconciler: restart mid-processing', () => {
     expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12.5'));
   });
 
-  it('the transaction was lost with the node on restart: pending again, nothing charged, pays once', async () => {
+  it('the transaction was lost with the node on restart: the relay journal sends it again, settled once', async () => {
     const pay = await createPayment(ctx);
     const to = await merchantWallet(ctx);
     const before = await ctx.svc.deps.chain.balanceOf(to);
-    const { payer, signed } = await settleUnmined(ctx, pay.id);
-    // anvil does not keep its transaction pool across a restart.
+    const { payer, signed, txHash } = await settleUnmined(ctx, pay.id);
+    // anvil does not keep its transaction pool across a restart; the journal kept the signed
+    // transaction, and start-up re-broadcasts it (docs/chain.md, "Power loss").
     await restart();
 
-    await until(async () => (await stored(ctx, pay.id)).status === 'pending', 'the start-up reconcile to reopen the payment');
-    expect(await ctx.svc.deps.chain.balanceOf(payer.address)).toBe(usdc('12.5'));
-    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before);
-
-    const paid = await settle(ctx, pay.id, signed);
-    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12.5'));
+    await until(async () => (await stored(ctx, pay.id)).status === 'settled', 'the start-up reconcile to settle the payment');
+    expect(await paymentRecord(ctx, pay.id)).toMatchObject({ status: 'settled', tx_hash: txHash, payer: payer.address });
     expect(await ctx.svc.deps.chain.balanceOf(payer.address)).toBe(0n);
+    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12.5'));
+
+    // The same authorization again answers the outcome; nothing moves twice.
+    const again = await settle(ctx, pay.id, signed);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ ok: true, payment: { status: 'settled' }, txHash });
+    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12.5'));
   });
 });
 

@@ -257,6 +257,52 @@ describe('dashboard and payment pages (Chromium)', () => {
     });
   }
 
+  for (const size of SIZES) {
+    it(`${size.name}: Refund with an amount, confirmed, pays the payer back on-chain; the rest refunds in full`, async () => {
+      const { context, page, consoleErrors } = await newPage(browser, service.url, { width: size.width, height: size.height });
+      const { ids } = await shopWithPayments(page);
+      const payer = (await service.deps.payments.get(ids.cake))!.payer as `0x${string}`;
+      const before = await service.deps.chain.balanceOf(payer);
+      await page.goto(`/app/payments/${ids.cake}`);
+
+      // Part of it: 5 of 20 USD.
+      await page.getByLabel('Amount to refund (USD)').fill('5');
+      await page.getByLabel('Reason (optional)').fill('One candle was missing');
+      await page.getByRole('button', { name: 'Refund…' }).click();
+      const partial = page.getByRole('dialog', { name: 'Refund part of this payment?' });
+      await partial.getByRole('button', { name: 'Refund 5 USD' }).click();
+      await page.locator('#refunds-table tbody tr').first().waitFor({ timeout: 30_000 });
+      await page.locator('#refunds-table .badge', { hasText: 'succeeded' }).first().waitFor({ timeout: 30_000 });
+      expect(await service.deps.chain.balanceOf(payer)).toBe(before + 5_000_000n);
+      await expect(page.locator('#d-refunded').innerText()).resolves.toContain('5.00 USD');
+      await expect(page.locator('.payment-head .badge').innerText()).resolves.toBe('settled');
+      expect((await page.locator('#timeline li').allInnerTexts()).some((t) => t.includes('Refund succeeded') && t.includes('One candle was missing'))).toBe(true);
+      await expect(page.getByLabel('Amount to refund (USD)').inputValue()).resolves.toBe('15');
+      await screenshot(page, `payment-partly-refunded-${size.name}`);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The rest, in full.
+      await page.getByRole('button', { name: 'Refund…' }).click();
+      await page.getByRole('dialog', { name: 'Refund the whole payment?' }).getByRole('button', { name: 'Refund 15 USD' }).click();
+      await page.locator('.payment-head .badge', { hasText: 'refunded' }).waitFor({ timeout: 30_000 });
+      expect(await service.deps.chain.balanceOf(payer)).toBe(before + 20_000_000n);
+      expect(await page.getByRole('button', { name: 'Refund…' }).count()).toBe(0);
+      await expect(page.locator('#no-actions').innerText()).resolves.toBe('This payment has been fully refunded.');
+      expect(await page.locator('#refunds-table tbody tr').count()).toBe(2);
+      await expect(page.locator('#events').innerText()).resolves.toContain('payment.refunded');
+
+      // The dashboard's totals and list follow.
+      await page.goto('/app');
+      await page.locator('#total-refunded', { hasText: '20.00 USDC' }).waitFor();
+      await expect(page.locator('#total-net').innerText()).resolves.toBe('2.50 USDC');
+      await page.goto('/app?status=refunded');
+      await page.locator('#payments-status', { hasText: 'Showing 1 of 1' }).waitFor();
+      expect(await page.locator('#payments-body tr').first().getAttribute('data-payment-id')).toBe(ids.cake);
+      expect(realErrors(consoleErrors)).toEqual([]);
+      await context.close();
+    });
+  }
+
   it('the other app pages pass axe at both sizes', async () => {
     for (const size of SIZES) {
       const { context, page } = await newPage(browser, service.url, { width: size.width, height: size.height });

@@ -183,6 +183,22 @@ export function paymentPage(account: SignedInAccount, d: PaymentDetail, x: Payme
       : '<p class="hint" id="metadata">No metadata.</p>'
   }
 </section>
+${
+  d.refunds.length
+    ? `<section class="card" aria-labelledby="refunds-title">
+  <h2 id="refunds-title">Refunds</h2>
+  <table class="rtable" id="refunds-table">
+    <caption class="visually-hidden">Refunds of this payment, oldest first</caption>
+    <thead><tr><th scope="col">Created</th><th scope="col">Amount</th><th scope="col" class="col-status">Status</th><th scope="col">Reason</th><th scope="col">Transaction</th></tr></thead>
+    <tbody>${d.refunds
+      .map(
+        (r) => `<tr data-refund-id="${escapeHtml(r.id)}"><td data-label="Created">${utc(r.created_at)}</td><td data-label="Amount"><span class="amount">${escapeHtml(group(r.amount))} ${escapeHtml(r.currency)}</span><span class="sub">${escapeHtml(usdcText(r.stablecoin_amount))}</span></td><td data-label="Status" class="col-status">${badge(r.status)}</td><td data-label="Reason" class="wrap">${escapeHtml(r.reason ?? r.failure_reason ?? '—')}</td><td data-label="Transaction" class="wrap">${r.tx_hash ? link(r.tx_url, r.tx_hash) : '—'}</td></tr>`,
+      )
+      .join('')}</tbody>
+  </table>
+</section>`
+    : ''
+}
 <section class="card" aria-labelledby="timeline-title">
   <h2 id="timeline-title">Timeline</h2>
   <ol class="timeline" id="timeline">${timeline}</ol>

@@ -1,0 +1,133 @@
+/**
+ * One receipt watcher for every transaction the service waits on.
+ *
+ * viem's `waitForTransactionReceipt` polls per transaction: with n settlements in flight each
+ * new block costs n `eth_getTransactionReceipt` calls, and on the embedded chain (one block per
+ * transaction) that is n² calls, so settlements crawl as load rises. Here one loop follows the
+ * chain head and reads each new block's receipts once (`eth_getBlockReceipts`, falling back to
+ * per-hash reads where a node lacks it), resolving every waiter whose transaction is in it.
+ */
+import type { Hex } from 'viem';
+
+export interface ReceiptSummary {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+  gasUsed: bigint;
+}
+
+export interface ReceiptSource {
+  blockNumber(): Promise<bigint>;
+  /** Receipts of one block, or undefined when the node has no eth_getBlockReceipts. */
+  blockReceipts(block: bigint): Promise<Array<ReceiptSummary & { transactionHash: Hex }> | undefined>;
+  /** One receipt, or undefined when the transaction is not mined (yet). */
+  receipt(hash: Hex): Promise<ReceiptSummary | undefined>;
+}
+
+interface Waiter {
+  resolve(r: ReceiptSummary | undefined): void;
+  timer: NodeJS.Timeout;
+}
+
+export class ReceiptWatcher {
+  private readonly waiters = new Map<string, Waiter[]>();
+  private lastBlock: bigint | undefined;
+  private loop: Promise<void> | undefined;
+  private blockReceiptsMissing = false;
+  private closed = false;
+
+  constructor(
+    private readonly source: ReceiptSource,
+    private readonly pollMs: number,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {}
+
+  /** The receipt, or undefined when it did not arrive within `timeoutMs`. Never throws. */
+  wait(hash: Hex, timeoutMs: number): Promise<ReceiptSummary | undefined> {
+    const key = hash.toLowerCase();
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        resolve,
+        timer: setTimeout(() => this.settle(key, undefined, waiter), timeoutMs),
+      };
+      const list = this.waiters.get(key);
+      if (list) list.push(waiter);
+      else this.waiters.set(key, [waiter]);
+      this.ensureLoop();
+      // Registered first, then asked directly: a block the loop read before we registered was
+      // mined before this read, so one of the two sees the transaction.
+      this.source.receipt(hash).then(
+        (r) => r && this.settle(key, r),
+        () => undefined,
+      );
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const [key] of this.waiters) this.settle(key, undefined);
+  }
+
+  /** Resolves one waiter (a timeout) or all waiters of `key` (a receipt). */
+  private settle(key: string, r: ReceiptSummary | undefined, only?: Waiter): void {
+    const list = this.waiters.get(key);
+    if (!list) return;
+    const done = only ? list.filter((w) => w === only) : list;
+    const rest = only ? list.filter((w) => w !== only) : [];
+    if (rest.length > 0) this.waiters.set(key, rest);
+    else this.waiters.delete(key);
+    for (const w of done) {
+      clearTimeout(w.timer);
+      w.resolve(r);
+    }
+  }
+
+  private ensureLoop(): void {
+    if (this.loop || this.closed) return;
+    this.loop = this.run().finally(() => {
+      this.loop = undefined;
+      if (this.waiters.size > 0 && !this.closed) this.ensureLoop();
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.waiters.size > 0 && !this.closed) {
+      try {
+        const head = await this.source.blockNumber();
+        // First look: start at the head (older blocks were covered by the direct reads).
+        let from = this.lastBlock === undefined ? head : this.lastBlock + 1n;
+        // Far behind (a long pause): the direct reads below cover what is skipped.
+        if (head - from > 256n) from = head - 256n;
+        for (let b = from; b <= head && this.waiters.size > 0; b++) {
+          await this.readBlock(b);
+          this.lastBlock = b;
+        }
+        if (this.lastBlock === undefined || this.lastBlock < head) this.lastBlock = head;
+      } catch (err) {
+        this.onError(err);
+      }
+      if (this.waiters.size === 0 || this.closed) break;
+      await new Promise((r) => setTimeout(r, this.pollMs));
+    }
+  }
+
+  private async readBlock(block: bigint): Promise<void> {
+    if (!this.blockReceiptsMissing) {
+      const receipts = await this.source.blockReceipts(block);
+      if (receipts) {
+        for (const r of receipts) {
+          const key = r.transactionHash.toLowerCase();
+          if (this.waiters.has(key)) this.settle(key, { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed });
+        }
+        return;
+      }
+      this.blockReceiptsMissing = true;
+    }
+    // No eth_getBlockReceipts: ask for each waiting transaction once per new block.
+    await Promise.all(
+      [...this.waiters.keys()].map(async (key) => {
+        const r = await this.source.receipt(key as Hex).catch(() => undefined);
+        if (r) this.settle(key, r);
+      }),
+    );
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * One relay outcome for every on-chain move (issue 12, item 4).
+ *
+ * `relayOnce` submits an EIP-3009 authorization exactly once and answers in three words, the
+ * way x402's facilitator returns one final SettleResponse:
+ * - `settled(tx)`: the authorization was used on chain by `tx` (ours, or an earlier send of
+ *   the same authorization: the EIP-3009 nonce lets only one through);
+ * - `pending(tx?)`: it may still be mined (no receipt in time, a send whose answer was lost)
+ *   or the chain could not be asked; relaying the same authorization again is safe;
+ * - `failed(reason)`: the chain says nothing moved.
+ * Callers (checkout settlement, the custodial mover) map these to their own records and never
+ * interpret the chain's reasons themselves.
+ */
+import type { Address, Hex } from 'viem';
+import type { TransferAuthorization } from './authorization.js';
+import type { ReceiptOutcome, SubmitOptions, SubmitResult, VerifyReason } from './chain.js';
+
+/** Why nothing moved. `rejected`: the node refused the transaction (nothing was sent). */
+export type RelayFailure = Exclude<VerifyReason, 'authorization_used' | 'chain_unavailable'> | 'reverted' | 'rejected';
+
+export type RelayOutcome =
+  | { status: 'settled'; txHash: Hex }
+  /** `mayHaveSent: false`: this call sent nothing (the chain could not be reached before sending). */
+  | { status: 'pending'; txHash?: Hex; message: string; mayHaveSent: boolean }
+  /** `cause` of a `rejected`: the node refused the send, or could not be reached before it. */
+  | {
+      status: 'failed';
+      reason: RelayFailure;
+      message: string;
+      param?: string;
+      /** The reverted transaction. */
+      txHash?: Hex;
+      cause?: 'submit_failed' | 'chain_unavailable';
+      /** A revert because the payer's balance was spent meanwhile (e.g. concurrent moves from one wallet). */
+      spent?: true;
+    };
+
+/** The part of the chain `relayOnce` needs (ChainService has it; tests can fake it). */
+export interface RelayChain {
+  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: SubmitOptions): Promise<SubmitResult>;
+  waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
+  authorizationState(authorizer: Address, nonce: Hex): Promise<boolean>;
+  balanceOf(address: Address): Promise<bigint>;
+  findAuthorizationTx(authorizer: Address, nonce: Hex, opts?: { since?: Date | string; txHash?: Hex }): Promise<Hex | undefined>;
+}
+
+export interface RelayOptions extends SubmitOptions {
+  /** How long to wait for the receipt before answering `pending(tx)`. */
+  timeoutMs?: number;
+  /** Told the hash as soon as the transaction is on its way (before the receipt wait), to be recorded. */
+  onSent?: (txHash: Hex) => Promise<void> | void;
+  /** Lower bound for a log scan looking for the transaction that used the authorization. */
+  since?: Date | string;
+}
+
+export async function relayOnce(
+  chain: RelayChain,
+  auth: TransferAuthorization,
+  signature: Hex,
+  opts: RelayOptions = {},
+): Promise<RelayOutcome> {
+  const sent = await chain.submitTransferWithAuthorization(auth, signature, opts.verified ? { verified: true } : {});
+  if (sent.ok) {
+    await opts.onSent?.(sent.txHash);
+    const receipt = await chain.waitForReceipt(sent.txHash, opts.timeoutMs);
+    if (receipt.status === 'success') return { status: 'settled', txHash: sent.txHash };
+    if (receipt.status === 'timeout') {
+      return { status: 'pending', txHash: sent.txHash, message: 'the transaction is not confirmed yet', mayHaveSent: true };
+    }
+    // Reverted, which moves nothing by itself; but another transaction may have used the
+    // authorization first (a duplicate send), and then the money did move.
+    return afterRevert(chain, auth, sent.txHash, opts);
+  }
+  switch (sent.reason) {
+    case 'authorization_used':
+      // An earlier send (before a crash, a timeout, a double click) already moved it.
+      return usedBy(chain, auth, opts);
+    case 'chain_unavailable':
+    case 'submit_failed': {
+      // A timeout or a connection lost after sending: it may be in the pool and get mined.
+      if (sent.reason === 'submit_failed' && sent.sendOutcome === 'unknown') {
+        if (sent.txHash) await opts.onSent?.(sent.txHash);
+        return sent.txHash
+          ? { status: 'pending', txHash: sent.txHash, message: sent.message, mayHaveSent: true }
+          : { status: 'pending', message: sent.message, mayHaveSent: true };
+      }
+      // Refused, or the chain was unreachable before sending. An earlier send of the same
+      // authorization may still have been taken: ask the token before calling it failed.
+      const used = await chain.authorizationState(auth.from, auth.nonce).catch(() => undefined);
+      if (used === undefined) return { status: 'pending', message: sent.message, mayHaveSent: sent.reason === 'submit_failed' };
+      if (used) return usedBy(chain, auth, opts);
+      return { status: 'failed', reason: 'rejected', message: sent.message, cause: sent.reason };
+    }
+    default:
+      return sent.param
+        ? { status: 'failed', reason: sent.reason, message: sent.message, param: sent.param }
+        : { status: 'failed', reason: sent.reason, message: sent.message };
+  }
+}
+
+async function afterRevert(chain: RelayChain, auth: TransferAuthorization, txHash: Hex, opts: RelayOptions): Promise<RelayOutcome> {
+  const reverted = `transaction ${txHash} reverted`;
+  try {
+    if (await chain.authorizationState(auth.from, auth.nonce)) {
+      const other = await chain.findAuthorizationTx(auth.from, auth.nonce, opts.since ? { since: opts.since } : {});
+      if (other && other.toLowerCase() !== txHash.toLowerCase()) return { status: 'settled', txHash: other };
+      if (!other) {
+        return { status: 'pending', txHash, message: `${reverted}; the authorization was used by a transaction not found yet`, mayHaveSent: true };
+      }
+    }
+    // Concurrent moves from the same wallet can spend the balance between the checks and inclusion.
+    if ((await chain.balanceOf(auth.from)) < auth.value) {
+      return { status: 'failed', reason: 'reverted', message: `${reverted}: the wallet no longer holds enough`, txHash, spent: true };
+    }
+  } catch {
+    return { status: 'pending', txHash, message: `${reverted}; the chain could not be asked why`, mayHaveSent: true };
+  }
+  return { status: 'failed', reason: 'reverted', message: reverted, txHash };
+}
+
+async function usedBy(chain: RelayChain, auth: TransferAuthorization, opts: RelayOptions): Promise<RelayOutcome> {
+  const txHash = await chain.findAuthorizationTx(auth.from, auth.nonce, opts.since ? { since: opts.since } : {}).catch(() => undefined);
+  if (!txHash) return { status: 'pending', message: 'the authorization was used but its transaction was not found yet', mayHaveSent: true };
+  const receipt = await chain.waitForReceipt(txHash, opts.timeoutMs);
+  return receipt.status === 'success'
+    ? { status: 'settled', txHash }
+    : { status: 'pending', txHash, message: 'the authorization was used; its receipt is not readable yet', mayHaveSent: true };
+}

@@ -1,0 +1,106 @@
+/**
+ * An in-memory chain port for fast domain tests (the unit layer; the real-anvil tests are the
+ * integration layer). It keeps balances and EIP-3009 authorization states, "mines" a relayed
+ * authorization at once, and can be told to misbehave the ways a node does: refuse a send,
+ * lose the answer to one, hold receipts back, or revert.
+ */
+import { keccak256, toHex, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAuthorization } from '../../src/chain/authorization.js';
+import type { ReceiptOutcome, SubmitResult } from '../../src/chain/chain.js';
+import type { ChainPort } from '../../src/chain/port.js';
+
+type Mode = 'mine' | 'refuse' | 'lose-answer' | 'no-receipt' | 'revert' | 'down';
+
+export class FakeChain implements ChainPort {
+  readonly chainId = 31337;
+  readonly tokenAddress = '0x00000000000000000000000000000000000070c0' as Address;
+  readonly decimals = 6;
+  readonly embedded = true;
+  readonly domain: Eip712Domain = { name: 'Test USD Coin', version: '2', chainId: 31337, verifyingContract: this.tokenAddress };
+  readonly balances = new Map<string, bigint>();
+  /** (authorizer:nonce) -> the tx that used it. */
+  readonly used = new Map<string, Hex>();
+  readonly receipts = new Map<Hex, ReceiptOutcome['status']>();
+  /** Every transaction "broadcast" (including lost answers and reverts). */
+  readonly sent: Hex[] = [];
+  /** What the next sends do (one entry per send; then 'mine'). */
+  readonly script: Mode[] = [];
+  private seq = 0;
+
+  fund(address: Address, amount: bigint): void {
+    this.balances.set(address.toLowerCase(), this.balance(address) + amount);
+  }
+  balance(address: Address): bigint {
+    return this.balances.get(address.toLowerCase()) ?? 0n;
+  }
+
+  custodialAddress(index: number): Address {
+    return privateKeyToAccount(custodialKey(index)).address;
+  }
+  nonceFor(kind: string, id: string): Hex {
+    return nonceFor(kind, id);
+  }
+  async balanceOf(address: Address): Promise<bigint> {
+    return this.balance(address);
+  }
+  async nativeBalance(): Promise<bigint> {
+    return 0n;
+  }
+  async authorizationState(authorizer: Address, nonce: Hex): Promise<boolean> {
+    if (this.script[0] === 'down') throw new Error('the chain is down');
+    return this.used.has(key(authorizer, nonce));
+  }
+  transferWithAuthorizationTypedData(auth: TransferAuthorization) {
+    return buildTransferTypedData(this.domain, auth);
+  }
+  async verifyTransferAuthorization(auth: TransferAuthorization) {
+    if (this.used.has(key(auth.from, auth.nonce))) return { ok: false as const, reason: 'authorization_used' as const, message: 'used' };
+    if (this.balance(auth.from) < auth.value) return { ok: false as const, reason: 'insufficient_balance' as const, message: 'too little' };
+    return { ok: true as const, signer: auth.from };
+  }
+  async signCustodialAuthorization(params: { fromIndex: number; to: Address; value: bigint; nonce: Hex }) {
+    const account = privateKeyToAccount(custodialKey(params.fromIndex));
+    const auth: TransferAuthorization = { from: account.address, to: params.to, value: params.value, validAfter: 0n, validBefore: 2n ** 40n, nonce: params.nonce };
+    const signature = await account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
+    return { ok: true as const, auth, signature };
+  }
+
+  async submitTransferWithAuthorization(auth: TransferAuthorization): Promise<SubmitResult> {
+    const mode = this.script.shift() ?? 'mine';
+    const k = key(auth.from, auth.nonce);
+    if (mode === 'down') return { ok: false, reason: 'chain_unavailable', message: 'the chain could not be reached' };
+    if (this.used.has(k)) return { ok: false, reason: 'authorization_used', message: 'this authorization was already used or canceled' };
+    if (this.balance(auth.from) < auth.value) return { ok: false, reason: 'insufficient_balance', message: 'too little' };
+    const txHash = keccak256(toHex(`tx${++this.seq}`));
+    if (mode === 'refuse') return { ok: false, reason: 'submit_failed', message: 'txpool is full', sendOutcome: 'refused', txHash };
+    this.sent.push(txHash);
+    if (mode === 'revert') {
+      this.receipts.set(txHash, 'reverted');
+      return { ok: true, txHash };
+    }
+    // Mined at once (the answer may still be lost, or the receipt held back).
+    this.fund(auth.from, -auth.value);
+    this.fund(auth.to, auth.value);
+    this.used.set(k, txHash);
+    this.receipts.set(txHash, mode === 'no-receipt' ? 'timeout' : 'success');
+    if (mode === 'lose-answer') return { ok: false, reason: 'submit_failed', message: 'socket hang up', sendOutcome: 'unknown', txHash };
+    return { ok: true, txHash };
+  }
+
+  async waitForReceipt(txHash: Hex): Promise<ReceiptOutcome> {
+    const status = this.receipts.get(txHash) ?? 'timeout';
+    return status === 'timeout' ? { status } : { status, blockNumber: 1n, gasUsed: 50_000n };
+  }
+  async findAuthorizationTx(authorizer: Address, nonce: Hex): Promise<Hex | undefined> {
+    return this.used.get(key(authorizer, nonce));
+  }
+}
+
+function key(authorizer: Address, nonce: Hex): string {
+  return `${authorizer.toLowerCase()}:${nonce.toLowerCase()}`;
+}
+
+function custodialKey(index: number): Hex {
+  return keccak256(toHex(`fake-custodial-${index}`));
+}
