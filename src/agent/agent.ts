@@ -216,7 +216,9 @@ export class Agent {
       const text = result.kind === 'reply' ? result.text : undefined;
       // Money that moved is reported from the tool's own exact summary, never the model's paraphrase.
       const exact = primary.outcome.ok && MONEY_MOVING_TOOLS.has(primary.call.name);
-      return fromOutcome(primary.outcome, exact ? undefined : text);
+      // A lead in the user's language may go before the exact summary, never replace it.
+      const led = result.kind === 'reply' && result.lead && primary.outcome.ok ? `${result.lead}${primary.outcome.summary}` : undefined;
+      return fromOutcome(primary.outcome, exact ? led : (text ?? led));
     }
     switch (result.kind) {
       case 'refuse':

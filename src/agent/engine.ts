@@ -26,7 +26,7 @@ export type ToolRunner = (name: string, input: unknown) => Promise<ToolStep>;
 
 export type EngineResult =
   /** Finished; `text` is the engine's own final words, if it has any (the model's reply). */
-  | { kind: 'reply'; text?: string }
+  | { kind: 'reply'; text?: string; /** Said before a tool's exact summary (the local engine's "Imefanyika." in Swahili). */ lead?: string }
   | { kind: 'help'; reply: string }
   /** Nothing done; `reason` names why when the engine's gate decided it (negation, past_tense…). */
   | { kind: 'none'; reply: string; reason?: string }

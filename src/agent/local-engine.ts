@@ -1,5 +1,7 @@
 import { parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, type ParseResult } from './local/index.js';
 import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
+import { detectLanguage } from './local/language.js';
+import { DONE_LEAD } from './local/replies-i18n.js';
 
 export type LocalParseContext = ParseContext;
 export type LocalParseResult = ParseResult;
@@ -43,10 +45,13 @@ export class LocalEngine implements Engine {
         return { kind: 'none', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
       case 'refuse':
         return { kind: 'refuse', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
-      case 'tool':
-        // The reply is built by the agent from the outcome (or the pending action).
-        await runTool(parsed.call.name, parsed.call.input);
-        return { kind: 'reply' };
+      case 'tool': {
+        // The reply is built by the agent from the outcome (or the pending action); in another
+        // language a short lead in that language goes before the exact summary.
+        const step = await runTool(parsed.call.name, parsed.call.input);
+        const lang = detectLanguage(turn.message);
+        return step.kind === 'executed' && step.outcome.ok && lang !== 'en' ? { kind: 'reply', lead: DONE_LEAD[lang] } : { kind: 'reply' };
+      }
     }
   }
 }

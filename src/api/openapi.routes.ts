@@ -421,9 +421,12 @@ registerSchema('PendingAction', PendingActionResource);
 const AgentReply = z
   .object({
     ok: z.boolean(),
-    action: z.enum(['transfer', 'bill', 'market', 'payment', 'balance', 'info', 'none']).optional(),
+    action: z.enum(['transfer', 'bill', 'market', 'payment', 'balance', 'quote', 'activity', 'info', 'none']).optional(),
     reply: z.string().describe('Human-readable; always show it to the user.'),
-    reason: z.string().optional().describe('Why a 422 was not done (a named reason).'),
+    reason: z
+      .string()
+      .optional()
+      .describe('Why a 422 was not done, or why a 200 `none` moved nothing (the gate: negation, question, past_tense, reversed_direction, conditional, scheduled, cancellation, reported_speech, statement).'),
     pending_action: PendingActionResource.optional().describe('Present when the turn concerns an action awaiting confirmation.'),
     already: z.boolean().optional().describe('True when a confirm repeats one already carried out.'),
     transfer: ActionResult.optional(),
@@ -431,6 +434,8 @@ const AgentReply = z
     market: ActionResult.optional(),
     payment: ActionResult.optional(),
     balance: ActionResult.optional(),
+    quote: ActionResult.optional().describe('quote_transfer: what the recipient would get, rate and fee; nothing moved.'),
+    activity: ActionResult.optional().describe("list_activity: the caller's recent transfers, bills, stakes and payment links."),
     info: ActionResult.optional(),
   })
   .describe('`action` names what happened; the field of the same name carries its result.');

@@ -192,7 +192,7 @@ history: history
 
 /** Verbs that move money, from every language's table, for messages whose language was not detected. */
 const ANY_VERB: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.values(LEMMAS).flatMap((t) => Object.entries(t).filter(([w, l]) => ['send', 'pay', 'buy', 'market', 'markets', 'balance', 'history'].includes(l) && w.length >= 4)),
+  Object.values(LEMMAS).flatMap((t) => Object.entries(t).filter(([w, l]) => ['send', 'pay', 'buy', 'market', 'markets', 'balance', 'history', 'recharge', 'airtime'].includes(l) && w.length >= 4)),
 );
 
 export function anyLangVerb(word: string): string | undefined {
