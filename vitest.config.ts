@@ -1,7 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: fast unit/HTTP/chain tests (`npm test`) and real-Chromium page tests
-// (`npm run test:browser`), so CI can install Chromium only for the second.
+/**
+ * The core HTTP suite (payments, keys, webhooks, settlement, agent) that the `pg` project runs
+ * a second time with the service on PostgreSQL (docs/store.md).
+ */
+export const CORE_ON_POSTGRES = [
+  'test/api/payments.test.ts',
+  'test/api/auth-keys.test.ts',
+  'test/api/checkout-expiry.test.ts',
+  'test/webhooks/delivery.test.ts',
+  'test/webhooks/events.test.ts',
+  'test/settlement/settle.test.ts',
+  'test/settlement/reconcile.test.ts',
+  'test/api/agent.http.test.ts',
+  'test/agent/agent.e2e.test.ts',
+  'test/transfers/transfers.e2e.test.ts',
+];
+
+// Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core
+// HTTP suite again on PostgreSQL (`npm test` runs both; see scripts/test.mjs), and real-Chromium
+// page tests (`npm run test:browser`), so CI can install Chromium only for the last.
 export default defineConfig({
   test: {
     projects: [
@@ -9,9 +27,20 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.browser.test.ts', 'node_modules/**'],
+          exclude: ['test/**/*.browser.test.ts', 'test/**/*.pg.test.ts', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'pg',
+          include: ['test/**/*.pg.test.ts', ...CORE_ON_POSTGRES],
+          env: { TEST_STORE: 'pg' },
+          setupFiles: ['test/helpers/pg-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
           pool: 'forks',
         },
       },

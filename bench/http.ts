@@ -118,7 +118,7 @@ interface Child {
 }
 
 /** Runs this file in `mode` and waits for the `{"url": ...}` line it prints when listening. */
-function spawnChild(mode: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child> {
+export function spawnChild(mode: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child> {
   return new Promise((resolve, reject) => {
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each child, written when it exits.
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
@@ -196,7 +196,7 @@ export interface Seeded {
  * Writes `count` payments for one merchant straight through the store API, in large
  * transactions (one flush each), instead of one HTTP request per payment.
  */
-export async function seed(count: number): Promise<Seeded> {
+export async function seed(count: number, status: Payment['status'] = 'pending'): Promise<Seeded> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-bench-http-'));
   const store = await LowdbStore.open(dataDir);
   try {
@@ -218,7 +218,7 @@ export async function seed(count: number): Promise<Seeded> {
           const row: Payment = {
             id: newId('pay'),
             accountId,
-            status: 'pending',
+            status,
             amount: '25',
             currency: 'USD',
             stablecoinAmount: converted.conversion.stablecoinAmount.toString(),

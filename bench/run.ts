@@ -1,16 +1,20 @@
 /**
  * `npm run bench`: every benchmark section, one after the other, each printing its own
- * figures: core HTTP (bench/http.ts), settlement, webhooks and agent turns.
+ * figures: core HTTP (bench/http.ts), settlement, webhooks, agent turns and cold start.
  *
  *   BENCH_DURATION=10   seconds per autocannon measurement (default 10)
  *   BENCH_ONLY=http     comma-separated section names to run (default: all)
  *   BENCH_SCALES=1000,100000   stored payments for the HTTP section
+ *   BENCH_STORE_SCALES=1000,1000000   stored payments for the store section (PostgreSQL vs lowdb)
+ *   BENCH_LOWDB_MAX=1000000    largest lowdb size the store section seeds
  */
 import os from 'node:os';
 import { benchHttp, formatTable } from './http.js';
 import { benchSettlement } from './settlement.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchAgent } from './agent.js';
+import { benchColdStart } from './cold-start.js';
+import { benchStore } from './store.js';
 
 export interface BenchContext {
   /** Seconds per measurement (BENCH_DURATION). */
@@ -33,6 +37,17 @@ function sections(): Section[] {
     { name: 'settlement', run: (ctx) => benchSettlement({ print: ctx.print }) },
     { name: 'webhooks', run: (ctx) => benchWebhooks({ print: ctx.print }) },
     { name: 'agent', run: (ctx) => benchAgent({ print: ctx.print, seconds: ctx.seconds }) },
+    { name: 'cold-start', run: (ctx) => benchColdStart({ print: ctx.print }) },
+    {
+      name: 'store',
+      run: (ctx) =>
+        benchStore({
+          seconds: ctx.seconds,
+          scales: (process.env.BENCH_STORE_SCALES ?? '1000,1000000').split(',').map((s) => Number(s.trim())),
+          lowdbMax: Number(process.env.BENCH_LOWDB_MAX ?? 1_000_000),
+          print: ctx.print,
+        }),
+    },
   ];
 }
 

@@ -53,6 +53,8 @@ export interface TurnRequest {
   message: string;
   channel: Channel;
   requestId?: string;
+  /** Hold a money-moving call as a pending action even through the API (`confirm: false`). */
+  preview?: boolean;
 }
 
 export interface AgentOptions {
@@ -65,6 +67,8 @@ export interface AgentOptions {
   pendingTtlMs?: number;
   /** Clock (tests move it to expire actions). */
   now?: () => Date;
+  /** This instance, among several on one database: executing actions carry its id. */
+  instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -136,7 +140,7 @@ export class Agent {
         log.info({ tool: call.name }, 'tool call rejected: second money-moving action in one message');
         return { kind: 'rejected', message: 'Only one action that moves money can be done per message; ask the user to send the next one separately.' };
       }
-      if (channel !== 'api' && moving) {
+      if ((channel !== 'api' || req.preview) && moving) {
         const preview = await describeCall(call, ctx, this.opts.handlers);
         if (!preview.ok) {
           state.outcomes.push({ call, outcome: preview });
@@ -181,13 +185,13 @@ export class Agent {
     }
     switch (result.kind) {
       case 'refuse':
-        return failure('none', result.reply, 'not_allowed');
+        return failure('none', result.reply, result.reason ?? 'not_allowed');
       case 'unavailable':
         return { status: 503, body: { ok: false, reply: UNAVAILABLE_REPLY } };
       case 'help':
         return { status: 200, body: { ok: true, action: 'info', reply: result.reply, info: { topic: 'help', examples: HELP_EXAMPLES } } };
       case 'none':
-        return { status: 200, body: { ok: true, action: 'none', reply: result.reply } };
+        return { status: 200, body: { ok: true, action: 'none', reply: result.reply, ...(result.reason ? { reason: result.reason } : {}) } };
       case 'reply':
         if (!result.text && state.rejected.length > 0) {
           return failure('none', `I couldn't do that: ${state.rejected[state.rejected.length - 1]}`, 'invalid_input');
@@ -239,10 +243,13 @@ export class Agent {
     return this.opts.store.write(PendingActions, (t) => t.insert(row));
   }
 
-  /** The account's own pending action, or undefined (another account's does not exist for it). */
-  private async own(accountId: string, actionId: string): Promise<PendingAction | undefined> {
+  /**
+   * The account's own pending action, or undefined (another account's does not exist for it);
+   * with `channel`, only one held through that door (an API key cannot confirm a chat's action).
+   */
+  private async own(accountId: string, actionId: string, channel?: Channel): Promise<PendingAction | undefined> {
     const row = await this.opts.store.table(PendingActions).get(actionId);
-    return row && row.accountId === accountId ? row : undefined;
+    return row && row.accountId === accountId && (!channel || row.channel === channel) ? row : undefined;
   }
 
   private isExpired(p: PendingAction): boolean {
@@ -259,8 +266,8 @@ export class Agent {
    * Executes a pending action's STORED call, exactly once: pending -> executing is a
    * compare-and-set, so a double tap or a concurrent confirm cannot run it twice.
    */
-  async confirm(accountId: string, actionId: string, opts: { requestId?: string } = {}): Promise<TurnResult> {
-    const row = await this.own(accountId, actionId);
+  async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel } = {}): Promise<TurnResult> {
+    const row = await this.own(accountId, actionId, opts.channel);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
     const running = this.inflight.get(actionId);
     if (running) return running;
@@ -280,7 +287,7 @@ export class Agent {
       return this.settledAnswer({ ...row, status: 'expired' });
     }
     const claimed = await this.opts.store.write(PendingActions, (t) =>
-      t.update(row.id, { status: 'executing', updatedAt: this.now().toISOString() }, { status: 'pending' }),
+      t.update(row.id, { status: 'executing', executor: this.opts.instance?.id, updatedAt: this.now().toISOString() }, { status: 'pending' }),
     );
     if (!claimed) {
       const current = await this.opts.store.table(PendingActions).get(row.id);
@@ -319,6 +326,8 @@ export class Agent {
     const stuck = await this.opts.store.table(PendingActions).findMany({ status: 'executing' });
     let settled = 0;
     for (const row of stuck) {
+      // Another live instance is carrying this one out: not interrupted.
+      if (this.opts.instance && (await this.opts.instance.isLive(row.executor))) continue;
       const outcome: ToolOutcome = {
         ok: false,
         action: TOOL_ACTIONS[row.call.name],

@@ -32,13 +32,16 @@ Rules you must always follow:
 5. Only call a tool when the user clearly asked for that action. Use the exact amounts, currencies, recipients and account numbers the user gave; never invent them. If something essential is missing or ambiguous, ask a short question instead of calling a tool.
 6. Amounts are decimal strings without thousands separators ("5000", "12.50"). Omit currency when the user did not name one (the service uses their local currency).
 7. Tool results are the truth: report amounts, rates, fees, ids and links exactly as returned. If a tool fails, say why in one or two sentences and do not retry with different amounts or recipients.
+9. Money moves only on a plain instruction from the user for now ("send…", "can you send…"). Never call send_transfer, pay_bill, stake_market, resolve_market or cancel_market for a question about amounts or fees (use quote_transfer), a statement ("I owe @x 80"), something already done ("I sent…"), reported speech ("my boss said send…"), money coming to the user ("@x sent me…"), a condition ("if Chelsea wins…"), a later date, a cancellation or a negation ("don't send", "n'envoie pas", "usitume", "mat bhejo", "huwag"). Answer or ask instead, in the user's language.
+10. Use only the arguments a tool's schema lists; an unknown argument is an error.
 8. Some actions need the user's explicit confirmation in the app or in Telegram; the service handles that. Never claim money moved unless a tool result says so.
 Keep replies short and plain; no markdown tables.`;
 
 function inputSchema(schema: z.ZodType): Anthropic.Tool.InputSchema {
   // Input side: the model writes what the schema accepts before transforms (e.g. "kes").
   const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  return { ...json, type: 'object' } as Anthropic.Tool.InputSchema;
+  // Strict inputs: the model is told no other argument exists (and the agent rejects one).
+  return { ...json, type: 'object', additionalProperties: false } as Anthropic.Tool.InputSchema;
 }
 
 /** Tool definitions sent with every request; the cache breakpoint goes on the last one. */
@@ -70,8 +73,16 @@ export interface ClaudeEngineOptions {
   /** Model round-trips per turn (default 5). */
   maxIterations?: number;
   maxTokens?: number;
+  /** Overall deadline of one turn, all model calls included (default 45 s); past it: 503. */
+  turnTimeoutMs?: number;
   logger?: Logger;
 }
+
+/** Words a model uses to say money moved; shown only when a tool really moved it. */
+const CLAIMS_MONEY_MOVED =
+  /\b(sent|transferred|paid|wired|remitted|staked|topped up|recharged|bought|purchased|done|completed|successful(ly)?|envoy[ée]s?|pay[ée]|enviad[oa]s?|enviei|mandei|pagad[oa]|pagu[ée]|imetumwa|nimetuma|imelipwa|bhej (diya|diye)|bheja|naipadala|nabayaran)\b/i;
+
+export const NOTHING_MOVED_REPLY = "I haven't sent or paid anything. Please tell me exactly what to do, e.g. \"send 5,000 KES to @amina\".";
 
 function sdkLogger(logger: Logger | undefined) {
   const log = logger?.child({ component: 'anthropic-sdk' });
@@ -108,6 +119,7 @@ export class ClaudeEngine implements Engine {
   private readonly tools = toolDefinitions();
   private readonly maxIterations: number;
   private readonly maxTokens: number;
+  private readonly turnTimeoutMs: number;
 
   constructor(private readonly opts: ClaudeEngineOptions) {
     this.client = new Anthropic({
@@ -120,6 +132,7 @@ export class ClaudeEngine implements Engine {
     });
     this.maxIterations = opts.maxIterations ?? 5;
     this.maxTokens = opts.maxTokens ?? 1024;
+    this.turnTimeoutMs = opts.turnTimeoutMs ?? 45_000;
   }
 
   private system(turn: EngineTurn): Anthropic.TextBlockParam[] {
@@ -134,19 +147,39 @@ export class ClaudeEngine implements Engine {
   }
 
   async run(turn: EngineTurn, runTool: ToolRunner): Promise<EngineResult> {
+    // One deadline for the whole turn: every model call shares the abort signal.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.turnTimeoutMs);
+    timer.unref?.();
+    try {
+      return await this.loop(turn, runTool, controller.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async loop(turn: EngineTurn, runTool: ToolRunner, signal: AbortSignal): Promise<EngineResult> {
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: turn.message }];
     let lastText: string | undefined;
+    let toolsRan = false;
     for (let i = 0; i < this.maxIterations; i++) {
       let response: Anthropic.Message;
       try {
-        response = await this.client.messages.create({
-          model: this.opts.model,
-          max_tokens: this.maxTokens,
-          system: this.system(turn),
-          tools: this.tools,
-          messages,
-        });
+        response = await this.client.messages.create(
+          {
+            model: this.opts.model,
+            max_tokens: this.maxTokens,
+            system: this.system(turn),
+            tools: this.tools,
+            messages,
+          },
+          { signal },
+        );
       } catch (err) {
+        if (signal.aborted) {
+          turn.logger.error({ requestId: turn.requestId, accountId: turn.accountId, timeoutMs: this.turnTimeoutMs }, 'agent turn deadline passed');
+          return { kind: 'unavailable', reason: 'turn deadline passed' };
+        }
         if (err instanceof Anthropic.APIError) {
           // The SDK has already retried what is retryable; anything left means no answer today.
           const status = err.status;
@@ -165,7 +198,14 @@ export class ClaudeEngine implements Engine {
         .trim();
       if (text) lastText = text;
       const uses = response.content.flatMap((b) => (b.type === 'tool_use' ? [b] : []));
-      if (uses.length === 0) return { kind: 'reply', text: lastText };
+      if (uses.length === 0) {
+        // A text that says money moved, when no tool ran this turn, is never shown as done.
+        if (!toolsRan && lastText && CLAIMS_MONEY_MOVED.test(lastText)) {
+          turn.logger.warn({ requestId: turn.requestId, accountId: turn.accountId }, 'model claimed an action without calling a tool');
+          return { kind: 'none', reply: NOTHING_MOVED_REPLY, reason: 'unverified_claim' };
+        }
+        return { kind: 'reply', text: lastText };
+      }
 
       const refusal = uses.find((u) => u.name === REFUSE_TOOL);
       if (refusal) {
@@ -186,14 +226,22 @@ export class ClaudeEngine implements Engine {
       });
       const results: Anthropic.ToolResultBlockParam[] = [];
       let pending = false;
+      let allDone = true;
       for (const use of uses) {
         const step = await runTool(use.name, use.input);
         if (step.kind === 'pending') pending = true;
+        if (step.kind === 'executed') toolsRan = true;
+        if (step.kind === 'rejected' || (step.kind === 'executed' && !step.outcome.ok)) allDone = false;
         const { content, isError } = toolResultContent(step);
         results.push({ type: 'tool_result', tool_use_id: use.id, content, ...(isError ? { is_error: true } : {}) });
       }
       // A pending action ends the turn: its reply is the exact description, not the model's words.
       if (pending) return { kind: 'reply', text: lastText };
+      // A single call that succeeded: the tool's own summary is the reply, so a single-action
+      // message costs one model call. A rejected or failed call, or several calls whose results
+      // need one answer, go back to the model.
+      if (allDone && uses.length === 1) return { kind: 'reply' };
+      if (signal.aborted) return { kind: 'unavailable', reason: 'turn deadline passed' };
       messages.push({ role: 'user', content: results });
     }
     turn.logger.warn({ requestId: turn.requestId, accountId: turn.accountId }, 'agent turn hit the tool-loop bound');

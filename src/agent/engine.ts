@@ -28,9 +28,10 @@ export type EngineResult =
   /** Finished; `text` is the engine's own final words, if it has any (the model's reply). */
   | { kind: 'reply'; text?: string }
   | { kind: 'help'; reply: string }
-  | { kind: 'none'; reply: string }
-  /** The request must not be done (another account, raised limits, injection): 422. */
-  | { kind: 'refuse'; reply: string }
+  /** Nothing done; `reason` names why when the engine's gate decided it (negation, past_tense…). */
+  | { kind: 'none'; reply: string; reason?: string }
+  /** The request must not be done (another account, raised limits, injection, an inexact amount): 422. */
+  | { kind: 'refuse'; reply: string; reason?: string }
   /** The model provider failed after retries: 503. */
   | { kind: 'unavailable'; reason: string };
 

@@ -10,6 +10,7 @@ import type { BillsService } from '../bills/bills.js';
 import type { MarketsService } from '../markets/markets.js';
 import { getBalanceHandler, payBillHandler, sendTransferHandler } from './money-tools.js';
 import { marketHandlers } from './market-tools.js';
+import { listActivityHandler, quoteTransferHandler } from './read-tools.js';
 import { TOOL_ACTIONS, ToolFailureReason, validateInput, type ToolContext, type ToolHandler, type ToolHandlers, type ToolOutcome } from './tools.js';
 
 export interface ToolHandlerDeps {
@@ -93,8 +94,18 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
     };
   };
 
+  const readDeps = {
+    accounts: deps.accounts,
+    fx: deps.fx,
+    payments: deps.payments,
+    ...(deps.transfers ? { transfers: deps.transfers } : {}),
+    ...(deps.bills ? { bills: deps.bills } : {}),
+    ...(deps.markets ? { markets: deps.markets } : {}),
+  };
   return {
     create_payment_link,
+    quote_transfer: quoteTransferHandler(readDeps),
+    list_activity: listActivityHandler(readDeps),
     send_transfer: deps.transfers
       ? sendTransferHandler({ transfers: deps.transfers, fx: deps.fx })
       : (notAvailable('send_transfer', 'Sending money') as ToolHandler<'send_transfer'>),

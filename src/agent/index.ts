@@ -1,24 +1,41 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import type { Engine } from './engine.js';
+import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
 import { LocalEngine } from './local-engine.js';
-import { ClaudeEngine } from './claude-engine.js';
+import type { ClaudeEngine } from './claude-engine.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../bills/catalogue.js';
 
 export { Agent, PENDING_TTL_MS, type AgentAction, type AgentOptions, type PendingActionView, type TurnBody, type TurnRequest, type TurnResult } from './agent.js';
 export { createToolHandlers, type ToolHandlerDeps } from './handlers.js';
 export { LocalEngine } from './local-engine.js';
-export { ClaudeEngine } from './claude-engine.js';
 export type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from './engine.js';
 export * from './tools.js';
 export { PendingActions, type PendingAction, type PendingStatus } from './pending-actions.js';
 
+/**
+ * The Claude engine, its SDK loaded at the first turn: the SDK is one of the largest imports of
+ * the service, and a start without ANTHROPIC_API_KEY never needs it (docs/performance.md).
+ */
+class LazyClaudeEngine implements Engine {
+  readonly name = 'claude' as const;
+  private engine?: Promise<Engine>;
+  constructor(private readonly options: ConstructorParameters<typeof ClaudeEngine>[0]) {}
+  async run(turn: EngineTurn, runTool: ToolRunner): Promise<EngineResult> {
+    this.engine ??= import('./claude-engine.js').then((m) => new m.ClaudeEngine(this.options));
+    return (await this.engine).run(turn, runTool);
+  }
+}
+
 /** DESIGN.md 3: ANTHROPIC_API_KEY set -> Claude with tool use; unset -> the local parser. */
-export function createEngine(config: Pick<Config, 'ANTHROPIC_API_KEY' | 'ANTHROPIC_MODEL' | 'ANTHROPIC_BASE_URL'>, logger: Logger): Engine {
+export function createEngine(
+  config: Pick<Config, 'ANTHROPIC_API_KEY' | 'ANTHROPIC_MODEL' | 'ANTHROPIC_BASE_URL'> & Partial<Pick<Config, 'AGENT_TURN_TIMEOUT'>>,
+  logger: Logger,
+): Engine {
   if (config.ANTHROPIC_API_KEY) {
-    return new ClaudeEngine({
+    return new LazyClaudeEngine({
       apiKey: config.ANTHROPIC_API_KEY,
       model: config.ANTHROPIC_MODEL,
+      ...(config.AGENT_TURN_TIMEOUT ? { turnTimeoutMs: config.AGENT_TURN_TIMEOUT } : {}),
       ...(config.ANTHROPIC_BASE_URL ? { baseURL: config.ANTHROPIC_BASE_URL } : {}),
       logger,
     });

@@ -40,9 +40,9 @@ export class LocalEngine implements Engine {
       case 'help':
         return { kind: 'help', reply: HELP_TEXT };
       case 'none':
-        return { kind: 'none', reply: parsed.reply };
+        return { kind: 'none', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
       case 'refuse':
-        return { kind: 'refuse', reply: parsed.reply };
+        return { kind: 'refuse', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
       case 'tool':
         // The reply is built by the agent from the outcome (or the pending action).
         await runTool(parsed.call.name, parsed.call.input);

@@ -23,6 +23,8 @@ export interface PendingAction {
   expiresAt: string;
   updatedAt: string;
   outcome?: ToolOutcome;
+  /** The instance executing it (status `executing`); another takes over only once it is gone. */
+  executor?: string;
 }
 
 export const PendingActions = defineTable<PendingAction>({

@@ -1,5 +1,6 @@
 import type { RequestHandler, Request, Response } from 'express';
-import { MemoryStore, rateLimit, type Options } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store as CounterStore } from 'express-rate-limit';
+import type { Store } from '../store/index.js';
 
 /** A turn refused or allowed by the per-account agent limit. */
 export type TurnAllowance =
@@ -22,17 +23,17 @@ export function tooManyTurnsReply(retryAfterSeconds?: number): string {
 export class AgentRateLimit {
   readonly limit: number;
   readonly windowMs: number;
-  /** Shared by every door; express-rate-limit's own fixed-window store. */
-  readonly store: MemoryStore;
+  /** Shared by every door; express-rate-limit's own fixed-window store, or the shared counter. */
+  readonly store: CounterStore & { get(key: string): Promise<ClientRateLimitInfo | undefined> };
   private http?: RequestHandler;
 
-  constructor(opts: { limit: number; windowMs: number }) {
+  constructor(opts: { limit: number; windowMs: number; counter?: SharedTurnCounter }) {
     this.limit = opts.limit;
     this.windowMs = opts.windowMs;
-    this.store = new MemoryStore();
+    this.store = opts.counter ?? new MemoryStore();
     // Ready before any middleware exists (Telegram may take a turn first); rateLimit() calls
     // init again with the same window, which keeps the counts.
-    this.store.init({ windowMs: this.windowMs } as Options);
+    this.store.init?.({ windowMs: this.windowMs } as Options);
   }
 
   /** The store key of an account's turns. */
@@ -79,6 +80,37 @@ export class AgentRateLimit {
 
   /** Stops the store's expiry timer. */
   close(): void {
-    this.store.shutdown();
+    this.store.shutdown?.();
+  }
+}
+
+/**
+ * An express-rate-limit store over `Store.countHit`: a fixed window per key held in the
+ * database, incremented atomically by one statement, so every instance counts the same turns.
+ */
+export class SharedTurnCounter implements CounterStore {
+  readonly localKeys = false;
+  readonly prefix = 'agent-turns:';
+  private windowMs = 60_000;
+
+  constructor(private readonly db: Store) {}
+
+  init(options: Options): void {
+    this.windowMs = options.windowMs;
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const { hits, resetAt } = await this.db.countHit(this.prefix + key, this.windowMs);
+    return { totalHits: hits, resetTime: resetAt };
+  }
+
+  // A refused or failed turn still counts (express-rate-limit only decrements when told to skip).
+  async decrement(): Promise<void> {}
+
+  async resetKey(): Promise<void> {}
+
+  // Counts are only read back through increment (the limiter never peeks).
+  async get(): Promise<undefined> {
+    return undefined;
   }
 }

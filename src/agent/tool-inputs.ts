@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SendTransferInput } from '../transfers/schemas.js';
+import { QuoteTransferInput, SendTransferInput } from '../transfers/schemas.js';
 import { PayBillInput } from '../bills/schemas.js';
 import {
   CancelMarketInput,
@@ -8,7 +8,7 @@ import {
   ResolveMarketInput,
   StakeMarketInput,
 } from '../markets/schemas.js';
-import { CreatePaymentLinkInput, GetBalanceInput } from '../wallet/schemas.js';
+import { CreatePaymentLinkInput, GetBalanceInput, ListActivityInput } from '../wallet/schemas.js';
 
 /**
  * The agent's tools and their input schemas: one zod schema per tool, shared by the local
@@ -24,6 +24,8 @@ export const ToolInputs = {
   list_markets: ListMarketsInput,
   create_payment_link: CreatePaymentLinkInput,
   get_balance: GetBalanceInput,
+  quote_transfer: QuoteTransferInput,
+  list_activity: ListActivityInput,
 } as const;
 
 export type ToolName = keyof typeof ToolInputs;

@@ -5,7 +5,7 @@ import { ToolInputs, type ToolCall, type ToolInput, type ToolName } from './tool
 export type Channel = 'api' | 'telegram' | 'chat';
 
 /** The `action` a tool's outcome is reported under (DESIGN.md 6). */
-export type ToolAction = 'transfer' | 'bill' | 'market' | 'payment' | 'balance' | 'info';
+export type ToolAction = 'transfer' | 'bill' | 'market' | 'payment' | 'balance' | 'quote' | 'activity' | 'info';
 
 /**
  * Who a tool acts for. `accountId` always comes from authentication (key, session or the
@@ -81,6 +81,8 @@ export const TOOL_ACTIONS: { readonly [N in ToolName]: ToolAction } = {
   list_markets: 'market',
   create_payment_link: 'payment',
   get_balance: 'balance',
+  quote_transfer: 'quote',
+  list_activity: 'activity',
 };
 
 /** What each tool does, as the model reads it (the input schema says the rest). */
@@ -98,6 +100,9 @@ export const TOOL_DESCRIPTIONS: { readonly [N in ToolName]: string } = {
   create_payment_link:
     'Create a hosted checkout link through which someone else can pay the user. Moves no money by itself.',
   get_balance: "Show the user's wallet balance in the stablecoin and in their local currency.",
+  quote_transfer:
+    'Quote a transfer without sending: what the recipient gets, the rate and the fee. Also answers "how much is 100 USD in NGN". Moves no money; use it for questions about amounts, rates or fees.',
+  list_activity: "List the user's own recent transfers, bills, stakes and payment links, newest first. Moves no money.",
 };
 
 /** Re-validates a tool input with its schema (handlers call this first). */
@@ -124,6 +129,14 @@ export function validateInput<N extends ToolName>(
 export function toToolCall(name: string, input: unknown): { ok: true; call: ToolCall } | { ok: false; message: string } {
   if (!Object.hasOwn(ToolInputs, name)) return { ok: false, message: `Unknown tool: ${name}.` };
   const tool = name as ToolName;
+  // Strict: an argument the tool does not take ("from_account") is an error, never silently dropped.
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    const known = Object.keys((ToolInputs[tool] as unknown as { shape: Record<string, unknown> }).shape);
+    const extra = Object.keys(input).filter((k) => !known.includes(k));
+    if (extra.length) {
+      return { ok: false, message: `Unknown argument${extra.length > 1 ? 's' : ''} for ${name}: ${extra.join(', ')}. It takes only: ${known.join(', ') || 'no arguments'}.` };
+    }
+  }
   const checked = validateInput(tool, input ?? {});
   if (!checked.ok) return { ok: false, message: checked.message };
   return { ok: true, call: { name: tool, input: checked.input } as ToolCall };
@@ -181,5 +194,9 @@ export function genericDescription(call: ToolCall, localCurrency?: string): stri
     }
     case 'get_balance':
       return 'Show your balance.';
+    case 'quote_transfer':
+      return `Quote ${money(call.input.amount, call.input.currency, local)}${call.input.recipient ? ` to ${call.input.recipient}` : call.input.to_currency ? ` in ${call.input.to_currency}` : ''}.`;
+    case 'list_activity':
+      return 'Show your recent activity.';
   }
 }

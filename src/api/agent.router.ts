@@ -17,6 +17,34 @@ export const AgentMessageInput = z.object({
 });
 export type AgentMessageInput = z.infer<typeof AgentMessageInput>;
 
+/** A pending action's id as the preview answered it. */
+export const ActionId = z
+  .string({ message: 'confirm_action must be the pending.id a preview answered ("act_...").' })
+  .regex(/^act_[0-9A-Za-z]{10,64}$/, 'confirm_action must be the pending.id a preview answered ("act_...").');
+
+/**
+ * POST /api/agent/settle (DESIGN.md 10): exactly one of `message` (a turn; `confirm: false`
+ * holds a money-moving action for a later confirm instead of acting) or `confirm_action`
+ * (runs a held action). Unknown fields are refused, so a misspelt `confirm` never acts.
+ */
+export const AgentSettleInput = z
+  .strictObject({
+    message: AgentMessageInput.shape.message.optional(),
+    confirm: z.boolean().optional().describe('false: preview. Hold a money-moving action as `pending` instead of acting; default true.'),
+    confirm_action: ActionId.optional().describe('The `pending.id` of a preview to execute, exactly as stored, once.'),
+  })
+  .superRefine((b, ctx) => {
+    if ((b.message === undefined) === (b.confirm_action === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'Send exactly one of message or confirm_action.' });
+    } else if (b.confirm_action !== undefined && b.confirm !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'confirm goes with message, not with confirm_action.' });
+    }
+  });
+export type AgentSettleInput = z.infer<typeof AgentSettleInput>;
+
+/** The HTTP status of a confirm's answer: the agent names why it could not run. */
+const CONFIRM_STATUS: Readonly<Record<string, number>> = { not_found: 404, expired: 410, in_progress: 409 };
+
 /**
  * Agent turns per account (AGENT_RATE_LIMIT), shared by every door that runs turns: the HTTP
  * doors use this middleware, the Telegram bridge takes from the same store
@@ -28,18 +56,45 @@ export function agentRateLimiter(deps: Pick<AppDeps, 'config' | 'agentRateLimit'
   return shared.middleware((_req, res) => auth(res).accountId);
 }
 
-/** DESIGN.md 6: POST /api/agent/settle, bearer key, acts at once (channel "api"). */
+/**
+ * DESIGN.md 6 and 10: POST /api/agent/settle, bearer key, channel "api". `{message}` acts at
+ * once; `{message, confirm:false}` answers the action as `pending` with nothing moved;
+ * `{confirm_action}` executes that stored action once (a repeat answers the first outcome).
+ */
 export function agentRouter(deps: AppDeps, limiter: RequestHandler = agentRateLimiter(deps)): Router {
   const r = Router();
-  r.post('/agent/settle', requireKey(deps), limiter, async (req, res) => {
-    const { message } = parseInput(AgentMessageInput, req.body ?? {});
+  const turn: RequestHandler = async (req, res) => {
+    const body = res.locals.settle as AgentSettleInput & { message: string };
     const result = await deps.agent.runTurn({
       accountId: auth(res).accountId,
-      message,
+      message: body.message,
       channel: 'api',
       requestId: String(req.id),
+      ...(body.confirm === false ? { preview: true } : {}),
     });
+    const held = result.body.pending_action;
+    if (body.confirm === false && held?.status === 'pending') {
+      const { id, expires_at, description } = held;
+      res.status(result.status).json({ ...result.body, pending: { id, expires_at, description } });
+      return;
+    }
     res.status(result.status).json(result.body);
-  });
+  };
+  r.post(
+    '/agent/settle',
+    requireKey(deps),
+    async (req, res, next) => {
+      const body = parseInput(AgentSettleInput, req.body ?? {});
+      if (body.confirm_action === undefined) {
+        res.locals.settle = body;
+        return next();
+      }
+      // A confirm runs no model and each action runs at most once: it spends no turn budget.
+      const result = await deps.agent.confirm(auth(res).accountId, body.confirm_action, { requestId: String(req.id), channel: 'api' });
+      res.status((result.status !== 200 && CONFIRM_STATUS[String(result.body.reason)]) || result.status).json(result.body);
+    },
+    limiter,
+    turn,
+  );
   return r;
 }

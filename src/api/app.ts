@@ -28,6 +28,10 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
+  // JSON answers are per-request (no-store pages, fresh API reads): a weak ETag hashed over every
+  // body bought nothing and cost a few percent of each create (docs/performance.md). Static
+  // assets keep theirs (express.static sets its own).
+  app.set('etag', false);
 
   const requestLogger = pinoHttp({
     logger: deps.logger,

@@ -2,12 +2,15 @@ import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import { LoginInput, PublicAccount, SignupInput, publicAccount } from '../accounts/accounts.js';
+import { WalletSummary } from '../wallet/balance.js';
 import type { AppDeps } from './deps.js';
 import { ApiError, invalidRequest, parseInput, sendError, unauthenticated } from './errors.js';
 import { auth, checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './auth.js';
 
 /** Signup, login and `GET /me` answer with the account (`/me` adds extras such as the wallet). */
 export const AccountResponse = z.object({ ok: z.literal(true), account: PublicAccount });
+/** `/me` adds the custodial wallet where the service has a chain. */
+export const MeResponse = z.object({ ok: z.literal(true), account: PublicAccount.extend({ wallet: WalletSummary.optional() }) });
 export const OkResponse = z.object({ ok: z.literal(true) });
 
 export function authRouter(deps: AppDeps): Router {

@@ -13,6 +13,9 @@ import type { TransfersService } from '../transfers/transfers.js';
 import type { BillsService } from '../bills/bills.js';
 import type { MarketsService } from '../markets/markets.js';
 import type { WebhooksService } from '../webhooks/webhooks.js';
+import type { Facilitator } from '../x402/facilitator.js';
+import type { PaymentCancellation } from '../payments/cancel.js';
+import type { RefundsService } from '../refunds/refunds.js';
 
 /** What the HTTP layer is given by the composition root (src/main.ts). */
 export interface AppDeps {
@@ -26,8 +29,14 @@ export interface AppDeps {
   payments: PaymentsService;
   /** On-chain settlement of checkout payments (src/settlement). */
   settlement?: SettlementService;
+  /** x402 v2 facilitator (src/x402). */
+  facilitator?: Facilitator;
   /** Webhook endpoint, signing secret, delivery log and the production URL guard (src/webhooks). */
   webhooks?: WebhooksService;
+  /** Canceling pending payments (src/payments/cancel.ts). */
+  cancellation?: PaymentCancellation;
+  /** Refunds of settled payments (src/refunds). */
+  refunds?: RefundsService;
   /** The agent engine core: turns, pending actions (confirm/cancel). */
   agent: Agent;
   /** AGENT_RATE_LIMIT: the one per-account turn counter every door (HTTP, chat, Telegram) takes from. */

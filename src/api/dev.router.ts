@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseUnits } from 'viem';
+import { parseUnits, zeroAddress } from 'viem';
 import { z } from 'zod';
 import type { AppDeps } from './deps.js';
 import { ApiError, parseInput, useErrorShape } from './errors.js';
@@ -9,14 +9,24 @@ import { sendSettleResult } from './settlement.router.js';
 
 export const FAUCET_MAX = 1_000_000;
 
-export const FaucetInput = z
-  .object({
-    address: EvmAddress,
-    amount: z
-      .string({ message: 'amount must be a decimal string like "100"' })
-      .regex(/^\d{1,7}(\.\d{1,6})?$/, { message: 'amount must be a decimal string like "100" with at most 6 decimals', abort: true })
+// Money is entered as a number or a decimal string everywhere (the payments API takes numbers);
+// both end up as one exact decimal string before any arithmetic, so no float reaches parseUnits.
+const FaucetAmount = z
+  .union([z.number(), z.string()], { message: 'amount must be a number or a decimal string like "100"' })
+  .transform((v) => (typeof v === 'number' ? String(v) : v))
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,7}(\.\d{1,6})?$/, { message: 'amount must be a number or a decimal string like "100", with at most 6 decimals', abort: true })
       .refine((s) => /[1-9]/.test(s), { message: 'amount must be greater than zero', abort: true })
       .refine((s) => parseUnits(s, 6) <= parseUnits(String(FAUCET_MAX), 6), `amount must be at most ${FAUCET_MAX.toLocaleString('en-US')}`),
+  );
+
+export const FaucetInput = z
+  .object({
+    // The token refuses mints to the zero address: say so here, not as a chain error.
+    address: EvmAddress.refine((a) => a !== zeroAddress, 'address must not be the zero address'),
+    amount: FaucetAmount,
   })
   .strict();
 export type FaucetInput = z.infer<typeof FaucetInput>;

@@ -2,12 +2,15 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from './deps.js';
 
-export const HealthResponse = z.object({ ok: z.boolean() });
+export const HealthResponse = z.object({
+  ok: z.boolean(),
+  ready: z.boolean().optional().describe('False while the service is still starting (it answers from the first connection).'),
+});
 
 export function healthRouter(deps: AppDeps): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.json({ ok: true, ready: true });
   });
   r.get('/readyz', async (_req, res) => {
     const probes = [() => deps.store.ping(), ...deps.readiness];

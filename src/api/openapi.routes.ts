@@ -4,7 +4,7 @@ import { AgentErrorBody, CheckoutErrorBody, DeveloperErrorBody } from './errors.
 import { CheckoutRead, CheckoutView, PaymentList, PaymentResource } from './present.js';
 import { IdempotencyKeyHeader, PingResponse } from './payments.router.js';
 import { KeyCreatedResponse, KeyListResponse, KeyRevokedResponse } from './keys.router.js';
-import { AccountResponse, OkResponse } from './auth.router.js';
+import { AccountResponse, MeResponse, OkResponse } from './auth.router.js';
 import { HealthResponse } from './health.router.js';
 import {
   WebhookDeliveryAttempt,
@@ -15,7 +15,7 @@ import {
   WebhookRedeliverResponse,
   WebhookSecretResponse,
 } from './webhooks.router.js';
-import { AgentMessageInput } from './agent.router.js';
+import { AgentMessageInput, AgentSettleInput } from './agent.router.js';
 import { ChatActionInput } from './chat.router.js';
 import { FaucetInput } from './dev.router.js';
 import { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentId } from '../payments/schemas.js';
@@ -23,6 +23,7 @@ import { CreateKeyInput, CreatedKey, ListedKey } from '../keys/keys.js';
 import { LoginInput, PublicAccount, SignupInput } from '../accounts/accounts.js';
 import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload } from '../webhooks/schemas.js';
 import { AuthorizationRequest, SettleRequest } from '../settlement/settlement.js';
+import './openapi.x402.js';
 
 /**
  * Every route the service serves, described once for GET /api/openapi.json. Add yours here
@@ -46,6 +47,7 @@ registerSchema('CreateKeyInput', CreateKeyInput);
 registerSchema('SignupInput', SignupInput);
 registerSchema('LoginInput', LoginInput);
 registerSchema('AgentMessageInput', AgentMessageInput);
+registerSchema('AgentSettleInput', AgentSettleInput);
 registerSchema('CheckoutRead', CheckoutRead);
 registerSchema('ChatActionInput', ChatActionInput);
 registerSchema('SetEndpointInput', SetEndpointInput);
@@ -158,12 +160,30 @@ registerRoute({
   params: z.object({ id: PaymentId }),
   responses: {
     200: { description: 'The checkout view.', schema: CheckoutRead },
+    400: { description: 'Not a payment id: `{ok:false, error}`.', schema: CheckoutErrorBody },
     404: { description: 'No such payment: `{ok:false, error:"No such payment: <id>"}`.', schema: CheckoutErrorBody },
   },
 });
 
-const CheckoutFailure = z.object({ ok: z.literal(false), error: z.string(), reason: z.string() });
+const CheckoutFailure = z.object({
+  ok: z.literal(false),
+  error: z.string(),
+  reason: z.string().optional().describe('Named reason of a settlement outcome; absent when the request itself was malformed.'),
+  redirect: z.string().optional().describe('Where to send the customer when the payment failed for good.'),
+});
 registerSchema('SettlementError', CheckoutFailure);
+const settleResponses = {
+  200: { description: 'Settled: `{ok:true, payment, txHash, redirect}`.' },
+  202: { description: 'Sent, not yet confirmed: `{ok:true, payment, txHash}`; resubmit the same body for the outcome.' },
+  400: { description: 'Bad signature or authorization.', schema: CheckoutFailure },
+  402: { description: 'The payer has too little balance.', schema: CheckoutFailure },
+  404: { description: 'No such payment.', schema: CheckoutFailure },
+  409: { description: 'Already settled, processing or failed.', schema: CheckoutFailure },
+  410: { description: 'The checkout session expired.', schema: CheckoutFailure },
+  422: { description: 'The transaction would revert or reverted.', schema: CheckoutFailure },
+  503: { description: 'The chain is unavailable.', schema: CheckoutFailure },
+};
+
 registerRoute({
   method: 'post',
   path: '/api/checkout/:id/authorization',
@@ -192,15 +212,7 @@ registerRoute({
   params: z.object({ id: PaymentId }),
   body: SettleRequest,
   responses: {
-    200: { description: 'Settled: `{ok:true, payment, txHash, redirect}`.' },
-    202: { description: 'Sent, not yet confirmed: `{ok:true, payment, txHash}`; resubmit the same body for the outcome.' },
-    400: { description: 'Bad signature or authorization.', schema: CheckoutFailure },
-    402: { description: 'The payer has too little balance.', schema: CheckoutFailure },
-    404: { description: 'No such payment.', schema: CheckoutFailure },
-    409: { description: 'Already settled, processing or failed.', schema: CheckoutFailure },
-    410: { description: 'The checkout session expired.', schema: CheckoutFailure },
-    422: { description: 'The transaction would revert or reverted.', schema: CheckoutFailure },
-    503: { description: 'The chain is unavailable.', schema: CheckoutFailure },
+    ...settleResponses,
   },
 });
 
@@ -294,7 +306,7 @@ registerRoute({
   summary: 'The signed-in account (with its custodial wallet)',
   tags: ['Accounts'],
   auth: 'session',
-  responses: { 200: { description: 'The account.', schema: AccountResponse }, 401: E401s },
+  responses: { 200: { description: 'The account.', schema: MeResponse }, 401: E401s },
 });
 
 registerRoute({
@@ -397,13 +409,31 @@ registerRoute({
 });
 
 // ------------------------------------------------------------------ agent and chat (DESIGN.md 6)
+const ActionResult = z.looseObject({}).describe("The action's result; its fields depend on the action.");
+const PendingActionResource = z.object({
+  id: z.string(),
+  expires_at: z.iso.datetime(),
+  description: z.string().describe('The described action, to show the user before they confirm.'),
+  status: z.string().describe('pending, executing, done, failed, cancelled or expired.'),
+  tool: z.string(),
+});
+registerSchema('PendingAction', PendingActionResource);
 const AgentReply = z
   .object({
     ok: z.boolean(),
-    action: z.string().optional().describe('transfer, bill, market, payment, balance, info or none.'),
+    action: z.enum(['transfer', 'bill', 'market', 'payment', 'balance', 'info', 'none']).optional(),
     reply: z.string().describe('Human-readable; always show it to the user.'),
+    reason: z.string().optional().describe('Why a 422 was not done (a named reason).'),
+    pending_action: PendingActionResource.optional().describe('Present when the turn concerns an action awaiting confirmation.'),
+    already: z.boolean().optional().describe('True when a confirm repeats one already carried out.'),
+    transfer: ActionResult.optional(),
+    bill: ActionResult.optional(),
+    market: ActionResult.optional(),
+    payment: ActionResult.optional(),
+    balance: ActionResult.optional(),
+    info: ActionResult.optional(),
   })
-  .describe('Other fields depend on the action (an object named like the action carries its result).');
+  .describe('`action` names what happened; the field of the same name carries its result.');
 registerSchema('AgentReply', AgentReply);
 // Confirm and cancel call no model and spend no rate-limit budget: only these apply to them.
 const actionErrors = {
@@ -411,21 +441,51 @@ const actionErrors = {
   413: { description: 'Body over 100 kB: `{ok:false, reply}`.', schema: AgentErrorBody },
   422: { description: 'Understood but not done: `{ok:false, action, reply}`.', schema: AgentReply },
 };
+const E403agent = { description: 'Cookie-authenticated call from a foreign Origin: `{ok:false, reply}`.', schema: AgentErrorBody };
 const agentErrors = {
   ...actionErrors,
   429: { description: 'Rate-limited; see Retry-After.', schema: AgentErrorBody, headers: { 'Retry-After': 'Seconds to wait.' } },
   503: { description: 'The model provider failed after retries.', schema: AgentErrorBody },
 };
 
+const AgentPending = z
+  .object({
+    id: z.string().describe('Send it back as `confirm_action` to execute the action.'),
+    expires_at: z.string().describe('ISO 8601 UTC; after it the action can no longer be confirmed (410).'),
+    description: z.string().describe('The exact action: amounts in both currencies, rate, fee, recipient. Show it to your user.'),
+  })
+  .describe('A money-moving action held by `confirm: false`; nothing has moved.');
+registerSchema('AgentPending', AgentPending);
+const AgentPreviewReply = AgentReply.extend({ pending: AgentPending.optional() });
+registerSchema('AgentPreviewReply', AgentPreviewReply);
+
 registerRoute({
   method: 'post',
   path: '/api/agent/settle',
   operationId: 'agentSettle',
-  summary: 'Run one agent turn from a plain-language message (moves money: confirm with your user first)',
+  summary: 'Run one agent turn from a plain-language message, or confirm a previewed action',
+  description: [
+    'Send exactly one of `message` and `confirm_action`.',
+    '',
+    '- `{message}`: the turn acts at once (it may move money: show your user what will happen first).',
+    '- `{message, confirm: false}`: preview. A money-moving action (transfer, bill, stake, resolve, cancel) is held as `pending` ' +
+      '`{id, expires_at, description}` and nothing moves; show `description` to your user. Messages that move no money ' +
+      '(balance, lists, payment links, markets created) are answered at once, without `pending`.',
+    '- `{confirm_action: "<pending.id>"}`: executes exactly the stored action, once. Repeats (also concurrent ones) answer the ' +
+      'first outcome with `already: true` and never move money again. Unknown ids, another account\'s ids and actions held by ' +
+      'the chat widget or Telegram answer 404; an expired action 410. A confirm spends no rate-limit budget.',
+  ].join('\n'),
   tags: ['Agent'],
   auth: 'bearer',
-  body: AgentMessageInput,
-  responses: { 200: { description: 'Done.', schema: AgentReply }, ...agentErrors, 401: E401 },
+  body: AgentSettleInput,
+  responses: {
+    200: { description: 'Done, previewed (`pending`), or the first outcome of a confirmed action.', schema: AgentPreviewReply },
+    ...agentErrors,
+    401: E401,
+    404: { description: '`confirm_action`: no such pending action for this key: `{ok:false, action, reply, reason:"not_found"}`.', schema: AgentReply },
+    409: { description: '`confirm_action`: the action is being carried out by another request: `reason:"in_progress"`.', schema: AgentReply },
+    410: { description: '`confirm_action`: the action expired before it was confirmed; nothing moved: `reason:"expired"`.', schema: AgentReply },
+  },
 });
 
 registerRoute({
@@ -436,7 +496,7 @@ registerRoute({
   tags: ['Agent'],
   auth: 'session',
   body: AgentMessageInput,
-  responses: { 200: { description: 'The reply, possibly with a pending action.', schema: AgentReply }, ...agentErrors, 401: E401s, 403: E403 },
+  responses: { 200: { description: 'The reply, possibly with a pending action.', schema: AgentReply }, ...agentErrors, 401: E401s, 403: E403agent },
 });
 
 registerRoute({
@@ -447,7 +507,7 @@ registerRoute({
   tags: ['Agent'],
   auth: 'session',
   body: ChatActionInput,
-  responses: { 200: { description: 'Executed.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403 },
+  responses: { 200: { description: 'Executed.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403agent },
 });
 
 registerRoute({
@@ -458,7 +518,7 @@ registerRoute({
   tags: ['Agent'],
   auth: 'session',
   body: ChatActionInput,
-  responses: { 200: { description: 'Cancelled.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403 },
+  responses: { 200: { description: 'Cancelled.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403agent },
 });
 
 registerRoute({
@@ -484,7 +544,11 @@ registerRoute({
   auth: 'none',
   body: FaucetInput,
   devOnly: true,
-  responses: { 200: { description: '`{ok:true, address, amount, amount_base_units, mint_tx_hash, gas_tx_hash}`.' }, 400: E400, 503: err('The chain refused.') },
+  responses: {
+    200: { description: '`{ok:true, address, amount, amount_base_units, mint_tx_hash, gas_tx_hash}`.' },
+    400: E400,
+    503: err('The chain refused.'),
+  },
 });
 
 registerRoute({
@@ -496,7 +560,7 @@ registerRoute({
   auth: 'none',
   params: z.object({ id: PaymentId }),
   devOnly: true,
-  responses: { 200: { description: 'Settled (as /checkout/{id}/settle).' }, 202: { description: 'Sent, not yet confirmed.' }, 404: { description: 'No such payment.', schema: CheckoutFailure } },
+  responses: settleResponses,
 });
 
 registerRoute({
@@ -528,3 +592,5 @@ registerRoute({
   auth: 'none',
   responses: { 200: { description: 'Ready.', schema: HealthResponse }, 503: { description: 'Not ready.', schema: HealthResponse } },
 });
+import './openapi.merchant.js';
+import './openapi.web.js';

@@ -89,6 +89,28 @@ function tidy(schema: Record<string, unknown>): Record<string, unknown> {
   return walk(schema) as Record<string, unknown>;
 }
 
+/**
+ * Request side: a `default` is what the service fills in, not something the client must send.
+ * Generators read a property with a default as always present (openapi-typescript's default
+ * `defaultNonNullable`), which would make optional request fields required in typed clients; so
+ * request schemas state the default in words instead.
+ */
+function defaultsToWords(schema: Record<string, unknown>): Record<string, unknown> {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!v || typeof v !== 'object') return v;
+    const { default: dflt, ...rest } = v as Record<string, unknown>;
+    const o: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(rest)) o[k] = walk(val);
+    if (dflt !== undefined) {
+      const note = `Default: ${JSON.stringify(dflt)}.`;
+      o.description = typeof o.description === 'string' ? `${o.description} ${note}` : note;
+    }
+    return o;
+  };
+  return walk(schema) as Record<string, unknown>;
+}
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function operationIdFor(r: RouteSpec): string {
@@ -150,8 +172,9 @@ export function buildOpenApiDocument(opts: BuildOptions = {}): Record<string, un
   const inSchemas = z.toJSONSchema(inputs, { ...common, io: 'input' }).schemas;
   const outSchemas = z.toJSONSchema(outputs, { ...common, io: 'output' }).schemas;
   const schemas: Record<string, unknown> = {};
-  for (const [name, s] of [...Object.entries(outSchemas), ...Object.entries(inSchemas)]) {
-    const t = tidy(s as Record<string, unknown>);
+  const sides = [...Object.entries(outSchemas).map((e) => [...e, false] as const), ...Object.entries(inSchemas).map((e) => [...e, true] as const)];
+  for (const [name, s, input] of sides) {
+    const t = input ? defaultsToWords(tidy(s as Record<string, unknown>)) : tidy(s as Record<string, unknown>);
     if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(t)) {
       // The same schema reads differently as input and output (a default or a transform).
       schemas[`${name}Input`] = t;

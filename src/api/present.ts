@@ -33,11 +33,20 @@ export const PaymentResource = z.object({
   payer: z.string().nullable(),
   settled_at: Timestamp.nullable(),
   failure_reason: z.string().nullable(),
+  amount_refunded: z
+    .number()
+    .describe('Total of the refunds that succeeded, in `currency`; 0 when none. A partial refund leaves the status `settled`.'),
+  canceled_at: Timestamp.nullable().describe('When the merchant canceled the pending session.'),
+  cancellation_reason: z.string().nullable(),
   pay_to: z
     .string()
     .nullable()
     .optional()
     .describe("Address the stablecoin settles to: payout_address, else the merchant's custodial wallet."),
+  x402_url: z
+    .string()
+    .optional()
+    .describe('Where an AI agent pays this session over x402: GET answers 402 with the requirements; a paid retry settles it.'),
 });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 
@@ -98,6 +107,9 @@ export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<s
     payer: p.payer ?? null,
     settled_at: p.settledAt ?? null,
     failure_reason: p.failureReason ?? null,
+    amount_refunded: Number(p.amountRefunded ?? '0'),
+    canceled_at: p.canceledAt ?? null,
+    cancellation_reason: p.cancellationReason ?? null,
     ...extra,
   };
 }

@@ -27,6 +27,7 @@ export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
   already_settled: 409,
   authorization_canceled: 409,
   payment_failed: 409,
+  canceled: 409,
   processing: 409,
   expired: 410,
   simulation_failed: 422,

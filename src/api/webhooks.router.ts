@@ -24,6 +24,10 @@ export const WebhookEndpointResponse = z.object({
   secret_configured: z.boolean(),
   secret_created_at: Timestamp.nullable(),
   previous_secret_expires_at: Timestamp.nullable().describe('Set while a rotated-out secret still signs.'),
+  status: z.enum(['enabled', 'disabled']).optional().describe('`disabled` after the receiver answered 410 Gone; PUT the URL again to enable it.'),
+  disabled_at: Timestamp.nullable().optional(),
+  disabled_reason: z.string().nullable().optional(),
+  enabled_events: z.array(z.enum(EVENT_TYPES)).nullable().optional().describe('Event types sent here; null: all.'),
 });
 export type WebhookEndpointResponse = z.infer<typeof WebhookEndpointResponse>;
 
@@ -121,20 +125,24 @@ export function webhooksRouter(deps: AppDeps, webhooks: WebhooksService): Router
   });
 
   r.get('/webhook-endpoint', async (_req, res) => {
-    const { url, secret } = await webhooks.getEndpoint(auth(res).accountId);
+    const { url, secret, endpoint } = await webhooks.getEndpoint(auth(res).accountId);
     const body: WebhookEndpointResponse = {
       ok: true,
       url,
       secret_configured: secret.configured,
       secret_created_at: secret.createdAt ?? null,
       previous_secret_expires_at: secret.previousExpiresAt ?? null,
+      status: endpoint?.disabledAt ? 'disabled' : 'enabled',
+      disabled_at: endpoint?.disabledAt ?? null,
+      disabled_reason: endpoint?.disabledReason ?? null,
+      enabled_events: endpoint?.enabledEvents ?? null,
     };
     res.json(body);
   });
 
   r.put('/webhook-endpoint', async (req, res) => {
     const input = parseInput(SetEndpointInput, req.body ?? {});
-    const set = await webhooks.setEndpoint(auth(res).accountId, input.url);
+    const set = await webhooks.setEndpoint(auth(res).accountId, input.url, input.enabled_events);
     if (!set.ok) throw invalidRequest(set.message, set.param);
     const body: WebhookEndpointSetResponse = { ok: true, url: set.url, ...(set.secret ? { secret: set.secret } : {}) };
     res.json(body);

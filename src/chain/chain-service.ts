@@ -681,6 +681,14 @@ export class ChainServiceImpl implements ChainService {
 
   // -------------------------------------------------------------------------- custodial
 
+  async signAsCustodial(index: number, auth: TransferAuthorization): Promise<Hex> {
+    const account = this.p.custodial.account(index);
+    if (account.address.toLowerCase() !== auth.from.toLowerCase()) {
+      throw new Error(`custodial wallet ${index} is not the authorizer ${auth.from}`);
+    }
+    return account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
+  }
+
   async signCustodialAuthorization(
     params: CustodialTransferParams,
   ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>> {

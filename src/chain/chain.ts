@@ -69,6 +69,12 @@ export interface ChainService {
 
   /** Address of the custodial wallet at BIP-44 index `index` (cached: callers need no cache of their own). */
   custodialAddress(index: number): Address;
+  /**
+   * Signs `auth` with the custodial key at `index` (no relay): for flows that verify and relay
+   * through their own path, such as a checkout paid from an app wallet. Throws when `auth.from`
+   * is not that wallet.
+   */
+  signAsCustodial(index: number, auth: TransferAuthorization): Promise<Hex>;
   /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity) and relays it. */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
   /**

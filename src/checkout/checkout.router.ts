@@ -1,11 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import express, { Router } from 'express';
+import express, { Router, type Request } from 'express';
+import QRCode from 'qrcode';
 import { formatUnits } from 'viem';
 import type { AppDeps } from '../api/deps.js';
 import { devRoutesEnabled } from '../api/dev.router.js';
 import { redirectFor } from '../api/settlement.router.js';
-import { stablecoinText } from '../payments/payments.js';
-import { ASSETS, checkoutPage, notFoundPage } from './page.js';
+import { sessionToken } from '../api/auth.js';
+import type { Account } from '../accounts/accounts.js';
+import { addressUrl, networkInfo, txUrl, type NetworkInfo } from '../chain/networks.js';
+import { formatUsdc } from '../lib/usdc.js';
+import { stablecoinText, type Payment } from '../payments/payments.js';
+import { appWalletAddress } from '../settlement/app-wallet.js';
+import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel } from './page.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
@@ -20,6 +26,47 @@ function group(decimal: string): string {
 function centsText(baseUnits: bigint): string {
   const [int, frac = ''] = formatUnits((baseUnits + 5_000n) / 10_000n, 2).split('.');
   return `${int}.${frac.padEnd(2, '0')}`;
+}
+
+/** The network the page pays on (CHAIN_NAME / CHAIN_EXPLORER_URL override the defaults). */
+export function checkoutNetwork(deps: AppDeps): NetworkInfo {
+  return networkInfo(deps.chain.chainId, {
+    name: deps.config.CHAIN_NAME,
+    explorerUrl: deps.config.CHAIN_EXPLORER_URL,
+    embedded: deps.chain.embedded,
+  });
+}
+
+/** "1 USDC = 129.25 KES": the rate locked at creation (units of the currency per stablecoin). */
+export function rateText(p: Pick<Payment, 'rate' | 'currency'>, tokenSymbol: string): string {
+  return `1 ${tokenSymbol} = ${group(p.rate)} ${p.currency}`;
+}
+
+/** A QR code of the page's URL as inline SVG; the URL is ours (origin + id), never user text. */
+async function qrSvg(url: string): Promise<string | undefined> {
+  try {
+    const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
+    return svg.replace('<svg ', '<svg aria-hidden="true" focusable="false" ');
+  } catch {
+    return undefined; // too long for a QR code: the page works without it
+  }
+}
+
+async function signedInAccount(deps: AppDeps, req: Request): Promise<Account | undefined> {
+  const token = sessionToken(req);
+  return token ? deps.accounts.accountForSession(token).catch(() => undefined) : undefined;
+}
+
+async function appWalletModel(deps: AppDeps, account: Account, p: Payment): Promise<AppWalletModel> {
+  const address = appWalletAddress(deps.chain, account);
+  const recipient = deps.settlement ? await deps.settlement.recipientFor(p) : undefined;
+  const balance = await deps.chain.balanceOf(address).catch(() => undefined);
+  return {
+    name: account.name,
+    balanceText: balance === undefined ? 'unavailable' : formatUsdc(balance),
+    enough: balance !== undefined && balance >= BigInt(p.stablecoinAmount),
+    own: recipient !== undefined && recipient.toLowerCase() === address.toLowerCase(),
+  };
 }
 
 /** The hosted checkout page `/pay/:id` and its static assets. */
@@ -41,23 +88,46 @@ export function checkoutPageRouter(deps: AppDeps): Router {
     const amountText = parsed.ok ? deps.fx.format(parsed.minor, p.currency) : `${group(p.amount)} ${p.currency}`;
     const extras = deps.checkoutExtras?.() ?? {};
     const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';
-    const terminal = p.status === 'settled' || p.status === 'failed' || p.status === 'expired';
+    const network = checkoutNetwork(deps);
+    const payable = p.status === 'pending';
+    const paid = p.status === 'settled' || (p.status as string) === 'refunded';
+    const pageUrl = deps.payments.checkoutUrl(p.id);
+    const visitor = payable ? await signedInAccount(deps, req) : undefined;
     res.type('html').send(
       checkoutPage({
         id: p.id,
         merchantName,
         description: p.description ?? '',
+        reference: p.reference,
         amountText,
-        stablecoinText: group(centsText(BigInt(p.stablecoinAmount))),
-        stablecoinExact: BigInt(p.stablecoinAmount) % 10_000n === 0n ? undefined : group(stablecoinText(p)),
+        // A receipt states exactly what was paid; before paying, cents with the exact amount below.
+        stablecoinText: paid ? formatUsdc(BigInt(p.stablecoinAmount)).replace(/ USDC$/, '') : group(centsText(BigInt(p.stablecoinAmount))),
+        stablecoinExact: paid || BigInt(p.stablecoinAmount) % 10_000n === 0n ? undefined : group(stablecoinText(p)),
         tokenSymbol,
         currency: p.currency,
+        rateText: rateText(p, tokenSymbol),
         status: p.status,
         expiresAt: p.expiresAt,
         chainId: deps.chain.chainId,
+        networkName: network.name,
+        pageUrl,
+        qrSvg: payable ? await qrSvg(pageUrl) : undefined,
         testWallet: devRoutesEnabled(deps) && Boolean(deps.settlement),
-        // Only once the payment is over: the customer's way back, as after paying.
-        returnUrl: terminal ? redirectFor(p) : undefined,
+        // The way back: while pending (status=pending tells the merchant nothing was paid) and
+        // once the payment is over, as after paying.
+        returnUrl: p.status === 'processing' ? undefined : redirectFor(p),
+        appWallet: visitor && deps.settlement ? await appWalletModel(deps, visitor, p) : undefined,
+        loginUrl: `/app/login?next=${encodeURIComponent(`/pay/${p.id}`)}`,
+        receipt: paid
+          ? {
+              paidAt: p.settledAt,
+              txHash: p.txHash,
+              txUrl: txUrl(network, p.txHash),
+              payer: p.payer,
+              payerUrl: addressUrl(network, p.payer),
+            }
+          : undefined,
+        autoReturn: paid && req.query.paid === '1',
       }),
     );
   });

@@ -30,6 +30,9 @@ const TimerDuration = Duration.pipe(
     .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (about 24 days)`),
 );
 
+/** Webhook delivery attempts (DESIGN.md 10: a horizon of at least 3 days). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '0,30s,2m,10m,1h,3h,6h,12h,12h,24h,24h';
+
 const RetrySchedule = z.string().transform((s, ctx) => {
   try {
     const steps = s.split(',').map((p) => parseDuration(p));
@@ -63,6 +66,10 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** postgres://… selects the PostgreSQL store (docs/store.md); unset keeps lowdb under DATA_DIR. */
+  DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
+  /** Connections per instance to PostgreSQL. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),
@@ -70,6 +77,10 @@ export const EnvSchema = z.object({
   TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
   RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
   WALLET_MNEMONIC: optionalString,
+  /** Network name shown to payers; unset -> known by CHAIN_ID, else "Chain <id>" (docs/checkout.md). */
+  CHAIN_NAME: optionalString.pipe(z.string().max(60).optional()),
+  /** Block explorer base URL (tx links: `<url>/tx/<hash>`); unset -> known by CHAIN_ID, none for the embedded chain. */
+  CHAIN_EXPLORER_URL: optionalString.pipe(z.url().optional()),
   /** Blocks per eth_getLogs request when looking up an authorization's transaction (RPC providers cap the range). */
   CHAIN_LOG_SCAN_BLOCKS: z.coerce.number().int().positive().default(10_000),
   /** How far back such a lookup goes when nothing narrower is known. */
@@ -81,9 +92,14 @@ export const EnvSchema = z.object({
   TELEGRAM_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
   TELEGRAM_WEBHOOK_SECRET: optionalString,
   TELEGRAM_API_ROOT: optionalString.pipe(z.url().optional()),
-  WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(['0', '30s', '2m', '10m', '1h', '6h', '24h'].map(parseDuration)),
+  // 11 attempts over about 3 days 10 hours (issue 15: at least 3 days), each retry with up to 10% jitter.
+  WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration)),
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),
+  /** How often each instance picks up pending deliveries it has no runner for (another instance's, after a crash). */
+  WEBHOOK_RESCAN_INTERVAL: TimerDuration.default(parseDuration('30s')),
   AGENT_RATE_LIMIT: RateLimit.default({ limit: 30, windowMs: 60_000 }),
+  /** Overall deadline of one Claude agent turn (all model calls and tools); past it the turn answers 503. */
+  AGENT_TURN_TIMEOUT: TimerDuration.default(parseDuration('45s')),
   EXPIRY_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How long a settle call waits for the receipt before leaving the payment `processing`. */
   SETTLEMENT_CONFIRM_TIMEOUT: TimerDuration.default(parseDuration('60s')),

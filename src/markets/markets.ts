@@ -167,6 +167,11 @@ export class MarketsService {
     return this.store.table(Markets).get(id);
   }
 
+  /** An account's own stakes, newest first (for its activity list). */
+  stakesOf(accountId: string, limit = 50): Promise<Stake[]> {
+    return this.store.table(Stakes).findMany({ accountId }, { order: 'desc', limit });
+  }
+
   stakes(marketId: string): Promise<Stake[]> {
     return this.store.table(Stakes).findMany({ marketId });
   }

@@ -39,8 +39,21 @@ export interface Payment {
    * reconciler has checked the chain (docs/settlement.md, "Expiry after a settle attempt").
    */
   attemptedBy?: string[];
+  /**
+   * The EIP-3009 nonce of the authorization being settled when the payer chose it (x402 clients
+   * sign a random nonce); unset for the nonce derived from the payment id. Set with `payer` on
+   * `pending -> processing`, cleared when the payment goes back to `pending`.
+   */
+  authNonce?: string;
   settledAt?: string;
   failureReason?: string;
+  /** Set when the merchant canceled the pending session (src/payments/cancel.ts). */
+  canceledAt?: string;
+  cancellationReason?: string;
+  /** Decimal text in `currency` of the refunds that succeeded (src/refunds); absent means 0. */
+  amountRefunded?: string;
+  /** The same in stablecoin base units. */
+  stablecoinRefunded?: string;
 }
 
 export const Payments = defineTable<Payment>({
@@ -59,15 +72,20 @@ interface IdempotencyRecord {
 }
 const IdempotencyKeys = defineTable<IdempotencyRecord>({ name: 'idempotency_keys' });
 
-export const TERMINAL: ReadonlySet<PaymentStatus> = new Set(['settled', 'failed', 'expired']);
+export const TERMINAL: ReadonlySet<PaymentStatus> = new Set(['settled', 'failed', 'expired', 'canceled', 'refunded']);
 
-/** Allowed transitions (DESIGN.md 5); terminal states never change. */
+/**
+ * Allowed transitions (DESIGN.md 5 and 10). Terminal states never change, except that money
+ * given back in full turns `settled` into `refunded` (docs/refunds.md).
+ */
 const TRANSITIONS: Record<PaymentStatus, PaymentStatus[]> = {
-  pending: ['processing', 'expired'],
+  pending: ['processing', 'expired', 'canceled'],
   processing: ['settled', 'failed', 'pending'],
-  settled: [],
+  settled: ['refunded'],
   failed: [],
   expired: [],
+  canceled: [],
+  refunded: [],
 };
 
 /** Called inside the transaction that changes a payment's status (webhook outbox hooks in here). */
@@ -324,7 +342,9 @@ export class PaymentsService {
   }
 }
 
-export type TransitionPatch = Partial<Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'settledAt' | 'failureReason'>>;
+export type TransitionPatch = Partial<
+  Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded'>
+>;
 
 /** A settle was started for this payment at least once (see `Payment.attemptedBy`). */
 export function hasSettleAttempt(p: Pick<Payment, 'attemptedBy'>): boolean {

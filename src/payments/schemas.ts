@@ -7,14 +7,32 @@ const MetadataValue = z.union([z.string().max(500, 'metadata values must be at m
   error: 'metadata values must be strings, numbers or booleans',
 });
 
-export const Metadata = z
+// JSON.parse keeps these as own keys, but copying them into a plain object re-targets the
+// prototype instead: the value would vanish unvalidated. Refuse them by name.
+const RESERVED_METADATA_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+function refuseReservedKeys(value: unknown, ctx: z.core.$RefinementCtx): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const key of Object.keys(value)) {
+      if (RESERVED_METADATA_KEYS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: `metadata key "${key}" is reserved; use another name` });
+    }
+  }
+  return value;
+}
+
+const MetadataRecord = z
   .record(z.string().min(1, 'metadata keys must be 1-40 characters').max(40, 'metadata keys must be at most 40 characters'), MetadataValue)
   .refine((m) => Object.keys(m).length <= 50, 'metadata can have at most 50 keys')
   // The refine above is code; tell the OpenAPI document the same limit.
-  .meta({ maxProperties: 50, description: 'Up to 50 keys of at most 40 characters; values are strings (at most 500 characters), numbers or booleans. Echoed on reads and in webhook events.' });
+  .meta({ maxProperties: 50, description: 'Up to 50 keys of at most 40 characters; values are strings (at most 500 characters), numbers or booleans. Echoed on reads and in webhook events. The keys `__proto__`, `constructor` and `prototype` are refused.' });
+export const Metadata = z.preprocess(refuseReservedKeys, MetadataRecord);
 export type Metadata = z.infer<typeof Metadata>;
 
-export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired'] as const;
+/**
+ * DESIGN.md 10: `canceled` (a pending session called off by the merchant) and `refunded` (every
+ * settled unit given back) are additive; a partial refund reads as `settled` with a non-zero
+ * `amount_refunded`.
+ */
+export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired', 'canceled', 'refunded'] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 

@@ -60,6 +60,8 @@ export const SettleReason = {
   alreadySettled: 'already_settled',
   /** The payment failed earlier (terminal). */
   paymentFailed: 'payment_failed',
+  /** The merchant canceled the session (terminal): no authorization can settle it any more. */
+  canceled: 'canceled',
   /** Another authorization is being settled for this payment right now. */
   processing: 'processing',
   /** The payer canceled this payment's authorization on-chain (EIP-3009); another wallet can pay. */
@@ -76,7 +78,12 @@ export const SettleReason = {
 export type SettleReason = (typeof SettleReason)[keyof typeof SettleReason];
 
 export type AuthorizationFailure = Fail<
-  typeof SettleReason.notFound | typeof SettleReason.expired | typeof SettleReason.alreadySettled | typeof SettleReason.paymentFailed | typeof SettleReason.processing
+  | typeof SettleReason.notFound
+  | typeof SettleReason.expired
+  | typeof SettleReason.alreadySettled
+  | typeof SettleReason.paymentFailed
+  | typeof SettleReason.processing
+  | typeof SettleReason.canceled
 >;
 export type AuthorizationResult =
   | {
@@ -92,6 +99,15 @@ export type AuthorizationResult =
  * confirm timeout (the reconciler or a resubmit of the same authorization finishes it).
  */
 export type SettleResult = Result<{ payment: Payment; txHash?: Hex }, SettleReason>;
+
+export interface SettleOptions {
+  /**
+   * The payer chose the nonce (x402 clients sign a random one) and the window (closing no later
+   * than the session expiry). The payment still settles once: only one authorization is in
+   * flight at a time, and every attempted (payer, nonce) is kept and checked on-chain.
+   */
+  payerNonce?: boolean;
+}
 
 export interface SettlementOptions {
   store: Store;
@@ -177,11 +193,11 @@ export class SettlementService {
    * Verifies and relays a signed authorization, then waits for the receipt. Calls for the same
    * payment queue behind each other, so a double submit waits for and reads the first outcome.
    */
-  settle(paymentId: string, input: SettleRequest): Promise<SettleResult> {
-    return this.serialized(paymentId, () => this.settleOnce(paymentId, input, true));
+  settle(paymentId: string, input: SettleRequest, opts: SettleOptions = {}): Promise<SettleResult> {
+    return this.serialized(paymentId, () => this.settleOnce(paymentId, input, true, opts.payerNonce === true));
   }
 
-  private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean): Promise<SettleResult> {
+  private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean, payerNonce = false): Promise<SettleResult> {
     const { authorization: auth, signature } = input;
     const p = await this.payments.get(paymentId);
     if (!p) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
@@ -201,8 +217,9 @@ export class SettlementService {
 
     const expected = await this.issue(p, auth.from);
     if (!expected) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
-    const mismatch = compareAuthorization(auth, expected);
+    const mismatch = payerNonce ? comparePayerNonceAuthorization(auth, expected) : compareAuthorization(auth, expected);
     if (mismatch) return mismatch;
+    const authNonce = payerNonce ? auth.nonce : undefined;
 
     const verified = await this.chain.verifyTransferAuthorization(auth, signature);
     if (!verified.ok && verified.reason !== 'authorization_used') return mapVerifyFailure(verified);
@@ -212,7 +229,7 @@ export class SettlementService {
     // rather than charge a second wallet.
     let earlier: UsedAuthorization | undefined;
     try {
-      earlier = await this.usedEarlierAuthorization(p, auth.from);
+      earlier = await this.usedEarlierAuthorization(p, attemptKey(auth.from, authNonce));
     } catch (err) {
       this.log.warn({ err, paymentId }, 'chain unavailable while checking earlier settle attempts');
       return fail(SettleReason.chainUnavailable, MESSAGES.chain_unavailable!);
@@ -220,7 +237,7 @@ export class SettlementService {
     if (earlier) {
       const r = await this.settleFromChain(p, earlier, this.confirmTimeoutMs);
       if (r === undefined) {
-        return retryOnRace ? this.settleOnce(paymentId, input, false) : fail(SettleReason.processing, 'The payment changed state; try again.');
+        return retryOnRace ? this.settleOnce(paymentId, input, false, payerNonce) : fail(SettleReason.processing, 'The payment changed state; try again.');
       }
       if (!r.ok) return r;
       return r.payment.status === 'settled'
@@ -230,11 +247,12 @@ export class SettlementService {
 
     const started = await this.payments.transition(p.id, 'pending', 'processing', {
       payer: auth.from,
-      attemptedBy: withAttempt(p, auth.from),
+      attemptedBy: withAttempt(p, auth.from, authNonce),
+      authNonce,
     });
     if (!started) {
       // The sweeper expired it, or another process took it: answer from the new state.
-      return retryOnRace ? this.settleOnce(paymentId, input, false) : fail(SettleReason.processing, 'The payment changed state; try again.');
+      return retryOnRace ? this.settleOnce(paymentId, input, false, payerNonce) : fail(SettleReason.processing, 'The payment changed state; try again.');
     }
     if (!verified.ok) {
       // Valid signature, but this payment's nonce is already used: an earlier attempt got
@@ -266,7 +284,7 @@ export class SettlementService {
         // It may have moved (or the payer canceled it): decide from the chain, as the reconciler does.
         if (relayed.mayHaveSent) return this.resolveProcessing(started, this.confirmTimeoutMs);
         // Nothing left: the customer may try again while the session is open.
-        await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined });
+        await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, authNonce: undefined });
         return fail(SettleReason.chainUnavailable, MESSAGES.chain_unavailable!);
       }
       case 'failed':
@@ -280,7 +298,7 @@ export class SettlementService {
         }
         // Nothing reached the chain: the customer may try again while the session is open. The
         // attempt stays recorded (attemptedBy), so the payment cannot expire unchecked.
-        await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, txHash: undefined });
+        await this.payments.transition(p.id, 'processing', 'pending', { payer: undefined, txHash: undefined, authNonce: undefined });
         return mapVerifyFailure(
           relayed.param
             ? fail(relayFailureReason(relayed), relayed.message, relayed.param)
@@ -324,7 +342,10 @@ export class SettlementService {
   private async isSameAuthorization(p: Payment, auth: TransferAuthorization, signature: Hex): Promise<boolean> {
     if (!p.payer || !isAddressEqual(p.payer as Address, auth.from)) return false;
     const expected = await this.issue(p, auth.from);
-    if (!expected || compareAuthorization(auth, expected)) return false;
+    if (!expected) return false;
+    if (p.authNonce) {
+      if (auth.nonce.toLowerCase() !== p.authNonce.toLowerCase() || comparePayerNonceAuthorization(auth, expected)) return false;
+    } else if (compareAuthorization(auth, expected)) return false;
     try {
       const { typedData } = this.chain.transferWithAuthorizationTypedData(auth);
       return isAddressEqual(await recoverTypedDataAddress({ ...typedData, signature }), auth.from);
@@ -338,7 +359,7 @@ export class SettlementService {
     const p = await this.payments.get(paymentId);
     const payer = p?.payer as Address | undefined;
     if (!p || !payer) return undefined;
-    const nonce = this.nonceFor(p.id);
+    const nonce = this.nonceOf(p);
     if (!(await this.chain.authorizationState(payer, nonce))) return undefined;
     const found = await this.chain.findAuthorizationTx(payer, nonce, { since: p.createdAt });
     return found && found.toLowerCase() !== txHash.toLowerCase() ? found : undefined;
@@ -349,16 +370,21 @@ export class SettlementService {
    * was used on-chain by a transfer. Canceled authorizations (used, no transfer) are skipped.
    * Throws when the chain cannot be read.
    */
-  private async usedEarlierAuthorization(p: Payment, except?: Address): Promise<UsedAuthorization | undefined> {
-    const nonce = this.nonceFor(p.id);
+  private async usedEarlierAuthorization(p: Payment, except?: string): Promise<UsedAuthorization | undefined> {
     for (const a of p.attemptedBy ?? []) {
-      const payer = getAddress(a.toLowerCase());
-      if (except && isAddressEqual(payer, except)) continue;
-      if (!(await this.chain.authorizationState(payer, nonce))) continue;
-      const txHash = await this.chain.findAuthorizationTx(payer, nonce, { since: p.createdAt });
-      if (txHash) return { payer, txHash };
+      const attempt = parseAttempt(a);
+      if (except && attemptKey(attempt.payer, attempt.nonce) === except) continue;
+      const nonce = (attempt.nonce as Hex | undefined) ?? this.nonceFor(p.id);
+      if (!(await this.chain.authorizationState(attempt.payer, nonce))) continue;
+      const txHash = await this.chain.findAuthorizationTx(attempt.payer, nonce, { since: p.createdAt });
+      if (txHash) return { payer: attempt.payer, txHash, nonce: attempt.nonce };
     }
     return undefined;
+  }
+
+  /** The nonce of the authorization a processing payment is settled with. */
+  private nonceOf(p: Payment): Hex {
+    return (p.authNonce as Hex | undefined) ?? this.nonceFor(p.id);
   }
 
   /**
@@ -369,7 +395,8 @@ export class SettlementService {
   private async settleFromChain(p: Payment, used: UsedAuthorization, waitMs: number): Promise<SettleResult | undefined> {
     const started = await this.payments.transition(p.id, 'pending', 'processing', {
       payer: used.payer,
-      attemptedBy: withAttempt(p, used.payer),
+      attemptedBy: withAttempt(p, used.payer, used.nonce),
+      authNonce: used.nonce,
     });
     if (!started) return undefined;
     this.log.warn({ paymentId: p.id, payer: used.payer, txHash: used.txHash }, 'authorization used on-chain for a pending payment; settling from the chain');
@@ -464,7 +491,7 @@ export class SettlementService {
   /** Decides a `processing` payment from the chain (see `reconcile`). Never sends anything. */
   private async resolveProcessing(p: Payment, waitMs: number): Promise<SettleResult> {
     const payer = p.payer as Address | undefined;
-    const nonce = this.nonceFor(p.id);
+    const nonce = this.nonceOf(p);
     try {
       // Chain time before the state reads: if the window had closed by then, what they say is
       // final (a block mined in between cannot use the authorization any more).
@@ -480,7 +507,8 @@ export class SettlementService {
           await this.payments.transition(p.id, 'processing', 'pending', {
             payer: undefined,
             txHash: undefined,
-            attemptedBy: withAttempt(p, payer),
+            attemptedBy: withAttempt(p, payer, p.authNonce),
+            authNonce: undefined,
           });
           return fail(
             SettleReason.authorizationCanceled,
@@ -500,13 +528,14 @@ export class SettlementService {
       }
       // Nothing on-chain and nothing on its way from this payer; an earlier payer's
       // authorization may still have been used (see "Expiry after a settle attempt").
-      const earlier = await this.usedEarlierAuthorization(p, payer);
+      const earlier = await this.usedEarlierAuthorization(p, payer ? attemptKey(payer, p.authNonce) : undefined);
       if (earlier) {
         const receipt = await this.chain.waitForReceipt(earlier.txHash, waitMs);
         if (receipt.status !== 'success') return { ok: true, payment: p, txHash: earlier.txHash };
         const settled = await this.payments.transition(p.id, 'processing', 'settled', {
           payer: earlier.payer,
           txHash: earlier.txHash,
+          authNonce: earlier.nonce,
           settledAt: new Date().toISOString(),
         });
         this.log.warn({ paymentId: p.id, payer: earlier.payer, txHash: earlier.txHash }, 'an earlier attempt was used on-chain; payment settled with it');
@@ -521,7 +550,8 @@ export class SettlementService {
       await this.payments.transition(p.id, 'processing', 'pending', {
         payer: undefined,
         txHash: undefined,
-        attemptedBy: payer ? withAttempt(p, payer) : p.attemptedBy,
+        attemptedBy: payer ? withAttempt(p, payer, p.authNonce) : p.attemptedBy,
+        authNonce: undefined,
       });
       this.log.warn({ paymentId: p.id }, 'settlement transaction was lost; payment is pending again');
       return fail(SettleReason.submitFailed, 'The payment was not sent. Nothing was charged; please try again.');
@@ -603,12 +633,29 @@ export interface ReconcileSummary {
 interface UsedAuthorization {
   payer: Address;
   txHash: Hex;
+  /** Set when the payer chose the nonce (x402); else the payment's derived nonce. */
+  nonce?: string;
 }
 
-/** `attemptedBy` with `payer` added (checksummed, once). */
-function withAttempt(p: Pick<Payment, 'attemptedBy'>, payer: Address): string[] {
+/**
+ * An `attemptedBy` entry: the payer (the payment's derived nonce), or `payer:nonce` when the payer
+ * chose the nonce (x402 clients sign a random one).
+ */
+function attemptKey(payer: string, nonce?: string): string {
+  const a = getAddress(payer.toLowerCase());
+  return nonce ? `${a}:${nonce.toLowerCase()}` : a;
+}
+
+function parseAttempt(entry: string): { payer: Address; nonce?: string } {
+  const [payer, nonce] = entry.split(':');
+  return nonce ? { payer: getAddress(payer!.toLowerCase()), nonce } : { payer: getAddress(payer!.toLowerCase()) };
+}
+
+/** `attemptedBy` with this attempt added (checksummed, once). */
+function withAttempt(p: Pick<Payment, 'attemptedBy'>, payer: Address, nonce?: string): string[] {
   const list = p.attemptedBy ?? [];
-  return list.some((a) => a.toLowerCase() === payer.toLowerCase()) ? list : [...list, getAddress(payer.toLowerCase())];
+  const key = attemptKey(payer, nonce);
+  return list.some((a) => a.toLowerCase() === key.toLowerCase()) ? list : [...list, key];
 }
 
 // ---------------------------------------------------------------------------- helpers
@@ -626,7 +673,10 @@ function statusFailure(p: Payment): AuthorizationFailure | undefined {
     case 'expired':
       return fail(SettleReason.expired, 'This payment session has expired.');
     case 'settled':
+    case 'refunded':
       return fail(SettleReason.alreadySettled, 'This payment has already been paid.');
+    case 'canceled':
+      return fail(SettleReason.canceled, 'The merchant canceled this payment. Nothing was charged.');
     case 'failed':
       return fail(SettleReason.paymentFailed, 'This payment has failed and can no longer be paid.');
     case 'processing':
@@ -647,6 +697,26 @@ function compareAuthorization(got: TransferAuthorization, want: TransferAuthoriz
   }
   if (got.validBefore !== want.validBefore) {
     return fail(SettleReason.wrongValidity, 'The authorization must be valid until the session expiry.', 'authorization.validBefore');
+  }
+  if (got.validAfter > got.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization validity window is empty.', 'authorization.validAfter');
+  }
+  return undefined;
+}
+
+/**
+ * An authorization whose payer chose the nonce and window (x402): the recipient and exact amount
+ * we issue, a window that is open now and closes no later than the session expiry.
+ */
+function comparePayerNonceAuthorization(got: TransferAuthorization, want: TransferAuthorization): Fail<SettleReason> | undefined {
+  if (!isAddressEqual(got.to, want.to)) {
+    return fail(SettleReason.wrongRecipient, 'The authorization pays the wrong recipient.', 'authorization.to');
+  }
+  if (got.value !== want.value) {
+    return fail(SettleReason.wrongAmount, `The authorization must be for exactly ${want.value} base units.`, 'authorization.value');
+  }
+  if (got.validBefore > want.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization must expire no later than the session.', 'authorization.validBefore');
   }
   if (got.validAfter > got.validBefore) {
     return fail(SettleReason.wrongValidity, 'The authorization validity window is empty.', 'authorization.validAfter');

@@ -1,2 +1,5 @@
 export * from './types.js';
 export { LowdbStore } from './lowdb-store.js';
+export { PgStore } from './pg/pg-store.js';
+export { openStore } from './open.js';
+export { InstanceLease } from './instance.js';

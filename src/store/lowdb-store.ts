@@ -432,10 +432,14 @@ export class LowdbStore implements Store {
     this.lock = new Promise<void>((r) => (release = r));
     await previous;
     const overlays = new Map<string, TxTable<Row>>();
+    const committed: Array<() => void> = [];
     let result: R;
     let open = true;
     try {
       const tx: Tx = {
+        afterCommit: (fn) => {
+          committed.push(fn);
+        },
         table: <T extends Row>(def: TableDef<T>): WriteTable<T> => {
           let o = overlays.get(def.name) as TxTable<T> | undefined;
           if (!o) {
@@ -473,6 +477,7 @@ export class LowdbStore implements Store {
     }
     release();
     if (changed) await this.flush();
+    for (const fn of committed) fn();
     return result;
   }
 
@@ -502,6 +507,40 @@ export class LowdbStore implements Store {
     })();
     this.queuedFlush = queued;
     return queued;
+  }
+
+  // One process owns a lowdb data dir, so leases and counters need no persistence.
+  private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
+  private readonly counters = new Map<string, { hits: number; resetAt: number }>();
+
+  async lease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const held = this.leases.get(name);
+    if (held && held.owner !== owner && held.expiresAt > now) return false;
+    this.leases.set(name, { owner, expiresAt: now + ttlMs });
+    return true;
+  }
+
+  async leaseOwner(name: string): Promise<string | undefined> {
+    const held = this.leases.get(name);
+    return held && held.expiresAt > Date.now() ? held.owner : undefined;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    if (this.leases.get(name)?.owner === owner) this.leases.delete(name);
+  }
+
+  async countHit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }> {
+    const now = Date.now();
+    let c = this.counters.get(key);
+    if (!c || c.resetAt <= now) {
+      // Forget finished windows now and then, so the map stays the size of the live ones.
+      if (this.counters.size > 10_000) for (const [k, v] of this.counters) if (v.resetAt <= now) this.counters.delete(k);
+      c = { hits: 0, resetAt: now + windowMs };
+      this.counters.set(key, c);
+    }
+    c.hits++;
+    return { hits: c.hits, resetAt: new Date(c.resetAt) };
   }
 
   async ping(): Promise<boolean> {

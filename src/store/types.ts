@@ -27,8 +27,17 @@ export interface TableDef<T extends Row> {
   readonly __row?: T;
 }
 
+/** Every table defined so far, by name (the PostgreSQL store checks its migrations against them). */
+const definedTables = new Map<string, TableDef<Row>>();
+
 export function defineTable<T extends Row>(def: Omit<TableDef<T>, '__row'>): TableDef<T> {
+  definedTables.set(def.name, def as TableDef<Row>);
   return def;
+}
+
+/** The tables defined by the modules loaded so far. */
+export function knownTables(): TableDef<Row>[] {
+  return [...definedTables.values()];
 }
 
 export interface ReadTable<T extends Row> {
@@ -48,6 +57,11 @@ export interface WriteTable<T extends Row> extends ReadTable<T> {
 
 export interface Tx {
   table<T extends Row>(def: TableDef<T>): WriteTable<T>;
+  /**
+   * Runs `fn` once this transaction has committed (never if it rolls back, once even if the
+   * body is retried): for work that must see the committed rows, like waking a worker.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 export interface Store {
@@ -60,6 +74,21 @@ export interface Store {
   transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R>;
   /** Shorthand for a one-table transaction. */
   write<T extends Row, R>(def: TableDef<T>, fn: (table: WriteTable<T>) => Promise<R>): Promise<R>;
+  /**
+   * Takes or renews the lease `name` for `owner` for `ttlMs` and says whether `owner` holds it:
+   * false while another owner holds one that has not expired. Several instances on one
+   * database coordinate work with it (docs/deploy.md); lowdb, one process, keeps it in memory.
+   */
+  lease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Who holds the lease `name` now (undefined when nobody, or it expired). */
+  leaseOwner(name: string): Promise<string | undefined>;
+  /** Gives the lease up early, if `owner` holds it. */
+  releaseLease(name: string, owner: string): Promise<void>;
+  /**
+   * Counts one hit on `key` in a fixed window of `windowMs` that starts at the first hit, and
+   * returns the hits so far in the window and when it ends. Exact across instances on PostgreSQL.
+   */
+  countHit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -13,3 +13,18 @@ export const SendTransferInput = z.object({
   note: z.string().trim().max(140).optional().describe('Optional note for the recipient.'),
 });
 export type SendTransferInput = z.infer<typeof SendTransferInput>;
+
+/** A read-only quote: what a transfer would cost and deliver; nothing is recorded or moved. */
+export const QuoteTransferInput = z.object({
+  amount: DecimalAmount.describe('Amount the sender would send, as a plain decimal string.'),
+  currency: CurrencyCode.optional().describe("Currency of the amount; omit for the sender's local currency."),
+  recipient: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Who would receive it (as for send_transfer); their currency is used for the received amount.'),
+  to_currency: CurrencyCode.optional().describe('Currency to convert into when there is no recipient (e.g. "how much is 100 USD in NGN").'),
+});
+export type QuoteTransferInput = z.infer<typeof QuoteTransferInput>;

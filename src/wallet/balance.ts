@@ -1,10 +1,21 @@
 import { formatUnits } from 'viem';
+import { z } from 'zod';
 import type { ChainService } from '../chain/chain.js';
 import type { FxService } from '../fx/rates.js';
 import type { Account } from '../accounts/accounts.js';
 
+export const WalletSummary = z.object({
+  address: z.string().describe('The custodial wallet address.'),
+  balance: z.string().describe('Stablecoin balance (decimal text).'),
+  balance_base_units: z.string(),
+  currency: z.string().describe("The account's local currency."),
+  balance_local: z.string().nullable().describe('The balance in `currency`, or null without a rate.'),
+  rate: z.string().nullable(),
+});
+export type WalletSummary = z.infer<typeof WalletSummary>;
+
 /** The account's custodial wallet: address, stablecoin balance and its value in local currency. */
-export async function walletSummary(chain: ChainService, fx: FxService, account: Account) {
+export async function walletSummary(chain: ChainService, fx: FxService, account: Account): Promise<WalletSummary> {
   const address = chain.custodialAddress(account.walletIndex);
   const balance = await chain.balanceOf(address);
   const local = fx.fromStablecoin(balance, account.localCurrency);

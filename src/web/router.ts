@@ -1,12 +1,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import type { AppDeps } from '../api/deps.js';
-import { sessionToken } from '../api/auth.js';
+import { sessionToken, type WebDeps } from './deps.js';
 import type { Account } from '../accounts/accounts.js';
 import type { SignedInAccount } from './layout.js';
 import { loginPage, signupPage } from './pages/auth.js';
+import { homePage } from './pages/home.js';
 import { dashboardPage } from './pages/dashboard.js';
+import { paymentPage, type PaymentPageExtras } from './pages/payment.js';
+import { formatUnits } from 'viem';
+import { DashboardQuery, paymentDetail, type PaymentDetail } from './dashboard-data.js';
 import { developersPage } from './pages/developers.js';
 import { errorPage, notFoundPage } from './pages/not-found.js';
 
@@ -18,13 +21,34 @@ const shown = (a: Account): SignedInAccount => ({ name: a.name, email: a.email }
 /** Only our own app paths may be a post-login target (no open redirect). */
 export function safeNext(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  // A hosted checkout page is a target too: "Sign in to pay from your StablePay wallet".
+  if (/^\/pay\/[\w-]{1,64}$/.test(value)) return value;
   return /^\/app(\/[\w\-/]*)?$/.test(value) && !value.startsWith('/app/login') && !value.startsWith('/app/signup')
     ? value
     : undefined;
 }
 
+/** Formatted amounts and what can still be refunded, with the currency's own decimals. */
+function paymentExtras(deps: WebDeps, d: PaymentDetail): PaymentPageExtras {
+  const p = d.payment;
+  const paid = deps.fx.parseAmount(p.amount, p.currency);
+  const back = deps.fx.parseAmount(p.amount_refunded, p.currency);
+  if (!paid.ok || !back.ok) return { amountText: `${p.amount} ${p.currency}`, refundedText: `${p.amount_refunded} ${p.currency}`, decimals: 2 };
+  const decimals = paid.info.decimals;
+  const left = paid.minor - back.minor;
+  const settled = p.status === 'settled';
+  const blocked = settled && p.payout_address ? 'This payment settled to an external payout address, for which the service holds no key: refund it from that wallet.' : undefined;
+  return {
+    amountText: deps.fx.format(paid.minor, p.currency),
+    refundedText: deps.fx.format(back.minor, p.currency),
+    decimals,
+    refundable: settled && !blocked && left > 0n ? formatUnits(left, decimals) : undefined,
+    refundBlocked: blocked,
+  };
+}
+
 /** The web app at /app: server-rendered shells whose scripts call the JSON API. */
-export function webRouter(deps: AppDeps): Router {
+export function webRouter(deps: WebDeps): Router {
   const r = Router();
 
   async function signedIn(req: Request): Promise<Account | undefined> {
@@ -67,6 +91,13 @@ export function webRouter(deps: AppDeps): Router {
       html(res, render(req));
     };
 
+  // The service's front door: where the app and the API docs are.
+  r.get('/', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const account = await signedIn(req).catch(() => undefined);
+    html(res, homePage(account ? shown(account) : undefined, deps.config.PUBLIC_URL));
+  });
+
   r.get('/app/signup', guestPage(() => signupPage()));
   r.get(
     '/app/login',
@@ -74,7 +105,20 @@ export function webRouter(deps: AppDeps): Router {
       loginPage(safeNext(req.query.next), req.query.signed_out === '1' ? 'You have been logged out.' : undefined),
     ),
   );
-  r.get('/app', page((a) => dashboardPage(shown(a))));
+  r.get('/app', async (req, res, next) => {
+    const q = DashboardQuery.safeParse(req.query);
+    const filters = q.success ? { status: q.data.status, q: q.data.q, from: q.data.from, to: q.data.to } : {};
+    const error = q.success ? undefined : `These filters could not be used (${q.error.issues[0]?.path.join('.')}: ${q.error.issues[0]?.message}); showing all payments.`;
+    return page((a) => dashboardPage(shown(a), filters, error))(req, res, next);
+  });
+  r.get('/app/payments/:id', async (req, res, next) => {
+    const account = await signedIn(req);
+    if (!account) return page(() => '')(req, res, next);
+    const detail = await paymentDetail(deps, account.id, String(req.params.id));
+    // Another account's payment does not exist for this one.
+    if (!detail) return html(res, notFoundPage(shown(account)), 404);
+    html(res, paymentPage(shown(account), detail, paymentExtras(deps, detail)));
+  });
   r.get('/app/developers', page((a) => developersPage(shown(a), deps.config.PUBLIC_URL)));
 
   // Anything else under /app is a page that does not exist: an HTML 404, not the API's JSON.

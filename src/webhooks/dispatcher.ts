@@ -11,18 +11,19 @@
 import { setMaxListeners } from 'node:events';
 import pRetry from 'p-retry';
 import type { Logger } from 'pino';
-import type { Store } from '../store/index.js';
+import type { Store, Tx } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
 import {
   attemptDueAt,
   MAX_ATTEMPTS_KEPT,
   WebhookDeliveries,
+  WebhookEndpoints,
   WebhookEvents,
   type DeliveryAttempt,
   type WebhookDelivery,
 } from './outbox.js';
 import type { WebhookSecretsService } from './secrets.js';
-import { signatureHeader } from './signing.js';
+import { signatureHeader, standardWebhookHeaders } from './signing.js';
 import { SIGNATURE_HEADER } from './verify.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';
 
@@ -40,7 +41,17 @@ export interface DispatcherOptions {
   rescanMs?: number;
   /** Replaceable for tests; node:http by default. */
   send?: typeof postWebhook;
+  /**
+   * Each retry waits its scheduled step plus up to this fraction of it more, at random, so
+   * deliveries failing together (a receiver outage) do not come back in one burst. Default 0.1.
+   */
+  jitter?: number;
+  /** This instance, when several share the database: an attempt another live one has on the wire is left to it. */
+  instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
 }
+
+/** Attempt outcome beyond the HTTP result: the endpoint is disabled, so nothing was sent. */
+type AttemptResult = SendResult & { endpointDisabled?: boolean };
 
 /** Thrown by a runner step to have p-retry run the loop again. */
 class NotDoneYet extends Error {}
@@ -131,16 +142,27 @@ export class WebhookDispatcher {
     const pending = await this.opts.store.table(WebhookDeliveries).findMany({ status: 'pending' });
     for (const d of pending) {
       if (this.runners.has(d.id)) continue;
-      if (d.inFlight) await this.recordInterrupted(d.id);
+      if (d.inFlight) {
+        if (await this.sentElsewhere(d)) continue;
+        await this.recordInterrupted(d.id, d.inFlight.startedAt);
+      }
       this.ensureRunner(d.id);
     }
   }
 
-  private async recordInterrupted(id: string): Promise<void> {
+  /** Whether another live instance has this delivery's attempt on the wire (then it is theirs). */
+  private async sentElsewhere(d: WebhookDelivery): Promise<boolean> {
+    const { instance } = this.opts;
+    const owner = d.inFlight?.owner;
+    return !!instance && owner !== undefined && owner !== instance.id && (await instance.isLive(owner));
+  }
+
+  private async recordInterrupted(id: string, startedAt: string): Promise<void> {
     await this.opts.store.transaction(async (tx) => {
       const t = tx.table(WebhookDeliveries);
       const d = await t.get(id);
-      if (!d?.inFlight) return;
+      // Only the marker seen: a newer claim (another instance's) is not a leftover.
+      if (!d?.inFlight || d.inFlight.startedAt !== startedAt) return;
       const attempt: DeliveryAttempt = {
         at: d.inFlight.startedAt,
         trigger: d.scheduleIndex === 0 && d.cycle > 0 ? 'manual' : 'schedule',
@@ -175,9 +197,11 @@ export class WebhookDispatcher {
   private async step(id: string): Promise<void> {
     const d = await this.opts.store.table(WebhookDeliveries).get(id);
     if (!d || d.status !== 'pending' || this.stopped) return;
-    // This runner is the only one for the delivery, so a marker it did not set is a leftover.
+    // This runner is the only one for the delivery in this process, so a marker it did not
+    // set is a leftover, unless another live instance is sending it: then it is theirs.
     if (d.inFlight) {
-      await this.recordInterrupted(id);
+      if (await this.sentElsewhere(d)) return;
+      await this.recordInterrupted(id, d.inFlight.startedAt);
       throw new NotDoneYet();
     }
     const wait = Date.parse(d.nextAttemptAt ?? '') - Date.now();
@@ -214,11 +238,12 @@ export class WebhookDispatcher {
       if (!d || d.status !== 'pending' || d.inFlight || d.cycle !== seen.cycle || d.scheduleIndex !== seen.scheduleIndex) {
         return undefined;
       }
-      return t.update(id, { inFlight: { startedAt: new Date(startedMs).toISOString(), cycle: d.cycle } });
+      const owner = this.opts.instance?.id;
+      return t.update(id, { inFlight: { startedAt: new Date(startedMs).toISOString(), cycle: d.cycle, ...(owner ? { owner } : {}) } });
     });
     if (!claimed) return;
 
-    let result: SendResult;
+    let result: AttemptResult;
     try {
       result = await this.send(claimed);
     } catch (err) {
@@ -245,11 +270,22 @@ export class WebhookDispatcher {
       };
       if (result.ok) {
         Object.assign(patch, { status: 'delivered', deliveredAt: nowIso(), nextAttemptAt: undefined });
+      } else if (result.statusCode === 410 || result.endpointDisabled) {
+        // 410 Gone: the receiver says this URL is gone for good. Stop retrying and disable the
+        // endpoint it came from, which the endpoint's API representation then shows.
+        Object.assign(patch, { status: 'dead', nextAttemptAt: undefined });
+        if (result.statusCode === 410 && d.endpointId) await disableEndpoint(tx, d.endpointId, startedMs);
       } else if (!result.aborted && d.status === 'pending' && d.cycle === claimed.cycle) {
         // An interrupted attempt keeps its slot; a redelivery meanwhile has reset the schedule.
-        const next = attemptDueAt(schedule, Date.parse(d.cycleStartedAt), d.scheduleIndex + 1, startedMs);
-        if (next === undefined) Object.assign(patch, { status: 'dead', nextAttemptAt: undefined });
-        else Object.assign(patch, { scheduleIndex: d.scheduleIndex + 1, nextAttemptAt: new Date(next).toISOString() });
+        const planned = attemptDueAt(schedule, Date.parse(d.cycleStartedAt), d.scheduleIndex + 1, startedMs);
+        if (planned === undefined) Object.assign(patch, { status: 'dead', nextAttemptAt: undefined });
+        else {
+          const step = schedule[d.scheduleIndex + 1]!;
+          let next = planned + Math.floor(Math.random() * (this.opts.jitter ?? 0.1) * step);
+          // 429/503 with Retry-After: not before the receiver asked (the schedule slot is used up).
+          if (result.retryAfterMs !== undefined) next = Math.max(next, Date.now() + result.retryAfterMs);
+          Object.assign(patch, { scheduleIndex: d.scheduleIndex + 1, nextAttemptAt: new Date(next).toISOString() });
+        }
       }
       await t.update(id, patch);
     });
@@ -259,9 +295,13 @@ export class WebhookDispatcher {
     }
   }
 
-  private async send(d: WebhookDelivery): Promise<SendResult> {
+  private async send(d: WebhookDelivery): Promise<AttemptResult> {
     const event = await this.opts.store.table(WebhookEvents).get(d.eventId);
     if (!event) return { ok: false, latencyMs: 0, error: 'internal error: event missing' };
+    const endpoint = d.endpointId ? await this.opts.store.table(WebhookEndpoints).get(d.endpointId) : undefined;
+    if (endpoint?.disabledAt) {
+      return { ok: false, latencyMs: 0, endpointDisabled: true, error: `not sent: the endpoint is disabled (${endpoint.disabledReason ?? 'disabled'})` };
+    }
     const send = this.opts.send ?? postWebhook;
     return this.gate.run(async () => {
       if (this.stopped) return { ok: false, aborted: true, latencyMs: 0, error: 'interrupted: service stopping' };
@@ -270,7 +310,7 @@ export class WebhookDispatcher {
       const secrets = await this.opts.secrets.signingSecrets(d.accountId, now);
       if (secrets.length === 0) return { ok: false, latencyMs: 0, error: 'internal error: no signing secret' };
       return send(d.url, event.body, {
-        headers: { [SIGNATURE_HEADER]: signatureHeader(event.body, secrets, now) },
+        headers: { [SIGNATURE_HEADER]: signatureHeader(event.body, secrets, now), ...standardWebhookHeaders(event.id, event.body, secrets, now) },
         guard: this.opts.guard,
         timeoutMs: this.opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
         signal: this.abort.signal,
@@ -289,4 +329,17 @@ export class WebhookDispatcher {
     if (rest.length) this.waiters.set(id, rest);
     else this.waiters.delete(id);
   }
+}
+
+/** Marks an endpoint disabled after a 410 Gone (inside the attempt's transaction). */
+async function disableEndpoint(tx: Tx, endpointId: string, atMs: number): Promise<void> {
+  const endpoints = tx.table(WebhookEndpoints);
+  const e = await endpoints.get(endpointId);
+  if (!e || e.disabledAt) return;
+  const at = new Date(atMs).toISOString();
+  await endpoints.update(endpointId, {
+    disabledAt: at,
+    disabledReason: `The endpoint answered 410 Gone at ${at}; enable it again once it accepts events.`,
+    updatedAt: nowIso(),
+  });
 }

@@ -11,13 +11,24 @@ import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
 import type { WebhookEventPayload } from './schemas.js';
 
-export const EVENT_TYPES = ['payment.settled', 'payment.expired', 'payment.failed'] as const;
+export const EVENT_TYPES = [
+  'payment.settled',
+  'payment.expired',
+  'payment.failed',
+  // DESIGN.md 10: additive event kinds.
+  'payment.canceled',
+  'payment.refunded',
+  'refund.succeeded',
+  'refund.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, EventType>> = {
   settled: 'payment.settled',
   expired: 'payment.expired',
   failed: 'payment.failed',
+  canceled: 'payment.canceled',
+  // `refunded` is recorded by the refunds module itself, with the refund in `data`.
 };
 
 /** The JSON body merchants receive (interface 6, DESIGN.md 7). */
@@ -59,6 +70,8 @@ export interface WebhookDelivery {
   eventId: string;
   eventType: EventType;
   url: string;
+  /** The endpoint the URL came from (absent for a payment's own `webhook_url`): a 410 disables it. */
+  endpointId?: string;
   status: DeliveryStatus;
   createdAt: string;
   /** Bumped by each redelivery request, which starts a new run of the schedule. */
@@ -70,7 +83,8 @@ export interface WebhookDelivery {
   /** When the next attempt is due (pending only). */
   nextAttemptAt?: string;
   /** Set while an attempt is on the wire; found set at start-up, it was interrupted. */
-  inFlight?: { startedAt: string; cycle: number };
+  /** An attempt on the wire; `owner` is the instance sending it (several may share one database). */
+  inFlight?: { startedAt: string; cycle: number; owner?: string };
   deliveredAt?: string;
   attempts: DeliveryAttempt[];
 }
@@ -80,14 +94,33 @@ export const WebhookDeliveries = defineTable<WebhookDelivery>({
   indexes: ['accountId', 'paymentId', 'status', 'eventId'],
 });
 
-/** Per-account default endpoint, used for payments created without a `webhook_url`. */
+/**
+ * An account's webhook endpoints (docs/webhooks.md, "Endpoints"). The default endpoint
+ * (`PUT /api/webhook-endpoint`) has the account id as its id and gets the events of payments
+ * created without a `webhook_url`; endpoints added with `POST /api/webhook-endpoints` have a
+ * `we_` id and `accountId`, and get every event of the account whose type they subscribe to.
+ */
 export interface WebhookEndpoint {
-  /** The account id. */
+  /** The account id (default endpoint) or `we_...`. */
   readonly id: string;
+  /** Set on `we_` endpoints. */
+  accountId?: string;
   url: string;
+  /** Event types sent here; absent means all. */
+  enabledEvents?: EventType[];
+  description?: string;
+  /** Set when the receiver answered 410 Gone: nothing is sent until it is enabled again. */
+  disabledAt?: string;
+  disabledReason?: string;
+  createdAt?: string;
   updatedAt: string;
 }
-export const WebhookEndpoints = defineTable<WebhookEndpoint>({ name: 'webhook_endpoints' });
+export const WebhookEndpoints = defineTable<WebhookEndpoint>({ name: 'webhook_endpoints', indexes: ['accountId'] });
+
+/** True when the endpoint is enabled and subscribes to `type`. */
+export function endpointWants(e: WebhookEndpoint, type: EventType): boolean {
+  return e.disabledAt === undefined && (e.enabledEvents === undefined || e.enabledEvents.includes(type));
+}
 
 /** Attempt log entries kept per delivery (redeliveries can add more without bound). */
 export const MAX_ATTEMPTS_KEPT = 100;
@@ -96,7 +129,10 @@ export function eventTypeFor(status: PaymentStatus): EventType | undefined {
   return TYPE_FOR_STATUS[status];
 }
 
-export function eventPayload(id: string, type: EventType, payment: Payment, createdMs: number): WebhookEventPayload {
+/** Fields beyond the payment's own, e.g. the refund of a `refund.*` or `payment.refunded` event. */
+export type EventExtra = Pick<WebhookEventPayload['data'], 'refund'>;
+
+export function eventPayload(id: string, type: EventType, payment: Payment, createdMs: number, extra: EventExtra = {}): WebhookEventPayload {
   const data: WebhookEventPayload['data'] = {
     id: payment.id,
     // Interface 6 types the reference as a string; payments created without one send "".
@@ -108,6 +144,8 @@ export function eventPayload(id: string, type: EventType, payment: Payment, crea
   };
   if (payment.txHash) data.tx_hash = payment.txHash;
   if (payment.failureReason) data.failure_reason = payment.failureReason;
+  if (payment.amountRefunded !== undefined) data.amount_refunded = Number(payment.amountRefunded);
+  if (extra.refund) data.refund = extra.refund;
   return { id, type, created: Math.floor(createdMs / 1000), data };
 }
 
@@ -132,7 +170,7 @@ export function attemptDueAt(
 export interface OutboxOptions {
   schedule: readonly number[];
   secrets: WebhookSecretsService;
-  /** Told about each new delivery; it must not act before the transaction commits. */
+  /** Told about each new delivery once its transaction has committed. */
   onQueued?: (deliveryId: string) => void;
 }
 
@@ -148,7 +186,13 @@ export class Outbox {
   };
 
   /** Stores the event and, when the payment or its account has an endpoint, its delivery. */
-  async record(tx: Tx, type: EventType, payment: Payment, nowMs = Date.now()): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
+  async record(
+    tx: Tx,
+    type: EventType,
+    payment: Payment,
+    nowMs = Date.now(),
+    extra: EventExtra = {},
+  ): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
     const id = newId('evt');
     const created = new Date(nowMs).toISOString();
     const event = await tx.table(WebhookEvents).insert({
@@ -157,28 +201,53 @@ export class Outbox {
       paymentId: payment.id,
       type,
       createdAt: created,
-      body: JSON.stringify(eventPayload(id, type, payment, nowMs)),
+      body: JSON.stringify(eventPayload(id, type, payment, nowMs, extra)),
     });
-    const url = payment.webhookUrl ?? (await tx.table(WebhookEndpoints).get(payment.accountId))?.url;
-    if (!url) return { event };
+    const targets = await this.targets(tx, type, payment);
+    if (targets.length === 0) return { event };
     // Every account with an endpoint has a signing secret; one made here is revealed by rotating.
     await this.opts.secrets.ensureIn(tx, payment.accountId);
-    const delivery = await tx.table(WebhookDeliveries).insert({
-      id: newId('whd'),
-      accountId: payment.accountId,
-      paymentId: payment.id,
-      eventId: id,
-      eventType: type,
-      url,
-      status: 'pending',
-      createdAt: created,
-      cycle: 0,
-      cycleStartedAt: created,
-      scheduleIndex: 0,
-      nextAttemptAt: new Date(attemptDueAt(this.opts.schedule, nowMs, 0)!).toISOString(),
-      attempts: [],
-    });
-    this.opts.onQueued?.(delivery.id);
-    return { event, delivery };
+    let first: WebhookDelivery | undefined;
+    for (const target of targets) {
+      const delivery = await tx.table(WebhookDeliveries).insert({
+        id: newId('whd'),
+        accountId: payment.accountId,
+        paymentId: payment.id,
+        eventId: id,
+        eventType: type,
+        url: target.url,
+        ...(target.endpointId ? { endpointId: target.endpointId } : {}),
+        status: 'pending',
+        createdAt: created,
+        cycle: 0,
+        cycleStartedAt: created,
+        scheduleIndex: 0,
+        nextAttemptAt: new Date(attemptDueAt(this.opts.schedule, nowMs, 0)!).toISOString(),
+        attempts: [],
+      });
+      first ??= delivery;
+      // Wake the dispatcher only once the delivery is committed.
+      const queued = this.opts.onQueued;
+      if (queued) tx.afterCommit(() => queued(delivery.id));
+    }
+    return { event, delivery: first };
+  }
+
+  /**
+   * Where an event goes: the payment's own `webhook_url`, else the default endpoint; plus every
+   * added endpoint that subscribes to the type. Disabled endpoints get nothing; a URL gets one copy.
+   */
+  private async targets(tx: Tx, type: EventType, payment: Payment): Promise<Array<{ url: string; endpointId?: string }>> {
+    const endpoints = tx.table(WebhookEndpoints);
+    const out: Array<{ url: string; endpointId?: string }> = [];
+    if (payment.webhookUrl) out.push({ url: payment.webhookUrl });
+    else {
+      const main = await endpoints.get(payment.accountId);
+      if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
+    }
+    for (const e of await endpoints.findMany({ accountId: payment.accountId })) {
+      if (endpointWants(e, type) && !out.some((t) => t.url === e.url)) out.push({ url: e.url, endpointId: e.id });
+    }
+    return out;
   }
 }

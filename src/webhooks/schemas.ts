@@ -1,11 +1,22 @@
 import { z } from 'zod';
 import { Metadata, PaymentStatus } from '../payments/schemas.js';
 import { EVENT_TYPES } from './outbox.js';
+import { RefundResource } from '../refunds/schemas.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 
 /** PUT /api/webhook-endpoint: the account's default endpoint; null clears it. */
-export const SetEndpointInput = z.object({ url: HttpUrl.nullable() }).strict();
+export const SetEndpointInput = z
+  .object({
+    url: HttpUrl.nullable(),
+    enabled_events: z
+      .array(z.enum(EVENT_TYPES, { error: `event types must be among ${EVENT_TYPES.join(', ')}` }))
+      .min(1, 'enabled_events must list at least one event type (null for all)')
+      .nullable()
+      .optional()
+      .describe('Event types sent to this endpoint; null: all; omitted: unchanged.'),
+  })
+  .strict();
 export type SetEndpointInput = z.infer<typeof SetEndpointInput>;
 
 /** GET /api/webhook-deliveries */
@@ -37,6 +48,8 @@ export const WebhookEventPayload = z.object({
     metadata: Metadata,
     tx_hash: z.string().optional(),
     failure_reason: z.string().optional(),
+    amount_refunded: z.number().optional().describe('Present once a refund succeeded: the total refunded, in `currency`.'),
+    refund: RefundResource.optional().describe('`refund.*` and `payment.refunded` events: the refund concerned.'),
   }),
 });
 export type WebhookEventPayload = z.infer<typeof WebhookEventPayload>;

@@ -9,11 +9,12 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { defineTable, type Store, type Tx } from '../store/index.js';
-import { nowIso, randomBase62 } from '../lib/ids.js';
+import { nowIso } from '../lib/ids.js';
 import { getOrCreateSecret } from '../chain/wallets.js';
 
 export const SECRET_PREFIX = 'whsec_';
-const SECRET_LENGTH = 40; // base62, ~238 bits
+/** Random bytes of a new secret: base64 after the prefix, as Standard Webhooks reads it (192 bits). */
+const SECRET_BYTES = 24;
 
 interface StoredSecret {
   /** `v1.<base64url iv|tag|ciphertext>` */
@@ -67,7 +68,7 @@ export async function loadSecretBox(dataDir: string): Promise<SecretBox> {
   return new SecretBox(Buffer.from(hex, 'hex'));
 }
 
-export const newSigningSecret = () => SECRET_PREFIX + randomBase62(SECRET_LENGTH);
+export const newSigningSecret = () => SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
 
 export interface SecretStatus {
   configured: boolean;

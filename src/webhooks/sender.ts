@@ -22,6 +22,25 @@ export interface SendResult {
   responseBody?: string;
   /** The request was cut short by our own shutdown (outcome unknown). */
   aborted?: boolean;
+  /** A 429 or 503 answer's `Retry-After`, in milliseconds from now. */
+  retryAfterMs?: number;
+}
+
+/** Longest `Retry-After` we wait for; a longer one waits this long. */
+export const MAX_RETRY_AFTER_MS = 24 * 3600_000;
+
+/** `Retry-After` as delay-seconds or an HTTP-date (RFC 9110 10.2.3), in ms from `nowMs`; undefined when unusable. */
+export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  let ms: number;
+  if (/^\d{1,10}$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const at = Date.parse(v);
+    if (Number.isNaN(at)) return undefined;
+    ms = at - nowMs;
+  }
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
 export interface SendOptions {
@@ -107,7 +126,14 @@ export function postWebhook(rawUrl: string, body: string, opts: SendOptions): Pr
           : location !== undefined
             ? `redirect to ${location} not followed (answer with a 2xx)`
             : note ?? `HTTP ${status}`;
-        done({ ok, statusCode: status, ...(error ? { error } : {}), ...(text ? { responseBody: text } : {}) });
+        const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(headerText(res.headers['retry-after'])) : undefined;
+        done({
+          ok,
+          statusCode: status,
+          ...(error ? { error } : {}),
+          ...(text ? { responseBody: text } : {}),
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        });
       };
       res.on('data', (chunk: Buffer) => {
         if (chunks.length === 0 || received < LOGGED_RESPONSE_BYTES) chunks.push(chunk);
@@ -131,3 +157,5 @@ function describeError(err: NodeJS.ErrnoException): string {
   const code = err.code ? `${err.code}: ` : '';
   return `${code}${err.message}`.slice(0, 300);
 }
+
+const headerText = (h: string | string[] | undefined): string | undefined => (Array.isArray(h) ? h[0] : h);

@@ -14,7 +14,9 @@ import {
   WebhookDeliveries,
   WebhookEndpoints,
   WebhookEvents,
+  type EventType,
   type WebhookDelivery,
+  type WebhookEndpoint,
   type WebhookEvent,
 } from './outbox.js';
 import { WebhookDispatcher } from './dispatcher.js';
@@ -40,9 +42,9 @@ export class WebhooksService {
     return checkWebhookUrl(url, { production: this.production, param });
   }
 
-  async getEndpoint(accountId: string): Promise<{ url: string | null; secret: SecretStatus }> {
+  async getEndpoint(accountId: string): Promise<{ url: string | null; secret: SecretStatus; endpoint?: WebhookEndpoint }> {
     const row = await this.store.table(WebhookEndpoints).get(accountId);
-    return { url: row?.url ?? null, secret: await this.secrets.status(accountId) };
+    return { url: row?.url ?? null, secret: await this.secrets.status(accountId), ...(row ? { endpoint: row } : {}) };
   }
 
   /**
@@ -52,6 +54,7 @@ export class WebhooksService {
   async setEndpoint(
     accountId: string,
     url: string | null,
+    enabledEvents?: EventType[] | null,
   ): Promise<Result<{ url: string | null; secret?: string }, UrlCheckFailure>> {
     if (url !== null) {
       const checked = await this.checkUrl(url, 'url');
@@ -64,8 +67,11 @@ export class WebhooksService {
         if (existing) await t.remove(accountId);
         return { ok: true as const, url: null };
       }
-      if (existing) await t.update(accountId, { url, updatedAt: nowIso() });
-      else await t.insert({ id: accountId, url, updatedAt: nowIso() });
+      // Setting the URL again also enables an endpoint a 410 Gone disabled.
+      const events = enabledEvents === undefined ? existing?.enabledEvents : (enabledEvents ?? undefined);
+      const fields = { url, enabledEvents: events, disabledAt: undefined, disabledReason: undefined, updatedAt: nowIso() };
+      if (existing) await t.update(accountId, fields);
+      else await t.insert({ id: accountId, ...fields });
       const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true });
       return secret ? { ok: true as const, url, secret } : { ok: true as const, url };
     });
@@ -144,6 +150,10 @@ export interface WebhooksOptions {
   payments: PaymentsService;
   /** Dispatcher tuning (tests, bench). */
   concurrency?: number;
+  /** This instance among several on one database (see WebhookDispatcher). */
+  instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
+  /** How often pending deliveries without a runner are picked up (default 30 s). */
+  rescanMs?: number;
 }
 
 /** Builds the capability and registers the outbox as a payments transition listener. */
@@ -157,6 +167,8 @@ export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
     guard: config.production,
     concurrency: opts.concurrency,
+    instance: opts.instance,
+    rescanMs: opts.rescanMs,
   });
   const outbox = new Outbox({ schedule: config.WEBHOOK_RETRY_SCHEDULE, secrets, onQueued: dispatcher.kick });
   payments.onTransition(outbox.onTransition);

@@ -68,16 +68,20 @@ describe('ClaudeEngine (nock-scripted Messages API)', () => {
   });
 
   it('tool_use -> tool_result -> final text, with tool schemas and cache breakpoints in the request', async () => {
+    // Two calls in one response need one answer from the model (a single call would end the turn: see claude-gate.test.ts).
     const api = scriptApi([
-      { status: 200, body: message([text('Creating it.'), toolUse('toolu_1', 'create_payment_link', { amount: '2500', description: 'Shoes' })], 'tool_use') },
+      { status: 200, body: message([text('Creating it.'), toolUse('toolu_1', 'create_payment_link', { amount: '2500', description: 'Shoes' }), toolUse('toolu_2', 'get_balance', {})], 'tool_use') },
       { status: 200, body: message([text('Here is your link: https://pay.example/pay_1')], 'end_turn') },
     ]);
     const r = await agentWith(fake).runTurn({ accountId: ALICE, message: 'payment link for 2500 for shoes', channel: 'api', requestId: 'req_x' });
 
     expect(api.scope.isDone()).toBe(true);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ ok: true, action: 'payment', reply: 'Here is your link: https://pay.example/pay_1' });
-    expect(fake.calls).toEqual([{ name: 'create_payment_link', input: { amount: '2500', description: 'Shoes' }, ctx: { accountId: ALICE, channel: 'api', requestId: 'req_x' } }]);
+    expect(r.body).toMatchObject({ ok: true, action: 'balance', reply: 'Here is your link: https://pay.example/pay_1' });
+    expect(fake.calls).toEqual([
+      { name: 'create_payment_link', input: { amount: '2500', description: 'Shoes' }, ctx: { accountId: ALICE, channel: 'api', requestId: 'req_x' } },
+      { name: 'get_balance', input: {}, ctx: { accountId: ALICE, channel: 'api', requestId: 'req_x' } },
+    ]);
 
     const [first, second] = api.bodies;
     expect(first.model).toBe(MODEL);
@@ -104,10 +108,10 @@ describe('ClaudeEngine (nock-scripted Messages API)', () => {
     expect(second.messages).toHaveLength(3);
     expect(second.messages[1]).toEqual({
       role: 'assistant',
-      content: [text('Creating it.'), toolUse('toolu_1', 'create_payment_link', { amount: '2500', description: 'Shoes' })],
+      content: [text('Creating it.'), toolUse('toolu_1', 'create_payment_link', { amount: '2500', description: 'Shoes' }), toolUse('toolu_2', 'get_balance', {})],
     });
     expect(second.messages[2].role).toBe('user');
-    expect(second.messages[2].content).toHaveLength(1);
+    expect(second.messages[2].content).toHaveLength(2);
     const result = second.messages[2].content[0];
     expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
     expect(result.is_error).toBeUndefined();
@@ -243,12 +247,13 @@ describe('ClaudeEngine (nock-scripted Messages API)', () => {
   });
 
   it('stops after the iteration bound', async () => {
-    const loop = { status: 200, body: message([toolUse('toolu_l', 'get_balance', {})], 'tool_use') };
+    // A rejected call goes back to the model each time (a successful single call would end the turn).
+    const loop = { status: 200, body: message([toolUse('toolu_l', 'get_balance', { verbose: true })], 'tool_use') };
     const api = scriptApi([loop, loop, loop, loop, loop]);
     const r = await agentWith(fake).runTurn({ accountId: ALICE, message: 'balance', channel: 'api' });
     expect(api.scope.isDone()).toBe(true);
-    expect(fake.calls).toHaveLength(5);
-    expect(r.status).toBe(200);
-    expect(r.body.action).toBe('balance');
+    expect(fake.calls).toHaveLength(0);
+    expect(r.status).toBe(422);
+    expect(r.body.reply).toContain('Unknown argument');
   });
 });

@@ -53,6 +53,8 @@ export function fakeHandlers(
     'list_markets',
     'create_payment_link',
     'get_balance',
+    'quote_transfer',
+    'list_activity',
   ];
   return { handlers: Object.fromEntries(names.map((n) => [n, make(n)])) as unknown as ToolHandlers, calls };
 }

@@ -70,7 +70,8 @@ const rows: Array<[string, Expect, ParseContext?]> = [
 const batch2: Array<[string, Expect, ParseContext?]> = [
   ['yo, zap 2500 over to @dami_x for the suya', { name: 'send_transfer', input: { recipient: '@dami_x', amount: '2500', note: 'suya' } }],
   ['Send Ksh 3,000 to my mum +254711222333', { name: 'send_transfer', input: { recipient: '+254711222333', amount: '3000', currency: 'KES' } }, KES],
-  ['transfer fifty dollars to @amina', { kind: 'none' }],
+  // Issue 11: number words are read exactly.
+  ['transfer fifty dollars to @amina', { name: 'send_transfer', input: { recipient: '@amina', amount: '50', currency: 'USD' } }],
   ['please send 600 rand to thandi@mail.co.za for groceries', { name: 'send_transfer', input: { recipient: 'thandi@mail.co.za', amount: '600', currency: 'ZAR', note: 'groceries' } }],
   ['buy 2k glo data for 08051234567', { name: 'pay_bill', input: { biller: 'ng-glo-airtime', account_number: '08051234567', amount: '2000' } }],
   ['top up my vodafone 0201234567 with 20 cedis', { name: 'pay_bill', input: { biller: 'gh-telecel-airtime', account_number: '0201234567', amount: '20', currency: 'GHS' } }],

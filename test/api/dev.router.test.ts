@@ -28,7 +28,12 @@ describe('dev faucet and test wallet (development)', () => {
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const bad: Array<[unknown, string]> = [
       [{ address: '0x123', amount: '1' }, 'address'],
-      [{ address, amount: 100 }, 'amount'],
+      [{ address: '0x0000000000000000000000000000000000000000', amount: '1' }, 'address'],
+      [{ address, amount: -1 }, 'amount'],
+      [{ address, amount: 0 }, 'amount'],
+      [{ address, amount: 1.1234567 }, 'amount'],
+      [{ address, amount: 1e21 }, 'amount'],
+      [{ address, amount: true }, 'amount'],
       [{ address, amount: '0' }, 'amount'],
       [{ address, amount: '-1' }, 'amount'],
       [{ address, amount: '1.1234567' }, 'amount'],
@@ -45,6 +50,17 @@ describe('dev faucet and test wallet (development)', () => {
     }
     const max = await call(`${ctx.svc.api}/dev/faucet`, { body: { address, amount: '1000000' } });
     expect(max.status).toBe(200);
+    const zero = await call(`${ctx.svc.api}/dev/faucet`, { body: { address: '0x0000000000000000000000000000000000000000', amount: '1' } });
+    expect(zero.body.error.message).toMatch(/zero address/);
+  });
+
+  it('takes amount as a number too, like the payments API', async () => {
+    const { chain } = ctx.svc.deps;
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    const res = await call(`${ctx.svc.api}/dev/faucet`, { body: { address, amount: 12.75 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ amount: '12.75', amount_base_units: '12750000' });
+    expect(await chain.balanceOf(address)).toBe(usdc('12.75'));
   });
 
   it('pays a checkout with a throwaway test wallet', async () => {

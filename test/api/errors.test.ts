@@ -184,7 +184,7 @@ describe('health', () => {
   it('GET /healthz and GET /readyz answer ok', async () => {
     const live = await raw('/healthz');
     expect(live.status).toBe(200);
-    expect(live.json()).toEqual({ ok: true });
+    expect(live.json()).toEqual({ ok: true, ready: true });
     const ready = await raw('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.json()).toEqual({ ok: true });

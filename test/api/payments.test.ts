@@ -122,6 +122,14 @@ describe('POST /api/v1/payments', () => {
       expectInvalid(await withField('metadata', { list: [1] }), 'metadata.list');
       expectInvalid(await withField('metadata', [1, 2]), 'metadata');
     });
+
+    it('metadata keys __proto__, constructor and prototype are refused by name (never silently dropped)', async () => {
+      for (const key of ['__proto__', 'constructor', 'prototype']) {
+        // JSON.parse keeps "__proto__" as an own key, as a client's JSON body does.
+        const metadata = JSON.parse(`{"${key}": "x", "order": 1}`);
+        expectInvalid(await withField('metadata', metadata), `metadata.${key}`, new RegExp(`"${key}" is reserved`));
+      }
+    });
   });
 
   it('payout_address must be a 0x EVM address (interface 4.1 message)', async () => {

@@ -22,8 +22,9 @@ describe('persistence across a restart on the same DATA_DIR', () => {
     try {
       const read = await call(`${second.api}/v1/payments/${created.body.id}`, { key: m.key });
       expect(read.status).toBe(200);
-      // Same record; only the host part of checkout_url follows the new port.
-      expect({ ...read.body, checkout_url: undefined }).toEqual({ ...created.body, checkout_url: undefined });
+      // Same record; only the host part of checkout_url and x402_url follows the new port.
+      expect({ ...read.body, checkout_url: undefined, x402_url: undefined }).toEqual({ ...created.body, checkout_url: undefined, x402_url: undefined });
+      expect(read.body.x402_url).toMatch(new RegExp(`/${created.body.id}/x402$`));
       expect(read.body.checkout_url).toMatch(new RegExp(`/pay/${created.body.id}$`));
       expect((await call(`${second.api}/checkout/${created.body.id}`)).body.payment.currency).toBe('GHS');
       // The session cookie and the key still work; the revoked key stays revoked.

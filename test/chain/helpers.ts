@@ -32,7 +32,8 @@ export async function startTokenChain() {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [anvil.rpcUrl] } },
   });
-  const transport = http(anvil.rpcUrl);
+  // Generous: mining thousands of blocks in one call takes seconds on a loaded 2-core machine.
+  const transport = http(anvil.rpcUrl, { timeout: 60_000 });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
   const testClient = createTestClient({ chain, transport, mode: 'anvil' });
 

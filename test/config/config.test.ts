@@ -70,7 +70,11 @@ describe('loadConfig', () => {
       ANTHROPIC_MODEL: expect.any(String),
     });
     expect(c.DATA_DIR).toBe(path.resolve('./data'));
-    expect(c.WEBHOOK_RETRY_SCHEDULE).toEqual([0, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]);
+    expect(c.WEBHOOK_RETRY_SCHEDULE).toEqual([
+      0, 30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000, 43_200_000, 86_400_000, 86_400_000,
+    ]);
+    // Issue 15: retries span at least 3 days by default.
+    expect(c.WEBHOOK_RETRY_SCHEDULE.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3 * 86_400_000);
     expect(c.CHAIN_RPC_URL).toBeUndefined();
     expect(c.ANTHROPIC_API_KEY).toBeUndefined();
     expect(c.TELEGRAM_BOT_TOKEN).toBeUndefined();

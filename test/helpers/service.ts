@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config/config.js';
+import { assertConforms } from './openapi-conformance.js';
 import { startService, type Service, type ServiceOptions } from '../../src/service.js';
+import { databaseFor, dropDatabaseFor, targetsPostgres } from './pg-target.js';
 
 export interface TestService extends Service {
   dataDir: string;
@@ -17,13 +19,17 @@ export async function tempDir(prefix = 'sp-test-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-/** A real service on a free loopback port with its own DATA_DIR (reuse `dataDir` to restart). */
+/**
+ * A real service on a free loopback port with its own DATA_DIR (reuse `dataDir` to restart).
+ * Under TEST_STORE=pg (the `pg` project) it runs on a PostgreSQL database of its own instead.
+ */
 export async function startTestService(
   env: Record<string, string> = {},
   opts: ServiceOptions & { dataDir?: string } = {},
 ): Promise<TestService> {
   const dataDir = opts.dataDir ?? (await tempDir());
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: dataDir, ...env });
+  const database = targetsPostgres && env.DATABASE_URL === undefined ? { DATABASE_URL: await databaseFor(dataDir) } : {};
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: dataDir, ...database, ...env });
   const printed: string[] = [];
   const service = await startService(config, { print: (t) => printed.push(t), ...opts });
   // PUBLIC_URL defaults to the configured port (0); point it at the real one for checkout URLs.
@@ -35,7 +41,10 @@ export async function startTestService(
     printed,
     async stop({ removeData = false } = {}) {
       await service.close();
-      if (removeData) await rm(dataDir, { recursive: true, force: true });
+      if (removeData) {
+        await rm(dataDir, { recursive: true, force: true });
+        await dropDatabaseFor(dataDir);
+      }
     },
   };
 }
@@ -90,5 +99,6 @@ export async function call(
   } catch {
     /* keep text */
   }
+  await assertConforms(init.method ?? (init.body !== undefined ? 'POST' : 'GET'), url, res.status, res.headers.get('content-type'), body);
   return { status: res.status, body, headers: res.headers };
 }

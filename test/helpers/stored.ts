@@ -1,5 +1,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
+import { databaseUrl } from './pg.js';
+import { registeredDatabase } from './pg-target.js';
 
 /**
  * What the store has on disk under `dataDir`, read with plain fs and JSON.parse, independent
@@ -7,6 +10,8 @@ import path from 'node:path';
  * in order) under `db.json.blocks/`.
  */
 export function storedTables<R = Record<string, unknown>>(dataDir: string, file = 'db.json'): Promise<{ version: number; tables: Record<string, R[]> }> {
+  const db = registeredDatabase(dataDir);
+  if (db) return pgTables<R>(db);
   return againIfReplaced(async () => {
     const manifest = JSON.parse(await readFile(path.join(dataDir, file), 'utf8')) as { version: number; format: string; tables: Record<string, string[]> };
     if (manifest.format !== 'blocks') throw new Error(`${file} is not in the block format`);
@@ -20,7 +25,9 @@ export function storedTables<R = Record<string, unknown>>(dataDir: string, file 
 }
 
 /** The raw text of every file the store keeps (manifest and blocks), for "never stored" checks. */
-export function storedText(dataDir: string, file = 'db.json'): Promise<string> {
+export async function storedText(dataDir: string, file = 'db.json'): Promise<string> {
+  const db = registeredDatabase(dataDir);
+  if (db) return JSON.stringify((await pgTables(db)).tables);
   const blocksDir = path.join(dataDir, `${file}.blocks`);
   return againIfReplaced(async () => {
     const parts = [await readFile(path.join(dataDir, file), 'utf8')];
@@ -37,5 +44,26 @@ async function againIfReplaced<T>(read: () => Promise<T>): Promise<T> {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw e;
     }
+  }
+}
+
+/** The same view of a service that runs on PostgreSQL: every table's rows in insertion order, read with SQL. */
+async function pgTables<R>(name: string): Promise<{ version: number; tables: Record<string, R[]> }> {
+  const c = new pg.Client({ connectionString: databaseUrl(name) });
+  await c.connect();
+  try {
+    const names = (
+      await c.query<{ tablename: string }>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'`,
+      )
+    ).rows.map((r) => r.tablename);
+    const tables: Record<string, R[]> = {};
+    for (const t of names) {
+      const rows = (await c.query<{ doc: R }>(`SELECT doc FROM "${t}" ORDER BY seq`)).rows.map((r) => r.doc);
+      if (rows.length) tables[t] = rows;
+    }
+    return { version: 2, tables };
+  } finally {
+    await c.end();
   }
 }

@@ -55,7 +55,8 @@ describe('a process killed in the middle of writing (SIGKILL)', () => {
         await store.close();
       }
     }
-  });
+    // Seven rounds of spawn, write, kill and reopen: about 30 s on an idle machine.
+  }, 180_000);
 });
 
 /** The fixture's transaction k removes r<k-50> when k is a multiple of 97. */

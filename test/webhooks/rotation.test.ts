@@ -12,7 +12,7 @@ describe('signing secret rotation', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    svc = await startTestService({ WEBHOOK_RETRY_SCHEDULE: '0,50ms', WEBHOOK_SECRET_OVERLAP: '200ms' });
+    svc = await startTestService({ WEBHOOK_RETRY_SCHEDULE: '0,50ms', WEBHOOK_SECRET_OVERLAP: '4s' });
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -49,7 +49,7 @@ describe('signing secret rotation', () => {
     expect(verifyWebhookSignature(during.body, header, newSecret)).toBe(true);
 
     const expiresAt = Date.parse(second.body.previous_expires_at);
-    await waitFor(() => Date.now() > expiresAt + 5, 5_000, 'overlap end');
+    await waitFor(() => Date.now() > expiresAt + 5, 10_000, 'overlap end');
     const status = await call(`${svc.api}/webhook-endpoint`, { key: m.key });
     expect(status.body.previous_secret_expires_at).toBeNull();
 

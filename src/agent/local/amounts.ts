@@ -1,4 +1,5 @@
-import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, SCALE_WORDS, resolveCurrencyWord } from './currencies.js';
+import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, resolveCurrencyWord, scaleWord } from './currencies.js';
+import { DEFAULT_STYLE, readDigits, styleFor, type NumberStyle } from './numbers.js';
 import { shiftDecimal } from './decimal.js';
 import { MONTHS, TIME_UNITS } from './dates.js';
 import type { Token } from './tokenize.js';
@@ -22,7 +23,7 @@ export type MoneyMention = {
   marked: boolean;
 };
 
-export type CurrencyContext = { localCurrency: string; messageSaysPhp: boolean };
+export type CurrencyContext = { localCurrency: string; messageSaysPhp: boolean; lang?: string; style?: NumberStyle };
 
 /** A currency named by the tokens at i (two-word names first). */
 export function currencyAt(tokens: readonly Token[], i: number, ctx: CurrencyContext): { code: string; length: number } | undefined {
@@ -62,11 +63,38 @@ function currencyBefore(tokens: readonly Token[], i: number, ctx: CurrencyContex
   return one;
 }
 
-export function findMoney(tokens: readonly Token[], ctx: CurrencyContext, skip: ReadonlySet<number> = new Set()): MoneyMention[] {
+/** Re-reading a number once its currency is known can make it exact ("1.000,50 EUR") or refuse it. */
+const RE_READABLE = new Set(['ambiguous_separator', 'bad_grouping']);
+
+export function findMoney(
+  tokens: readonly Token[],
+  ctx: CurrencyContext,
+  skip: ReadonlySet<number> = new Set(),
+  refused: Token[] = [],
+): MoneyMention[] {
   const out: MoneyMention[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.kind !== 'number' || skip.has(i) || t.idLike || t.ordinal || t.value === undefined) continue;
+    if (t.kind !== 'number' || skip.has(i) || t.idLike || t.ordinal) continue;
+    if (t.malformed && !RE_READABLE.has(t.malformed)) {
+      refused.push(t);
+      continue;
+    }
+    if (t.malformed || (t.blob && /[.,]/.test(t.blob) && !t.blob.includes(' ') && !t.spelled && !t.scaled)) {
+      // The currency decides "1.000" (BRL: one thousand) and "120,00" (EUR: 120).
+      const named = t.currency ?? currencyAt(tokens, i + 1, ctx)?.code ?? currencyBefore(tokens, i, ctx)?.code;
+      const reading = readDigits(t.blob!, named ? styleFor(named, undefined) : (ctx.style ?? DEFAULT_STYLE));
+      if (!reading.ok) {
+        refused.push(t);
+        continue;
+      }
+      if (t.malformed || (reading.value !== t.value && !t.scaled)) {
+        t.value = reading.value;
+        t.grouped = true;
+        delete t.malformed;
+      }
+    }
+    if (t.value === undefined) continue;
     const next = tokens[i + 1];
     const prev = tokens[i - 1];
     // Percentages are not amounts ("10% of my balance").
@@ -82,11 +110,19 @@ export function findMoney(tokens: readonly Token[], ctx: CurrencyContext, skip: 
     let scaled = Boolean(t.scaled);
     let end = i + 1;
     let first = i;
-    const scale = tokens[end] && tokens[end]!.kind === 'word' ? SCALE_WORDS[tokens[end]!.norm] : undefined;
+    const scale = tokens[end] && tokens[end]!.kind === 'word' ? scaleWord(tokens[end]!.norm, ctx.lang ?? 'en') : undefined;
     if (scale !== undefined && !scaled) {
       amount = shiftDecimal(amount, scale);
       scaled = true;
       end++;
+    }
+    // "$800 MXN": the code after a bare dollar sign says which dollars (or pesos) are meant.
+    if (currency === 'USD' && t.text.startsWith('$')) {
+      const after = currencyAt(tokens, end, ctx);
+      if (after && after.code !== 'USD' && ISO_CODES.has(after.code)) {
+        currency = after.code;
+        end += after.length;
+      }
     }
     if (!currency) {
       const after = currencyAt(tokens, end, ctx);

@@ -1,7 +1,11 @@
 import { billerKey, scanAliases, type AliasMatch, type BillerAliasIndex } from '../../bills/catalogue.js';
 import { findMoney, type MoneyMention } from './amounts.js';
 import { safeTimeZone } from './dates.js';
+import { CURRENCY_WORDS, ISO_CODES, scaleWord } from './currencies.js';
+import { detectLanguage, type Lang } from './language.js';
 import { lemmaOfToken } from './lexicon.js';
+import { COMMA_DECIMAL_CURRENCIES, type NumberStyle } from './numbers.js';
+import { readNumberWords } from './number-words.js';
 import { tokenize, type Token } from './tokenize.js';
 
 /** What the caller knows that the message does not: the clock, the user's currency, the billers. */
@@ -18,6 +22,10 @@ export type ParseContext = {
 /** One message, tokenized and annotated once; every slot extractor reads from this. */
 export type Analysis = {
   text: string;
+  /** The message's language (English when no other is detected); replies use it too. */
+  lang: Lang;
+  /** Numbers written in a form that is not one exact amount ("5e-1", "1/2", "-5"); quoted back when refused. */
+  refusedNumbers: Token[];
   tokens: Token[];
   lemmas: string[];
   money: MoneyMention[];
@@ -43,9 +51,14 @@ export function normalizeText(text: string): string {
 
 export function analyse(raw: string, ctx: ParseContext): Analysis {
   const text = normalizeText(raw);
-  const tokens = tokenize(text);
-  const lemmas = tokens.map(lemmaOfToken);
+  const lang = detectLanguage(text);
   const localCurrency = ctx.localCurrency.trim().toUpperCase();
+  const style: NumberStyle = {
+    commaDecimal: COMMA_DECIMAL_CURRENCIES.has(localCurrency) || lang === 'fr' || lang === 'pt',
+    indian: localCurrency === 'INR' || lang === 'hi',
+  };
+  const tokens = foldNumberWords(tokenize(text, style), lang);
+  const lemmas = tokens.map((t) => lemmaOfToken(t, lang));
 
   let billerMatches: AliasMatch[] = [];
   const billerTokens = new Set<number>();
@@ -57,10 +70,13 @@ export function analyse(raw: string, ctx: ParseContext): Analysis {
     for (const m of billerMatches) for (let i = m.start; i < m.end; i++) billerTokens.add(i);
   }
   const messageSaysPhp = tokens.some((t) => t.norm === 'php' || t.norm === 'philippine' || t.currency === 'PHP');
-  const money = findMoney(tokens, { localCurrency, messageSaysPhp }, billerTokens);
+  const refusedNumbers: Token[] = [];
+  const money = findMoney(tokens, { localCurrency, messageSaysPhp, lang, style }, billerTokens, refusedNumbers);
 
   return {
     text,
+    lang,
+    refusedNumbers,
     tokens,
     lemmas,
     money,
@@ -71,6 +87,38 @@ export function analyse(raw: string, ctx: ParseContext): Analysis {
     localCurrency,
     billers: ctx.billers,
   };
+}
+
+const isCurrencyWord = (t: Token | undefined) => t !== undefined && (CURRENCY_WORDS[t.norm] !== undefined || ISO_CODES.has(t.norm.toUpperCase()));
+
+/**
+ * Runs of number words become one number token ("elfu tatu" -> 3000). The message's own
+ * language is tried first, then English (Taglish, Hinglish and Pidgin count in English too).
+ */
+function foldNumberWords(tokens: Token[], lang: Lang): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const words: string[] = [];
+    for (let j = i; j < tokens.length && tokens[j]!.kind === 'word'; j++) words.push(tokens[j]!.text);
+    const read = words.length ? (readNumberWords(words, lang) ?? (lang !== 'en' ? readNumberWords(words, 'en') : undefined)) : undefined;
+    // "2 million": a scale word after digits is the digits' multiplier, not a number of its own.
+    const afterDigits = out[out.length - 1]?.kind === 'number' && scaleWord(tokens[i]!.norm, lang) !== undefined;
+    if (read && !afterDigits && (!read.weak || isCurrencyWord(tokens[i + read.length]))) {
+      const first = tokens[i]!;
+      const last = tokens[i + read.length - 1]!;
+      out.push({ kind: 'number', text: `${first.text}${read.length > 1 ? '…' : ''}`, norm: read.value, start: first.start, end: last.end, value: read.value, digits: read.value.split('.')[0]!, spelled: true });
+      out[out.length - 1]!.text = tokensText(tokens, i, i + read.length);
+      i += read.length;
+      continue;
+    }
+    out.push(tokens[i]!);
+    i++;
+  }
+  return out;
+}
+
+function tokensText(tokens: readonly Token[], start: number, end: number): string {
+  return tokens.slice(start, end).map((t) => t.text).join(' ');
 }
 
 /** The message text covered by tokens [start, end). */

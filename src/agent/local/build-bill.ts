@@ -7,7 +7,9 @@ import {
   type BillerCategory,
   type BillerRef,
 } from '../../bills/catalogue.js';
+import { billerForPhone } from '../../bills/networks.js';
 import type { Analysis } from './analysis.js';
+import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
 import { mentionsLaterTime } from './build-transfer.js';
 import type { Draft } from './draft.js';
 import { replies } from './replies.js';
@@ -50,6 +52,27 @@ export function buildBill(a: Analysis): Draft {
       biller = { value: ref.id, ref, label: ref.name };
     } else if (picked) {
       biller = { value: picked.match.entry.label, label: picked.match.entry.label };
+    }
+  }
+  // Airtime or data with no network named ("buy 500 naira airtime for 08031234567"): the
+  // number's own network, from its prefix, in the message's currency country or the user's.
+  const preliminary = pickAccount(a, biller?.ref);
+  const phoneLike = preliminary && /^(?:\+|0)\d{8,13}$/.test(preliminary.value);
+  const topUp = a.lemmas.some((l) => ['recharge', 'top', 'topup', 'reload', 'airtime', 'credit', 'load'].includes(l));
+  const mobileCategory = category === 'internet' || category === 'airtime' ? category : topUp && phoneLike && (!category || category === 'electricity' && !a.lemmas.includes('meter')) ? 'airtime' : undefined;
+  if (phoneLike && mobileCategory && (!biller?.ref || biller.ref.category === 'airtime' || biller.ref.category === 'internet')) {
+    const countries = [stated && CURRENCY_COUNTRY[stated], phoneCountry, wordCountry, CURRENCY_COUNTRY[a.localCurrency], 'NG', 'KE', 'GH', 'ZA'];
+    const brand = biller?.ref;
+    for (const c of countries) {
+      if (!c) continue;
+      const id = billerForPhone(preliminary.value, mobileCategory, c);
+      if (!id || !a.billers) continue;
+      const ref = a.billers.billers.get(id);
+      if (!ref) continue;
+      // A named brand wins when it is a network of the number's country (ported numbers).
+      if (brand && brand.country === ref.country) break;
+      biller = { value: ref.id, ref, label: ref.name };
+      break;
     }
   }
   biller ??= billerFromWords(a);
@@ -104,7 +127,9 @@ function pickAccount(a: Analysis, ref: BillerRef | undefined): { value: string; 
 function billerFromWords(a: Analysis): { value: string; label: string } | undefined {
   const ok = (i: number) => {
     const t = a.tokens[i];
-    return t?.kind === 'word' && !NOT_A_BILLER.has(t.norm) && !BILL_THING.has(a.lemmas[i]!) && !CATEGORY_HINT_WORDS[t.norm];
+    // A currency is never a biller: "buy 80 KES airtime for +254…".
+    const currency = CURRENCY_WORDS[t?.norm ?? ''] !== undefined || ISO_CODES.has((t?.norm ?? '').toUpperCase());
+    return t?.kind === 'word' && !currency && !NOT_A_BILLER.has(t.norm) && !BILL_THING.has(a.lemmas[i]!) && !CATEGORY_HINT_WORDS[t.norm] && !CATEGORY_HINT_WORDS[a.lemmas[i]!];
   };
   for (let k = 0; k < a.tokens.length; k++) {
     if (!BILL_THING.has(a.lemmas[k]!)) continue;

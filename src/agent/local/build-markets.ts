@@ -130,6 +130,9 @@ function outcomesFromQuestion(question: string): string[] | undefined {
   const segments: string[] = [];
   const colon = body.lastIndexOf(':');
   if (colon >= 0) segments.push(body.slice(colon + 1), body.slice(0, body.indexOf(':')));
+  // "who wins the derby — Remo Stars, Shooting Stars or draw": the list after a dash.
+  const dash = body.search(/\s[—–-]\s/);
+  if (dash >= 0) segments.push(body.slice(dash + 3));
   const comma = body.lastIndexOf(',');
   if (comma >= 0) segments.push(body.slice(comma + 1));
   const firstWord = body.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
@@ -150,7 +153,8 @@ function outcomesFromQuestion(question: string): string[] | undefined {
 
 /** "put 500 on them": the outcome has to be named. */
 const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 'those', 'these', 'one', 'winner']);
-const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and']);
+const ARTICLE_WORDS = new Set(['el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'the', 'a']);
+const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and', 'dans', 'pour', 'no', 'na', 'em', 'en', 'mein', 'kwenye', 'sa', 'para', 'de', 'del', 'do', 'da']);
 
 export function buildStake(a: Analysis): Draft {
   const market = findMarketRef(a);
@@ -183,12 +187,17 @@ export function buildStake(a: Analysis): Draft {
 
 function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefined {
   const opts = { used, stopWords: OUTCOME_STOPS };
+  // Hindi postposition: "Nigeria pe", "Yes par".
+  const post = a.tokens.findIndex((t, i) => i > 0 && (t.norm === 'pe' || t.norm === 'par') && !used.has(i - 1) && a.tokens[i - 1]!.kind === 'word');
+  if (a.lang === 'hi' && post > 0) return canonicalOutcome(a.tokens[post - 1]!.text);
   for (let i = 0; i < a.tokens.length; i++) {
     const l = a.lemmas[i]!;
     const next = a.tokens[i + 1]?.norm ?? '';
-    if (l === 'on' || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next)))) {
+    // Spanish/Portuguese/French "a Nigeria", "à Oui": the outcome follows "a" after the amount.
+    const romanceTo = l === 'to' && ['es', 'pt', 'fr'].includes(a.lang) && a.tokens[i + 1]?.kind === 'word';
+    if (l === 'on' || romanceTo || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next)))) {
       const t = freeText(a, i + 1, opts);
-      if (t && !used.has(t.start)) return canonicalOutcome(stripOutcomeTail(t.text));
+      if (t && !used.has(t.start) && !ARTICLE_WORDS.has(t.text.toLowerCase())) return canonicalOutcome(stripOutcomeTail(t.text));
     }
   }
   const yn = a.tokens.findIndex((t, i) => !used.has(i) && t.kind === 'word' && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && t.norm.length > 1);
@@ -214,7 +223,7 @@ function stripOutcomeTail(text: string): string {
 // ---------------------------------------------------------------------------------------
 // resolve_market / cancel_market / list_markets
 
-const RESOLVE_MARKERS = new Set(['as', 'is', 'was', 'to', 'with', '=', ':', 'outcome', 'result', 'winner', 'answer', 'declare', 'resolve', 'be', '-', 'favour', 'favor']);
+const RESOLVE_MARKERS = new Set(['as', 'is', 'was', 'to', 'with', '=', ':', 'outcome', 'result', 'winner', 'answer', 'declare', 'resolve', 'be', '-', 'favour', 'favor', 'avec', 'como', 'con', 'kama', 'bilang', 'na']);
 const RESOLVE_STOPS = new Set(['in', 'for', 'on', 'of', 'market', 'please', 'and', 'as', 'is', 'was', 'the', 'winner']);
 
 export function buildResolve(a: Analysis): Draft {

@@ -28,9 +28,12 @@ export function buildTransfer(a: Analysis): Draft {
   if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
 
   if (!recipient) {
-    // "to 0712 345 678": a national number can't be routed without its country code.
-    const national = a.tokens.find((t) => t.kind === 'number' && t.idLike && t.digits?.startsWith('0') && t.digits.length >= 9 && t.digits.length <= 12);
-    if (national) return { reply: replies.transferNationalPhone(national.digits!) };
+    // "send 5k to 08031112233": a national number is completed with the sender's country by the
+    // transfers module (it knows the account's country); the number is passed as typed, digits only.
+    const nationalIdx = a.tokens.findIndex((t) => t.kind === 'number' && t.idLike && t.digits?.startsWith('0') && t.digits.length >= 9 && t.digits.length <= 12);
+    if (nationalIdx >= 0) recipient = { value: a.tokens[nationalIdx]!.digits!, index: nationalIdx };
+  }
+  if (!recipient) {
     const toIdx = a.lemmas.findIndex((l, i) => TO_WORDS.has(l) && i + 1 < a.tokens.length);
     const next = toIdx >= 0 ? a.tokens[toIdx + 1] : undefined;
     if (next?.kind === 'word' && !NOT_A_NAME.has(next.norm) && !CUE_WORDS.has(a.lemmas[toIdx + 1]!) && /^\p{L}/u.test(next.text) && !a.money.some((m) => m.first === toIdx + 1)) {

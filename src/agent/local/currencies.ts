@@ -84,6 +84,20 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = {
   rupees: 'INR',
   peso: '~peso',
   pesos: '~peso',
+  piso: 'PHP',
+  shilingi: '~shilling',
+  dola: 'USD',
+  dolla: 'USD',
+  dolar: 'USD',
+  dolares: 'USD',
+  'dólar': 'USD',
+  'dólares': 'USD',
+  rupaye: 'INR',
+  rupay: 'INR',
+  rupiya: 'INR',
+  rupye: 'INR',
+  rs: 'INR',
+  fcfa: 'XOF',
   reais: 'BRL',
   real: 'BRL',
   cfa: 'XOF',
@@ -136,25 +150,49 @@ export const CURRENCY_PHRASES: Readonly<Record<string, string>> = {
 /** Multipliers people write after a number ("5k", "2.5 million", "5 grand"): power of ten. */
 export const SCALE_WORDS: Readonly<Record<string, number>> = {
   k: 3,
+  hundred: 2,
   thousand: 3,
   grand: 3,
   m: 6,
   mn: 6,
   mil: 6,
   million: 6,
+  millions: 6,
   bn: 9,
   billion: 9,
+  lakh: 5,
+  lakhs: 5,
+  lac: 5,
+  crore: 7,
 };
+
+/** Scale words whose meaning depends on the language: Spanish/Portuguese/French "mil" is a thousand. */
+const SCALE_BY_LANG: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  es: { mil: 3, millon: 6, 'millón': 6, millones: 6 },
+  pt: { mil: 3, milhao: 6, 'milhão': 6, milhoes: 6, 'milhões': 6 },
+  fr: { mil: 3, mille: 3, million: 6, millions: 6 },
+  sw: { elfu: 3, thao: 3, milioni: 6 },
+  hi: { hazaar: 3, hazar: 3, hajar: 3, sau: 2 },
+  tl: { libo: 3, milyon: 6 },
+};
+
+export function scaleWord(norm: string, lang: string): number | undefined {
+  return SCALE_BY_LANG[lang]?.[norm] ?? SCALE_WORDS[norm];
+}
 
 const SHILLING_CODES = new Set(['KES', 'UGX', 'TZS']);
 const PESO_CODES = new Set(['MXN', 'PHP', 'COP', 'ARS', 'CLP']);
 
+/** A peso the message does not say which of: the engine asks. */
+export const AMBIGUOUS_PESO = '?PESO';
+
 /**
  * "shillings" are the user's own shillings when they hold UGX or TZS, else KES; "pesos" are
- * MXN unless the message or the user's currency says Philippine pesos.
+ * the user's own pesos, Philippine pesos when the message says so, and otherwise asked
+ * about (AMBIGUOUS_PESO): MXN and PHP differ thirtyfold.
  */
 export function resolveCurrencyWord(value: string, localCurrency: string, messageSaysPhp: boolean): string {
   if (value === '~shilling') return SHILLING_CODES.has(localCurrency) ? localCurrency : 'KES';
-  if (value === '~peso') return messageSaysPhp || localCurrency === 'PHP' ? 'PHP' : PESO_CODES.has(localCurrency) && localCurrency !== 'PHP' ? localCurrency : 'MXN';
+  if (value === '~peso') return PESO_CODES.has(localCurrency) ? localCurrency : messageSaysPhp ? 'PHP' : AMBIGUOUS_PESO;
   return value;
 }

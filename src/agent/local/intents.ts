@@ -25,7 +25,7 @@ const MIN_SCORE = 3;
 const TRANSFER_VERBS = ['send', 'transfer', 'remit', 'wire', 'give', 'tip', 'lend', 'pay', 'move', 'forward', 'p2p'];
 const BILL_NOUNS = [
   'meter', 'smartcard', 'iuc', 'decoder', 'token', 'airtime', 'data', 'bundle', 'bill', 'electricity', 'prepaid', 'postpaid',
-  'subscription', 'kwh', 'units', 'recharge', 'topup', 'utility', 'utilities', 'light',
+  'subscription', 'kwh', 'units', 'recharge', 'topup', 'utility', 'utilities', 'light', 'credit', 'load',
 ];
 const MARKET_NOUNS = ['market', 'poll', 'prediction', 'markets', 'polls'];
 const STAKE_VERBS = ['bet', 'stake', 'wager', 'punt'];
@@ -91,6 +91,11 @@ export function scoreIntents(a: Analysis): IntentScores {
 
   // "market: ...", "poll - ...": what follows is the question.
   if (a.lemmas.some((l, i) => (l === 'market' || l === 'poll' || l === 'prediction') && [':', '-', '–', '—'].includes(a.lemmas[i + 1] ?? ''))) add('create_market', 2);
+  // "request 2000 KES payment for rent": a request for a payment is a payment link.
+  if (hasLemma(a, 'request') && hasLemma(a, 'payment', 'money', 'pay', 'paid')) add('create_payment_link', 5);
+  // A quoted question after the market words: 'new market "Uulan ba sa Manila bukas?"'.
+  const marketAt = a.lemmas.findIndex((l) => l === 'market' || l === 'poll' || l === 'prediction');
+  if (marketAt >= 0 && a.tokens.slice(marketAt + 1).some((t) => t.text === '"' || t.text === '“')) add('create_market', 3);
   // A question after the market words: "market: will it rain?"
   if (a.tokens.some((t) => t.text === '?') && a.lemmas.some((l) => QUESTION_STARTS.has(l))) add('create_market', 2);
   if ((findPhrase(a, ['how', 'much']) >= 0 || findPhrase(a, ['how', 'many']) >= 0) && hasLemma(a, 'have', 'got', 'left', 'remaining', 'own', 'hold')) {
@@ -110,13 +115,16 @@ export function scoreIntents(a: Analysis): IntentScores {
     resolve_market: marketId || marketWord || a.tokens.some((t) => t.norm === 'resolve'),
     cancel_market: marketId || marketWord,
     list_markets: hasLemma(a, ...MARKET_NOUNS) && !marketId,
-    create_payment_link: hasLemma(a, ...LINK_NOUNS) || findPhrase(a, ['payment', 'request']) >= 0 || findPhrase(a, ['request', 'payment']) >= 0 || findPhrase(a, ['request', 'money']) >= 0,
+    create_payment_link: hasLemma(a, ...LINK_NOUNS) || (hasLemma(a, 'request') && hasLemma(a, 'payment', 'money', 'pay', 'paid')) || findPhrase(a, ['payment', 'request']) >= 0 || findPhrase(a, ['request', 'payment']) >= 0 || findPhrase(a, ['request', 'money']) >= 0,
     get_balance:
       hasLemma(a, 'balance', 'funds') ||
       ((findPhrase(a, ['how', 'much']) >= 0) && hasLemma(a, 'have', 'got', 'left', 'remaining', 'own', 'hold')) ||
       whatIHave ||
       findPhrase(a, ['in', 'my', 'wallet']) >= 0 ||
       findPhrase(a, ['in', 'my', 'account']) >= 0,
+    // The read-only tools are chosen by their own detectors (parse-message.ts), never by score.
+    quote_transfer: false,
+    list_activity: false,
     help: true,
   };
   for (const intent of INTENT_ORDER) if (!gates[intent]) score.delete(intent);

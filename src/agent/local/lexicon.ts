@@ -1,4 +1,6 @@
 import type { ToolName } from '../tool-inputs.js';
+import type { Lang } from './language.js';
+import { anyLangVerb, lemmaIn } from './lexicon-i18n.js';
 import type { Token } from './tokenize.js';
 
 /**
@@ -11,7 +13,7 @@ export type Intent = ToolName | 'help';
 
 /** Inflections and common misspellings folded onto one lemma. */
 const IRREGULAR: Readonly<Record<string, string>> = {
-  sent: 'send', sending: 'send', sends: 'send', snd: 'send',
+  shoot: 'send', zap: 'send', sent: 'send', sending: 'send', sends: 'send', snd: 'send', sned: 'send', sendd: 'send', semd: 'send',
   transferring: 'transfer', transfered: 'transfer', transferred: 'transfer', transfers: 'transfer', trf: 'transfer', xfer: 'transfer',
   paying: 'pay', paid: 'pay', pays: 'pay',
   buying: 'buy', bought: 'buy', buys: 'buy',
@@ -268,10 +270,14 @@ export function lemmaOf(word: string): string {
 }
 
 /** Placeholder lemmas for shaped tokens, so cues and rules can say "from <acct>". */
-export function lemmaOfToken(t: Token): string {
+export function lemmaOfToken(t: Token, lang: Lang = 'en'): string {
   switch (t.kind) {
-    case 'word':
-      return lemmaOf(t.norm);
+    case 'word': {
+      // French elision and Taglish "pa-"/"paki-": "d'envoyer", "pa-send", "pakibayad".
+      const elided = /^(?:[dljmnst]|qu)['’](\p{L}.+)$/iu.exec(t.text)?.[1]?.toLowerCase().replace(/['’-]/g, '');
+      const word = elided ?? t.norm;
+      return lemmaIn(lang, word) ?? anyLangVerb(word) ?? lemmaOf(word);
+    }
     case 'number':
       return '<num>';
     case 'mention':
@@ -297,8 +303,8 @@ export function lemmaOfToken(t: Token): string {
   }
 }
 
-export const YES_WORDS: ReadonlySet<string> = new Set(['yes', 'yeah', 'yep', 'yup', 'y', 'yea', 'ya', 'true']);
-export const NO_WORDS: ReadonlySet<string> = new Set(['no', 'nope', 'nah', 'n', 'false']);
+export const YES_WORDS: ReadonlySet<string> = new Set(['yes', 'yeah', 'yep', 'yup', 'y', 'yea', 'ya', 'true', 'oui', 'sim', 'sí', 'ndio', 'ndiyo', 'haan', 'opo']);
+export const NO_WORDS: ReadonlySet<string> = new Set(['no', 'nope', 'nah', 'n', 'false', 'non', 'não', 'nao', 'hapana', 'nahi', 'hindi']);
 
 /** Words that end a free-text slot (a note, a description, an outcome). */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([

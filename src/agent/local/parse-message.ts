@@ -10,14 +10,21 @@ import { bestIntent, scoreIntents } from './intents.js';
 import type { Intent } from './lexicon.js';
 import { detectRefusal, REFUSAL_REPLY } from './refusal.js';
 import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
+import { check, quoteOf, screen, type GateVerdict } from './gate.js';
+import type { Lang } from './language.js';
+import { AMBIGUOUS_PESO } from './currencies.js';
+import { FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
+import { detectActivity, detectBalance, detectQuote } from './read-intents.js';
 
 export type { ParseContext } from './analysis.js';
 
 export type ParseResult =
   | { kind: 'tool'; call: ToolCall }
   | { kind: 'help' }
-  | { kind: 'none'; reply: string }
-  | { kind: 'refuse'; reply: string };
+  /** Nothing to do: a question back, an answer, or the gate's reason in `reason`. */
+  | { kind: 'none'; reply: string; reason?: string }
+  /** Must not be done (422): another account, embedded instructions, an amount that is not exact. */
+  | { kind: 'refuse'; reply: string; reason?: string };
 
 const MAX_MESSAGE_CHARS = 1000;
 
@@ -34,21 +41,56 @@ export function parseMessage(text: string, ctx: ParseContext): ParseResult {
   const a = analyse(text, ctx);
   if (!a.tokens.length) return { kind: 'help' };
 
-  if (detectRefusal(a.tokens, a.lemmas)) return { kind: 'refuse', reply: REFUSAL_REPLY };
+  // The gate, first part: what holds whatever the message asks (embedded instructions,
+  // someone else's account, a negation).
+  const screened = screen(a);
+  if (screened) return verdict(screened, a);
+  if (detectRefusal(a.tokens, a.lemmas)) return { kind: 'refuse', reply: a.lang === 'en' ? REFUSAL_REPLY : gateReply('prompt_injection', a.lang), reason: 'prompt_injection' };
   // Telegram's bot commands.
   if (/^\/(start|help|menu)\b/i.test(a.text)) return { kind: 'help' };
-  if (isNegated(a)) return { kind: 'none', reply: NOTHING_DONE };
+  if (isNegated(a)) return { kind: 'none', reply: a.lang === 'en' ? NOTHING_DONE : gateReply('negation', a.lang), reason: 'negation' };
 
   const small = smallTalk(a);
   if (small) return { kind: 'none', reply: small };
 
+  // Read-only answers: history, and quotes ("how much is 100 USD in NGN", "what does @x get if I send 5k").
+  if (detectActivity(a)) return { kind: 'tool', call: { name: 'list_activity', input: {} } };
+  const quote = detectQuote(a);
+  if (quote) return finish(quote, a);
+  if (detectBalance(a)) return { kind: 'tool', call: { name: 'get_balance', input: {} } };
+
   const intent = bestIntent(scoreIntents(a));
-  if (!intent) return { kind: 'none', reply: looksLikeMarketQuestion(a) ? replies.suggestMarket(a.text) : NOT_UNDERSTOOD };
+  if (!intent) {
+    if (a.refusedNumbers.length) return verdict({ reason: 'malformed_amount', quoted: quoteOf(a, a.refusedNumbers[0]!) }, a);
+    return { kind: 'none', reply: looksLikeMarketQuestion(a) ? replies.suggestMarket(a.text) : NOT_UNDERSTOOD };
+  }
   if (intent === 'help') return { kind: 'help' };
-  return finish(build(intent, a));
+  // The gate, second part: an action that moves money (or takes an amount) must be an
+  // instruction from the caller for now.
+  if (GATED.has(intent)) {
+    const v = check(a, { intent });
+    if (v?.reason === 'question' && intent === 'send_transfer') {
+      const q = detectQuote(a, true);
+      if (q) return finish(q, a);
+      return { kind: 'none', reply: FEES_ANSWER[a.lang], reason: 'question' };
+    }
+    if (v && (MONEY_INTENTS.has(intent) || v.reason === 'malformed_amount')) return verdict(v, a);
+  }
+  if (intent === 'quote_transfer' || intent === 'list_activity') return { kind: 'help' };
+  return finish(build(intent, a), a);
 }
 
-function build(intent: Exclude<Intent, 'help'>, a: Analysis): Draft {
+const MONEY_INTENTS = new Set<Intent>(['send_transfer', 'pay_bill', 'stake_market']);
+const GATED = new Set<Intent>(['send_transfer', 'pay_bill', 'stake_market', 'create_payment_link', 'resolve_market', 'cancel_market']);
+/** Reasons answered with 422 (not allowed / not an exact amount); the rest are a 200 answer. */
+const REFUSALS = new Set(['prompt_injection', 'other_account', 'malformed_amount']);
+
+function verdict(v: GateVerdict, a: Analysis): ParseResult {
+  const reply = gateReply(v.reason, a.lang, v.quoted);
+  return REFUSALS.has(v.reason) ? { kind: 'refuse', reply, reason: v.reason === 'malformed_amount' ? 'invalid_amount' : v.reason } : { kind: 'none', reply, reason: v.reason };
+}
+
+function build(intent: Exclude<Intent, 'help' | 'quote_transfer' | 'list_activity'>, a: Analysis): Draft {
   switch (intent) {
     case 'send_transfer':
       return buildTransfer(a);
@@ -72,9 +114,10 @@ function build(intent: Exclude<Intent, 'help'>, a: Analysis): Draft {
 }
 
 /** Every call leaves through the tool's own schema: a slot the schema rejects becomes a question. */
-function finish(draft: Draft): ParseResult {
+function finish(draft: Draft, a: Analysis): ParseResult {
   if ('reply' in draft) return { kind: 'none', reply: draft.reply };
   const input = draft.call.input as Record<string, unknown>;
+  if (input.currency === AMBIGUOUS_PESO || input.to_currency === AMBIGUOUS_PESO) return { kind: 'none', reply: PESO_QUESTION[a.lang], reason: 'ambiguous_currency' };
   if (typeof input.amount === 'string' && integerDigits(input.amount) > 12) return { kind: 'none', reply: replies.amountTooLarge };
   const parsed = ToolInputs[draft.call.name].safeParse(input);
   if (!parsed.success) {

@@ -83,11 +83,16 @@ export function freeText(a: Analysis, from: number, opts: FreeTextOptions): { te
   return text ? { text, start, end } : undefined;
 }
 
+const EN_YES = new Set(['yes', 'yeah', 'yep', 'yup', 'y', 'yea', 'ya', 'true']);
+const EN_NO = new Set(['no', 'nope', 'nah', 'n', 'false']);
+
 export function canonicalOutcome(text: string): string {
   const t = text.trim().replace(/^["']|["']$/g, '').trim();
   const lower = t.toLowerCase();
-  if (YES_WORDS.has(lower)) return 'Yes';
-  if (NO_WORDS.has(lower)) return 'No';
+  // English yes/no are written as the outcomes are ("Yes"); "Oui", "Sim", "Sí" stay as typed,
+  // since a French market's outcomes are "Oui"/"Non".
+  if (EN_YES.has(lower)) return 'Yes';
+  if (EN_NO.has(lower)) return 'No';
   return t.slice(0, 60).trim();
 }
 
@@ -97,11 +102,14 @@ const NAME_STOPS = new Set([
   'resolve', 'cancel', 'void', 'delete', 'scrap', 'abort', 'kill', 'remove', 'bet', 'stake', 'wager', 'put', 'back', 'place',
   'settle', 'declare', 'mark', 'close', 'show', 'list', 'about', 'our', 'your', 'me', 'i', 'please', 'refund', 'answer',
   'winner', 'won', 'result', 'outcome', 'call', 'off', 'punt', 'new', 'create', 'start',
+  // Articles and linkers of the other corridor languages ("le marché de la CAN", "India wale market mein").
+  'le', 'la', 'les', 'de', 'du', 'des', 'dans', 'sur', 'pour', 'avec', 'o', 'os', 'do', 'da', 'dos', 'das', 'no', 'na', 'em', 'el', 'los', 'las', 'del', 'en',
+  'mein', 'wale', 'wala', 'wali', 'ka', 'ki', 'ke', 'pe', 'ya', 'wa', 'kwenye', 'ng', 'sa', 'ang', 'yung', 'karo', 'kar', 'resolve',
 ]);
-const AFTER_MARKET = new Set(['about', 'on', 'for', 'called', 'named', 'titled', 're', 'regarding', ':', '-', 'whether']);
+const AFTER_MARKET = new Set(['about', 'on', 'for', 'called', 'named', 'titled', 're', 'regarding', ':', '-', 'whether', 'de', 'du', 'do', 'da', 'del', 'ya', 'la', 'wa', 'ng']);
 const REF_STOPS = new Set([
   'as', 'is', 'was', 'to', 'with', 'on', 'in', 'for', 'at', 'please', 'and', 'resolve', 'cancel', 'yes', 'no', 'outcome',
-  'winner', 'result', 'answer',
+  'winner', 'result', 'answer', 'avec', 'como', 'con', 'kama', 'karo', 'bilang', 'dans', 'mein',
 ]);
 
 export type MarketRef = { ref: string; start: number; end: number };
@@ -119,13 +127,18 @@ export function findMarketRef(a: Analysis, used: ReadonlySet<number> = new Set()
     if (t.kind === 'number') return !t.currency;
     return t.kind === 'word' && !NAME_STOPS.has(a.lemmas[i]!) && !FILLER_WORDS.has(a.lemmas[i]!);
   };
-  if (AFTER_MARKET.has(a.lemmas[k + 1] ?? '')) {
-    const after = freeText(a, k + 2, { used, stopWords: REF_STOPS });
+  if (AFTER_MARKET.has(a.lemmas[k + 1] ?? '') || AFTER_MARKET.has(a.tokens[k + 1]?.norm ?? '')) {
+    let from = k + 2;
+    // "le marché de la CAN", "o mercado do Flamengo": skip the article after the linker.
+    while (['la', 'le', 'les', 'l', 'o', 'a', 'os', 'as', 'el', 'los', 'las', 'the'].includes(a.tokens[from]?.norm ?? '')) from++;
+    const after = freeText(a, from, { used, stopWords: REF_STOPS });
     if (after) return { ref: after.text, start: after.start, end: after.end };
   }
-  let s = k;
+  // Hindi "India wale market": the name sits before "wale".
+  const end = ['wale', 'wala', 'wali', 'vale', 'vala'].includes(a.tokens[k - 1]?.norm ?? '') ? k - 1 : k;
+  let s = end;
   while (s - 1 >= 0 && isNameToken(s - 1)) s--;
-  if (s < k) return { ref: span(a, s, k), start: s, end: k };
+  if (s < end) return { ref: span(a, s, end), start: s, end: k };
   const after = freeText(a, k + 1, { used, stopWords: REF_STOPS });
   if (after && isNameToken(after.start)) return { ref: after.text, start: after.start, end: after.end };
   return undefined;

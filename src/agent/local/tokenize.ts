@@ -1,5 +1,6 @@
 import { ISO_CODES, PREFIX_SYMBOLS, SUFFIX_SYMBOLS } from './currencies.js';
 import { normalizeDecimal, shiftDecimal } from './decimal.js';
+import { DEFAULT_STYLE, readDigits, styleFor, type NumberRefusal, type NumberStyle } from './numbers.js';
 
 /**
  * Lexer for chat messages. It recognises the things that have a shape (handles, phone
@@ -42,6 +43,12 @@ export interface Token {
   idLike?: boolean;
   ordinal?: boolean;
   negative?: boolean;
+  /** number: digits and separators as typed ("1.000,50"), re-read once the currency is known. */
+  blob?: string;
+  /** number: written in a form that is not one exact amount ("5e-1", "1/2", "-5", "(5)", "1,,000"). */
+  malformed?: NumberRefusal;
+  /** number: spelled out in words ("twenty", "elfu tatu"). */
+  spelled?: boolean;
   /** time: 24-hour clock. */
   hour?: number;
   minute?: number;
@@ -65,7 +72,7 @@ const MENTION = /@[A-Za-z0-9_]{3,32}(?![A-Za-z0-9_])/y;
 const ISODATE = /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?(?![\d])/y;
 const TIME_12 = /(\d{1,2})(?::(\d{2}))?\s?(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])/iy;
 const TIME_24 = /([01]?\d|2[0-3]):([0-5]\d)(?![\d:])/y;
-const NUMBER_BODY = /(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?/y;
+const NUMBER_BLOB = /\d[\d.,]*/y;
 const ORDINAL = /(?:st|nd|rd|th)(?![A-Za-z])/iy;
 const SCALE_SUFFIX = /(k|mn|bn|m)(?![A-Za-z0-9])/iy;
 const PUNCT = /[.,!?;:()[\]{}"'`/\\|=+*&%#~<>\-–—…→]/y;
@@ -78,7 +85,7 @@ function at(re: RegExp, text: string, i: number): RegExpExecArray | null {
 const isAlnum = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string, style: NumberStyle = DEFAULT_STYLE): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -87,7 +94,7 @@ export function tokenize(text: string): Token[] {
       i++;
       continue;
     }
-    const tok = lexAt(text, i);
+    const tok = lexAt(text, i, style);
     out.push(tok);
     i = tok.end;
   }
@@ -98,7 +105,7 @@ function simple(kind: TokenKind, text: string, start: number, norm = text.toLowe
   return { kind, text, norm, start, end: start + text.length };
 }
 
-function lexAt(text: string, i: number): Token {
+function lexAt(text: string, i: number, style: NumberStyle): Token {
   const prev = i > 0 ? text[i - 1] : undefined;
   const ch = text[i]!;
   let m: RegExpExecArray | null;
@@ -148,7 +155,7 @@ function lexAt(text: string, i: number): Token {
       return tok;
     }
   }
-  const num = lexNumber(text, i);
+  const num = lexNumber(text, i, style);
   if (num) return num;
   if ((m = at(WORD, text, i))) {
     return simple('word', m[0], i, m[0].toLowerCase().replace(/['’-]/g, ''));
@@ -209,36 +216,79 @@ function prefixAt(text: string, i: number): { code: string; length: number } | u
   return undefined;
 }
 
-function lexNumber(text: string, i: number): Token | undefined {
+const SIGNS = new Set(['-', '\u2212', '+', '\u2013']);
+
+function lexNumber(text: string, i: number, style: NumberStyle): Token | undefined {
   let j = i;
-  let negative = false;
+  let sign = false;
   const prefix = prefixAt(text, j);
-  if (prefix) j += prefix.length;
-  else if (text[j] === '-' && isDigit(text[j + 1]) && !isAlnum(text[j - 1])) {
-    negative = true;
+  if (prefix) {
+    j += prefix.length;
+    // "-$5": a sign before the symbol.
+    if (SIGNS.has(text[i - 1] ?? '') && !isAlnum(text[i - 2])) sign = true;
+  } else if (SIGNS.has(text[j] ?? '') && isDigit(text[j + 1]) && !isAlnum(text[j - 1])) {
+    sign = true;
     j++;
   }
   if (!isDigit(text[j])) return undefined;
-  if (!prefix && isAlnum(text[i - 1])) return undefined;
+  if (!prefix && !sign && isAlnum(text[i - 1])) return undefined;
 
-  const body = at(NUMBER_BODY, text, j);
-  if (!body) return undefined;
-  let intPart = body[1]!;
-  let frac = body[2];
-  let end = j + body[0].length;
-  // "1,5k" / "2,5m": a decimal comma is unambiguous when a scale letter follows.
-  if (frac === undefined && !intPart.includes(',')) {
+  const raw = at(NUMBER_BLOB, text, j);
+  if (!raw) return undefined;
+  // Separators at the end are the sentence's ("send 5000.", "5,000, please").
+  let blob = raw[0].replace(/[.,]+$/, '');
+  let end = j + blob.length;
+  const tok: Token = { kind: 'number', text: '', norm: '', start: i, end };
+  const refuse = (reason: NumberRefusal, to: number): Token => {
+    tok.malformed = reason;
+    tok.end = to;
+    tok.text = text.slice(i, to);
+    tok.norm = tok.text;
+    tok.blob = blob;
+    return tok;
+  };
+  // "5e-1", "1e9": exponents; "1/2": fractions (a d/d/d date is not money either).
+  const exp = /[eE][+-]?\d+/y;
+  exp.lastIndex = end;
+  const e = exp.exec(text);
+  if (e && !isAlnum(text[end + e[0].length])) return refuse('exponent', end + e[0].length);
+  const slash = /(?:\/\d+)+/y;
+  slash.lastIndex = end;
+  const f = slash.exec(text);
+  if (f) return refuse('fraction', end + f[0].length);
+  if (sign) return refuse('sign', end);
+  if (text[i - 1] === '(' && text[end] === ')') return refuse('parenthesised', end);
+
+  let intPart = blob;
+  let frac: string | undefined;
+  let grouped = false;
+  let value: string;
+  if (/^\d+$/.test(blob)) {
+    // "1,5k" / "2,5m": a decimal comma is unambiguous when a scale letter follows.
     const comma = /,(\d{1,2})(?=(?:k|m|mn|bn)(?![A-Za-z0-9]))/iy;
     comma.lastIndex = end;
     const c = comma.exec(text);
     if (c) {
       frac = c[1]!;
       end += c[0].length;
+      blob += c[0];
     }
+    value = normalizeDecimal(intPart, frac ?? '');
+  } else if (/^\d+,\d{1,2}$/.test(blob) && at(SCALE_SUFFIX, text, end)) {
+    // "1,5k" / "2,5m": a decimal comma is unambiguous when a scale letter follows.
+    [intPart, frac] = blob.split(',') as [string, string];
+    value = normalizeDecimal(intPart, frac);
+  } else {
+    // A glued symbol says how its currency is written ("R$ 120,00", "€1.000,50").
+    const own = prefix ? styleFor(prefix.code, undefined) : undefined;
+    const reading = readDigits(blob, own && (own.commaDecimal || own.indian) ? own : style);
+    if (!reading.ok) return refuse(reading.reason, end);
+    value = reading.value;
+    // Thousands separators left once a decimal part is taken off ("1,000.50", "1.000,50").
+    grouped = /[.,]/.test(blob.replace(/[.,]\d{1,2}$/, ''));
+    intPart = value.split('.')[0]!;
+    frac = value.split('.')[1];
   }
-  const grouped = intPart.includes(',');
-  intPart = intPart.replace(/,/g, '');
-  const tok: Token = { kind: 'number', text: '', norm: '', start: i, end };
 
   if (!grouped && frac === undefined) {
     const spaced = lexDigitGroups(text, j, intPart);
@@ -247,16 +297,25 @@ function lexNumber(text: string, i: number): Token | undefined {
       if (spaced.kind === 'thousands') {
         intPart = spaced.digits;
         tok.grouped = true;
+        // "10 000,50": the decimals after space-grouped thousands.
+        const dec = /[.,](\d{1,2})(?!\d)/y;
+        dec.lastIndex = end;
+        const d = dec.exec(text);
+        if (d) {
+          frac = d[1]!;
+          end += d[0].length;
+        }
+        value = normalizeDecimal(intPart, frac ?? '');
       } else {
         intPart = spaced.digits;
         tok.idLike = true;
       }
     }
   } else if (grouped) tok.grouped = true;
+  tok.blob = text.slice(j, end);
   tok.digits = intPart;
   if (!tok.idLike && !grouped && frac === undefined && intPart.length > 1 && intPart.startsWith('0')) tok.idLike = true;
 
-  let value = normalizeDecimal(intPart, frac ?? '');
   let m: RegExpExecArray | null;
   if (!tok.idLike && (m = at(ORDINAL, text, end)) && frac === undefined) {
     tok.ordinal = true;
@@ -277,7 +336,6 @@ function lexNumber(text: string, i: number): Token | undefined {
   }
   if (prefix) tok.currency = prefix.code;
   tok.value = value;
-  tok.negative = negative || undefined;
   tok.text = text.slice(i, end);
   tok.norm = value;
   tok.end = end;

@@ -16,7 +16,7 @@ function init(root, paymentId) {
   const errorEl = $('error');
   const countdownEl = $('countdown');
   const actionsEl = $('actions');
-  const buttons = [$('pay-wallet'), $('pay-test')].filter(Boolean);
+  const buttons = [$('pay-wallet'), $('pay-test'), $('pay-app-wallet')].filter(Boolean);
   let status = root.dataset.status;
   let busy = false;
 
@@ -35,6 +35,7 @@ function init(root, paymentId) {
     processing: 'This payment is already being processed. Please wait a moment.',
     authorization_canceled: 'This wallet canceled its authorization for this payment. Nothing was charged; pay from another wallet.',
     not_found: 'This payment does not exist. Check the link you were given.',
+    own_payment: 'This payment goes to your own StablePay wallet, so it cannot be paid from it. Pay from another wallet.',
     simulation_failed: 'The payment network would reject this payment. Nothing was charged.',
     reverted: 'The payment was rejected by the network. Nothing was charged.',
     // chain_unavailable and submit_failed: the server's text says whether anything may have been sent.
@@ -77,11 +78,30 @@ function init(root, paymentId) {
     return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
   }
 
+  /** The page's words once it can no longer be paid: no "Pay …" heading, no "You pay". */
+  function retitle(heading) {
+    const h1 = $('title');
+    if (h1) h1.textContent = heading;
+    document.title = `${heading} · ${merchant}`;
+    const eyebrow = $('eyebrow');
+    if (eyebrow) eyebrow.textContent = 'Checkout';
+    const payLabel = $('pay-label');
+    if (payLabel) payLabel.textContent = 'Stablecoin amount';
+    const rateNote = $('rate-note');
+    if (rateNote) rateNote.textContent = 'locked at checkout';
+    const back = $('return');
+    if (back) {
+      back.textContent = `Return to ${merchant}`;
+      back.classList.add('btn', 'btn-link');
+    }
+  }
+
   function expire() {
     status = 'expired';
     hideActions();
     if (countdownEl) countdownEl.textContent = '0:00';
     $('expiry')?.setAttribute('hidden', '');
+    retitle('Payment session expired');
     setStatus('This payment session has expired. Nothing was charged.', 'expired');
   }
 
@@ -129,24 +149,27 @@ function init(root, paymentId) {
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-  function settled(data) {
+  function settled() {
     status = 'settled';
     hideActions();
     $('expiry')?.setAttribute('hidden', '');
-    setStatus(`Paid. Taking you back to ${merchant}…`, 'settled');
+    setStatus('Paid. Loading your receipt…', 'settled');
     statusEl.setAttribute('tabindex', '-1');
     statusEl.focus();
-    if (data.redirect) window.location.assign(data.redirect);
+    // The receipt is this page in its settled state; it then returns to the merchant.
+    window.location.replace(`/pay/${encodeURIComponent(paymentId)}?paid=1`);
   }
 
   /** Shows a failed settle/authorization response. */
-  function failed(data) {
+  function failed(data, { serverText = false } = {}) {
     const reason = data?.reason;
-    showError(REASONS[reason] || data?.error || 'The payment could not be completed. Please try again.');
+    const text = serverText && data?.error ? data.error : REASONS[reason] || data?.error;
+    showError(text || 'The payment could not be completed. Please try again.');
     if (reason === 'expired') expire();
     else if (reason === 'reverted' || reason === 'payment_failed') {
       status = 'failed';
       hideActions();
+      retitle('Payment failed');
       setStatus('This payment failed. Nothing was charged.', 'failed');
     } else if (reason === 'already_settled') {
       status = 'settled';
@@ -262,12 +285,62 @@ function init(root, paymentId) {
     }
   }
 
+  /** Signed in to the app: the service signs with the customer's app wallet and settles. */
+  async function payWithAppWallet() {
+    clearError();
+    setBusy(true);
+    try {
+      setStatus('Paying from your StablePay wallet…', 'processing');
+      const res = await post(`/api/checkout/${encodeURIComponent(paymentId)}/app-wallet-pay`);
+      if (res.status === 401) {
+        window.location.assign(`/app/login?next=${encodeURIComponent(`/pay/${paymentId}`)}`);
+        return;
+      }
+      if (res.status !== 200 && res.status !== 202) return failed(res.data, { serverText: true });
+      await follow(res, async () => {
+        const s = await readStatus();
+        if (s === 'pending' || s === 'processing' || s === undefined) return { status: 202, data: { ok: true } };
+        window.location.reload();
+        return new Promise(() => {});
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
   $('pay-wallet')?.addEventListener('click', payWithWallet);
+  $('pay-app-wallet')?.addEventListener('click', payWithAppWallet);
   $('pay-test')?.addEventListener('click', payWithTestWallet);
+
+  // Just paid here: show the receipt, then go back to the merchant unless asked to stay.
+  const returnUrl = root.dataset.returnUrl;
+  if (root.dataset.autoReturn === 'true' && returnUrl) {
+    const box = $('auto-return');
+    const text = $('auto-return-text');
+    let left = 6;
+    const show = () => {
+      text.textContent = `Returning you to ${merchant} in ${left} s.`;
+    };
+    box.hidden = false;
+    show();
+    const timer = setInterval(() => {
+      left -= 1;
+      if (left <= 0) {
+        clearInterval(timer);
+        window.location.assign(returnUrl);
+      } else show();
+    }, 1000);
+    $('stay')?.addEventListener('click', () => {
+      clearInterval(timer);
+      text.textContent = 'You can return whenever you are ready.';
+      $('stay').hidden = true;
+      $('return')?.focus();
+    });
+  }
 
   // Paid in another tab, or confirmed by the reconciler: show the new state.
   setInterval(async () => {
-    if (busy || document.hidden || status === 'settled' || status === 'failed') return;
+    if (busy || document.hidden || ['settled', 'failed', 'canceled', 'refunded'].includes(status)) return;
     const s = await readStatus();
     if (s && s !== status && !(status === 'expired' && s === 'pending') && !busy) window.location.reload();
   }, 5000);

@@ -26,7 +26,7 @@ function check(input) {
 }
 
 function safeNext(value) {
-  return value && /^\/app(\/[\w\-/]*)?$/.test(value) ? value : '/app';
+  return value && (/^\/app(\/[\w\-/]*)?$/.test(value) || /^\/pay\/[\w-]{1,64}$/.test(value)) ? value : '/app';
 }
 
 form?.addEventListener('submit', async (e) => {

@@ -1,7 +1,21 @@
-// Dashboard: account, wallet (once the API reports one) and the payments list, newest first.
+// Dashboard: account, wallet, totals for the period with a daily chart, and the payments list
+// for the filters in the page's URL (the filter form is a plain GET form).
 import { api, el, setText, statusBadge, timeEl } from './lib.js';
 
-const PAGE = 20;
+const PAGE = 25;
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** The filter fields present in this page's URL, as a query string for the JSON endpoints. */
+function filterQuery() {
+  const from = new URLSearchParams(location.search);
+  const q = new URLSearchParams();
+  for (const k of ['status', 'q', 'from', 'to']) {
+    const v = from.get(k);
+    if (v) q.set(k, v);
+  }
+  return q;
+}
+const filtered = () => [...filterQuery().keys()].length > 0;
 
 async function loadAccount() {
   const res = await api('/api/me');
@@ -9,7 +23,6 @@ async function loadAccount() {
   const account = res.body.account ?? {};
   if (account.name) setText('account-name', account.name);
   setText('account-email', account.email || '—');
-  // The wallet arrives with the chain module; until then "—" stays.
   const wallet = account.wallet ?? res.body.wallet;
   if (wallet && typeof wallet === 'object') {
     if (wallet.address) setText('wallet-address', String(wallet.address));
@@ -23,25 +36,94 @@ async function loadAccount() {
   }
 }
 
-function amountCell(p) {
-  const main = `${Number(p.amount).toLocaleString(undefined, { maximumFractionDigits: 8 })} ${p.currency ?? ''}`.trim();
-  const sub = p.stablecoin_amount && p.currency !== 'USDC' ? el('span', { class: 'sub', text: `${p.stablecoin_amount} USDC` }) : null;
-  return el('td', { 'data-label': 'Amount' }, el('div', {}, el('span', { class: 'amount', text: main }), sub));
+/** "1234.5" -> "1,234.50" (decimal text from the API; no float maths). */
+function money(decimal) {
+  const [int, frac = ''] = String(decimal).split('.');
+  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac.padEnd(2, '0').slice(0, Math.max(2, frac.replace(/0+$/, '').length))}`;
 }
 
-function checkoutLink(p) {
-  let href;
+// ------------------------------------------------------------------ totals and chart
+
+function chart(days) {
+  const box = document.getElementById('chart');
+  const max = Math.max(0, ...days.map((d) => Number(d.settled)));
+  const w = 600;
+  const h = 120;
+  const gap = days.length > 60 ? 0 : 1;
+  const bw = w / Math.max(days.length, 1);
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('role', 'img');
+  const total = days.filter((d) => Number(d.settled) > 0).length;
+  svg.setAttribute('aria-label', `Daily settled amounts, ${days.length} days, ${total} with payments; the totals above give the figures.`);
+  const base = document.createElementNS(SVG, 'line');
+  for (const [k, v] of Object.entries({ x1: 0, x2: w, y1: h - 0.5, y2: h - 0.5, stroke: '#6b7280', 'stroke-width': 1 })) base.setAttribute(k, String(v));
+  svg.append(base);
+  days.forEach((d, i) => {
+    const v = Number(d.settled);
+    if (!(v > 0) || !(max > 0)) return;
+    const bh = Math.max(2, (v / max) * (h - 6));
+    const rect = document.createElementNS(SVG, 'rect');
+    rect.setAttribute('x', String(i * bw + gap));
+    rect.setAttribute('y', String(h - bh));
+    rect.setAttribute('width', String(Math.max(1, bw - 2 * gap)));
+    rect.setAttribute('height', String(bh));
+    rect.setAttribute('fill', '#1d4ed8');
+    rect.setAttribute('data-day', d.day);
+    const title = document.createElementNS(SVG, 'title');
+    title.textContent = `${d.day}: ${money(d.settled)} USDC settled${Number(d.refunded) > 0 ? `, ${money(d.refunded)} refunded` : ''}`;
+    rect.append(title);
+    svg.append(rect);
+  });
+  box.replaceChildren(svg);
+  const axis = el('div', { class: 'chart-axis' }, el('span', { text: days[0]?.day ?? '' }), el('span', { text: days[days.length - 1]?.day ?? '' }));
+  box.append(axis);
+}
+
+async function loadSummary() {
+  const q = filterQuery();
+  const period = new URLSearchParams();
+  for (const k of ['from', 'to']) if (q.get(k)) period.set(k, q.get(k));
+  const res = await api(`/api/app/dashboard/summary?${period}`);
+  if (!res.ok || !res.body) {
+    setText('totals-period', '');
+    setText('total-settled', `Could not load totals. ${res.message}`.trim());
+    return;
+  }
+  const s = res.body;
+  setText('totals-period', `${s.from} to ${s.to} (UTC)`);
+  setText('total-settled', `${money(s.settled)} USDC`);
+  setText('total-count', `${s.settled_count} payment${s.settled_count === 1 ? '' : 's'}`);
+  setText('total-refunded', `${money(s.refunded)} USDC`);
+  setText('total-net', `${money(s.net)} USDC`);
+  chart(s.days);
+}
+
+// ------------------------------------------------------------------ list
+
+function amountCell(p) {
+  const main = `${money(p.amount)} ${p.currency ?? ''}`.trim();
+  const sub = p.currency !== 'USDC' ? el('span', { class: 'sub', text: `${money(p.stablecoin_amount)} USDC` }) : null;
+  const refunded = Number(p.amount_refunded) > 0 ? el('span', { class: 'sub', text: `${money(p.amount_refunded)} ${p.currency} refunded` }) : null;
+  return el('td', { 'data-label': 'Amount' }, el('div', {}, el('span', { class: 'amount', text: main }), sub, refunded));
+}
+
+function linksCell(p) {
+  let checkout;
   try {
     const u = new URL(p.checkout_url, location.origin);
-    if (u.protocol === 'http:' || u.protocol === 'https:') href = u.href;
+    if (u.protocol === 'http:' || u.protocol === 'https:') checkout = u.href;
   } catch {
     /* not a URL */
   }
-  if (!href) return el('td');
+  const label = p.reference || p.id;
   return el(
     'td',
-    { 'data-label': 'Checkout' },
-    el('a', { href, text: 'Checkout page' }, el('span', { class: 'visually-hidden', text: ` for ${p.reference || p.id}` })),
+    { 'data-label': 'Open', class: 'links-cell' },
+    el('a', { href: `/app/payments/${encodeURIComponent(p.id)}`, text: 'Details' }, el('span', { class: 'visually-hidden', text: ` of payment ${label}` })),
+    checkout ? ' · ' : null,
+    checkout ? el('a', { href: checkout, text: 'Checkout page' }, el('span', { class: 'visually-hidden', text: ` for ${label}` })) : null,
   );
 }
 
@@ -51,10 +133,10 @@ function row(p) {
     { 'data-payment-id': p.id },
     el('td', { 'data-label': 'Created' }, timeEl(p.created_at)),
     amountCell(p),
-    el('td', { 'data-label': 'Status' }, statusBadge(p.status)),
+    el('td', { 'data-label': 'Status', class: 'col-status' }, statusBadge(p.status)),
     el('td', { 'data-label': 'Reference', class: 'wrap', text: p.reference || '—' }),
     el('td', { 'data-label': 'Description', class: 'wrap', text: p.description || '—' }),
-    checkoutLink(p),
+    linksCell(p),
   );
 }
 
@@ -63,25 +145,35 @@ const tbody = document.getElementById('payments-body');
 const more = document.getElementById('payments-more');
 const empty = document.getElementById('payments-empty');
 let lastId;
+let total = 0;
 
 async function loadPayments({ append = false } = {}) {
-  const q = new URLSearchParams({ limit: String(PAGE) });
+  const q = filterQuery();
+  q.set('limit', String(PAGE));
   if (append && lastId) q.set('starting_after', lastId);
   setText('payments-status', append ? 'Loading more payments…' : 'Loading payments…');
-  const res = await api(`/api/app/payments?${q}`);
+  const res = await api(`/api/app/dashboard/payments?${q}`);
   if (!res.ok || !res.body || !Array.isArray(res.body.data)) {
     setText('payments-status', `Could not load payments. ${res.message}`.trim());
     return;
   }
   const data = res.body.data;
+  total = res.body.total_count ?? total;
   if (!append) tbody.replaceChildren();
   tbody.append(...data.map(row));
   if (data.length) lastId = data[data.length - 1].id;
   const count = tbody.children.length;
   table.hidden = count === 0;
   empty.hidden = count !== 0;
+  if (count === 0 && filtered()) {
+    setText('payments-empty-text', 'No payments match these filters.');
+    document.getElementById('payments-empty-hint').hidden = true;
+  }
   more.hidden = !res.body.has_more;
-  setText('payments-status', count === 0 ? '' : `Showing ${count} payment${count === 1 ? '' : 's'}, newest first.`);
+  setText(
+    'payments-status',
+    count === 0 ? '' : `Showing ${count} of ${total} payment${total === 1 ? '' : 's'}${filtered() ? ' matching the filters' : ''}, newest first.`,
+  );
 }
 
 more.addEventListener('click', async () => {
@@ -92,7 +184,9 @@ more.addEventListener('click', async () => {
 document.getElementById('payments-refresh').addEventListener('click', () => {
   lastId = undefined;
   void loadPayments();
+  void loadSummary();
 });
 
 void loadAccount();
+void loadSummary();
 void loadPayments();

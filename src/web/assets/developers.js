@@ -203,6 +203,10 @@ async function loadEndpoint() {
     return;
   }
   hookUrl.value = res.body.url ?? '';
+  // A receiver that answered 410 Gone disabled the endpoint: say so, and how to turn it back on.
+  if (res.body.status === 'disabled') {
+    setText('webhook-status', `This endpoint is disabled: ${res.body.disabled_reason ?? 'it answered 410 Gone'} Save it again to enable it.`);
+  }
   // Without a secret yet, the button creates the first one (no confirmation needed).
   if (typeof res.body.secret_configured === 'boolean') hasSecret = res.body.secret_configured;
   showSecretInfo(res.body.secret_created_at, res.body.previous_secret_expires_at);

@@ -1,7 +1,59 @@
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 
-/** Account, wallet and payments; the data is filled in by assets/dashboard.js from the JSON API. */
-export function dashboardPage(account: SignedInAccount): string {
+export interface DashboardFilters {
+  status?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Statuses a merchant can filter by, in lifecycle order. */
+export const STATUS_OPTIONS: Array<[string, string]> = [
+  ['', 'All statuses'],
+  ['pending', 'Pending'],
+  ['processing', 'Processing'],
+  ['settled', 'Settled'],
+  ['refunded', 'Refunded'],
+  ['canceled', 'Canceled'],
+  ['expired', 'Expired'],
+  ['failed', 'Failed'],
+];
+
+function filterForm(f: DashboardFilters, error: string | undefined, csvHref: string): string {
+  const options = STATUS_OPTIONS.map(
+    ([v, label]) => `<option value="${v}"${(f.status ?? '') === v ? ' selected' : ''}>${label}</option>`,
+  ).join('');
+  return `<form class="filters" id="filters" method="get" action="/app" role="search" aria-label="Filter payments">
+    <div class="field">
+      <label for="f-q">Search</label>
+      <input type="search" id="f-q" name="q" value="${escapeHtml(f.q ?? '')}" maxlength="100" placeholder="Reference or payment id" aria-describedby="f-q-hint">
+      <p class="hint" id="f-q-hint">Part of a reference, or a payment id.</p>
+    </div>
+    <div class="field">
+      <label for="f-status">Status</label>
+      <select id="f-status" name="status">${options}</select>
+    </div>
+    <div class="field">
+      <label for="f-from">From (UTC)</label>
+      <input type="date" id="f-from" name="from" value="${escapeHtml(f.from ?? '')}">
+    </div>
+    <div class="field">
+      <label for="f-to">To (UTC)</label>
+      <input type="date" id="f-to" name="to" value="${escapeHtml(f.to ?? '')}">
+    </div>
+    <div class="filter-actions">
+      <button type="submit" class="btn btn-primary">Apply filters</button>
+      <a class="btn" href="/app">Clear</a>
+      <a class="btn" id="csv-export" href="${escapeHtml(csvHref)}" download>Export CSV<span class="visually-hidden"> of the payments shown by these filters</span></a>
+    </div>
+    ${error ? `<p class="form-error" id="filters-error" role="alert">${escapeHtml(error)}</p>` : ''}
+  </form>`;
+}
+
+/** Account, wallet, totals with a daily chart, and the filtered payments list (assets/dashboard.js fills the data). */
+export function dashboardPage(account: SignedInAccount, filters: DashboardFilters = {}, error?: string): string {
+  const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v) as Array<[string, string]>).toString();
+  const csvHref = `/api/app/dashboard/payments.csv${query ? `?${query}` : ''}`;
   return layout({
     title: 'Dashboard',
     account,
@@ -24,20 +76,35 @@ export function dashboardPage(account: SignedInAccount): string {
     </dl>
   </section>
 </div>
+<section class="card" aria-labelledby="totals-title" id="totals" data-from="${escapeHtml(filters.from ?? '')}" data-to="${escapeHtml(filters.to ?? '')}">
+  <div class="section-head">
+    <h2 id="totals-title">Totals <span class="period" id="totals-period"></span></h2>
+  </div>
+  <dl class="totals">
+    <div><dt>Settled</dt><dd id="total-settled">—</dd><dd class="sub" id="total-count"></dd></div>
+    <div><dt>Refunded</dt><dd id="total-refunded">—</dd></div>
+    <div><dt>Net</dt><dd id="total-net">—</dd></div>
+  </dl>
+  <figure class="chart" id="chart-figure">
+    <div class="chart-box" id="chart"></div>
+    <figcaption class="hint" id="chart-caption">Settled per day (USDC, by settlement day, UTC).</figcaption>
+  </figure>
+</section>
 <section class="card" aria-labelledby="payments-title">
   <div class="section-head">
     <h2 id="payments-title">Payments</h2>
     <button type="button" class="btn btn-quiet btn-small" id="payments-refresh">Refresh</button>
   </div>
+  ${filterForm(filters, error, csvHref)}
   <p class="status-line" id="payments-status" role="status" aria-live="polite">Loading payments…</p>
   <table class="rtable" id="payments-table" hidden>
     <caption class="visually-hidden">Payments, newest first</caption>
-    <thead><tr><th scope="col">Created</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Reference</th><th scope="col">Description</th><th scope="col"><span class="visually-hidden">Checkout</span></th></tr></thead>
+    <thead><tr><th scope="col">Created</th><th scope="col">Amount</th><th scope="col" class="col-status">Status</th><th scope="col">Reference</th><th scope="col">Description</th><th scope="col"><span class="visually-hidden">Links</span></th></tr></thead>
     <tbody id="payments-body"></tbody>
   </table>
   <div class="empty" id="payments-empty" hidden>
-    <p>No payments yet.</p>
-    <p class="hint">Create one from your server with <code>POST /api/v1/payments</code> (see <a href="/app/developers">Developers</a>), or ask the Assistant: “create a payment link for 2500 NGN for a haircut”.</p>
+    <p id="payments-empty-text">No payments yet.</p>
+    <p class="hint" id="payments-empty-hint">Create one from your server with <code>POST /api/v1/payments</code> (see <a href="/app/developers">Developers</a>), or ask the Assistant: “create a payment link for 2500 NGN for a haircut”.</p>
   </div>
   <button type="button" class="btn" id="payments-more" hidden>Load more</button>
 </section>`,

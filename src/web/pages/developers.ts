@@ -62,7 +62,7 @@ export function developersPage(account: SignedInAccount, publicUrl: string): str
 
 <section class="card" aria-labelledby="webhooks-title">
   <h2 id="webhooks-title">Webhooks</h2>
-  <p>We POST <code>payment.settled</code>, <code>payment.expired</code> and <code>payment.failed</code> events to your endpoint, signed in the <code>service-signature</code> header (<code>t=&lt;unix seconds&gt;,v1=&lt;HMAC-SHA256 of "t.body"&gt;</code>). Answer 2xx quickly; failed deliveries are retried.</p>
+  <p>We POST <code>payment.*</code> and <code>refund.*</code> events to your endpoint, signed in the <code>service-signature</code> header (<code>t=&lt;unix seconds&gt;,v1=&lt;HMAC-SHA256 of "t.body"&gt;</code>) and with the Standard Webhooks headers (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>), which the <code>standardwebhooks</code> and <code>svix</code> libraries verify with your <code>whsec_</code> secret. Answer 2xx quickly; failed deliveries are retried for about 3 days. An endpoint that answers <code>410 Gone</code> is disabled.</p>
 
   <h3>Endpoint</h3>
   <form id="webhook-form" class="inline-form" novalidate>

@@ -1,0 +1,168 @@
+/**
+ * Store benchmark: `POST /api/v1/payments` (throughput and p99) on the service with the
+ * PostgreSQL store, with lowdb, and the bare express baseline, at 1,000 and 1,000,000 stored
+ * payments (BENCH_STORE_SCALES). PostgreSQL is bulk-loaded with one INSERT ... SELECT over
+ * generate_series; lowdb is seeded through its own store API in large transactions, up to
+ * BENCH_LOWDB_MAX payments (default 1,000,000): above that the lowdb row says "not run".
+ * The stored payments are `settled`, as nearly all of a merchant's history is: the expiry
+ * sweeper and the reconciler read the `pending` and `processing` sets on every pass, so a
+ * million *pending* payments measures those passes, not payment creation.
+ *
+ *   BENCH_ONLY=store npm run bench
+ *   TEST_PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/test   where the bench database is created
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { PgStore } from '../src/store/index.js';
+import { AccountsService } from '../src/accounts/accounts.js';
+import { KeysService } from '../src/keys/keys.js';
+import { FxService, loadFxTable } from '../src/fx/rates.js';
+import { formatTable, measure, seed, spawnChild, type Measurement } from './http.js';
+
+const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function admin(text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
+function dbUrl(name: string): string {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+interface PgSeeded {
+  url: string;
+  name: string;
+  secret: string;
+  sampleIds: string[];
+}
+
+/** A fresh database, migrated, with one merchant and `count` payments loaded in one statement. */
+async function seedPostgres(count: number): Promise<PgSeeded> {
+  const name = `pg_h_bench_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = dbUrl(name);
+  const store = await PgStore.open(url);
+  try {
+    const accounts = new AccountsService(store);
+    const created = await accounts.create({ name: 'Bench Shop', email: 'bench@example.com' });
+    if (!created.ok) throw new Error(created.message);
+    const accountId = created.account.id;
+    const { secret } = await new KeysService(store).create(accountId, { label: 'bench' });
+    const converted = new FxService(loadFxTable()).toStablecoin('25', 'USD');
+    if (!converted.ok) throw new Error(converted.message);
+    const now = new Date();
+    await store.pool.query(
+      `INSERT INTO payments (id, doc)
+       SELECT 'pay_seed_' || g, jsonb_build_object(
+         'id', 'pay_seed_' || g, 'accountId', $1::text, 'status', 'settled', 'amount', '25', 'currency', 'USD',
+         'stablecoinAmount', $2::text, 'rate', $3::text, 'redirectUrl', 'https://shop.example/thanks',
+         'reference', 'seed-' || g, 'description', 'Seeded payment', 'metadata', jsonb_build_object('order', g),
+         'expiresInMinutes', 1440, 'createdAt', $4::text, 'expiresAt', $5::text, 'updatedAt', $4::text,
+         'requestHash', md5('seed-' || g))
+       FROM generate_series(1, $6::int) AS g`,
+      [
+        accountId,
+        converted.conversion.stablecoinAmount.toString(),
+        converted.conversion.rate,
+        now.toISOString(),
+        new Date(now.getTime() + 1440 * 60_000).toISOString(),
+        count,
+      ],
+    );
+    await store.pool.query('VACUUM ANALYZE payments');
+    const step = Math.max(1, Math.floor(count / 1000));
+    const sampleIds = Array.from({ length: Math.min(1000, count) }, (_, i) => `pay_seed_${1 + i * step}`);
+    return { url, name, secret, sampleIds };
+  } finally {
+    await store.close();
+  }
+}
+
+export interface StoreBenchOptions {
+  seconds: number;
+  scales?: number[];
+  lowdbMax?: number;
+  print?: (line: string) => void;
+}
+
+export async function benchStore(opts: StoreBenchOptions): Promise<{ rows: Measurement[]; notes: string[]; table: string }> {
+  const print = opts.print ?? ((l: string) => console.log(l));
+  const scales = opts.scales ?? [1_000, 1_000_000];
+  const lowdbMax = opts.lowdbMax ?? 1_000_000;
+  const rows: Measurement[] = [];
+  const notes: string[] = [];
+  const run = `${Date.now()}`;
+  let n = 0;
+  const body = () =>
+    JSON.stringify({
+      amount: 25,
+      currency: 'USD',
+      redirect_url: 'https://shop.example/thanks',
+      reference: `bench-${run}-${++n}`,
+      description: 'Bench order',
+      metadata: { channel: 'bench' },
+    });
+  const create = async (name: string, url: string, secret: string, stored: number) =>
+    measure({ name, url: `${url}/api/v1/payments`, method: 'POST', headers: { authorization: `Bearer ${secret}` }, body, seconds: opts.seconds, stored });
+
+  print(`store: POST /api/v1/payments, ${opts.seconds}s per measurement, 64 connections; PostgreSQL vs lowdb vs bare express`);
+  const baseline = await spawnChild('baseline');
+  try {
+    for (const stored of scales) {
+      const base = await measure({ name: 'baseline POST', url: `${baseline.url}/baseline`, method: 'POST', body, seconds: opts.seconds, stored });
+      rows.push(base);
+
+      print(`PostgreSQL: loading ${stored.toLocaleString('en-US')} payments...`);
+      let t0 = Date.now();
+      const seededPg = await seedPostgres(stored);
+      notes.push(`PostgreSQL: ${stored.toLocaleString('en-US')} payments loaded in ${((Date.now() - t0) / 1000).toFixed(1)}s (INSERT ... SELECT generate_series, then VACUUM ANALYZE)`);
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'sp-bench-pg-'));
+      const svcPg = await spawnChild('serve', [dir], { DATABASE_URL: seededPg.url });
+      try {
+        const m = await create('POST /api/v1/payments (PostgreSQL)', svcPg.url, seededPg.secret, stored);
+        m.ratio = m.requestsPerSecond / base.requestsPerSecond;
+        rows.push(m);
+      } finally {
+        await svcPg.stop();
+        await rm(dir, { recursive: true, force: true });
+        await admin(`DROP DATABASE IF EXISTS "${seededPg.name}" WITH (FORCE)`);
+      }
+
+      if (stored > lowdbMax) {
+        notes.push(`lowdb: not run at ${stored.toLocaleString('en-US')} (BENCH_LOWDB_MAX=${lowdbMax.toLocaleString('en-US')})`);
+      } else {
+        print(`lowdb: seeding ${stored.toLocaleString('en-US')} payments...`);
+        t0 = Date.now();
+        const seededLow = await seed(stored, 'settled');
+        notes.push(`lowdb: ${stored.toLocaleString('en-US')} payments seeded in ${((Date.now() - t0) / 1000).toFixed(1)}s through the store`);
+        t0 = Date.now();
+        const svcLow = await spawnChild('serve', [seededLow.dataDir]);
+        notes.push(`lowdb: service start (reading the data) at ${stored.toLocaleString('en-US')}: ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+        try {
+          const m = await create('POST /api/v1/payments (lowdb)', svcLow.url, seededLow.secret, stored);
+          m.ratio = m.requestsPerSecond / base.requestsPerSecond;
+          rows.push(m);
+        } finally {
+          await svcLow.stop();
+          await rm(seededLow.dataDir, { recursive: true, force: true });
+        }
+      }
+      print(formatTable(rows));
+    }
+  } finally {
+    await baseline.stop();
+  }
+  const table = [formatTable(rows), '', ...notes].join('\n');
+  return { rows, notes, table };
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: the unit project, plus the `pg` project (the PostgreSQL store's tests and the core
+ * HTTP suite again on PostgreSQL) when a PostgreSQL server answers at TEST_PG_ADMIN_URL
+ * (default postgres://postgres@127.0.0.1:5432/test). Without one, the `pg` project is left out
+ * with a loud notice, unless REQUIRE_POSTGRES=1 or CI=true: then a missing server fails the
+ * run (CI never passes without the PostgreSQL tests). Extra arguments go to vitest.
+ */
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+
+const url = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const required = process.env.REQUIRE_POSTGRES === '1' || process.env.CI === 'true';
+
+async function reachable() {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const ok = await reachable();
+const projects = ['--project', 'unit'];
+if (ok === true) {
+  projects.push('--project', 'pg');
+} else if (required) {
+  console.error(`\nPostgreSQL is required (REQUIRE_POSTGRES=1 or CI=true) but ${url} is not reachable: ${ok}\n`);
+  process.exit(1);
+} else {
+  const line = '!'.repeat(78);
+  console.error(
+    `\n${line}\n!! PostgreSQL NOT REACHABLE at ${url} (${ok}).\n` +
+      `!! SKIPPING the PostgreSQL store tests and the core HTTP suite on PostgreSQL.\n` +
+      `!! CI refuses this (REQUIRE_POSTGRES=1 / CI=true); see docs/store.md.\n${line}\n`,
+  );
+}
+const child = spawn('npx', ['vitest', 'run', ...projects, ...process.argv.slice(2)], { stdio: 'inherit' });
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,92 @@
+/**
+ * Which of the corridors' languages a message is written in: English, Nigerian Pidgin,
+ * Swahili/Sheng, French, Portuguese, Spanish, Hindi-English and Taglish. Marker words
+ * score each language; English wins ties and messages without markers. The result picks
+ * the word tables (verbs, negations, number words) and the language of the reply.
+ */
+
+export type Lang = 'en' | 'pcm' | 'sw' | 'fr' | 'pt' | 'es' | 'hi' | 'tl';
+export const LANGS: readonly Lang[] = ['en', 'pcm', 'sw', 'fr', 'pt', 'es', 'hi', 'tl'];
+
+/** Words that point at a language; 2 points for words no other corridor language uses. */
+const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, number>>>> = {
+  pcm: weights(
+    'abeg wetin dey una wahala abi sef jare comot shey sabi oya wey dis dat dem chop pikin naija ehn wahala oo ooo biko nna abi owo ego kobo',
+    'don no fit go make na am e',
+  ),
+  sw: weights(
+    'tuma nitumie mtumie tumia tumie pesa salio ngapi kiasi lipa lipia nunua nunulia nataka naomba tafadhali asante sana yangu wangu kwenye elfu mia laki shilingi kesho jana leo usitume usilipe usinunue sitaki hapana ndio niaje sasa msee soko bei rafiki mama yake yako hii hizo gani nini nimetuma nilituma alinitumia amenitumia nimelipa nililipa akaunti kutoka tatu mbili moja tano nne sita saba nane tisa kumi ishirini thelathini arobaini hamsini mwezi wiki ombi malipo unda onyesha weka beti ndiyo hakuna mbao thao ashu doh bob mpesa nipe mpe tuma',
+    'kwa ya na wa za la si',
+  ),
+  fr: weights(
+    "envoie envoyer envoyez envoies combien solde payer paie payez acheter achète achete facture merci plait stp svp avec mille deux trois cinq quatre vingt cent euros fcfa marché pari parier crée créer créez lien paiement demande mon mes ton votre je tu vous nous hier demain déjà pas jamais ne compte mari femme frère pour recharge crédit forfait montre affiche ouverts historique dernières reçu reçoit",
+    'le la les de du des un une au à est que si sur',
+  ),
+  pt: weights(
+    'envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta reais boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei dólares recebe',
+    'para o a os as de do da um uma e é se no na em',
+  ),
+  es: weights(
+    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias dólares dolares pesos mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor recibe envié mandé pagué',
+    'para el la los las de del un una y es si no en a',
+  ),
+  hi: weights(
+    'wale mein laga lagana karo pe bhejo bhej bhejna bhejdo bhejde bhejiye karo kardo hai hain mera meri mere mujhe kitna kitne paise rupaye rupay yaar bhai nahi mat sau hazaar hazar hajar lakh crore kya aaj jama bharo bhardo batao bata dikhao dikha abhi maine bheja bheje banao lagao agar pati patni wala wali waala diya liye chahiye kaise ho raha tha',
+    'ko ka ki ke se do ek',
+  ),
+  tl: weights(
+    'padala ipadala magpadala pakipadala magkano bayad bayaran magbayad pakibayad load paload pakiload salamat piso hindi wag huwag yung ang lang ako ikaw mga libo daan sige naman po kay kina isang dalawang tatlong limang sandaan sanlibo bukas kahapon kung gawa gumawa ipakita pakita pusta taya singil maningil asawa nanay tatay kuya ate nagpadala pinadala nagbayad binayaran ko mo pa ba',
+    'sa ng na si ni',
+  ),
+};
+
+function weights(strong: string, weak: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const w of weak.split(/\s+/).filter(Boolean)) out[w] = 1;
+  for (const w of strong.split(/\s+/).filter(Boolean)) out[w] = 2;
+  return out;
+}
+
+/** English words that, when present, make a weak marker ("no", "a", "do") count for nothing. */
+const ENGLISH = new Set(
+  'send the to my please pay buy what how much is for me and you can i want balance market bet link from of on with money'.split(' '),
+);
+
+/** Lower-case word forms of a message, accents kept ("envía", "não"). */
+export function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}]+/u)
+    .filter(Boolean);
+}
+
+export function detectLanguage(text: string): Lang {
+  const words = wordsOf(text);
+  const english = words.filter((w) => ENGLISH.has(w)).length;
+  const scores = new Map<Lang, number>();
+  for (const lang of LANGS) {
+    if (lang === 'en') continue;
+    const table = MARKERS[lang];
+    let s = 0;
+    const seen = new Set<string>();
+    for (const w of words) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      const p = table[w];
+      if (p) s += p;
+    }
+    scores.set(lang, s);
+  }
+  let best: Lang = 'en';
+  let top = 0;
+  for (const [lang, s] of scores) {
+    if (s > top) {
+      best = lang;
+      top = s;
+    }
+  }
+  // A message mostly in English with one stray word ("send 500 to my mama") stays English.
+  const needed = Math.max(2, Math.ceil(english * 0.75) + 1);
+  if (best === 'pcm') return top >= 2 && top >= needed - 1 ? 'pcm' : 'en';
+  return top >= needed ? best : 'en';
+}

@@ -1,0 +1,211 @@
+import type { Lang } from './language.js';
+
+/**
+ * Words of the corridor languages folded onto the English lemmas the intent scorer and the
+ * slot builders already read ("tuma" -> send, "solde" -> balance, "kay" -> to). Keys are
+ * accent-free lower case. Only the table of the detected language applies, so "a" is "to"
+ * in Spanish and stays an article in English.
+ */
+
+function table(spec: string): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const line of spec.split('\n')) {
+    const [lemma, words] = line.split(':');
+    if (!lemma || !words) continue;
+    for (const w of words.trim().split(/\s+/)) if (w) out[w] = lemma.trim();
+  }
+  return out;
+}
+
+const COMMON = `
+send: transfer transfere transferir transfira transfiere transfiera
+balance: saldo solde salio
+market: mercado marche soko
+markets: mercados marches masoko
+link: lien liga enlace
+`;
+
+const LEMMAS: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
+  en: {},
+  pcm: table(`
+send: sen drop
+give: dash
+recharge: load
+please: abeg biko
+dont: no
+how: how
+balance: balance
+`),
+  sw: table(`
+${COMMON}
+send: tuma nitumie mtumie tumie tumia mtumia nitumia ntumie tumana peleka nipe mpe kutuma utume
+airtime: credo kredo credit
+pay: lipa lipia nilipie lipie kulipa kulipia
+buy: nunua ninunulie nunulia kununua
+to: kwa
+on: kwenye
+please: tafadhali tafadhari plz pls
+balance: salio baki
+bet: beti bashiri
+put: weka
+create: unda anzisha tengeneza fungua
+new: mpya
+resolve: tatua maliza amua
+show: onyesha nionyeshe
+open: wazi
+request: omba ombi nidai dai
+payment: malipo
+airtime: airtime mjazo
+bundle: bando bundles
+electricity: stima umeme
+token: tokeni
+yes: ndio ndiyo
+no: hapana
+how: vipi
+much: ngapi
+history: historia
+`),
+  fr: table(`
+${COMMON}
+send: envoie envoyer envoyez envoies envoi envoye vire virer virez transfere transferer transfert virement
+pay: payer paie payez paye regle regler reglez
+buy: acheter achete achetez
+to: a
+for: pour
+on: sur
+from: de du depuis
+please: stp svp
+bet: pari parie parier pariez mise miser misez
+create: cree creer creez ouvre
+resolve: resous resoudre resolvez tranche trancher
+new: nouveau nouvelle
+show: montre montrez affiche afficher
+list: liste lister
+open: ouverts ouvert ouverte ouvertes
+request: demande demander reclamer
+payment: paiement
+airtime: credit unites
+bundle: forfait
+electricity: electricite courant
+bill: facture
+yes: oui
+no: non
+history: historique
+`),
+  pt: table(`
+${COMMON}
+send: envia enviar envie manda mandar mande pix transferencia
+pay: pagar pague paga
+recharge: recarrega recarregar recarregue
+buy: comprar compra compre
+to: para pra pro
+on: em no na
+from: da do de
+please: favor
+bet: aposta apostar aposte apostas
+create: cria criar crie abre abrir
+resolve: resolver resolva resolve
+new: novo nova
+put: coloca colocar coloque bota
+show: mostra mostrar mostre
+list: lista listar liste
+open: abertos aberto abertas aberta
+request: cobranca cobrar cobre pedir pede
+payment: pagamento
+airtime: recarga creditos
+data: dados
+bill: conta fatura boleto
+electricity: luz energia
+yes: sim
+no: nao
+history: historico extrato
+`),
+  es: table(`
+${COMMON}
+send: envia enviar envie enviale manda mandar mande mandale deposita depositale transferencia
+recharge: recarga recargar recarga
+pay: pagar paga pague
+buy: comprar compra compre
+to: a para
+on: en por
+from: de desde
+please: porfa porfavor
+bet: apuesta apostar apuesto apueste
+put: pon poner ponle
+create: crea crear cree abre abrir
+resolve: resolver resuelve resuelva
+new: nuevo nueva
+show: muestra mostrar muestrame ensename
+list: lista listar
+open: abiertos abierto abiertas abierta
+request: cobrar cobra cobro pedir pide solicitar solicita
+payment: pago
+airtime: aire saldo_celular tiempo_aire
+data: datos
+bill: factura recibo
+electricity: luz
+yes: si
+no: no
+history: historial movimientos
+`),
+  hi: table(`
+send: bhejo bhej bhejna bhejdo bhejde bhejiye bhijwa bhejni
+pay: bharo bhar bhardo chukao chuka
+buy: kharido kharid lelo
+to: ko
+on: pe par
+from: se
+please: plz pls
+balance: balance bakaya
+bet: lagao laga lagado
+create: banao bana banado
+new: naya nayi
+resolve: resolve
+show: dikhao dikha dikhado batao bata
+request: maango mango mangwao
+yes: haan haa ha
+no: nahi nai
+dont: mat
+how: kitna kitne
+history: history
+`),
+  tl: table(`
+send: padala ipadala magpadala pakipadala padalhan ipasa pasa pakisend pasend patransfer pakitransfer
+pay: bayad bayaran magbayad pakibayad bayaran
+buy: bili bumili pabili bilhan
+to: kay kina
+on: sa
+please: paki pls
+bet: pusta taya itaya tumaya
+create: gawa gumawa gawin
+new: bago
+show: ipakita pakita
+airtime: load paload pakiload loadan
+request: singil maningil singilin
+yes: oo opo
+no: hindi
+dont: wag huwag
+how: magkano
+history: history
+`),
+};
+
+/** Verbs that move money, from every language's table, for messages whose language was not detected. */
+const ANY_VERB: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(LEMMAS).flatMap((t) => Object.entries(t).filter(([w, l]) => ['send', 'pay', 'buy', 'market', 'markets', 'balance', 'history'].includes(l) && w.length >= 4)),
+);
+
+export function anyLangVerb(word: string): string | undefined {
+  return ANY_VERB[fold(word)];
+}
+
+/** Strips accents so "envía", "envia" and "envíá" meet. */
+export function fold(word: string): string {
+  return word.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+}
+
+/** The English lemma of a word of the given language, or undefined when it has none. */
+export function lemmaIn(lang: Lang, word: string): string | undefined {
+  if (lang === 'en') return undefined;
+  return LEMMAS[lang][fold(word)];
+}

@@ -1,0 +1,82 @@
+import { currencyAt } from './amounts.js';
+import type { Analysis } from './analysis.js';
+import type { Draft } from './draft.js';
+import { fold } from './lexicon-i18n.js';
+import { pickAmount } from './slots.js';
+
+/**
+ * The read-only questions: "what did I pay this month" (list_activity) and "how much is
+ * 100 USD in NGN" / "what does @x get if I send 5k" (quote_transfer). Found by their own
+ * words rather than by intent scores, so a question about money never scores as a send.
+ */
+
+const ACTIVITY_NOUNS = new Set([
+  'transactions', 'transaction', 'activity', 'activities', 'history', 'historique', 'historial', 'historico', 'extrato', 'movimientos',
+  'transacciones', 'transacoes', 'transações', 'transaksyon', 'historia', 'statement', 'mouvements', 'operations', 'opérations',
+]);
+const ACTIVITY_PHRASES = [
+  /\bwhat did i (pay|send|spend|buy)\b/, /\bwhat (have|did) i (paid|sent|spent|bought)\b/, /\bmy (recent |last )?payments\b/, /\bmalipo yangu\b/,
+  /qu.est.ce que j.ai (paye|envoye|depense)/, /\bo que (eu )?(paguei|enviei|gastei)\b/, /\bque (pague|envie|gaste)\b/, /\bmaine\b.*\b(bheja|bheje|pay kiya|kharch|bhara)/,
+  /\bano (ang )?(mga )?(binayaran|pinadala|ginastos) ko\b/, /\bwetin i (don )?(pay|send|spend)\b/,
+];
+const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'quanta', 'cuanto', 'cuanta', 'ngapi', 'kitna', 'kitne', 'kitni', 'magkano', 'wetin']);
+const FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'cost', 'costs', 'rate', 'frais', 'taux', 'taxa', 'tarifa', 'comision', 'comissao', 'ada', 'gharama']);
+const RECIPIENT_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id']);
+
+export function detectActivity(a: Analysis): boolean {
+  if (a.money.length) return false;
+  const text = fold(a.text.toLowerCase());
+  const norms = a.tokens.map((t) => fold(t.norm));
+  return norms.some((w) => ACTIVITY_NOUNS.has(w)) || a.lemmas.includes('history') || ACTIVITY_PHRASES.some((re) => re.test(text));
+}
+
+/**
+ * A question about what a transfer would give. `force`: the gate has already read the
+ * message as a question about an amount, so only an amount is needed.
+ */
+export function detectQuote(a: Analysis, force = false): Draft | undefined {
+  const norms = a.tokens.map((t) => fold(t.norm));
+  // "Did my 10k to @amaka go through?" asks about a past transfer, not a price.
+  if (/\b(did|go through|went through|arrived?|reach(ed)?)\b/i.test(a.text)) return undefined;
+  const question = norms.some((w) => QUESTION_WORDS.has(w)) || a.text.includes('?');
+  if (!question && !force) return undefined;
+  const amount = pickAmount(a);
+  if (!amount) return undefined;
+  const recipient = a.tokens.find((t) => RECIPIENT_KINDS.has(t.kind));
+  // Another currency named away from the amount: "100 USD in NGN", "dola 100 ni shilingi ngapi".
+  let toCurrency: string | undefined;
+  for (let i = 0; i < a.tokens.length; i++) {
+    if (i >= amount.first && i < amount.end) continue;
+    if (a.money.some((m) => i >= m.first && i < m.end)) continue;
+    const c = currencyAt(a.tokens, i, { localCurrency: a.localCurrency, messageSaysPhp: false, lang: a.lang });
+    if (c && c.code !== amount.currency) {
+      toCurrency = c.code;
+      break;
+    }
+  }
+  const fee = norms.some((w) => FEE_WORDS.has(w));
+  if (!force && !recipient && !toCurrency && !fee) return undefined;
+  if (!force && !norms.some((w) => QUESTION_WORDS.has(w)) && !fee) return undefined;
+  return {
+    call: {
+      name: 'quote_transfer',
+      input: {
+        amount: amount.amount,
+        ...(amount.currency ? { currency: amount.currency } : {}),
+        ...(recipient ? { recipient: recipient.kind === 'phone' ? recipient.norm : recipient.text } : toCurrency ? { to_currency: toCurrency } : {}),
+      },
+    },
+  };
+}
+
+const BALANCE_WORDS = new Set(['account', 'compte', 'conta', 'cuenta', 'akaunti', 'wallet', 'pochi', 'paise', 'pesa', 'pera', 'money', 'dinero', 'dinheiro', 'argent', 'kobo', 'owo']);
+const HAVE_WORDS = new Set(['have', 'got', 'left', 'dey', 'remain', 'tenho', 'tengo', 'jai', 'ai', 'niko', 'nina', 'hai', 'hain', 'meron', 'natitira', 'queda', 'sobra', 'reste']);
+
+/** "how much dey my account?", "niko na pesa ngapi", "combien j'ai sur mon compte", "account mein kitne paise hain". */
+export function detectBalance(a: Analysis): boolean {
+  if (a.money.length || a.tokens.some((t) => RECIPIENT_KINDS.has(t.kind))) return false;
+  const norms = a.tokens.map((t) => fold(t.norm));
+  const question = norms.some((w) => QUESTION_WORDS.has(w)) || norms.includes('much');
+  const market = a.lemmas.some((l) => l === 'market' || l === 'markets');
+  return !market && question && norms.some((w) => BALANCE_WORDS.has(w) || HAVE_WORDS.has(w)) && !norms.some((w) => FEE_WORDS.has(w));
+}

@@ -1,0 +1,107 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import {
+  CreateEndpointInput,
+  EndpointId,
+  UpdateEndpointInput,
+  type WebhookEndpointsService,
+} from '../webhooks/endpoints.js';
+import { EVENT_TYPES, type WebhookEndpoint } from '../webhooks/outbox.js';
+import type { AppDeps } from './deps.js';
+import { invalidRequest, notFound, parseInput } from './errors.js';
+import { auth, requireSessionOrKey } from './auth.js';
+
+const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
+
+/** A webhook endpoint as the Developers screen and merchants' servers read it. */
+export const WebhookEndpointResource = z.object({
+  id: z.string().describe('`we_...`; `default` for the default endpoint (PUT /api/webhook-endpoint).'),
+  object: z.literal('webhook_endpoint'),
+  url: z.string(),
+  default: z.boolean().describe('The default endpoint gets the events of payments created without a webhook_url.'),
+  enabled_events: z.array(z.enum(EVENT_TYPES)).nullable().describe('Event types sent here; null: all.'),
+  description: z.string().nullable(),
+  status: z.enum(['enabled', 'disabled']).describe('`disabled` after the receiver answered 410 Gone (or the merchant disabled it): nothing is sent.'),
+  disabled_at: Timestamp.nullable(),
+  disabled_reason: z.string().nullable(),
+  created_at: Timestamp.nullable(),
+  updated_at: Timestamp,
+});
+export type WebhookEndpointResource = z.infer<typeof WebhookEndpointResource>;
+
+export const WebhookEndpointList = z.object({ ok: z.literal(true), object: z.literal('list'), data: z.array(WebhookEndpointResource) });
+export const WebhookEndpointCreated = z.object({
+  ok: z.literal(true),
+  endpoint: WebhookEndpointResource,
+  secret: z.string().optional().describe('Present when adding the endpoint created the signing secret: shown in this response only.'),
+});
+export const WebhookEndpointOne = z.object({ ok: z.literal(true), endpoint: WebhookEndpointResource });
+
+export function endpointResource(e: WebhookEndpoint): WebhookEndpointResource {
+  return {
+    id: e.accountId ? e.id : 'default',
+    object: 'webhook_endpoint',
+    url: e.url,
+    default: !e.accountId,
+    enabled_events: e.enabledEvents ?? null,
+    description: e.description ?? null,
+    status: e.disabledAt ? 'disabled' : 'enabled',
+    disabled_at: e.disabledAt ?? null,
+    disabled_reason: e.disabledReason ?? null,
+    created_at: e.createdAt ?? null,
+    updated_at: e.updatedAt,
+  };
+}
+
+/** Several endpoints per account, each with an optional event-type list (docs/webhooks.md, "Endpoints"). */
+export function webhookEndpointsRouter(deps: AppDeps, endpoints: WebhookEndpointsService): Router {
+  const r = Router();
+  r.use('/webhook-endpoints', requireSessionOrKey(deps));
+  const idOf = (raw: unknown) => {
+    const id = String(raw);
+    if (!EndpointId.safeParse(id).success) throw notFound(`No such webhook endpoint: ${id}`);
+    return id;
+  };
+
+  r.get('/webhook-endpoints', async (_req, res) => {
+    const list = await endpoints.list(auth(res).accountId);
+    res.json({ ok: true, object: 'list', data: list.map(endpointResource) } satisfies z.infer<typeof WebhookEndpointList>);
+  });
+
+  r.post('/webhook-endpoints', async (req, res) => {
+    const input = parseInput(CreateEndpointInput, req.body ?? {});
+    const made = await endpoints.create(auth(res).accountId, input);
+    if (!made.ok) throw invalidRequest(made.message, made.param, made.reason === 'too_many' ? 409 : 400);
+    const body: z.infer<typeof WebhookEndpointCreated> = {
+      ok: true,
+      endpoint: endpointResource(made.endpoint),
+      ...(made.secret ? { secret: made.secret } : {}),
+    };
+    res.status(201).json(body);
+  });
+
+  r.get('/webhook-endpoints/:id', async (req, res) => {
+    const id = idOf(req.params.id);
+    const e = await endpoints.get(auth(res).accountId, id);
+    if (!e) throw notFound(`No such webhook endpoint: ${id}`);
+    res.json({ ok: true, endpoint: endpointResource(e) } satisfies z.infer<typeof WebhookEndpointOne>);
+  });
+
+  r.patch('/webhook-endpoints/:id', async (req, res) => {
+    const id = idOf(req.params.id);
+    const input = parseInput(UpdateEndpointInput, req.body ?? {});
+    const done = await endpoints.update(auth(res).accountId, id, input);
+    if (!done.ok) {
+      if (done.reason === 'not_found') throw notFound(done.message);
+      throw invalidRequest(done.message, done.param);
+    }
+    res.json({ ok: true, endpoint: endpointResource(done.endpoint) } satisfies z.infer<typeof WebhookEndpointOne>);
+  });
+
+  r.delete('/webhook-endpoints/:id', async (req, res) => {
+    const id = idOf(req.params.id);
+    if (!(await endpoints.remove(auth(res).accountId, id))) throw notFound(`No such webhook endpoint: ${id}`);
+    res.json({ ok: true });
+  });
+  return r;
+}

@@ -1,0 +1,118 @@
+import { Router, type Response } from 'express';
+import type { Address, Hex } from 'viem';
+import type { AppDeps } from './deps.js';
+import { useErrorShape } from './errors.js';
+import { SETTLE_STATUS } from './settlement.router.js';
+import { chainPort, checkExact, networkOf } from '../x402/exact-evm.js';
+import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements } from '../x402/session.js';
+import { X402Reason } from '../x402/reasons.js';
+import { stablecoinText, type Payment } from '../payments/payments.js';
+import { SettleReason, SettleRequest } from '../settlement/settlement.js';
+
+/** The `x402_url` of a payment: the payment id is the capability, as for the checkout page. */
+export function x402UrlFor(publicUrl: string, paymentId: string): string {
+  return `${publicUrl}/api/checkout/${paymentId}/x402`;
+}
+
+/** Why a session cannot be paid now (by its effective status). */
+const NOT_PAYABLE: Partial<Record<Payment['status'], SettleReason>> = {
+  expired: SettleReason.expired,
+  settled: SettleReason.alreadySettled,
+  failed: SettleReason.paymentFailed,
+  processing: SettleReason.processing,
+};
+
+const MESSAGES: Partial<Record<SettleReason, string>> = {
+  expired: 'This payment session has expired.',
+  already_settled: 'This payment has already been paid.',
+  payment_failed: 'This payment has failed and can no longer be paid.',
+  processing: 'A payment for this session is already being processed.',
+};
+
+/** Refusals a new signature can fix: answered 402 with the requirements again (x402). */
+const PAYABLE_AGAIN = new Set<SettleReason>([
+  SettleReason.invalidSignature,
+  SettleReason.wrongRecipient,
+  SettleReason.wrongAmount,
+  SettleReason.wrongNonce,
+  SettleReason.wrongValidity,
+  SettleReason.notYetValid,
+  SettleReason.insufficientBalance,
+]);
+
+function refuse(res: Response, reason: SettleReason, message = MESSAGES[reason] ?? reason): void {
+  res.status(SETTLE_STATUS[reason]).json({ ok: false, error: message, reason });
+}
+
+/**
+ * x402 door of a hosted payment session (docs/x402.md): `GET` without payment answers 402 with
+ * the session's requirements; with a `PAYMENT-SIGNATURE` it settles the session through the same
+ * settlement core as the hosted page (exactly once, `payment.settled` webhook, tx hash).
+ */
+export function x402PayRouter(deps: AppDeps): Router {
+  const r = Router();
+  r.use('/checkout', useErrorShape('checkout'));
+  const port = chainPort(deps.chain);
+
+  r.get('/checkout/:id/x402', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const id = String(req.params.id);
+    const settlement = deps.settlement;
+    const p = await deps.payments.get(id);
+    if (!p || !settlement) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
+    const payTo = await settlement.recipientFor(p);
+    if (!payTo) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
+    const url = x402UrlFor(deps.config.PUBLIC_URL, id);
+    const account = await deps.accounts.get(p.accountId);
+    const description = `${p.merchantName ?? account?.name ?? 'Merchant'}: ${p.description ?? `payment ${id}`} (${stablecoinText(p)} USDC)`;
+    const requirements = p.status === 'pending' ? sessionRequirements(port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }) : undefined;
+    const ask = (error: string, extra: Record<string, unknown> = {}) => {
+      const message = paymentRequired(url, description, requirements ? [requirements] : [], error);
+      res.set('PAYMENT-REQUIRED', encodeHeader(message));
+      res.status(402).json({ ...message, ...extra });
+    };
+
+    const header = req.get('PAYMENT-SIGNATURE');
+    if (!header) {
+      if (p.status !== 'pending') return refuse(res, NOT_PAYABLE[p.status] ?? SettleReason.notFound);
+      if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
+      return ask('PAYMENT-SIGNATURE header is required');
+    }
+
+    const payload = decodePaymentSignature(header);
+    if (!payload) return ask(X402Reason.invalidPayload);
+    let auth: { authorization: unknown; signature: unknown } = payload.payload as never;
+    if (p.status === 'pending') {
+      if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
+      // The x402 checks against this session's terms (network, asset, recipient, window, amount).
+      const checked = checkExact(port, { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements });
+      if (!checked.isValid) return ask(checked.invalidReason!, { reason: checked.invalidReason });
+      auth = { authorization: checked.payment.auth, signature: checked.payment.signature };
+    }
+    const parsed = SettleRequest.safeParse(auth);
+    if (!parsed.success) {
+      return p.status === 'pending' ? ask(X402Reason.invalidPayload) : refuse(res, NOT_PAYABLE[p.status] ?? SettleReason.notFound);
+    }
+
+    // The settlement core decides: a settled session answers its own authorization again (200)
+    // and refuses any other; expired, failed or processing sessions move nothing.
+    const result = await settlement.settle(id, parsed.data, { payerNonce: true });
+    if (!result.ok) {
+      if (PAYABLE_AGAIN.has(result.reason)) {
+        return ask(result.reason, { reason: result.reason });
+      }
+      return refuse(res, result.reason, result.message);
+    }
+    const settled = result.payment.status === 'settled';
+    const response = {
+      success: settled,
+      ...(settled ? {} : { errorReason: X402Reason.settlementPending }),
+      payer: (result.payment.payer as Address | undefined) ?? '',
+      transaction: (result.txHash as Hex | undefined) ?? '',
+      network: networkOf(port),
+    };
+    res.set('PAYMENT-RESPONSE', encodeHeader(response));
+    res.status(settled ? 200 : 202).json({ ok: true, id, status: result.payment.status, tx_hash: result.txHash ?? null });
+  });
+  return r;
+}

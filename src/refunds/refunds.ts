@@ -1,0 +1,395 @@
+/**
+ * Refunds of settled payments (DESIGN.md 10, docs/refunds.md).
+ *
+ * A refund is paid on-chain from the merchant's settlement wallet (its custodial wallet)
+ * back to the address that paid, through the same custodial mover as transfers
+ * (`moveOnce`: an EIP-3009 transfer relayed with gas paid by the service). Its nonce is
+ * derived from the refund id, so a refund moves money at most once however often it is
+ * retried, by this process, a restart or another instance.
+ *
+ * Amounts: in the payment's currency; the stablecoin amount is the same share of the
+ * payment's locked stablecoin amount (the rate locked at creation). The refund that brings
+ * the total to the full amount takes exactly what is left, so partial refunds add up to the
+ * settled stablecoin amount to the base unit.
+ *
+ * Exactly one refund per unit: the reservation (sum of pending and succeeded refunds) is
+ * checked and the refund row inserted in one store transaction, so 20 parallel requests for
+ * the full amount create one refund and 19 refusals.
+ */
+import { createHash } from 'node:crypto';
+import { formatUnits, type Address } from 'viem';
+import type { Logger } from 'pino';
+import type { Store, Tx } from '../store/index.js';
+import { defineTable } from '../store/index.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+import type { ChainService } from '../chain/chain.js';
+import type { AccountsService } from '../accounts/accounts.js';
+import type { FxService } from '../fx/rates.js';
+import { STABLECOIN_DECIMALS } from '../fx/rates.js';
+import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
+import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { Outbox } from '../webhooks/outbox.js';
+import type { CreateRefundInput, ListRefundsQuery, RefundResource, RefundStatus } from './schemas.js';
+
+export interface Refund {
+  readonly id: string;
+  accountId: string;
+  paymentId: string;
+  status: RefundStatus;
+  /** Decimal text in `currency`. */
+  amount: string;
+  /** Minor units of `currency` (integer text). */
+  amountMinor: string;
+  currency: string;
+  /** Stablecoin base units (integer text). */
+  stablecoinAmount: string;
+  rate: string;
+  reason?: string;
+  /** Custodial wallet index of the merchant's settlement wallet, and its address. */
+  fromIndex: number;
+  from: string;
+  /** The payer of the payment. */
+  to: string;
+  txHash?: string;
+  failureReason?: string;
+  createdAt: string;
+  updatedAt: string;
+  succeededAt?: string;
+}
+
+export const Refunds = defineTable<Refund>({ name: 'refunds', indexes: ['paymentId', 'accountId', 'status'] });
+
+interface RefundIdempotency {
+  /** sha256 of (account, Idempotency-Key). */
+  readonly id: string;
+  accountId: string;
+  requestHash: string;
+  refundId: string;
+  createdAt: string;
+}
+const RefundIdempotencyKeys = defineTable<RefundIdempotency>({ name: 'refund_idempotency_keys' });
+
+/** The refund kind in the custodial mover's nonce: `nonceFor('refund', refundId)`. */
+export const REFUND_NONCE_KIND = 'refund';
+
+export const RefundReason = {
+  notFound: 'not_found',
+  notSettled: 'not_settled',
+  alreadyRefunded: 'already_refunded',
+  moreThanLeft: 'more_than_left',
+  externalPayout: 'external_payout',
+  noPayer: 'no_payer',
+  insufficientBalance: 'insufficient_balance',
+  invalidAmount: 'invalid_amount',
+  idempotencyConflict: 'idempotency_conflict',
+  chainUnavailable: 'chain_unavailable',
+} as const;
+export type RefundReason = (typeof RefundReason)[keyof typeof RefundReason];
+
+export interface CreatedRefund {
+  refund: Refund;
+  replayed?: boolean;
+}
+
+export interface RefundsOptions {
+  store: Store;
+  payments: PaymentsService;
+  accounts: AccountsService;
+  chain: ChainService;
+  fx: FxService;
+  outbox: Outbox;
+  logger: Logger;
+  /** How long a refund request waits for its receipt before answering `pending`. */
+  confirmTimeoutMs?: number;
+}
+
+export class RefundsService {
+  private readonly inFlight = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly o: RefundsOptions) {}
+
+  /**
+   * Validates, reserves and pays a refund; resolves with it `succeeded`, `failed` (nothing
+   * moved: create a new refund to retry) or `pending` (the chain has not confirmed yet; the
+   * reconciler finishes it).
+   */
+  async create(
+    accountId: string,
+    paymentId: string,
+    input: CreateRefundInput,
+    idempotencyKey?: string,
+  ): Promise<Result<CreatedRefund, RefundReason>> {
+    const p = await this.o.payments.getForAccount(accountId, paymentId);
+    if (!p) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
+    const requestHash = sha256(JSON.stringify([paymentId, input.amount ?? null, input.reason ?? null]));
+    const idemId = idempotencyKey ? sha256(JSON.stringify([accountId, idempotencyKey])) : undefined;
+    if (idemId) {
+      const replay = await this.replay(idemId, requestHash);
+      if (replay) return replay;
+    }
+    const refused = refusal(p);
+    if (refused) return refused;
+    const account = await this.o.accounts.get(p.accountId);
+    if (!account) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
+    const from = this.o.chain.custodialAddress(account.walletIndex);
+
+    const paymentMinor = this.minor(p.amount, p.currency);
+    if (paymentMinor === undefined) return fail(RefundReason.invalidAmount, 'The payment amount cannot be read.');
+    let requestedMinor: bigint | undefined;
+    if (input.amount !== undefined) {
+      const text = /^\d+(\.\d+)?$/.test(String(input.amount)) ? String(input.amount) : undefined;
+      requestedMinor = text === undefined ? undefined : this.minor(text, p.currency);
+      if (requestedMinor === undefined) {
+        return fail(RefundReason.invalidAmount, `amount has more decimal places than ${p.currency} allows.`, 'amount');
+      }
+    }
+
+    // Balance read outside the transaction (slow I/O); what other pending refunds will take is
+    // subtracted inside it.
+    let balance: bigint;
+    try {
+      balance = await this.o.chain.balanceOf(from);
+    } catch {
+      return fail(RefundReason.chainUnavailable, 'The chain could not be reached to check the settlement wallet; try again shortly.');
+    }
+
+    const reserved = await this.o.store.transaction(async (tx): Promise<Result<CreatedRefund, RefundReason>> => {
+      if (idemId) {
+        const seen = await tx.table(RefundIdempotencyKeys).get(idemId);
+        if (seen) return (await this.replay(idemId, requestHash, tx))!;
+      }
+      const now = await tx.table(Payments).get(paymentId);
+      if (!now) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
+      const stillRefused = refusal(now);
+      if (stillRefused) return stillRefused;
+      const others = (await tx.table(Refunds).findMany({ paymentId })).filter((r) => r.status !== 'failed');
+      const takenMinor = others.reduce((s, r) => s + BigInt(r.amountMinor), 0n);
+      const takenStable = others.reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
+      const leftMinor = paymentMinor - takenMinor;
+      const leftStable = BigInt(now.stablecoinAmount) - takenStable;
+      const fmt = (minor: bigint) => `${this.decimal(minor, now.currency)} ${now.currency}`;
+      if (leftMinor <= 0n) {
+        return fail(RefundReason.moreThanLeft, `Nothing is left to refund: ${fmt(takenMinor)} of ${fmt(paymentMinor)} is already refunded or being refunded.`, 'amount');
+      }
+      const amountMinor = requestedMinor ?? leftMinor;
+      if (amountMinor > leftMinor) {
+        return fail(RefundReason.moreThanLeft, `amount is more than is left to refund: at most ${fmt(leftMinor)} (of ${fmt(paymentMinor)}).`, 'amount');
+      }
+      const stable = amountMinor === leftMinor ? leftStable : (BigInt(now.stablecoinAmount) * amountMinor) / paymentMinor;
+      if (stable <= 0n) return fail(RefundReason.invalidAmount, 'amount is too small to refund in the stablecoin.', 'amount');
+      // Pending refunds from the same wallet have not left it yet.
+      const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
+      if (balance - pendingOut < stable) {
+        return fail(
+          RefundReason.insufficientBalance,
+          `The settlement wallet ${from} holds ${usdc(balance - pendingOut > 0n ? balance - pendingOut : 0n)} USDC available; this refund needs ${usdc(stable)} USDC. Fund the wallet and try again.`,
+        );
+      }
+      const at = nowIso();
+      const refund = await tx.table(Refunds).insert({
+        id: newId('re'),
+        accountId,
+        paymentId,
+        status: 'pending',
+        amount: this.decimal(amountMinor, now.currency),
+        amountMinor: amountMinor.toString(),
+        currency: now.currency,
+        stablecoinAmount: stable.toString(),
+        rate: now.rate,
+        ...(input.reason !== undefined ? { reason: input.reason } : {}),
+        fromIndex: account.walletIndex,
+        from,
+        to: now.payer!,
+        createdAt: at,
+        updatedAt: at,
+      });
+      if (idemId) await tx.table(RefundIdempotencyKeys).insert({ id: idemId, accountId, requestHash, refundId: refund.id, createdAt: at });
+      return { ok: true, refund };
+    });
+    if (!reserved.ok || reserved.replayed) return reserved;
+    return { ok: true, refund: await this.execute(reserved.refund.id) };
+  }
+
+  async get(accountId: string, id: string): Promise<Refund | undefined> {
+    const r = await this.o.store.table(Refunds).get(id);
+    return r && r.accountId === accountId ? r : undefined;
+  }
+
+  /** The payment's refunds, newest first. */
+  async list(accountId: string, paymentId: string, q: ListRefundsQuery): Promise<Result<{ data: Refund[]; hasMore: boolean }, 'not_found' | 'invalid_cursor'>> {
+    const p = await this.o.payments.getForAccount(accountId, paymentId);
+    if (!p) return fail('not_found', `No such payment: ${paymentId}`);
+    const table = this.o.store.table(Refunds);
+    if (q.starting_after) {
+      const cursor = await table.get(q.starting_after);
+      if (!cursor || cursor.paymentId !== paymentId) return fail('invalid_cursor', `No such refund: ${q.starting_after}`, 'starting_after');
+    }
+    const rows = await table.findMany({ paymentId }, { order: 'desc', after: q.starting_after, limit: q.limit + 1 });
+    return { ok: true, data: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+  }
+
+  /** Pays a pending refund (again): the nonce makes a repeat find the first transaction. */
+  async execute(id: string): Promise<Refund> {
+    const r = await this.o.store.table(Refunds).get(id);
+    if (!r || r.status !== 'pending' || this.inFlight.has(id)) return r!;
+    this.inFlight.add(id);
+    try {
+      let outcome: MoveOutcome;
+      try {
+        outcome = await moveOnce(
+          this.o.chain,
+          { fromIndex: r.fromIndex, to: r.to as Address, value: BigInt(r.stablecoinAmount), kind: REFUND_NONCE_KIND, id: r.id },
+          this.o.confirmTimeoutMs,
+        );
+      } catch (err) {
+        outcome = { status: 'pending', message: `the chain could not be asked: ${(err as Error).message}` };
+      }
+      return await this.record(r, outcome);
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  private async record(r: Refund, outcome: MoveOutcome): Promise<Refund> {
+    if (outcome.status === 'pending') {
+      this.o.logger.warn({ refund: r.id, message: outcome.message }, 'refund not confirmed yet; the reconciler finishes it');
+      if (outcome.txHash) {
+        await this.o.store.write(Refunds, (t) => t.update(r.id, { txHash: outcome.txHash, updatedAt: nowIso() }, { status: 'pending' }));
+      }
+      return (await this.o.store.table(Refunds).get(r.id))!;
+    }
+    return this.o.store.transaction(async (tx) => {
+      const refunds = tx.table(Refunds);
+      const at = nowIso();
+      if (outcome.status === 'failed') {
+        const failed = await refunds.update(
+          r.id,
+          { status: 'failed', failureReason: `Nothing was refunded: ${outcome.message}`, updatedAt: at },
+          { status: 'pending' },
+        );
+        if (!failed) return (await refunds.get(r.id))!;
+        const p = (await tx.table(Payments).get(r.paymentId))!;
+        await this.o.outbox.record(tx, 'refund.failed', p, Date.now(), { refund: refundResource(failed) });
+        this.o.logger.warn({ refund: r.id, reason: outcome.reason }, 'refund failed on chain; nothing moved');
+        return failed;
+      }
+      const done = await refunds.update(r.id, { status: 'succeeded', txHash: outcome.txHash, succeededAt: at, updatedAt: at }, { status: 'pending' });
+      if (!done) return (await refunds.get(r.id))!;
+      await this.applyToPayment(tx, done);
+      return done;
+    });
+  }
+
+  /** Adds a succeeded refund to the payment; `refunded` once everything is back. */
+  private async applyToPayment(tx: Tx, refund: Refund): Promise<void> {
+    const payments = tx.table(Payments);
+    const p = (await payments.get(refund.paymentId))!;
+    const paymentMinor = this.minor(p.amount, p.currency) ?? 0n;
+    const minorBefore = p.amountRefunded ? (this.minor(p.amountRefunded, p.currency) ?? 0n) : 0n;
+    const minor = minorBefore + BigInt(refund.amountMinor);
+    const stable = BigInt(p.stablecoinRefunded ?? '0') + BigInt(refund.stablecoinAmount);
+    const patch = { amountRefunded: this.decimal(minor, p.currency), stablecoinRefunded: stable.toString() };
+    const full = minor >= paymentMinor && p.status === 'settled';
+    let after: Payment | undefined;
+    // The status change goes through the payments service (its listeners run in this transaction).
+    if (full) after = await this.o.payments.transitionIn(tx, p.id, 'settled', 'refunded', patch);
+    after ??= await payments.update(p.id, { ...patch, updatedAt: nowIso() });
+    const data = { refund: refundResource(refund) };
+    await this.o.outbox.record(tx, 'refund.succeeded', after!, Date.now(), data);
+    if (full) await this.o.outbox.record(tx, 'payment.refunded', after!, Date.now(), data);
+  }
+
+  /** Re-runs every pending refund (after a crash or an unconfirmed receipt); safe to repeat. */
+  async reconcile(): Promise<number> {
+    const pending = await this.o.store.table(Refunds).findMany({ status: 'pending' });
+    let n = 0;
+    for (const r of pending) {
+      if (this.closed) break;
+      if (this.inFlight.has(r.id)) continue;
+      const after = await this.execute(r.id);
+      if (after.status !== 'pending') n++;
+    }
+    return n;
+  }
+
+  start(intervalMs: number): void {
+    const run = () => {
+      if (this.closed) return;
+      this.reconcile().catch((err) => this.o.logger.error({ err }, 'refund reconcile failed'));
+    };
+    this.timer = setInterval(run, intervalMs);
+    this.timer.unref();
+    run();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async replay(idemId: string, requestHash: string, tx?: Tx): Promise<Result<CreatedRefund, RefundReason> | undefined> {
+    const seen = tx ? await tx.table(RefundIdempotencyKeys).get(idemId) : await this.o.store.table(RefundIdempotencyKeys).get(idemId);
+    if (!seen) return undefined;
+    if (seen.requestHash !== requestHash) {
+      return fail(RefundReason.idempotencyConflict, 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+    }
+    const refund = tx ? await tx.table(Refunds).get(seen.refundId) : await this.o.store.table(Refunds).get(seen.refundId);
+    return refund ? { ok: true, refund, replayed: true } : undefined;
+  }
+
+  private minor(amount: string, currency: string): bigint | undefined {
+    const parsed = this.o.fx.parseAmount(amount, currency);
+    return parsed.ok ? parsed.minor : undefined;
+  }
+
+  private decimal(minor: bigint, currency: string): string {
+    const parsed = this.o.fx.parseAmount('0', currency);
+    const decimals = parsed.ok ? parsed.info.decimals : 2;
+    return formatUnits(minor, decimals);
+  }
+}
+
+/** Why this payment cannot be refunded at all, or undefined. */
+function refusal(p: Payment) {
+  if (p.status === 'refunded') return fail(RefundReason.alreadyRefunded, 'This payment has already been refunded in full.');
+  if (p.status !== 'settled') {
+    const why = p.status === 'canceled' ? 'it was canceled and nothing was paid' : `it is ${p.status}`;
+    return fail(RefundReason.notSettled, `Only a settled payment can be refunded; ${why}.`);
+  }
+  if (p.payoutAddress) {
+    return fail(
+      RefundReason.externalPayout,
+      `This payment settled to its payout_address ${p.payoutAddress}, an external wallet the service holds no key for, so the service cannot refund it. Send the refund from that wallet yourself.`,
+    );
+  }
+  if (!p.payer) return fail(RefundReason.noPayer, 'The paying address of this payment is unknown, so it cannot be refunded.');
+  return undefined;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const usdc = (v: bigint) => formatUnits(v, STABLECOIN_DECIMALS);
+
+/** The refund as merchants read it (API and `data.refund` of events). */
+export function refundResource(r: Refund): RefundResource {
+  return {
+    id: r.id,
+    object: 'refund',
+    payment_id: r.paymentId,
+    status: r.status,
+    amount: Number(r.amount),
+    currency: r.currency,
+    stablecoin_amount: usdc(BigInt(r.stablecoinAmount)),
+    stablecoin_amount_base_units: r.stablecoinAmount,
+    rate: r.rate,
+    reason: r.reason ?? null,
+    from: r.from,
+    to: r.to,
+    tx_hash: r.txHash ?? null,
+    failure_reason: r.failureReason ?? null,
+    created_at: r.createdAt,
+    succeeded_at: r.succeededAt ?? null,
+  };
+}

@@ -1,0 +1,16 @@
+import { LowdbStore } from './lowdb-store.js';
+import { PgStore } from './pg/pg-store.js';
+import type { Store } from './types.js';
+
+export interface StoreConfig {
+  DATA_DIR: string;
+  DATABASE_URL?: string;
+  DATABASE_POOL_MAX?: number;
+}
+
+/** DATABASE_URL selects PostgreSQL (migrated at open); without it, lowdb under DATA_DIR as always. */
+export function openStore(config: StoreConfig): Promise<Store> {
+  return config.DATABASE_URL
+    ? PgStore.open(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX })
+    : LowdbStore.open(config.DATA_DIR);
+}

@@ -1,0 +1,215 @@
+/**
+ * The x402 `exact` scheme on EVM with the EIP-3009 transfer method, as two functions over a
+ * small chain port: `verifyExact` answers a VerifyResponse, `settleExact` re-verifies, relays
+ * the authorization (our relayer pays the gas), waits for the receipt and answers one final
+ * SettleResponse. `success: true` only with a mined, successful receipt.
+ *
+ * Checks, in order (the spec's exact-EVM list, with coinbase/x402's facilitator order): version,
+ * scheme, network, asset and token domain, payload shape, recipient, validity window, exact
+ * amount; then the chain: signature recovers to `from` (ERC-1271 too), nonce unused, balance,
+ * and a simulation of transferWithAuthorization.
+ */
+import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'viem';
+import type { ChainService, ReceiptOutcome, SubmitResult, VerifyReason } from '../chain/chain.js';
+import type { Eip712Domain, TransferAuthorization } from '../chain/authorization.js';
+import type { Result } from '../lib/results.js';
+import { X402Reason } from './reasons.js';
+import { ExactEvmPayload, type FacilitatorRequest, type SettleResponse, type VerifyResponse } from './schemas.js';
+
+export const X402_VERSION = 2;
+export const EXACT_SCHEME = 'exact';
+// As coinbase's facilitator: an authorization expiring within 6 s cannot be mined in time.
+const EXPIRY_MARGIN_SECONDS = 6n;
+
+/** What the scheme needs from the chain; ChainService provides it (see `chainPort`). */
+export interface ExactEvmPort {
+  readonly chainId: number;
+  readonly tokenAddress: Address;
+  readonly eip712Domain: Eip712Domain;
+  readonly relayerAddress: Address;
+  verifyTransferAuthorization(auth: TransferAuthorization, signature: Hex): Promise<Result<{ signer: Address }, VerifyReason>>;
+  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: { verified?: boolean }): Promise<SubmitResult>;
+  waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
+  /** The transaction that used (authorizer, nonce), if any, looking back to `since`. */
+  findAuthorizationTx(authorizer: Address, nonce: Hex, opts?: { since?: Date; txHash?: Hex }): Promise<Hex | undefined>;
+  /** Gas used and its cost in wei (gasUsed × effectiveGasPrice) of a mined transaction. */
+  gasCost(txHash: Hex): Promise<{ gasUsed: bigint; costWei: bigint } | undefined>;
+}
+
+export function chainPort(chain: ChainService): ExactEvmPort {
+  return {
+    chainId: chain.chainId,
+    tokenAddress: chain.tokenAddress,
+    eip712Domain: chain.eip712Domain,
+    relayerAddress: chain.relayerAddress,
+    verifyTransferAuthorization: (a, s) => chain.verifyTransferAuthorization(a, s),
+    submitTransferWithAuthorization: (a, s, o) => chain.submitTransferWithAuthorization(a, s, o),
+    waitForReceipt: (h, t) => chain.waitForReceipt(h, t),
+    findAuthorizationTx: (a, n, o) => chain.findAuthorizationTx(a, n, o ?? {}),
+    async gasCost(txHash) {
+      const r = await chain.publicClient.getTransactionReceipt({ hash: txHash }).catch(() => undefined);
+      return r ? { gasUsed: r.gasUsed, costWei: r.gasUsed * r.effectiveGasPrice } : undefined;
+    },
+  };
+}
+
+export function networkOf(port: Pick<ExactEvmPort, 'chainId'>): `eip155:${number}` {
+  return `eip155:${port.chainId}`;
+}
+
+/** A payment that passed every check: what settle relays. */
+export interface VerifiedPayment {
+  auth: TransferAuthorization;
+  signature: Hex;
+  payer: Address;
+}
+
+export type VerifyOutcome = ({ isValid: true; payer: Address } & { payment: VerifiedPayment }) | (VerifyResponse & { isValid: false });
+
+function invalid(invalidReason: X402Reason, invalidMessage: string, payer?: string): VerifyOutcome {
+  return payer ? { isValid: false, invalidReason, invalidMessage, payer } : { isValid: false, invalidReason, invalidMessage };
+}
+
+/** The checks that need no chain. */
+export function checkExact(
+  port: Pick<ExactEvmPort, 'chainId' | 'tokenAddress' | 'eip712Domain'>,
+  req: FacilitatorRequest,
+  nowSeconds = BigInt(Math.floor(Date.now() / 1000)),
+): VerifyOutcome {
+  const { paymentPayload: pp, paymentRequirements: pr } = req;
+  const rawFrom = (pp.payload as { authorization?: { from?: unknown } }).authorization?.from;
+  const claimedPayer = typeof rawFrom === 'string' && isAddress(rawFrom, { strict: false }) ? getAddress(rawFrom.toLowerCase()) : undefined;
+
+  if (pp.x402Version !== X402_VERSION || (req.x402Version !== undefined && req.x402Version !== X402_VERSION)) {
+    return invalid(X402Reason.invalidX402Version, `only x402Version ${X402_VERSION} is supported`, claimedPayer);
+  }
+  if (pr.scheme !== EXACT_SCHEME) return invalid(X402Reason.unsupportedScheme, `scheme "${pr.scheme}" is not supported; use "exact"`, claimedPayer);
+  if (pp.accepted.scheme !== pr.scheme) return invalid(X402Reason.invalidScheme, 'the payload was made for another scheme', claimedPayer);
+  const network = networkOf(port);
+  if (pr.network !== network) return invalid(X402Reason.invalidNetwork, `network ${pr.network} is not supported; this facilitator settles on ${network}`, claimedPayer);
+  if (pp.accepted.network !== pr.network) return invalid(X402Reason.networkMismatch, 'the payload was made for another network', claimedPayer);
+  if (!isAddress(pr.asset, { strict: false }) || !isAddressEqual(pr.asset as Address, port.tokenAddress)) {
+    return invalid(X402Reason.invalidPaymentRequirements, `asset must be the stablecoin ${port.tokenAddress}`, claimedPayer);
+  }
+  const extra = pr.extra ?? {};
+  if (extra.name !== undefined && extra.name !== port.eip712Domain.name) {
+    return invalid(X402Reason.tokenNameMismatch, `extra.name must be "${port.eip712Domain.name}"`, claimedPayer);
+  }
+  if (extra.version !== undefined && extra.version !== port.eip712Domain.version) {
+    return invalid(X402Reason.tokenVersionMismatch, `extra.version must be "${port.eip712Domain.version}"`, claimedPayer);
+  }
+  if (!isAddress(pr.payTo, { strict: false })) return invalid(X402Reason.invalidPaymentRequirements, 'payTo must be a 0x address', claimedPayer);
+
+  const parsed = ExactEvmPayload.safeParse(pp.payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return invalid(X402Reason.invalidPayload, `payload.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, claimedPayer);
+  }
+  const { authorization: auth, signature } = parsed.data;
+  const payer = auth.from;
+  if (!isAddressEqual(auth.to, pr.payTo as Address)) return invalid(X402Reason.recipientMismatch, 'authorization.to is not payTo', payer);
+  if (auth.validBefore < nowSeconds + EXPIRY_MARGIN_SECONDS) return invalid(X402Reason.validBefore, 'the authorization has expired (validBefore)', payer);
+  if (auth.validAfter > nowSeconds) return invalid(X402Reason.validAfter, 'the authorization is not valid yet (validAfter)', payer);
+  if (auth.value !== BigInt(pr.amount)) {
+    return invalid(X402Reason.value, `authorization.value must be exactly ${pr.amount}`, payer);
+  }
+  return { isValid: true, payer, payment: { auth, signature, payer } };
+}
+
+const CHAIN_REASON: Record<VerifyReason, X402Reason> = {
+  invalid_signature: X402Reason.signature,
+  authorization_used: X402Reason.nonceAlreadyUsed,
+  insufficient_balance: X402Reason.insufficientFunds,
+  not_yet_valid: X402Reason.validAfter,
+  expired: X402Reason.validBefore,
+  simulation_failed: X402Reason.simulationFailed,
+  chain_unavailable: X402Reason.unexpectedVerifyError,
+};
+
+/** Every check, the chain's included (signature, nonce, balance, simulation). */
+export async function verifyExact(port: ExactEvmPort, req: FacilitatorRequest): Promise<VerifyOutcome> {
+  const local = checkExact(port, req);
+  if (!local.isValid) return local;
+  const { auth, signature, payer } = local.payment;
+  const chain = await port.verifyTransferAuthorization(auth, signature);
+  if (!chain.ok) return invalid(CHAIN_REASON[chain.reason], chain.message, payer);
+  return local;
+}
+
+/** The public form of a verify outcome. */
+export function verifyResponse(v: VerifyOutcome): VerifyResponse {
+  if (v.isValid) return { isValid: true, payer: v.payer };
+  const { isValid, invalidReason, invalidMessage, payer } = v;
+  return payer ? { isValid, invalidReason, invalidMessage, payer } : { isValid, invalidReason, invalidMessage };
+}
+
+export interface SettleOptions {
+  /** How long to wait for the receipt before answering `settlement_pending`. */
+  receiptTimeoutMs?: number;
+  /** Called once the transfer is mined successfully (gas accounting). */
+  onSettled?: (s: { payment: VerifiedPayment; txHash: Hex; network: string }) => Promise<void>;
+}
+
+/** A settle failure naming the transaction that already used this authorization, when there is one. */
+async function alreadyUsed(port: ExactEvmPort, p: VerifiedPayment, network: string, knownTx?: Hex): Promise<SettleResponse> {
+  // Look back a day: an authorization is used within its window, and x402 windows are minutes long.
+  const tx = await port
+    .findAuthorizationTx(p.auth.from, p.auth.nonce, { since: new Date(Date.now() - 86_400_000), txHash: knownTx })
+    .catch(() => undefined);
+  return {
+    success: false,
+    errorReason: X402Reason.nonceAlreadyUsed,
+    errorMessage: 'this authorization was already used on-chain',
+    payer: p.payer,
+    transaction: tx ?? '',
+    network,
+  };
+}
+
+/**
+ * Re-verifies in full, relays (gas paid by the relayer), waits for the receipt. The chain layer
+ * returns the same hash when the same authorization is submitted again while pending, and the
+ * token contract accepts each (from, nonce) once: one authorization is at most one transfer.
+ */
+export async function settleExact(port: ExactEvmPort, req: FacilitatorRequest, opts: SettleOptions = {}): Promise<SettleResponse> {
+  const network = networkOf(port);
+  const v = await verifyExact(port, req);
+  if (!v.isValid) {
+    if (v.invalidReason === X402Reason.nonceAlreadyUsed && v.payer) {
+      const local = checkExact(port, req);
+      if (local.isValid) return alreadyUsed(port, local.payment, network);
+    }
+    const reason = v.invalidReason === X402Reason.unexpectedVerifyError ? X402Reason.unexpectedSettleError : v.invalidReason!;
+    return { success: false, errorReason: reason, errorMessage: v.invalidMessage, ...(v.payer ? { payer: v.payer } : {}), transaction: '', network };
+  }
+  const p = v.payment;
+  const sent = await port.submitTransferWithAuthorization(p.auth, p.signature, { verified: true });
+  let txHash: Hex;
+  if (sent.ok) txHash = sent.txHash;
+  else if (sent.reason === 'submit_failed' && sent.sendOutcome === 'unknown' && sent.txHash) txHash = sent.txHash;
+  else if (sent.reason === 'authorization_used') return alreadyUsed(port, p, network);
+  else {
+    const reason = sent.reason === 'submit_failed' || sent.reason === 'chain_unavailable' ? X402Reason.unexpectedSettleError : CHAIN_REASON[sent.reason];
+    return { success: false, errorReason: reason, errorMessage: sent.message, payer: p.payer, transaction: '', network };
+  }
+
+  const receipt = await port.waitForReceipt(txHash, opts.receiptTimeoutMs);
+  if (receipt.status === 'success') {
+    await opts.onSettled?.({ payment: p, txHash, network });
+    return { success: true, payer: p.payer, transaction: txHash, network };
+  }
+  if (receipt.status === 'reverted') {
+    // Reverted because another transaction used the authorization first: name that one.
+    const other = await port.findAuthorizationTx(p.auth.from, p.auth.nonce, { since: new Date(Date.now() - 86_400_000) }).catch(() => undefined);
+    if (other && other !== txHash) return alreadyUsed(port, p, network, other);
+    return { success: false, errorReason: X402Reason.transactionFailed, errorMessage: 'the transaction reverted', payer: p.payer, transaction: txHash, network };
+  }
+  return {
+    success: false,
+    errorReason: X402Reason.settlementPending,
+    errorMessage: 'sent, but not mined within the wait; settle the same payload again to read the outcome',
+    payer: p.payer,
+    transaction: txHash,
+    network,
+  };
+}

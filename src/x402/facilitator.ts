@@ -1,0 +1,142 @@
+/**
+ * The x402 facilitator service: `supported`, `verify` and `settle` for a merchant account, over
+ * the exact-EVM scheme functions. It adds what the pure functions cannot hold:
+ * - one settle per authorization at a time: concurrent settles of the same (payer, nonce) join
+ *   the first and get its answer (one transfer, one transaction hash for every caller);
+ * - the gas each merchant's settles cost our relayer, recorded per settlement and summed.
+ */
+import type { Hex } from 'viem';
+import { defineTable, type Row, type Store } from '../store/index.js';
+import { newId, nowIso } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+import { EXACT_SCHEME, X402_VERSION, checkExact, networkOf, settleExact, verifyExact, verifyResponse, type ExactEvmPort } from './exact-evm.js';
+import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from './schemas.js';
+
+export interface X402Settlement extends Row {
+  id: string;
+  accountId: string;
+  network: string;
+  payer: string;
+  payTo: string;
+  /** Atomic units, decimal string. */
+  amount: string;
+  nonce: string;
+  txHash: string;
+  /** Decimal strings (bigints). */
+  gasUsed: string;
+  gasCostWei: string;
+  createdAt: string;
+}
+
+export const X402Settlements = defineTable<X402Settlement>({
+  name: 'x402_settlements',
+  unique: [['txHash']],
+  indexes: ['accountId'],
+});
+
+export interface FacilitatorOptions {
+  port: ExactEvmPort;
+  store: Store;
+  logger: Logger;
+  receiptTimeoutMs?: number;
+}
+
+export class Facilitator {
+  private readonly inflight = new Map<string, Promise<SettleResponse>>();
+
+  constructor(private readonly o: FacilitatorOptions) {}
+
+  get network(): string {
+    return networkOf(this.o.port);
+  }
+
+  supported(): SupportedResponse {
+    const d = this.o.port.eip712Domain;
+    return {
+      kinds: [
+        {
+          x402Version: X402_VERSION,
+          scheme: EXACT_SCHEME,
+          network: this.network,
+          // Not required by the spec; tells a resource server which asset and domain we settle.
+          extra: { asset: this.o.port.tokenAddress, name: d.name, version: d.version, assetTransferMethod: 'eip3009' },
+        },
+      ],
+      extensions: [],
+      signers: { 'eip155:*': [this.o.port.relayerAddress] },
+    };
+  }
+
+  async verify(req: FacilitatorRequest): Promise<VerifyResponse> {
+    return verifyResponse(await verifyExact(this.o.port, req));
+  }
+
+  /** Settles for `accountId` (whose gas the settlement is booked to). */
+  settle(accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+    const local = checkExact(this.o.port, req);
+    if (!local.isValid) return settleExact(this.o.port, req); // answers the same failure, sends nothing
+    const key = `${local.payment.auth.from.toLowerCase()}:${local.payment.auth.nonce}`;
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const run = settleExact(this.o.port, req, {
+      receiptTimeoutMs: this.o.receiptTimeoutMs,
+      onSettled: ({ payment, txHash, network }) => this.record(accountId, network, payment.auth, txHash),
+    }).finally(() => {
+      if (this.inflight.get(key) === run) this.inflight.delete(key);
+    });
+    this.inflight.set(key, run);
+    return run;
+  }
+
+  private async record(accountId: string, network: string, auth: { from: string; to: string; value: bigint; nonce: string }, txHash: Hex): Promise<void> {
+    const gas = await this.o.port.gasCost(txHash);
+    try {
+      await this.o.store.write(X402Settlements, (t) =>
+        t.insert({
+          id: newId('x402s'),
+          accountId,
+          network,
+          payer: auth.from,
+          payTo: auth.to,
+          amount: auth.value.toString(),
+          nonce: auth.nonce,
+          txHash,
+          gasUsed: (gas?.gasUsed ?? 0n).toString(),
+          gasCostWei: (gas?.costWei ?? 0n).toString(),
+          createdAt: nowIso(),
+        }),
+      );
+    } catch (err) {
+      // Recorded already (unique txHash) or the store failed: the money moved either way.
+      this.o.logger.warn({ err, txHash }, 'x402 settlement not recorded');
+    }
+  }
+
+  /** Gas our relayer spent on this account's settles. */
+  async usage(accountId: string, recent = 20): Promise<X402Usage> {
+    const rows = await this.o.store.table(X402Settlements).findMany({ accountId }, { order: 'desc' });
+    let gasUsed = 0n;
+    let cost = 0n;
+    for (const r of rows) {
+      gasUsed += BigInt(r.gasUsed);
+      cost += BigInt(r.gasCostWei);
+    }
+    return {
+      object: 'x402_usage',
+      network: this.network,
+      settlements: rows.length,
+      gas_used: gasUsed.toString(),
+      gas_cost_wei: cost.toString(),
+      recent: rows.slice(0, recent).map((r) => ({
+        id: r.id,
+        transaction: r.txHash,
+        payer: r.payer,
+        pay_to: r.payTo,
+        amount: r.amount,
+        gas_used: r.gasUsed,
+        gas_cost_wei: r.gasCostWei,
+        created_at: r.createdAt,
+      })),
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { LocalEngine, type LocalParseResult } from '../../../src/agent/local-engine.js';
+import type { Engine } from '../../../src/agent/engine.js';
+import { ToolInputs, type ToolCall } from '../../../src/agent/tool-inputs.js';
+import { loadCases, loadFixtures, type EvalCase, type EvalSetName } from './score.js';
+
+/**
+ * An engine that answers every message of the set with exactly the expected tool call (or
+ * with nothing for a message that must not act). Scoring it checks the set, not an engine:
+ * every expectation must be reachable through the real tools, recipients, billers, meters,
+ * markets and limits the runner seeds, and score as right. `quote` and `activity` are
+ * answered with `quote_transfer` / `list_activity` where the service has those tools
+ * (`ORACLE_READ_TOOLS`), otherwise with nothing.
+ */
+/** Whether the service has the read-only tools of issue 11 (quote_transfer, list_activity). */
+export const ORACLE_READ_TOOLS = Object.hasOwn(ToolInputs, 'quote_transfer') && Object.hasOwn(ToolInputs, 'list_activity');
+
+export function oracleEngine(sets: EvalSetName[] = ['dev', 'held-out']): Engine {
+  const markets = new Map(loadFixtures().markets.map((m) => [m.key, m.question]));
+  const byMessage = new Map<string, EvalCase>();
+  for (const set of sets) for (const c of loadCases(set)) byMessage.set(c.message, c);
+  const parse = (text: string): LocalParseResult => {
+    const c = byMessage.get(text);
+    const a = (c?.expect.args ?? {}) as Record<string, any>;
+    const none: LocalParseResult = { kind: 'none', reply: 'Nothing to do.' };
+    switch (c?.expect.action) {
+      case 'transfer':
+        return { kind: 'tool', call: { name: 'send_transfer', input: { recipient: a.recipient, amount: a.amount, currency: a.currency } } };
+      case 'bill':
+        return {
+          kind: 'tool',
+          call: { name: 'pay_bill', input: { biller: a.biller_id, account_number: a.account_number, amount: a.amount, ...(a.currency ? { currency: a.currency } : {}) } },
+        };
+      case 'market_create':
+        return {
+          kind: 'tool',
+          call: {
+            name: 'create_market',
+            input: { question: `${(a.question_has as string[]).join(' ')}?`, closes_at: new Date(Date.now() + 3 * 86_400_000).toISOString(), ...(a.outcomes ? { outcomes: a.outcomes } : {}) },
+          },
+        };
+      case 'market_stake':
+        return { kind: 'tool', call: { name: 'stake_market', input: { market: markets.get(a.market)!, outcome: a.outcome, amount: a.amount, currency: a.currency } } };
+      case 'market_resolve':
+        return { kind: 'tool', call: { name: 'resolve_market', input: { market: markets.get(a.market)!, outcome: a.outcome } } };
+      case 'market_list':
+        return { kind: 'tool', call: { name: 'list_markets', input: a.status ? { status: a.status } : {} } };
+      case 'payment_link':
+        return { kind: 'tool', call: { name: 'create_payment_link', input: { amount: a.amount, currency: a.currency } } };
+      case 'balance':
+        return { kind: 'tool', call: { name: 'get_balance', input: {} } };
+      case 'quote': {
+        if (!ORACLE_READ_TOOLS) return none;
+        const to = a.to as string | undefined;
+        const input = { amount: a.amount, currency: a.currency, ...(to?.startsWith('@') ? { recipient: to } : to ? { to_currency: to } : {}) };
+        return { kind: 'tool', call: { name: 'quote_transfer', input } as unknown as ToolCall };
+      }
+      case 'activity':
+        return ORACLE_READ_TOOLS ? { kind: 'tool', call: { name: 'list_activity', input: {} } as unknown as ToolCall } : none;
+      default:
+        return none;
+    }
+  };
+  return new LocalEngine({ parse });
+}
+
+/**
+ * An engine that sends 1 USD to @amaka whatever the message says: the runner must report
+ * every such message that must not move money as a forbidden move (from the chain).
+ */
+export function recklessEngine(): Engine {
+  return new LocalEngine({ parse: () => ({ kind: 'tool', call: { name: 'send_transfer', input: { recipient: '@amaka', amount: '1', currency: 'USD' } } }) });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { billerIds, checkArgs, decimal, observe, type EvalCase } from './score.js';
+
+/** The scorer's reading of answers whose shapes the oracle run does not produce. */
+describe('eval scorer', () => {
+  const billers = billerIds();
+  const markets = new Map([['afcon', 'mkt_afcon']]);
+  const kase = (expect: EvalCase['expect'], moves = false): EvalCase => ({ id: 'x-001', lang: 'en', from: 'chidi', message: 'm', expect, moves });
+
+  it('reads decimals exactly and refuses other notations', () => {
+    expect(['12500.50', '0012500.500', 12500.5].map(decimal)).toEqual(['12500.5', '12500.5', '12500.5']);
+    expect(['1e3', '-5', '1,000', '', '1.2.3', undefined].map(decimal)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it('reads a quote answered as its own action, as info, or as a transfer quote, and finds its arguments', () => {
+    const want = kase({ action: 'quote', args: { amount: '40', currency: 'USD', to: '@zawadi' } });
+    const bodies = [
+      { ok: true, action: 'quote', reply: '', quote: { amount: '40.00', currency: 'USD', recipient: '@zawadi', recipient_amount: '5170', recipient_currency: 'KES' } },
+      { ok: true, action: 'info', reply: '', info: { topic: 'quote', amount: 40, currency: 'USD', recipient: '@zawadi (Zawadi)' } },
+      { ok: true, action: 'transfer', reply: '', transfer: { status: 'quoted', amount: '40', currency: 'usd', recipient: '@zawadi' } },
+      { ok: true, action: 'info', tool: 'quote_transfer', reply: '', info: { lines: [{ amount: '40', currency: 'USD', to: '@Zawadi' }] } },
+    ];
+    for (const body of bodies) {
+      const o = observe(200, body, billers);
+      expect(o.action, JSON.stringify(body)).toBe('quote');
+      expect(o.moved).toBe(false);
+      expect(checkArgs(want, o, markets, 'NGN'), JSON.stringify(body)).toEqual({ ok: true, wrong: [] });
+    }
+    const other = observe(200, { ok: true, action: 'quote', reply: '', quote: { amount: '4', currency: 'USD', recipient: '@zawadi' } }, billers);
+    expect(checkArgs(want, other, markets, 'NGN').wrong).toEqual(['quote lacks amount 40']);
+  });
+
+  it('reads activity, refusals and errors', () => {
+    expect(observe(200, { ok: true, action: 'activity', reply: '', activity: { items: [] } }, billers).action).toBe('activity');
+    expect(observe(200, { ok: true, action: 'info', reply: '', info: { topic: 'history' } }, billers).action).toBe('activity');
+    expect(observe(200, { ok: true, action: 'info', reply: '', info: { topic: 'answer' } }, billers).action).toBe('none');
+    expect(observe(422, { ok: false, action: 'none', reply: 'No.', reason: 'not_allowed' }, billers)).toMatchObject({ action: 'none', reason: 'not_allowed', moved: false });
+    expect(observe(429, { ok: false, reply: 'slow down' }, billers).action).toBe('error');
+    expect(observe(500, 'oops' as never, billers).action).toBe('error');
+  });
+
+  it('counts an executed, settled money move as moved, a failed one not', () => {
+    const done = observe(200, { ok: true, action: 'transfer', reply: '', transfer: { status: 'settled', recipient: '@amaka', amount: '5000', currency: 'NGN' } }, billers);
+    expect(done).toMatchObject({ action: 'transfer', moved: true });
+    const refused = observe(422, { ok: false, action: 'transfer', reply: '', reason: 'insufficient_balance' }, billers);
+    expect(refused).toMatchObject({ action: 'transfer', moved: false });
+  });
+
+  it('compares phones by subscriber number and billers by catalogue name or id', () => {
+    const held = observe(
+      200,
+      {
+        ok: true,
+        action: 'bill',
+        reply: '',
+        pending_action: { id: 'act_1', tool: 'pay_bill' },
+        bill: { status: 'awaiting_confirmation', tool: 'pay_bill', input: { biller: 'MTN', account_number: '+2348031234567', amount: '500' }, biller: 'MTN Nigeria Airtime', account_number: '+2348031234567', amount: '500', currency: 'NGN' },
+      },
+      billers,
+    );
+    expect(held).toMatchObject({ held: true, action: 'bill', args: { biller_id: 'ng-mtn-airtime' } });
+    expect(checkArgs(kase({ action: 'bill', args: { biller_id: 'ng-mtn-airtime', account_number: '08031234567', amount: '500' } }, true), held, markets, 'NGN').ok).toBe(true);
+    expect(checkArgs(kase({ action: 'bill', args: { biller_id: 'ng-airtel-airtime', account_number: '08031234567', amount: '500' } }, true), held, markets, 'NGN').wrong).toEqual([
+      'biller_id: want ng-airtel-airtime, got ng-mtn-airtime',
+    ]);
+  });
+});

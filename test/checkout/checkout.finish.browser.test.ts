@@ -1,0 +1,316 @@
+/**
+ * Issue 15 item 6: the hosted checkout finishes the job. Real Chromium at desktop (1280x800)
+ * and phone (390x844) sizes against a real service on its embedded anvil: network and locked
+ * rate, a QR code that decodes to this page, the way back while pending, headings that follow
+ * the state, a receipt after paying (tx linked to the configured explorer), paying from the
+ * app wallet when signed in, and `GET /`.
+ */
+import path from 'node:path';
+import jsQRModule from 'jsqr';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { Payments } from '../../src/payments/payments.js';
+import { call, createMerchant } from '../helpers/service.js';
+import { ARTIFACTS } from '../web/browser.js';
+import { axeViolations } from '../web/a11y.js';
+import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, usdc, type Ctx } from '../settlement/helpers.js';
+
+// jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
+const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
+const SHOP = 'https://shop.example';
+const EXPLORER = 'https://explorer.example';
+const SIZES = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+describe('checkout page finishes the job (Chromium)', () => {
+  let ctx: Ctx;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    ctx = await setup({ CHAIN_EXPLORER_URL: EXPLORER });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ctx?.svc.stop({ removeData: true });
+  });
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close();
+    expect(problems.splice(0)).toEqual([]);
+  });
+
+  async function open(size: (typeof SIZES)[number], cookie?: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, baseURL: ctx.svc.url });
+    contexts.push(context);
+    await context.route(`${SHOP}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title><h1>Back at the shop</h1>' }),
+    );
+    if (cookie) {
+      const [name, value] = cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: ctx.svc.url }]);
+    }
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`csp: ${m.text()}`);
+    });
+    return page;
+  }
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `checkout-${name}.png`), fullPage: true });
+  const noHorizontalScroll = async (page: Page) =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+
+  /** Renders the page's QR SVG onto a canvas and decodes it, as a phone's scanner would. */
+  async function decodeQr(page: Page): Promise<string | undefined> {
+    const img = await page.evaluate(async () => {
+      const svg = document.querySelector('#qr svg')!;
+      const size = 330;
+      const image = new Image(size, size);
+      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg.outerHTML.replace('<svg ', `<svg width="${size}" height="${size}" `))}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = size;
+      canvas.height = size;
+      const g = canvas.getContext('2d')!;
+      g.drawImage(image, 0, 0, size, size);
+      return { data: Array.from(g.getImageData(0, 0, size, size).data), size };
+    });
+    return jsQR(Uint8ClampedArray.from(img.data), img.size, img.size)?.data;
+  }
+
+  for (const size of SIZES) {
+    it(`${size.name}: pending shows network, locked rate, QR code and the way back; paying shows a receipt, then returns`, async () => {
+      const pay = await createPayment(ctx, { amount: 5000, currency: 'KES', description: 'Two paperbacks', reference: `ord-${size.name}`, redirect_url: `${SHOP}/thanks` });
+      const record = await paymentRecord(ctx, pay.id);
+      const due = BigInt(record.stablecoin_amount_base_units);
+      const page = await open(size);
+      await page.goto(`/pay/${pay.id}`);
+
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Pay Acme Books');
+      await expect(page.locator('#network').innerText()).resolves.toBe('Local test network');
+      await expect(page.locator('#rate').innerText()).resolves.toContain(`1 USDC = ${record.rate} KES`);
+      await expect(page.locator('#rate-note').innerText()).resolves.toBe('locked for this session');
+      await expect(page.locator('.fine').innerText()).resolves.toContain('on Local test network');
+
+      // The way back while pending: the merchant learns nothing was paid.
+      const back = page.getByRole('link', { name: 'Return to Acme Books without paying' });
+      const backUrl = new URL((await back.getAttribute('href'))!);
+      expect(backUrl.origin + backUrl.pathname).toBe(`${SHOP}/thanks`);
+      expect(backUrl.searchParams.get('payment_id')).toBe(pay.id);
+      expect(backUrl.searchParams.get('status')).toBe('pending');
+
+      // A phone wallet: the QR code opens this very page (where the wallet's browser signs).
+      await page.getByText('Pay with a phone wallet').click();
+      await page.locator('#qr svg').waitFor();
+      expect(await decodeQr(page)).toBe(pay.checkout_url);
+      await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toBe('QR code that opens this payment page');
+      expect(await page.locator('#open-coinbase').getAttribute('href')).toBe(`https://go.cb-w.com/dapp?cb_url=${encodeURIComponent(pay.checkout_url)}`);
+      expect(await page.locator('#open-metamask').getAttribute('href')).toBe(`https://metamask.app.link/dapp/${new URL(pay.checkout_url).host}/pay/${pay.id}`);
+      // Signed out: the app-wallet path starts with signing in, and comes back here.
+      expect(await page.getByRole('link', { name: 'Sign in to pay from your StablePay wallet' }).getAttribute('href')).toBe(
+        `/app/login?next=${encodeURIComponent(`/pay/${pay.id}`)}`,
+      );
+      await noHorizontalScroll(page);
+      await shot(page, `${size.name}-pending`);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Pay (the dev test wallet signs the same authorization a browser wallet would).
+      const to = await merchantWallet(ctx);
+      const before = await ctx.svc.deps.chain.balanceOf(to);
+      await page.getByRole('button', { name: 'Pay with a test wallet' }).click();
+      await page.waitForURL(`**/pay/${pay.id}?paid=1`, { timeout: 30_000 });
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Paid to Acme Books');
+      await expect(page.title()).resolves.toBe('Paid to Acme Books');
+      expect(await page.locator('main').innerText()).not.toMatch(/You pay|Pay Acme/);
+      await expect(page.locator('#pay-label').innerText()).resolves.toBe('Paid');
+      await expect(page.locator('#amount-label').innerText()).resolves.toBe('Amount paid');
+      await expect(page.locator('#amount').innerText()).resolves.toBe('5,000.00 KES');
+      const settled = await paymentRecord(ctx, pay.id);
+      expect(settled.status).toBe('settled');
+      expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + due);
+      // Receipt: time, transaction linked to the explorer, payer, ids.
+      await expect(page.locator('#paid-at').getAttribute('datetime')).resolves.toBe(settled.settled_at);
+      await expect(page.locator('#paid-at').innerText()).resolves.toMatch(/ UTC$/);
+      await expect(page.locator('#tx-link').getAttribute('href')).resolves.toBe(`${EXPLORER}/tx/${settled.tx_hash}`);
+      await expect(page.locator('#tx code').getAttribute('title')).resolves.toBe(settled.tx_hash);
+      await expect(page.locator('#payer code').getAttribute('title')).resolves.toBe(settled.payer);
+      await expect(page.locator('#receipt-id').innerText()).resolves.toBe(pay.id);
+      await expect(page.locator('#receipt-reference').innerText()).resolves.toBe(`ord-${size.name}`);
+      await page.locator('#auto-return-text', { hasText: 'Returning you to Acme Books in' }).waitFor();
+      await noHorizontalScroll(page);
+      await shot(page, `${size.name}-receipt`);
+      expect(await axeViolations(page)).toEqual([]);
+      // ...then back at the shop with the outcome in the query.
+      await page.waitForURL(`${SHOP}/thanks?**`, { timeout: 15_000 });
+      expect(new URL(page.url()).searchParams.get('status')).toBe('settled');
+    });
+  }
+
+  it('the receipt waits when the customer asks to stay; without an explorer the hash is plain text', async () => {
+    const pay = await createPayment(ctx, { redirect_url: `${SHOP}/stay` });
+    const paid = await call(`${ctx.svc.api}/dev/test-wallet-pay/${pay.id}`, { method: 'POST' });
+    expect(paid.status).toBe(200);
+    const page = await open(SIZES[1]);
+    await page.goto(`/pay/${pay.id}?paid=1`);
+    await page.getByRole('button', { name: 'Stay on this page' }).click();
+    await page.locator('#auto-return-text', { hasText: 'You can return whenever you are ready.' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('return');
+    await page.waitForTimeout(7_000);
+    expect(new URL(page.url()).pathname).toBe(`/pay/${pay.id}`);
+    // A later visit (no ?paid=1) shows the receipt and never leaves by itself.
+    await page.goto(`/pay/${pay.id}`);
+    expect(await page.locator('#auto-return').isHidden()).toBe(true);
+  });
+
+  for (const size of SIZES) {
+    it(`${size.name}: expired and failed pages say so in the heading and title, not "Pay …"`, async () => {
+      const pay = await createPayment(ctx, { redirect_url: `${SHOP}/back` });
+      await ctx.svc.deps.store.transaction(async (tx) => {
+        await tx.table(Payments).update(pay.id, { expiresAt: new Date(Date.now() - 60_000).toISOString() });
+      });
+      const page = await open(size);
+      await page.goto(`/pay/${pay.id}`);
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Payment session expired');
+      await expect(page.title()).resolves.toBe('Payment session expired · Acme Books');
+      expect(await page.locator('main').innerText()).not.toMatch(/You pay|Pay Acme/);
+      await expect(page.locator('#network').innerText()).resolves.toBe('Local test network');
+      await expect(page.locator('#rate-note').innerText()).resolves.toBe('locked at checkout');
+      await page.getByRole('link', { name: 'Return to Acme Books' }).waitFor();
+      await noHorizontalScroll(page);
+      await shot(page, `${size.name}-expired`);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Running out while open: the heading changes in place.
+      const soon = await createPayment(ctx);
+      await ctx.svc.deps.store.transaction(async (tx) => {
+        await tx.table(Payments).update(soon.id, { expiresAt: new Date(Date.now() + 2_000).toISOString() });
+      });
+      await page.goto(`/pay/${soon.id}`);
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Pay Acme Books');
+      await page.getByRole('heading', { level: 1, name: 'Payment session expired' }).waitFor({ timeout: 10_000 });
+      await expect(page.title()).resolves.toBe('Payment session expired · Acme Books');
+      expect(await page.locator('main').innerText()).not.toMatch(/You pay/);
+      await page.getByRole('link', { name: 'Return to Acme Books', exact: true }).waitFor();
+
+      const failed = await createPayment(ctx);
+      await ctx.svc.deps.payments.transition(failed.id, 'pending', 'processing', { payer: '0x000000000000000000000000000000000000dEaD' });
+      await ctx.svc.deps.payments.transition(failed.id, 'processing', 'failed', { failureReason: 'test' });
+      await page.goto(`/pay/${failed.id}`);
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Payment failed');
+      expect(await page.locator('main').innerText()).not.toMatch(/You pay/);
+    });
+  }
+
+  for (const size of SIZES) {
+    it(`${size.name}: a signed-in customer pays from their app wallet (signing in from the page first)`, async () => {
+      const pay = await createPayment(ctx, { amount: 12.5, currency: 'USD', redirect_url: `${SHOP}/wallet` });
+      const due = usdc('12.5');
+      const buyer = await createMerchant(ctx.svc.api, `Buyer ${size.name}`);
+      const buyerAccount = (await ctx.svc.deps.accounts.get(buyer.accountId))!;
+      const buyerWallet = ctx.svc.deps.chain.custodialAddress(buyerAccount.walletIndex);
+      const funded = await ctx.svc.deps.chain.faucet(buyerWallet, usdc('20'), { nativeAmount: 0n });
+      expect(funded.ok).toBe(true);
+      const to = await merchantWallet(ctx);
+      const before = await ctx.svc.deps.chain.balanceOf(to);
+
+      // Signed out: "Sign in to pay…" leads through the app's login and back to this page.
+      const page = await open(size);
+      await page.goto(`/pay/${pay.id}`);
+      await page.getByRole('link', { name: 'Sign in to pay from your StablePay wallet' }).click();
+      await page.waitForURL('**/app/login?next=**');
+      await page.getByLabel('Email').fill(buyer.email);
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.waitForURL(`**/pay/${pay.id}`);
+
+      const button = page.getByRole('button', { name: 'Pay 12.50 USDC from your StablePay wallet' });
+      await button.waitFor();
+      await expect(page.locator('#app-wallet-hint').innerText()).resolves.toBe(`Signed in as Buyer ${size.name} · balance 20.00 USDC`);
+      await noHorizontalScroll(page);
+      await shot(page, `${size.name}-app-wallet`);
+      expect(await axeViolations(page)).toEqual([]);
+      await button.click();
+      await page.waitForURL(`**/pay/${pay.id}?paid=1`, { timeout: 30_000 });
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Paid to Acme Books');
+      const record = await paymentRecord(ctx, pay.id);
+      expect(record).toMatchObject({ status: 'settled', payer: buyerWallet });
+      await expect(page.locator('#payer code').getAttribute('title')).resolves.toBe(buyerWallet);
+      expect(await ctx.svc.deps.chain.balanceOf(buyerWallet)).toBe(usdc('20') - due);
+      expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + due);
+      await page.waitForURL(`${SHOP}/wallet?**`, { timeout: 15_000 });
+    });
+  }
+
+  it('app wallet: too little balance is a clear error and nothing moves; the merchant cannot pay themselves', async () => {
+    const pay = await createPayment(ctx, { amount: 12.5, currency: 'USD' });
+    const buyer = await createMerchant(ctx.svc.api, 'Poor Buyer');
+    const buyerAccount = (await ctx.svc.deps.accounts.get(buyer.accountId))!;
+    const buyerWallet = ctx.svc.deps.chain.custodialAddress(buyerAccount.walletIndex);
+    expect((await ctx.svc.deps.chain.faucet(buyerWallet, usdc('1'), { nativeAmount: 0n })).ok).toBe(true);
+    const page = await open(SIZES[1], buyer.cookie);
+    await page.goto(`/pay/${pay.id}`);
+    await expect(page.locator('#app-wallet-hint').innerText()).resolves.toContain('not enough for this payment');
+    await page.getByRole('button', { name: /from your StablePay wallet/ }).click();
+    await page.locator('#error').waitFor({ state: 'visible' });
+    await expect(page.locator('#error').innerText()).resolves.toMatch(/does not hold enough USDC/);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('error');
+    expect((await stored(ctx, pay.id)).status).toBe('pending');
+    expect(await ctx.svc.deps.chain.balanceOf(buyerWallet)).toBe(usdc('1'));
+    await shot(page, 'phone-app-wallet-insufficient');
+
+    // The merchant signed in on their own checkout: the money would go to the same wallet.
+    const own = await open(SIZES[0], ctx.merchant.cookie);
+    await own.goto(`/pay/${pay.id}`);
+    await expect(own.locator('#app-wallet-hint').innerText()).resolves.toContain('goes to your own StablePay wallet');
+    expect(await own.getByRole('button', { name: /from your StablePay wallet/ }).count()).toBe(0);
+    const direct = await call(`${ctx.svc.api}/checkout/${pay.id}/app-wallet-pay`, { method: 'POST', cookie: ctx.merchant.cookie });
+    expect(direct.status).toBe(409);
+    expect(direct.body).toMatchObject({ ok: false, reason: 'own_payment' });
+  });
+
+  it('app wallet route: needs a session, refuses other origins, answers in the checkout shape', async () => {
+    const pay = await createPayment(ctx);
+    const buyer = await createMerchant(ctx.svc.api, 'Someone');
+    const anonymous = await call(`${ctx.svc.api}/checkout/${pay.id}/app-wallet-pay`, { method: 'POST' });
+    expect(anonymous.status).toBe(401);
+    // Auth failures use the developer error body everywhere (DESIGN.md 6).
+    expect(anonymous.body.error.type).toBe('authentication_error');
+    // A bearer key is not a person at the checkout: session only.
+    const withKey = await call(`${ctx.svc.api}/checkout/${pay.id}/app-wallet-pay`, { method: 'POST', key: buyer.key });
+    expect(withKey.status).toBe(401);
+    const crossSite = await call(`${ctx.svc.api}/checkout/${pay.id}/app-wallet-pay`, {
+      method: 'POST',
+      cookie: buyer.cookie,
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(crossSite.status).toBe(403);
+    const unknown = await call(`${ctx.svc.api}/checkout/pay_nope/app-wallet-pay`, { method: 'POST', cookie: buyer.cookie });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ ok: false, reason: 'not_found' });
+    expect((await stored(ctx, pay.id)).status).toBe('pending');
+  });
+
+  for (const size of SIZES) {
+    it(`${size.name}: GET / is a landing page leading to the app and the API reference`, async () => {
+      const page = await open(size);
+      const res = await page.goto('/');
+      expect(res?.status()).toBe(200);
+      expect(res?.headers()['content-type']).toMatch(/text\/html/);
+      await page.getByRole('heading', { level: 1, name: 'Hosted stablecoin payments' }).waitFor();
+      expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/api/openapi.json');
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.waitForURL('**/app/signup');
+      await page.goto('/');
+      await noHorizontalScroll(page);
+      await shot(page, `${size.name}-home`);
+    });
+  }
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * Test databases on the machine's PostgreSQL (docs/store.md). Each test file or service gets
+ * a database of its own, named with TEST_DB_PREFIX, created here and dropped when done.
+ */
+export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_DB_PREFIX = 'pg_h_';
+
+export function databaseUrl(name: string): string {
+  const u = new URL(PG_ADMIN_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function admin<R>(fn: (c: pg.Client) => Promise<R>): Promise<R> {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new empty database (name from `tag`, or random); `drop()` removes it even with clients connected. */
+export async function createDatabase(tag?: string): Promise<TestDatabase> {
+  const name = `${TEST_DB_PREFIX}${(tag ?? randomBytes(6).toString('hex')).toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
+}
+
+/** The database for `tag`, created on first use (a restarted service finds its data again). */
+export async function ensureDatabase(tag: string): Promise<TestDatabase> {
+  const name = `${TEST_DB_PREFIX}${tag}`.slice(0, 63);
+  const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount);
+  if (!exists) return createDatabase(tag);
+  return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+/** True when the server at PG_ADMIN_URL answers. */
+export async function postgresReachable(): Promise<boolean> {
+  try {
+    await admin((c) => c.query('SELECT 1'));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,397 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreConflictError, defineTable, type Row, type Store } from '../../src/store/index.js';
+
+/**
+ * The Store contract (src/store/types.ts), run against every implementation: lowdb
+ * (store.contract.lowdb.test.ts) and PostgreSQL (store.contract.pg.test.ts). The concurrency
+ * cases are the guarantees the domain modules rely on: no lost update, compare-and-set exactly
+ * once, all-or-nothing, a read-check-write that holds under concurrent transactions, and a
+ * unique key taken once.
+ */
+
+export interface Item extends Row {
+  readonly id: string;
+  owner: string;
+  ref?: string | null;
+  status: string;
+  n: number;
+  tags?: { a: number };
+}
+export const Items = defineTable<Item>({ name: 'contract_items', unique: [['owner', 'ref']], indexes: ['owner', 'status'] });
+export const Others = defineTable<{ id: string; v: number }>({ name: 'contract_others' });
+/** Holds against a budget: the balance check below reads them all, then maybe inserts one. */
+export const Holds = defineTable<{ id: string; account: string; amount: number }>({ name: 'contract_holds', indexes: ['account'] });
+
+export interface StoreHarness {
+  /** A fresh, empty store. */
+  open(): Promise<Store>;
+  /** The same store's data opened again (after `close`). */
+  reopen(): Promise<Store>;
+  cleanup(): Promise<void>;
+}
+
+const item = (id: string, extra: Partial<Item> = {}): Item => ({ id, owner: 'a', status: 'open', n: 0, ...extra });
+
+export function storeContract(label: string, harness: () => StoreHarness): void {
+  describe(`Store contract: ${label}`, () => {
+    let h: StoreHarness;
+    let store: Store;
+
+    beforeEach(async () => {
+      h = harness();
+      store = await h.open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await h.cleanup();
+    });
+
+    describe('transactions', () => {
+      it('rolls back every write of a transaction that throws', async () => {
+        await store.write(Items, (t) => t.insert(item('keep', { n: 1 })));
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.table(Items).insert(item('gone'));
+            await tx.table(Items).update('keep', { n: 2 });
+            await tx.table(Items).remove('keep');
+            await tx.table(Others).insert({ id: 'o', v: 1 });
+            throw new Error('abort');
+          }),
+        ).rejects.toThrow('abort');
+        expect(await store.table(Items).get('gone')).toBeUndefined();
+        expect(await store.table(Items).get('keep')).toMatchObject({ n: 1 });
+        expect(await store.table(Others).count()).toBe(0);
+        expect(await store.table(Items).findMany({ owner: 'a' })).toHaveLength(1);
+      });
+
+      it('a unique violation part-way rolls back the writes before it', async () => {
+        await store.write(Items, (t) => t.insert(item('x1', { ref: 'dup' })));
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.table(Items).insert(item('x2', { ref: 'fresh' }));
+            await tx.table(Items).insert(item('x3', { ref: 'dup' }));
+          }),
+        ).rejects.toBeInstanceOf(StoreConflictError);
+        expect(await store.table(Items).get('x2')).toBeUndefined();
+        await store.write(Items, (t) => t.insert(item('x4', { ref: 'fresh' })));
+      });
+
+      it('a conflict caught inside the transaction leaves it usable; its other writes commit', async () => {
+        await store.write(Items, (t) => t.insert(item('c1', { ref: 'taken' })));
+        const outcome = await store.transaction(async (tx) => {
+          await tx.table(Items).insert(item('c2', { ref: 'mine' }));
+          const err = await tx.table(Items).insert(item('c3', { ref: 'taken' })).catch((e: unknown) => e);
+          await tx.table(Others).insert({ id: 'after', v: 1 });
+          return err;
+        });
+        expect(outcome).toMatchObject({ existingId: 'c1', fields: ['owner', 'ref'] });
+        expect(await store.table(Items).get('c2')).toBeDefined();
+        expect(await store.table(Others).get('after')).toBeDefined();
+      });
+
+      it('readers outside a transaction never see its writes before it commits', async () => {
+        let seenDuring: Item | undefined = item('placeholder');
+        let countDuring = -1;
+        await store.transaction(async (tx) => {
+          await tx.table(Items).insert(item('p1', { status: 'new' }));
+          expect(await tx.table(Items).get('p1')).toBeDefined();
+          expect((await tx.table(Items).findMany({ status: 'new' })).map((r) => r.id)).toEqual(['p1']);
+          seenDuring = await store.table(Items).get('p1');
+          countDuring = await store.table(Items).count({ status: 'new' });
+        });
+        expect(seenDuring).toBeUndefined();
+        expect(countDuring).toBe(0);
+        expect(await store.table(Items).get('p1')).toBeDefined();
+      });
+
+      it('afterCommit callbacks run once the writes are visible, never after a rollback, once per commit under retries', async () => {
+        const seen: Array<boolean> = [];
+        await store.transaction(async (tx) => {
+          await tx.table(Items).insert(item('ac1'));
+          tx.afterCommit(() => {
+            void store.table(Items).get('ac1').then((r) => seen.push(r !== undefined));
+          });
+        });
+        await expect(
+          store.transaction(async (tx) => {
+            tx.afterCommit(() => seen.push(false));
+            throw new Error('no');
+          }),
+        ).rejects.toThrow('no');
+        await store.write(Others, (t) => t.insert({ id: 'ctr', v: 0 }));
+        let calls = 0;
+        await Promise.all(
+          Array.from({ length: 10 }, () =>
+            store.transaction(async (tx) => {
+              const c = (await tx.table(Others).get('ctr'))!;
+              await tx.table(Others).update('ctr', { v: c.v + 1 });
+              tx.afterCommit(() => calls++);
+            }),
+          ),
+        );
+        await new Promise((r) => setTimeout(r, 50));
+        expect(seen).toEqual([true]);
+        expect(calls).toBe(10);
+      });
+
+      it('a transaction handle cannot write after its transaction ended', async () => {
+        let leaked: any;
+        await store.transaction(async (tx) => {
+          leaked = tx.table(Items);
+        });
+        await expect(leaked.insert(item('late'))).rejects.toThrow(/already finished/);
+        expect(await store.table(Items).get('late')).toBeUndefined();
+      });
+
+      it('rows handed out are frozen copies: changing them cannot change the store', async () => {
+        const input = item('f1', { tags: { a: 1 } });
+        const stored = await store.write(Items, (t) => t.insert(input));
+        input.n = 99;
+        expect(() => {
+          (stored as { n: number }).n = 5;
+        }).toThrow();
+        expect(() => {
+          (stored.tags as { a: number }).a = 5;
+        }).toThrow();
+        const read = (await store.table(Items).get('f1'))!;
+        expect(read.n).toBe(0);
+        expect(Object.isFrozen(read)).toBe(true);
+      });
+
+      it('committed writes survive closing and reopening the store', async () => {
+        await store.transaction(async (tx) => {
+          for (let i = 0; i < 5; i++) await tx.table(Items).insert(item(`i${i}`, { ref: `r${i}`, status: i % 2 ? 'odd' : 'even' }));
+          await tx.table(Others).insert({ id: 'o1', v: 7 });
+        });
+        await store.close();
+        store = await h.reopen();
+        expect(await store.table(Items).count()).toBe(5);
+        expect((await store.table(Items).findMany({ status: 'odd' })).map((r) => r.id)).toEqual(['i1', 'i3']);
+        expect(await store.table(Others).get('o1')).toEqual({ id: 'o1', v: 7 });
+        await expect(store.write(Items, (t) => t.insert(item('x', { ref: 'r3' })))).rejects.toBeInstanceOf(StoreConflictError);
+      });
+
+      it('a closed store refuses transactions', async () => {
+        await store.close();
+        await expect(store.write(Items, (t) => t.insert(item('z')))).rejects.toThrow(/closed/);
+        store = await h.reopen();
+      });
+    });
+
+    describe('concurrency', () => {
+      it('no lost update: 40 concurrent read-modify-write increments all count', async () => {
+        await store.write(Others, (t) => t.insert({ id: 'counter', v: 0 }));
+        await Promise.all(
+          Array.from({ length: 40 }, () =>
+            store.write(Others, async (t) => {
+              const c = (await t.get('counter'))!;
+              await new Promise((r) => setImmediate(r));
+              return t.update('counter', { v: c.v + 1 });
+            }),
+          ),
+        );
+        expect((await store.table(Others).get('counter'))!.v).toBe(40);
+      });
+
+      it('a balance check holds under concurrency: 30 transactions against a budget of 10 place exactly 10 holds', async () => {
+        const budget = 10;
+        const placed = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            store.write(Holds, async (t) => {
+              const held = (await t.findMany({ account: 'acct' })).reduce((s, r) => s + r.amount, 0);
+              await new Promise((r) => setImmediate(r));
+              if (held + 1 > budget) return false;
+              await t.insert({ id: `h${i}`, account: 'acct', amount: 1 });
+              return true;
+            }),
+          ),
+        );
+        expect(placed.filter(Boolean)).toHaveLength(budget);
+        expect(await store.table(Holds).count({ account: 'acct' })).toBe(budget);
+      });
+
+      it('check-then-insert on a unique key: concurrent callers all end with the one row', async () => {
+        const ids = await Promise.all(
+          Array.from({ length: 15 }, (_, i) =>
+            store.write(Items, async (t) => {
+              const existing = await t.findOne({ owner: 'a', ref: 'order-1' });
+              if (existing) return existing.id;
+              await new Promise((r) => setImmediate(r));
+              return (await t.insert(item(`k${i}`, { ref: 'order-1' }))).id;
+            }),
+          ),
+        );
+        expect(new Set(ids).size).toBe(1);
+        expect(await store.table(Items).count({ owner: 'a' })).toBe(1);
+      });
+
+      it('blind concurrent inserts of one unique key: one wins, the rest get a conflict naming it', async () => {
+        const results = await Promise.allSettled(
+          Array.from({ length: 15 }, (_, i) => store.write(Items, (t) => t.insert(item(`b${i}`, { ref: 'same' })))),
+        );
+        const won = results.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Item>[];
+        expect(won).toHaveLength(1);
+        for (const r of results) {
+          if (r.status === 'rejected') {
+            expect(r.reason).toBeInstanceOf(StoreConflictError);
+            expect(r.reason).toMatchObject({ existingId: won[0]!.value.id });
+          }
+        }
+      });
+
+      it('a transfer between two rows is all-or-nothing: concurrent moves keep the total', async () => {
+        await store.write(Others, async (t) => {
+          await t.insert({ id: 'left', v: 100 });
+          await t.insert({ id: 'right', v: 100 });
+        });
+        await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            store.transaction(async (tx) => {
+              const t = tx.table(Others);
+              // Alternating direction; rows always taken in the same order (no deadlock waits).
+              const d = i % 2 ? 3 : -3;
+              const a = (await t.get('left'))!;
+              const b = (await t.get('right'))!;
+              await t.update(a.id, { v: a.v - d });
+              if (i % 5 === 0) throw new Error('half-way');
+              await t.update(b.id, { v: b.v + d });
+            }).catch(() => undefined),
+          ),
+        );
+        const rows = await store.table(Others).findMany();
+        expect(rows.reduce((s, r) => s + r.v, 0)).toBe(200);
+      });
+    });
+
+    describe('compare-and-set', () => {
+      it('updates only while the expectation holds, exactly once under contention', async () => {
+        await store.write(Items, (t) => t.insert(item('cas', { status: 'pending' })));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => store.write(Items, (t) => t.update('cas', { status: 'done', n: i }, { status: 'pending' }))),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const winner = results.find(Boolean)!;
+        expect(await store.table(Items).get('cas')).toEqual(winner);
+        expect(await store.write(Items, (t) => t.update('missing', { n: 1 }))).toBeUndefined();
+      });
+
+      it('keeps the status index in step with updates; an undefined patch field removes it', async () => {
+        await store.write(Items, (t) => t.insert(item('s1', { status: 'pending', ref: 'r' })));
+        await store.write(Items, (t) => t.update('s1', { status: 'settled' }, { status: 'pending' }));
+        expect(await store.table(Items).findMany({ status: 'pending' })).toEqual([]);
+        expect((await store.table(Items).findMany({ status: 'settled' })).map((r) => r.id)).toEqual(['s1']);
+        const next = await store.write(Items, (t) => t.update('s1', { ref: undefined }));
+        expect(next?.ref).toBeUndefined();
+        expect((await store.table(Items).get('s1'))?.ref).toBeUndefined();
+        expect(await store.table(Items).findOne({ owner: 'a', ref: 'r' })).toBeUndefined();
+      });
+    });
+
+    describe('unique constraints', () => {
+      it('rejects a duplicate id and a duplicate (owner, ref), naming the holder', async () => {
+        await store.write(Items, (t) => t.insert(item('u1', { ref: 'R' })));
+        await expect(store.write(Items, (t) => t.insert(item('u1')))).rejects.toMatchObject({ fields: ['id'] });
+        const err = await store.write(Items, (t) => t.insert(item('u2', { ref: 'R' }))).catch((e) => e);
+        expect(err).toBeInstanceOf(StoreConflictError);
+        expect(err).toMatchObject({ table: 'contract_items', fields: ['owner', 'ref'], existingId: 'u1' });
+      });
+
+      it('the same ref under another owner, and rows without a ref or with a null ref, are allowed', async () => {
+        await store.write(Items, async (t) => {
+          await t.insert(item('v1', { ref: 'R' }));
+          await t.insert(item('v2', { ref: 'R', owner: 'b' }));
+          await t.insert(item('v3'));
+          await t.insert(item('v4'));
+          await t.insert(item('v5', { ref: null }));
+          await t.insert(item('v6', { ref: null }));
+        });
+        expect(await store.table(Items).count()).toBe(6);
+        expect((await store.table(Items).findMany({ ref: null })).map((r) => r.id)).toEqual(['v5', 'v6']);
+      });
+
+      it('an update may not take a key another row holds; freeing a key makes it available', async () => {
+        await store.write(Items, async (t) => {
+          await t.insert(item('w1', { ref: 'A' }));
+          await t.insert(item('w2', { ref: 'B' }));
+        });
+        const err = await store.write(Items, (t) => t.update('w2', { ref: 'A' })).catch((e) => e);
+        expect(err).toBeInstanceOf(StoreConflictError);
+        expect(err).toMatchObject({ existingId: 'w1' });
+        await store.write(Items, async (t) => {
+          await t.update('w1', { ref: 'C' });
+          await t.insert(item('w3', { ref: 'A' }));
+        });
+        expect((await store.table(Items).findOne({ owner: 'a', ref: 'A' }))!.id).toBe('w3');
+        expect((await store.table(Items).findOne({ owner: 'a', ref: 'C' }))!.id).toBe('w1');
+        await store.write(Items, (t) => t.remove('w3'));
+        await store.write(Items, (t) => t.insert(item('w4', { ref: 'A' })));
+      });
+    });
+
+    describe('queries and cursors', () => {
+      beforeEach(async () => {
+        await store.transaction(async (tx) => {
+          for (let i = 0; i < 25; i++) {
+            await tx.table(Items).insert(item(`q${String(i).padStart(2, '0')}`, { owner: i % 5 === 0 ? 'b' : 'a', n: i }));
+          }
+        });
+      });
+
+      it('returns rows in insertion order, newest first with order desc, and honours limit', async () => {
+        const asc = await store.table(Items).findMany({ owner: 'a' }, { limit: 3 });
+        expect(asc.map((r) => r.n)).toEqual([1, 2, 3]);
+        const desc = await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 3 });
+        expect(desc.map((r) => r.n)).toEqual([24, 23, 22]);
+        expect(await store.table(Items).findMany({}, { limit: 0 })).toEqual([]);
+      });
+
+      it('an update keeps a row in its place', async () => {
+        await store.write(Items, (t) => t.update('q03', { n: 300 }));
+        expect((await store.table(Items).findMany({ owner: 'a' }, { limit: 3 })).map((r) => r.n)).toEqual([1, 2, 300]);
+      });
+
+      it('pages with an `after` cursor without skipping or repeating a row', async () => {
+        const seen: number[] = [];
+        let after: string | undefined;
+        for (;;) {
+          const page = await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 7, after });
+          if (page.length === 0) break;
+          seen.push(...page.map((r) => r.n));
+          after = page.at(-1)!.id;
+        }
+        expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i).filter((n) => n % 5 !== 0));
+        const asc = await store.table(Items).findMany({ owner: 'b' }, { after: 'q05' });
+        expect(asc.map((r) => r.n)).toEqual([10, 15, 20]);
+      });
+
+      it('an unknown cursor yields nothing; non-indexed fields and the id filter too', async () => {
+        expect(await store.table(Items).findMany({}, { after: 'nope' })).toEqual([]);
+        expect((await store.table(Items).findMany({ n: 7 })).map((r) => r.id)).toEqual(['q07']);
+        expect((await store.table(Items).findMany({ id: 'q08', owner: 'a' })).map((r) => r.n)).toEqual([8]);
+        expect(await store.table(Items).findOne({ owner: 'zzz' })).toBeUndefined();
+        expect(await store.table(Items).count({ owner: 'b' })).toBe(5);
+        expect(await store.table(Items).count()).toBe(25);
+      });
+
+      it('inside a transaction, reads see its own inserts, updates and removals in order', async () => {
+        await store.transaction(async (tx) => {
+          const t = tx.table(Items);
+          await t.remove('q24');
+          await t.update('q23', { owner: 'b' });
+          await t.insert(item('new1', { n: 100 }));
+          expect((await t.findMany({ owner: 'a' }, { order: 'desc', limit: 3 })).map((r) => r.n)).toEqual([100, 22, 21]);
+          expect((await t.findMany({ owner: 'b' }, { order: 'desc', limit: 2 })).map((r) => r.n)).toEqual([23, 20]);
+          expect(await t.count({ owner: 'a' })).toBe(19);
+          expect((await t.findMany({ owner: 'a' }, { after: 'q22' })).map((r) => r.n)).toEqual([100]);
+        });
+        expect((await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 2 })).map((r) => r.n)).toEqual([100, 22]);
+      });
+
+      it('stores JSON faithfully: nested objects, unicode, numbers and booleans', async () => {
+        const row = { id: 'j1', v: 1.5, nested: { deep: [1, 'two', { three: true }] }, text: 'žluťoučký 🐎 "quoted"' };
+        await store.write(Others, (t) => t.insert(row as never));
+        expect(await store.table(Others).get('j1')).toEqual(row);
+      });
+    });
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * The x402 v2 facilitator proven with the real packages: @x402/express protects a merchant's
+ * route with HTTPFacilitatorClient pointed at /api/x402, @x402/fetch + @x402/evm pay it from a
+ * funded key on the embedded chain. Then the negative cases straight at the facilitator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Address, Hex } from 'viem';
+import { decodePaymentResponseHeader } from '@x402/fetch';
+import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { newPayer, payingFetch, signedRequest, startResourceServer, type ResourceServer } from './helpers.js';
+
+const PRICE = '10000'; // 0.01 USDC
+
+let svc: TestService;
+let merchant: Merchant;
+let other: Merchant;
+let shop: ResourceServer;
+let payTo: Address;
+
+beforeAll(async () => {
+  svc = await startTestService({ RECONCILE_INTERVAL: '1h' });
+  merchant = await createMerchant(svc.api, 'Weather Co');
+  other = await createMerchant(svc.api, 'Other Co');
+  payTo = newPayer().address;
+  shop = await startResourceServer(svc, merchant.key, payTo, PRICE);
+});
+
+afterAll(async () => {
+  await shop?.close();
+  await svc?.stop({ removeData: true });
+});
+
+async function funded(amount: bigint) {
+  const payer = newPayer();
+  const r = await svc.deps.chain.faucet(payer.address, amount, { nativeAmount: 0n });
+  expect(r.ok).toBe(true);
+  return payer;
+}
+
+const facilitator = (path: string, body: unknown, key = merchant.key) => call(`${svc.api}/x402/${path}`, { key, body });
+
+describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () => {
+  it('answers 402, then 200 once paid; the payment response is our mined transaction and our relayer paid the gas', async () => {
+    const chain = svc.deps.chain;
+    const unpaid = await fetch(`${shop.url}/weather`);
+    expect(unpaid.status).toBe(402);
+    expect(unpaid.headers.get('payment-required')).toBeTruthy();
+
+    const payer = await funded(50_000n);
+    const before = { payer: await chain.balanceOf(payer.address), payTo: await chain.balanceOf(payTo), relayerEth: await chain.nativeBalance(chain.relayerAddress) };
+    const { fetch: pay, sent } = payingFetch(payer, svc);
+    const res = await pay(`${shop.url}/weather`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ forecast: 'sunny' });
+    expect(sent.some((h) => h.get('payment-signature'))).toBe(true);
+
+    const settled = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+    expect(settled.success).toBe(true);
+    expect(settled.network).toBe(`eip155:${chain.chainId}`);
+    expect(settled.payer?.toLowerCase()).toBe(payer.address.toLowerCase());
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: settled.transaction as Hex });
+    expect(receipt.status).toBe('success');
+    expect(receipt.from.toLowerCase()).toBe(chain.relayerAddress.toLowerCase());
+
+    expect(await chain.balanceOf(payer.address)).toBe(before.payer - 10_000n);
+    expect(await chain.balanceOf(payTo)).toBe(before.payTo + 10_000n);
+    expect(await chain.nativeBalance(payer.address)).toBe(0n); // the payer had no gas money at all
+    expect(await chain.nativeBalance(chain.relayerAddress)).toBeLessThan(before.relayerEth);
+
+    // The gas is booked to the merchant whose key settled, and only to them.
+    const usage = await call(`${svc.api}/x402/usage`, { key: merchant.key });
+    expect(usage.status).toBe(200);
+    expect(usage.body.settlements).toBe(1);
+    expect(usage.body.gas_used).toBe(receipt.gasUsed.toString());
+    expect(usage.body.gas_cost_wei).toBe((receipt.gasUsed * receipt.effectiveGasPrice).toString());
+    expect(usage.body.recent[0].transaction).toBe(settled.transaction);
+    const otherUsage = await call(`${svc.api}/x402/usage`, { key: other.key });
+    expect(otherUsage.body.settlements).toBe(0);
+
+    // Replaying the same signed payment to the merchant gets no second response, and moves nothing.
+    const signatureHeader = sent.map((h) => h.get('payment-signature')).find(Boolean)!;
+    const replay = await fetch(`${shop.url}/weather`, { headers: { 'PAYMENT-SIGNATURE': signatureHeader } });
+    expect(replay.status).toBe(402);
+    const replayed = JSON.parse(Buffer.from(signatureHeader, 'base64').toString());
+    const v = await facilitator('verify', { x402Version: 2, paymentPayload: replayed, paymentRequirements: replayed.accepted });
+    expect(v.body).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_nonce_already_used' });
+    const s = await facilitator('settle', { x402Version: 2, paymentPayload: replayed, paymentRequirements: replayed.accepted });
+    expect(s.body).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_nonce_already_used', transaction: settled.transaction });
+    expect(await chain.balanceOf(payer.address)).toBe(before.payer - 10_000n);
+  });
+
+  it('lists the exact scheme on our network with our relayer as signer', async () => {
+    const res = await call(`${svc.api}/x402/supported`, { key: merchant.key });
+    expect(res.status).toBe(200);
+    expect(res.body.kinds).toEqual([expect.objectContaining({ x402Version: 2, scheme: 'exact', network: `eip155:${svc.deps.chain.chainId}` })]);
+    expect(res.body.signers['eip155:*']).toEqual([svc.deps.chain.relayerAddress]);
+    expect(res.body.extensions).toEqual([]);
+  });
+
+  it('needs a merchant key', async () => {
+    for (const path of ['supported', 'usage']) {
+      const res = await call(`${svc.api}/x402/${path}`);
+      expect(res.status).toBe(401);
+      expect(res.body.error.type).toBe('authentication_error');
+    }
+    expect((await call(`${svc.api}/x402/settle`, { body: {} })).status).toBe(401);
+    expect((await call(`${svc.api}/x402/verify`, { key: 'sk_live_nope', body: {} })).status).toBe(401);
+  });
+
+  it('verifies a good authorization without moving money', async () => {
+    const payer = await funded(20_000n);
+    const req = await signedRequest(svc, payer, { payTo, amount: PRICE });
+    const res = await facilitator('verify', { x402Version: 2, ...req });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ isValid: true, payer: payer.address });
+    expect(await svc.deps.chain.balanceOf(payer.address)).toBe(20_000n);
+  });
+
+  it.each([
+    ['an expired validBefore', { validBefore: BigInt(Math.floor(Date.now() / 1000) - 10) }, 'invalid_exact_evm_payload_authorization_valid_before'],
+    ['a validAfter in the future', { validAfter: BigInt(Math.floor(Date.now() / 1000) + 3600) }, 'invalid_exact_evm_payload_authorization_valid_after'],
+    ['a wrong amount', { value: 9_999n }, 'invalid_exact_evm_payload_authorization_value'],
+    ['a wrong network', { network: 'eip155:1' }, 'invalid_network'],
+  ] as const)('refuses %s: verify says why, settle sends nothing', async (_name, o, reason) => {
+    const payer = await funded(20_000n);
+    const req = await signedRequest(svc, payer, { payTo, amount: PRICE, ...o });
+    const v = await facilitator('verify', { x402Version: 2, ...req });
+    expect(v.status).toBe(200);
+    expect(v.body).toMatchObject({ isValid: false, invalidReason: reason, payer: payer.address });
+    const s = await facilitator('settle', { x402Version: 2, ...req });
+    expect(s.status).toBe(200);
+    expect(s.body).toMatchObject({ success: false, errorReason: reason, transaction: '' });
+    expect(await svc.deps.chain.balanceOf(payer.address)).toBe(20_000n);
+  });
+
+  it('refuses a signature by someone else and a wrong recipient', async () => {
+    const payer = await funded(20_000n);
+    const req = await signedRequest(svc, payer, { payTo, amount: PRICE });
+    const forged = structuredClone(req) as any;
+    forged.paymentPayload.payload.authorization.from = (await funded(20_000n)).address;
+    expect((await facilitator('verify', { x402Version: 2, ...forged })).body.invalidReason).toBe('invalid_exact_evm_payload_signature');
+    const elsewhere = structuredClone(req) as any;
+    elsewhere.paymentRequirements.payTo = newPayer().address;
+    expect((await facilitator('verify', { x402Version: 2, ...elsewhere })).body.invalidReason).toBe('invalid_exact_evm_payload_recipient_mismatch');
+  });
+
+  it('refuses an unfunded payer', async () => {
+    const payer = newPayer();
+    const req = await signedRequest(svc, payer, { payTo, amount: PRICE });
+    expect((await facilitator('verify', { x402Version: 2, ...req })).body).toMatchObject({ isValid: false, invalidReason: 'insufficient_funds' });
+    const s = await facilitator('settle', { x402Version: 2, ...req });
+    expect(s.body).toMatchObject({ success: false, errorReason: 'insufficient_funds', transaction: '' });
+  });
+
+  it('answers a malformed request 400 in the x402 shape', async () => {
+    const v = await facilitator('verify', { x402Version: 2, paymentPayload: { x402Version: 2 } });
+    expect(v.status).toBe(400);
+    expect(v.body).toMatchObject({ isValid: false, invalidReason: 'invalid_payload' });
+    const payer = newPayer();
+    const req = (await signedRequest(svc, payer, { payTo, amount: PRICE })) as any;
+    req.paymentPayload.payload.signature = 'nope';
+    const s = await facilitator('settle', { x402Version: 2, ...req });
+    expect(s.status).toBe(200);
+    expect(s.body).toMatchObject({ success: false, errorReason: 'invalid_payload', transaction: '' });
+  });
+
+  it('settles one authorization sent 50 times at once exactly once: one transfer, one hash for every caller', async () => {
+    const chain = svc.deps.chain;
+    const payer = await funded(100_000n);
+    const req = await signedRequest(svc, payer, { payTo, amount: PRICE });
+    const payToBefore = await chain.balanceOf(payTo);
+    const results = await Promise.all(Array.from({ length: 50 }, () => facilitator('settle', { x402Version: 2, ...req })));
+    for (const r of results) expect(r.status).toBe(200);
+    const hashes = new Set(results.map((r) => r.body.transaction));
+    expect(hashes.size).toBe(1);
+    const hash = [...hashes][0] as Hex;
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(results.filter((r) => r.body.success).length).toBeGreaterThanOrEqual(1);
+    for (const r of results.filter((x) => !x.body.success)) expect(r.body.errorReason).toBe('invalid_exact_evm_nonce_already_used');
+    expect(await chain.balanceOf(payer.address)).toBe(90_000n);
+    expect(await chain.balanceOf(payTo)).toBe(payToBefore + 10_000n);
+    expect((await chain.publicClient.getTransactionReceipt({ hash })).status).toBe('success');
+  });
+});
