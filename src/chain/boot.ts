@@ -1,0 +1,230 @@
+/**
+ * Start-up of the chain layer: the embedded anvil (state under DATA_DIR/chain, recovery from a
+ * corrupt dump, the token deployed once) or a real network (checked against its config), then
+ * the service, whose relay journal is replayed before it answers.
+ */
+import path from 'node:path';
+import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import { createPublicClient, createWalletClient, defineChain, getAddress, http, parseEther, toHex, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
+import type { Logger } from '../lib/logger.js';
+import { AnvilStartError, startAnvil, type AnvilHandle } from './anvil.js';
+import { stablecoinAbi } from './artifacts/stablecoin.js';
+import { type Eip712Domain } from './authorization.js';
+import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
+import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
+import { ChainServiceImpl } from './chain-service.js';
+import type { ChainService, CreateChainOptions } from './chain.js';
+
+const EMBEDDED_CHAIN_ID = 31337;
+const RELAYER_MIN_BALANCE = parseEther('100');
+const RELAYER_TOP_UP = parseEther('10000');
+const DEFAULT_LOG_WINDOW = 10_000n;
+const DEFAULT_MAX_LOOKBACK = 1_000_000n;
+
+const noopLogger = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+} as unknown as Logger;
+
+
+export async function createChain(opts: CreateChainOptions): Promise<ChainService> {
+  const log = opts.logger ?? noopLogger;
+  const embedded = !opts.rpcUrl;
+  let anvil: AnvilHandle | undefined;
+  let rpcUrl: string;
+  let chainId: number;
+
+  if (embedded) {
+    chainId = opts.chainId ?? EMBEDDED_CHAIN_ID;
+    anvil = await startEmbeddedAnvil(opts, chainId, log);
+    rpcUrl = anvil.rpcUrl;
+  } else {
+    rpcUrl = opts.rpcUrl!;
+    if (!opts.tokenAddress || !opts.relayerPrivateKey) {
+      throw new Error('a real network needs tokenAddress and relayerPrivateKey');
+    }
+    const probe = createPublicClient({ transport: http(rpcUrl, { timeout: 10_000 }) });
+    chainId = await probe.getChainId();
+    if (opts.chainId !== undefined && opts.chainId !== chainId) {
+      throw new Error(`CHAIN_ID is ${opts.chainId} but ${redactUrl(rpcUrl)} serves chain ${chainId}`);
+    }
+  }
+
+  try {
+    const chain = defineChain({
+      id: chainId,
+      name: embedded ? 'Embedded anvil' : `Chain ${chainId}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
+    const transport = http(rpcUrl, { timeout: 15_000 });
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: embedded ? 50 : 1_000 });
+
+    const relayerKey =
+      opts.relayerPrivateKey ??
+      ((await getOrCreateSecret(opts.dataDir, 'relayerPrivateKey', () => generatePrivateKey())) as Hex);
+    // No viem nonce manager: the service's sends take nonces from RelayerNonces (nonces.ts),
+    // and the one-off deploy below asks the node.
+    const relayer = privateKeyToAccount(relayerKey);
+    const wallet = createWalletClient({ account: relayer, chain, transport });
+
+    let tokenAddress: Address;
+    let deployBlock: bigint | undefined;
+    let redeployed = false;
+    if (embedded) {
+      const balance = await publicClient.getBalance({ address: relayer.address });
+      if (balance < RELAYER_MIN_BALANCE) {
+        await publicClient.request({
+          method: 'anvil_setBalance' as never,
+          params: [relayer.address, toHex(RELAYER_TOP_UP)] as never,
+        });
+      }
+      const file = path.join(opts.dataDir, 'chain', 'deployment.json');
+      const recorded = await readDeployment(file);
+      const code =
+        recorded && recorded.chainId === chainId ? await publicClient.getCode({ address: recorded.tokenAddress }) : undefined;
+      if (recorded && code && code !== '0x') {
+        tokenAddress = recorded.tokenAddress;
+        deployBlock = BigInt(recorded.deployBlock);
+      } else {
+        if (recorded) log.warn({ tokenAddress: recorded.tokenAddress }, 'embedded chain was reset; redeploying the stablecoin');
+        const d = await deployStablecoin(publicClient, wallet);
+        redeployed = true;
+        await writeDeployment(file, d);
+        tokenAddress = d.tokenAddress;
+        deployBlock = BigInt(d.deployBlock);
+        log.info({ tokenAddress, chainId }, 'deployed the stablecoin on the embedded chain');
+      }
+    } else {
+      tokenAddress = getAddress(opts.tokenAddress!);
+      const code = await publicClient.getCode({ address: tokenAddress });
+      if (!code || code === '0x') throw new Error(`no contract at TOKEN_ADDRESS ${tokenAddress} on chain ${chainId}`);
+      if ((await publicClient.getBalance({ address: relayer.address })) === 0n) {
+        log.warn({ relayer: relayer.address, chainId }, 'the relayer holds no native currency: every send will fail until it is funded');
+      }
+    }
+
+    const token = { address: tokenAddress, abi: stablecoinAbi } as const;
+    const [domainInfo, decimals] = await Promise.all([
+      readDomain(publicClient, tokenAddress),
+      publicClient.readContract({ ...token, functionName: 'decimals' }),
+    ]);
+    const eip712Domain: Eip712Domain = {
+      name: domainInfo.name,
+      version: domainInfo.version,
+      chainId,
+      verifyingContract: tokenAddress,
+    };
+    const mnemonic = await loadOrCreateMnemonic(opts.dataDir, opts.walletMnemonic);
+
+    const service = new ChainServiceImpl({
+      log,
+      embedded,
+      anvil,
+      rpcUrl,
+      chainId,
+      tokenAddress,
+      deployBlock,
+      decimals: Number(decimals),
+      eip712Domain,
+      publicClient,
+      relayer,
+      custodial: new CustodialKeyring(mnemonic),
+      confirmTimeoutMs: opts.confirmTimeoutMs ?? 60_000,
+      logWindow: positive(opts.logScan?.windowBlocks, DEFAULT_LOG_WINDOW),
+      maxLookback: positive(opts.logScan?.maxLookbackBlocks, DEFAULT_MAX_LOOKBACK),
+      journal: opts.journal,
+      journalRetentionMs: opts.journalRetentionMs ?? 3_600_000,
+    });
+    if (opts.journal) {
+      if (redeployed) {
+        // A fresh chain: the journal's transactions belong to the one that is gone.
+        const stale = await opts.journal.list(chainId, relayer.address);
+        await opts.journal.remove(stale.map((e) => e.id));
+      } else {
+        await service.recoverJournal();
+      }
+      service.startJournalSweep(opts.journalSweepMs ?? 10_000);
+    }
+    log.info(
+      { chainId, tokenAddress, relayer: relayer.address, embedded, tokenName: `${domainInfo.name} v${domainInfo.version}` },
+      'chain ready',
+    );
+    return service;
+  } catch (e) {
+    await anvil?.stop();
+    throw e;
+  }
+}
+
+/** Starts anvil on DATA_DIR/chain/anvil-state.json, recovering from a corrupt dump. */
+async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log: Logger): Promise<AnvilHandle> {
+  const dir = path.join(opts.dataDir, 'chain');
+  await mkdir(dir, { recursive: true });
+  const stateFile = path.join(dir, 'anvil-state.json');
+  const backup = `${stateFile}.bak`;
+  const start = () => startAnvil({ stateFile, chainId, ...opts.anvil });
+  let handle: AnvilHandle;
+  try {
+    handle = await start();
+  } catch (e) {
+    // A dump cut short by a crash cannot be parsed; fall back to the last state that loaded.
+    if (!(e instanceof AnvilStartError) || !/failed to parse/i.test(e.output)) throw e;
+    const aside = `${stateFile}.corrupt-${Date.now()}`;
+    await rename(stateFile, aside);
+    const hasBackup = await exists(backup);
+    if (hasBackup) await copyFile(backup, stateFile);
+    log.error(
+      { moved: aside, restored: hasBackup ? backup : undefined },
+      hasBackup
+        ? 'embedded chain state was corrupt; restored the copy from the previous start'
+        : 'embedded chain state was corrupt and there is no backup; starting a fresh chain',
+    );
+    handle = await start();
+  }
+  // This state loaded fine: keep it as the fallback for the next start.
+  if (await exists(stateFile)) await copyFile(stateFile, backup);
+  return handle;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** EIP-712 name/version: EIP-5267 eip712Domain() when the token has it, else name()/version() (USDC). */
+async function readDomain(client: PublicClient<HttpTransport, Chain>, address: Address) {
+  const token = { address, abi: stablecoinAbi } as const;
+  try {
+    const [, name, version] = await client.readContract({ ...token, functionName: 'eip712Domain' });
+    return { name, version };
+  } catch {
+    const [name, version] = await Promise.all([
+      client.readContract({ ...token, functionName: 'name' }),
+      client.readContract({ ...token, functionName: 'version' }),
+    ]);
+    return { name, version };
+  }
+}
+
+function positive(v: bigint | undefined, fallback: bigint): bigint {
+  return v !== undefined && v > 0n ? v : fallback;
+}
+
+function redactUrl(url: string): string {
+  // Provider URLs often carry an API key in the path or query.
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return '(rpc url)';
+  }
+}

@@ -1,0 +1,72 @@
+/** What the chain layer answers: reasons and result shapes (re-exported by chain.ts). */
+import { type Address, type Hex } from 'viem';
+import { type Fail, type Ok } from '../lib/results.js';
+import { nonceFor } from './authorization.js';
+
+export const VerifyReason = {
+  invalidSignature: 'invalid_signature',
+  authorizationUsed: 'authorization_used',
+  insufficientBalance: 'insufficient_balance',
+  notYetValid: 'not_yet_valid',
+  expired: 'expired',
+  simulationFailed: 'simulation_failed',
+  /** The RPC did not answer; nothing was decided, try again later. */
+  chainUnavailable: 'chain_unavailable',
+} as const;
+export type VerifyReason = (typeof VerifyReason)[keyof typeof VerifyReason];
+
+/** Verification reasons, plus `submit_failed`: the node did not take the transaction (RPC down, ...). */
+export const SubmitReason = { ...VerifyReason, submitFailed: 'submit_failed' } as const;
+export type SubmitReason = (typeof SubmitReason)[keyof typeof SubmitReason];
+
+/**
+ * A refused submit. For `submit_failed`, `sendOutcome` says whether the transaction can have
+ * reached the node: `refused` (the node answered with an error, or nothing was sent) means it
+ * is not on its way; `unknown` (a timeout or a connection lost after sending) means it may be
+ * in the pool and get mined later, under `txHash` (known before sending).
+ */
+export type SubmitFailure = Fail<SubmitReason> & { txHash?: Hex; sendOutcome?: 'refused' | 'unknown' };
+export type SubmitResult = Ok<{ txHash: Hex }> | SubmitFailure;
+
+export interface SubmitOptions {
+  /**
+   * The caller ran `verifyTransferAuthorization` on this exact (auth, signature) just before
+   * and it passed: skip the repeated checks. The call is still simulated once (the gas
+   * estimate executes it) right before sending, so a revert is never sent.
+   */
+  verified?: boolean;
+}
+
+export interface FindAuthorizationOptions {
+  /** Lowest block to scan; default: the deploy block (embedded) or `since`, within the max lookback. */
+  fromBlock?: bigint;
+  /** The authorization cannot have been used before this time (e.g. the payment's creation). */
+  since?: Date | string;
+  /** A transaction recorded at send time: checked first, which usually saves the log scan. */
+  txHash?: Hex;
+}
+
+export const FaucetReason = {
+  notAvailable: 'not_available',
+  invalidAmount: 'invalid_amount',
+  submitFailed: 'submit_failed',
+  reverted: 'reverted',
+} as const;
+export type FaucetReason = (typeof FaucetReason)[keyof typeof FaucetReason];
+
+export interface ReceiptOutcome {
+  /** `timeout`: not mined (or the node unreachable) within the wait; ask again later. */
+  status: 'success' | 'reverted' | 'timeout';
+  blockNumber?: bigint;
+  gasUsed?: bigint;
+}
+
+export interface CustodialTransferParams {
+  /** BIP-44 index of the paying custodial wallet. */
+  fromIndex: number;
+  to: Address;
+  /** Base units (6 decimals for USDC). */
+  value: bigint;
+  /** bytes32; use `nonceFor(kind, id)` so the same business operation can move money once. */
+  nonce: Hex;
+}
