@@ -5,6 +5,7 @@
  * exactly what it missed. Events are kept at least 30 days; nothing deletes them today.
  */
 import { z } from 'zod';
+import { PageLimit } from '../lib/paging.js';
 import type { Store } from '../store/index.js';
 import { fail, type Result } from '../lib/results.js';
 import { EVENT_TYPES, WebhookEvents, type WebhookEvent } from '../webhooks/outbox.js';
@@ -22,12 +23,7 @@ const UnixSeconds = (name: string) =>
 
 export const ListEventsQuery = z
   .object({
-    limit: z.coerce
-      .number({ error: 'limit must be a whole number between 1 and 100' })
-      .int('limit must be a whole number between 1 and 100')
-      .min(1, 'limit must be a whole number between 1 and 100')
-      .max(100, 'limit must be a whole number between 1 and 100')
-      .default(10),
+    limit: PageLimit,
     starting_after: z.string().min(1).max(100).optional().describe('An event id: the page starts after it (older events).'),
     type: z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(', ')}` }).optional(),
     created_gte: UnixSeconds('created_gte').optional().describe('Only events created at or after this unix time (seconds).'),

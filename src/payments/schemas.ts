@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageLimit, startingAfter } from '../lib/paging.js';
 import { isAddress } from 'viem';
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
@@ -87,13 +88,8 @@ export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;
 
 export const ListPaymentsQuery = z
   .object({
-    limit: z.coerce
-      .number({ error: 'limit must be a whole number between 1 and 100' })
-      .int('limit must be a whole number between 1 and 100')
-      .min(1, 'limit must be a whole number between 1 and 100')
-      .max(100, 'limit must be a whole number between 1 and 100')
-      .default(10),
-    starting_after: z.string().min(1).max(100).optional().describe('A payment id: the page starts after it.'),
+    limit: PageLimit,
+    starting_after: startingAfter('A payment'),
     status: PaymentStatus.optional(),
     reference: z.string().min(1).max(64).optional(),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageLimit, startingAfter } from '../lib/paging.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
@@ -27,13 +28,8 @@ export type CreateRefundInput = z.infer<typeof CreateRefundInput>;
 
 export const ListRefundsQuery = z
   .object({
-    limit: z.coerce
-      .number({ error: 'limit must be a whole number between 1 and 100' })
-      .int('limit must be a whole number between 1 and 100')
-      .min(1, 'limit must be a whole number between 1 and 100')
-      .max(100, 'limit must be a whole number between 1 and 100')
-      .default(10),
-    starting_after: z.string().min(1).max(100).optional().describe('A refund id: the page starts after it.'),
+    limit: PageLimit,
+    starting_after: startingAfter('A refund'),
   })
   .strict();
 export type ListRefundsQuery = z.infer<typeof ListRefundsQuery>;

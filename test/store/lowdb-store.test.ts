@@ -226,35 +226,6 @@ describe('transactions', () => {
     expect(await store.table(Items).findMany({ owner: 'a' })).toHaveLength(1);
   });
 
-  it('a unique violation part-way rolls back the writes before it', async () => {
-    await store.write(Items, (t) => t.insert(item('x1', { ref: 'dup' })));
-    await expect(
-      store.transaction(async (tx) => {
-        await tx.table(Items).insert(item('x2', { ref: 'fresh' }));
-        await tx.table(Items).insert(item('x3', { ref: 'dup' }));
-      }),
-    ).rejects.toBeInstanceOf(StoreConflictError);
-    expect(await store.table(Items).get('x2')).toBeUndefined();
-    // 'fresh' is still free.
-    await store.write(Items, (t) => t.insert(item('x4', { ref: 'fresh' })));
-  });
-
-  it('readers outside a transaction never see its writes before it commits', async () => {
-    let seenDuring: Item | undefined = item('placeholder');
-    let countDuring = -1;
-    await store.transaction(async (tx) => {
-      await tx.table(Items).insert(item('p1', { status: 'new' }));
-      // Inside: the transaction reads its own writes, through get and find.
-      expect(await tx.table(Items).get('p1')).toBeDefined();
-      expect((await tx.table(Items).findMany({ status: 'new' })).map((r) => r.id)).toEqual(['p1']);
-      seenDuring = await store.table(Items).get('p1');
-      countDuring = await store.table(Items).count({ status: 'new' });
-    });
-    expect(seenDuring).toBeUndefined();
-    expect(countDuring).toBe(0);
-    expect(await store.table(Items).get('p1')).toBeDefined();
-  });
-
   it('runs transactions one at a time (no lost updates)', async () => {
     await store.write(Others, (t) => t.insert({ id: 'counter', v: 0 }));
     await Promise.all(
@@ -268,122 +239,18 @@ describe('transactions', () => {
     );
     expect((await store.table(Others).get('counter'))!.v).toBe(50);
   });
-
-  it('a transaction handle cannot write after its transaction ended', async () => {
-    let leaked: any;
-    await store.transaction(async (tx) => {
-      leaked = tx.table(Items);
-    });
-    await expect(leaked.insert(item('late'))).rejects.toThrow(/already finished/);
-    expect(await store.table(Items).get('late')).toBeUndefined();
-  });
-
-  it('rows handed out are frozen copies: changing them cannot change the store', async () => {
-    const input = item('f1', { tags: { a: 1 } });
-    const stored = await store.write(Items, (t) => t.insert(input));
-    input.n = 99;
-    expect(() => {
-      (stored as { n: number }).n = 5;
-    }).toThrow();
-    expect(() => {
-      (stored.tags as { a: number }).a = 5;
-    }).toThrow();
-    expect((await store.table(Items).get('f1'))!.n).toBe(0);
-  });
-
-  it('a closed store refuses transactions', async () => {
-    await store.close();
-    await expect(store.write(Items, (t) => t.insert(item('z')))).rejects.toThrow(/closed/);
-    store = await LowdbStore.open(dir);
-  });
 });
 
-describe('compare-and-set', () => {
-  it('updates only while the expectation holds, exactly once under contention', async () => {
-    await store.write(Items, (t) => t.insert(item('cas', { status: 'pending' })));
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        store.write(Items, (t) => t.update('cas', { status: 'done', n: i }, { status: 'pending' })),
-      ),
-    );
-    expect(results.filter(Boolean)).toHaveLength(1);
-    const winner = results.find(Boolean)!;
-    expect(await store.table(Items).get('cas')).toEqual(winner);
-    expect(await store.write(Items, (t) => t.update('missing', { n: 1 }))).toBeUndefined();
-  });
-
-  it('keeps the status index in step with updates', async () => {
-    await store.write(Items, (t) => t.insert(item('s1', { status: 'pending' })));
-    await store.write(Items, (t) => t.update('s1', { status: 'settled' }, { status: 'pending' }));
-    expect(await store.table(Items).findMany({ status: 'pending' })).toEqual([]);
-    expect((await store.table(Items).findMany({ status: 'settled' })).map((r) => r.id)).toEqual(['s1']);
-  });
-});
-
-describe('unique constraints', () => {
-  it('rejects a duplicate id and a duplicate (owner, ref), naming the holder', async () => {
-    await store.write(Items, (t) => t.insert(item('u1', { ref: 'R' })));
-    await expect(store.write(Items, (t) => t.insert(item('u1')))).rejects.toMatchObject({ fields: ['id'] });
-    const err = await store.write(Items, (t) => t.insert(item('u2', { ref: 'R' }))).catch((e) => e);
-    expect(err).toBeInstanceOf(StoreConflictError);
-    expect(err).toMatchObject({ table: 'items', fields: ['owner', 'ref'], existingId: 'u1' });
-  });
-
-  it('the same ref under another owner, and rows without a ref, are allowed', async () => {
-    await store.write(Items, async (t) => {
-      await t.insert(item('v1', { ref: 'R' }));
-      await t.insert(item('v2', { ref: 'R', owner: 'b' }));
-      await t.insert(item('v3'));
-      await t.insert(item('v4'));
-    });
-    expect(await store.table(Items).count()).toBe(4);
-  });
-
-  it('an update may not take a key another row holds; freeing a key makes it available', async () => {
-    await store.write(Items, async (t) => {
-      await t.insert(item('w1', { ref: 'A' }));
-      await t.insert(item('w2', { ref: 'B' }));
-    });
-    await expect(store.write(Items, (t) => t.update('w2', { ref: 'A' }))).rejects.toBeInstanceOf(StoreConflictError);
-    // Within one transaction: move w1 off 'A', then give 'A' to a new row.
-    await store.write(Items, async (t) => {
-      await t.update('w1', { ref: 'C' });
-      await t.insert(item('w3', { ref: 'A' }));
-    });
-    expect((await store.table(Items).findOne({ owner: 'a', ref: 'A' }))!.id).toBe('w3');
-    expect((await store.table(Items).findOne({ owner: 'a', ref: 'C' }))!.id).toBe('w1');
-    await store.write(Items, (t) => t.remove('w3'));
-    await store.write(Items, (t) => t.insert(item('w4', { ref: 'A' })));
-  });
-});
-
-describe('queries and cursors', () => {
+// The store's general behaviour (transactions, compare-and-set, unique keys, cursors) is the
+// contract suite, run on lowdb and PostgreSQL alike (test/store/store.contract.ts); this file
+// keeps what is lowdb's own: files on disk, block rewrites, one writer at a time, sparse indexes.
+describe('lowdb indexes', () => {
   beforeEach(async () => {
     await store.transaction(async (tx) => {
       for (let i = 0; i < 25; i++) {
         await tx.table(Items).insert(item(`q${String(i).padStart(2, '0')}`, { owner: i % 5 === 0 ? 'b' : 'a', n: i }));
       }
     });
-  });
-
-  it('returns rows in insertion order, newest first with order desc, and honours limit', async () => {
-    const asc = await store.table(Items).findMany({ owner: 'a' }, { limit: 3 });
-    expect(asc.map((r) => r.n)).toEqual([1, 2, 3]);
-    const desc = await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 3 });
-    expect(desc.map((r) => r.n)).toEqual([24, 23, 22]);
-    expect(await store.table(Items).findMany({}, { limit: 0 })).toEqual([]);
-  });
-
-  it('pages with an `after` cursor without skipping or repeating a row', async () => {
-    const seen: number[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 7, after });
-      if (page.length === 0) break;
-      seen.push(...page.map((r) => r.n));
-      after = page.at(-1)!.id;
-    }
-    expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i).filter((n) => n % 5 !== 0));
   });
 
   it('a sparse index (small set) pages the same way as a scan', async () => {
@@ -393,26 +260,5 @@ describe('queries and cursors', () => {
     expect(page2.map((r) => r.n)).toEqual([10, 5]);
     const asc = await store.table(Items).findMany({ owner: 'b' }, { after: 'q05' });
     expect(asc.map((r) => r.n)).toEqual([10, 15, 20]);
-  });
-
-  it('an unknown cursor yields nothing; non-indexed fields filter too', async () => {
-    expect(await store.table(Items).findMany({}, { after: 'nope' })).toEqual([]);
-    expect((await store.table(Items).findMany({ n: 7 })).map((r) => r.id)).toEqual(['q07']);
-    expect(await store.table(Items).findOne({ owner: 'zzz' })).toBeUndefined();
-    expect(await store.table(Items).count({ owner: 'b' })).toBe(5);
-  });
-
-  it('inside a transaction, reads merge its own inserts, updates and removals in order', async () => {
-    await store.transaction(async (tx) => {
-      const t = tx.table(Items);
-      await t.remove('q24');
-      await t.update('q23', { owner: 'b' });
-      await t.insert(item('new1', { n: 100 }));
-      expect((await t.findMany({ owner: 'a' }, { order: 'desc', limit: 3 })).map((r) => r.n)).toEqual([100, 22, 21]);
-      expect((await t.findMany({ owner: 'b' }, { order: 'desc', limit: 2 })).map((r) => r.n)).toEqual([23, 20]);
-      expect(await t.count({ owner: 'a' })).toBe(19);
-      expect((await t.findMany({ owner: 'a' }, { after: 'q22' })).map((r) => r.n)).toEqual([100]);
-    });
-    expect((await store.table(Items).findMany({ owner: 'a' }, { order: 'desc', limit: 2 })).map((r) => r.n)).toEqual([100, 22]);
   });
 });
