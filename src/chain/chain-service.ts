@@ -593,6 +593,22 @@ export class ChainServiceImpl implements ChainService {
 
   // -------------------------------------------------------------------------- receipts
 
+  async transactionKnown(txHash: Hex): Promise<boolean> {
+    try {
+      await this.publicClient.getTransaction({ hash: txHash });
+      return true;
+    } catch (e) {
+      if (e instanceof TransactionNotFoundError) return false;
+      throw e;
+    }
+  }
+
+  async chainTime(): Promise<bigint> {
+    const block = await this.publicClient.getBlock({ blockTag: 'latest' });
+    const wall = BigInt(Math.floor(Date.now() / 1000));
+    return block.timestamp > wall ? block.timestamp : wall;
+  }
+
   async waitForReceipt(txHash: Hex, timeoutMs = this.p.confirmTimeoutMs): Promise<ReceiptOutcome> {
     const r = await this.receipts.wait(txHash, timeoutMs);
     return r ? { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed } : { status: 'timeout' };
