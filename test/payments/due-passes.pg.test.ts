@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { PgStore } from '../../src/store/index.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { duePassTests, seed } from './due-passes.js';
+import { transferSweepTests, duePassTests, seed } from './due-passes.js';
 
 const dbs: TestDatabase[] = [];
 afterAll(async () => {
@@ -17,6 +17,7 @@ async function fresh(): Promise<PgStore> {
 
 describe('background passes on PostgreSQL read only due rows', () => {
   duePassTests(fresh);
+  transferSweepTests(fresh);
 
   it('the sweep query is an index range scan on the range index, not a scan of the pending rows', async () => {
     const store = await fresh();

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { LowdbStore } from '../../src/store/index.js';
 import { tempDir } from '../helpers/service.js';
-import { duePassTests } from './due-passes.js';
+import { transferSweepTests, duePassTests } from './due-passes.js';
 
 describe('background passes on lowdb read only due rows', () => {
   duePassTests(async () => {
@@ -15,4 +15,5 @@ describe('background passes on lowdb read only due rows', () => {
     };
     return store;
   });
+  transferSweepTests(async () => LowdbStore.inMemory());
 });

@@ -5,6 +5,7 @@ import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import type { Logger } from '../../src/lib/logger.js';
 import { Payments, PaymentsService, type Payment } from '../../src/payments/payments.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
+import { Transfers, TransfersService, type Transfer } from '../../src/transfers/transfers.js';
 import type { ReadTable, Row, Store, TableDef } from '../../src/store/types.js';
 
 /**
@@ -13,11 +14,10 @@ import type { ReadTable, Row, Store, TableDef } from '../../src/store/types.js';
  * all would stall the database. Shared by the lowdb and PostgreSQL files.
  */
 
-/** Wraps a store and counts the payment rows its readers hand back to the domain code. */
+/** Wraps a store and counts the rows its readers hand back to the domain code (every table). */
 export function countingStore(inner: Store): { store: Store; read: () => number; reset: () => void } {
   let n = 0;
-  const counted = <T extends Row>(def: TableDef<T>, t: ReadTable<T>): ReadTable<T> => {
-    if (def.name !== Payments.name) return t;
+  const counted = <T extends Row>(_def: TableDef<T>, t: ReadTable<T>): ReadTable<T> => {
     const add = <R>(rows: R): R => ((n += Array.isArray(rows) ? rows.length : rows ? 1 : 0), rows);
     return new Proxy(t, {
       get(target, prop, recv) {
@@ -101,6 +101,36 @@ export function duePassTests(open: () => Promise<Store>): void {
       const summary = await settlement.reconcile();
       expect(summary.checked).toBe(1);
       expect(read()).toBeLessThanOrEqual(10);
+    } finally {
+      await inner.close();
+    }
+  });
+}
+
+/** Many settled transfers (the history), one idle `submitted`, one idle with its fee pending, one fresh `submitted`. */
+async function seedTransfers(store: Store): Promise<void> {
+  const old = new Date(Date.now() - 600_000).toISOString();
+  const fresh = new Date().toISOString();
+  const t = (i: number, over: Partial<Transfer>) => ({ id: `tr_due_${String(i).padStart(6, '0')}`, accountId: 'acct_due', status: 'settled', feeStatus: 'settled', createdAt: old, updatedAt: old, ...over }) as Transfer;
+  await store.write(Transfers, async (tt) => {
+    for (let i = 0; i < OPEN_SESSIONS; i++) await tt.insert(t(i, {}));
+    await tt.insert(t(OPEN_SESSIONS, { status: 'submitted' }));
+    await tt.insert(t(OPEN_SESSIONS + 1, { feeStatus: 'pending' }));
+    await tt.insert(t(OPEN_SESSIONS + 2, { status: 'submitted', updatedAt: fresh }));
+  });
+}
+
+export function transferSweepTests(open: () => Promise<Store>): void {
+  it('the money-module sweep reads the idle unfinished transfers, not the settled history', { timeout: 120_000 }, async () => {
+    const inner = await open();
+    try {
+      await seedTransfers(inner);
+      const { store, read, reset } = countingStore(inner);
+      const transfers = new TransfersService(store, {} as never, new FxService(loadFxTable()), {} as never, {} as never, { logger: quiet as never });
+      reset();
+      const due = await transfers.unfinished();
+      expect(due.map((t) => t.id).sort()).toEqual([`tr_due_${String(OPEN_SESSIONS).padStart(6, '0')}`, `tr_due_${String(OPEN_SESSIONS + 1).padStart(6, '0')}`]);
+      expect(read()).toBeLessThanOrEqual(5);
     } finally {
       await inner.close();
     }
