@@ -79,7 +79,7 @@ export interface Instance {
   exited: Promise<number | null>;
   /** SIGKILL: no shutdown, no lease release, requests in flight cut. */
   kill(): Promise<void>;
-  /** SIGTERM and wait. */
+  /** SIGTERM and wait (SIGKILL after 15 s). */
   stop(): Promise<void>;
 }
 
@@ -156,7 +156,10 @@ export function cluster(opts: ClusterOptions): Cluster {
         },
         async stop() {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          // A shutdown stuck on something (a hung connection) must not hang the test's teardown.
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
           await exited;
+          clearTimeout(timer);
         },
       };
       started.push(inst);
