@@ -61,18 +61,40 @@ describe('three service processes, one PostgreSQL database, one anvil', () => {
     db = await createDatabase(undefined, { prefix: 'multi_' });
     chain = await startSharedChain();
 
-    // The merchants' webhook receiver: records every body it gets.
+    // The merchants' webhook receiver. It answers after 3 s, so the killed instance has
+    // an attempt on the wire when it dies, and it counts an event only once its 200 went out
+    // (an attempt cut by the kill is not a delivery: the survivors must send it again).
     const received: Received[] = [];
+    /** Payment ids whose event request arrived (answered or not yet). */
+    const arrived = new Set<string>();
     receiver = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         try {
-          received.push(JSON.parse(body) as Received);
+          arrived.add((JSON.parse(body) as Received).data.id);
         } catch {
-          /* not JSON: counted as nothing */
+          /* ignored */
         }
-        res.writeHead(200).end('ok');
+        // A sender that died leaves the socket half-closed (FIN), not destroyed: watch for it.
+        let cut = false;
+        const mark = () => (cut = true);
+        req.socket.once('end', mark).once('close', mark);
+        setTimeout(() => {
+          req.socket.off('end', mark).off('close', mark);
+          if (cut || req.socket.destroyed) {
+            req.socket.destroy();
+            return;
+          }
+          res.on('finish', () => {
+            try {
+              received.push(JSON.parse(body) as Received);
+            } catch {
+              /* not JSON: counted as nothing */
+            }
+          });
+          res.writeHead(200).end('ok');
+        }, 3_000);
       });
     });
     await new Promise<void>((r) => receiver!.listen(0, '127.0.0.1', r));
@@ -126,16 +148,19 @@ describe('three service processes, one PostgreSQL database, one anvil', () => {
     let progress = 0;
     const totalOps = IDEM_KEYS + PAYMENTS_PER_WORKER * payers.length + TRANSFERS;
     let killed = false;
+    /** Set when C was killed with its attempt for this payment on the wire (arrived, not answered). */
+    let cutDelivery: string | undefined;
+    const killC = async () => {
+      if (killed) return;
+      killed = true;
+      live = [a!, b!];
+      await c!.kill();
+    };
     const tick = async () => {
       progress++;
-      // The kill lands mid-load: after about a third of the operations, while all kinds run.
-      if (!killed && progress >= totalOps / 3) {
-        killed = true;
-        live = [a!, b!];
-        await c!.kill();
-      }
+      // Fallback: the kill lands mid-load even if no settle through C came back in time.
+      if (progress >= totalOps / 2) await killC();
     };
-
     const idempotent = async () => {
       for (let k = 0; k < IDEM_KEYS; k++) {
         const key = `order-${k}`;
@@ -167,10 +192,23 @@ describe('three service processes, one PostgreSQL database, one anvil', () => {
           const auth = await call(`${pick(i + w + 1).api}/checkout/${created.body.id}/authorization`, { body: { from: payer.address } });
           if (auth.status !== 200) return;
           const signature = await payer.signTypedData(auth.body.typedData);
-          const paid = await call(`${pick(i + w + 2).api}/checkout/${created.body.id}/settle`, {
+          const via = pick(i + w + 2);
+          const paid = await call(`${via.api}/checkout/${created.body.id}/settle`, {
             body: { authorization: auth.body.typedData.message, signature },
           });
           if (paid.status === 200) settled.add(created.body.id);
+          // A third of the way in, C answers a settle: its payment.settled attempt is on the wire
+          // (the receiver holds it a second). Kill C now, mid-load and mid-delivery.
+          if (paid.status === 200 && via === c && progress >= totalOps / 3 && !killed) {
+            const id = created.body.id as string;
+            killed = true; // no other kill meanwhile
+            // Its attempt reaches the receiver just after the answer; the receiver holds it 3 s.
+            for (let t = 0; t < 40 && !arrived.has(id); t++) await sleep(50);
+            const onWire = arrived.has(id) && !received.some((e) => e.data?.id === id);
+            killed = false;
+            await killC();
+            if (onWire) cutDelivery = id;
+          }
         });
         await tick();
       }
@@ -302,8 +340,17 @@ describe('three service processes, one PostgreSQL database, one anvil', () => {
         relayedBy.add(tx.from.toLowerCase());
       }
       expect(relayedBy.size).toBeGreaterThanOrEqual(2);
+      const interrupted = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_deliveries, jsonb_array_elements(doc->'attempts') a WHERE a->>'interrupted' = 'true'`,
+      );
+      // C died with an attempt on the wire: a survivor recorded it as interrupted once C's lease
+      // lapsed, and sent it again (checked above: every terminal payment's event arrived).
+      if (cutDelivery) {
+        const row = await client.query(`SELECT 1 FROM webhook_deliveries, jsonb_array_elements(doc->'attempts') a WHERE doc->>'paymentId' = $1 AND a->>'interrupted' = 'true'`, [cutDelivery]);
+        expect(row.rowCount, `interrupted attempt of ${cutDelivery}`).toBeGreaterThanOrEqual(1);
+      }
       console.log(
-        `multi-instance: ${acknowledged.size} payments acknowledged, ${byKey.size} idempotency keys, ${settledRows.length} settled ` +
+        `multi-instance: killed ${cutDelivery ? 'with a webhook attempt on the wire' : 'mid-load'}, ${interrupted.rows[0]!.n} webhook attempts taken over from the killed instance, ${acknowledged.size} payments acknowledged, ${byKey.size} idempotency keys, ${settledRows.length} settled ` +
           `(relayers ${relayedBy.size}), ${transferRows.filter((t) => t.status === 'settled').length}/${transferRows.length} transfers settled, ` +
           `${received.length} webhook requests for ${terminal.length} terminal payments`,
       );
