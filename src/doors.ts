@@ -16,7 +16,7 @@ import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webhooksRouter } from './api/webhooks.router.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
 import { chatRouter } from './api/chat.router.js';
-import { mcpRouter } from './api/mcp.router.js';
+import { mcpRouter } from './mcp/http.router.js';
 import { settlementRouter } from './api/settlement.router.js';
 import { x402Router } from './api/x402.router.js';
 import { x402PayRouter } from './api/x402-pay.router.js';

@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Core } from '../core/core.js';
 import { auth, requireKey } from '../http/auth.js';
-import { createMcpServer } from '../mcp/server.js';
-import { agentBackend } from '../mcp/agent-backend.js';
+import { createMcpServer } from './server.js';
+import { agentBackend } from './agent-backend.js';
 
 /** Where the account holder confirms a pending action (a signed-in page of the web app). */
 export function confirmUrlFor(publicUrl: string, actionId: string): string {
