@@ -45,11 +45,14 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
   const print = opts.print ?? ((t: string) => process.stdout.write(t + '\n'));
   const cleanups: Array<() => Promise<void> | void> = [];
   let closeServer: (() => Promise<void>) | undefined;
-  const close = async () => {
-    // Stop taking requests first, then the workers, then the store.
-    await closeServer?.();
-    for (const c of cleanups.reverse()) await c();
-  };
+  let closing: Promise<void> | undefined;
+  // Idempotent: a second close waits for the first.
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop taking requests first, then the scheduler and the workers, then the store.
+      await closeServer?.();
+      for (const c of cleanups.reverse()) await c();
+    })());
   const timeline = startupTimeline(logger);
   try {
     // Listen first so a PORT of 0 gives the real port before anything builds URLs from it; until
