@@ -431,18 +431,24 @@ export class SettlementService {
 
   private async reconcilePass(): Promise<ReconcileSummary> {
     const summary: ReconcileSummary = { checked: 0, settled: 0, failed: 0, pending: 0, processing: 0, expired: 0 };
-    // A payment with a settle running in this process is that call's to finish.
-    const stuck = (await this.payments.processing()).filter((p) => !this.queues.has(p.id));
-    const attempted = (await this.payments.pendingWithAttempts()).filter((p) => !this.queues.has(p.id));
+    // Checked once per pass: a processing payment put back to pending is not checked again.
+    const seen = new Set<string>();
     const run = (p: Payment, resolve: (id: string) => Promise<keyof Omit<ReconcileSummary, 'checked'>>) =>
       this.serialized(p.id, async () => {
         summary.checked++;
         summary[await resolve(p.id)]++;
       }).catch((err) => this.log.error({ err, paymentId: p.id }, 'reconcile failed for a payment'));
-    await Promise.all([
-      ...stuck.map((p) => run(p, (id) => this.resolveProcessingById(id, this.reconcileWaitMs))),
-      ...attempted.map((p) => run(p, (id) => this.resolvePendingAttempt(id, this.reconcileWaitMs))),
-    ]);
+    // Only the rows this pass is about, a page at a time through an index (payments.ts), never
+    // every pending payment. A payment with a settle running in this process is that call's to finish.
+    for await (const page of this.payments.processing()) {
+      const todo = page.filter((p) => !this.queues.has(p.id));
+      for (const p of todo) seen.add(p.id);
+      await Promise.all(todo.map((p) => run(p, (id) => this.resolveProcessingById(id, this.reconcileWaitMs))));
+    }
+    for await (const page of this.payments.pendingWithAttempts()) {
+      const todo = page.filter((p) => !this.queues.has(p.id) && !seen.has(p.id));
+      await Promise.all(todo.map((p) => run(p, (id) => this.resolvePendingAttempt(id, this.reconcileWaitMs))));
+    }
     if (summary.checked > 0) this.log.info(summary, 'settlement reconcile pass');
     return summary;
   }
