@@ -47,9 +47,9 @@ export interface Core {
   webhookEndpoints: WebhookEndpointsService;
   /** The webhook bodies read back (the events API). */
   events: EventsService;
-  /** x402 v2 facilitator (src/x402) and the chain as the exact-EVM scheme sees it. */
+  /** x402 v2 facilitator (src/x402), and the terms the exact-EVM scheme checks a session against. */
   facilitator: Facilitator;
-  x402Port: ExactEvmPort;
+  x402Port: Pick<ExactEvmPort, 'chainId' | 'tokenAddress' | 'eip712Domain'>;
   /** The network, custodial wallets, and the dev chain's faucet. */
   wallets: Wallets;
   /** The agent: turns, pending actions (confirm/cancel). */
