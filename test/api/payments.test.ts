@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { PaymentResource } from '../../src/api/present.js';
+import { PaymentResource } from '../../src/http/present.js';
 
 let s: TestService;
 let m: Merchant;
