@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from '../../src/agent/agent.js';
+import { Agent, UNAVAILABLE } from '../../src/agent/agent.js';
 import { ClaudeEngine, NOTHING_MOVED_REPLY } from '../../src/agent/claude-engine.js';
 import type { LowdbStore } from '../../src/store/index.js';
 import { fakeAccounts, fakeHandlers, silentLogger, tempStore } from './fakes.js';
@@ -98,7 +98,7 @@ describe('Claude engine gate (scripted Messages API on loopback)', () => {
     const result = api.bodies[1].messages[2].content[0];
     expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true });
     expect(result.content).toContain('from_account');
-    expect(r.body).toMatchObject({ ok: true, action: 'info', reply: 'I can only send from your own wallet.' });
+    expect(r).toMatchObject({ ok: true, action: 'info', reply: 'I can only send from your own wallet.' });
     // The schema the model sees says the same: no other argument exists.
     const transfer = api.bodies[0].tools.find((t: any) => t.name === 'send_transfer');
     expect(transfer.input_schema.additionalProperties).toBe(false);
@@ -110,9 +110,9 @@ describe('Claude engine gate (scripted Messages API on loopback)', () => {
     const r = await agentWith(fake, api.baseURL).runTurn({ accountId: ALICE, message: 'send 500 KES to @amina', channel: 'api' });
 
     expect(fake.calls).toEqual([]);
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ ok: true, action: 'none', reason: 'unverified_claim', reply: NOTHING_MOVED_REPLY });
-    expect(r.body.reply).not.toContain('Done');
+    expect(r.ok).toBe(true);
+    expect(r).toMatchObject({ ok: true, action: 'none', reason: 'unverified_claim', reply: NOTHING_MOVED_REPLY });
+    expect(r.reply).not.toContain('Done');
   });
 
   it('a turn past its overall deadline answers 503 and runs no tool', async () => {
@@ -120,8 +120,8 @@ describe('Claude engine gate (scripted Messages API on loopback)', () => {
     api = await fakeMessagesApi([{ body: message([toolUse('toolu_1', 'get_balance', {})], 'tool_use'), delayMs: 1_500 }]);
     const r = await agentWith(fake, api.baseURL, 300).runTurn({ accountId: ALICE, message: 'balance', channel: 'api' });
 
-    expect(r.status).toBe(503);
-    expect(r.body.ok).toBe(false);
+    expect(r.reason).toBe(UNAVAILABLE);
+    expect(r.ok).toBe(false);
     expect(fake.calls).toEqual([]);
   });
 
@@ -139,7 +139,7 @@ describe('Claude engine gate (scripted Messages API on loopback)', () => {
 
     expect(api.bodies).toHaveLength(1);
     expect(fake.calls.map((c) => c.name)).toEqual(['send_transfer']);
-    expect(r.body).toMatchObject({ ok: true, action: 'transfer', reply: 'Sent 500.00 KES to @amina.' });
+    expect(r).toMatchObject({ ok: true, action: 'transfer', reply: 'Sent 500.00 KES to @amina.' });
   });
 
   it('the read-only tools are offered to the model with their schemas', async () => {
@@ -150,6 +150,6 @@ describe('Claude engine gate (scripted Messages API on loopback)', () => {
     const names = api.bodies[0].tools.map((t: any) => t.name);
     expect(names).toEqual(expect.arrayContaining(['quote_transfer', 'list_activity']));
     expect(fake.calls).toEqual([expect.objectContaining({ name: 'quote_transfer', input: { amount: '100', currency: 'USD', to_currency: 'NGN' } })]);
-    expect(r.body).toMatchObject({ ok: true, action: 'quote' });
+    expect(r).toMatchObject({ ok: true, action: 'quote' });
   });
 });
