@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { formatUnits } from 'viem';
 import { defineTable, type Store, type Tx, type WriteTable } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
-import { STABLECOIN_DECIMALS, type FxFailure, type FxService } from '../fx/rates.js';
+import type { FxFailure, FxService } from '../fx/rates.js';
+import { usdcDecimal } from '../lib/money.js';
 import type { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentStatus } from './schemas.js';
 
 export interface Payment {
@@ -355,4 +355,4 @@ export function hasSettleAttempt(p: Pick<Payment, 'attemptedBy'>): boolean {
 }
 
 /** Stablecoin amount as decimal text ("12.345678"). */
-export const stablecoinText = (p: Payment) => formatUnits(BigInt(p.stablecoinAmount), STABLECOIN_DECIMALS);
+export const stablecoinText = (p: Payment) => usdcDecimal(p.stablecoinAmount);

@@ -26,7 +26,7 @@ import { fail, type Result } from '../lib/results.js';
 import type { ChainService } from '../chain/chain.js';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { FxService } from '../fx/rates.js';
-import { STABLECOIN_DECIMALS } from '../fx/rates.js';
+import { usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -185,7 +185,7 @@ export class RefundsService {
       if (balance - pendingOut < stable) {
         return fail(
           RefundReason.insufficientBalance,
-          `The settlement wallet ${from} holds ${usdc(balance - pendingOut > 0n ? balance - pendingOut : 0n)} USDC available; this refund needs ${usdc(stable)} USDC. Fund the wallet and try again.`,
+          `The settlement wallet ${from} holds ${usdcDecimal(balance - pendingOut > 0n ? balance - pendingOut : 0n)} USDC available; this refund needs ${usdcDecimal(stable)} USDC. Fund the wallet and try again.`,
         );
       }
       const at = nowIso();
@@ -370,7 +370,6 @@ function refusal(p: Payment) {
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const usdc = (v: bigint) => formatUnits(v, STABLECOIN_DECIMALS);
 
 /** The refund as merchants read it (API and `data.refund` of events). */
 export function refundResource(r: Refund): RefundResource {
@@ -381,7 +380,7 @@ export function refundResource(r: Refund): RefundResource {
     status: r.status,
     amount: Number(r.amount),
     currency: r.currency,
-    stablecoin_amount: usdc(BigInt(r.stablecoinAmount)),
+    stablecoin_amount: usdcDecimal(BigInt(r.stablecoinAmount)),
     stablecoin_amount_base_units: r.stablecoinAmount,
     rate: r.rate,
     reason: r.reason ?? null,
