@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseUnits } from 'viem';
 import { z } from 'zod';
 import { fail, type Fail, type Ok, type Result } from '../lib/results.js';
+import { withCallingCode } from '../lib/phone.js';
 
 /**
  * The biller catalogue (data/billers.json): who can be paid, how their customer numbers
@@ -74,9 +75,6 @@ export const BILLER_CURRENCY_DECIMALS: Readonly<Record<string, number>> = { NGN:
 
 /** Country of each biller currency; also used to turn a stated currency into a country hint. */
 export const CURRENCY_COUNTRY: Readonly<Record<string, string>> = { NGN: 'NG', KES: 'KE', GHS: 'GH', ZAR: 'ZA' };
-
-/** International calling codes, for turning national phone numbers into E.164. */
-export const COUNTRY_CALLING_CODE: Readonly<Record<string, string>> = { NG: '234', KE: '254', GH: '233', ZA: '27' };
 
 export const BillerCatalogue = z
   .object({
@@ -441,12 +439,7 @@ export function validateAccountNumber(
       'account_number',
     );
   }
-  if (biller.account.label === 'Phone number') {
-    const cc = COUNTRY_CALLING_CODE[biller.country];
-    if (cc && !cleaned.startsWith('+')) {
-      cleaned = cleaned.startsWith('0') ? `+${cc}${cleaned.slice(1)}` : `+${cleaned}`;
-    }
-  }
+  if (biller.account.label === 'Phone number') cleaned = withCallingCode(cleaned, biller.country);
   return { ok: true, accountNumber: cleaned };
 }
 
