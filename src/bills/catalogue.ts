@@ -107,16 +107,6 @@ export const BillerCatalogue = z
   });
 export type BillerCatalogue = z.infer<typeof BillerCatalogue>;
 
-export const CATALOGUE_REASONS = {
-  catalogueInvalid: 'catalogue_invalid',
-  unknownBiller: 'unknown_biller',
-  ambiguousBiller: 'ambiguous_biller',
-  invalidAccountNumber: 'invalid_account_number',
-  invalidAmount: 'invalid_amount',
-  amountBelowMinimum: 'amount_below_minimum',
-  amountAboveMaximum: 'amount_above_maximum',
-} as const;
-
 const DEFAULT_CATALOGUE_PATH = fileURLToPath(new URL('../../data/billers.json', import.meta.url));
 
 /** Reads and validates the catalogue. A broken shipped file is a deployment bug, so this throws with the zod issues. */

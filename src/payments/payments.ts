@@ -75,8 +75,6 @@ interface IdempotencyRecord {
 }
 const IdempotencyKeys = defineTable<IdempotencyRecord>({ name: 'idempotency_keys' });
 
-export const TERMINAL: ReadonlySet<PaymentStatus> = new Set(['settled', 'failed', 'expired', 'canceled', 'refunded']);
-
 /**
  * Allowed transitions (DESIGN.md 5 and 10). Terminal states never change, except that money
  * given back in full turns `settled` into `refunded` (docs/refunds.md).
