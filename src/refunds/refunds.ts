@@ -29,7 +29,6 @@ import type { FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
-import type { Outbox } from '../webhooks/outbox.js';
 import type { CreateRefundInput, ListRefundsQuery, RefundResource, RefundStatus } from './schemas.js';
 
 export interface Refund {
@@ -92,13 +91,27 @@ export interface CreatedRefund {
   replayed?: boolean;
 }
 
+/**
+ * Where the refund's events go, inside the refund's own transaction (the webhooks outbox, whose
+ * `record` fits): a port, so refunds does not import webhooks, which imports the refund schema.
+ */
+export interface RefundEvents {
+  record(
+    tx: Tx,
+    type: 'refund.succeeded' | 'refund.failed' | 'payment.refunded',
+    payment: Payment,
+    nowMs: number,
+    extra: { refund: RefundResource },
+  ): Promise<unknown>;
+}
+
 export interface RefundsOptions {
   store: Store;
   payments: PaymentsService;
   accounts: AccountsService;
   chain: ChainService;
   fx: FxService;
-  outbox: Outbox;
+  outbox: RefundEvents;
   logger: Logger;
   /** How long a refund request waits for its receipt before answering `pending`. */
   confirmTimeoutMs?: number;
