@@ -11,7 +11,7 @@ import { ALICE, MODEL, message, nockClaudeTest as it, text, toolUse } from './cl
 describe('ClaudeEngine (nock-scripted Messages API)', () => {
   it('tool_use -> tool_result -> final text, with tool schemas and cache breakpoints in the request', async ({ claudeAgent, anthropic }) => {
     const fake = fakeHandlers();
-    // Two calls in one response need one answer from the model (a single call would end the turn: see claude-gate.test.ts).
+    // Two calls in one response need one answer from the model (a single call would end the turn: see claude-gate.unit.test.ts).
     const api = anthropic.script([
       { status: 200, body: message([text('Creating it.'), toolUse('toolu_1', 'create_payment_link', { amount: '2500', description: 'Shoes' }), toolUse('toolu_2', 'get_balance', {})], 'tool_use') },
       { status: 200, body: message([text('Here is your link: https://pay.example/pay_1')], 'end_turn') },
