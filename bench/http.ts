@@ -56,6 +56,8 @@ export interface MeasureOptions {
   seconds: number;
   connections?: number;
   stored?: number;
+  /** More servers serving the same path: autocannon spreads the connections over all of them. */
+  alsoUrls?: string[];
 }
 
 /** One autocannon run (after a short unmeasured warm-up, so the JIT has settled). */
@@ -63,7 +65,8 @@ export async function measure(o: MeasureOptions): Promise<Measurement> {
   const base = new URL(o.url);
   const run = (duration: number) =>
     autocannon({
-      url: base.origin,
+      // autocannon takes an array of URLs (its README); @types/autocannon types only one.
+      url: (o.alsoUrls?.length ? [base.origin, ...o.alsoUrls.map((u) => new URL(u).origin)] : base.origin) as string,
       connections: o.connections ?? 64,
       duration,
       requests: [

@@ -7,6 +7,7 @@
  *   BENCH_SCALES=1000,100000   stored payments for the HTTP section
  *   BENCH_STORE_SCALES=1000,1000000   stored payments for the store section (PostgreSQL vs lowdb)
  *   BENCH_LOWDB_MAX=1000000    largest lowdb size the store section seeds
+ *   BENCH_SETTLES=60   settles per phase of the instances section (one relayer key vs a pool)
  */
 import os from 'node:os';
 import { benchHttp, formatTable } from './http.js';
@@ -16,6 +17,7 @@ import { benchAgent } from './agent.js';
 import { benchX402 } from './x402.js';
 import { benchColdStart } from './cold-start.js';
 import { benchStore } from './store.js';
+import { benchInstances } from './instances.js';
 
 export interface BenchContext {
   /** Seconds per measurement (BENCH_DURATION). */
@@ -40,6 +42,10 @@ function sections(): Section[] {
     { name: 'x402', run: (ctx) => benchX402({ print: ctx.print }) },
     { name: 'agent', run: (ctx) => benchAgent({ print: ctx.print, seconds: ctx.seconds }) },
     { name: 'cold-start', run: (ctx) => benchColdStart({ print: ctx.print }) },
+    {
+      name: 'instances',
+      run: (ctx) => benchInstances({ seconds: ctx.seconds, settles: Number(process.env.BENCH_SETTLES ?? 60), print: ctx.print }),
+    },
     {
       name: 'store',
       run: (ctx) =>

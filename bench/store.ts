@@ -4,9 +4,9 @@
  * payments (BENCH_STORE_SCALES). PostgreSQL is bulk-loaded with one INSERT ... SELECT over
  * generate_series; lowdb is seeded through its own store API in large transactions, up to
  * BENCH_LOWDB_MAX payments (default 1,000,000): above that the lowdb row says "not run".
- * The stored payments are `settled`, as nearly all of a merchant's history is: the expiry
- * sweeper and the reconciler read the `pending` and `processing` sets on every pass, so a
- * million *pending* payments measures those passes, not payment creation.
+ * The stored payments are `settled`, as nearly all of a merchant's history is (the expiry
+ * sweeper and the reconciler read only due rows through range indexes, so a pending history
+ * would cost them little; `test/payments/due-passes*.test.ts`).
  *
  *   BENCH_ONLY=store npm run bench
  *   TEST_PG_ADMIN_URL=postgres://postgres@127.0.0.1:5432/test   where the bench database is created

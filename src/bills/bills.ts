@@ -1,7 +1,7 @@
 import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
@@ -122,7 +122,7 @@ export class BillsService {
 
   constructor(
     private readonly store: Store,
-    private readonly chain: ChainService,
+    private readonly chain: ChainPort,
     private readonly fx: FxService,
     private readonly accounts: AccountsService,
     private readonly wallets: WalletDirectory,

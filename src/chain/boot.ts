@@ -16,12 +16,15 @@ import { deployStablecoin, readDeployment, writeDeployment } from './deployment.
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
 import { ChainServiceImpl } from './chain-service.js';
 import type { ChainService, CreateChainOptions } from './chain.js';
+import type { RelayJournal } from './relay-journal.js';
 
 const EMBEDDED_CHAIN_ID = 31337;
 const RELAYER_MIN_BALANCE = parseEther('100');
 const RELAYER_TOP_UP = parseEther('10000');
 const DEFAULT_LOG_WINDOW = 10_000n;
 const DEFAULT_MAX_LOOKBACK = 1_000_000n;
+/** How many of the relayer's newest nonces the torn-dump check looks at. */
+const TORN_CHECK_DEPTH = 64;
 
 const noopLogger = {
   info() {},
@@ -38,9 +41,15 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
   let rpcUrl: string;
   let chainId: number;
 
+  const relayerKey =
+    opts.relayerPrivateKey ?? ((await getOrCreateSecret(opts.dataDir, 'relayerPrivateKey', () => generatePrivateKey())) as Hex);
+  // No viem nonce manager: the service's sends take nonces from RelayerNonces (nonces.ts),
+  // and the one-off deploy below asks the node.
+  const relayer = privateKeyToAccount(relayerKey);
+
   if (embedded) {
     chainId = opts.chainId ?? EMBEDDED_CHAIN_ID;
-    anvil = await startEmbeddedAnvil(opts, chainId, log);
+    anvil = await startEmbeddedAnvil(opts, chainId, log, relayer.address);
     rpcUrl = anvil.rpcUrl;
   } else {
     rpcUrl = opts.rpcUrl!;
@@ -64,12 +73,6 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     const transport = http(rpcUrl, { timeout: 15_000 });
     const publicClient = createPublicClient({ chain, transport, pollingInterval: embedded ? 50 : 1_000 });
 
-    const relayerKey =
-      opts.relayerPrivateKey ??
-      ((await getOrCreateSecret(opts.dataDir, 'relayerPrivateKey', () => generatePrivateKey())) as Hex);
-    // No viem nonce manager: the service's sends take nonces from RelayerNonces (nonces.ts),
-    // and the one-off deploy below asks the node.
-    const relayer = privateKeyToAccount(relayerKey);
     const wallet = createWalletClient({ account: relayer, chain, transport });
 
     let tokenAddress: Address;
@@ -161,34 +164,84 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
   }
 }
 
-/** Starts anvil on DATA_DIR/chain/anvil-state.json, recovering from a corrupt dump. */
-async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log: Logger): Promise<AnvilHandle> {
+/**
+ * Starts anvil on DATA_DIR/chain/anvil-state.json, recovering from a corrupt or torn dump.
+ *
+ * Two ways a dump left by a crash can be unusable: cut short (it does not parse), or torn
+ * (anvil wrote it while mining, so the accounts already hold a block's effects while the block
+ * and its transactions are missing, or the other way round; seen under SIGKILL of the whole
+ * group). A torn state has money moved without a receipt, and its nonce can no longer carry the
+ * journaled transaction. Both fall back to the copy taken at the previous start, which was
+ * checked when it loaded; the relay journal keeps every transaction since that copy
+ * (ChainServiceImpl.sweepJournal) and re-broadcasts them.
+ */
+async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log: Logger, relayer: Address): Promise<AnvilHandle> {
   const dir = path.join(opts.dataDir, 'chain');
   await mkdir(dir, { recursive: true });
   const stateFile = path.join(dir, 'anvil-state.json');
   const backup = `${stateFile}.bak`;
   const start = () => startAnvil({ stateFile, chainId, ...opts.anvil });
-  let handle: AnvilHandle;
-  try {
-    handle = await start();
-  } catch (e) {
-    // A dump cut short by a crash cannot be parsed; fall back to the last state that loaded.
-    if (!(e instanceof AnvilStartError) || !/failed to parse/i.test(e.output)) throw e;
-    const aside = `${stateFile}.corrupt-${Date.now()}`;
+  const restoreBackup = async (why: 'corrupt' | 'torn'): Promise<boolean> => {
+    const aside = `${stateFile}.${why}-${Date.now()}`;
     await rename(stateFile, aside);
     const hasBackup = await exists(backup);
     if (hasBackup) await copyFile(backup, stateFile);
     log.error(
       { moved: aside, restored: hasBackup ? backup : undefined },
       hasBackup
-        ? 'embedded chain state was corrupt; restored the copy from the previous start'
-        : 'embedded chain state was corrupt and there is no backup; starting a fresh chain',
+        ? `embedded chain state was ${why}; restored the copy from the previous start`
+        : `embedded chain state was ${why} and there is no backup; starting a fresh chain`,
     );
+    return hasBackup;
+  };
+  let handle: AnvilHandle;
+  try {
+    handle = await start();
+  } catch (e) {
+    // A dump cut short by a crash cannot be parsed; fall back to the last state that loaded.
+    if (!(e instanceof AnvilStartError) || !/failed to parse/i.test(e.output)) throw e;
+    await restoreBackup('corrupt');
     handle = await start();
   }
-  // This state loaded fine: keep it as the fallback for the next start.
+  if (opts.journal && (await exists(backup))) {
+    const torn = await tornAgainstJournal(handle.rpcUrl, chainId, relayer, opts.journal).catch(() => undefined);
+    if (torn) {
+      log.warn({ txHash: torn.hash, nonce: torn.nonce, reason: torn.reason }, 'embedded chain state disagrees with the relay journal');
+      // Stopping dumps the same torn state again; it is moved aside below.
+      await handle.stop();
+      await restoreBackup('torn');
+      handle = await start();
+    }
+  }
+  // This state loaded fine and agrees with the journal: keep it as the fallback for the next start.
   if (await exists(stateFile)) await copyFile(stateFile, backup);
   return handle;
+}
+
+/**
+ * A journaled transaction that the loaded state contradicts: its nonce is spent but the
+ * transaction is nowhere (accounts ahead of blocks), or it is in a block while the relayer's
+ * nonce has not reached it (blocks ahead of accounts). On the embedded chain nothing else
+ * sends with the relayer's key, and the journal holds the last transaction given each nonce,
+ * so either one means the dump was written mid-block. Only the newest entries can be torn.
+ */
+async function tornAgainstJournal(
+  rpcUrl: string,
+  chainId: number,
+  relayer: Address,
+  journal: RelayJournal,
+): Promise<{ hash: Hex; nonce: number; reason: string } | undefined> {
+  const entries = await journal.list(chainId, relayer);
+  if (entries.length === 0) return undefined;
+  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 10_000 }) });
+  const spent = await client.getTransactionCount({ address: relayer, blockTag: 'latest' });
+  for (const e of entries.filter((x) => x.nonce >= spent - TORN_CHECK_DEPTH)) {
+    const tx = await client.getTransaction({ hash: e.hash }).catch(() => undefined);
+    const mined = tx !== undefined && tx.blockNumber !== null;
+    if (!mined && e.nonce < spent) return { hash: e.hash, nonce: e.nonce, reason: 'nonce spent, transaction missing' };
+    if (mined && e.nonce >= spent) return { hash: e.hash, nonce: e.nonce, reason: 'transaction mined, nonce not spent' };
+  }
+  return undefined;
 }
 
 async function exists(file: string): Promise<boolean> {

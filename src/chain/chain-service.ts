@@ -552,13 +552,13 @@ export class ChainServiceImpl implements ChainService {
       this.publicClient.getTransactionCount({ address: this.relayerAddress, blockTag: 'pending' }),
     ]);
     const old = (e: JournalEntry, ms: number) => now - Date.parse(e.createdAt) > ms;
-    // Embedded: a dump cut short by the crash falls back to the copy taken at start-up
-    // (startEmbeddedAnvil), so keep what that copy lacks: this run's transactions and the ones
-    // re-broadcast at this start (up to the retention; a long run keeps the last hour).
+    // Embedded: a dump cut short or torn by the crash falls back to the copy taken at start-up
+    // (startEmbeddedAnvil), so keep everything that copy lacks: this run's transactions and the
+    // ones re-broadcast at this start, however old (the chain's own state grows faster than
+    // the journal; the next start takes a new copy and prunes it).
     // Real network: keep mined ones for the retention (reorgs).
     const inBackup = (e: JournalEntry) => Date.parse(e.createdAt) < this.startedAt && !this.replayed.has(e.id);
-    const removable = (e: JournalEntry) =>
-      e.nonce < mined && (this.embedded ? inBackup(e) || old(e, this.p.journalRetentionMs) : old(e, this.p.journalRetentionMs));
+    const removable = (e: JournalEntry) => e.nonce < mined && (this.embedded ? inBackup(e) : old(e, this.p.journalRetentionMs));
     const remove = entries.filter(removable).map((e) => e.id);
     await journal.remove(remove);
     let resent = 0;
@@ -592,6 +592,22 @@ export class ChainServiceImpl implements ChainService {
   }
 
   // -------------------------------------------------------------------------- receipts
+
+  async transactionKnown(txHash: Hex): Promise<boolean> {
+    try {
+      await this.publicClient.getTransaction({ hash: txHash });
+      return true;
+    } catch (e) {
+      if (e instanceof TransactionNotFoundError) return false;
+      throw e;
+    }
+  }
+
+  async chainTime(): Promise<bigint> {
+    const block = await this.publicClient.getBlock({ blockTag: 'latest' });
+    const wall = BigInt(Math.floor(Date.now() / 1000));
+    return block.timestamp > wall ? block.timestamp : wall;
+  }
 
   async waitForReceipt(txHash: Hex, timeoutMs = this.p.confirmTimeoutMs): Promise<ReceiptOutcome> {
     const r = await this.receipts.wait(txHash, timeoutMs);

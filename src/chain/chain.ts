@@ -58,6 +58,10 @@ export interface ChainService {
   submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: SubmitOptions): Promise<SubmitResult>;
   /** Never throws; default timeout `confirmTimeoutMs`. */
   waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
+  /** True when the node knows the transaction (in its pool or mined). Throws when the node cannot say. */
+  transactionKnown(txHash: Hex): Promise<boolean>;
+  /** Chain time in seconds: the latest block's timestamp, never behind the wall clock. */
+  chainTime(): Promise<bigint>;
   /**
    * The tx that used (authorizer, nonce), from the AuthorizationUsed log; for reconciliation
    * after a crash or an ambiguous `submit_failed`. Checks `txHash` first when given, then scans

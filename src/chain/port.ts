@@ -21,5 +21,7 @@ export type ChainPort = Pick<
   | 'submitTransferWithAuthorization'
   | 'signCustodialAuthorization'
   | 'waitForReceipt'
+  | 'transactionKnown'
+  | 'chainTime'
   | 'findAuthorizationTx'
 >;

@@ -60,7 +60,17 @@ export const Payments = defineTable<Payment>({
   name: 'payments',
   unique: [['accountId', 'reference']],
   indexes: ['accountId', 'status'],
+  // The background passes read only what is due through these (payments.ts `sweepExpired`,
+  // `processing`, `pendingWithAttempts`), never every pending payment.
+  ranges: [
+    ['status', 'expiresAt'],
+    ['status', 'updatedAt'],
+    ['status', 'attemptedBy'],
+  ],
 });
+
+/** Rows per page of a background pass's range read. */
+export const PASS_PAGE = 500;
 
 interface IdempotencyRecord {
   readonly id: string;
@@ -321,27 +331,58 @@ export class PaymentsService {
    * the settlement reconciler expires them once the chain says it was not.
    */
   async sweepExpired(now = Date.now()): Promise<number> {
-    const due = (await this.store.table(Payments).findMany({ status: 'pending' })).filter(
-      (p) => Date.parse(p.expiresAt) <= now && !hasSettleAttempt(p),
-    );
-    if (due.length === 0) return 0;
-    return this.store.transaction(async (tx) => {
-      let n = 0;
-      for (const p of due) if (await this.transitionIn(tx, p.id, 'pending', 'expired')) n++;
-      return n;
-    });
+    // Only pending payments past their expiry, oldest first, a page at a time (an index range
+    // scan on PostgreSQL): a million open sessions cost nothing until they are due.
+    const atMost = new Date(now).toISOString();
+    let swept = 0;
+    for (let after: RangeCursor | undefined; ; ) {
+      const page = await this.store.table(Payments).findRange({ status: 'pending' }, { field: 'expiresAt', atMost, after, limit: PASS_PAGE });
+      const due = page.filter((p) => !hasSettleAttempt(p));
+      if (due.length > 0) {
+        swept += await this.store.transaction(async (tx) => {
+          let n = 0;
+          for (const p of due) if (await this.transitionIn(tx, p.id, 'pending', 'expired')) n++;
+          return n;
+        });
+      }
+      if (page.length < PASS_PAGE) return swept;
+      const last = page[page.length - 1]!;
+      after = { value: last.expiresAt, id: last.id };
+    }
   }
 
-  /** Payments stuck in `processing` (for the settlement reconciler). */
-  processing(): Promise<Payment[]> {
-    return this.store.table(Payments).findMany({ status: 'processing' });
+  /**
+   * Payments in `processing` (for the settlement reconciler), a page at a time in order of
+   * their last change; `olderThanMs` leaves out the ones that changed more recently.
+   */
+  async *processing(olderThanMs = 0, now = Date.now()): AsyncGenerator<Payment[]> {
+    const atMost = new Date(now - olderThanMs).toISOString();
+    for (let after: RangeCursor | undefined; ; ) {
+      const page = await this.store.table(Payments).findRange({ status: 'processing' }, { field: 'updatedAt', atMost, after, limit: PASS_PAGE });
+      if (page.length > 0) yield page;
+      if (page.length < PASS_PAGE) return;
+      const last = page[page.length - 1]!;
+      after = { value: last.updatedAt, id: last.id };
+    }
   }
 
-  /** Stored `pending` payments with a settle attempt (for the settlement reconciler), expired or not. */
-  async pendingWithAttempts(): Promise<Payment[]> {
-    return (await this.store.table(Payments).findMany({ status: 'pending' })).filter(hasSettleAttempt);
+  /**
+   * Stored `pending` payments with a settle attempt (for the settlement reconciler), expired or
+   * not, a page at a time: a partial index holds only the rows that have `attemptedBy`.
+   */
+  async *pendingWithAttempts(): AsyncGenerator<Payment[]> {
+    for (let after: RangeCursor | undefined; ; ) {
+      const page = await this.store.table(Payments).findRange({ status: 'pending' }, { field: 'attemptedBy', after, limit: PASS_PAGE });
+      const attempted = page.filter(hasSettleAttempt);
+      if (attempted.length > 0) yield attempted;
+      if (page.length < PASS_PAGE) return;
+      const last = page[page.length - 1]!;
+      after = { value: last.attemptedBy, id: last.id };
+    }
   }
 }
+
+type RangeCursor = { value: unknown; id: string };
 
 export type TransitionPatch = Partial<
   Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded'>

@@ -23,7 +23,7 @@ import type { Store, Tx } from '../store/index.js';
 import { defineTable } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
@@ -109,7 +109,7 @@ export interface RefundsOptions {
   store: Store;
   payments: PaymentsService;
   accounts: AccountsService;
-  chain: ChainService;
+  chain: ChainPort;
   fx: FxService;
   outbox: RefundEvents;
   logger: Logger;

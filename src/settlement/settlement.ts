@@ -10,9 +10,10 @@
  * A payment moves money at most once: the nonce is per payment, so the token contract accepts
  * one authorization per (payer, payment), and every status change is a compare-and-set.
  */
-import { TransactionNotFoundError, getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
+import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import { z } from 'zod';
-import type { ChainService, VerifyReason } from '../chain/chain.js';
+import type { VerifyReason } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
 import { relayOnce, type RelayOutcome } from '../chain/relay.js';
 import {
   EvmAddress,
@@ -113,7 +114,7 @@ export interface SettlementOptions {
   store: Store;
   payments: PaymentsService;
   accounts: AccountsService;
-  chain: ChainService;
+  chain: ChainPort;
   logger: Logger;
   /** How long `settle` waits for the receipt before answering `processing`. Default 60 s. */
   confirmTimeoutMs?: number;
@@ -127,7 +128,7 @@ export class SettlementService {
   private readonly store: Store;
   private readonly payments: PaymentsService;
   private readonly accounts: AccountsService;
-  private readonly chain: ChainService;
+  private readonly chain: ChainPort;
   private readonly log: Logger;
   private readonly confirmTimeoutMs: number;
   private readonly reconcileWaitMs: number;
@@ -431,18 +432,24 @@ export class SettlementService {
 
   private async reconcilePass(): Promise<ReconcileSummary> {
     const summary: ReconcileSummary = { checked: 0, settled: 0, failed: 0, pending: 0, processing: 0, expired: 0 };
-    // A payment with a settle running in this process is that call's to finish.
-    const stuck = (await this.payments.processing()).filter((p) => !this.queues.has(p.id));
-    const attempted = (await this.payments.pendingWithAttempts()).filter((p) => !this.queues.has(p.id));
+    // Checked once per pass: a processing payment put back to pending is not checked again.
+    const seen = new Set<string>();
     const run = (p: Payment, resolve: (id: string) => Promise<keyof Omit<ReconcileSummary, 'checked'>>) =>
       this.serialized(p.id, async () => {
         summary.checked++;
         summary[await resolve(p.id)]++;
       }).catch((err) => this.log.error({ err, paymentId: p.id }, 'reconcile failed for a payment'));
-    await Promise.all([
-      ...stuck.map((p) => run(p, (id) => this.resolveProcessingById(id, this.reconcileWaitMs))),
-      ...attempted.map((p) => run(p, (id) => this.resolvePendingAttempt(id, this.reconcileWaitMs))),
-    ]);
+    // Only the rows this pass is about, a page at a time through an index (payments.ts), never
+    // every pending payment. A payment with a settle running in this process is that call's to finish.
+    for await (const page of this.payments.processing()) {
+      const todo = page.filter((p) => !this.queues.has(p.id));
+      for (const p of todo) seen.add(p.id);
+      await Promise.all(todo.map((p) => run(p, (id) => this.resolveProcessingById(id, this.reconcileWaitMs))));
+    }
+    for await (const page of this.payments.pendingWithAttempts()) {
+      const todo = page.filter((p) => !this.queues.has(p.id) && !seen.has(p.id));
+      await Promise.all(todo.map((p) => run(p, (id) => this.resolvePendingAttempt(id, this.reconcileWaitMs))));
+    }
     if (summary.checked > 0) this.log.info(summary, 'settlement reconcile pass');
     return summary;
   }
@@ -562,21 +569,13 @@ export class SettlementService {
   }
 
   /** Known to the node (pool or chain). Throws when the node cannot say: "unknown" must be verified. */
-  private async isKnownTransaction(hash: Hex): Promise<boolean> {
-    try {
-      await this.chain.publicClient.getTransaction({ hash });
-      return true;
-    } catch (e) {
-      if (e instanceof TransactionNotFoundError) return false;
-      throw e;
-    }
+  private isKnownTransaction(hash: Hex): Promise<boolean> {
+    return this.chain.transactionKnown(hash);
   }
 
   /** Chain time, but never behind the wall clock (the same rule the chain layer verifies with). */
-  private async chainNow(): Promise<bigint> {
-    const block = await this.chain.publicClient.getBlock({ blockTag: 'latest' });
-    const wall = BigInt(Math.floor(Date.now() / 1000));
-    return block.timestamp > wall ? block.timestamp : wall;
+  private chainNow(): Promise<bigint> {
+    return this.chain.chainTime();
   }
 
   // -------------------------------------------------------------------------- lifecycle

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { BlockJSONFile, type DbData } from './block-json-file.js';
+import { checkRange, rangeOf } from './range.js';
 import {
   StoreConflictError,
   type FindOptions,
@@ -419,6 +420,8 @@ export class LowdbStore implements Store {
         findOne: async (where) => s.find(where, { limit: 1 })[0],
         findMany: async (where, opts) => s.find(where, opts),
         count: async (where) => s.count(where),
+        // In memory, through the equality index: the pass reads only the rows it gets back.
+        findRange: async (where, range) => (checkRange(s.def, where, range), rangeOf(s.find(where), range)),
       };
       this.readers.set(def.name, handle as unknown as ReadTable<Row>);
     }
@@ -456,6 +459,7 @@ export class LowdbStore implements Store {
             findOne: async (where) => t.find(where, { limit: 1 })[0],
             findMany: async (where, opts) => t.find(where, opts),
             count: async (where) => t.count(where),
+            findRange: async (where, range) => (checkRange(t.base.def, where, range), rangeOf(t.find(where), range)),
             insert: async (row) => (live(), t.insert(row)),
             update: async (id, patch, expect) => (live(), t.update(id, patch as Partial<T>, expect)),
             remove: async (id) => (live(), t.remove(id)),

@@ -17,12 +17,30 @@ export interface FindOptions {
   after?: string;
 }
 
+/**
+ * A range read (`ReadTable.findRange`): the rows matching an equality filter whose `field` is
+ * present and at most `atMost`, in `(field, id)` order, a page at a time. Background passes
+ * (expiry sweep, settlement reconciler) use it to read only the rows that are due, through an
+ * index, however many other rows the table holds. The pair (equality field, `field`) must be
+ * declared in the table's `ranges`.
+ */
+export interface RangeQuery {
+  field: string;
+  /** Upper bound, inclusive (strings compare as text, so ISO timestamps compare as times); unset: no bound. */
+  atMost?: string;
+  /** Cursor: the `field` value and id of the last row of the previous page. */
+  after?: { value: unknown; id: string };
+  limit: number;
+}
+
 export interface TableDef<T extends Row> {
   readonly name: string;
   /** Groups of fields whose combined values must be unique (rows missing a field are exempt). */
   readonly unique?: ReadonlyArray<ReadonlyArray<keyof T & string>>;
   /** Fields with an equality index. */
   readonly indexes?: ReadonlyArray<keyof T & string>;
+  /** `[equality field, range field]` pairs with an index for `findRange` (one equality field, then the range). */
+  readonly ranges?: ReadonlyArray<readonly [keyof T & string, keyof T & string]>;
   /** Phantom field carrying the row type. */
   readonly __row?: T;
 }
@@ -45,6 +63,8 @@ export interface ReadTable<T extends Row> {
   findOne(where: Where<T>): Promise<T | undefined>;
   findMany(where?: Where<T>, opts?: FindOptions): Promise<T[]>;
   count(where?: Where<T>): Promise<number>;
+  /** Rows matching `where` (one field, declared with `range.field` in `ranges`) in a range; see RangeQuery. */
+  findRange(where: Where<T>, range: RangeQuery): Promise<T[]>;
 }
 
 export interface WriteTable<T extends Row> extends ReadTable<T> {

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
 import type { Account } from '../accounts/accounts.js';
 import { Accounts } from '../accounts/accounts.js';
 import type { Store } from '../store/index.js';
@@ -13,7 +13,7 @@ export class WalletDirectory {
   private readonly scannedIndexes = new Set<number>();
 
   constructor(
-    private readonly chain: ChainService,
+    private readonly chain: ChainPort,
     private readonly store: Store,
   ) {}
 

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/port.js';
 import { fail, type Fail, type Result } from '../lib/results.js';
 import { reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store, type Tx } from '../store/index.js';
@@ -96,7 +96,7 @@ const MAX_READS = 3;
  */
 export async function withWalletFunds<R>(
   store: Store,
-  chain: ChainService,
+  chain: ChainPort,
   address: Address,
   fn: (tx: Tx, funds: WalletFunds) => Promise<R>,
 ): Promise<R | Fail<'chain_unavailable'>> {

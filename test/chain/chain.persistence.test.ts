@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
 import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { storeRelayJournal } from '../../src/chain/relay-journal.js';
+import { LowdbStore } from '../../src/store/index.js';
 import { tempDir } from './helpers.js';
 
 describe('ChainService: embedded chain persistence', () => {
@@ -92,5 +94,46 @@ describe('ChainService: embedded chain persistence', () => {
     expect(await second.balanceOf(holder)).toBe(0n);
     expect(second.decimals).toBe(6);
     await second.close();
+  });
+
+  it('recovers from a torn state dump (accounts hold a block that is missing) and replays the journal', async () => {
+    const { dir, cleanup } = await tempDir('chain-torn-');
+    cleanups.push(cleanup);
+    const store = await LowdbStore.open(dir);
+    cleanups.unshift(() => store.close());
+    const journal = storeRelayJournal(store);
+    const holder = '0x000000000000000000000000000000000000beef' as Address;
+    const first = await createChain({ dataDir: dir, journal });
+    expect((await first.faucet(holder, 5_000_000n)).ok).toBe(true);
+    await first.close();
+    // This start keeps the dump of the first run as the backup; its transactions are journaled.
+    const second = await createChain({ dataDir: dir, journal });
+    expect((await second.faucet(holder, 7_000_000n)).ok).toBe(true);
+    const nonce = second.nonceFor('torn', '1');
+    const moved = await second.custodialTransferAndWait({ fromIndex: 0, to: holder, value: 0n, nonce });
+    expect(moved.ok).toBe(true);
+    const lastTx = moved.ok ? moved.txHash : undefined;
+    const custodial0 = second.custodialAddress(0);
+    await second.close();
+
+    // What a SIGKILL mid-mining leaves: the accounts hold the newest block's effects, the
+    // block and its transactions are not in the dump.
+    const stateFile = path.join(dir, 'chain', 'anvil-state.json');
+    const state = JSON.parse(await readFile(stateFile, 'utf8'));
+    const top = Math.max(...state.blocks.map((b: { header: { number: string } }) => Number(b.header.number)));
+    state.blocks = state.blocks.filter((b: { header: { number: string } }) => Number(b.header.number) !== top);
+    state.transactions = state.transactions.filter((t: { block_number: string | number }) => Number(t.block_number) !== top);
+    state.best_block_number = top - 1;
+    await writeFile(stateFile, JSON.stringify(state));
+
+    const third = await createChain({ dataDir: dir, journal });
+    open.push(third);
+    // The journal put the lost block's transaction back: a receipt, and the state agrees.
+    expect((await third.waitForReceipt(lastTx!, 5_000)).status).toBe('success');
+    expect(await third.authorizationState(custodial0, nonce)).toBe(true);
+    expect(await third.balanceOf(holder)).toBe(12_000_000n);
+    // And the relayer carries on from there.
+    expect((await third.faucet(holder, 1_000_000n)).ok).toBe(true);
+    expect(await third.balanceOf(holder)).toBe(13_000_000n);
   });
 });

@@ -92,6 +92,15 @@ export class FakeChain implements ChainPort {
     const status = this.receipts.get(txHash) ?? 'timeout';
     return status === 'timeout' ? { status } : { status, blockNumber: 1n, gasUsed: 50_000n };
   }
+  async transactionKnown(txHash: Hex): Promise<boolean> {
+    if (this.script[0] === 'down') throw new Error('the chain is down');
+    return this.sent.includes(txHash);
+  }
+  /** Seconds added to the wall clock: a test moves chain time past a session's expiry. */
+  advanceSeconds = 0;
+  async chainTime(): Promise<bigint> {
+    return BigInt(Math.floor(Date.now() / 1000) + this.advanceSeconds);
+  }
   async findAuthorizationTx(authorizer: Address, nonce: Hex): Promise<Hex | undefined> {
     return this.used.get(key(authorizer, nonce));
   }

@@ -31,8 +31,8 @@ export interface TestDatabase {
 }
 
 /** A new empty database (name from `tag`, or random); `drop()` removes it even with clients connected. */
-export async function createDatabase(tag?: string): Promise<TestDatabase> {
-  const name = `${TEST_DB_PREFIX}${(tag ?? randomBytes(6).toString('hex')).toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+export async function createDatabase(tag?: string, opts: { prefix?: string } = {}): Promise<TestDatabase> {
+  const name = `${opts.prefix ?? TEST_DB_PREFIX}${(tag ?? randomBytes(6).toString('hex')).toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
 }

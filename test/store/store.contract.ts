@@ -16,8 +16,14 @@ export interface Item extends Row {
   status: string;
   n: number;
   tags?: { a: number };
+  due?: string;
 }
-export const Items = defineTable<Item>({ name: 'contract_items', unique: [['owner', 'ref']], indexes: ['owner', 'status'] });
+export const Items = defineTable<Item>({
+  name: 'contract_items',
+  unique: [['owner', 'ref']],
+  indexes: ['owner', 'status'],
+  ranges: [['status', 'due']],
+});
 export const Others = defineTable<{ id: string; v: number }>({ name: 'contract_others' });
 /** Holds against a budget: the balance check below reads them all, then maybe inserts one. */
 export const Holds = defineTable<{ id: string; account: string; amount: number }>({ name: 'contract_holds', indexes: ['account'] });
@@ -325,6 +331,34 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
         expect((await store.table(Items).findOne({ owner: 'a', ref: 'C' }))!.id).toBe('w1');
         await store.write(Items, (t) => t.remove('w3'));
         await store.write(Items, (t) => t.insert(item('w4', { ref: 'A' })));
+      });
+    });
+
+    describe('range reads (findRange)', () => {
+      it('returns only rows with the field at most the bound, in (field, id) order, a page at a time', async () => {
+        await store.transaction(async (tx) => {
+          // Inserted out of order; two share a due time (the id breaks the tie); one has no due.
+          const dues = ['2026-01-05', '2026-01-01', '2026-01-03', '2026-01-03', '2026-01-09', '2026-01-02'];
+          for (const [i, d] of dues.entries()) await tx.table(Items).insert(item(`r${i}`, { status: 'open', due: `${d}T00:00:00.000Z` }));
+          await tx.table(Items).insert(item('r-none', { status: 'open' }));
+          await tx.table(Items).insert(item('r-closed', { status: 'closed', due: '2026-01-01T00:00:00.000Z' }));
+        });
+        const atMost = '2026-01-05T00:00:00.000Z';
+        const first = await store.table(Items).findRange({ status: 'open' }, { field: 'due', atMost, limit: 3 });
+        expect(first.map((r) => r.id)).toEqual(['r1', 'r5', 'r2']);
+        const last = first[2]!;
+        const second = await store.table(Items).findRange({ status: 'open' }, { field: 'due', atMost, limit: 3, after: { value: last.due, id: last.id } });
+        expect(second.map((r) => r.id)).toEqual(['r3', 'r0']);
+        const unbounded = await store.table(Items).findRange({ status: 'open' }, { field: 'due', limit: 10 });
+        expect(unbounded.map((r) => r.id)).toEqual(['r1', 'r5', 'r2', 'r3', 'r0', 'r4']);
+        // Inside a transaction too.
+        const inTx = await store.transaction((tx) => tx.table(Items).findRange({ status: 'open' }, { field: 'due', atMost: '2026-01-01T00:00:00.000Z', limit: 10 }));
+        expect(inTx.map((r) => r.id)).toEqual(['r1']);
+      });
+
+      it('refuses a range the table did not declare (PostgreSQL would have no index for it)', async () => {
+        await expect(store.table(Items).findRange({ owner: 'a' }, { field: 'due', limit: 1 })).rejects.toThrow(/not declared/);
+        await expect(store.table(Items).findRange({ status: 'open', owner: 'a' }, { field: 'due', limit: 1 })).rejects.toThrow(/exactly one/);
       });
     });
 

@@ -2,6 +2,7 @@ import pg from 'pg';
 import {
   StoreConflictError,
   type FindOptions,
+  type RangeQuery,
   type ReadTable,
   type Row,
   type Store,
@@ -10,6 +11,7 @@ import {
   type Where,
   type WriteTable,
 } from '../types.js';
+import { checkRange } from '../range.js';
 import { migrate } from './migrate.js';
 import { fieldExpr, ident, indexSpecs, presentExpr } from './schema.js';
 
@@ -141,6 +143,27 @@ class PgTable<T extends Row> implements WriteTable<T> {
       params.push(Math.floor(opts.limit));
       text += ` LIMIT $${params.length}`;
     }
+    const r = await this.run<{ doc: T }>(text, params);
+    return r.rows.map((row) => decode<T>(row.doc));
+  }
+
+  async findRange(where: Where<T>, range: RangeQuery): Promise<T[]> {
+    checkRange(this.sql.def, where, range);
+    const params: unknown[] = [];
+    const clauses = this.sql.where(where, params);
+    const f = fieldExpr(range.field);
+    // Spelled like the partial range index (schema.ts), so this is one index range scan.
+    clauses.push(presentExpr(range.field));
+    if (range.atMost !== undefined) {
+      params.push(JSON.stringify(range.atMost));
+      clauses.push(`${f} <= $${params.length}::jsonb`);
+    }
+    if (range.after !== undefined) {
+      params.push(JSON.stringify(range.after.value), range.after.id);
+      clauses.push(`(${f}, id) > ($${params.length - 1}::jsonb, $${params.length})`);
+    }
+    params.push(Math.floor(range.limit));
+    const text = `SELECT doc FROM ${this.sql.t} WHERE ${clauses.join(' AND ')} ORDER BY ${f}, id LIMIT $${params.length}`;
     const r = await this.run<{ doc: T }>(text, params);
     return r.rows.map((row) => decode<T>(row.doc));
   }

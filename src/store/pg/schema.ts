@@ -30,7 +30,7 @@ export function presentExpr(field: string): string {
 }
 
 /** PostgreSQL cuts identifiers at 63 bytes: long names keep a readable head and a hash. */
-function indexName(table: string, kind: 'u' | 'i', fields: readonly string[]): string {
+function indexName(table: string, kind: 'u' | 'i' | 'r', fields: readonly string[]): string {
   const name = `${table}__${kind}__${fields.join('__')}`;
   if (Buffer.byteLength(name) <= 63) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
@@ -41,6 +41,8 @@ export interface IndexSpec {
   name: string;
   unique: boolean;
   fields: readonly string[];
+  /** A `ranges` pair: equality on the first field, then the second field and id in order (findRange). */
+  range?: boolean;
 }
 
 /** Every index a table needs beyond its primary key and the seq index, in DDL order. */
@@ -48,6 +50,7 @@ export function indexSpecs(def: TableDef<Row>): IndexSpec[] {
   const out: IndexSpec[] = [];
   for (const fields of def.unique ?? []) out.push({ name: indexName(def.name, 'u', fields), unique: true, fields });
   for (const f of def.indexes ?? []) out.push({ name: indexName(def.name, 'i', [f]), unique: false, fields: [f] });
+  for (const pair of def.ranges ?? []) out.push({ name: indexName(def.name, 'r', pair), unique: false, fields: pair, range: true });
   return out;
 }
 
@@ -56,6 +59,12 @@ export function indexDdl(table: string, spec: IndexSpec): string {
     const cols = spec.fields.map(fieldExpr).join(', ');
     const where = spec.fields.map(presentExpr).join(' AND ');
     return `CREATE UNIQUE INDEX ${ident(spec.name)} ON ${ident(table)} (${cols}) WHERE ${where};`;
+  }
+  if (spec.range) {
+    // Partial: only rows that have the range field (findRange leaves the others out), so a
+    // million pending payments without a settle attempt cost nothing in the attempts index.
+    const [eq, f] = spec.fields as [string, string];
+    return `CREATE INDEX ${ident(spec.name)} ON ${ident(table)} (${fieldExpr(eq)}, ${fieldExpr(f)}, id) WHERE ${presentExpr(f)};`;
   }
   return `CREATE INDEX ${ident(spec.name)} ON ${ident(table)} (${fieldExpr(spec.fields[0]!)}, seq);`;
 }
