@@ -53,7 +53,7 @@ export const PACKAGE_ADAPTERS: Readonly<Record<string, string>> = {
 /** Folders a door or the agent must reach only through the domain modules. */
 export const LOW_FOLDERS = ['store', 'chain'] as const;
 
-export type Rule = 'door-imports-door' | 'door-package-below-doors' | 'reaches-store-or-chain' | 'folder-cycle';
+export type Rule = 'door-imports-door' | 'door-package-below-doors' | 'reaches-store-or-chain' | 'lib-imports-up' | 'folder-cycle';
 
 export interface Edge {
   from: string;
@@ -209,6 +209,10 @@ export function violations(edges: Edge[] = importGraph()): Violation[] {
     }
     if ((isDoor(from) || from === 'agent') && (LOW_FOLDERS as readonly string[]).includes(to ?? '')) {
       out.push({ rule: 'reaches-store-or-chain', ...pick(e), message: `${from} reaches past the domain into ${to}` });
+    }
+    // src/lib holds helpers every layer uses (ids, results, money and phone text): it imports no other folder.
+    if (from === 'lib' && to !== undefined && to !== 'lib') {
+      out.push({ rule: 'lib-imports-up', ...pick(e), message: `lib imports ${to}` });
     }
   }
   // A cycle between folders is reported once per import that closes it: every import from one

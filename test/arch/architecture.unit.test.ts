@@ -12,6 +12,7 @@ import { ROOT, compare, formatViolation, importsOf, violations, type Edge } from
  * - nothing outside the doors imports express (or its middleware), grammY, pino-http or the
  *   Anthropic SDK, except the Claude engine adapter src/agent/claude-engine.ts for the SDK;
  * - no door and no agent module imports src/store or src/chain;
+ * - src/lib imports no other folder of src/ (it is the bottom: ids, results, money and phone text);
  * - no import cycle between the folders of src/ (the top-level files, the composition root,
  *   may import anything and are imported by nothing).
  *
@@ -63,6 +64,11 @@ describe('the rules (synthetic graphs)', () => {
       'reaches-store-or-chain src/mcp/x.ts -> src/chain/relay.ts',
     ]);
     expect(rules([edge('src/payments/payments.ts', 'src/store/index.ts'), edge('src/service.ts', 'src/chain/chain.ts')])).toEqual([]);
+  });
+
+  it('src/lib importing any other folder', () => {
+    expect(rules([edge('src/lib/usdc.ts', 'src/fx/rates.ts')])).toEqual(['lib-imports-up src/lib/usdc.ts -> src/fx/rates.ts']);
+    expect(rules([edge('src/lib/money.ts', 'src/lib/results.ts'), edge('src/lib/money.ts', 'viem')])).toEqual([]);
   });
 
   it('a cycle between folders, reported on every import that closes it', () => {
