@@ -42,4 +42,11 @@ export const KNOWN_EXCEPTIONS: readonly Exception[] = [
   ['reaches-store-or-chain', 'src/web/dashboard-data.ts', 'src/chain/networks.ts'],
   ['reaches-store-or-chain', 'src/web/deps.ts', 'src/store/index.ts'],
   ['reaches-store-or-chain', 'src/web/deps.ts', 'src/chain/chain.ts'],
+
+  // The chain facade and its service import each other's types (issue 12 item 4 splits chain.ts).
+  ['file-cycle', 'src/chain/boot.ts', 'src/chain/chain-service.ts'],
+  ['file-cycle', 'src/chain/boot.ts', 'src/chain/chain.ts'],
+  ['file-cycle', 'src/chain/chain-service.ts', 'src/chain/chain.ts'],
+  ['file-cycle', 'src/chain/chain.ts', 'src/chain/boot.ts'],
+  ['file-cycle', 'src/chain/chain.ts', 'src/chain/chain-service.ts'],
 ];

@@ -53,7 +53,7 @@ export const PACKAGE_ADAPTERS: Readonly<Record<string, string>> = {
 /** Folders a door or the agent must reach only through the domain modules. */
 export const LOW_FOLDERS = ['store', 'chain'] as const;
 
-export type Rule = 'door-imports-door' | 'door-package-below-doors' | 'reaches-store-or-chain' | 'lib-imports-up' | 'folder-cycle';
+export type Rule = 'door-imports-door' | 'door-package-below-doors' | 'reaches-store-or-chain' | 'lib-imports-up' | 'folder-cycle' | 'file-cycle';
 
 export interface Edge {
   from: string;
@@ -151,12 +151,12 @@ function isDoorPackage(pkg: string): boolean {
   return DOOR_PACKAGES.some((p) => (p.endsWith('/*') ? pkg.startsWith(p.slice(0, -1)) : pkg === p));
 }
 
-/** Strongly connected components of the folder graph (Tarjan), each with more than one folder. */
-function folderCycles(edges: Edge[]): string[][] {
+/** Strongly connected components (Tarjan) of the graph `node` draws from the imports, each with more than one node. */
+function cycles(edges: Edge[], node: (file: string) => string | undefined): string[][] {
   const graph = new Map<string, Set<string>>();
   for (const e of edges) {
-    const a = folderOf(e.from);
-    const b = folderOf(e.to);
+    const a = node(e.from);
+    const b = node(e.to);
     if (!a || !b || a === b) continue;
     if (!graph.has(a)) graph.set(a, new Set());
     if (!graph.has(b)) graph.set(b, new Set());
@@ -217,13 +217,23 @@ export function violations(edges: Edge[] = importGraph()): Violation[] {
   }
   // A cycle between folders is reported once per import that closes it: every import from one
   // folder of the cycle into another (the list shows which files to move to break it).
-  for (const cycle of folderCycles(edges)) {
+  for (const cycle of cycles(edges, folderOf)) {
     const members = new Set(cycle);
     for (const e of edges) {
       const a = folderOf(e.from);
       const b = folderOf(e.to);
       if (a && b && a !== b && members.has(a) && members.has(b)) {
         out.push({ rule: 'folder-cycle', ...pick(e), message: `cycle between folders ${cycle.join(', ')}: ${a} -> ${b}` });
+      }
+    }
+  }
+  // Likewise between files (type-only imports included: a type cycle still ties the files together).
+  const fileOf = (f: string) => (f.startsWith('src/') && f.endsWith('.ts') ? f : undefined);
+  for (const cycle of cycles(edges, fileOf)) {
+    const members = new Set(cycle);
+    for (const e of edges) {
+      if (e.from !== e.to && members.has(e.from) && members.has(e.to)) {
+        out.push({ rule: 'file-cycle', ...pick(e), message: `cycle between files ${cycle.join(', ')}` });
       }
     }
   }

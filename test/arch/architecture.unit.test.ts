@@ -14,7 +14,7 @@ import { ROOT, compare, formatViolation, importsOf, violations, type Edge } from
  * - no door and no agent module imports src/store or src/chain;
  * - src/lib imports no other folder of src/ (it is the bottom: ids, results, money and phone text);
  * - no import cycle between the folders of src/ (the top-level files, the composition root,
- *   may import anything and are imported by nothing).
+ *   may import anything and are imported by nothing), nor between files (type imports count).
  *
  * Today's violations are listed by file pair in scripts/arch-exceptions.ts; the list can only
  * shrink.
@@ -26,6 +26,11 @@ describe('architecture', () => {
     const { fresh, stale } = compare(found, KNOWN_EXCEPTIONS);
     expect(fresh.map(formatViolation), 'new violations').toEqual([]);
     expect(stale, 'exceptions that no longer occur: delete them from scripts/arch-exceptions.ts').toEqual([]);
+  });
+
+  it('src/webhooks/outbox.ts and schemas.ts no longer import each other', () => {
+    const cycle = found.filter((v) => v.rule === 'file-cycle' && v.from.startsWith('src/webhooks/'));
+    expect(cycle).toEqual([]);
   });
 
   it('has no import cycle between folders at all', () => {
@@ -64,6 +69,14 @@ describe('the rules (synthetic graphs)', () => {
       'reaches-store-or-chain src/mcp/x.ts -> src/chain/relay.ts',
     ]);
     expect(rules([edge('src/payments/payments.ts', 'src/store/index.ts'), edge('src/service.ts', 'src/chain/chain.ts')])).toEqual([]);
+  });
+
+  it('a cycle between files, type-only imports included', () => {
+    expect(rules([edge('src/webhooks/outbox.ts', 'src/webhooks/schemas.ts', true), edge('src/webhooks/schemas.ts', 'src/webhooks/outbox.ts')])).toEqual([
+      'file-cycle src/webhooks/outbox.ts -> src/webhooks/schemas.ts',
+      'file-cycle src/webhooks/schemas.ts -> src/webhooks/outbox.ts',
+    ]);
+    expect(rules([edge('src/webhooks/outbox.ts', 'src/webhooks/schemas.ts', true)])).toEqual([]);
   });
 
   it('src/lib importing any other folder', () => {
