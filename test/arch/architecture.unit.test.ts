@@ -54,6 +54,16 @@ describe('the rules (synthetic graphs)', () => {
     expect(rules([edge('src/api/app.ts', 'src/api/auth.ts')])).toEqual([]);
   });
 
+  it('a folder shared by the doors (DOOR_SHARED) may use express and be imported by doors, but imports no door', () => {
+    const withHttp = (edges: Edge[]) => violations(edges, { doorShared: ['http'] }).map((v) => `${v.rule} ${v.from} -> ${v.to}`);
+    expect(withHttp([edge('src/http/errors.ts', 'express'), edge('src/api/app.ts', 'src/http/errors.ts'), edge('src/web/router.ts', 'src/http/auth.ts')])).toEqual([]);
+    expect(withHttp([edge('src/http/auth.ts', 'src/api/deps.ts'), edge('src/http/auth.ts', 'src/store/index.ts')])).toEqual([
+      'door-imports-door src/http/auth.ts -> src/api/deps.ts',
+      'reaches-store-or-chain src/http/auth.ts -> src/store/index.ts',
+    ]);
+    expect(rules([edge('src/http/errors.ts', 'express')])).toEqual(['door-package-below-doors src/http/errors.ts -> express']);
+  });
+
   it('a door package below the doors, with the Claude engine adapter the one exception for the SDK', () => {
     expect(rules([edge('src/payments/payments.ts', 'express', true)])).toEqual(['door-package-below-doors src/payments/payments.ts -> express']);
     expect(rules([edge('src/webhooks/x.ts', '@grammyjs/runner')])).toEqual(['door-package-below-doors src/webhooks/x.ts -> @grammyjs/runner']);
