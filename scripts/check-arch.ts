@@ -30,14 +30,14 @@ export const DOORS = ['api', 'bridges', 'checkout', 'web', 'mcp'] as const;
 /**
  * Folders of door-level code shared by the HTTP doors (auth, errors, the OpenAPI registry, the
  * rate-limit middleware) that are no door themselves: they may import express and its kin, any
- * door may import them, and they import no door and neither store nor chain. None yet: when
- * that plumbing gets a folder of its own (issue 12 item 2), name it here.
+ * door may import them, and they import no door and neither store nor chain. src/http is that
+ * plumbing (issue 12 item 2).
  */
-export const DOOR_SHARED: readonly string[] = [];
+export const DOOR_SHARED: readonly string[] = ['http'];
 
 /**
  * The top-level files of src/ are the composition root (src/main.ts, src/service.ts,
- * src/money-modules.ts): it builds the store, the chain, the domain and every door, so it may
+ * src/doors.ts): it builds the store, the chain, the domain and every door, so it may
  * import anything, and nothing may import it (that is a cycle through the root).
  */
 export const ROOT_FOLDER = '(root)';

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   }
   const service = await startService(config);
   // The service's own PUBLIC_URL: with PORT=0 it follows the port actually bound.
-  const publicUrl = service.deps.config.PUBLIC_URL;
+  const publicUrl = service.core.config.PUBLIC_URL;
   process.stdout.write(`StablePay is running at ${publicUrl} (API: ${publicUrl}/api, app: ${publicUrl}/app)\n`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -137,6 +137,23 @@ export class AccountsService {
     return this.store.write(Accounts, (t) => t.update(id, patch));
   }
 
+  /**
+   * Gives `account` the Telegram username `username` (or none). Telegram usernames are unique
+   * at any moment, so another account still holding it has a stale claim (its owner changed
+   * name since) and loses it, in the same transaction: "@bob" always reaches today's @bob.
+   */
+  async claimTelegramUsername(account: Account, username: string | undefined): Promise<Account> {
+    const updated = await this.store.transaction(async (tx) => {
+      const t = tx.table(Accounts);
+      if (username) {
+        const holder = await t.findOne({ telegramUsername: username });
+        if (holder && holder.id !== account.id) await t.update(holder.id, { telegramUsername: undefined });
+      }
+      return t.update(account.id, { telegramUsername: username });
+    });
+    return updated ?? account;
+  }
+
   /** Same answer and similar work for unknown email and wrong password. */
   async authenticate(input: LoginInput): Promise<Result<{ account: Account }, 'invalid_credentials'>> {
     const account = await this.findBy({ email: input.email });

@@ -4,7 +4,7 @@ import { CreatePaymentInput } from '../payments/schemas.js';
 import type { FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
 import type { ToolName } from './tool-inputs.js';
-import type { ChainService } from '../chain/chain.js';
+import type { Wallets } from '../wallet/wallets.js';
 import type { TransfersService } from '../transfers/transfers.js';
 import type { BillsService } from '../bills/bills.js';
 import type { MarketsService } from '../markets/markets.js';
@@ -20,7 +20,7 @@ export interface ToolHandlerDeps {
   /** The app's public base URL (payment links send the payer back to `${publicUrl}/app`). */
   publicUrl: string;
   /** Money modules; a tool whose module is absent answers `not_available`. */
-  chain?: ChainService;
+  wallets?: Pick<Wallets, 'summary'>;
   transfers?: TransfersService;
   bills?: BillsService;
   markets?: MarketsService;
@@ -121,8 +121,8 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
           cancel_market: notAvailable('cancel_market', 'Cancelling markets') as ToolHandler<'cancel_market'>,
           list_markets: notAvailable('list_markets', 'Listing markets') as ToolHandler<'list_markets'>,
         }),
-    get_balance: deps.chain
-      ? getBalanceHandler({ chain: deps.chain, fx: deps.fx, accounts: deps.accounts })
+    get_balance: deps.wallets
+      ? getBalanceHandler({ wallets: deps.wallets, fx: deps.fx, accounts: deps.accounts })
       : (notAvailable('get_balance', 'Checking your balance') as ToolHandler<'get_balance'>),
   };
 }

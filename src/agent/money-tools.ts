@@ -1,10 +1,10 @@
 import type { AccountsService } from '../accounts/accounts.js';
 import type { BillPayment, BillsService } from '../bills/bills.js';
 import { formatMeterToken } from '../bills/sandbox-provider.js';
-import type { ChainService } from '../chain/chain.js';
+import type { Wallets } from '../wallet/wallets.js';
 import type { FxService } from '../fx/rates.js';
 import type { Transfer, TransfersService } from '../transfers/transfers.js';
-import { walletSummary } from '../wallet/balance.js';
+import type { WalletSummary } from '../wallet/balance.js';
 import { local, shortHash } from './money-format.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { ToolFailureReason, validateInput, withPreview, type ToolContext, type ToolHandler, type ToolOutcome, type ToolPreview } from './tools.js';
@@ -205,15 +205,15 @@ export function payBillHandler(deps: { bills: BillsService; fx: FxService }): To
 
 // ------------------------------------------------------------------------ balance
 
-export function getBalanceHandler(deps: { chain: ChainService; fx: FxService; accounts: AccountsService }): ToolHandler<'get_balance'> {
+export function getBalanceHandler(deps: { wallets: Pick<Wallets, 'summary'>; fx: FxService; accounts: AccountsService }): ToolHandler<'get_balance'> {
   return async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = validateInput('get_balance', input);
     if (!checked.ok) return checked;
     const account = await deps.accounts.get(ctx.accountId);
     if (!account) return { ok: false, action: 'balance', reason: ToolFailureReason.not_allowed, message: 'Your account could not be found.' };
-    let w: Awaited<ReturnType<typeof walletSummary>>;
+    let w: WalletSummary;
     try {
-      w = await walletSummary(deps.chain, deps.fx, account);
+      w = await deps.wallets.summary(account);
     } catch {
       return { ok: false, action: 'balance', reason: 'chain_unavailable', message: 'The network is not reachable right now; try again shortly.' };
     }

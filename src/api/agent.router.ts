@@ -1,9 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from './deps.js';
-import { parseInput } from './errors.js';
-import { auth, requireKey } from './auth.js';
-import { AgentRateLimit } from '../agent/rate-limit.js';
+import type { Core } from '../core/core.js';
+import { parseInput } from '../http/errors.js';
+import { auth, requireKey } from '../http/auth.js';
+import { agentTurnsMiddleware } from '../http/rate-limit.js';
 import { UNAVAILABLE, turnJson, type TurnOutcome } from '../agent/index.js';
 
 /** Interface 4.6 / 8: the message is 1-500 characters, passed verbatim. */
@@ -64,13 +64,12 @@ export function agentStatus(o: TurnOutcome, route: 'turn' | 'settle_confirm' = '
 
 /**
  * Agent turns per account (AGENT_RATE_LIMIT), shared by every door that runs turns: the HTTP
- * doors use this middleware, the Telegram bridge takes from the same store
- * (src/agent/rate-limit.ts). Keyed by the authenticated account, so it must come after the
- * auth middleware. Without `deps.agentRateLimit` (a router built on its own) it gets its own.
+ * doors use this middleware, the Telegram bridge takes from the same counter
+ * (src/limits/agent-turns.ts). Keyed by the authenticated account, so it must come after the
+ * auth middleware.
  */
-export function agentRateLimiter(deps: Pick<AppDeps, 'config' | 'agentRateLimit'>): RequestHandler {
-  const shared = deps.agentRateLimit ?? new AgentRateLimit(deps.config.AGENT_RATE_LIMIT);
-  return shared.middleware((_req, res) => auth(res).accountId);
+export function agentRateLimiter(deps: Pick<Core, 'agentTurns'>): RequestHandler {
+  return agentTurnsMiddleware(deps.agentTurns, (_req, res) => auth(res).accountId);
 }
 
 /**
@@ -78,7 +77,7 @@ export function agentRateLimiter(deps: Pick<AppDeps, 'config' | 'agentRateLimit'
  * once; `{message, confirm:false}` answers the action as `pending` with nothing moved;
  * `{confirm_action}` executes that stored action once (a repeat answers the first outcome).
  */
-export function agentRouter(deps: AppDeps, limiter: RequestHandler = agentRateLimiter(deps)): Router {
+export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimiter(deps)): Router {
   const r = Router();
   const turn: RequestHandler = async (req, res) => {
     const body = res.locals.settle as AgentSettleInput & { message: string };

@@ -1,15 +1,15 @@
 import { Router } from 'express';
 import { ListPaymentsQuery } from '../payments/schemas.js';
-import type { AppDeps } from './deps.js';
-import { invalidRequest, parseInput } from './errors.js';
-import { auth, requireSession } from './auth.js';
-import { paymentResource } from './present.js';
+import type { Core } from '../core/core.js';
+import { invalidRequest, parseInput } from '../http/errors.js';
+import { auth, requireSession } from '../http/auth.js';
+import { paymentResource } from '../http/present.js';
 
 /**
  * The dashboard's payments list, read with the session cookie (the browser never holds a
  * secret key). Same query and shape as `GET /api/v1/payments`, newest first.
  */
-export function appPaymentsRouter(deps: AppDeps): Router {
+export function appPaymentsRouter(deps: Core): Router {
   const r = Router();
   r.get('/app/payments', requireSession(deps), async (req, res) => {
     const q = parseInput(ListPaymentsQuery, req.query);
@@ -17,7 +17,7 @@ export function appPaymentsRouter(deps: AppDeps): Router {
     if (!listed.ok) throw invalidRequest(listed.message, listed.param);
     const data = await Promise.all(
       listed.data.map(async (p) =>
-        paymentResource(p, deps.payments.checkoutUrl(p.id), deps.paymentExtras ? await deps.paymentExtras(p) : {}),
+        paymentResource(p, deps.payments.checkoutUrl(p.id), await deps.present.payment(p)),
       ),
     );
     res.set('Cache-Control', 'no-store');

@@ -3,9 +3,9 @@ import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import { LoginInput, PublicAccount, SignupInput, publicAccount } from '../accounts/accounts.js';
 import { WalletSummary } from '../wallet/balance.js';
-import type { AppDeps } from './deps.js';
-import { ApiError, invalidRequest, parseInput, sendError, unauthenticated } from './errors.js';
-import { auth, checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './auth.js';
+import type { Core } from '../core/core.js';
+import { ApiError, invalidRequest, parseInput, sendError, unauthenticated } from '../http/errors.js';
+import { auth, checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from '../http/auth.js';
 
 /** Signup, login and `GET /me` answer with the account (`/me` adds extras such as the wallet). */
 export const AccountResponse = z.object({ ok: z.literal(true), account: PublicAccount });
@@ -13,7 +13,7 @@ export const AccountResponse = z.object({ ok: z.literal(true), account: PublicAc
 export const MeResponse = z.object({ ok: z.literal(true), account: PublicAccount.extend({ wallet: WalletSummary.optional() }) });
 export const OkResponse = z.object({ ok: z.literal(true) });
 
-export function authRouter(deps: AppDeps): Router {
+export function authRouter(deps: Core): Router {
   const r = Router();
   // Slows password guessing; generous enough for people who mistype.
   const limiter = rateLimit({
@@ -55,7 +55,7 @@ export function authRouter(deps: AppDeps): Router {
   r.get('/me', requireSession(deps), async (_req, res) => {
     const account = await deps.accounts.get(auth(res).accountId);
     if (!account) throw unauthenticated('Sign in required.');
-    res.json({ ok: true, account: { ...publicAccount(account), ...(deps.accountExtras ? await deps.accountExtras(account) : {}) } });
+    res.json({ ok: true, account: { ...publicAccount(account), ...(await deps.present.account(account)) } });
   });
 
   return r;

@@ -1,9 +1,9 @@
 import { Router, type Request, type Response } from 'express';
 import { CancelPaymentInput, CancelReason } from '../payments/cancel.js';
-import type { AppDeps } from './deps.js';
-import { ApiError, invalidRequest, notFound, parseInput } from './errors.js';
-import { auth, requireKey, requireSession } from './auth.js';
-import { paymentResource } from './present.js';
+import type { Core } from '../core/core.js';
+import { ApiError, invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { auth, requireKey, requireSession } from '../http/auth.js';
+import { paymentResource } from '../http/present.js';
 
 const STATUS: Record<CancelReason, number> = {
   not_found: 404,
@@ -18,10 +18,9 @@ const STATUS: Record<CancelReason, number> = {
  * `POST /api/v1/payments/:id/cancel` (bearer) and the dashboard's `POST /api/app/payments/:id/cancel`
  * (session cookie, same-origin): a pending payment becomes `canceled` (docs/payments-cancel.md).
  */
-export function cancelRouter(deps: AppDeps): Router {
+export function cancelRouter(deps: Core): Router {
   const r = Router();
   const handle = async (req: Request, res: Response) => {
-    if (!deps.cancellation) throw new Error('cancellation is not wired');
     const input = parseInput(CancelPaymentInput, req.body ?? {});
     const done = await deps.cancellation.cancel(auth(res).accountId, String(req.params.id), input);
     if (!done.ok) {
@@ -30,7 +29,7 @@ export function cancelRouter(deps: AppDeps): Router {
       throw invalidRequest(done.message, undefined, STATUS[done.reason]);
     }
     const p = done.payment;
-    res.json(paymentResource(p, deps.payments.checkoutUrl(p.id), deps.paymentExtras ? await deps.paymentExtras(p) : {}));
+    res.json(paymentResource(p, deps.payments.checkoutUrl(p.id), await deps.present.payment(p)));
   };
   r.post('/v1/payments/:id/cancel', requireKey(deps), handle);
   r.post('/app/payments/:id/cancel', requireSession(deps), handle);

@@ -1,8 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from './deps.js';
-import { parseInput } from './errors.js';
-import { auth, requireSession } from './auth.js';
+import type { Core } from '../core/core.js';
+import { parseInput } from '../http/errors.js';
+import { auth, requireSession } from '../http/auth.js';
 import { AgentMessageInput, agentRateLimiter, agentStatus } from './agent.router.js';
 import { turnJson } from '../agent/index.js';
 
@@ -18,7 +18,7 @@ export type ChatActionInput = z.infer<typeof ChatActionInput>;
  * POSTs), channel "chat", so money-moving calls wait for /chat/confirm. Turns share the
  * per-account AGENT_RATE_LIMIT with /api/agent/settle.
  */
-export function chatRouter(deps: AppDeps, limiter: RequestHandler = agentRateLimiter(deps)): Router {
+export function chatRouter(deps: Core, limiter: RequestHandler = agentRateLimiter(deps)): Router {
   const r = Router();
   r.use('/chat', requireSession(deps));
 

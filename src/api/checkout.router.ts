@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import type { AppDeps } from './deps.js';
-import { notFound, useErrorShape } from './errors.js';
-import { checkoutView } from './present.js';
+import type { Core } from '../core/core.js';
+import { notFound, useErrorShape } from '../http/errors.js';
+import { checkoutView } from '../http/present.js';
 
 /** Interface 4.2: public read; the id is the capability. Errors as `{ok:false,error}`. */
-export function checkoutRouter(deps: AppDeps): Router {
+export function checkoutRouter(deps: Core): Router {
   const r = Router();
   r.use('/checkout', useErrorShape('checkout'));
   r.get('/checkout/:id', async (req, res) => {
@@ -13,7 +13,7 @@ export function checkoutRouter(deps: AppDeps): Router {
     if (!p) throw notFound(`No such payment: ${id}`);
     const account = await deps.accounts.get(p.accountId);
     res.set('Cache-Control', 'no-store');
-    res.json({ ok: true, payment: { ...checkoutView(p, account?.name ?? 'Merchant'), ...(deps.checkoutExtras?.() ?? {}) } });
+    res.json({ ok: true, payment: { ...checkoutView(p, account?.name ?? 'Merchant'), ...deps.present.checkout() } });
   });
   return r;
 }

@@ -1,11 +1,10 @@
 import { Router } from 'express';
 import { parseUnits, zeroAddress } from 'viem';
 import { z } from 'zod';
-import type { AppDeps } from './deps.js';
-import { ApiError, parseInput, useErrorShape } from './errors.js';
-import { EvmAddress } from '../chain/authorization.js';
-import { payWithTestWallet } from '../settlement/test-wallet.js';
-import { sendSettleResult } from './settlement.router.js';
+import type { Core } from '../core/core.js';
+import { ApiError, parseInput, useErrorShape } from '../http/errors.js';
+import { EvmAddress } from '../wallet/wallets.js';
+import { sendSettleResult } from '../http/settle-answer.js';
 
 export const FAUCET_MAX = 1_000_000;
 
@@ -32,21 +31,21 @@ export const FaucetInput = z
 export type FaucetInput = z.infer<typeof FaucetInput>;
 
 /** True when the dev-only routes exist: never in production, only on the embedded chain. */
-export function devRoutesEnabled(deps: AppDeps): boolean {
-  return !deps.config.production && deps.chain.embedded;
+export function devRoutesEnabled(deps: Pick<Core, 'wallets'>): boolean {
+  return deps.wallets.devTools;
 }
 
 /**
  * Dev-only routes (not mounted in production, so they 404 there): the stablecoin faucet and
  * the checkout page's "Pay with a test wallet".
  */
-export function devRouter(deps: AppDeps): Router {
+export function devRouter(deps: Core): Router {
   const r = Router();
 
   r.post('/dev/faucet', async (req, res) => {
     const input = parseInput(FaucetInput, req.body);
-    const amount = parseUnits(input.amount, deps.chain.decimals);
-    const funded = await deps.chain.faucet(input.address, amount);
+    const amount = parseUnits(input.amount, deps.wallets.decimals);
+    const funded = await deps.wallets.faucet(input.address, amount);
     if (!funded.ok) throw new ApiError(503, 'api_error', funded.message);
     res.json({
       ok: true,
@@ -61,10 +60,9 @@ export function devRouter(deps: AppDeps): Router {
   // Called by the checkout page: answers in the checkout shape, like /checkout/:id/settle.
   r.use('/dev/test-wallet-pay', useErrorShape('checkout'));
   r.post('/dev/test-wallet-pay/:id', async (req, res) => {
-    if (!deps.settlement) throw new Error('settlement service is not wired');
     const id = String(req.params.id);
     res.locals.paymentId = id;
-    await sendSettleResult(deps, res, await payWithTestWallet(deps.chain, deps.settlement, id));
+    await sendSettleResult(deps, res, await deps.walletPayments.withTestWallet(id));
   });
   return r;
 }

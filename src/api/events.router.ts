@@ -2,9 +2,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { EventId, ListEventsQuery, type EventsService } from '../events/events.js';
 import { WebhookEventPayload } from '../webhooks/schemas.js';
-import type { AppDeps } from './deps.js';
-import { invalidRequest, notFound, parseInput } from './errors.js';
-import { auth, requireKey } from './auth.js';
+import type { Core } from '../core/core.js';
+import { invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { auth, requireKey } from '../http/auth.js';
 
 export const EventList = z.object({
   object: z.literal('list'),
@@ -14,7 +14,7 @@ export const EventList = z.object({
 export type EventList = z.infer<typeof EventList>;
 
 /** `GET /api/v1/events`, `GET /api/v1/events/:id` (bearer): reconciliation from the event log (docs/events.md). */
-export function eventsRouter(deps: AppDeps, events: EventsService): Router {
+export function eventsRouter(deps: Core, events: EventsService): Router {
   const r = Router();
   r.get('/v1/events', requireKey(deps), async (req, res) => {
     const q = parseInput(ListEventsQuery, req.query);

@@ -1,16 +1,16 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { CreateKeyInput, CreatedKey, ListedKey } from '../keys/keys.js';
-import type { AppDeps } from './deps.js';
-import { notFound, parseInput } from './errors.js';
-import { auth, requireSessionOrKey } from './auth.js';
+import type { Core } from '../core/core.js';
+import { notFound, parseInput } from '../http/errors.js';
+import { auth, requireSessionOrKey } from '../http/auth.js';
 
 export const KeyListResponse = z.object({ ok: z.literal(true), keys: z.array(ListedKey).describe('Live keys, newest first.') });
 export const KeyCreatedResponse = z.object({ ok: z.literal(true), key: CreatedKey });
 export const KeyRevokedResponse = z.object({ ok: z.literal(true), id: z.string(), revoked: z.literal(true) });
 
 /** Interface 4.4, 4.5; revocation per DESIGN.md 4. Session cookie or bearer key. */
-export function keysRouter(deps: AppDeps): Router {
+export function keysRouter(deps: Core): Router {
   const r = Router();
   r.use('/keys', requireSessionOrKey(deps));
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { registerRoute, type RouteResponse } from './openapi.js';
-import { DeveloperErrorBody } from './errors.js';
-import { PaymentResource } from './present.js';
+import { registerRoute, type RouteResponse } from '../http/openapi.js';
+import { DeveloperErrorBody } from '../http/errors.js';
+import { PaymentResource } from '../http/present.js';
 import { PaymentId } from '../payments/schemas.js';
 import { CancelPaymentInput } from '../payments/cancel.js';
 import { EventId, ListEventsQuery } from '../events/events.js';
@@ -14,7 +14,7 @@ import {
   WebhookEndpointOne,
   WebhookEndpointResource,
 } from './webhook-endpoints.router.js';
-import { registerSchema } from './openapi.js';
+import { registerSchema } from '../http/openapi.js';
 import { CreateRefundInput, ListRefundsQuery, RefundId, RefundList, RefundResource } from '../refunds/schemas.js';
 import { IdempotencyKeyHeader } from './payments.router.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { registerRoute, registerSchema } from './openapi.js';
-import { AgentErrorBody, CheckoutErrorBody, DeveloperErrorBody } from './errors.js';
-import { CheckoutRead, CheckoutView, PaymentList, PaymentResource } from './present.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { AgentErrorBody, CheckoutErrorBody, DeveloperErrorBody } from '../http/errors.js';
+import { CheckoutRead, CheckoutView, PaymentList, PaymentResource } from '../http/present.js';
 import { IdempotencyKeyHeader, PingResponse } from './payments.router.js';
 import { KeyCreatedResponse, KeyListResponse, KeyRevokedResponse } from './keys.router.js';
 import { AccountResponse, MeResponse, OkResponse } from './auth.router.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { registerRoute } from './openapi.js';
-import { DeveloperErrorBody } from './errors.js';
+import { registerRoute } from '../http/openapi.js';
+import { DeveloperErrorBody } from '../http/errors.js';
 import { PaymentId, PaymentStatus } from '../payments/schemas.js';
 import { DashboardFields } from '../payments/search.js';
 

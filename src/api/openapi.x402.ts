@@ -1,7 +1,7 @@
 /** OpenAPI entries for the x402 facilitator (docs/x402.md); imported by openapi.routes.ts. */
-import { registerRoute, registerSchema } from './openapi.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
 import { z } from 'zod';
-import { DeveloperErrorBody } from './errors.js';
+import { DeveloperErrorBody } from '../http/errors.js';
 import { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from '../x402/schemas.js';
 
 registerSchema('X402FacilitatorRequest', FacilitatorRequest);

@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { CreatePaymentInput, ListPaymentsQuery } from '../payments/schemas.js';
-import type { AppDeps } from './deps.js';
-import { invalidRequest, notFound, parseInput } from './errors.js';
-import { auth, requireKey } from './auth.js';
-import { paymentResource } from './present.js';
+import type { Core } from '../core/core.js';
+import { invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { auth, requireKey } from '../http/auth.js';
+import { paymentResource } from '../http/present.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export const IdempotencyKeyHeader = z.string().regex(IDEMPOTENCY_KEY).max(255);
@@ -30,11 +30,11 @@ const CREATE_STATUS = {
 } as const;
 
 /** Interface 4.1, 4.3; DESIGN.md 4 (read and list). Bearer key only. */
-export function paymentsRouter(deps: AppDeps): Router {
+export function paymentsRouter(deps: Core): Router {
   const r = Router();
   r.use('/v1', requireKey(deps));
   const present = async (p: Parameters<typeof paymentResource>[0]) =>
-    paymentResource(p, deps.payments.checkoutUrl(p.id), deps.paymentExtras ? await deps.paymentExtras(p) : {});
+    paymentResource(p, deps.payments.checkoutUrl(p.id), await deps.present.payment(p));
 
   r.get('/v1/ping', (_req, res) => {
     res.json({ ok: true, account: auth(res).accountId, live: true } satisfies PingResponse);

@@ -1,16 +1,16 @@
 import { Router, type Request, type Response } from 'express';
 import { CreateRefundInput, ListRefundsQuery, RefundId, type RefundList } from '../refunds/schemas.js';
 import { RefundReason, refundResource, type RefundsService } from '../refunds/refunds.js';
-import type { AppDeps } from './deps.js';
-import { ApiError, invalidRequest, notFound, parseInput } from './errors.js';
-import { auth, requireKey, requireSession } from './auth.js';
+import type { Core } from '../core/core.js';
+import { ApiError, invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { auth, requireKey, requireSession } from '../http/auth.js';
 import { IdempotencyKeyHeader } from './payments.router.js';
 
 /**
  * Refunds (docs/refunds.md): `POST/GET /api/v1/payments/:id/refunds`, `GET /api/v1/refunds/:id`
  * with a bearer key, and the dashboard's `/api/app/payments/:id/refunds` with the session cookie.
  */
-export function refundsRouter(deps: AppDeps, refunds: RefundsService): Router {
+export function refundsRouter(deps: Core, refunds: RefundsService): Router {
   const r = Router();
 
   const create = async (req: Request, res: Response) => {

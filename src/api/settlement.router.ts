@@ -1,48 +1,12 @@
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
-import type { AppDeps } from './deps.js';
-import { fromZodError, useErrorShape } from './errors.js';
-import { checkoutView } from './present.js';
-import type { Payment } from '../payments/payments.js';
-import {
-  AuthorizationRequest,
-  SettleReason,
-  SettleRequest,
-  type SettleResult,
-  type SettlementService,
-} from '../settlement/settlement.js';
+import type { Core } from '../core/core.js';
+import { fromZodError, useErrorShape } from '../http/errors.js';
+import { sendSettleResult } from '../http/settle-answer.js';
+import { AuthorizationRequest, SettleRequest } from '../settlement/settlement.js';
+import { SETTLE_STATUS } from '../http/settle-answer.js';
 
-/** HTTP status per settlement failure (docs/settlement.md). */
-export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
-  invalid_request: 400,
-  invalid_signature: 400,
-  wrong_recipient: 400,
-  wrong_amount: 400,
-  wrong_nonce: 400,
-  wrong_validity: 400,
-  not_yet_valid: 400,
-  // 402 Payment Required: the payer can fix it by funding the wallet (as x402 answers).
-  insufficient_balance: 402,
-  not_found: 404,
-  already_settled: 409,
-  authorization_canceled: 409,
-  payment_failed: 409,
-  canceled: 409,
-  processing: 409,
-  expired: 410,
-  simulation_failed: 422,
-  reverted: 422,
-  chain_unavailable: 503,
-  submit_failed: 503,
-};
-
-/** `redirect_url` with `payment_id` and `status` added to its query (keeping the merchant's own). */
-export function redirectFor(p: Payment, status = p.status): string {
-  const url = new URL(p.redirectUrl);
-  url.searchParams.set('payment_id', p.id);
-  url.searchParams.set('status', status);
-  return url.toString();
-}
+export { redirectFor, SETTLE_STATUS, sendSettleResult } from '../http/settle-answer.js';
 
 /** Parses a body or answers 400 `{ok:false, error, reason:"invalid_request"}`. */
 function parseBody<S extends z.ZodType>(schema: S, body: unknown, res: Response): z.output<S> | undefined {
@@ -52,47 +16,15 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown, res: Response)
   return undefined;
 }
 
-/**
- * Writes a settle result: 200 settled (with the redirect), 202 still confirming, or the
- * failure as `{ok:false, error, reason}`. Shared with the dev test-wallet route.
- */
-export async function sendSettleResult(deps: AppDeps, res: Response, r: SettleResult): Promise<void> {
-  res.set('Cache-Control', 'no-store');
-  if (!r.ok) {
-    const body: Record<string, unknown> = { ok: false, error: r.message, reason: r.reason };
-    if (r.reason === SettleReason.reverted) {
-      // The payment is now failed: the page can offer the way back to the merchant.
-      const { paymentId } = res.locals as { paymentId?: string };
-      const p = paymentId ? await deps.payments.get(paymentId) : undefined;
-      if (p) body.redirect = redirectFor(p);
-    }
-    res.status(SETTLE_STATUS[r.reason]).json(body);
-    return;
-  }
-  const account = await deps.accounts.get(r.payment.accountId);
-  const payment = { ...checkoutView(r.payment, account?.name ?? 'Merchant'), ...(deps.checkoutExtras?.() ?? {}) };
-  if (r.payment.status === 'settled') {
-    res.status(200).json({ ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) });
-  } else {
-    // Sent but not confirmed yet: resubmitting the same body returns the outcome.
-    res.status(202).json({ ok: true, payment, txHash: r.txHash ?? null });
-  }
-}
-
-function settlement(deps: AppDeps): SettlementService {
-  if (!deps.settlement) throw new Error('settlement service is not wired');
-  return deps.settlement;
-}
-
 /** Public settlement API: the payment id is the capability, the signature the authority. */
-export function settlementRouter(deps: AppDeps): Router {
+export function settlementRouter(deps: Core): Router {
   const r = Router();
   r.use('/checkout', useErrorShape('checkout'));
 
   r.post('/checkout/:id/authorization', async (req, res) => {
     const input = parseBody(AuthorizationRequest, req.body, res);
     if (!input) return;
-    const result = await settlement(deps).authorizationFor(String(req.params.id), input.from);
+    const result = await deps.settlement.authorizationFor(String(req.params.id), input.from);
     res.set('Cache-Control', 'no-store');
     if (!result.ok) {
       res.status(SETTLE_STATUS[result.reason]).json({ ok: false, error: result.message, reason: result.reason });
@@ -105,7 +37,7 @@ export function settlementRouter(deps: AppDeps): Router {
     const input = parseBody(SettleRequest, req.body, res);
     if (!input) return;
     res.locals.paymentId = String(req.params.id);
-    await sendSettleResult(deps, res, await settlement(deps).settle(String(req.params.id), input));
+    await sendSettleResult(deps, res, await deps.settlement.settle(String(req.params.id), input));
   });
   return r;
 }

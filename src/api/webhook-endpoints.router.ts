@@ -7,9 +7,9 @@ import {
   type WebhookEndpointsService,
 } from '../webhooks/endpoints.js';
 import { EVENT_TYPES, type WebhookEndpoint } from '../webhooks/outbox.js';
-import type { AppDeps } from './deps.js';
-import { invalidRequest, notFound, parseInput } from './errors.js';
-import { auth, requireSessionOrKey } from './auth.js';
+import type { Core } from '../core/core.js';
+import { invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { auth, requireSessionOrKey } from '../http/auth.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
@@ -54,7 +54,7 @@ export function endpointResource(e: WebhookEndpoint): WebhookEndpointResource {
 }
 
 /** Several endpoints per account, each with an optional event-type list (docs/webhooks.md, "Endpoints"). */
-export function webhookEndpointsRouter(deps: AppDeps, endpoints: WebhookEndpointsService): Router {
+export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsService): Router {
   const r = Router();
   r.use('/webhook-endpoints', requireSessionOrKey(deps));
   const idOf = (raw: unknown) => {

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload } from '../webhooks/schemas.js';
 import { EVENT_TYPES } from '../webhooks/outbox.js';
 import type { DeliveryWithEvent, WebhooksService } from '../webhooks/webhooks.js';
-import type { AppDeps } from './deps.js';
-import { invalidRequest, notFound, parseInput } from './errors.js';
-import { auth, requireSessionOrKey } from './auth.js';
+import type { Core } from '../core/core.js';
+import { invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { auth, requireSessionOrKey } from '../http/auth.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
@@ -114,7 +114,7 @@ export function deliveryResource({ delivery: d, event }: DeliveryWithEvent): Web
 }
 
 /** DESIGN.md 7: signing secret, default endpoint, delivery log and redelivery. Session or bearer. */
-export function webhooksRouter(deps: AppDeps, webhooks: WebhooksService): Router {
+export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
   const r = Router();
   r.use(['/webhook-secret', '/webhook-endpoint', '/webhook-deliveries'], requireSessionOrKey(deps));
 

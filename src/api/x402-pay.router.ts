@@ -1,18 +1,14 @@
 import { Router, type Response } from 'express';
 import type { Address, Hex } from 'viem';
-import type { AppDeps } from './deps.js';
-import { useErrorShape } from './errors.js';
+import type { Core } from '../core/core.js';
+import { useErrorShape } from '../http/errors.js';
 import { SETTLE_STATUS } from './settlement.router.js';
-import { chainPort, checkExact, networkOf } from '../x402/exact-evm.js';
-import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements } from '../x402/session.js';
+import { checkExact, networkOf } from '../x402/exact-evm.js';
+import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements, x402UrlFor } from '../x402/session.js';
 import { X402Reason } from '../x402/reasons.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
 import { SettleReason, SettleRequest } from '../settlement/settlement.js';
 
-/** The `x402_url` of a payment: the payment id is the capability, as for the checkout page. */
-export function x402UrlFor(publicUrl: string, paymentId: string): string {
-  return `${publicUrl}/api/checkout/${paymentId}/x402`;
-}
 
 /** Why a session cannot be paid now (by its effective status). */
 const NOT_PAYABLE: Partial<Record<Payment['status'], SettleReason>> = {
@@ -49,17 +45,17 @@ function refuse(res: Response, reason: SettleReason, message = MESSAGES[reason] 
  * the session's requirements; with a `PAYMENT-SIGNATURE` it settles the session through the same
  * settlement core as the hosted page (exactly once, `payment.settled` webhook, tx hash).
  */
-export function x402PayRouter(deps: AppDeps): Router {
+export function x402PayRouter(deps: Core): Router {
   const r = Router();
   r.use('/checkout', useErrorShape('checkout'));
-  const port = chainPort(deps.chain);
+  const port = deps.x402Port;
 
   r.get('/checkout/:id/x402', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const id = String(req.params.id);
     const settlement = deps.settlement;
     const p = await deps.payments.get(id);
-    if (!p || !settlement) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
+    if (!p) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     const payTo = await settlement.recipientFor(p);
     if (!payTo) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     const url = x402UrlFor(deps.config.PUBLIC_URL, id);

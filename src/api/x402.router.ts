@@ -1,9 +1,8 @@
 import { Router, type Response } from 'express';
-import type { AppDeps } from './deps.js';
-import { auth, requireKey } from './auth.js';
+import type { Core } from '../core/core.js';
+import { auth, requireKey } from '../http/auth.js';
 import { FacilitatorRequest } from '../x402/schemas.js';
 import { X402Reason } from '../x402/reasons.js';
-import type { Facilitator } from '../x402/facilitator.js';
 
 /** A body that is not a facilitator request: the reason names the part at fault. */
 function badRequest(body: unknown): { reason: X402Reason; message: string } | { req: FacilitatorRequest } {
@@ -15,11 +14,6 @@ function badRequest(body: unknown): { reason: X402Reason; message: string } | { 
   return { reason, message: `${where}: ${issue.message}` };
 }
 
-function facilitator(deps: AppDeps): Facilitator {
-  if (!deps.facilitator) throw new Error('x402 facilitator is not wired');
-  return deps.facilitator;
-}
-
 function noStore(res: Response): void {
   res.set('Cache-Control', 'no-store');
 }
@@ -28,12 +22,12 @@ function noStore(res: Response): void {
  * x402 v2 facilitator (docs/x402.md): the merchant's secret key authenticates every call; a
  * well-formed request is answered 200 with the verdict, a malformed one 400 in the same shape.
  */
-export function x402Router(deps: AppDeps): Router {
+export function x402Router(deps: Core): Router {
   const r = Router();
   r.use('/x402', requireKey(deps));
 
   r.get('/x402/supported', (_req, res) => {
-    res.json(facilitator(deps).supported());
+    res.json(deps.facilitator.supported());
   });
 
   r.post('/x402/verify', async (req, res) => {
@@ -43,22 +37,22 @@ export function x402Router(deps: AppDeps): Router {
       res.status(400).json({ isValid: false, invalidReason: parsed.reason, invalidMessage: parsed.message });
       return;
     }
-    res.json(await facilitator(deps).verify(parsed.req));
+    res.json(await deps.facilitator.verify(parsed.req));
   });
 
   r.post('/x402/settle', async (req, res) => {
     noStore(res);
     const parsed = badRequest(req.body);
     if (!('req' in parsed)) {
-      res.status(400).json({ success: false, errorReason: parsed.reason, errorMessage: parsed.message, transaction: '', network: facilitator(deps).network });
+      res.status(400).json({ success: false, errorReason: parsed.reason, errorMessage: parsed.message, transaction: '', network: deps.facilitator.network });
       return;
     }
-    res.json(await facilitator(deps).settle(auth(res).accountId, parsed.req));
+    res.json(await deps.facilitator.settle(auth(res).accountId, parsed.req));
   });
 
   r.get('/x402/usage', async (_req, res) => {
     noStore(res);
-    res.json(await facilitator(deps).usage(auth(res).accountId));
+    res.json(await deps.facilitator.usage(auth(res).accountId));
   });
   return r;
 }

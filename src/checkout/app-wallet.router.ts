@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import type { AppDeps } from '../api/deps.js';
-import { auth, requireSession } from '../api/auth.js';
-import { useErrorShape } from '../api/errors.js';
-import { SETTLE_STATUS, sendSettleResult } from '../api/settlement.router.js';
-import { AppWalletReason, payFromAppWallet } from '../settlement/app-wallet.js';
+import type { Core } from '../core/core.js';
+import { auth, requireSession } from '../http/auth.js';
+import { useErrorShape } from '../http/errors.js';
+import { SETTLE_STATUS, sendSettleResult } from '../http/settle-answer.js';
+import { AppWalletReason } from '../settlement/wallet-payments.js';
 import type { SettleReason } from '../settlement/settlement.js';
 
 const APP_WALLET_STATUS: Record<(typeof AppWalletReason)[keyof typeof AppWalletReason], number> = {
@@ -15,15 +15,15 @@ const APP_WALLET_STATUS: Record<(typeof AppWalletReason)[keyof typeof AppWalletR
  * `POST /api/checkout/:id/app-wallet-pay`: the signed-in customer pays the session from their
  * app wallet (session cookie, same origin only; DESIGN.md 5). Answers like `/checkout/:id/settle`.
  */
-export function appWalletPayRouter(deps: AppDeps): Router {
+export function appWalletPayRouter(deps: Core): Router {
   const r = Router();
   r.use('/checkout', useErrorShape('checkout'));
   r.post('/checkout/:id/app-wallet-pay', requireSession(deps), async (req, res) => {
     const id = String(req.params.id);
     const payer = await deps.accounts.get(auth(res).accountId);
-    if (!deps.settlement || !payer) throw new Error('app wallet payment is not wired');
+    if (!payer) throw new Error(`no account ${auth(res).accountId} behind the session`);
     res.locals.paymentId = id;
-    const result = await payFromAppWallet({ store: deps.store, chain: deps.chain, settlement: deps.settlement }, payer, id);
+    const result = await deps.walletPayments.fromAppWallet(payer, id);
     if (!result.ok && result.reason in APP_WALLET_STATUS) {
       res.set('Cache-Control', 'no-store');
       res.status(APP_WALLET_STATUS[result.reason as keyof typeof APP_WALLET_STATUS]).json({ ok: false, error: result.message, reason: result.reason });

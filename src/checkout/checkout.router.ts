@@ -1,26 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import express, { Router, type Request } from 'express';
 import QRCode from 'qrcode';
-import type { AppDeps } from '../api/deps.js';
-import { devRoutesEnabled } from '../api/dev.router.js';
-import { redirectFor } from '../api/settlement.router.js';
-import { sessionToken } from '../api/auth.js';
+import type { Core } from '../core/core.js';
+import { redirectFor } from '../http/settle-answer.js';
+import { sessionToken } from '../http/auth.js';
 import type { Account } from '../accounts/accounts.js';
-import { addressUrl, networkInfo, txUrl, type NetworkInfo } from '../chain/networks.js';
+import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
 import { formatUsdc, groupThousands, usdcCents } from '../lib/money.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
-import { appWalletAddress } from '../settlement/app-wallet.js';
 import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel } from './page.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
 /** The network the page pays on (CHAIN_NAME / CHAIN_EXPLORER_URL override the defaults). */
-export function checkoutNetwork(deps: AppDeps): NetworkInfo {
-  return networkInfo(deps.chain.chainId, {
-    name: deps.config.CHAIN_NAME,
-    explorerUrl: deps.config.CHAIN_EXPLORER_URL,
-    embedded: deps.chain.embedded,
-  });
+export function checkoutNetwork(deps: Pick<Core, 'wallets'>): NetworkInfo {
+  return deps.wallets.network;
 }
 
 /** "1 USDC = 129.25 KES": the rate locked at creation (units of the currency per stablecoin). */
@@ -38,15 +32,15 @@ async function qrSvg(url: string): Promise<string | undefined> {
   }
 }
 
-async function signedInAccount(deps: AppDeps, req: Request): Promise<Account | undefined> {
+async function signedInAccount(deps: Core, req: Request): Promise<Account | undefined> {
   const token = sessionToken(req);
   return token ? deps.accounts.accountForSession(token).catch(() => undefined) : undefined;
 }
 
-async function appWalletModel(deps: AppDeps, account: Account, p: Payment): Promise<AppWalletModel> {
-  const address = appWalletAddress(deps.chain, account);
-  const recipient = deps.settlement ? await deps.settlement.recipientFor(p) : undefined;
-  const balance = await deps.chain.balanceOf(address).catch(() => undefined);
+async function appWalletModel(deps: Core, account: Account, p: Payment): Promise<AppWalletModel> {
+  const address = deps.wallets.addressOf(account);
+  const recipient = await deps.settlement.recipientFor(p);
+  const balance = await deps.wallets.balanceOf(address).catch(() => undefined);
   return {
     name: account.name,
     balanceText: balance === undefined ? 'unavailable' : formatUsdc(balance),
@@ -56,7 +50,7 @@ async function appWalletModel(deps: AppDeps, account: Account, p: Payment): Prom
 }
 
 /** The hosted checkout page `/pay/:id` and its static assets. */
-export function checkoutPageRouter(deps: AppDeps): Router {
+export function checkoutPageRouter(deps: Core): Router {
   const r = Router();
   r.use(ASSETS, express.static(ASSETS_DIR, { index: false, fallthrough: false, cacheControl: true, maxAge: 0 }));
 
@@ -72,7 +66,7 @@ export function checkoutPageRouter(deps: AppDeps): Router {
     const merchantName = p.merchantName ?? account?.name ?? 'Merchant';
     const parsed = deps.fx.parseAmount(p.amount, p.currency);
     const amountText = parsed.ok ? deps.fx.format(parsed.minor, p.currency) : `${groupThousands(p.amount)} ${p.currency}`;
-    const extras = deps.checkoutExtras?.() ?? {};
+    const extras = deps.present.checkout();
     const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';
     const network = checkoutNetwork(deps);
     const payable = p.status === 'pending';
@@ -94,15 +88,15 @@ export function checkoutPageRouter(deps: AppDeps): Router {
         rateText: rateText(p, tokenSymbol),
         status: p.status,
         expiresAt: p.expiresAt,
-        chainId: deps.chain.chainId,
+        chainId: deps.wallets.chainId,
         networkName: network.name,
         pageUrl,
         qrSvg: payable ? await qrSvg(pageUrl) : undefined,
-        testWallet: devRoutesEnabled(deps) && Boolean(deps.settlement),
+        testWallet: deps.wallets.devTools,
         // The way back: while pending (status=pending tells the merchant nothing was paid) and
         // once the payment is over, as after paying.
         returnUrl: p.status === 'processing' ? undefined : redirectFor(p),
-        appWallet: visitor && deps.settlement ? await appWalletModel(deps, visitor, p) : undefined,
+        appWallet: visitor ? await appWalletModel(deps, visitor, p) : undefined,
         loginUrl: `/app/login?next=${encodeURIComponent(`/pay/${p.id}`)}`,
         receipt: paid
           ? {

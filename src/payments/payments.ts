@@ -260,6 +260,11 @@ export class PaymentsService {
     return p && this.view(p);
   }
 
+  /** Every payment of the account as stored (not the effective status), in `order` of creation. */
+  allOf(accountId: string, order: 'asc' | 'desc' = 'asc'): Promise<Payment[]> {
+    return this.store.table(Payments).findMany({ accountId }, { order });
+  }
+
   /** The account's own payment, or undefined (another account's payment does not exist for it). */
   async getForAccount(accountId: string, id: string): Promise<Payment | undefined> {
     const p = await this.get(id);

@@ -119,7 +119,6 @@ export interface RefundsOptions {
 
 export class RefundsService {
   private readonly inFlight = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly o: RefundsOptions) {}
@@ -226,6 +225,18 @@ export class RefundsService {
     return { ok: true, refund: await this.execute(reserved.refund.id) };
   }
 
+  /** The account's refunds that have succeeded (reports count the money that went back). */
+  succeededOf(accountId: string): Promise<Refund[]> {
+    return this.o.store.table(Refunds).findMany({ accountId, status: 'succeeded' });
+  }
+
+  /** Every refund of the account's payment, oldest first. */
+  async ofPayment(accountId: string, paymentId: string): Promise<Refund[]> {
+    return (await this.o.store.table(Refunds).findMany({ paymentId }))
+      .filter((r) => r.accountId === accountId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
   async get(accountId: string, id: string): Promise<Refund | undefined> {
     const r = await this.o.store.table(Refunds).get(id);
     return r && r.accountId === accountId ? r : undefined;
@@ -328,19 +339,10 @@ export class RefundsService {
     return n;
   }
 
-  start(intervalMs: number): void {
-    const run = () => {
-      if (this.closed) return;
-      this.reconcile().catch((err) => this.o.logger.error({ err }, 'refund reconcile failed'));
-    };
-    this.timer = setInterval(run, intervalMs);
-    this.timer.unref();
-    run();
-  }
+  // `reconcile` runs as the scheduler's `reconcile:refunds` job (src/core/build.ts).
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
   }
 
   private async replay(idemId: string, requestHash: string, tx?: Tx): Promise<Result<CreatedRefund, RefundReason> | undefined> {

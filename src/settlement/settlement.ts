@@ -134,7 +134,6 @@ export class SettlementService {
   private readonly reconcileWaitMs: number;
   /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
-  private timer: NodeJS.Timeout | undefined;
   private reconciling: Promise<ReconcileSummary> | undefined;
   private closed = false;
 
@@ -580,21 +579,11 @@ export class SettlementService {
 
   // -------------------------------------------------------------------------- lifecycle
 
-  /** Reconciles now and then every `intervalMs`. */
-  start(intervalMs: number): void {
-    const run = () => {
-      if (this.closed) return;
-      this.reconcile().catch((err) => this.log.error({ err }, 'settlement reconcile failed'));
-    };
-    run();
-    this.timer = setInterval(run, intervalMs);
-    this.timer.unref();
-  }
+  // The reconciler runs as the scheduler's `reconcile:settlement` job (src/core/build.ts).
 
   /** Stops the reconciler and waits (up to `graceMs`) for settles in flight. */
   async close(graceMs = 5_000): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
     const inFlight = [...this.queues.values(), ...(this.reconciling ? [this.reconciling] : [])];
     if (inFlight.length === 0) return;
     let timer: NodeJS.Timeout | undefined;

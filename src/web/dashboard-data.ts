@@ -4,11 +4,9 @@
  * deliveries. Amounts are summed in stablecoin base units (bigint): every payment settles in
  * the stablecoin whatever its currency, so that is the one unit totals can be added in.
  */
-import { addressUrl, networkInfo, txUrl, type NetworkInfo } from '../chain/networks.js';
+import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
 import { usdcDecimal } from '../lib/money.js';
-import { Payments, type Payment } from '../payments/payments.js';
-import { WebhookDeliveries, WebhookEvents } from '../webhooks/outbox.js';
-import { Refunds } from '../refunds/refunds.js';
+import type { Payment } from '../payments/payments.js';
 import type { WebDeps } from './deps.js';
 
 export { DashboardQuery, MAX_PERIOD_DAYS } from '../payments/search.js';
@@ -20,13 +18,13 @@ type Row = Payment & { amountRefunded?: string; stablecoinRefunded?: string; can
 const dayOf = (iso: string) => iso.slice(0, 10);
 const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
-export function dashboardNetwork(deps: WebDeps): NetworkInfo {
-  return networkInfo(deps.chain.chainId, { name: deps.config.CHAIN_NAME, explorerUrl: deps.config.CHAIN_EXPLORER_URL, embedded: deps.chain.embedded });
+export function dashboardNetwork(deps: Pick<WebDeps, 'wallets'>): NetworkInfo {
+  return deps.wallets.network;
 }
 
 /** The account's payments matching the filter, newest first (effective statuses). */
 async function matching(deps: WebDeps, accountId: string, q: DashboardQuery): Promise<Row[]> {
-  const rows = (await deps.store.table(Payments).findMany({ accountId }, { order: 'desc' })).map((p) => deps.payments.view(p) as Row);
+  const rows = (await deps.payments.allOf(accountId, 'desc')).map((p) => deps.payments.view(p) as Row);
   const needle = q.q?.toLowerCase();
   return rows.filter((p) => {
     if (q.status && p.status !== q.status) return false;
@@ -135,7 +133,7 @@ export async function summary(deps: WebDeps, accountId: string, q: Pick<Dashboar
   let settled = 0n;
   let refunded = 0n;
   let count = 0;
-  const rows = (await deps.store.table(Payments).findMany({ accountId })) as Row[];
+  const rows = (await deps.payments.allOf(accountId)) as Row[];
   for (const p of rows) {
     if (!p.settledAt) continue;
     const slot = days.get(dayOf(p.settledAt));
@@ -148,7 +146,7 @@ export async function summary(deps: WebDeps, accountId: string, q: Pick<Dashboar
   }
   // Refunds count on the day the money went back (as a balance report does), whenever the
   // payment itself settled.
-  for (const r of await deps.store.table(Refunds).findMany({ accountId, status: 'succeeded' })) {
+  for (const r of await deps.refunds.succeededOf(accountId)) {
     const slot = days.get(dayOf(r.succeededAt ?? r.updatedAt));
     if (!slot) continue;
     slot.refunded += BigInt(r.stablecoinAmount);
@@ -180,8 +178,7 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
   if (!stored) return undefined;
   const p = stored as Row;
   const network = dashboardNetwork(deps);
-  const events = (await deps.store.table(WebhookEvents).findMany({ paymentId: p.id })).filter((e) => e.accountId === accountId);
-  const deliveries = (await deps.store.table(WebhookDeliveries).findMany({ paymentId: p.id })).filter((d) => d.accountId === accountId);
+  const { events, deliveries } = await deps.webhooks.ofPayment(accountId, p.id);
   const tx = txUrl(network, p.txHash);
 
   const timeline: TimelineEntry[] = [{ at: p.createdAt, kind: 'created', title: 'Payment created', detail: `Checkout session open until ${utcText(p.expiresAt)}` }];
@@ -197,9 +194,7 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
   if (p.status === 'failed') timeline.push({ at: p.updatedAt, kind: 'failed', title: 'Payment failed', detail: p.failureReason });
   if (p.status === 'expired') timeline.push({ at: p.expiresAt, kind: 'expired', title: 'Session expired', detail: 'Nothing was charged.' });
   if (p.canceledAt) timeline.push({ at: p.canceledAt, kind: 'canceled', title: 'Canceled', detail: p.cancellationReason });
-  const refunds = (await deps.store.table(Refunds).findMany({ paymentId: p.id }))
-    .filter((r) => r.accountId === accountId)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const refunds = await deps.refunds.ofPayment(accountId, p.id);
   for (const r of refunds) {
     const href = txUrl(network, r.txHash);
     const what = `${r.amount} ${r.currency} (${usdcDecimal(r.stablecoinAmount)} USDC) to ${r.to}${r.reason ? `: ${r.reason}` : ''}`;

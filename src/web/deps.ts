@@ -1,29 +1,10 @@
-/**
- * What the web app door needs from the composition root. Declared here (not taken from the
- * API door's AppDeps) so that src/web imports no other door; the root passes its AppDeps,
- * which has all of these.
- */
+/** What the web app door takes from the core (src/core/core.ts). */
 import type { Request } from 'express';
-import type { Logger } from 'pino';
-import type { Config } from '../config/config.js';
-import type { Store } from '../store/index.js';
-import type { Account, AccountsService } from '../accounts/accounts.js';
-import type { PaymentsService } from '../payments/payments.js';
-import type { ChainService } from '../chain/chain.js';
-import type { FxService } from '../fx/rates.js';
-import type { Agent } from '../agent/index.js';
+import type { Account } from '../accounts/accounts.js';
+import type { Core } from '../core/core.js';
 
-export interface WebDeps {
-  config: Config;
-  logger: Logger;
-  store: Store;
-  fx: FxService;
-  chain: ChainService;
-  accounts: AccountsService;
-  payments: PaymentsService;
-  /** Pending actions from AI assistants (MCP) are confirmed on /app/actions/:id. */
-  agent: Agent;
-}
+/** Pending actions from AI assistants (MCP) are confirmed on /app/actions/:id (the agent). */
+export type WebDeps = Pick<Core, 'config' | 'logger' | 'fx' | 'accounts' | 'payments' | 'agent' | 'refunds' | 'webhooks' | 'wallets'>;
 
 /** The session cookie the auth routes set (httpOnly, SameSite=Lax; DESIGN.md 4). */
 export const SESSION_COOKIE = 'sp_session';

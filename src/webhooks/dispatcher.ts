@@ -37,8 +37,6 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Requests on the wire at once, across all receivers. */
   concurrency?: number;
-  /** How often pending deliveries without a runner are picked up again (safety net). */
-  rescanMs?: number;
   /** Replaceable for tests; node:http by default. */
   send?: typeof postWebhook;
   /**
@@ -82,7 +80,6 @@ export class WebhookDispatcher {
   private readonly waiters = new Map<string, Array<{ cycle: number; resolve: () => void }>>();
   private readonly abort = new AbortController();
   private readonly gate: Gate;
-  private rescanTimer?: NodeJS.Timeout;
   private started = false;
   private stopped = false;
 
@@ -92,20 +89,18 @@ export class WebhookDispatcher {
     setMaxListeners(0, this.abort.signal);
   }
 
-  /** Records attempts a previous process left on the wire, then resumes every pending delivery. */
+  /**
+   * Records attempts a previous process left on the wire, then resumes every pending delivery.
+   * Later rescans are the scheduler's `webhooks:rescan` job (src/core/build.ts).
+   */
   async start(): Promise<void> {
     this.started = true;
     await this.rescan();
-    this.rescanTimer = setInterval(() => {
-      this.rescan().catch((err) => this.opts.logger.error({ err }, 'webhook rescan failed'));
-    }, this.opts.rescanMs ?? 30_000);
-    this.rescanTimer.unref();
   }
 
   /** Stops every runner; an attempt on the wire is cut and logged as interrupted. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.rescanTimer);
     this.abort.abort();
     for (const w of this.wakers.values()) w();
     await Promise.allSettled([...this.runners.values()]);
@@ -138,7 +133,9 @@ export class WebhookDispatcher {
     await done;
   }
 
-  private async rescan(): Promise<void> {
+  /** Picks up pending deliveries without a runner here (another instance stopped, a lost wake-up). */
+  async rescan(): Promise<void> {
+    if (this.stopped) return;
     const pending = await this.opts.store.table(WebhookDeliveries).findMany({ status: 'pending' });
     for (const d of pending) {
       if (this.runners.has(d.id)) continue;

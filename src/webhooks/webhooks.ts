@@ -128,6 +128,13 @@ export class WebhooksService {
     return after ? { ok: true, ...after } : fail('not_found', `No such webhook delivery: ${id}`);
   }
 
+  /** The events of the account's payment and their deliveries (a payment's timeline). */
+  async ofPayment(accountId: string, paymentId: string): Promise<{ events: WebhookEvent[]; deliveries: WebhookDelivery[] }> {
+    const events = (await this.store.table(WebhookEvents).findMany({ paymentId })).filter((e) => e.accountId === accountId);
+    const deliveries = (await this.store.table(WebhookDeliveries).findMany({ paymentId })).filter((d) => d.accountId === accountId);
+    return { events, deliveries };
+  }
+
   private async withEvent(delivery: WebhookDelivery): Promise<DeliveryWithEvent> {
     return { delivery, event: await this.store.table(WebhookEvents).get(delivery.eventId) };
   }
@@ -152,8 +159,6 @@ export interface WebhooksOptions {
   concurrency?: number;
   /** This instance among several on one database (see WebhookDispatcher). */
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
-  /** How often pending deliveries without a runner are picked up (default 30 s). */
-  rescanMs?: number;
 }
 
 /** Builds the capability and registers the outbox as a payments transition listener. */
@@ -168,7 +173,6 @@ export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
     guard: config.production,
     concurrency: opts.concurrency,
     instance: opts.instance,
-    rescanMs: opts.rescanMs,
   });
   const outbox = new Outbox({ schedule: config.WEBHOOK_RETRY_SCHEDULE, secrets, onQueued: dispatcher.kick });
   payments.onTransition(outbox.onTransition);

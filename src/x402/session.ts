@@ -22,6 +22,11 @@ export interface SessionTerms {
   expiresAt: string;
 }
 
+/** The `x402_url` of a payment: the payment id is the capability, as for the checkout page. */
+export function x402UrlFor(publicUrl: string, paymentId: string): string {
+  return `${publicUrl}/api/checkout/${paymentId}/x402`;
+}
+
 /** The session's requirements, or undefined when it closes too soon to be paid. */
 export function sessionRequirements(
   port: Pick<ExactEvmPort, 'chainId' | 'tokenAddress' | 'eip712Domain'>,

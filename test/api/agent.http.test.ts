@@ -163,8 +163,8 @@ describe('agent HTTP (local engine)', () => {
   it('chat: confirm runs the stored call exactly once (double tap), cancel discards, others cannot confirm', async () => {
     // Same routes, store and parser; recording handlers make the protocol observable.
     const fake = fakeHandlers();
-    const real = svc.deps.agent;
-    svc.deps.agent = new Agent({ engine: new LocalEngine(), handlers: fake.handlers, store: svc.deps.store, logger: svc.deps.logger, accounts: svc.deps.accounts });
+    const real = svc.core.agent;
+    svc.core.agent = new Agent({ engine: new LocalEngine(), handlers: fake.handlers, store: svc.deps.store, logger: svc.deps.logger, accounts: svc.deps.accounts });
     try {
       const m = await createMerchant(svc.api);
       const turn = await call(`${svc.api}/chat`, { cookie: m.cookie, body: { message: 'send 5,000 KES to @amina' } });
@@ -202,7 +202,7 @@ describe('agent HTTP (local engine)', () => {
       expect(late.body).toMatchObject({ ok: false, reason: 'cancelled' });
       expect(fake.calls).toHaveLength(1);
     } finally {
-      svc.deps.agent = real;
+      svc.core.agent = real;
     }
   });
 });

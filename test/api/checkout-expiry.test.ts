@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { storedTables } from '../helpers/stored.js';
 import { Payments } from '../../src/payments/payments.js';
-import { CheckoutView } from '../../src/api/present.js';
+import { CheckoutView } from '../../src/http/present.js';
 
 let s: TestService;
 let m: Merchant;

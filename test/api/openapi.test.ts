@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { call, startTestService, type TestService } from '../helpers/service.js';
-import { openApiPath } from '../../src/api/openapi.js';
+import { openApiPath } from '../../src/http/openapi.js';
 
 let s: TestService;
 let doc: any;

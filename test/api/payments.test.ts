@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { call, createMerchant, type Merchant, type TestService } from '../helpers/service.js';
 import { merchantServiceTest } from '../helpers/service-fixtures.js';
-import { PaymentResource } from '../../src/api/present.js';
+import { PaymentResource } from '../../src/http/present.js';
 
 const it = merchantServiceTest('Payments Shop');
 let s: TestService;

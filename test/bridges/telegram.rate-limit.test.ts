@@ -4,7 +4,7 @@ import { startFakeBotApi, textUpdate, type ApiCall, type FakeBotApi, type TgUser
 
 /**
  * AGENT_RATE_LIMIT is one budget per account across every door: Telegram turns, POST
- * /api/agent/settle and POST /api/chat all take from the same counter (src/agent/rate-limit.ts).
+ * /api/agent/settle and POST /api/chat all take from the same counter (src/limits/agent-turns.ts).
  * Each merchant here is also a Telegram user (its account carries the Telegram user id), so
  * the same account talks through all three doors.
  */

@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { PendingActionView, TurnOutcome } from '../../agent/agent.js';
 import type { BotContext, TelegramDeps } from './context.js';
-import { AgentRateLimit, tooManyTurnsReply } from '../../agent/rate-limit.js';
+import { tooManyTurnsReply } from '../../limits/agent-turns.js';
 import { clip, clipAnswer, isNotModified, requireAccount } from './ui.js';
 
 /** Same bound as the HTTP doors (POST /api/agent/settle, /api/chat). */
@@ -38,7 +38,7 @@ function outcomeText(description: string, result: TurnOutcome): string {
 export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
   const c = new Composer<BotContext>();
   // The same per-account counter as POST /api/agent/settle and /api/chat: a turn here spends the HTTP budget too.
-  const limiter = deps.agentRateLimit ?? new AgentRateLimit(deps.config.AGENT_RATE_LIMIT);
+  const limiter = deps.agentTurns;
 
   c.on('message:text', async (ctx) => {
     const text = ctx.message.text;

@@ -67,7 +67,7 @@ export function createBot(deps: TelegramDeps, opts: CreateBotOptions): TelegramB
   });
 
   const inflight = new InFlight();
-  bot.use(dedupeUpdates(deps.store, log));
+  bot.use(dedupeUpdates(deps.seenUpdates, log));
   bot.use(handOff(inflight, opts.background, log));
 
   const guarded = bot.errorBoundary((err) => onError(err, log));

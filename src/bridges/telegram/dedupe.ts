@@ -1,44 +1,15 @@
 import type { MiddlewareFn } from 'grammy';
 import type { Logger } from 'pino';
-import { defineTable, type Store } from '../../store/index.js';
+import type { SeenUpdates } from '../../inbox/seen-updates.js';
 import type { BotContext } from './context.js';
 
-/** An update already taken in, keyed "<bot id>:<update_id>" (update ids are per bot). */
-export interface SeenUpdate {
-  readonly id: string;
-  receivedAt: string;
-}
+export { markSeen, SEEN_UPDATES_KEPT, TelegramUpdates, type SeenUpdate } from '../../inbox/seen-updates.js';
 
-export const TelegramUpdates = defineTable<SeenUpdate>({ name: 'telegram_updates' });
-
-/**
- * How many update ids are remembered. Telegram redelivers an update for at most a day and
- * only while it is unacknowledged, so the recent few thousand are plenty.
- */
-export const SEEN_UPDATES_KEPT = 5_000;
-
-/**
- * Records the update id before anything acts on it, in the store, so a redelivered update
- * (webhook retry, polling restart) is ignored even across restarts: each update is taken
- * in at most once. Once `keep` is exceeded by a tenth, the oldest ids are pruned together.
- */
-export async function markSeen(store: Store, key: string, opts: { keep?: number; now?: Date } = {}): Promise<boolean> {
-  const keep = opts.keep ?? SEEN_UPDATES_KEPT;
-  return store.write(TelegramUpdates, async (t) => {
-    if (await t.get(key)) return false;
-    await t.insert({ id: key, receivedAt: (opts.now ?? new Date()).toISOString() });
-    const count = await t.count();
-    if (count > keep + Math.ceil(keep / 10)) {
-      for (const old of await t.findMany({}, { order: 'asc', limit: count - keep })) await t.remove(old.id);
-    }
-    return true;
-  });
-}
-
-export function dedupeUpdates(store: Store, logger: Logger): MiddlewareFn<BotContext> {
+/** Ignores an update already taken in (src/inbox/seen-updates.ts keeps the ids). */
+export function dedupeUpdates(seen: Pick<SeenUpdates, 'markSeen'>, logger: Logger): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const key = `${ctx.me.id}:${ctx.update.update_id}`;
-    if (!(await markSeen(store, key))) {
+    if (!(await seen.markSeen(key))) {
       logger.info({ updateId: ctx.update.update_id }, 'duplicate Telegram update ignored');
       return;
     }

@@ -1,6 +1,6 @@
 import type { MiddlewareFn } from 'grammy';
 import type { User } from 'grammy/types';
-import { Accounts, type Account } from '../../accounts/accounts.js';
+import type { Account } from '../../accounts/accounts.js';
 import type { BotContext, TelegramDeps } from './context.js';
 
 /** Usernames are stored lower-cased without "@": recipients are looked up that way. */
@@ -13,25 +13,13 @@ export function displayName(user: Pick<User, 'first_name' | 'last_name' | 'usern
   return (name || user.username || 'Telegram user').slice(0, 80);
 }
 
-/**
- * Gives `account` the Telegram username `username` (or none). Telegram usernames are unique
- * at any moment, so another account still holding it has a stale claim (its owner changed
- * name since) and loses it, in the same transaction: "@bob" always reaches today's @bob.
- */
-export async function claimUsername(deps: Pick<TelegramDeps, 'store'>, account: Account, username: string | undefined): Promise<Account> {
-  const updated = await deps.store.transaction(async (tx) => {
-    const t = tx.table(Accounts);
-    if (username) {
-      const holder = await t.findOne({ telegramUsername: username });
-      if (holder && holder.id !== account.id) await t.update(holder.id, { telegramUsername: undefined });
-    }
-    return t.update(account.id, { telegramUsername: username });
-  });
-  return updated ?? account;
+/** Gives `account` the Telegram username (or none); a stale holder of the name loses it (AccountsService). */
+export function claimUsername(deps: Pick<TelegramDeps, 'accounts'>, account: Account, username: string | undefined): Promise<Account> {
+  return deps.accounts.claimTelegramUsername(account, username);
 }
 
 /** Finds the user's account, or creates it with a custodial wallet (the /start path). */
-export async function findOrCreateAccount(deps: Pick<TelegramDeps, 'store' | 'accounts'>, user: User): Promise<{ account: Account; created: boolean }> {
+export async function findOrCreateAccount(deps: Pick<TelegramDeps, 'accounts'>, user: User): Promise<{ account: Account; created: boolean }> {
   const telegramUserId = String(user.id);
   const username = normalUsername(user.username);
   const existing = await deps.accounts.findBy({ telegramUserId });
@@ -47,12 +35,12 @@ export async function findOrCreateAccount(deps: Pick<TelegramDeps, 'store' | 'ac
   return { account: await syncUsername(deps, made.account, username), created: true };
 }
 
-async function syncUsername(deps: Pick<TelegramDeps, 'store'>, account: Account, username: string | undefined): Promise<Account> {
+async function syncUsername(deps: Pick<TelegramDeps, 'accounts'>, account: Account, username: string | undefined): Promise<Account> {
   return account.telegramUsername === username ? account : claimUsername(deps, account, username);
 }
 
 /** Loads `ctx.account` for the update's sender and keeps the stored @username current. */
-export function loadAccount(deps: Pick<TelegramDeps, 'store' | 'accounts'>): MiddlewareFn<BotContext> {
+export function loadAccount(deps: Pick<TelegramDeps, 'accounts'>): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const user = ctx.from;
     if (user && !user.is_bot) {

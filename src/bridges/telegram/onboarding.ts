@@ -13,7 +13,7 @@ export function onboardingFeature(deps: TelegramDeps): Composer<BotContext> {
     const { account, created } = await findOrCreateAccount(deps, user);
     ctx.account = account;
     if (created) deps.logger.info({ accountId: account.id }, 'Telegram account created');
-    const address = deps.chain.custodialAddress(account.walletIndex);
+    const address = deps.wallets.addressOf(account);
     const greeting = created
       ? `Welcome, ${account.name}! Your wallet is ready:\n${address}`
       : `Welcome back, ${account.name}. Your wallet:\n${address}`;

@@ -1,6 +1,5 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { parseUnits } from 'viem';
-import { walletSummary } from '../../wallet/balance.js';
 import { local } from '../../agent/money-format.js';
 import { formatUsdc } from '../../lib/money.js';
 import type { BotContext, TelegramDeps } from './context.js';
@@ -14,8 +13,8 @@ export const FAUCET_DATA = 'faucet';
 const UNREACHABLE = 'The network is not reachable right now. Try again in a moment.';
 
 /** Test funds exist only on the embedded chain outside production (as /api/dev/faucet). */
-export function faucetEnabled(deps: Pick<TelegramDeps, 'config' | 'chain'>): boolean {
-  return !deps.config.production && deps.chain.embedded;
+export function faucetEnabled(deps: Pick<TelegramDeps, 'wallets'>): boolean {
+  return deps.wallets.devTools;
 }
 
 /** /balance, /deposit (+ test funds), /currency and the currency buttons (also used by /start). */
@@ -27,7 +26,7 @@ export function walletFeature(deps: TelegramDeps): Composer<BotContext> {
     if (!account) return;
     let w;
     try {
-      w = await walletSummary(deps.chain, deps.fx, account);
+      w = await deps.wallets.summary(account);
     } catch (err) {
       deps.logger.warn({ err }, 'balance read failed');
       return void (await ctx.reply(UNREACHABLE));
@@ -41,11 +40,11 @@ export function walletFeature(deps: TelegramDeps): Composer<BotContext> {
   c.command('deposit', async (ctx) => {
     const account = await requireAccount(ctx);
     if (!account) return;
-    const address = deps.chain.custodialAddress(account.walletIndex);
+    const address = deps.wallets.addressOf(account);
     const lines = [
       'Send USDC to your wallet address:',
       address,
-      `Network: chain id ${deps.chain.chainId}. Only send USDC on this network.`,
+      `Network: chain id ${deps.wallets.chainId}. Only send USDC on this network.`,
     ];
     if (faucetEnabled(deps)) {
       lines.push('', 'This is a test network: tap below for free test USDC.');
@@ -59,9 +58,9 @@ export function walletFeature(deps: TelegramDeps): Composer<BotContext> {
     const account = await requireAccount(ctx);
     if (!account) return;
     if (!faucetEnabled(deps)) return void (await ctx.answerCallbackQuery({ text: 'Test funds are not available here.', show_alert: true }));
-    const address = deps.chain.custodialAddress(account.walletIndex);
+    const address = deps.wallets.addressOf(account);
     try {
-      if ((await deps.chain.balanceOf(address)) >= parseUnits(FAUCET_CAP, deps.chain.decimals)) {
+      if ((await deps.wallets.balanceOf(address)) >= parseUnits(FAUCET_CAP, deps.wallets.decimals)) {
         return void (await ctx.answerCallbackQuery({ text: `You already have ${FAUCET_CAP} USDC or more of test funds.`, show_alert: true }));
       }
     } catch {
@@ -70,12 +69,12 @@ export function walletFeature(deps: TelegramDeps): Composer<BotContext> {
     // Answer first: minting waits for two blocks and the button would spin meanwhile.
     await ctx.answerCallbackQuery({ text: 'Minting test funds…' });
     // Custodial wallets need no gas: the relayer pays it.
-    const funded = await deps.chain.faucet(address, parseUnits(FAUCET_AMOUNT, deps.chain.decimals), { nativeAmount: 0n });
+    const funded = await deps.wallets.faucet(address, parseUnits(FAUCET_AMOUNT, deps.wallets.decimals), { nativeAmount: 0n });
     if (!funded.ok) {
       deps.logger.warn({ reason: funded.reason }, 'Telegram faucet failed');
       return void (await ctx.reply(`Could not get test funds: ${funded.message}`));
     }
-    const balance = await deps.chain.balanceOf(address).catch(() => undefined);
+    const balance = await deps.wallets.balanceOf(address).catch(() => undefined);
     await ctx.reply(`Added ${FAUCET_AMOUNT} USDC of test funds.${balance === undefined ? '' : ` Balance: ${formatUsdc(balance)}.`}`);
   });
 

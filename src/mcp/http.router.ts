@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { AppDeps } from './deps.js';
-import { auth, requireKey } from './auth.js';
-import { createMcpServer } from '../mcp/server.js';
-import { agentBackend } from '../mcp/agent-backend.js';
+import type { Core } from '../core/core.js';
+import { auth, requireKey } from '../http/auth.js';
+import { createMcpServer } from './server.js';
+import { agentBackend } from './agent-backend.js';
 
 /** Where the account holder confirms a pending action (a signed-in page of the web app). */
 export function confirmUrlFor(publicUrl: string, actionId: string): string {
@@ -15,7 +15,7 @@ export function confirmUrlFor(publicUrl: string, actionId: string): string {
  * a server bound to the key's account, so nothing outlives the request and no session can be
  * taken over; money-moving tools answer with a pending action and its confirmation link.
  */
-export function mcpRouter(deps: AppDeps): Router {
+export function mcpRouter(deps: Core): Router {
   const r = Router();
   r.use('/mcp', requireKey(deps));
   r.post('/mcp', async (req, res) => {

@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import type { AppDeps } from './deps.js';
+import type { Core } from '../core/core.js';
 import { ApiError, unauthenticated } from './errors.js';
 
 export const SESSION_COOKIE = 'sp_session';
@@ -43,7 +43,7 @@ function bearer(req: Request): { present: boolean; secret?: string } {
   return { present: true, secret: m?.[1] };
 }
 
-async function fromKey(deps: AppDeps, req: Request, res: Response): Promise<boolean> {
+async function fromKey(deps: Core, req: Request, res: Response): Promise<boolean> {
   const b = bearer(req);
   if (!b.present) return false;
   const key = b.secret ? await deps.keys.verify(b.secret) : undefined;
@@ -61,7 +61,7 @@ async function fromKey(deps: AppDeps, req: Request, res: Response): Promise<bool
 const NO_KEY = 'No API key provided. Send your secret key as "Authorization: Bearer sk_live_...".';
 
 /** Developer endpoints: a live secret key is required. */
-export function requireKey(deps: AppDeps): RequestHandler {
+export function requireKey(deps: Core): RequestHandler {
   return async (req, res, next) => {
     if (!(await fromKey(deps, req, res))) throw unauthenticated(NO_KEY);
     next();
@@ -72,7 +72,7 @@ export function requireKey(deps: AppDeps): RequestHandler {
  * App endpoints usable from the Developers screen (cookie) or a server (bearer). A cookie
  * alone on a state change must come from our own origin (CSRF).
  */
-export function requireSessionOrKey(deps: AppDeps, opts: { keyAllowed?: boolean } = {}): RequestHandler {
+export function requireSessionOrKey(deps: Core, opts: { keyAllowed?: boolean } = {}): RequestHandler {
   const keyAllowed = opts.keyAllowed ?? true;
   return async (req, res, next) => {
     if (keyAllowed && (await fromKey(deps, req, res))) return next();
@@ -85,12 +85,12 @@ export function requireSessionOrKey(deps: AppDeps, opts: { keyAllowed?: boolean 
   };
 }
 
-export const requireSession = (deps: AppDeps) => requireSessionOrKey(deps, { keyAllowed: false });
+export const requireSession = (deps: Core) => requireSessionOrKey(deps, { keyAllowed: false });
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Rejects cookie-authenticated state changes whose Origin is not ours. */
-export function checkOrigin(deps: AppDeps, req: Request): void {
+export function checkOrigin(deps: Core, req: Request): void {
   if (SAFE_METHODS.has(req.method)) return;
   const origin = req.headers.origin;
   const ours = new URL(deps.config.PUBLIC_URL).origin;
@@ -104,7 +104,7 @@ export function checkOrigin(deps: AppDeps, req: Request): void {
   }
 }
 
-export function setSessionCookie(deps: AppDeps, res: Response, token: string, expiresAt: string): void {
+export function setSessionCookie(deps: Core, res: Response, token: string, expiresAt: string): void {
   res.cookie(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
@@ -114,7 +114,7 @@ export function setSessionCookie(deps: AppDeps, res: Response, token: string, ex
   });
 }
 
-export function clearSessionCookie(deps: AppDeps, res: Response): void {
+export function clearSessionCookie(deps: Core, res: Response): void {
   res.clearCookie(SESSION_COOKIE, {
     httpOnly: true,
     sameSite: 'lax',

@@ -1,16 +1,11 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppDeps } from './deps.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
 import { errorHandler, invalidRequest, notFoundHandler, useErrorShape } from './errors.js';
-import { authRouter } from './auth.router.js';
-import { keysRouter } from './keys.router.js';
-import { paymentsRouter } from './payments.router.js';
-import { checkoutRouter } from './checkout.router.js';
-import { healthRouter } from './health.router.js';
-import { openapiRouter } from './openapi.router.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -22,8 +17,18 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** Every router of the HTTP doors, from the one list (src/doors.ts). */
+export interface HttpRoutes {
+  /** Outside /api and before it (health probes). */
+  root: Router[];
+  /** Mounted under /api, in order, after the JSON body parser. */
+  api: Router[];
+  /** Pages outside /api (/app, /pay/:id). */
+  pages: Router[];
+}
+
 /** Builds the express app: pages and the JSON API, each failure answered as JSON. */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: { config: Pick<Config, 'PUBLIC_URL'>; logger: Logger }, routes: HttpRoutes): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -72,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
-  app.use(healthRouter(deps));
+  for (const r of routes.root) app.use(r);
 
   const api = express.Router();
   // Error body shape per route family (interface 7), chosen before the body is parsed.
@@ -86,16 +91,11 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   api.use(express.json({ limit: '100kb', strict: true }));
-  api.use(authRouter(deps));
-  api.use(keysRouter(deps));
-  api.use(paymentsRouter(deps));
-  api.use(checkoutRouter(deps));
-  api.use(openapiRouter(deps));
-  for (const r of deps.apiRouters) api.use(r);
+  for (const r of routes.api) api.use(r);
   api.use(notFoundHandler);
   app.use('/api', api);
 
-  for (const r of deps.pageRouters) app.use(r);
+  for (const r of routes.pages) app.use(r);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

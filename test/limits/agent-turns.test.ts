@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentRateLimit, tooManyTurnsReply } from '../../src/agent/rate-limit.js';
+import { AgentRateLimit, tooManyTurnsReply } from '../../src/limits/agent-turns.js';
+import { agentTurnsMiddleware } from '../../src/http/rate-limit.js';
 
 describe('AgentRateLimit (the per-account turn counter)', () => {
   afterEach(() => {
@@ -30,8 +31,8 @@ describe('AgentRateLimit (the per-account turn counter)', () => {
   it('builds one express middleware per limiter, so every HTTP door shares it', () => {
     const rl = new AgentRateLimit({ limit: 2, windowMs: 60_000 });
     try {
-      const a = rl.middleware(() => 'x');
-      expect(rl.middleware(() => 'x')).toBe(a);
+      const a = agentTurnsMiddleware(rl, () => 'x');
+      expect(agentTurnsMiddleware(rl, () => 'x')).toBe(a);
     } finally {
       rl.close();
     }

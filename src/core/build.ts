@@ -1,0 +1,235 @@
+/**
+ * The composition root of the core (docs/architecture.md): opens the store, boots the chain,
+ * builds every domain service once and registers every background job with the one scheduler.
+ * The doors are built afterwards from the `Core` it returns (src/doors.ts); only the process
+ * handle (src/service.ts) sees the store and the chain.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import { InstanceLease, openStore, type Store } from '../store/index.js';
+import { createChain, type ChainService } from '../chain/chain.js';
+import { storeRelayJournal } from '../chain/relay-journal.js';
+import { FxService, loadFxTable } from '../fx/rates.js';
+import { AccountsService } from '../accounts/accounts.js';
+import { KeysService } from '../keys/keys.js';
+import { PaymentsService } from '../payments/payments.js';
+import { PaymentCancellation } from '../payments/cancel.js';
+import { createWebhooks } from '../webhooks/webhooks.js';
+import { WebhookEndpointsService } from '../webhooks/endpoints.js';
+import { EventsService } from '../events/events.js';
+import { SettlementService } from '../settlement/settlement.js';
+import { WalletPayments } from '../settlement/wallet-payments.js';
+import { auditSettledOnChain } from '../settlement/onchain-audit.js';
+import { RefundsService } from '../refunds/refunds.js';
+import { BillsService } from '../bills/bills.js';
+import { loadBillerCatalogue } from '../bills/catalogue.js';
+import { SandboxBillProvider } from '../bills/sandbox-provider.js';
+import { MarketsService } from '../markets/markets.js';
+import { TransfersService } from '../transfers/transfers.js';
+import { WalletDirectory } from '../wallet/directory.js';
+import { Wallets } from '../wallet/wallets.js';
+import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
+import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
+import { Facilitator } from '../x402/facilitator.js';
+import { chainPort } from '../x402/exact-evm.js';
+import { x402UrlFor } from '../x402/session.js';
+import { SeenUpdates } from '../inbox/seen-updates.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import type { Core } from './core.js';
+
+export type { Core } from './core.js';
+
+export interface BuiltCore {
+  core: Core;
+  /** The process's own handles: for the process (and tests), never for a door. */
+  store: Store;
+  chain: ChainService;
+  instance: InstanceLease;
+  /** Every background job; started by `start`, stopped by the cleanup registered with `defer`. */
+  scheduler: Scheduler;
+}
+
+export interface BuildCoreOptions {
+  logger: Logger;
+  /** The agent engine, instead of the one the config selects (tests score a scripted one). */
+  engine?: Engine;
+  /** Registers a cleanup; the caller runs them in reverse order at shutdown. */
+  defer(cleanup: () => Promise<void> | void): void;
+  /** Start-up phases for the timeline log. */
+  phase?(name: string): void;
+}
+
+export async function buildCore(config: Config, o: BuildCoreOptions): Promise<BuiltCore> {
+  const { logger, defer } = o;
+  const phase = o.phase ?? (() => undefined);
+
+  const store: Store = await openStore(config);
+  defer(() => store.close());
+  // This process among the instances sharing the store (docs/deploy.md): work it marks as its
+  // own is taken over by another instance only once this lease lapses.
+  const instance = new InstanceLease(store);
+  await instance.start();
+  defer(() => instance.stop());
+  const shared = config.DATABASE_URL !== undefined;
+  phase('store');
+
+  const fx = new FxService(loadFxTable());
+  const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
+  const keys = new KeysService(store);
+  const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
+  // Webhooks (docs/webhooks.md): the outbox listens to every payment transition from here on;
+  // the dispatcher resumes pending deliveries and stops before the store closes.
+  const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments, instance });
+  defer(() => webhooks.stop());
+  await webhooks.start();
+  phase('webhooks');
+
+  const chain = await createChain({
+    dataDir: config.DATA_DIR,
+    rpcUrl: config.CHAIN_RPC_URL,
+    chainId: config.CHAIN_ID,
+    tokenAddress: config.TOKEN_ADDRESS as `0x${string}` | undefined,
+    relayerPrivateKey: config.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
+    walletMnemonic: config.WALLET_MNEMONIC,
+    logScan: { windowBlocks: BigInt(config.CHAIN_LOG_SCAN_BLOCKS), maxLookbackBlocks: BigInt(config.CHAIN_LOG_MAX_LOOKBACK_BLOCKS) },
+    logger: logger.child({ module: 'chain' }),
+    // Signed transactions are kept until the chain surely has them (docs/chain.md, "Power loss").
+    journal: storeRelayJournal(store),
+  });
+  defer(() => chain.close());
+  // The relayer's nonces are counted in this process: two live instances must never send from
+  // one relayer key. Each instance gets its own RELAYER_PRIVATE_KEY from a pool (docs/deploy.md).
+  // After a kill -9 the old lease lapses within its TTL: a restart waits that long at most.
+  const relayer = await instance.hold(`relayer:${chain.relayerAddress.toLowerCase()}`, shared ? instance.ttlMs + 2_000 : 0);
+  if (!relayer.ok) {
+    throw new Error(
+      `the relayer ${chain.relayerAddress} is in use by the running instance ${relayer.holder}: give each instance its own RELAYER_PRIVATE_KEY (docs/deploy.md)`,
+    );
+  }
+  phase('chain');
+  // After a crash: anything reported settled must be on the chain (the journal put back what it lost).
+  void auditSettledOnChain({ store, chain, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
+    logger.warn({ err }, 'could not audit settled records against the chain'),
+  );
+
+  // Transfers, bills and markets (docs/money-modules.md): the money-moving modules behind the
+  // agent's tools, over one directory of custodial wallets.
+  const directory = new WalletDirectory(chain, store);
+  const confirm = { confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT };
+  const catalogue = loadBillerCatalogue();
+  const transfers = new TransfersService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'transfers' }) });
+  const bills = new BillsService(store, chain, fx, accounts, directory, catalogue, new SandboxBillProvider(catalogue), {
+    ...confirm,
+    logger: logger.child({ module: 'bills' }),
+  });
+  const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
+  const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
+
+  const agent = new Agent({
+    engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
+    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets }),
+    store,
+    logger: logger.child({ module: 'agent' }),
+    accounts,
+    instance,
+  });
+  // Before any confirm can run here: an action still `executing` was cut off by a stop
+  // (with several instances: only those whose instance is gone; checked again periodically).
+  await agent.recoverInterrupted();
+  phase('agent');
+  // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come
+  // from. On PostgreSQL the count lives in the database, exact across instances.
+  const agentTurns = new AgentRateLimit({ ...config.AGENT_RATE_LIMIT, counter: shared ? new SharedTurnCounter(store) : undefined });
+  defer(() => agentTurns.close());
+
+  // On-chain settlement of checkout payments (docs/settlement.md).
+  const settlement = new SettlementService({
+    store,
+    payments,
+    accounts,
+    chain,
+    logger: logger.child({ module: 'settlement' }),
+    confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+  });
+  defer(() => settlement.close());
+  // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
+  const x402Port = chainPort(chain);
+  const facilitator = new Facilitator({ port: x402Port, store, logger: logger.child({ module: 'x402' }), receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
+  // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
+  const refunds = new RefundsService({
+    store,
+    payments,
+    accounts,
+    chain,
+    fx,
+    outbox: webhooks.outbox,
+    logger: logger.child({ module: 'refunds' }),
+    confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+  });
+  defer(() => refunds.close());
+
+  const core: Core = {
+    config,
+    logger,
+    fx,
+    accounts,
+    keys,
+    payments,
+    cancellation: new PaymentCancellation(payments, chain, (id) => settlement.nonceFor(id)),
+    settlement,
+    walletPayments: new WalletPayments({ store, chain, settlement }),
+    refunds,
+    webhooks: webhooks.service,
+    webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),
+    events: new EventsService(store),
+    facilitator,
+    x402Port,
+    wallets,
+    agent,
+    agentTurns,
+    transfers,
+    bills,
+    markets,
+    seenUpdates: new SeenUpdates(store),
+    async ready() {
+      const probes = [() => store.ping(), () => chain.ping()];
+      const results = await Promise.all(probes.map((p) => p().catch(() => false)));
+      return results.every(Boolean);
+    },
+    present: {
+      account: async (account) => ({ wallet: await wallets.summary(account) }),
+      payment: async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) }),
+      checkout: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
+    },
+  };
+
+  // Every background loop, each pass under its own store lease (one instance at a time).
+  const scheduler = new Scheduler({ store, owner: instance.id, logger: logger.child({ module: 'scheduler' }) });
+  scheduler
+    // Pending sessions past their expiry become `expired`; the sweep's compare-and-set keeps a
+    // second sweeper harmless.
+    .add({ name: 'sweep:expiry', everyMs: config.EXPIRY_SWEEP_INTERVAL, run: () => payments.sweepExpired() })
+    // Settles stuck in `processing`, attempts that never reached the chain (also at start-up).
+    .add({ name: 'reconcile:settlement', everyMs: config.RECONCILE_INTERVAL, atStart: true, run: () => settlement.reconcile() })
+    .add({ name: 'reconcile:refunds', everyMs: config.RECONCILE_INTERVAL, atStart: true, run: () => refunds.reconcile() })
+    // Transfers, bills and market stakes/payouts stopped part-way (receipt timeouts, provider outages, crashes).
+    .add({
+      name: 'reconcile:money',
+      everyMs: config.RECONCILE_INTERVAL,
+      run: async () => {
+        for (const t of await transfers.unfinished()) await transfers.reconcile(t.id);
+        for (const b of await bills.unfinished()) await bills.reconcile(b.id);
+        const m = await markets.unfinished();
+        for (const id of m.stakes) await markets.reconcileStakes(id);
+        for (const id of m.payouts) await markets.settlePayouts(id);
+      },
+    })
+    // Pending webhook deliveries without a runner (another instance stopped, a lost wake-up).
+    .add({ name: 'webhooks:rescan', everyMs: config.WEBHOOK_RESCAN_INTERVAL, run: () => webhooks.dispatcher.rescan() });
+  // With several instances, actions another instance was executing when it died.
+  if (shared) scheduler.add({ name: 'agent:recover', everyMs: config.RECONCILE_INTERVAL, run: () => agent.recoverInterrupted() });
+  // Stopped before the services above close (cleanups run in reverse).
+  defer(() => scheduler.stop());
+
+  return { core, store, chain, instance, scheduler };
+}

@@ -1,0 +1,76 @@
+/**
+ * The core every door is given (docs/architecture.md): the fully wired domain services, built
+ * once by the composition root (build.ts). No field is optional and there is no raw store or
+ * chain handle: a door parses its input, calls one of these, and shapes its own answer.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { Account, AccountsService } from '../accounts/accounts.js';
+import type { KeysService } from '../keys/keys.js';
+import type { Payment, PaymentsService } from '../payments/payments.js';
+import type { PaymentCancellation } from '../payments/cancel.js';
+import type { FxService } from '../fx/rates.js';
+import type { SettlementService } from '../settlement/settlement.js';
+import type { WalletPayments } from '../settlement/wallet-payments.js';
+import type { Agent } from '../agent/agent.js';
+import type { AgentRateLimit } from '../limits/agent-turns.js';
+import type { TransfersService } from '../transfers/transfers.js';
+import type { BillsService } from '../bills/bills.js';
+import type { MarketsService } from '../markets/markets.js';
+import type { WebhooksService } from '../webhooks/webhooks.js';
+import type { WebhookEndpointsService } from '../webhooks/endpoints.js';
+import type { EventsService } from '../events/events.js';
+import type { RefundsService } from '../refunds/refunds.js';
+import type { Facilitator } from '../x402/facilitator.js';
+import type { ExactEvmPort } from '../x402/exact-evm.js';
+import type { Wallets } from '../wallet/wallets.js';
+import type { SeenUpdates } from '../inbox/seen-updates.js';
+
+export interface Core {
+  config: Config;
+  logger: Logger;
+  fx: FxService;
+  accounts: AccountsService;
+  keys: KeysService;
+  payments: PaymentsService;
+  /** Canceling pending payments (src/payments/cancel.ts). */
+  cancellation: PaymentCancellation;
+  /** On-chain settlement of checkout payments (src/settlement). */
+  settlement: SettlementService;
+  /** The checkout's app-wallet and (dev only) test-wallet payments. */
+  walletPayments: WalletPayments;
+  /** Refunds of settled payments (src/refunds). */
+  refunds: RefundsService;
+  /** Webhook endpoint, signing secret, delivery log and the production URL guard (src/webhooks). */
+  webhooks: WebhooksService;
+  /** Several webhook endpoints per account. */
+  webhookEndpoints: WebhookEndpointsService;
+  /** The webhook bodies read back (the events API). */
+  events: EventsService;
+  /** x402 v2 facilitator (src/x402), and the terms the exact-EVM scheme checks a session against. */
+  facilitator: Facilitator;
+  x402Port: Pick<ExactEvmPort, 'chainId' | 'tokenAddress' | 'eip712Domain'>;
+  /** The network, custodial wallets, and the dev chain's faucet. */
+  wallets: Wallets;
+  /** The agent: turns, pending actions (confirm/cancel). */
+  agent: Agent;
+  /** AGENT_RATE_LIMIT: the one per-account turn counter every door (HTTP, chat, Telegram) takes from. */
+  agentTurns: AgentRateLimit;
+  /** Money modules behind the agent's tools (docs/money-modules.md). */
+  transfers: TransfersService;
+  bills: BillsService;
+  markets: MarketsService;
+  /** Chat updates already taken in (the Telegram bridge's dedupe). */
+  seenUpdates: SeenUpdates;
+  /** Readiness: the store and the chain answer. */
+  ready(): Promise<boolean>;
+  /** The fields the HTTP answers add beyond a record's own (they need the chain or settlement). */
+  present: {
+    /** `GET /api/me`: the custodial wallet. */
+    account(account: Account): Promise<Record<string, unknown>>;
+    /** The authenticated payment record: where it is paid to and its x402 URL. */
+    payment(payment: Payment): Promise<Record<string, unknown>>;
+    /** The public checkout view: the chain the page pays on. */
+    checkout(): Record<string, unknown>;
+  };
+}

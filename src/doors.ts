@@ -1,0 +1,69 @@
+/**
+ * The one list of the HTTP doors' routers (docs/architecture.md): every route the service
+ * answers is mounted from here, in this order, over the one core. A new HTTP door adds its
+ * router(s) here and nowhere else.
+ */
+import type { Router } from 'express';
+import type { Core } from './core/core.js';
+import type { HttpRoutes } from './http/app.js';
+import { healthRouter } from './api/health.router.js';
+import { authRouter } from './api/auth.router.js';
+import { keysRouter } from './api/keys.router.js';
+import { paymentsRouter } from './api/payments.router.js';
+import { checkoutRouter } from './api/checkout.router.js';
+import { openapiRouter } from './api/openapi.router.js';
+import { appPaymentsRouter } from './api/app-payments.router.js';
+import { webhooksRouter } from './api/webhooks.router.js';
+import { agentRateLimiter, agentRouter } from './api/agent.router.js';
+import { chatRouter } from './api/chat.router.js';
+import { mcpRouter } from './mcp/http.router.js';
+import { settlementRouter } from './api/settlement.router.js';
+import { x402Router } from './api/x402.router.js';
+import { x402PayRouter } from './api/x402-pay.router.js';
+import { cancelRouter } from './api/cancel.router.js';
+import { eventsRouter } from './api/events.router.js';
+import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
+import { refundsRouter } from './api/refunds.router.js';
+import { devRouter, devRoutesEnabled } from './api/dev.router.js';
+import { dashboardDataRouter } from './web/data.router.js';
+import { webRouter } from './web/router.js';
+import { appWalletPayRouter } from './checkout/app-wallet.router.js';
+import { checkoutPageRouter } from './checkout/checkout.router.js';
+
+/** Every HTTP router over `core`; `telegram` is the bridge's webhook route when it has one. */
+export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpRoutes {
+  // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
+  const agentLimiter = agentRateLimiter(core);
+  return {
+    root: [healthRouter(core)],
+    api: [
+      authRouter(core),
+      keysRouter(core),
+      paymentsRouter(core),
+      checkoutRouter(core),
+      openapiRouter(core),
+      // The web app's session-only JSON (src/web, docs/web-app.md).
+      appPaymentsRouter(core),
+      dashboardDataRouter(core),
+      webhooksRouter(core, core.webhooks),
+      agentRouter(core, agentLimiter),
+      chatRouter(core, agentLimiter),
+      // The agent's tools over MCP (docs/mcp.md); money-moving tools wait for a person on /app/actions/:id.
+      mcpRouter(core),
+      // On-chain settlement and the checkout page's app-wallet pay (docs/settlement.md).
+      settlementRouter(core),
+      appWalletPayRouter(core),
+      // x402 v2 facilitator and the x402 door of hosted sessions (docs/x402.md).
+      x402Router(core),
+      x402PayRouter(core),
+      cancelRouter(core),
+      eventsRouter(core, core.events),
+      webhookEndpointsRouter(core, core.webhookEndpoints),
+      refundsRouter(core, core.refunds),
+      ...(devRoutesEnabled(core) ? [devRouter(core)] : []),
+      ...(extra.telegram ? [extra.telegram] : []),
+    ],
+    // The web app at /app, then the hosted checkout page /pay/:id.
+    pages: [webRouter(core), checkoutPageRouter(core)],
+  };
+}

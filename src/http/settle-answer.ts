@@ -1,0 +1,69 @@
+/**
+ * The checkout-shaped answers of a settle (`{ok, payment, txHash, redirect}` or `{ok:false,
+ * error, reason}`), shared by the HTTP doors that settle a checkout payment: the API's
+ * /checkout/:id/settle, x402, the checkout page's app-wallet pay and the dev test wallet.
+ */
+import type { Response } from 'express';
+import type { Core } from '../core/core.js';
+import type { Payment } from '../payments/payments.js';
+import { SettleReason, type SettleResult } from '../settlement/settlement.js';
+import { checkoutView } from './present.js';
+
+/** HTTP status per settlement failure (docs/settlement.md). */
+export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
+  invalid_request: 400,
+  invalid_signature: 400,
+  wrong_recipient: 400,
+  wrong_amount: 400,
+  wrong_nonce: 400,
+  wrong_validity: 400,
+  not_yet_valid: 400,
+  // 402 Payment Required: the payer can fix it by funding the wallet (as x402 answers).
+  insufficient_balance: 402,
+  not_found: 404,
+  already_settled: 409,
+  authorization_canceled: 409,
+  payment_failed: 409,
+  canceled: 409,
+  processing: 409,
+  expired: 410,
+  simulation_failed: 422,
+  reverted: 422,
+  chain_unavailable: 503,
+  submit_failed: 503,
+};
+
+/** `redirect_url` with `payment_id` and `status` added to its query (keeping the merchant's own). */
+export function redirectFor(p: Payment, status = p.status): string {
+  const url = new URL(p.redirectUrl);
+  url.searchParams.set('payment_id', p.id);
+  url.searchParams.set('status', status);
+  return url.toString();
+}
+
+/**
+ * Writes a settle result: 200 settled (with the redirect), 202 still confirming, or the
+ * failure as `{ok:false, error, reason}`. Shared with the dev test-wallet route.
+ */
+export async function sendSettleResult(deps: Pick<Core, 'payments' | 'accounts' | 'present'>, res: Response, r: SettleResult): Promise<void> {
+  res.set('Cache-Control', 'no-store');
+  if (!r.ok) {
+    const body: Record<string, unknown> = { ok: false, error: r.message, reason: r.reason };
+    if (r.reason === SettleReason.reverted) {
+      // The payment is now failed: the page can offer the way back to the merchant.
+      const { paymentId } = res.locals as { paymentId?: string };
+      const p = paymentId ? await deps.payments.get(paymentId) : undefined;
+      if (p) body.redirect = redirectFor(p);
+    }
+    res.status(SETTLE_STATUS[r.reason]).json(body);
+    return;
+  }
+  const account = await deps.accounts.get(r.payment.accountId);
+  const payment = { ...checkoutView(r.payment, account?.name ?? 'Merchant'), ...deps.present.checkout() };
+  if (r.payment.status === 'settled') {
+    res.status(200).json({ ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) });
+  } else {
+    // Sent but not confirmed yet: resubmitting the same body returns the outcome.
+    res.status(202).json({ ok: true, payment, txHash: r.txHash ?? null });
+  }
+}
