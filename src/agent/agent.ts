@@ -28,23 +28,25 @@ export interface PendingActionView {
   tool: ToolName;
 }
 
+/** Why a turn could not be answered at all: the model provider failed after retries. */
+export const UNAVAILABLE = 'unavailable';
+
 /**
- * The turn's answer. `action` names what happened and a field of the same name carries its
- * result; `reason` names a 422's cause; `pending_action` is present when the turn (or a
- * confirm/cancel) concerns an action awaiting the user's Confirm.
+ * The turn's outcome, in the agent's own terms (no HTTP status: each door maps it with its own
+ * table). `action` names what happened and `result` carries its record (ids, amounts, rate,
+ * status, tx hash); `reason` names why a failed turn was not done (`unavailable`: the model
+ * provider failed, nothing was read); `pending` is the action awaiting the user's Confirm that
+ * the turn (or a confirm/cancel) concerns; `already` marks a late confirm answered with the
+ * action's first outcome. `turnJson` (./turn-json.ts) is its documented JSON.
  */
-export interface TurnBody {
+export interface TurnOutcome {
   ok: boolean;
-  action?: AgentAction;
+  action: AgentAction;
   reply: string;
   reason?: string;
-  pending_action?: PendingActionView;
-  [field: string]: unknown;
-}
-
-export interface TurnResult {
-  status: 200 | 422 | 503;
-  body: TurnBody;
+  pending?: PendingActionView;
+  result?: unknown;
+  already?: true;
 }
 
 export interface TurnRequest {
@@ -73,20 +75,21 @@ export interface AgentOptions {
 
 export const PENDING_TTL_MS = 10 * 60_000;
 
-const failure = (action: AgentAction, reply: string, reason: string): TurnResult => ({
-  status: 422,
-  body: { ok: false, action, reply, reason },
+const failure = (action: AgentAction, reply: string, reason: string, pending?: PendingActionView): TurnOutcome => ({
+  ok: false,
+  action,
+  reply,
+  reason,
+  ...(pending ? { pending } : {}),
 });
 
 function view(p: PendingAction): PendingActionView {
   return { id: p.id, expires_at: p.expiresAt, description: p.description, status: p.status, tool: p.call.name };
 }
 
-function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Partial<TurnBody> = {}): TurnResult {
-  if (outcome.ok) {
-    return { status: 200, body: { ok: true, action: outcome.action, reply: reply ?? outcome.summary, [outcome.action]: outcome.result, ...extra } };
-  }
-  return { status: 422, body: { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...extra } };
+function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<TurnOutcome, 'pending' | 'already'> = {}): TurnOutcome {
+  if (outcome.ok) return { ok: true, action: outcome.action, reply: reply ?? outcome.summary, result: outcome.result, ...extra };
+  return { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...extra };
 }
 
 interface TurnState {
@@ -104,7 +107,7 @@ export class Agent {
   private readonly ttlMs: number;
   private readonly now: () => Date;
   /** Confirms in flight, so a concurrent second tap shares the first one's outcome. */
-  private readonly inflight = new Map<string, Promise<TurnResult>>();
+  private readonly inflight = new Map<string, Promise<TurnOutcome>>();
 
   constructor(private readonly opts: AgentOptions) {
     this.ttlMs = opts.pendingTtlMs ?? PENDING_TTL_MS;
@@ -115,7 +118,7 @@ export class Agent {
     return this.opts.engine.name;
   }
 
-  async runTurn(req: TurnRequest): Promise<TurnResult> {
+  async runTurn(req: TurnRequest): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
     const account = await this.opts.accounts.get(accountId);
@@ -168,7 +171,7 @@ export class Agent {
    * tools never run here: they become a pending action that a person confirms (`confirm`), exactly
    * as from the chat and Telegram. Other tools run at once.
    */
-  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string }): Promise<TurnResult> {
+  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string }): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
     const account = await this.opts.accounts.get(accountId);
@@ -207,7 +210,7 @@ export class Agent {
     return outcome;
   }
 
-  private finish(result: EngineResult, state: TurnState): TurnResult {
+  private finish(result: EngineResult, state: TurnState): TurnOutcome {
     if (state.pending) return this.pendingResult(state.pending);
     if (state.outcomes.length > 0) {
       // The turn reports its money-moving outcome if it had one, else its last one.
@@ -224,34 +227,28 @@ export class Agent {
       case 'refuse':
         return failure('none', result.reply, result.reason ?? 'not_allowed');
       case 'unavailable':
-        return { status: 503, body: { ok: false, reply: UNAVAILABLE_REPLY } };
+        return { ok: false, action: 'none', reply: UNAVAILABLE_REPLY, reason: UNAVAILABLE };
       case 'help':
-        return { status: 200, body: { ok: true, action: 'info', reply: result.reply, info: { topic: 'help', examples: HELP_EXAMPLES } } };
+        return { ok: true, action: 'info', reply: result.reply, result: { topic: 'help', examples: HELP_EXAMPLES } };
       case 'none':
-        return { status: 200, body: { ok: true, action: 'none', reply: result.reply, ...(result.reason ? { reason: result.reason } : {}) } };
+        return { ok: true, action: 'none', reply: result.reply, ...(result.reason ? { reason: result.reason } : {}) };
       case 'reply':
         if (!result.text && state.rejected.length > 0) {
           return failure('none', `I couldn't do that: ${state.rejected[state.rejected.length - 1]}`, 'invalid_input');
         }
-        return {
-          status: 200,
-          body: { ok: true, action: 'info', reply: result.text ?? "Sorry, I couldn't work that out. Try rephrasing.", info: { topic: 'answer' } },
-        };
+        return { ok: true, action: 'info', reply: result.text ?? "Sorry, I couldn't work that out. Try rephrasing.", result: { topic: 'answer' } };
     }
   }
 
-  private pendingResult(p: PendingAction): TurnResult {
+  private pendingResult(p: PendingAction): TurnOutcome {
     const action = TOOL_ACTIONS[p.call.name];
     const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
     return {
-      status: 200,
-      body: {
-        ok: true,
-        action,
-        reply: `${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        [action]: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
-        pending_action: view(p),
-      },
+      ok: true,
+      action,
+      reply: `${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
+      pending: view(p),
     };
   }
 
@@ -303,7 +300,7 @@ export class Agent {
    * Executes a pending action's STORED call, exactly once: pending -> executing is a
    * compare-and-set, so a double tap or a concurrent confirm cannot run it twice.
    */
-  async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel } = {}): Promise<TurnResult> {
+  async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel } = {}): Promise<TurnOutcome> {
     const row = await this.own(accountId, actionId, opts.channel);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
     const running = this.inflight.get(actionId);
@@ -317,7 +314,7 @@ export class Agent {
     return run;
   }
 
-  private async confirmOwned(row: PendingAction, requestId: string | undefined): Promise<TurnResult> {
+  private async confirmOwned(row: PendingAction, requestId: string | undefined): Promise<TurnOutcome> {
     const log = this.opts.logger.child({ requestId, accountId: row.accountId, channel: row.channel, actionId: row.id });
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);
@@ -348,7 +345,7 @@ export class Agent {
       throw err;
     }
     const done = await this.recordDone(claimed.id, outcome);
-    return fromOutcome(outcome, undefined, { pending_action: view(done ?? { ...claimed, status: 'done', outcome }) });
+    return fromOutcome(outcome, undefined, { pending: view(done ?? { ...claimed, status: 'done', outcome }) });
   }
 
   /**
@@ -386,30 +383,27 @@ export class Agent {
   }
 
   /** The answer for an action that is no longer pending (double tap, late tap). */
-  private settledAnswer(p: PendingAction): TurnResult {
-    const pending_action = view(p);
+  private settledAnswer(p: PendingAction): TurnOutcome {
+    const pending = view(p);
     const action = TOOL_ACTIONS[p.call.name];
     switch (p.status) {
       case 'done':
         return p.outcome
-          ? fromOutcome(p.outcome, p.outcome.ok ? `Already done. ${p.outcome.summary}` : `Already handled. ${p.outcome.message}`, { pending_action, already: true })
-          : { status: 200, body: { ok: true, action, reply: 'Already done.', pending_action, already: true } };
+          ? fromOutcome(p.outcome, p.outcome.ok ? `Already done. ${p.outcome.summary}` : `Already handled. ${p.outcome.message}`, { pending, already: true })
+          : { ok: true, action, reply: 'Already done.', pending, already: true };
       case 'executing':
-        return { status: 422, body: { ok: false, action, reply: 'This action is already being carried out.', reason: 'in_progress', pending_action } };
+        return failure(action, 'This action is already being carried out.', 'in_progress', pending);
       case 'cancelled':
-        return { status: 422, body: { ok: false, action, reply: 'This action was cancelled; nothing was done.', reason: 'cancelled', pending_action } };
+        return failure(action, 'This action was cancelled; nothing was done.', 'cancelled', pending);
       case 'expired':
-        return {
-          status: 422,
-          body: { ok: false, action, reply: 'This action expired before it was confirmed; nothing was done. Send your request again.', reason: 'expired', pending_action },
-        };
+        return failure(action, 'This action expired before it was confirmed; nothing was done. Send your request again.', 'expired', pending);
       case 'pending':
-        return { status: 422, body: { ok: false, action, reply: 'This action is still waiting for confirmation.', reason: 'pending', pending_action } };
+        return failure(action, 'This action is still waiting for confirmation.', 'pending', pending);
     }
   }
 
   /** Discards a pending action; cancelling twice (or an expired one) is harmless. */
-  async cancel(accountId: string, actionId: string): Promise<TurnResult> {
+  async cancel(accountId: string, actionId: string): Promise<TurnOutcome> {
     const row = await this.own(accountId, actionId);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
     if (row.status === 'pending' && this.isExpired(row)) await this.markExpired(row);
@@ -417,21 +411,18 @@ export class Agent {
       t.update(row.id, { status: 'cancelled', updatedAt: this.now().toISOString() }, { status: 'pending' }),
     );
     const current = cancelled ?? (await this.opts.store.table(PendingActions).get(row.id)) ?? row;
-    const pending_action = view(current);
+    const pending = view(current);
     if (cancelled) {
       this.opts.logger.info({ accountId, actionId, tool: row.call.name }, 'pending action cancelled');
-      return { status: 200, body: { ok: true, action: 'none', reply: 'Cancelled. Nothing was done.', pending_action } };
+      return { ok: true, action: 'none', reply: 'Cancelled. Nothing was done.', pending };
     }
     switch (current.status) {
       case 'cancelled':
-        return { status: 200, body: { ok: true, action: 'none', reply: 'Already cancelled. Nothing was done.', pending_action } };
+        return { ok: true, action: 'none', reply: 'Already cancelled. Nothing was done.', pending };
       case 'expired':
-        return { status: 200, body: { ok: true, action: 'none', reply: 'That action had expired. Nothing was done.', pending_action } };
+        return { ok: true, action: 'none', reply: 'That action had expired. Nothing was done.', pending };
       default:
-        return {
-          status: 422,
-          body: { ok: false, action: TOOL_ACTIONS[current.call.name], reply: 'This action has already been carried out and cannot be cancelled.', reason: 'already_done', pending_action },
-        };
+        return failure(TOOL_ACTIONS[current.call.name], 'This action has already been carried out and cannot be cancelled.', 'already_done', pending);
     }
   }
 

@@ -1,8 +1,8 @@
-import { formatUnits } from 'viem';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { PaymentsService } from '../payments/payments.js';
 import { CreatePaymentInput } from '../payments/schemas.js';
-import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
+import type { FxService } from '../fx/rates.js';
+import { usdcDecimal } from '../lib/money.js';
 import type { ToolName } from './tool-inputs.js';
 import type { Wallets } from '../wallet/wallets.js';
 import type { TransfersService } from '../transfers/transfers.js';
@@ -73,7 +73,7 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
     }
     const p = created.payment;
     const url = deps.payments.checkoutUrl(p.id);
-    const stablecoin = formatUnits(BigInt(p.stablecoinAmount), STABLECOIN_DECIMALS);
+    const stablecoin = usdcDecimal(p.stablecoinAmount);
     const parsedAmount = deps.fx.parseAmount(p.amount, p.currency);
     const shown = parsedAmount.ok ? deps.fx.format(parsedAmount.minor, p.currency) : `${p.amount} ${p.currency}`;
     return {

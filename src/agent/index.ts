@@ -5,7 +5,8 @@ import { LocalEngine } from './local-engine.js';
 import type { ClaudeEngine } from './claude-engine.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../bills/catalogue.js';
 
-export { Agent, PENDING_TTL_MS, type AgentAction, type AgentOptions, type PendingActionView, type TurnBody, type TurnRequest, type TurnResult } from './agent.js';
+export { Agent, PENDING_TTL_MS, UNAVAILABLE, type AgentAction, type AgentOptions, type PendingActionView, type TurnOutcome, type TurnRequest } from './agent.js';
+export { turnJson, type TurnJson } from './turn-json.js';
 export { createToolHandlers, type ToolHandlerDeps } from './handlers.js';
 export { LocalEngine } from './local-engine.js';
 export type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from './engine.js';

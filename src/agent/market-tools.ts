@@ -4,7 +4,8 @@ import { matchOutcome } from '../markets/match.js';
 import type { Market, MarketsService, PayoutReport, Stake } from '../markets/markets.js';
 import { parimutuelPayouts } from '../markets/parimutuel.js';
 import type { ToolName } from './tool-inputs.js';
-import { local, shortHash, usdc, usdcText } from './money-format.js';
+import { local, shortHash } from './money-format.js';
+import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { validateInput, withPreview, type ToolContext, type ToolHandler, type ToolOutcome, type ToolPreview } from './tools.js';
 
 /** The market tools over MarketsService (create, stake, resolve, cancel, list). */
@@ -29,7 +30,7 @@ function stakeResult(fx: FxService, s: Stake, m: Market, escrow: string): Record
     currency: s.currency,
     amount_text: local(fx, s.localAmountMinor, s.currency),
     stablecoin: 'USDC',
-    stablecoin_amount: usdcText(s.amount),
+    stablecoin_amount: usdcDecimal(s.amount),
     stablecoin_amount_base_units: s.amount,
     rate: s.rate,
     fee: '0',
@@ -42,9 +43,9 @@ function reportResult(r: PayoutReport) {
   return {
     paid: r.paid,
     unpaid: r.unpaid,
-    total_paid_out: usdcText(r.total),
+    total_paid_out: usdcDecimal(r.total),
     total_paid_out_base_units: r.total.toString(),
-    payouts: r.payouts.map((p) => ({ ...p, amount: usdcText(p.amount), amount_base_units: p.amount.toString() })),
+    payouts: r.payouts.map((p) => ({ ...p, amount: usdcDecimal(p.amount), amount_base_units: p.amount.toString() })),
   };
 }
 
@@ -75,10 +76,10 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     if (!res.ok) return failed(res);
     const { stake: s, market: m } = res;
     const escrow = markets.escrowAddress(m);
-    const what = `${local(fx, s.localAmountMinor, s.currency)} (${usdc(s.amount)} at ${s.rate} ${s.currency}/USDC) on "${s.outcomeLabel}" in "${m.question}"`;
+    const what = `${local(fx, s.localAmountMinor, s.currency)} (${formatUsdc(s.amount)} at ${s.rate} ${s.currency}/USDC) on "${s.outcomeLabel}" in "${m.question}"`;
     const summary =
       s.status === 'settled'
-        ? `Staked ${what}. Held in escrow (tx ${shortHash(s.txHash!)}); the pool is now ${usdc(m.totalPool)}.`
+        ? `Staked ${what}. Held in escrow (tx ${shortHash(s.txHash!)}); the pool is now ${formatUsdc(m.totalPool)}.`
         : `Submitted a stake of ${what}. Waiting for the network to confirm; nothing will be moved twice.`;
     return { ok: true, action: 'market', result: { ...stakeResult(fx, s, m, escrow), operation: 'stake', market: markets.view(m) }, summary };
   };
@@ -92,15 +93,15 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     const label = c.market.outcomes[c.outcome]!;
     return {
       ok: true,
-      description: `Stake ${local(fx, c.conversion.amountMinor, c.conversion.currency)} (${usdc(c.amount)} at ${c.conversion.rate} ${c.conversion.currency}/USDC) on "${label}" in "${c.market.question}" (${c.market.id}); staking closes ${c.market.closesAt}.`,
-      details: { market_id: c.market.id, outcome: label, amount: c.conversion.amount, currency: c.conversion.currency, stablecoin_amount: usdcText(c.amount), rate: c.conversion.rate },
+      description: `Stake ${local(fx, c.conversion.amountMinor, c.conversion.currency)} (${formatUsdc(c.amount)} at ${c.conversion.rate} ${c.conversion.currency}/USDC) on "${label}" in "${c.market.question}" (${c.market.id}); staking closes ${c.market.closesAt}.`,
+      details: { market_id: c.market.id, outcome: label, amount: c.conversion.amount, currency: c.conversion.currency, stablecoin_amount: usdcDecimal(c.amount), rate: c.conversion.rate },
     };
   };
 
   const settleSummary = (verb: string, m: Market, r: PayoutReport) =>
-    `${verb} ${usdc(r.total)} paid from escrow to ${r.paid} stake${r.paid === 1 ? '' : 's'}` +
+    `${verb} ${formatUsdc(r.total)} paid from escrow to ${r.paid} stake${r.paid === 1 ? '' : 's'}` +
     (r.unpaid ? `; ${r.unpaid} payout${r.unpaid === 1 ? ' is' : 's are'} still being confirmed and will be retried` : '') +
-    `. Pool ${usdc(m.totalPool)}.`;
+    `. Pool ${formatUsdc(m.totalPool)}.`;
 
   const resolve_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = validateInput('resolve_market', input);
@@ -128,7 +129,7 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     const stakes = (await markets.stakes(m.id)).filter((s) => s.status === 'settled');
     const payouts = parimutuelPayouts(stakes.map((s) => ({ id: s.id, outcome: s.outcome, amount: BigInt(s.amount) })), o);
     const winners = payouts.filter((p) => p.kind === 'win').length;
-    const how = winners ? `pay the ${usdc(m.totalPool)} pool to ${winners} winning stake${winners === 1 ? '' : 's'} pro rata` : `refund all ${stakes.length} stakes (nobody backed "${m.outcomes[o]}")`;
+    const how = winners ? `pay the ${formatUsdc(m.totalPool)} pool to ${winners} winning stake${winners === 1 ? '' : 's'} pro rata` : `refund all ${stakes.length} stakes (nobody backed "${m.outcomes[o]}")`;
     return { ok: true, description: `Resolve "${m.question}" (${m.id}) as "${m.outcomes[o]}" and ${how}.`, details: { market_id: m.id, outcome: m.outcomes[o] } };
   };
 
@@ -152,7 +153,7 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     if (!found.ok) return failed(found);
     const m = found.market;
     if (m.creatorAccountId !== ctx.accountId) return failed({ reason: 'not_creator', message: 'Only the creator of this market can cancel it.' });
-    return { ok: true, description: `Cancel "${m.question}" (${m.id}) and refund all ${m.stakeCount} stakes (${usdc(m.totalPool)}).`, details: { market_id: m.id } };
+    return { ok: true, description: `Cancel "${m.question}" (${m.id}) and refund all ${m.stakeCount} stakes (${formatUsdc(m.totalPool)}).`, details: { market_id: m.id } };
   };
 
   const list_markets = async (input: unknown): Promise<ToolOutcome> => {
@@ -160,7 +161,7 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     if (!checked.ok) return checked;
     const list = await markets.list(checked.input);
     const views = list.map((m) => markets.view(m));
-    const lines = views.slice(0, 10).map((v) => `• ${v.question} (${v.id}) — ${v.status}, pool ${usdc(v.total_pool_base_units)}, ${v.outcomes.map((o) => o.label).join(' / ')}`);
+    const lines = views.slice(0, 10).map((v) => `• ${v.question} (${v.id}) — ${v.status}, pool ${formatUsdc(v.total_pool_base_units)}, ${v.outcomes.map((o) => o.label).join(' / ')}`);
     const label = checked.input.status ? `${checked.input.status} markets` : 'markets';
     return {
       ok: true,

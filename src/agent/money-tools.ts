@@ -5,7 +5,8 @@ import type { Wallets } from '../wallet/wallets.js';
 import type { FxService } from '../fx/rates.js';
 import type { Transfer, TransfersService } from '../transfers/transfers.js';
 import type { WalletSummary } from '../wallet/balance.js';
-import { local, shortHash, usdc, usdcText } from './money-format.js';
+import { local, shortHash } from './money-format.js';
+import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { ToolFailureReason, validateInput, withPreview, type ToolContext, type ToolHandler, type ToolOutcome, type ToolPreview } from './tools.js';
 
 /**
@@ -36,11 +37,11 @@ export function transferResult(fx: FxService, t: Transfer): Record<string, unkno
     currency: t.sourceCurrency,
     amount_text: local(fx, t.sourceAmountMinor, t.sourceCurrency),
     stablecoin: 'USDC',
-    stablecoin_amount: usdcText(t.stablecoinAmount),
+    stablecoin_amount: usdcDecimal(t.stablecoinAmount),
     stablecoin_amount_base_units: t.stablecoinAmount,
-    fee: usdcText(t.fee),
+    fee: usdcDecimal(t.fee),
     fee_base_units: t.fee,
-    total_debit: usdcText(t.totalDebit),
+    total_debit: usdcDecimal(t.totalDebit),
     total_debit_base_units: t.totalDebit,
     recipient_amount: t.recipientAmount,
     recipient_currency: t.recipientCurrency,
@@ -77,8 +78,8 @@ function transferSentence(
 ): string {
   const sent = local(fx, t.sourceAmountMinor, t.sourceCurrency);
   const received = local(fx, t.recipientAmountMinor, t.recipientCurrency);
-  const fee = BigInt(t.fee) > 0n ? `; fee ${usdc(t.fee)}` : '; no fee';
-  return `${sent} to ${t.recipientLabel}, who receives ${received}. ${usdc(t.stablecoinAmount)} on-chain${rateClause(t)}${fee}`;
+  const fee = BigInt(t.fee) > 0n ? `; fee ${formatUsdc(t.fee)}` : '; no fee';
+  return `${sent} to ${t.recipientLabel}, who receives ${received}. ${formatUsdc(t.stablecoinAmount)} on-chain${rateClause(t)}${fee}`;
 }
 
 export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService }): ToolHandler<'send_transfer'> {
@@ -105,8 +106,8 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
     const who = recipient.kind === 'account' && recipient.label !== recipient.account.name ? `${recipient.label} (${recipient.account.name})` : recipient.label;
     const description =
       `Send ${local(fx, q.sourceAmountMinor, q.sourceCurrency)} to ${who}: they receive ${local(fx, q.recipientAmountMinor, q.recipientCurrency)}. ` +
-      `${usdc(q.stablecoinAmount)} moves on-chain${rateClause(q)}` +
-      `${q.fee > 0n ? ` plus a ${usdc(q.fee)} fee (total ${usdc(q.totalDebit)})` : ' with no fee'}.`;
+      `${formatUsdc(q.stablecoinAmount)} moves on-chain${rateClause(q)}` +
+      `${q.fee > 0n ? ` plus a ${formatUsdc(q.fee)} fee (total ${formatUsdc(q.totalDebit)})` : ' with no fee'}.`;
     return {
       ok: true,
       description,
@@ -116,9 +117,9 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
         currency: q.sourceCurrency,
         recipient_amount: q.recipientAmount,
         recipient_currency: q.recipientCurrency,
-        stablecoin_amount: usdcText(q.stablecoinAmount),
-        fee: usdcText(q.fee),
-        total_debit: usdcText(q.totalDebit),
+        stablecoin_amount: usdcDecimal(q.stablecoinAmount),
+        fee: usdcDecimal(q.fee),
+        total_debit: usdcDecimal(q.totalDebit),
         rate: q.rate,
       },
     };
@@ -141,7 +142,7 @@ export function billResult(fx: FxService, b: BillPayment): Record<string, unknow
     currency: b.currency,
     amount_text: local(fx, b.amountMinor, b.currency),
     stablecoin: 'USDC',
-    stablecoin_amount: usdcText(b.stablecoinAmount),
+    stablecoin_amount: usdcDecimal(b.stablecoinAmount),
     stablecoin_amount_base_units: b.stablecoinAmount,
     rate: b.rate,
     fee: '0',
@@ -164,7 +165,7 @@ export function payBillHandler(deps: { bills: BillsService; fx: FxService }): To
     const res = await bills.pay(ctx.accountId, checked.input, ctx.requestId ? { requestId: ctx.requestId } : {});
     if (!res.ok) return failed('bill', res);
     const b = res.bill;
-    const what = `${local(fx, b.amountMinor, b.currency)} to ${b.billerName} for ${b.accountNumber} (${b.customerName}): ${usdc(b.stablecoinAmount)} at ${b.rate} ${b.currency}/USDC`;
+    const what = `${local(fx, b.amountMinor, b.currency)} to ${b.billerName} for ${b.accountNumber} (${b.customerName}): ${formatUsdc(b.stablecoinAmount)} at ${b.rate} ${b.currency}/USDC`;
     let summary: string;
     if (b.status === 'completed') {
       const r = b.receipt!;
@@ -187,14 +188,14 @@ export function payBillHandler(deps: { bills: BillsService; fx: FxService }): To
       ok: true,
       description:
         `Pay ${local(fx, b.amountMinor, b.biller.currency)} to ${b.biller.name} for ${b.biller.account.label.toLowerCase()} ${b.accountNumber} ` +
-        `(${b.customerName}): ${usdc(b.stablecoinAmount)} at ${b.rate} ${b.biller.currency}/USDC, no fee.`,
+        `(${b.customerName}): ${formatUsdc(b.stablecoinAmount)} at ${b.rate} ${b.biller.currency}/USDC, no fee.`,
       details: {
         biller: b.biller.name,
         account_number: b.accountNumber,
         customer_name: b.customerName,
         amount: b.amount,
         currency: b.biller.currency,
-        stablecoin_amount: usdcText(b.stablecoinAmount),
+        stablecoin_amount: usdcDecimal(b.stablecoinAmount),
         rate: b.rate,
       },
     };
@@ -222,7 +223,7 @@ export function getBalanceHandler(deps: { wallets: Pick<Wallets, 'summary'>; fx:
       ok: true,
       action: 'balance',
       result: { ...w, stablecoin: 'USDC' },
-      summary: `Your balance is ${usdc(w.balance_base_units)}${localText ? ` (${localText} at ${w.rate} ${w.currency}/USDC)` : ''}.`,
+      summary: `Your balance is ${formatUsdc(w.balance_base_units)}${localText ? ` (${localText} at ${w.rate} ${w.currency}/USDC)` : ''}.`,
     };
   };
 }

@@ -5,7 +5,8 @@ import type { MarketsService } from '../markets/markets.js';
 import type { PaymentsService } from '../payments/payments.js';
 import { quoteTransfer } from '../transfers/quote.js';
 import type { TransfersService } from '../transfers/transfers.js';
-import { local, usdc, usdcText } from './money-format.js';
+import { local } from './money-format.js';
+import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { ToolFailureReason, validateInput, type ToolContext, type ToolHandler, type ToolOutcome } from './tools.js';
 
 /**
@@ -49,7 +50,7 @@ export function quoteTransferHandler(deps: ReadToolDeps): ToolHandler<'quote_tra
     }
     const sent = local(deps.fx, q.sourceAmountMinor, q.sourceCurrency);
     const got = local(deps.fx, q.recipientAmountMinor, q.recipientCurrency);
-    const fee = q.fee > 0n ? `; fee ${usdc(q.fee)} (total ${usdc(q.totalDebit)} from your wallet)` : '; no fee';
+    const fee = q.fee > 0n ? `; fee ${formatUsdc(q.fee)} (total ${formatUsdc(q.totalDebit)} from your wallet)` : '; no fee';
     const rate = q.sourceCurrency === q.recipientCurrency ? '' : ` at 1 ${q.sourceCurrency} = ${q.rate} ${q.recipientCurrency}`;
     return {
       ok: true,
@@ -61,9 +62,9 @@ export function quoteTransferHandler(deps: ReadToolDeps): ToolHandler<'quote_tra
         recipient_amount: q.recipientAmount,
         recipient_currency: q.recipientCurrency,
         rate: q.rate,
-        stablecoin_amount: usdcText(q.stablecoinAmount),
-        fee: usdcText(q.fee),
-        total_debit: usdcText(q.totalDebit),
+        stablecoin_amount: usdcDecimal(q.stablecoinAmount),
+        fee: usdcDecimal(q.fee),
+        total_debit: usdcDecimal(q.totalDebit),
         moved: false,
       },
       summary: `Quote (nothing sent): ${sent} to ${to} arrives as ${got}${rate}${fee}.`,

@@ -4,6 +4,7 @@ import type { Core } from '../core/core.js';
 import { parseInput } from '../http/errors.js';
 import { auth, requireKey } from '../http/auth.js';
 import { agentTurnsMiddleware } from '../http/rate-limit.js';
+import { UNAVAILABLE, turnJson, type TurnOutcome } from '../agent/index.js';
 
 /** Interface 4.6 / 8: the message is 1-500 characters, passed verbatim. */
 export const AgentMessageInput = z.object({
@@ -42,8 +43,24 @@ export const AgentSettleInput = z
   });
 export type AgentSettleInput = z.infer<typeof AgentSettleInput>;
 
-/** The HTTP status of a confirm's answer: the agent names why it could not run. */
-const CONFIRM_STATUS: Readonly<Record<string, number>> = { not_found: 404, expired: 410, in_progress: 409 };
+/**
+ * The one table of this door from an agent outcome to an HTTP status (DESIGN.md 6 and 10):
+ * done 200, understood but not done 422, model provider down 503; and for
+ * `POST /api/agent/settle {confirm_action}` only, why a held action could not run (the chat
+ * widget's confirm answers those 422, as it always has).
+ */
+const AGENT_STATUS = {
+  ok: 200,
+  failed: 422,
+  [UNAVAILABLE]: 503,
+  settleConfirm: { not_found: 404, expired: 410, in_progress: 409 } as Readonly<Record<string, number>>,
+} as const;
+
+export function agentStatus(o: TurnOutcome, route: 'turn' | 'settle_confirm' = 'turn'): number {
+  if (o.ok) return AGENT_STATUS.ok;
+  if (o.reason === UNAVAILABLE) return AGENT_STATUS[UNAVAILABLE];
+  return (route === 'settle_confirm' && o.reason !== undefined && AGENT_STATUS.settleConfirm[o.reason]) || AGENT_STATUS.failed;
+}
 
 /**
  * Agent turns per account (AGENT_RATE_LIMIT), shared by every door that runs turns: the HTTP
@@ -71,13 +88,13 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
       requestId: String(req.id),
       ...(body.confirm === false ? { preview: true } : {}),
     });
-    const held = result.body.pending_action;
+    const held = result.pending;
     if (body.confirm === false && held?.status === 'pending') {
       const { id, expires_at, description } = held;
-      res.status(result.status).json({ ...result.body, pending: { id, expires_at, description } });
+      res.status(agentStatus(result)).json({ ...turnJson(result), pending: { id, expires_at, description } });
       return;
     }
-    res.status(result.status).json(result.body);
+    res.status(agentStatus(result)).json(turnJson(result));
   };
   r.post(
     '/agent/settle',
@@ -90,7 +107,7 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
       }
       // A confirm runs no model and each action runs at most once: it spends no turn budget.
       const result = await deps.agent.confirm(auth(res).accountId, body.confirm_action, { requestId: String(req.id), channel: 'api' });
-      res.status((result.status !== 200 && CONFIRM_STATUS[String(result.body.reason)]) || result.status).json(result.body);
+      res.status(agentStatus(result, 'settle_confirm')).json(turnJson(result));
     },
     limiter,
     turn,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Core } from '../core/core.js';
 import { parseInput } from '../http/errors.js';
 import { auth, requireSession } from '../http/auth.js';
-import { AgentMessageInput, agentRateLimiter } from './agent.router.js';
+import { AgentMessageInput, agentRateLimiter, agentStatus } from './agent.router.js';
+import { turnJson } from '../agent/index.js';
 
 export const ChatActionInput = z.object({
   action_id: z
@@ -24,7 +25,7 @@ export function chatRouter(deps: Core, limiter: RequestHandler = agentRateLimite
   r.post('/chat', limiter, async (req, res) => {
     const { message } = parseInput(AgentMessageInput, req.body ?? {});
     const result = await deps.agent.runTurn({ accountId: auth(res).accountId, message, channel: 'chat', requestId: String(req.id) });
-    res.status(result.status).json(result.body);
+    res.status(agentStatus(result)).json(turnJson(result));
   });
 
   // Confirm/cancel are not agent turns: they call no model, and each pending action runs at most
@@ -32,13 +33,13 @@ export function chatRouter(deps: Core, limiter: RequestHandler = agentRateLimite
   r.post('/chat/confirm', async (req, res) => {
     const { action_id } = parseInput(ChatActionInput, req.body ?? {});
     const result = await deps.agent.confirm(auth(res).accountId, action_id, { requestId: String(req.id) });
-    res.status(result.status).json(result.body);
+    res.status(agentStatus(result)).json(turnJson(result));
   });
 
   r.post('/chat/cancel', async (req, res) => {
     const { action_id } = parseInput(ChatActionInput, req.body ?? {});
     const result = await deps.agent.cancel(auth(res).accountId, action_id);
-    res.status(result.status).json(result.body);
+    res.status(agentStatus(result)).json(turnJson(result));
   });
   return r;
 }

@@ -17,6 +17,18 @@ export const PingResponse = z.object({
 });
 export type PingResponse = z.infer<typeof PingResponse>;
 
+/**
+ * The one table from a create's outcome to its HTTP status (DESIGN.md 4): a new payment 201, one
+ * found by its reference 200 (a replay repeats the first answer's), a conflict 409, any other
+ * refusal 400.
+ */
+const CREATE_STATUS = {
+  created: 201,
+  found: 200,
+  refused: { reference_conflict: 409, idempotency_conflict: 409 } as Readonly<Partial<Record<string, number>>>,
+  invalid: 400,
+} as const;
+
 /** Interface 4.1, 4.3; DESIGN.md 4 (read and list). Bearer key only. */
 export function paymentsRouter(deps: Core): Router {
   const r = Router();
@@ -40,13 +52,10 @@ export function paymentsRouter(deps: Core): Router {
       if (!checked.ok) throw invalidRequest(checked.message, checked.param);
     }
     const created = await deps.payments.create(auth(res).accountId, input, key);
-    if (!created.ok) {
-      const conflict = created.reason === 'reference_conflict' || created.reason === 'idempotency_conflict';
-      throw invalidRequest(created.message, created.param, conflict ? 409 : 400);
-    }
+    if (!created.ok) throw invalidRequest(created.message, created.param, CREATE_STATUS.refused[created.reason] ?? CREATE_STATUS.invalid);
     // Stripe's convention: tell the client this answer repeats an earlier request.
     if (created.replayed) res.set('Idempotent-Replayed', 'true');
-    res.status(created.httpStatus).json(await present(created.payment));
+    res.status(created.created ? CREATE_STATUS.created : CREATE_STATUS.found).json(await present(created.payment));
   });
 
   r.get('/v1/payments', async (req, res) => {

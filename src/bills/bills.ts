@@ -4,7 +4,7 @@ import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
-import { formatUsdc } from '../lib/usdc.js';
+import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseUnits } from 'viem';
 import { z } from 'zod';
 import { fail, type Fail, type Ok, type Result } from '../lib/results.js';
+import { withCallingCode } from '../lib/phone.js';
 
 /**
  * The biller catalogue (data/billers.json): who can be paid, how their customer numbers
@@ -75,9 +76,6 @@ export const BILLER_CURRENCY_DECIMALS: Readonly<Record<string, number>> = { NGN:
 /** Country of each biller currency; also used to turn a stated currency into a country hint. */
 export const CURRENCY_COUNTRY: Readonly<Record<string, string>> = { NGN: 'NG', KES: 'KE', GHS: 'GH', ZAR: 'ZA' };
 
-/** International calling codes, for turning national phone numbers into E.164. */
-export const COUNTRY_CALLING_CODE: Readonly<Record<string, string>> = { NG: '234', KE: '254', GH: '233', ZA: '27' };
-
 export const BillerCatalogue = z
   .object({
     version: z.literal(1),
@@ -108,16 +106,6 @@ export const BillerCatalogue = z
     });
   });
 export type BillerCatalogue = z.infer<typeof BillerCatalogue>;
-
-export const CATALOGUE_REASONS = {
-  catalogueInvalid: 'catalogue_invalid',
-  unknownBiller: 'unknown_biller',
-  ambiguousBiller: 'ambiguous_biller',
-  invalidAccountNumber: 'invalid_account_number',
-  invalidAmount: 'invalid_amount',
-  amountBelowMinimum: 'amount_below_minimum',
-  amountAboveMaximum: 'amount_above_maximum',
-} as const;
 
 const DEFAULT_CATALOGUE_PATH = fileURLToPath(new URL('../../data/billers.json', import.meta.url));
 
@@ -441,12 +429,7 @@ export function validateAccountNumber(
       'account_number',
     );
   }
-  if (biller.account.label === 'Phone number') {
-    const cc = COUNTRY_CALLING_CODE[biller.country];
-    if (cc && !cleaned.startsWith('+')) {
-      cleaned = cleaned.startsWith('0') ? `+${cc}${cleaned.slice(1)}` : `+${cleaned}`;
-    }
-  }
+  if (biller.account.label === 'Phone number') cleaned = withCallingCode(cleaned, biller.country);
   return { ok: true, accountNumber: cleaned };
 }
 

@@ -3,6 +3,7 @@
  * countries: an airtime or data purchase that names no network goes to the number's own.
  * Ported numbers keep their old prefix; the biller rejects a wrong network at payment time.
  */
+import { splitPhone } from '../lib/phone.js';
 
 type Network = 'mtn' | 'airtel' | 'glo' | '9mobile' | 'safaricom' | 'telkom' | 'telecel' | 'airteltigo' | 'vodacom' | 'cellc';
 
@@ -32,8 +33,6 @@ const PREFIXES: Readonly<Record<string, ReadonlyArray<[string, Network]>>> = {
   ],
 };
 
-const CALLING: ReadonlyArray<[string, string]> = [['234', 'NG'], ['254', 'KE'], ['233', 'GH'], ['27', 'ZA']];
-
 /** Biller ids per country, network and category. */
 const BILLER_IDS: Readonly<Record<string, Partial<Record<Network, { airtime: string; internet?: string }>>>> = {
   NG: { mtn: { airtime: 'ng-mtn-airtime', internet: 'ng-mtn-data' }, airtel: { airtime: 'ng-airtel-airtime' }, glo: { airtime: 'ng-glo-airtime' }, '9mobile': { airtime: 'ng-9mobile-airtime' } },
@@ -41,18 +40,6 @@ const BILLER_IDS: Readonly<Record<string, Partial<Record<Network, { airtime: str
   GH: { mtn: { airtime: 'gh-mtn-airtime' }, telecel: { airtime: 'gh-telecel-airtime' }, airteltigo: { airtime: 'gh-airteltigo-airtime' } },
   ZA: { vodacom: { airtime: 'za-vodacom-airtime' }, mtn: { airtime: 'za-mtn-airtime' }, cellc: { airtime: 'za-cellc-airtime' }, telkom: { airtime: 'za-telkom-airtime' } },
 };
-
-/** The country and national significant number of "+2348031234567", "2348031234567" or (with a country) "08031234567". */
-export function splitPhone(raw: string, country?: string): { country: string; national: string } | undefined {
-  const digits = raw.replace(/[\s\-().]/g, '');
-  const intl = digits.replace(/^\+/, '');
-  if (digits.startsWith('+') || (!digits.startsWith('0') && digits.length >= 11)) {
-    for (const [cc, c] of CALLING) if (intl.startsWith(cc)) return { country: c, national: intl.slice(cc.length) };
-    return undefined;
-  }
-  if (digits.startsWith('0') && country) return { country, national: digits.slice(1) };
-  return undefined;
-}
 
 /**
  * The airtime (or data) biller of a phone number's network, or undefined when the number's

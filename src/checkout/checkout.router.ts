@@ -1,30 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import express, { Router, type Request } from 'express';
 import QRCode from 'qrcode';
-import { formatUnits } from 'viem';
 import type { Core } from '../core/core.js';
 import { redirectFor } from '../http/settle-answer.js';
 import { sessionToken } from '../http/auth.js';
 import type { Account } from '../accounts/accounts.js';
 import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
-import { formatUsdc } from '../lib/usdc.js';
+import { formatUsdc, groupThousands, usdcCents } from '../lib/money.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
 import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel } from './page.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
-
-/** Groups the integer part of a decimal string ("1234.5" -> "1,234.5") without float maths. */
-function group(decimal: string): string {
-  const [int, frac] = decimal.split('.');
-  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return frac ? `${grouped}.${frac}` : grouped;
-}
-
-/** Stablecoin base units (6 decimals) rounded half up to cents, always two decimals ("38.68"). */
-function centsText(baseUnits: bigint): string {
-  const [int, frac = ''] = formatUnits((baseUnits + 5_000n) / 10_000n, 2).split('.');
-  return `${int}.${frac.padEnd(2, '0')}`;
-}
 
 /** The network the page pays on (CHAIN_NAME / CHAIN_EXPLORER_URL override the defaults). */
 export function checkoutNetwork(deps: Pick<Core, 'wallets'>): NetworkInfo {
@@ -33,7 +19,7 @@ export function checkoutNetwork(deps: Pick<Core, 'wallets'>): NetworkInfo {
 
 /** "1 USDC = 129.25 KES": the rate locked at creation (units of the currency per stablecoin). */
 export function rateText(p: Pick<Payment, 'rate' | 'currency'>, tokenSymbol: string): string {
-  return `1 ${tokenSymbol} = ${group(p.rate)} ${p.currency}`;
+  return `1 ${tokenSymbol} = ${groupThousands(p.rate)} ${p.currency}`;
 }
 
 /** A QR code of the page's URL as inline SVG; the URL is ours (origin + id), never user text. */
@@ -79,7 +65,7 @@ export function checkoutPageRouter(deps: Core): Router {
     const account = await deps.accounts.get(p.accountId);
     const merchantName = p.merchantName ?? account?.name ?? 'Merchant';
     const parsed = deps.fx.parseAmount(p.amount, p.currency);
-    const amountText = parsed.ok ? deps.fx.format(parsed.minor, p.currency) : `${group(p.amount)} ${p.currency}`;
+    const amountText = parsed.ok ? deps.fx.format(parsed.minor, p.currency) : `${groupThousands(p.amount)} ${p.currency}`;
     const extras = deps.present.checkout();
     const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';
     const network = checkoutNetwork(deps);
@@ -95,8 +81,8 @@ export function checkoutPageRouter(deps: Core): Router {
         reference: p.reference,
         amountText,
         // A receipt states exactly what was paid; before paying, cents with the exact amount below.
-        stablecoinText: paid ? formatUsdc(BigInt(p.stablecoinAmount)).replace(/ USDC$/, '') : group(centsText(BigInt(p.stablecoinAmount))),
-        stablecoinExact: paid || BigInt(p.stablecoinAmount) % 10_000n === 0n ? undefined : group(stablecoinText(p)),
+        stablecoinText: paid ? formatUsdc(BigInt(p.stablecoinAmount)).replace(/ USDC$/, '') : groupThousands(usdcCents(BigInt(p.stablecoinAmount))),
+        stablecoinExact: paid || BigInt(p.stablecoinAmount) % 10_000n === 0n ? undefined : groupThousands(stablecoinText(p)),
         tokenSymbol,
         currency: p.currency,
         rateText: rateText(p, tokenSymbol),

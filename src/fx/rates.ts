@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { formatUnits, parseUnits } from 'viem';
 import { fail, type Result } from '../lib/results.js';
+import { STABLECOIN_DECIMALS, formatMinor } from '../lib/money.js';
 
-/** Stablecoin decimals (USDC-like token). */
-export const STABLECOIN_DECIMALS = 6;
+/** Stablecoin decimals, defined with the money formatters (src/lib/money.ts). */
+export { STABLECOIN_DECIMALS };
 /** Rates are held as fixed-point integers with this many decimals. */
 const RATE_DECIMALS = 8;
 
@@ -115,10 +116,6 @@ export class FxService {
   /** Human text like "KSh 5,000.00 (KES)". */
   format(minor: bigint, code: string): string {
     const info = this.currency(code);
-    const decimals = info?.decimals ?? 2;
-    const [int, frac = ''] = formatUnits(minor, decimals).split('.');
-    const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-    const shownFrac = decimals === 0 ? '' : '.' + frac.padEnd(Math.min(decimals, 2), '0');
-    return `${grouped}${shownFrac} ${code.toUpperCase()}`;
+    return formatMinor(minor, info?.decimals ?? 2, code);
   }
 }

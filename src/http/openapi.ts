@@ -61,10 +61,6 @@ export function registerSchema<S extends z.ZodType>(name: string, schema: S): S 
   return schema;
 }
 
-export function registeredRoutes(): readonly RouteSpec[] {
-  return routes;
-}
-
 /** `/api/v1/payments/:id` -> `/api/v1/payments/{id}` */
 export function openApiPath(expressPath: string): string {
   return expressPath.replace(/:(\w+)/g, '{$1}');

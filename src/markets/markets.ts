@@ -1,10 +1,10 @@
-import { formatUnits, type Address } from 'viem';
+import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
-import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
+import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
-import { formatUsdc } from '../lib/usdc.js';
+import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
@@ -190,11 +190,11 @@ export class MarketsService {
       question: m.question,
       outcomes: m.outcomes.map((label, index) => {
         const pool = BigInt(m.pools[index] ?? '0');
-        return { index, label, pool: formatUnits(pool, STABLECOIN_DECIMALS), pool_base_units: pool.toString() };
+        return { index, label, pool: usdcDecimal(pool), pool_base_units: pool.toString() };
       }),
       status: this.displayStatus(m),
       closes_at: m.closesAt,
-      total_pool: formatUnits(BigInt(m.totalPool), STABLECOIN_DECIMALS),
+      total_pool: usdcDecimal(m.totalPool),
       total_pool_base_units: m.totalPool,
       stake_count: m.stakeCount,
       escrow_address: this.escrowAddress(m),

@@ -1,6 +1,6 @@
 /** The MCP backend over the agent in this process, for one authenticated account. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Agent } from '../agent/index.js';
+import { turnJson, type Agent } from '../agent/index.js';
 import { agentToolDefs } from './tools.js';
 import type { McpBackend, PendingConfirmation } from './server.js';
 
@@ -17,8 +17,9 @@ export function agentBackend(o: AgentBackendOptions): McpBackend {
   return {
     listTools: async () => agentToolDefs(),
     async callTool(name, args): Promise<CallToolResult> {
-      const { body } = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}) });
-      const pendingAction = body.pending_action;
+      const outcome = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}) });
+      const body = turnJson(outcome);
+      const pendingAction = outcome.pending;
       if (body.ok && pendingAction?.status === 'pending') {
         const pending_confirmation: PendingConfirmation = {
           id: pendingAction.id,

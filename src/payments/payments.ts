@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { formatUnits } from 'viem';
 import { defineTable, type Store, type Tx, type WriteTable } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
-import { STABLECOIN_DECIMALS, type FxFailure, type FxService } from '../fx/rates.js';
+import type { FxFailure, FxService } from '../fx/rates.js';
+import { usdcDecimal } from '../lib/money.js';
 import type { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentStatus } from './schemas.js';
 
 export interface Payment {
@@ -77,12 +77,13 @@ interface IdempotencyRecord {
   accountId: string;
   requestHash: string;
   paymentId: string;
-  status: number;
+  /** Whether the first request created the payment (else it found it by reference). */
+  created?: boolean;
+  /** Records written before `created`: the first answer's HTTP status (201 created, 200 found). */
+  status?: number;
   createdAt: string;
 }
 const IdempotencyKeys = defineTable<IdempotencyRecord>({ name: 'idempotency_keys' });
-
-export const TERMINAL: ReadonlySet<PaymentStatus> = new Set(['settled', 'failed', 'expired', 'canceled', 'refunded']);
 
 /**
  * Allowed transitions (DESIGN.md 5 and 10). Terminal states never change, except that money
@@ -105,10 +106,10 @@ export type CreateFailure = FxFailure | 'reference_conflict' | 'idempotency_conf
 
 export interface CreateResult {
   payment: Payment;
-  /** 201 for a new payment, 200 for a dedupe on reference; a replay repeats the first status. */
-  httpStatus: 200 | 201;
+  /** True for a new payment, false for one found by its reference; a replay repeats the first answer's. */
+  created: boolean;
   /** True when an Idempotency-Key replayed an earlier request. */
-  replayed?: boolean;
+  replayed: boolean;
 }
 
 function canonicalHash(value: unknown): string {
@@ -191,7 +192,7 @@ export class PaymentsService {
             );
           }
           const first = await payments.get(seen.paymentId);
-          if (first) return { ok: true as const, payment: this.view(first), httpStatus: seen.status as 200 | 201, replayed: true };
+          if (first) return { ok: true as const, payment: this.view(first), created: seen.created ?? seen.status === 201, replayed: true };
         }
       }
       const result = await this.insertOrDedupe(payments, accountId, input, conversion, decimal, requestHash);
@@ -201,7 +202,7 @@ export class PaymentsService {
           accountId,
           requestHash,
           paymentId: result.payment.id,
-          status: result.httpStatus,
+          created: result.created,
           createdAt: nowIso(),
         });
       }
@@ -221,7 +222,7 @@ export class PaymentsService {
       const existing = await payments.findOne({ accountId, reference: input.reference });
       if (existing) {
         return existing.requestHash === requestHash
-          ? { ok: true, payment: this.view(existing), httpStatus: 200 }
+          ? { ok: true, payment: this.view(existing), created: false, replayed: false }
           : fail(
               'reference_conflict',
               `A payment with reference "${input.reference}" already exists with different parameters (${existing.id}).`,
@@ -251,7 +252,7 @@ export class PaymentsService {
       updatedAt: now.toISOString(),
       requestHash,
     });
-    return { ok: true, payment, httpStatus: 201 };
+    return { ok: true, payment, created: true, replayed: false };
   }
 
   async get(id: string): Promise<Payment | undefined> {
@@ -398,4 +399,4 @@ export function hasSettleAttempt(p: Pick<Payment, 'attemptedBy'>): boolean {
 }
 
 /** Stablecoin amount as decimal text ("12.345678"). */
-export const stablecoinText = (p: Payment) => formatUnits(BigInt(p.stablecoinAmount), STABLECOIN_DECIMALS);
+export const stablecoinText = (p: Payment) => usdcDecimal(p.stablecoinAmount);

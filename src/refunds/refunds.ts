@@ -26,10 +26,9 @@ import { fail, type Result } from '../lib/results.js';
 import type { ChainPort } from '../chain/port.js';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { FxService } from '../fx/rates.js';
-import { STABLECOIN_DECIMALS } from '../fx/rates.js';
+import { usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
-import type { Outbox } from '../webhooks/outbox.js';
 import type { CreateRefundInput, ListRefundsQuery, RefundResource, RefundStatus } from './schemas.js';
 
 export interface Refund {
@@ -92,13 +91,27 @@ export interface CreatedRefund {
   replayed?: boolean;
 }
 
+/**
+ * Where the refund's events go, inside the refund's own transaction (the webhooks outbox, whose
+ * `record` fits): a port, so refunds does not import webhooks, which imports the refund schema.
+ */
+export interface RefundEvents {
+  record(
+    tx: Tx,
+    type: 'refund.succeeded' | 'refund.failed' | 'payment.refunded',
+    payment: Payment,
+    nowMs: number,
+    extra: { refund: RefundResource },
+  ): Promise<unknown>;
+}
+
 export interface RefundsOptions {
   store: Store;
   payments: PaymentsService;
   accounts: AccountsService;
   chain: ChainPort;
   fx: FxService;
-  outbox: Outbox;
+  outbox: RefundEvents;
   logger: Logger;
   /** How long a refund request waits for its receipt before answering `pending`. */
   confirmTimeoutMs?: number;
@@ -184,7 +197,7 @@ export class RefundsService {
       if (balance - pendingOut < stable) {
         return fail(
           RefundReason.insufficientBalance,
-          `The settlement wallet ${from} holds ${usdc(balance - pendingOut > 0n ? balance - pendingOut : 0n)} USDC available; this refund needs ${usdc(stable)} USDC. Fund the wallet and try again.`,
+          `The settlement wallet ${from} holds ${usdcDecimal(balance - pendingOut > 0n ? balance - pendingOut : 0n)} USDC available; this refund needs ${usdcDecimal(stable)} USDC. Fund the wallet and try again.`,
         );
       }
       const at = nowIso();
@@ -372,7 +385,6 @@ function refusal(p: Payment) {
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const usdc = (v: bigint) => formatUnits(v, STABLECOIN_DECIMALS);
 
 /** The refund as merchants read it (API and `data.refund` of events). */
 export function refundResource(r: Refund): RefundResource {
@@ -383,7 +395,7 @@ export function refundResource(r: Refund): RefundResource {
     status: r.status,
     amount: Number(r.amount),
     currency: r.currency,
-    stablecoin_amount: usdc(BigInt(r.stablecoinAmount)),
+    stablecoin_amount: usdcDecimal(BigInt(r.stablecoinAmount)),
     stablecoin_amount_base_units: r.stablecoinAmount,
     rate: r.rate,
     reason: r.reason ?? null,

@@ -13,7 +13,7 @@ import { isAddressEqual, type Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { TransferAuthorization } from '../chain/authorization.js';
 import type { ChainService } from '../chain/chain.js';
-import { formatUsdc } from '../lib/usdc.js';
+import { formatUsdc } from '../lib/money.js';
 import { fail, type Fail, type Ok } from '../lib/results.js';
 import { releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
 import type { Store } from '../store/index.js';

@@ -2,7 +2,7 @@ import { getAddress, isAddress, type Address } from 'viem';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import { fail, type Result } from '../lib/results.js';
 import type { WalletDirectory } from '../wallet/directory.js';
-import { COUNTRY_CALLING_CODE } from '../bills/catalogue.js';
+import { toE164 } from '../lib/phone.js';
 
 /** Who a transfer goes to: one of our accounts, or an outside 0x address (a payout). */
 export type Recipient =
@@ -17,7 +17,6 @@ export const RecipientReason = {
 export type RecipientFailure = (typeof RecipientReason)[keyof typeof RecipientReason];
 
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
-const E164 = /^\+[1-9]\d{6,14}$/;
 
 export interface RecipientDeps {
   accounts: Pick<AccountsService, 'get' | 'findBy'>;
@@ -92,18 +91,6 @@ async function lookup(
     `I can't tell who "${text}" is. Use a @username, a phone number like +254712345678, an email or a 0x address.`,
     'recipient',
   );
-}
-
-/** E.164 from "+254 712-345-678" or, with the sender's country, "0712345678". */
-export function toE164(text: string, country?: string): string | undefined {
-  const cleaned = text.replace(/[\s\-().]/g, '');
-  if (E164.test(cleaned)) return cleaned;
-  const cc = country ? COUNTRY_CALLING_CODE[country.toUpperCase()] : undefined;
-  if (cc && /^0\d{6,13}$/.test(cleaned)) {
-    const e164 = `+${cc}${cleaned.slice(1)}`;
-    if (E164.test(e164)) return e164;
-  }
-  return undefined;
 }
 
 export function shortAddress(a: Address): string {

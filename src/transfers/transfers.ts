@@ -1,10 +1,10 @@
-import { formatUnits, type Address } from 'viem';
+import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
-import { STABLECOIN_DECIMALS, type FxService } from '../fx/rates.js';
+import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
-import { formatUsdc } from '../lib/usdc.js';
+import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
@@ -477,7 +477,7 @@ export class TransfersService {
       recipientAmount: transfer.recipientAmount,
       recipientCurrency: transfer.recipientCurrency,
       recipientAmountText: this.fx.format(BigInt(transfer.recipientAmountMinor), transfer.recipientCurrency),
-      stablecoinAmount: formatUnits(BigInt(transfer.stablecoinAmount), STABLECOIN_DECIMALS),
+      stablecoinAmount: usdcDecimal(transfer.stablecoinAmount),
     };
     for (const l of this.listeners) {
       void Promise.resolve()

@@ -4,9 +4,8 @@
  * deliveries. Amounts are summed in stablecoin base units (bigint): every payment settles in
  * the stablecoin whatever its currency, so that is the one unit totals can be added in.
  */
-import { formatUnits } from 'viem';
 import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
-import { STABLECOIN_DECIMALS } from '../fx/rates.js';
+import { usdcDecimal } from '../lib/money.js';
 import type { Payment } from '../payments/payments.js';
 import type { WebDeps } from './deps.js';
 
@@ -16,7 +15,6 @@ import { DashboardQuery, MAX_PERIOD_DAYS } from '../payments/search.js';
 /** Fields of payments that other modules add over time (refunds, cancel) read where present. */
 type Row = Payment & { amountRefunded?: string; stablecoinRefunded?: string; canceledAt?: string; cancellationReason?: string };
 
-const usdc = (base: bigint | string) => formatUnits(BigInt(base), STABLECOIN_DECIMALS);
 const dayOf = (iso: string) => iso.slice(0, 10);
 const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
@@ -45,9 +43,9 @@ export function listItem(p: Row, checkoutUrl: string) {
     status: p.status,
     amount: p.amount,
     currency: p.currency,
-    stablecoin_amount: usdc(p.stablecoinAmount),
+    stablecoin_amount: usdcDecimal(p.stablecoinAmount),
     amount_refunded: p.amountRefunded ?? '0',
-    stablecoin_refunded: usdc(p.stablecoinRefunded ?? '0'),
+    stablecoin_refunded: usdcDecimal(p.stablecoinRefunded ?? '0'),
     reference: p.reference ?? null,
     description: p.description ?? null,
     created_at: p.createdAt,
@@ -96,9 +94,9 @@ export async function paymentsCsv(deps: WebDeps, accountId: string, q: Dashboard
       status: p.status,
       amount: p.amount,
       currency: p.currency,
-      stablecoin_amount: usdc(p.stablecoinAmount),
+      stablecoin_amount: usdcDecimal(p.stablecoinAmount),
       amount_refunded: p.amountRefunded ?? '0',
-      stablecoin_refunded: usdc(p.stablecoinRefunded ?? '0'),
+      stablecoin_refunded: usdcDecimal(p.stablecoinRefunded ?? '0'),
       reference: p.reference,
       description: p.description,
       payer: p.payer,
@@ -159,10 +157,10 @@ export async function summary(deps: WebDeps, accountId: string, q: Pick<Dashboar
     to,
     currency: 'USDC',
     settled_count: count,
-    settled: usdc(settled),
-    refunded: usdc(refunded),
-    net: usdc(settled - refunded),
-    days: [...days].map(([day, v]) => ({ day, settled: usdc(v.settled), refunded: usdc(v.refunded), count: v.count })),
+    settled: usdcDecimal(settled),
+    refunded: usdcDecimal(refunded),
+    net: usdcDecimal(settled - refunded),
+    days: [...days].map(([day, v]) => ({ day, settled: usdcDecimal(v.settled), refunded: usdcDecimal(v.refunded), count: v.count })),
   };
 }
 
@@ -199,7 +197,7 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
   const refunds = await deps.refunds.ofPayment(accountId, p.id);
   for (const r of refunds) {
     const href = txUrl(network, r.txHash);
-    const what = `${r.amount} ${r.currency} (${usdc(r.stablecoinAmount)} USDC) to ${r.to}${r.reason ? `: ${r.reason}` : ''}`;
+    const what = `${r.amount} ${r.currency} (${usdcDecimal(r.stablecoinAmount)} USDC) to ${r.to}${r.reason ? `: ${r.reason}` : ''}`;
     timeline.push({
       at: r.succeededAt ?? r.createdAt,
       kind: 'refund',
@@ -234,7 +232,7 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
       status: r.status,
       amount: r.amount,
       currency: r.currency,
-      stablecoin_amount: usdc(r.stablecoinAmount),
+      stablecoin_amount: usdcDecimal(r.stablecoinAmount),
       reason: r.reason ?? null,
       to: r.to,
       tx_hash: r.txHash ?? null,

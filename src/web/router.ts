@@ -19,6 +19,9 @@ export const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url))
 
 const shown = (a: Account): SignedInAccount => ({ name: a.name, email: a.email });
 
+/** This door's table from a confirm/cancel outcome (its `ok`) to the action page's HTTP status. */
+const ACTION_PAGE_STATUS = { ok: 200, failed: 422 } as const;
+
 /** Only our own app paths may be a post-login target (no open redirect). */
 export function safeNext(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -147,7 +150,7 @@ export function webRouter(deps: WebDeps): Router {
       const result = verb === 'confirm' ? await deps.agent.confirm(account.id, id, { requestId: String(req.id) }) : await deps.agent.cancel(account.id, id);
       const a = await deps.agent.pendingAction(account.id, id);
       if (!a) return html(res, notFoundPage(shown(account)), 404);
-      html(res, actionPage(shown(account), a, { ok: result.body.ok, reply: result.body.reply }), result.status === 200 ? 200 : 422);
+      html(res, actionPage(shown(account), a, { ok: result.ok, reply: result.reply }), ACTION_PAGE_STATUS[result.ok ? 'ok' : 'failed']);
     });
   }
 

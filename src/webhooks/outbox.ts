@@ -9,19 +9,10 @@ import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
 import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
-import type { WebhookEventPayload } from './schemas.js';
+import type { EventType, WebhookEventPayload } from './schemas.js';
 
-export const EVENT_TYPES = [
-  'payment.settled',
-  'payment.expired',
-  'payment.failed',
-  // DESIGN.md 10: additive event kinds.
-  'payment.canceled',
-  'payment.refunded',
-  'refund.succeeded',
-  'refund.failed',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The event kinds, defined with the payload schemas (./schemas.ts). */
+export { EVENT_TYPES, type EventType } from './schemas.js';
 
 const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, EventType>> = {
   settled: 'payment.settled',

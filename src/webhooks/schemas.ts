@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { Metadata, PaymentStatus } from '../payments/schemas.js';
-import { EVENT_TYPES } from './outbox.js';
 import { RefundResource } from '../refunds/schemas.js';
+
+export const EVENT_TYPES = [
+  'payment.settled',
+  'payment.expired',
+  'payment.failed',
+  // DESIGN.md 10: additive event kinds.
+  'payment.canceled',
+  'payment.refunded',
+  'refund.succeeded',
+  'refund.failed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 

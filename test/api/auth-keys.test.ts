@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { beforeAll, describe, expect } from 'vitest';
+import { call, createMerchant, type Merchant, type TestService } from '../helpers/service.js';
+import { merchantServiceTest } from '../helpers/service-fixtures.js';
 import { storedTables, storedText } from '../helpers/stored.js';
 import { PingResponse } from '../../src/api/payments.router.js';
 import { KeyCreatedResponse, KeyListResponse } from '../../src/api/keys.router.js';
 
+const it = merchantServiceTest('Keys Shop');
 let s: TestService;
 let m: Merchant;
 
-beforeAll(async () => {
-  s = await startTestService();
-  m = await createMerchant(s.api, 'Keys Shop');
+it.beforeAll(({ svc, merchant }) => {
+  s = svc;
+  m = merchant;
 });
-afterAll(() => s.stop({ removeData: true }));
 
 const newKey = async (label: string, auth: { key?: string; cookie?: string } = { cookie: m.cookie }) =>
   call(`${s.api}/keys`, { ...auth, body: { label } });

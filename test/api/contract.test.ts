@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { describe, expect } from 'vitest';
+import { call, type Merchant, type TestService } from '../helpers/service.js';
+import { merchantServiceTest } from '../helpers/service-fixtures.js';
 
 // Interface statements checked over HTTP that no other file holds in place.
+const it = merchantServiceTest('Contract Shop');
 let s: TestService;
 let m: Merchant;
 
-beforeAll(async () => {
-  s = await startTestService();
-  m = await createMerchant(s.api, 'Contract Shop');
+it.beforeAll(({ svc, merchant }) => {
+  s = svc;
+  m = merchant;
 });
-afterAll(() => s.stop({ removeData: true }));
 
 describe('unknown routes (src/api/errors.ts)', () => {
   it('name the path as the caller sent it, /api included', async () => {

@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { describe, expect, vi } from 'vitest';
+import { call, type Merchant, type TestService } from '../helpers/service.js';
+import { merchantServiceTest } from '../helpers/service-fixtures.js';
 import { DeveloperErrorBody } from '../../src/http/errors.js';
 
+const it = merchantServiceTest('Errors Shop');
 let s: TestService;
 let m: Merchant;
 
-beforeAll(async () => {
-  s = await startTestService();
-  m = await createMerchant(s.api, 'Errors Shop');
+it.beforeAll(({ svc, merchant }) => {
+  s = svc;
+  m = merchant;
 });
-afterAll(() => s.stop({ removeData: true }));
 
 const valid = { amount: 10, currency: 'USD', redirect_url: 'https://shop.example/done' };
 

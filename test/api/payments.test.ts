@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { describe, expect } from 'vitest';
+import { call, createMerchant, type Merchant, type TestService } from '../helpers/service.js';
+import { merchantServiceTest } from '../helpers/service-fixtures.js';
 import { PaymentResource } from '../../src/http/present.js';
 
+const it = merchantServiceTest('Payments Shop');
 let s: TestService;
 let m: Merchant;
 
-beforeAll(async () => {
-  s = await startTestService();
-  m = await createMerchant(s.api, 'Payments Shop');
+it.beforeAll(({ svc, merchant }) => {
+  s = svc;
+  m = merchant;
 });
-afterAll(() => s.stop({ removeData: true }));
 
 const base = { amount: 25, currency: 'usd', redirect_url: 'https://shop.example/thanks' };
 const create = (body: unknown, headers: Record<string, string> = {}, key = m.key) =>

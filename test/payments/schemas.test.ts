@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { describe, expect } from 'vitest';
+import { call, type Merchant, type TestService } from '../helpers/service.js';
+import { merchantServiceTest } from '../helpers/service-fixtures.js';
 
 // Creation rules of src/payments/schemas.ts, checked over HTTP as a merchant sends them.
+const it = merchantServiceTest('Schema Shop');
 let s: TestService;
 let m: Merchant;
 
-beforeAll(async () => {
-  s = await startTestService();
-  m = await createMerchant(s.api, 'Schema Shop');
+it.beforeAll(({ svc, merchant }) => {
+  s = svc;
+  m = merchant;
 });
-afterAll(() => s.stop({ removeData: true }));
 
 const base = { amount: 25, currency: 'USD', redirect_url: 'https://shop.example/thanks' };
 const create = (body: unknown) => call(`${s.api}/v1/payments`, { key: m.key, body });

@@ -1,13 +1,13 @@
 import {
   billersFromMatches,
   CATEGORY_HINT_WORDS,
-  COUNTRY_CALLING_CODE,
   COUNTRY_HINT_WORDS,
   CURRENCY_COUNTRY,
   type BillerCategory,
   type BillerRef,
 } from '../../bills/catalogue.js';
 import { billerForPhone } from '../../bills/networks.js';
+import { splitPhone } from '../../lib/phone.js';
 import type { Analysis } from './analysis.js';
 import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
 import { mentionsLaterTime } from './build-transfer.js';
@@ -34,9 +34,7 @@ export function buildBill(a: Analysis): Draft {
 
   // Account candidates first: an E.164 phone also tells us the country.
   const phone = a.tokens.find((t) => t.kind === 'phone');
-  const phoneCountry = phone
-    ? Object.entries(COUNTRY_CALLING_CODE).find(([, cc]) => phone.norm.startsWith(`+${cc}`))?.[0]
-    : undefined;
+  const phoneCountry = phone?.norm.startsWith('+') ? splitPhone(phone.norm)?.country : undefined;
   const wordCountry = a.tokens.map((t, i) => COUNTRY_HINT_WORDS[t.norm] ?? COUNTRY_HINT_WORDS[t.norm + (a.tokens[i + 1]?.norm ?? '')]).find(Boolean);
   const country = (stated && CURRENCY_COUNTRY[stated]) || phoneCountry || wordCountry || CURRENCY_COUNTRY[a.localCurrency];
 

@@ -19,11 +19,6 @@ export function shiftDecimal(value: string, places: number): string {
   return normalizeDecimal(digits.slice(0, point), digits.slice(point));
 }
 
-/** True for a decimal string greater than zero. */
-export function isPositive(value: string): boolean {
-  return /[1-9]/.test(value);
-}
-
 /** Integer digits of a decimal string, to check the 12-digit limit of DecimalAmount. */
 export function integerDigits(value: string): number {
   return (value.split('.')[0] ?? '').length;

@@ -1,6 +1,7 @@
 import { ISO_CODES, PREFIX_SYMBOLS, SUFFIX_SYMBOLS } from './currencies.js';
 import { normalizeDecimal, shiftDecimal } from './decimal.js';
 import { DEFAULT_STYLE, readDigits, styleFor, type NumberRefusal, type NumberStyle } from './numbers.js';
+import { expectedE164Length } from '../../lib/phone.js';
 
 /**
  * Lexer for chat messages. It recognises the things that have a shape (handles, phone
@@ -55,13 +56,6 @@ export interface Token {
   /** isodate */
   date?: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; offset?: string };
 }
-
-/** Digits in E.164 numbers by calling code, to know where a spaced "+254 712 345 678" ends. */
-const E164_LENGTH: ReadonlyArray<[string, number]> = [
-  ['234', 13], ['254', 12], ['233', 12], ['256', 12], ['255', 12], ['250', 12], ['251', 12], ['260', 12],
-  ['221', 12], ['225', 13], ['237', 12], ['212', 12], ['20', 12], ['27', 11], ['1', 11], ['44', 12],
-  ['91', 12], ['63', 12], ['52', 12], ['55', 13], ['33', 11], ['49', 13],
-];
 
 const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}_]*(?:['’-][\p{L}\p{M}\p{N}_]+)*/uy;
 const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}(?![A-Za-z0-9])/y;
@@ -163,11 +157,6 @@ function lexAt(text: string, i: number, style: NumberStyle): Token {
   if ((m = at(PUNCT, text, i))) return simple('punct', m[0], i);
   const cp = String.fromCodePoint(text.codePointAt(i)!);
   return simple('symbol', cp, i);
-}
-
-function expectedE164Length(digits: string): number | undefined {
-  for (const [code, len] of E164_LENGTH) if (digits.startsWith(code)) return len;
-  return undefined;
 }
 
 /** "+254712345678", "+254 712 345 678", "+234-803-123-4567": separators allowed between groups. */

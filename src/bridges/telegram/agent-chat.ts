@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import type { PendingActionView, TurnResult } from '../../agent/agent.js';
+import type { PendingActionView, TurnOutcome } from '../../agent/agent.js';
 import type { BotContext, TelegramDeps } from './context.js';
 import { tooManyTurnsReply } from '../../limits/agent-turns.js';
 import { clip, clipAnswer, isNotModified, requireAccount } from './ui.js';
@@ -29,9 +29,9 @@ export function pendingText(p: PendingActionView): string {
 }
 
 /** A success restates the whole action in the tool's exact words; anything else keeps the action in view. */
-function outcomeText(description: string, result: TurnResult): string {
-  if (result.body.ok && result.body.action !== 'none') return clip(`✅ ${result.body.reply}`);
-  return clip(`${description}\n\n${result.body.ok ? '✖' : '❌'} ${result.body.reply}`);
+function outcomeText(description: string, result: TurnOutcome): string {
+  if (result.ok && result.action !== 'none') return clip(`✅ ${result.reply}`);
+  return clip(`${description}\n\n${result.ok ? '✖' : '❌'} ${result.reply}`);
 }
 
 /** Plain text -> an agent turn (channel "telegram"); Confirm / Cancel buttons -> confirm / cancel. */
@@ -59,11 +59,11 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
       channel: 'telegram',
       requestId: `tg_${ctx.update.update_id}`,
     });
-    const pending = result.body.pending_action;
+    const pending = result.pending;
     if (pending && pending.status === 'pending') {
       return void (await ctx.reply(clip(pendingText(pending)), { reply_markup: pendingKeyboard(pending.id) }));
     }
-    await ctx.reply(clip(result.body.reply));
+    await ctx.reply(clip(result.reply));
   });
 
   c.callbackQuery(ACTION_DATA, async (ctx) => {
@@ -82,7 +82,7 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
 
     if (op === 'x') {
       const result = await deps.agent.cancel(account.id, actionId);
-      await ctx.answerCallbackQuery({ text: clipAnswer(result.body.reply) });
+      await ctx.answerCallbackQuery({ text: clipAnswer(result.reply) });
       if (before.status === 'pending' || before.status === 'expired') await edit(outcomeText(before.description, result));
       return;
     }
@@ -90,7 +90,7 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     if (before.status !== 'pending') {
       // A second tap, or a late one: the agent answers "already done" etc. and moves nothing.
       const result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}` });
-      await ctx.answerCallbackQuery({ text: clipAnswer(result.body.reply) });
+      await ctx.answerCallbackQuery({ text: clipAnswer(result.reply) });
       if (before.status === 'expired') await edit(outcomeText(before.description, result));
       return;
     }
@@ -98,7 +98,7 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     // Answer at once (the button spins until answered) and take the buttons away while it runs.
     await ctx.answerCallbackQuery({ text: 'Confirming…' });
     await edit(`${before.description}\n\n⏳ Working on it…`);
-    let result: TurnResult;
+    let result: TurnOutcome;
     try {
       result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}` });
     } catch (err) {

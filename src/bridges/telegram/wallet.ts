@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { parseUnits } from 'viem';
-import { local, usdc } from '../../agent/money-format.js';
+import { local } from '../../agent/money-format.js';
+import { formatUsdc } from '../../lib/money.js';
 import type { BotContext, TelegramDeps } from './context.js';
 import { CURRENCY_PREFIX, currencyKeyboard, isNotModified, localCurrencies, requireAccount } from './ui.js';
 
@@ -33,7 +34,7 @@ export function walletFeature(deps: TelegramDeps): Composer<BotContext> {
     const base = BigInt(w.balance_base_units);
     const conv = deps.fx.fromStablecoin(base, account.localCurrency);
     const value = conv.ok ? `≈ ${local(deps.fx, conv.minor, account.localCurrency)} (1 USDC = ${conv.rate} ${account.localCurrency})` : '';
-    await ctx.reply([`Balance: ${usdc(base)}`, value, `Wallet: ${w.address}`].filter(Boolean).join('\n'));
+    await ctx.reply([`Balance: ${formatUsdc(base)}`, value, `Wallet: ${w.address}`].filter(Boolean).join('\n'));
   });
 
   c.command('deposit', async (ctx) => {
@@ -74,7 +75,7 @@ export function walletFeature(deps: TelegramDeps): Composer<BotContext> {
       return void (await ctx.reply(`Could not get test funds: ${funded.message}`));
     }
     const balance = await deps.wallets.balanceOf(address).catch(() => undefined);
-    await ctx.reply(`Added ${FAUCET_AMOUNT} USDC of test funds.${balance === undefined ? '' : ` Balance: ${usdc(balance)}.`}`);
+    await ctx.reply(`Added ${FAUCET_AMOUNT} USDC of test funds.${balance === undefined ? '' : ` Balance: ${formatUsdc(balance)}.`}`);
   });
 
   c.command('currency', async (ctx) => {

@@ -1,5 +1,6 @@
 import type { PaymentDetail } from '../dashboard-data.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
+import { formatAmount, groupThousands } from '../../lib/money.js';
 
 export interface PaymentPageExtras {
   /** "5,000.00 KES" */
@@ -14,15 +15,7 @@ export interface PaymentPageExtras {
   refundBlocked?: string;
 }
 
-const group = (decimal: string) => {
-  const [int, frac] = decimal.split('.');
-  const g = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return frac ? `${g}.${frac}` : g;
-};
-const usdcText = (v: string) => {
-  const [int, frac = ''] = v.split('.');
-  return `${group(int!)}.${frac.padEnd(2, '0')} USDC`;
-};
+
 
 function utc(iso: string | null | undefined): string {
   if (!iso) return '—';
@@ -50,7 +43,7 @@ function actions(d: PaymentDetail, x: PaymentPageExtras): string {
     const step = x.decimals > 0 ? `0.${'0'.repeat(x.decimals - 1)}1` : '1';
     parts.push(`<form class="refund-form" id="refund-form" data-payment-id="${escapeHtml(p.id)}" data-currency="${escapeHtml(p.currency)}" data-max="${escapeHtml(x.refundable)}" novalidate>
     <h3 id="refund-title">Refund</h3>
-    <p class="hint" id="refund-amount-hint">Up to ${escapeHtml(group(x.refundable))} ${escapeHtml(p.currency)}, paid back on-chain to the wallet that paid, at the rate locked at checkout. Leave the amount as it is for a full refund.</p>
+    <p class="hint" id="refund-amount-hint">Up to ${escapeHtml(groupThousands(x.refundable))} ${escapeHtml(p.currency)}, paid back on-chain to the wallet that paid, at the rate locked at checkout. Leave the amount as it is for a full refund.</p>
     <div class="inline-form">
       <div class="field">
         <label for="refund-amount">Amount to refund (${escapeHtml(p.currency)})</label>
@@ -150,9 +143,9 @@ export function paymentPage(account: SignedInAccount, d: PaymentDetail, x: Payme
     <h2 id="amounts-title">Amounts</h2>
     <dl class="facts">
       ${fact('Amount', escapeHtml(x.amountText), 'd-amount')}
-      ${fact('Stablecoin', escapeHtml(usdcText(p.stablecoin_amount)), 'd-stablecoin')}
-      ${fact('Rate', `1 USDC = ${escapeHtml(group(p.rate))} ${escapeHtml(p.currency)} <span class="sub">locked at creation</span>`, 'd-rate')}
-      ${fact('Refunded', `${escapeHtml(x.refundedText)} <span class="sub">${escapeHtml(usdcText(p.stablecoin_refunded))}</span>`, 'd-refunded')}
+      ${fact('Stablecoin', escapeHtml(formatAmount(p.stablecoin_amount, 'USDC')), 'd-stablecoin')}
+      ${fact('Rate', `1 USDC = ${escapeHtml(groupThousands(p.rate))} ${escapeHtml(p.currency)} <span class="sub">locked at creation</span>`, 'd-rate')}
+      ${fact('Refunded', `${escapeHtml(x.refundedText)} <span class="sub">${escapeHtml(formatAmount(p.stablecoin_refunded, 'USDC'))}</span>`, 'd-refunded')}
     </dl>
   </section>
   ${actions(d, x)}
@@ -192,7 +185,7 @@ ${
     <thead><tr><th scope="col">Created</th><th scope="col">Amount</th><th scope="col" class="col-status">Status</th><th scope="col">Reason</th><th scope="col">Transaction</th></tr></thead>
     <tbody>${d.refunds
       .map(
-        (r) => `<tr data-refund-id="${escapeHtml(r.id)}"><td data-label="Created">${utc(r.created_at)}</td><td data-label="Amount"><span class="amount">${escapeHtml(group(r.amount))} ${escapeHtml(r.currency)}</span><span class="sub">${escapeHtml(usdcText(r.stablecoin_amount))}</span></td><td data-label="Status" class="col-status">${badge(r.status)}</td><td data-label="Reason" class="wrap">${escapeHtml(r.reason ?? r.failure_reason ?? '—')}</td><td data-label="Transaction" class="wrap">${r.tx_hash ? link(r.tx_url, r.tx_hash) : '—'}</td></tr>`,
+        (r) => `<tr data-refund-id="${escapeHtml(r.id)}"><td data-label="Created">${utc(r.created_at)}</td><td data-label="Amount"><span class="amount">${escapeHtml(groupThousands(r.amount))} ${escapeHtml(r.currency)}</span><span class="sub">${escapeHtml(formatAmount(r.stablecoin_amount, 'USDC'))}</span></td><td data-label="Status" class="col-status">${badge(r.status)}</td><td data-label="Reason" class="wrap">${escapeHtml(r.reason ?? r.failure_reason ?? '—')}</td><td data-label="Transaction" class="wrap">${r.tx_hash ? link(r.tx_url, r.tx_hash) : '—'}</td></tr>`,
       )
       .join('')}</tbody>
   </table>

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { expectedE164Length, splitPhone, toE164, withCallingCode } from '../../src/lib/phone.js';
+
+// The one phone-number module (issue 12 item 6), as transfers, bills and the lexer use it.
+describe('src/lib/phone.ts', () => {
+  it('spells a recipient in E.164, completing a national number with the sender country', () => {
+    expect(toE164('+254 712-345-678')).toBe('+254712345678');
+    expect(toE164('0712345678', 'ke')).toBe('+254712345678');
+    expect(toE164('0712345678')).toBeUndefined();
+    expect(toE164('12345')).toBeUndefined();
+  });
+
+  it('gives a biller phone number its "+" and calling code', () => {
+    expect(withCallingCode('08031234567', 'NG')).toBe('+2348031234567');
+    expect(withCallingCode('2348031234567', 'NG')).toBe('+2348031234567');
+    expect(withCallingCode('+2348031234567', 'NG')).toBe('+2348031234567');
+  });
+
+  it('splits a number into its country and national significant number', () => {
+    expect(splitPhone('+234 803 123 4567')).toEqual({ country: 'NG', national: '8031234567' });
+    expect(splitPhone('27821234567')).toEqual({ country: 'ZA', national: '821234567' });
+    expect(splitPhone('0241234567', 'GH')).toEqual({ country: 'GH', national: '241234567' });
+    expect(splitPhone('0241234567')).toBeUndefined();
+  });
+
+  it('knows how long a full number is by its calling code', () => {
+    expect(expectedE164Length('254712')).toBe(12);
+    expect(expectedE164Length('999')).toBeUndefined();
+  });
+});
