@@ -1,7 +1,8 @@
 /**
  * The one list of the HTTP doors' routers (docs/architecture.md): every route the service
  * answers is mounted from here, in this order, over the one core. A new HTTP door adds its
- * router(s) here and nowhere else.
+ * router(s) here and nowhere else. Each router module registers its routes' OpenAPI descriptions
+ * when it loads (next to the handlers), so importing them here is what fills the document.
  */
 import type { Router } from 'express';
 import type { Core } from './core/core.js';
@@ -29,6 +30,8 @@ import { dashboardDataRouter } from './web/data.router.js';
 import { webRouter } from './web/router.js';
 import { appWalletPayRouter } from './checkout/app-wallet.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
+// The Telegram webhook's OpenAPI description (the bridge itself loads only with a bot token).
+import './bridges/telegram/webhook-route.js';
 
 /** Every HTTP router over `core`; `telegram` is the bridge's webhook route when it has one. */
 export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpRoutes {

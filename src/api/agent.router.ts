@@ -1,7 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
-import { parseInput } from '../http/errors.js';
+import { AgentErrorBody, parseInput } from '../http/errors.js';
+import { registerRoute, registerSchema, type RouteResponse } from '../http/openapi.js';
+import { E401 } from '../http/openapi-common.js';
 import { auth, requireKey } from '../http/auth.js';
 import { agentTurnsMiddleware } from '../http/rate-limit.js';
 import { UNAVAILABLE, turnJson, type TurnOutcome } from '../agent/index.js';
@@ -42,6 +44,99 @@ export const AgentSettleInput = z
     }
   });
 export type AgentSettleInput = z.infer<typeof AgentSettleInput>;
+
+// ------------------------------------------------------------------ OpenAPI (DESIGN.md 6)
+// The agent's answer, shared with the chat widget's routes (chat.router.ts).
+registerSchema('AgentError', AgentErrorBody);
+registerSchema('AgentMessageInput', AgentMessageInput);
+registerSchema('AgentSettleInput', AgentSettleInput);
+const ActionResult = z.looseObject({}).describe("The action's result; its fields depend on the action.");
+const PendingActionResource = registerSchema(
+  'PendingAction',
+  z.object({
+    id: z.string(),
+    expires_at: z.iso.datetime(),
+    description: z.string().describe('The described action, to show the user before they confirm.'),
+    status: z.string().describe('pending, executing, done, failed, cancelled or expired.'),
+    tool: z.string(),
+  }),
+);
+export const AgentReply = registerSchema(
+  'AgentReply',
+  z
+    .object({
+      ok: z.boolean(),
+      action: z.enum(['transfer', 'bill', 'market', 'payment', 'balance', 'quote', 'activity', 'info', 'none']).optional(),
+      reply: z.string().describe('Human-readable; always show it to the user.'),
+      reason: z
+        .string()
+        .optional()
+        .describe('Why a 422 was not done, or why a 200 `none` moved nothing (the gate: negation, question, past_tense, reversed_direction, conditional, scheduled, cancellation, reported_speech, statement).'),
+      pending_action: PendingActionResource.optional().describe('Present when the turn concerns an action awaiting confirmation.'),
+      already: z.boolean().optional().describe('True when a confirm repeats one already carried out.'),
+      transfer: ActionResult.optional(),
+      bill: ActionResult.optional(),
+      market: ActionResult.optional(),
+      payment: ActionResult.optional(),
+      balance: ActionResult.optional(),
+      quote: ActionResult.optional().describe('quote_transfer: what the recipient would get, rate and fee; nothing moved.'),
+      activity: ActionResult.optional().describe("list_activity: the caller's recent transfers, bills, stakes and payment links."),
+      info: ActionResult.optional(),
+    })
+    .describe('`action` names what happened; the field of the same name carries its result.'),
+);
+/** Confirm and cancel call no model and spend no rate-limit budget: only these apply to them. */
+export const actionErrors: Record<number, RouteResponse> = {
+  400: { description: 'Bad body: `{ok:false, reply}`.', schema: AgentErrorBody },
+  413: { description: 'Body over 100 kB: `{ok:false, reply}`.', schema: AgentErrorBody },
+  422: { description: 'Understood but not done: `{ok:false, action, reply}`.', schema: AgentReply },
+};
+/** Agent turns: a model runs, so the rate limit and the provider can refuse too. */
+export const agentErrors: Record<number, RouteResponse> = {
+  ...actionErrors,
+  429: { description: 'Rate-limited; see Retry-After.', schema: AgentErrorBody, headers: { 'Retry-After': 'Seconds to wait.' } },
+  503: { description: 'The model provider failed after retries.', schema: AgentErrorBody },
+};
+const AgentPending = registerSchema(
+  'AgentPending',
+  z
+    .object({
+      id: z.string().describe('Send it back as `confirm_action` to execute the action.'),
+      expires_at: z.string().describe('ISO 8601 UTC; after it the action can no longer be confirmed (410).'),
+      description: z.string().describe('The exact action: amounts in both currencies, rate, fee, recipient. Show it to your user.'),
+    })
+    .describe('A money-moving action held by `confirm: false`; nothing has moved.'),
+);
+const AgentPreviewReply = registerSchema('AgentPreviewReply', AgentReply.extend({ pending: AgentPending.optional() }));
+
+registerRoute({
+  method: 'post',
+  path: '/api/agent/settle',
+  operationId: 'agentSettle',
+  summary: 'Run one agent turn from a plain-language message, or confirm a previewed action',
+  description: [
+    'Send exactly one of `message` and `confirm_action`.',
+    '',
+    '- `{message}`: the turn acts at once (it may move money: show your user what will happen first).',
+    '- `{message, confirm: false}`: preview. A money-moving action (transfer, bill, stake, resolve, cancel) is held as `pending` ' +
+      '`{id, expires_at, description}` and nothing moves; show `description` to your user. Messages that move no money ' +
+      '(balance, lists, payment links, markets created) are answered at once, without `pending`.',
+    '- `{confirm_action: "<pending.id>"}`: executes exactly the stored action, once. Repeats (also concurrent ones) answer the ' +
+      'first outcome with `already: true` and never move money again. Unknown ids, another account\'s ids and actions held by ' +
+      'the chat widget or Telegram answer 404; an expired action 410. A confirm spends no rate-limit budget.',
+  ].join('\n'),
+  tags: ['Agent'],
+  auth: 'bearer',
+  body: AgentSettleInput,
+  responses: {
+    200: { description: 'Done, previewed (`pending`), or the first outcome of a confirmed action.', schema: AgentPreviewReply },
+    ...agentErrors,
+    401: E401,
+    404: { description: '`confirm_action`: no such pending action for this key: `{ok:false, action, reply, reason:"not_found"}`.', schema: AgentReply },
+    409: { description: '`confirm_action`: the action is being carried out by another request: `reason:"in_progress"`.', schema: AgentReply },
+    410: { description: '`confirm_action`: the action expired before it was confirmed; nothing moved: `reason:"expired"`.', schema: AgentReply },
+  },
+});
 
 /**
  * The one table of this door from an agent outcome to an HTTP status (DESIGN.md 6 and 10):

@@ -3,7 +3,20 @@ import { ListPaymentsQuery } from '../payments/schemas.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, parseInput } from '../http/errors.js';
 import { auth, requireSession } from '../http/auth.js';
-import { paymentResource } from '../http/present.js';
+import { PaymentList, paymentResource } from '../http/present.js';
+import { registerRoute } from '../http/openapi.js';
+import { E400, E401s } from '../http/openapi-common.js';
+
+registerRoute({
+  method: 'get',
+  path: '/api/app/payments',
+  operationId: 'appListPayments',
+  summary: "The web app's payments list (same query and shape as GET /v1/payments)",
+  tags: ['Payments'],
+  auth: 'session',
+  query: ListPaymentsQuery,
+  responses: { 200: { description: 'A page of payments.', schema: PaymentList }, 400: E400, 401: E401s },
+});
 
 /**
  * The dashboard's payments list, read with the session cookie (the browser never holds a

@@ -6,12 +6,76 @@ import { WalletSummary } from '../wallet/balance.js';
 import type { Core } from '../core/core.js';
 import { ApiError, invalidRequest, parseInput, sendError, unauthenticated } from '../http/errors.js';
 import { auth, checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from '../http/auth.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { E400, E401s, E403, E429, err } from '../http/openapi-common.js';
 
 /** Signup, login and `GET /me` answer with the account (`/me` adds extras such as the wallet). */
 export const AccountResponse = z.object({ ok: z.literal(true), account: PublicAccount });
 /** `/me` adds the custodial wallet where the service has a chain. */
 export const MeResponse = z.object({ ok: z.literal(true), account: PublicAccount.extend({ wallet: WalletSummary.optional() }) });
 export const OkResponse = z.object({ ok: z.literal(true) });
+
+registerSchema('Account', PublicAccount);
+registerSchema('SignupInput', SignupInput);
+registerSchema('LoginInput', LoginInput);
+registerSchema('AccountResponse', AccountResponse);
+registerSchema('Ok', OkResponse);
+
+const SetCookie = { 'Set-Cookie': 'sp_session: httpOnly, SameSite=Lax, Secure on https.' };
+
+registerRoute({
+  method: 'post',
+  path: '/api/auth/signup',
+  operationId: 'signup',
+  summary: 'Create a merchant account and sign in (sets the session cookie)',
+  tags: ['Accounts'],
+  auth: 'none',
+  body: SignupInput,
+  responses: {
+    201: { description: 'Created and signed in.', schema: AccountResponse, headers: SetCookie },
+    400: E400,
+    403: E403,
+    409: err('An account with this email already exists.'),
+    429: E429,
+  },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/auth/login',
+  operationId: 'login',
+  summary: 'Sign in (sets the session cookie)',
+  tags: ['Accounts'],
+  auth: 'none',
+  body: LoginInput,
+  responses: {
+    200: { description: 'Signed in.', schema: AccountResponse, headers: SetCookie },
+    400: E400,
+    401: err('Incorrect email or password.'),
+    403: E403,
+    429: E429,
+  },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/auth/logout',
+  operationId: 'logout',
+  summary: 'End the session and clear the cookie',
+  tags: ['Accounts'],
+  auth: 'none',
+  responses: { 200: { description: 'Signed out.', schema: OkResponse }, 403: E403 },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/me',
+  operationId: 'me',
+  summary: 'The signed-in account (with its custodial wallet)',
+  tags: ['Accounts'],
+  auth: 'session',
+  responses: { 200: { description: 'The account.', schema: MeResponse }, 401: E401s },
+});
 
 export function authRouter(deps: Core): Router {
   const r = Router();

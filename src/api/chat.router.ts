@@ -1,9 +1,11 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
-import { parseInput } from '../http/errors.js';
+import { AgentErrorBody, parseInput } from '../http/errors.js';
 import { auth, requireSession } from '../http/auth.js';
-import { AgentMessageInput, agentRateLimiter, agentStatus } from './agent.router.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { E401s } from '../http/openapi-common.js';
+import { AgentMessageInput, AgentReply, actionErrors, agentErrors, agentRateLimiter, agentStatus } from './agent.router.js';
 import { turnJson } from '../agent/index.js';
 
 export const ChatActionInput = z.object({
@@ -12,6 +14,42 @@ export const ChatActionInput = z.object({
     .regex(/^act_[0-9A-Za-z]{10,64}$/, 'action_id must be an id like "act_...".'),
 });
 export type ChatActionInput = z.infer<typeof ChatActionInput>;
+
+registerSchema('ChatActionInput', ChatActionInput);
+const E403agent = { description: 'Cookie-authenticated call from a foreign Origin: `{ok:false, reply}`.', schema: AgentErrorBody };
+
+registerRoute({
+  method: 'post',
+  path: '/api/chat',
+  operationId: 'chat',
+  summary: "The app's chat widget: one agent turn (money moves wait for /chat/confirm)",
+  tags: ['Agent'],
+  auth: 'session',
+  body: AgentMessageInput,
+  responses: { 200: { description: 'The reply, possibly with a pending action.', schema: AgentReply }, ...agentErrors, 401: E401s, 403: E403agent },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/chat/confirm',
+  operationId: 'chatConfirm',
+  summary: 'Confirm a pending action: executes exactly the stored arguments',
+  tags: ['Agent'],
+  auth: 'session',
+  body: ChatActionInput,
+  responses: { 200: { description: 'Executed.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403agent },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/chat/cancel',
+  operationId: 'chatCancel',
+  summary: 'Cancel a pending action',
+  tags: ['Agent'],
+  auth: 'session',
+  body: ChatActionInput,
+  responses: { 200: { description: 'Cancelled.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403agent },
+});
 
 /**
  * The in-app chat widget's agent turns (DESIGN.md 4, 6): session cookie only (same-origin

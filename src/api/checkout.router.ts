@@ -1,7 +1,30 @@
 import { Router } from 'express';
 import type { Core } from '../core/core.js';
-import { notFound, useErrorShape } from '../http/errors.js';
-import { checkoutView } from '../http/present.js';
+import { z } from 'zod';
+import { CheckoutErrorBody, notFound, useErrorShape } from '../http/errors.js';
+import { CheckoutRead, CheckoutView, checkoutView } from '../http/present.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { PaymentId } from '../payments/schemas.js';
+
+registerSchema('CheckoutView', CheckoutView);
+registerSchema('CheckoutError', CheckoutErrorBody);
+registerSchema('CheckoutRead', CheckoutRead);
+
+registerRoute({
+  method: 'get',
+  path: '/api/checkout/:id',
+  operationId: 'readCheckout',
+  summary: 'Read the public checkout view of a payment',
+  description: 'No authentication: the payment id is the capability. For polling and server-side reconciliation.',
+  tags: ['Checkout'],
+  auth: 'none',
+  params: z.object({ id: PaymentId }),
+  responses: {
+    200: { description: 'The checkout view.', schema: CheckoutRead },
+    400: { description: 'Not a payment id: `{ok:false, error}`.', schema: CheckoutErrorBody },
+    404: { description: 'No such payment: `{ok:false, error:"No such payment: <id>"}`.', schema: CheckoutErrorBody },
+  },
+});
 
 /** Interface 4.2: public read; the id is the capability. Errors as `{ok:false,error}`. */
 export function checkoutRouter(deps: Core): Router {

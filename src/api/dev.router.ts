@@ -5,6 +5,9 @@ import type { Core } from '../core/core.js';
 import { ApiError, parseInput, useErrorShape } from '../http/errors.js';
 import { EvmAddress } from '../wallet/wallets.js';
 import { sendSettleResult } from '../http/settle-answer.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { E400, err, settleResponses } from '../http/openapi-common.js';
+import { PaymentId } from '../payments/schemas.js';
 
 export const FAUCET_MAX = 1_000_000;
 
@@ -29,6 +32,37 @@ export const FaucetInput = z
   })
   .strict();
 export type FaucetInput = z.infer<typeof FaucetInput>;
+
+registerSchema('FaucetInput', FaucetInput);
+
+// Documented only when the document is built for a deployment that serves them (devOnly).
+registerRoute({
+  method: 'post',
+  path: '/api/dev/faucet',
+  operationId: 'devFaucet',
+  summary: 'Mint test stablecoin and gas money on the embedded chain (not in production)',
+  tags: ['Development'],
+  auth: 'none',
+  body: FaucetInput,
+  devOnly: true,
+  responses: {
+    200: { description: '`{ok:true, address, amount, amount_base_units, mint_tx_hash, gas_tx_hash}`.' },
+    400: E400,
+    503: err('The chain refused.'),
+  },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/dev/test-wallet-pay/:id',
+  operationId: 'devTestWalletPay',
+  summary: "The checkout page's \"Pay with a test wallet\" (not in production)",
+  tags: ['Development'],
+  auth: 'none',
+  params: z.object({ id: PaymentId }),
+  devOnly: true,
+  responses: settleResponses,
+});
 
 /** True when the dev-only routes exist: never in production, only on the embedded chain. */
 export function devRoutesEnabled(deps: Pick<Core, 'wallets'>): boolean {

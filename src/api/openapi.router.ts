@@ -1,10 +1,23 @@
 import { Router } from 'express';
 import type { Core } from '../core/core.js';
-import { buildOpenApiDocument } from '../http/openapi.js';
+import { buildOpenApiDocument, registerRoute } from '../http/openapi.js';
 import { devRoutesEnabled } from './dev.router.js';
-import './openapi.routes.js';
 
-/** GET /api/openapi.json: built once, on first request, for this deployment's URL. */
+registerRoute({
+  method: 'get',
+  path: '/api/openapi.json',
+  operationId: 'openapi',
+  summary: 'This document (OpenAPI 3.1, generated from the zod schemas)',
+  tags: ['Service'],
+  auth: 'none',
+  responses: { 200: { description: 'The OpenAPI document.' } },
+});
+
+/**
+ * GET /api/openapi.json: built once, on first request, for this deployment's URL. Every router
+ * registers its routes' descriptions when its module loads (src/doors.ts imports them all), so
+ * by the first request the registry holds every route the service serves.
+ */
 export function openapiRouter(deps: Core): Router {
   const r = Router();
   let doc: unknown;

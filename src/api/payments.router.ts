@@ -1,10 +1,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { CreatePaymentInput, ListPaymentsQuery } from '../payments/schemas.js';
+import { CreatePaymentInput, ListPaymentsQuery, PaymentId } from '../payments/schemas.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey } from '../http/auth.js';
-import { paymentResource } from '../http/present.js';
+import { PaymentList, PaymentResource, paymentResource } from '../http/present.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { E400, E401, E409, E413, E404payment } from '../http/openapi-common.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export const IdempotencyKeyHeader = z.string().regex(IDEMPOTENCY_KEY).max(255);
@@ -17,6 +19,9 @@ export const PingResponse = z.object({
 });
 export type PingResponse = z.infer<typeof PingResponse>;
 
+registerSchema('CreatePaymentInput', CreatePaymentInput);
+registerSchema('Ping', PingResponse);
+
 /**
  * The one table from a create's outcome to its HTTP status (DESIGN.md 4): a new payment 201, one
  * found by its reference 200 (a replay repeats the first answer's), a conflict 409, any other
@@ -28,6 +33,72 @@ const CREATE_STATUS = {
   refused: { reference_conflict: 409, idempotency_conflict: 409 } as Readonly<Partial<Record<string, number>>>,
   invalid: 400,
 } as const;
+
+// ----------------------------------------------- OpenAPI (interface 4.1, 4.3), one per handler below
+registerRoute({
+  method: 'post',
+  path: '/api/v1/payments',
+  operationId: 'createPayment',
+  summary: 'Create a payment (hosted checkout session)',
+  description:
+    'Converts the amount to the stablecoin at the rate of the moment (locked for the session) and returns the ' +
+    'hosted `checkout_url`. The same `reference` with the same body returns the existing payment (200); with a ' +
+    'different body, 409. With an `Idempotency-Key`, the same key and body replay the first answer; another body, 409.',
+  tags: ['Payments'],
+  auth: 'bearer',
+  body: CreatePaymentInput,
+  headers: {
+    'Idempotency-Key': { description: 'Makes a retry safe: 1-255 printable ASCII characters.', schema: IdempotencyKeyHeader },
+  },
+  responses: {
+    201: { description: 'Created.', schema: PaymentResource },
+    200: {
+      description: 'An existing payment: same `reference` and body, or an idempotent replay of a 200.',
+      schema: PaymentResource,
+      headers: { 'Idempotent-Replayed': 'true when this answer replays an earlier request with the same Idempotency-Key.' },
+    },
+    400: E400,
+    401: E401,
+    409: E409,
+    413: E413,
+  },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/v1/payments',
+  operationId: 'listPayments',
+  summary: "List the account's payments, newest first",
+  tags: ['Payments'],
+  auth: 'bearer',
+  query: ListPaymentsQuery,
+  responses: { 200: { description: 'A page of payments.', schema: PaymentList }, 400: E400, 401: E401 },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/v1/payments/:id',
+  operationId: 'getPayment',
+  summary: 'Read a payment (full record, with metadata)',
+  tags: ['Payments'],
+  auth: 'bearer',
+  params: z.object({ id: PaymentId }),
+  responses: {
+    200: { description: 'The payment. A pending payment past `expires_at` reads as `expired`.', schema: PaymentResource },
+    401: E401,
+    404: E404payment,
+  },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/v1/ping',
+  operationId: 'ping',
+  summary: 'Verify a key and report its account',
+  tags: ['Keys'],
+  auth: 'bearer',
+  responses: { 200: { description: 'The key is valid.', schema: PingResponse }, 401: E401 },
+});
 
 /** Interface 4.1, 4.3; DESIGN.md 4 (read and list). Bearer key only. */
 export function paymentsRouter(deps: Core): Router {

@@ -1,10 +1,80 @@
 import { Router, type Request, type Response } from 'express';
-import { CreateRefundInput, ListRefundsQuery, RefundId, type RefundList } from '../refunds/schemas.js';
+import { z } from 'zod';
+import { CreateRefundInput, ListRefundsQuery, RefundId, RefundList, RefundResource } from '../refunds/schemas.js';
 import { RefundReason, refundResource, type RefundsService } from '../refunds/refunds.js';
 import type { Core } from '../core/core.js';
 import { ApiError, invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey, requireSession } from '../http/auth.js';
+import { registerRoute, registerSchema, type RouteResponse } from '../http/openapi.js';
+import { E400, E401, E401s, E403, E404payment, err } from '../http/openapi-common.js';
+import { PaymentId } from '../payments/schemas.js';
 import { IdempotencyKeyHeader } from './payments.router.js';
+
+registerSchema('Refund', RefundResource);
+registerSchema('RefundList', RefundList);
+const refundDescription =
+  "Full by default (`amount` omitted), or partial; several partial refunds up to the settled amount. `amount` is in the payment's " +
+  'currency; the stablecoin sent is the same share of the stablecoin amount locked at creation (so at the locked rate), and the ' +
+  'refund that completes the payment takes exactly what is left. Paid on-chain from the merchant\'s settlement wallet back to the ' +
+  'address that paid, gas paid by the service, exactly once (the nonce is derived from the refund id). The answer waits for the ' +
+  'receipt: `succeeded`, `failed` (nothing moved; create a new refund to retry) or `pending` (finished by the reconciler). ' +
+  'Refused (400 invalid_request_error, the message says why): the payment is not settled, the amount is more than what is left, ' +
+  'the payment settled to an external `payout_address` (the service holds no key for it), or the settlement wallet holds too little.';
+const PaymentParams = z.object({ id: PaymentId });
+for (const [path, auth] of [
+  ['/api/v1/payments/:id/refunds', 'bearer'],
+  ['/api/app/payments/:id/refunds', 'session'],
+] as const) {
+  const bearer = auth === 'bearer';
+  registerRoute({
+    method: 'post',
+    path,
+    operationId: bearer ? 'createRefund' : 'appCreateRefund',
+    summary: bearer ? 'Refund a settled payment (full, partial, several)' : 'Refund a settled payment (dashboard, session cookie)',
+    description: refundDescription,
+    tags: ['Refunds'],
+    auth,
+    params: PaymentParams,
+    body: CreateRefundInput,
+    headers: {
+      'Idempotency-Key': { description: 'Makes a retry safe: the same key and body replay the first refund; another body is a 409.', schema: IdempotencyKeyHeader },
+    },
+    responses: {
+      ...(bearer ? {} : ({ 403: E403 } as Record<number, RouteResponse>)),
+      201: {
+        description: 'The refund (`succeeded`, `failed` or `pending`).',
+        schema: RefundResource,
+        headers: { 'Idempotent-Replayed': 'true when this answer replays an earlier request with the same Idempotency-Key.' },
+      },
+      400: err('Refused: not settled, more than is left, external payout_address, too little in the settlement wallet, or a bad field.'),
+      401: bearer ? E401 : E401s,
+      404: E404payment,
+      409: err('Idempotency-Key reused with a different body.'),
+      503: err('The chain could not be reached (api_error); nothing was created.'),
+    },
+  });
+  registerRoute({
+    method: 'get',
+    path,
+    operationId: bearer ? 'listRefunds' : 'appListRefunds',
+    summary: bearer ? "List a payment's refunds, newest first" : "List a payment's refunds (dashboard, session cookie)",
+    tags: ['Refunds'],
+    auth,
+    params: PaymentParams,
+    query: ListRefundsQuery,
+    responses: { 200: { description: 'A page of refunds.', schema: RefundList }, 400: E400, 401: bearer ? E401 : E401s, 404: E404payment },
+  });
+}
+registerRoute({
+  method: 'get',
+  path: '/api/v1/refunds/:id',
+  operationId: 'getRefund',
+  summary: 'Read a refund',
+  tags: ['Refunds'],
+  auth: 'bearer',
+  params: z.object({ id: RefundId }),
+  responses: { 200: { description: 'The refund.', schema: RefundResource }, 401: E401, 404: err("No such refund (another account's refund is a 404 too).") },
+});
 
 /**
  * Refunds (docs/refunds.md): `POST/GET /api/v1/payments/:id/refunds`, `GET /api/v1/refunds/:id`

@@ -1,10 +1,13 @@
 import { Router, type Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Core } from '../core/core.js';
 import { fromZodError, useErrorShape } from '../http/errors.js';
 import { sendSettleResult } from '../http/settle-answer.js';
 import { AuthorizationRequest, SettleRequest } from '../settlement/settlement.js';
 import { SETTLE_STATUS } from '../http/settle-answer.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { SettlementError, settleResponses } from '../http/openapi-common.js';
+import { PaymentId } from '../payments/schemas.js';
 
 export { redirectFor, SETTLE_STATUS, sendSettleResult } from '../http/settle-answer.js';
 
@@ -15,6 +18,39 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown, res: Response)
   res.status(400).json({ ok: false, error: fromZodError(r.error).message, reason: 'invalid_request' });
   return undefined;
 }
+
+registerSchema('AuthorizationRequest', AuthorizationRequest);
+registerSchema('SettleRequest', SettleRequest);
+
+registerRoute({
+  method: 'post',
+  path: '/api/checkout/:id/authorization',
+  operationId: 'checkoutAuthorization',
+  summary: 'Typed data for the payer to sign (EIP-3009 TransferWithAuthorization)',
+  tags: ['Checkout'],
+  auth: 'none',
+  params: z.object({ id: PaymentId }),
+  body: AuthorizationRequest,
+  responses: {
+    200: { description: '`{ok:true, typedData}`: sign it with eth_signTypedData_v4.' },
+    400: { description: 'Invalid request.', schema: SettlementError },
+    404: { description: 'No such payment.', schema: SettlementError },
+    409: { description: 'Already settled, processing or failed.', schema: SettlementError },
+    410: { description: 'The checkout session expired.', schema: SettlementError },
+  },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/checkout/:id/settle',
+  operationId: 'checkoutSettle',
+  summary: 'Relay a signed authorization and settle the payment (gas paid by the service)',
+  tags: ['Checkout'],
+  auth: 'none',
+  params: z.object({ id: PaymentId }),
+  body: SettleRequest,
+  responses: { ...settleResponses },
+});
 
 /** Public settlement API: the payment id is the capability, the signature the authority. */
 export function settlementRouter(deps: Core): Router {

@@ -10,6 +10,8 @@ import { EVENT_TYPES, type WebhookEndpoint } from '../webhooks/outbox.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { E400, E403, err } from '../http/openapi-common.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
@@ -36,6 +38,73 @@ export const WebhookEndpointCreated = z.object({
   secret: z.string().optional().describe('Present when adding the endpoint created the signing secret: shown in this response only.'),
 });
 export const WebhookEndpointOne = z.object({ ok: z.literal(true), endpoint: WebhookEndpointResource });
+
+registerSchema('WebhookEndpointResource', WebhookEndpointResource);
+const E401b = err('Not signed in and no valid key (authentication_error).');
+const EndpointParams = z.object({ id: EndpointId });
+registerRoute({
+  method: 'get',
+  path: '/api/webhook-endpoints',
+  operationId: 'listWebhookEndpoints',
+  summary: "List the account's webhook endpoints (the default one first), with their status",
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  responses: { 200: { description: 'The endpoints.', schema: WebhookEndpointList }, 401: E401b },
+});
+registerRoute({
+  method: 'post',
+  path: '/api/webhook-endpoints',
+  operationId: 'addWebhookEndpoint',
+  summary: 'Add a webhook endpoint, optionally for some event types only',
+  description: `Every event of the account whose type the endpoint subscribes to is sent to it (at most 16 added endpoints).`,
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  body: CreateEndpointInput,
+  responses: {
+    201: { description: 'Added.', schema: WebhookEndpointCreated },
+    400: E400,
+    401: E401b,
+    403: E403,
+    409: err('Too many endpoints.'),
+  },
+});
+registerRoute({
+  method: 'get',
+  path: '/api/webhook-endpoints/:id',
+  operationId: 'getWebhookEndpointById',
+  summary: 'Read a webhook endpoint (status `disabled` after a 410 Gone)',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: EndpointParams,
+  responses: { 200: { description: 'The endpoint.', schema: WebhookEndpointOne }, 401: E401b, 404: err('No such endpoint.') },
+});
+registerRoute({
+  method: 'patch',
+  path: '/api/webhook-endpoints/:id',
+  operationId: 'updateWebhookEndpointById',
+  summary: 'Change, enable (`disabled:false`) or disable a webhook endpoint',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: EndpointParams,
+  body: UpdateEndpointInput,
+  responses: {
+    200: { description: 'The endpoint.', schema: WebhookEndpointOne },
+    400: E400,
+    401: E401b,
+    403: E403,
+    404: err('No such endpoint.'),
+  },
+});
+registerRoute({
+  method: 'delete',
+  path: '/api/webhook-endpoints/:id',
+  operationId: 'deleteWebhookEndpointById',
+  summary: 'Delete a webhook endpoint',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: EndpointParams,
+  responses: { 200: { description: '`{ok:true}`.' }, 401: E401b, 403: E403, 404: err('No such endpoint.') },
+});
 
 export function endpointResource(e: WebhookEndpoint): WebhookEndpointResource {
   return {

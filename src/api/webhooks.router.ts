@@ -6,6 +6,8 @@ import type { DeliveryWithEvent, WebhooksService } from '../webhooks/webhooks.js
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { E400, E401, E403, E404 } from '../http/openapi-common.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
@@ -82,6 +84,103 @@ export type WebhookDeliveryListResponse = z.infer<typeof WebhookDeliveryListResp
 
 /** POST /api/webhook-deliveries/:id/redeliver */
 export const WebhookRedeliverResponse = z.object({ ok: z.literal(true), delivery: WebhookDeliveryResource });
+
+registerSchema('SetEndpointInput', SetEndpointInput);
+registerSchema('WebhookSecret', WebhookSecretResponse);
+registerSchema('WebhookEndpoint', WebhookEndpointResponse);
+registerSchema('WebhookEndpointSet', WebhookEndpointSetResponse);
+registerSchema('WebhookDeliveryAttempt', WebhookDeliveryAttempt);
+registerSchema('WebhookDelivery', WebhookDeliveryResource);
+registerSchema('WebhookDeliveryList', WebhookDeliveryListResponse);
+registerSchema('WebhookRedelivered', WebhookRedeliverResponse);
+
+// DESIGN.md 7
+registerRoute({
+  method: 'post',
+  path: '/api/webhook-secret',
+  operationId: 'rotateWebhookSecret',
+  summary: 'Create or rotate the webhook signing secret (whsec_...); the old one stays valid for the overlap',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  responses: {
+    200: {
+      description: 'The new secret, shown in this response only; after a rotation, also when the old one stops signing.',
+      schema: WebhookSecretResponse,
+    },
+    401: E401,
+    403: E403,
+  },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/webhook-endpoint',
+  operationId: 'getWebhookEndpoint',
+  summary: "The account's default webhook endpoint and secret status",
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  responses: {
+    200: { description: 'The default endpoint (null when none) and the status of the signing secret.', schema: WebhookEndpointResponse },
+    401: E401,
+  },
+});
+
+registerRoute({
+  method: 'put',
+  path: '/api/webhook-endpoint',
+  operationId: 'setWebhookEndpoint',
+  summary: "Set (or clear with null) the account's default webhook endpoint",
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  body: SetEndpointInput,
+  responses: {
+    200: {
+      description: 'The endpoint now set (null when cleared), with the signing secret if setting it created one.',
+      schema: WebhookEndpointSetResponse,
+    },
+    400: E400,
+    401: E401,
+    403: E403,
+  },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/webhook-deliveries',
+  operationId: 'listWebhookDeliveries',
+  summary: 'Webhook deliveries with every attempt, newest first',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  query: ListDeliveriesQuery,
+  responses: { 200: { description: 'A page of deliveries, newest first.', schema: WebhookDeliveryListResponse }, 400: E400, 401: E401 },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/webhook-deliveries/:id',
+  operationId: 'getWebhookDelivery',
+  summary: 'One webhook delivery with its attempts and event',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: z.object({ id: DeliveryId }),
+  responses: { 200: { description: 'The delivery.', schema: WebhookDeliveryResource }, 401: E401, 404: E404 },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/webhook-deliveries/:id/redeliver',
+  operationId: 'redeliverWebhook',
+  summary: 'Send a delivery again (for example a dead one)',
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: z.object({ id: DeliveryId }),
+  responses: {
+    200: { description: 'The delivery after the new attempt, which is already in its log.', schema: WebhookRedeliverResponse },
+    401: E401,
+    403: E403,
+    404: E404,
+  },
+});
 export type WebhookRedeliverResponse = z.infer<typeof WebhookRedeliverResponse>;
 
 /** Presents a stored delivery (and its event) as `WebhookDeliveryResource`. */

@@ -8,6 +8,39 @@ import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequireme
 import { X402Reason } from '../x402/reasons.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
 import { SettleReason, SettleRequest } from '../settlement/settlement.js';
+import { z } from 'zod';
+import { registerRoute } from '../http/openapi.js';
+
+const PaidSession = z.object({
+  ok: z.literal(true),
+  id: z.string(),
+  status: z.string().describe('`settled`, or `processing` while the receipt is not in yet (202).'),
+  tx_hash: z.string().nullable(),
+});
+const SessionRefused = z.object({ ok: z.literal(false), error: z.string(), reason: z.string() });
+
+registerRoute({
+  method: 'get',
+  path: '/api/checkout/:id/x402',
+  operationId: 'payCheckoutX402',
+  summary: 'Pay a payment session over x402 (the `x402_url` of a payment)',
+  description:
+    'No authentication: the payment id is the capability. Without a `PAYMENT-SIGNATURE` header: 402 with the session ' +
+    'requirements in `PAYMENT-REQUIRED` (exact amount in base units, the session pay_to, a window closing before the session ' +
+    'expiry). With one: settles the session exactly as the hosted page does and answers 200 with `PAYMENT-RESPONSE`.',
+  tags: ['x402', 'Checkout'],
+  auth: 'none',
+  headers: { 'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009).' } },
+  responses: {
+    200: { description: 'Settled; `PAYMENT-RESPONSE` carries the transaction.', schema: PaidSession },
+    202: { description: 'Sent, not confirmed yet; retry the same header to read the outcome.', schema: PaidSession },
+    402: { description: 'Payment required (or the signature does not pay these terms): `PAYMENT-REQUIRED` says what to sign.' },
+    404: { description: 'No such payment.', schema: SessionRefused },
+    409: { description: 'Settled already (by another authorization), failed, or being processed.', schema: SessionRefused },
+    410: { description: 'The session has expired (or closes too soon to be paid).', schema: SessionRefused },
+    503: { description: 'The chain could not be reached; nothing was charged.', schema: SessionRefused },
+  },
+});
 
 
 /** Why a session cannot be paid now (by its effective status). */

@@ -1,8 +1,74 @@
 import { Router, type Response } from 'express';
 import type { Core } from '../core/core.js';
 import { auth, requireKey } from '../http/auth.js';
-import { FacilitatorRequest } from '../x402/schemas.js';
+import { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from '../x402/schemas.js';
+import { registerRoute, registerSchema } from '../http/openapi.js';
+import { E401key } from '../http/openapi-common.js';
 import { X402Reason } from '../x402/reasons.js';
+
+registerSchema('X402FacilitatorRequest', FacilitatorRequest);
+registerSchema('X402VerifyResponse', VerifyResponse);
+registerSchema('X402SettleResponse', SettleResponse);
+registerSchema('X402SupportedResponse', SupportedResponse);
+registerSchema('X402Usage', X402Usage);
+
+registerRoute({
+  method: 'get',
+  path: '/api/x402/supported',
+  operationId: 'x402Supported',
+  summary: 'x402 v2: the payment kinds this facilitator settles',
+  description: 'Scheme `exact` (EIP-3009) on `eip155:<chainId>` of the configured chain; `signers` lists the relayer that pays the gas.',
+  tags: ['x402'],
+  auth: 'bearer',
+  responses: { 200: { description: 'Supported kinds.', schema: SupportedResponse }, 401: E401key },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/x402/verify',
+  operationId: 'x402Verify',
+  summary: 'x402 v2: verify a payment payload against payment requirements',
+  description:
+    'Checks the signature recovers to `from`, recipient, exact amount, validity window, nonce unused, balance and a simulation. ' +
+    'Moves nothing. A well-formed request is answered 200 with `isValid`; `invalidReason` uses the x402 reason names.',
+  tags: ['x402'],
+  auth: 'bearer',
+  body: FacilitatorRequest,
+  responses: {
+    200: { description: 'The verdict.', schema: VerifyResponse },
+    400: { description: 'Malformed request (`invalid_payload` or `invalid_payment_requirements`).', schema: VerifyResponse },
+    401: E401key,
+  },
+});
+
+registerRoute({
+  method: 'post',
+  path: '/api/x402/settle',
+  operationId: 'x402Settle',
+  summary: 'x402 v2: settle a payment on-chain (gas paid by the service)',
+  description:
+    'Re-verifies, relays `transferWithAuthorization` from the relayer and answers once the receipt is mined: `success: true` only then. ' +
+    'Concurrent settles of one authorization share one transaction; later ones answer `invalid_exact_evm_nonce_already_used` ' +
+    'with the hash that used it. The gas is booked to the calling account (see `GET /api/x402/usage`).',
+  tags: ['x402'],
+  auth: 'bearer',
+  body: FacilitatorRequest,
+  responses: {
+    200: { description: 'The outcome.', schema: SettleResponse },
+    400: { description: 'Malformed request.', schema: SettleResponse },
+    401: E401key,
+  },
+});
+
+registerRoute({
+  method: 'get',
+  path: '/api/x402/usage',
+  operationId: 'x402Usage',
+  summary: "Gas the relayer spent on this account's x402 settles",
+  tags: ['x402'],
+  auth: 'bearer',
+  responses: { 200: { description: 'Totals and the most recent settlements.', schema: X402Usage }, 401: E401key },
+});
 
 /** A body that is not a facilitator request: the reason names the part at fault. */
 function badRequest(body: unknown): { reason: X402Reason; message: string } | { req: FacilitatorRequest } {

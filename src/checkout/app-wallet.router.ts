@@ -5,11 +5,40 @@ import { useErrorShape } from '../http/errors.js';
 import { SETTLE_STATUS, sendSettleResult } from '../http/settle-answer.js';
 import { AppWalletReason } from '../settlement/wallet-payments.js';
 import type { SettleReason } from '../settlement/settlement.js';
+import { z } from 'zod';
+import { registerRoute } from '../http/openapi.js';
+import { E401app } from '../http/openapi-common.js';
+import { PaymentId } from '../payments/schemas.js';
 
 const APP_WALLET_STATUS: Record<(typeof AppWalletReason)[keyof typeof AppWalletReason], number> = {
   own_payment: 409,
   over_limit: 422,
 };
+
+const CheckoutFailure = z.object({ ok: z.literal(false), error: z.string(), reason: z.string() });
+registerRoute({
+  method: 'post',
+  path: '/api/checkout/:id/app-wallet-pay',
+  operationId: 'checkoutPayFromAppWallet',
+  summary: "Pay the checkout session from the signed-in customer's app wallet",
+  description:
+    "The service signs the payment's EIP-3009 authorization with the customer's custodial key and settles it like `/api/checkout/{id}/settle` (same nonce: a payment settles at most once). Session cookie only, same origin. A wallet hold and the daily limit are taken first.",
+  tags: ['Checkout'],
+  auth: 'session',
+  params: z.object({ id: PaymentId }),
+  responses: {
+    200: { description: 'Settled: `{ok:true, payment, txHash, redirect}`.' },
+    202: { description: 'Sent, not yet confirmed: `{ok:true, payment, txHash}`; read `GET /api/checkout/{id}` for the outcome.' },
+    401: E401app,
+    402: { description: 'The app wallet holds too little (reason `insufficient_balance`); nothing moved.', schema: CheckoutFailure },
+    403: { description: 'Cookie-authenticated request from a foreign Origin.', schema: z.object({ ok: z.literal(false), error: z.string() }) },
+    404: { description: 'No such payment.', schema: CheckoutFailure },
+    409: { description: 'Already settled, processing, canceled or failed; or the payment settles to this very wallet (`own_payment`).', schema: CheckoutFailure },
+    410: { description: 'The checkout session expired.', schema: CheckoutFailure },
+    422: { description: 'Over the daily limit (`over_limit`), or the transaction would revert or reverted.', schema: CheckoutFailure },
+    503: { description: 'The chain is unavailable.', schema: CheckoutFailure },
+  },
+});
 
 /**
  * `POST /api/checkout/:id/app-wallet-pay`: the signed-in customer pays the session from their

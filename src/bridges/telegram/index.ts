@@ -5,11 +5,11 @@ import { run, type RunnerHandle } from '@grammyjs/runner';
 import type { BotContext, TelegramDeps } from './context.js';
 import { ALLOWED_UPDATES, COMMANDS, createBot, type CreateBotOptions } from './bot.js';
 import { notifyIncomingTransfers } from './notify.js';
+import { WEBHOOK_PATH } from './webhook-route.js';
 
 export { createBot } from './bot.js';
 export type { TelegramDeps } from './context.js';
 
-export const WEBHOOK_PATH = '/telegram/webhook';
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
 /**
