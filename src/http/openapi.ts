@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * A small OpenAPI 3.1 registry: each route is described once, with the same zod schemas the
  * handlers parse with, and the document is generated from them (zod 4 `z.toJSONSchema`), so
- * the document cannot drift from validation. Routes are registered in `openapi.routes.ts`.
+ * the document cannot drift from validation. Each router registers its routes at module level,
+ * beside the handlers (src/doors.ts imports every router); shared pieces are in openapi-common.ts.
  */
 
 export type RouteAuth = 'bearer' | 'session' | 'sessionOrBearer' | 'none';
