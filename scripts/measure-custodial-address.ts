@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createChain } from '../src/chain/chain.js';
+import { createChain } from '../src/chain/boot.js';
 
 const n = Number(process.argv[2] ?? 50);
 const dir = await mkdtemp(path.join(os.tmpdir(), 'measure-custodial-'));

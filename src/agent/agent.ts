@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Store } from '../store/index.js';
 import { newId } from '../lib/ids.js';
 import { MONEY_MOVING_TOOLS, type ToolCall, type ToolName } from './tool-inputs.js';
 import {
@@ -16,7 +15,8 @@ import {
 } from './tools.js';
 import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
 import { HELP_EXAMPLES } from './local-engine.js';
-import { PendingActions, type PendingAction, type PendingStatus } from './pending-actions.js';
+import { type PendingAction, type PendingStatus } from './pending-actions.js';
+import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 
 export type AgentAction = ToolAction | 'none';
 
@@ -62,7 +62,8 @@ export interface TurnRequest {
 export interface AgentOptions {
   engine: Engine;
   handlers: ToolHandlers;
-  store: Store;
+  /** Where pending actions are kept (`new PendingActionsStore(store)`). */
+  actions: PendingActionsStore<PendingAction>;
   logger: Logger;
   accounts: { get(id: string): Promise<{ localCurrency: string } | undefined> };
   /** How long a pending action can be confirmed (default 10 minutes). */
@@ -274,7 +275,7 @@ export class Agent {
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
       updatedAt: now.toISOString(),
     };
-    return this.opts.store.write(PendingActions, (t) => t.insert(row));
+    return this.opts.actions.insert(row);
   }
 
   /**
@@ -282,7 +283,7 @@ export class Agent {
    * with `channel`, only one held through that door (an API key cannot confirm a chat's action).
    */
   private async own(accountId: string, actionId: string, channel?: Channel): Promise<PendingAction | undefined> {
-    const row = await this.opts.store.table(PendingActions).get(actionId);
+    const row = await this.opts.actions.get(actionId);
     return row && row.accountId === accountId && (!channel || row.channel === channel) ? row : undefined;
   }
 
@@ -291,9 +292,7 @@ export class Agent {
   }
 
   private async markExpired(p: PendingAction): Promise<void> {
-    await this.opts.store.write(PendingActions, (t) =>
-      t.update(p.id, { status: 'expired', updatedAt: this.now().toISOString() }, { status: 'pending' }),
-    );
+    await this.opts.actions.move(p.id, 'pending', { status: 'expired', updatedAt: this.now().toISOString() });
   }
 
   /**
@@ -320,11 +319,13 @@ export class Agent {
       await this.markExpired(row);
       return this.settledAnswer({ ...row, status: 'expired' });
     }
-    const claimed = await this.opts.store.write(PendingActions, (t) =>
-      t.update(row.id, { status: 'executing', executor: this.opts.instance?.id, updatedAt: this.now().toISOString() }, { status: 'pending' }),
-    );
+    const claimed = await this.opts.actions.move(row.id, 'pending', {
+      status: 'executing',
+      executor: this.opts.instance?.id,
+      updatedAt: this.now().toISOString(),
+    });
     if (!claimed) {
-      const current = await this.opts.store.table(PendingActions).get(row.id);
+      const current = await this.opts.actions.get(row.id);
       return this.settledAnswer(current ?? row);
     }
     const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}) };
@@ -357,7 +358,7 @@ export class Agent {
    * forever. The action is never run again. Returns how many were settled.
    */
   async recoverInterrupted(): Promise<number> {
-    const stuck = await this.opts.store.table(PendingActions).findMany({ status: 'executing' });
+    const stuck = await this.opts.actions.executing();
     let settled = 0;
     for (const row of stuck) {
       // Another live instance is carrying this one out: not interrupted.
@@ -377,9 +378,7 @@ export class Agent {
   }
 
   private recordDone(id: string, outcome: ToolOutcome): Promise<PendingAction | undefined> {
-    return this.opts.store.write(PendingActions, (t) =>
-      t.update(id, { status: 'done', outcome, updatedAt: this.now().toISOString() }, { status: 'executing' }),
-    );
+    return this.opts.actions.move(id, 'executing', { status: 'done', outcome, updatedAt: this.now().toISOString() });
   }
 
   /** The answer for an action that is no longer pending (double tap, late tap). */
@@ -407,10 +406,8 @@ export class Agent {
     const row = await this.own(accountId, actionId);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
     if (row.status === 'pending' && this.isExpired(row)) await this.markExpired(row);
-    const cancelled = await this.opts.store.write(PendingActions, (t) =>
-      t.update(row.id, { status: 'cancelled', updatedAt: this.now().toISOString() }, { status: 'pending' }),
-    );
-    const current = cancelled ?? (await this.opts.store.table(PendingActions).get(row.id)) ?? row;
+    const cancelled = await this.opts.actions.move(row.id, 'pending', { status: 'cancelled', updatedAt: this.now().toISOString() });
+    const current = cancelled ?? (await this.opts.actions.get(row.id)) ?? row;
     const pending = view(current);
     if (cancelled) {
       this.opts.logger.info({ accountId, actionId, tool: row.call.name }, 'pending action cancelled');

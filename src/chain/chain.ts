@@ -15,8 +15,6 @@ import type { RelayJournal } from './relay-journal.js';
 import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './results.js';
 
 export * from './results.js';
-export { createChain } from './boot.js';
-export { custodialValidity } from './chain-service.js';
 
 // ---------------------------------------------------------------------------- service
 

@@ -7,7 +7,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { InstanceLease, openStore, type Store } from '../store/index.js';
-import { createChain, type ChainService } from '../chain/chain.js';
+import { createChain } from '../chain/boot.js';
+import type { ChainService } from '../chain/chain.js';
 import { storeRelayJournal } from '../chain/relay-journal.js';
 import { FxService, loadFxTable } from '../fx/rates.js';
 import { AccountsService } from '../accounts/accounts.js';
@@ -36,6 +37,7 @@ import { x402UrlFor } from '../x402/session.js';
 import { SeenUpdates } from '../inbox/seen-updates.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { Core } from './core.js';
+import { PendingActionsStore } from '../pending-actions/pending-actions.js';
 
 export type { Core } from './core.js';
 
@@ -128,7 +130,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const agent = new Agent({
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
     handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets }),
-    store,
+    actions: new PendingActionsStore(store),
     logger: logger.child({ module: 'agent' }),
     accounts,
     instance,

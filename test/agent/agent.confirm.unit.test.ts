@@ -7,6 +7,7 @@ import type { LowdbStore } from '../../src/store/index.js';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { fakeAccounts, fakeHandlers, silentLogger, tempStore } from './fakes.js';
+import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 
 const ALICE = 'acct_alice0000000000000000';
 const BOB = 'acct_bob000000000000000000';
@@ -31,7 +32,7 @@ describe('Agent confirmation protocol', () => {
   let agent: Agent;
 
   const build = (f: ReturnType<typeof fakeHandlers>) =>
-    new Agent({ engine: new LocalEngine({ parse }), handlers: f.handlers, store, logger: silentLogger(), accounts: fakeAccounts, now: () => clock });
+    new Agent({ engine: new LocalEngine({ parse }), handlers: f.handlers, actions: new PendingActionsStore(store), logger: silentLogger(), accounts: fakeAccounts, now: () => clock });
 
   beforeEach(async () => {
     store = await tempStore();
@@ -242,7 +243,7 @@ describe('Agent confirmation protocol', () => {
         done();
       },
     });
-    const logged = new Agent({ engine: new LocalEngine({ parse }), handlers: fake.handlers, store, logger: pino({ level: 'info' }, sink), accounts: fakeAccounts, now: () => clock });
+    const logged = new Agent({ engine: new LocalEngine({ parse }), handlers: fake.handlers, actions: new PendingActionsStore(store), logger: pino({ level: 'info' }, sink), accounts: fakeAccounts, now: () => clock });
     await logged.runTurn({ accountId: ALICE, message: 'send 5,000 KES to @amina', channel: 'api', requestId: 'req_log' });
     const held = await logged.runTurn({ accountId: ALICE, message: 'send 5,000 KES to @amina', channel: 'chat', requestId: 'req_log2' });
     await logged.confirm(ALICE, held.pending!.id, { requestId: 'req_log3' });

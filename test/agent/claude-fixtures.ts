@@ -14,6 +14,7 @@ import { test } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { ClaudeEngine } from '../../src/agent/claude-engine.js';
 import { fakeAccounts, silentLogger, tempStore, type fakeHandlers } from './fakes.js';
+import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 
 export const ALICE = 'acct_alice0000000000000000';
 export const MODEL = 'claude-test-model';
@@ -60,7 +61,7 @@ export const claudeTest = test
           logger: silentLogger(),
         }),
         handlers: fake.handlers,
-        store,
+        actions: new PendingActionsStore(store),
         logger: silentLogger(),
         accounts: fakeAccounts,
       });

@@ -3,6 +3,7 @@ import { Agent } from '../../src/agent/agent.js';
 import { LocalEngine } from '../../src/agent/local-engine.js';
 import type { LowdbStore } from '../../src/store/index.js';
 import { fakeAccounts, fakeHandlers, silentLogger, tempStore } from './fakes.js';
+import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 
 /** Issue 11, item 3: replies in the message's language, through the agent with the local engine. */
 describe('local engine replies in the message language', () => {
@@ -15,7 +16,7 @@ describe('local engine replies in the message language', () => {
   });
 
   const agent = (f: ReturnType<typeof fakeHandlers>) =>
-    new Agent({ engine: new LocalEngine(), handlers: f.handlers, store, logger: silentLogger(), accounts: fakeAccounts });
+    new Agent({ engine: new LocalEngine(), handlers: f.handlers, actions: new PendingActionsStore(store), logger: silentLogger(), accounts: fakeAccounts });
 
   it('a done action leads with a sentence in the language, then the exact summary', async () => {
     const f = fakeHandlers({ outcomes: { send_transfer: () => ({ ok: true, action: 'transfer', result: { id: 'tr_1' }, summary: 'Sent 500.00 KES to @zawadi.' }) } });

@@ -4,6 +4,7 @@ import { call, createMerchant, startTestService, type TestService } from '../hel
 import { Agent } from '../../src/agent/agent.js';
 import { LocalEngine } from '../../src/agent/local-engine.js';
 import { fakeHandlers } from '../agent/fakes.js';
+import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 
 /**
  * POST /api/agent/settle and the chat routes over real HTTP. The local engine (no
@@ -164,7 +165,7 @@ describe('agent HTTP (local engine)', () => {
     // Same routes, store and parser; recording handlers make the protocol observable.
     const fake = fakeHandlers();
     const real = svc.core.agent;
-    svc.core.agent = new Agent({ engine: new LocalEngine(), handlers: fake.handlers, store: svc.deps.store, logger: svc.deps.logger, accounts: svc.deps.accounts });
+    svc.core.agent = new Agent({ engine: new LocalEngine(), handlers: fake.handlers, actions: new PendingActionsStore(svc.deps.store), logger: svc.deps.logger, accounts: svc.deps.accounts });
     try {
       const m = await createMerchant(svc.api);
       const turn = await call(`${svc.api}/chat`, { cookie: m.cookie, body: { message: 'send 5,000 KES to @amina' } });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits, type Address } from 'viem';
-import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { createChain } from '../../src/chain/boot.js';
+import type { ChainService } from '../../src/chain/chain.js';
 import { custodialAccount } from '../../src/chain/wallets.js';
 import { tempDir } from './helpers.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
-import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { createChain } from '../../src/chain/boot.js';
+import type { ChainService } from '../../src/chain/chain.js';
 import { randomNonce, startTokenChain, tempDir } from './helpers.js';
 import { startRpcProxy, type RpcProxy } from './rpc-proxy.js';
 

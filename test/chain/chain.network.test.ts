@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { createChain } from '../../src/chain/boot.js';
+import type { ChainService } from '../../src/chain/chain.js';
 import { randomNonce, startTokenChain, tempDir } from './helpers.js';
 
 // Real-network mode (CHAIN_RPC_URL, TOKEN_ADDRESS, RELAYER_PRIVATE_KEY), played by a separate

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
-import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { createChain } from '../../src/chain/boot.js';
+import type { ChainService } from '../../src/chain/chain.js';
 import { tempDir } from './helpers.js';
 
 // The relayer's nonces against a real anvil: a transaction the node loses must not leave

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSignature, serializeSignature, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { TransferAuthorization, type TransferAuthorizationInput } from '../../src/chain/authorization.js';
-import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { createChain } from '../../src/chain/boot.js';
+import type { ChainService } from '../../src/chain/chain.js';
 import { randomNonce, tempDir } from './helpers.js';
 
 // Verification and relaying through ChainService on the embedded anvil.

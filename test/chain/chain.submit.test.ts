@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toFunctionSelector, type Address, type PrivateKeyAccount } from 'viem';
-import { createChain, type ChainService } from '../../src/chain/chain.js';
+import { createChain } from '../../src/chain/boot.js';
+import type { ChainService } from '../../src/chain/chain.js';
 import type { TransferAuthorization } from '../../src/chain/authorization.js';
 import { randomNonce, startTokenChain, tempDir } from './helpers.js';
 import { startRpcProxy, type RpcProxy } from './rpc-proxy.js';
