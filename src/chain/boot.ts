@@ -173,7 +173,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
  * group). A torn state has money moved without a receipt, and its nonce can no longer carry the
  * journaled transaction. Both fall back to the copy taken at the previous start, which was
  * checked when it loaded; the relay journal keeps every transaction since that copy
- * (ChainServiceImpl.sweepJournal) and re-broadcasts them.
+ * (RelayJournalRecovery.sweep in relay-journal-recovery.ts) and re-broadcasts them.
  */
 async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log: Logger, relayer: Address): Promise<AnvilHandle> {
   const dir = path.join(opts.dataDir, 'chain');

@@ -77,7 +77,7 @@ export interface ChainService {
    * is not that wallet.
    */
   signAsCustodial(index: number, auth: TransferAuthorization): Promise<Hex>;
-  /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity) and relays it. */
+  /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity in custodial.ts) and relays it. */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
   /**
    * A custodial authorization (valid from the latest block - 60 s for 1 h) signed with the
@@ -139,7 +139,7 @@ export interface CreateChainOptions {
    * With it, start-up re-broadcasts what the chain lost and a sweep re-sends dropped ones.
    */
   journal?: RelayJournal;
-  /** Journal upkeep. Defaults: sweep every 10 s; keep mined entries 1 h (see sweepJournal). */
+  /** Journal upkeep. Defaults: sweep every 10 s; keep mined entries 1 h (see RelayJournalRecovery.sweep). */
   journalSweepMs?: number;
   journalRetentionMs?: number;
 }

@@ -1,7 +1,7 @@
 /**
  * The chain port: what the domain modules (settlement, transfers, bills, markets, the
  * custodial mover) need from the chain. `ChainService` implements it over viem and a real node;
- * domain unit tests implement it in memory (test/fakes/fake-chain.ts).
+ * domain unit tests implement it in memory (test/helpers/fake-chain.ts).
  */
 import type { ChainService } from './chain.js';
 

@@ -1,0 +1,63 @@
+/**
+ * Signing with the custodial keys (BIP-44 accounts from the wallet mnemonic, wallets.ts): an
+ * authorization the service signs for a custodial wallet, with a validity window taken from
+ * chain time. Relaying is the submitter's job.
+ */
+import { type Hex } from 'viem';
+import { fail, type Fail, type Ok } from '../lib/results.js';
+import { buildTransferTypedData, type Eip712Domain, type TransferAuthorization } from './authorization.js';
+import { wallSeconds, type LatestBlockCache } from './node-reads.js';
+import { VerifyReason, type CustodialTransferParams } from './results.js';
+import type { CustodialKeyring } from './wallets.js';
+
+const CUSTODIAL_VALID_AFTER_MARGIN = 60n;
+const CUSTODIAL_VALIDITY_SECONDS = 3600n;
+
+export interface CustodialContext {
+  custodial: CustodialKeyring;
+  eip712Domain: Eip712Domain;
+  latest: LatestBlockCache;
+}
+
+/** Signs `auth` with the custodial key at `index`; throws when `auth.from` is not that wallet. */
+export async function signAsCustodial(ctx: CustodialContext, index: number, auth: TransferAuthorization): Promise<Hex> {
+  const account = ctx.custodial.account(index);
+  if (account.address.toLowerCase() !== auth.from.toLowerCase()) {
+    throw new Error(`custodial wallet ${index} is not the authorizer ${auth.from}`);
+  }
+  return account.signTypedData(buildTransferTypedData(ctx.eip712Domain, auth).typedData);
+}
+
+/** A custodial authorization valid from chain time (see custodialValidity), signed; fails only when the chain cannot be reached. */
+export async function signCustodialAuthorization(
+  ctx: CustodialContext,
+  params: CustodialTransferParams,
+): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>> {
+  const account = ctx.custodial.account(params.fromIndex);
+  const latest = await ctx.latest.get().catch(() => undefined);
+  if (!latest) return fail(VerifyReason.chainUnavailable, 'the chain could not be reached');
+  const auth: TransferAuthorization = {
+    from: account.address,
+    to: params.to,
+    value: params.value,
+    ...custodialValidity(latest.timestamp, wallSeconds()),
+    nonce: params.nonce.toLowerCase() as Hex,
+  };
+  const signature = await account.signTypedData(buildTransferTypedData(ctx.eip712Domain, auth).typedData);
+  return { ok: true, auth, signature };
+}
+
+/**
+ * The validity window of an authorization we sign ourselves and relay at once. `validAfter`
+ * comes from the chain, not the wall clock: the token compares it with `block.timestamp`, and
+ * the simulation runs against the latest block, which is older than the wall clock whenever
+ * the chain has been quiet (anvil mines only on demand) or a real network's blocks lag our
+ * clock. A margin below the latest block keeps it valid in every block still to come.
+ * `validBefore` counts from the later of the two clocks, so a chain running ahead of us
+ * (anvil's time moved forward) still gets the full hour.
+ */
+export function custodialValidity(latestBlockTimestamp: bigint, wallSeconds: bigint): { validAfter: bigint; validBefore: bigint } {
+  const validAfter = latestBlockTimestamp > CUSTODIAL_VALID_AFTER_MARGIN ? latestBlockTimestamp - CUSTODIAL_VALID_AFTER_MARGIN : 0n;
+  const now = latestBlockTimestamp > wallSeconds ? latestBlockTimestamp : wallSeconds;
+  return { validAfter, validBefore: now + CUSTODIAL_VALIDITY_SECONDS };
+}

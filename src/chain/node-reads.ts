@@ -1,0 +1,134 @@
+/**
+ * What the service reads from the node, shared by the other chain modules: token balances and
+ * authorization state, whether a transaction is known, the latest block (briefly shared), chain
+ * time, and the receipt watcher's view of the node.
+ */
+import { BaseError, TransactionNotFoundError, TransactionReceiptNotFoundError, toHex, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
+import { stablecoinAbi } from './artifacts/stablecoin.js';
+import type { ReceiptSource } from './receipts.js';
+
+export type NodeClient = PublicClient<HttpTransport, Chain>;
+
+export interface LatestBlock {
+  number: bigint;
+  timestamp: bigint;
+}
+
+// How long a relay waits for a lagging network to reach an authorization's validAfter.
+const CHAIN_CATCH_UP_SECONDS = 30;
+
+export function wallSeconds(): bigint {
+  return BigInt(Math.floor(Date.now() / 1000));
+}
+
+export function balanceOf(client: NodeClient, tokenAddress: Address, address: Address): Promise<bigint> {
+  return client.readContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] });
+}
+
+/** EIP-3009: true once the (authorizer, nonce) pair was used or canceled. */
+export function authorizationState(client: NodeClient, tokenAddress: Address, authorizer: Address, nonce: Hex): Promise<boolean> {
+  return client.readContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'authorizationState', args: [authorizer, nonce] });
+}
+
+/** True when the node knows the transaction. Only "not found" counts as unknown; an RPC failure throws, so it never looks like a gap. */
+export async function transactionKnown(client: NodeClient, hash: Hex): Promise<boolean> {
+  try {
+    await client.getTransaction({ hash });
+    return true;
+  } catch (e) {
+    if (e instanceof TransactionNotFoundError) return false;
+    throw e;
+  }
+}
+
+/** Like transactionKnown, but any failure answers false (for best-effort checks). */
+export async function isKnownTransaction(client: NodeClient, hash: Hex): Promise<boolean> {
+  try {
+    await client.getTransaction({ hash });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The latest block, shared by calls within one polling interval (one block on anvil at most). */
+export class LatestBlockCache {
+  private cache: { at: number; block: Promise<LatestBlock> } | undefined;
+
+  constructor(
+    private readonly client: NodeClient,
+    private readonly pollMs: number,
+  ) {}
+
+  get(): Promise<LatestBlock> {
+    const now = Date.now();
+    if (this.cache && now - this.cache.at < this.pollMs) return this.cache.block;
+    const block = this.client.getBlock({ blockTag: 'latest' }).then((b) => ({ number: b.number, timestamp: b.timestamp }));
+    this.cache = { at: now, block };
+    block.catch(() => {
+      if (this.cache?.block === block) this.cache = undefined;
+    });
+    return block;
+  }
+}
+
+/** Chain time in seconds: the latest block's timestamp, never behind the wall clock. */
+export async function chainTime(client: NodeClient): Promise<bigint> {
+  const block = await client.getBlock({ blockTag: 'latest' });
+  const wall = wallSeconds();
+  return block.timestamp > wall ? block.timestamp : wall;
+}
+
+/**
+ * Makes the latest block's timestamp pass `t` (at most `CHAIN_CATCH_UP_SECONDS` ahead): the
+ * embedded chain mines an empty block at the current time; a real network is waited for.
+ */
+export async function chainTimePast(client: NodeClient, embedded: boolean, t: bigint): Promise<boolean> {
+  const deadline = Date.now() + CHAIN_CATCH_UP_SECONDS * 1000;
+  for (;;) {
+    const latest = await client.getBlock({ blockTag: 'latest' });
+    if (latest.timestamp > t) return true;
+    if (embedded) {
+      const wall = wallSeconds();
+      const at = wall > t ? wall : t + 1n;
+      await client.request({ method: 'evm_mine' as never, params: [toHex(at)] as never });
+      continue;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+/** The receipt watcher's view of the node. */
+export function receiptSource(client: NodeClient): ReceiptSource {
+  const summary = (r: { status: string; blockNumber: string; gasUsed: string }) => ({
+    status: r.status === '0x1' ? ('success' as const) : ('reverted' as const),
+    blockNumber: BigInt(r.blockNumber),
+    gasUsed: BigInt(r.gasUsed),
+  });
+  return {
+    blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+    async blockReceipts(block) {
+      try {
+        const raw = (await client.request({ method: 'eth_getBlockReceipts' as never, params: [toHex(block)] as never })) as
+          | Array<{ transactionHash: Hex; status: string; blockNumber: string; gasUsed: string }>
+          | null;
+        return (raw ?? []).map((r) => ({ ...summary(r), transactionHash: r.transactionHash }));
+      } catch (e) {
+        if (e instanceof BaseError && /method not found|not supported|does not exist|unsupported/i.test(`${e.shortMessage} ${e.details ?? ''}`)) {
+          return undefined;
+        }
+        throw e;
+      }
+    },
+    async receipt(hash) {
+      try {
+        const r = await client.getTransactionReceipt({ hash });
+        return { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed };
+      } catch (e) {
+        if (e instanceof TransactionReceiptNotFoundError) return undefined;
+        throw e;
+      }
+    },
+  };
+}

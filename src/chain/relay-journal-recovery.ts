@@ -1,0 +1,141 @@
+/**
+ * The relay journal's upkeep (relay-journal.ts says why the journal exists): the start-up
+ * replay of what the chain lost, and the background sweep that forgets entries behind the
+ * chain and re-sends dropped ones.
+ */
+import type { Address, Hex } from 'viem';
+import type { Logger } from '../lib/logger.js';
+import { revertReason } from './errors.js';
+import { isKnownTransaction, type NodeClient } from './node-reads.js';
+import type { JournalEntry, RelayJournal } from './relay-journal.js';
+import type { ReceiptOutcome } from './results.js';
+
+// A journaled transaction neither mined nor in the node's pool after this long was dropped.
+const JOURNAL_RESEND_AFTER_MS = 30_000;
+
+export interface JournalRecoveryContext {
+  log: Logger;
+  embedded: boolean;
+  chainId: number;
+  relayerAddress: Address;
+  publicClient: NodeClient;
+  journal: RelayJournal;
+  /** Real network: how long a mined entry is kept (reorgs). */
+  retentionMs: number;
+  waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
+}
+
+export class RelayJournalRecovery {
+  private readonly startedAt = Date.now();
+  /** Journal entries re-broadcast at this start: the start-up backup of the chain state lacks them. */
+  private readonly replayed = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly ctx: JournalRecoveryContext) {}
+
+  /**
+   * Start-up: re-broadcasts, in nonce order, every journaled transaction the node does not
+   * know (the embedded chain came back from an older dump, or a pool dropped it). The same
+   * signed bytes carry the same nonce and hash, and each authorization's EIP-3009 nonce makes a
+   * second execution impossible, so this never pays twice. Waits for the re-sent ones on the
+   * embedded chain (it mines at once), so records read after start-up see them mined.
+   */
+  async recover(): Promise<{ resent: number; dropped: number }> {
+    const { ctx } = this;
+    const entries = await ctx.journal.list(ctx.chainId, ctx.relayerAddress);
+    if (entries.length === 0) return { resent: 0, dropped: 0 };
+    const mined = await ctx.publicClient.getTransactionCount({ address: ctx.relayerAddress, blockTag: 'latest' });
+    const resent: Hex[] = [];
+    const stale: string[] = [];
+    for (const e of entries) {
+      if (await isKnownTransaction(ctx.publicClient, e.hash)) continue;
+      if (e.nonce < mined) {
+        // Another transaction took this nonce (a send from outside this service): ours can never be mined.
+        ctx.log.error({ txHash: e.hash, nonce: e.nonce }, 'a journaled transaction lost its nonce to another transaction');
+        stale.push(e.id);
+        continue;
+      }
+      try {
+        await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+        resent.push(e.hash);
+        this.replayed.add(e.id);
+      } catch (err) {
+        const message = revertReason(err);
+        if (/already known|known transaction/i.test(message)) continue;
+        if (/nonce too low/i.test(message)) {
+          stale.push(e.id);
+          continue;
+        }
+        // Later nonces would wait behind this one forever; stop and let the sweep try again.
+        ctx.log.error({ txHash: e.hash, nonce: e.nonce, err: message }, 'could not re-broadcast a journaled transaction');
+        break;
+      }
+    }
+    await ctx.journal.remove(stale);
+    if (resent.length > 0) {
+      ctx.log.warn({ count: resent.length, first: resent[0] }, 're-broadcast journaled transactions the chain had lost');
+      if (ctx.embedded) await Promise.all(resent.map((h) => ctx.waitForReceipt(h, 10_000)));
+    }
+    return { resent: resent.length, dropped: stale.length };
+  }
+
+  /**
+   * Background: forgets entries safely behind the chain (their nonce is mined and they are
+   * older than the retention, long enough for the embedded chain's next state dump) and
+   * re-sends entries the node has lost (a dropped transaction on a real network).
+   */
+  async sweep(now = Date.now()): Promise<{ resent: number; removed: number }> {
+    const { ctx } = this;
+    if (this.stopped) return { resent: 0, removed: 0 };
+    const entries = await ctx.journal.list(ctx.chainId, ctx.relayerAddress);
+    if (entries.length === 0) return { resent: 0, removed: 0 };
+    const [mined, pending] = await Promise.all([
+      ctx.publicClient.getTransactionCount({ address: ctx.relayerAddress, blockTag: 'latest' }),
+      ctx.publicClient.getTransactionCount({ address: ctx.relayerAddress, blockTag: 'pending' }),
+    ]);
+    const old = (e: JournalEntry, ms: number) => now - Date.parse(e.createdAt) > ms;
+    // Embedded: a dump cut short or torn by the crash falls back to the copy taken at start-up
+    // (startEmbeddedAnvil), so keep everything that copy lacks: this run's transactions and the
+    // ones re-broadcast at this start, however old (the chain's own state grows faster than
+    // the journal; the next start takes a new copy and prunes it).
+    // Real network: keep mined ones for the retention (reorgs).
+    const inBackup = (e: JournalEntry) => Date.parse(e.createdAt) < this.startedAt && !this.replayed.has(e.id);
+    const removable = (e: JournalEntry) => e.nonce < mined && (ctx.embedded ? inBackup(e) : old(e, ctx.retentionMs));
+    const remove = entries.filter(removable).map((e) => e.id);
+    await ctx.journal.remove(remove);
+    let resent = 0;
+    // Not in the pool and not mined after a while: dropped. Re-send in nonce order.
+    for (const e of entries) {
+      if (e.nonce < pending || !old(e, JOURNAL_RESEND_AFTER_MS)) continue;
+      if (await isKnownTransaction(ctx.publicClient, e.hash)) continue;
+      try {
+        await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+        resent++;
+      } catch (err) {
+        ctx.log.warn({ txHash: e.hash, nonce: e.nonce, err: revertReason(err) }, 'could not re-send a dropped transaction');
+        break;
+      }
+    }
+    if (resent > 0) ctx.log.warn({ resent }, 're-sent dropped relayer transactions');
+    return { resent, removed: remove.length };
+  }
+
+  startSweep(intervalMs: number): void {
+    let running = false;
+    this.timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.sweep()
+        .catch((err: unknown) => this.ctx.log.warn({ err: revertReason(err) }, 'relay journal sweep failed'))
+        .finally(() => (running = false));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** No sweep after this (the service is closing). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The relayer's sends: every transaction the service sends (settlements, custodial moves,
+ * faucet mints and gas top-ups) is signed locally with a nonce from `RelayerNonces`, written to
+ * the relay journal, then broadcast raw.
+ */
+import { keccak256, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import type { Logger } from '../lib/logger.js';
+import { isRefusal, revertReason } from './errors.js';
+import { RelayerNonces } from './nonces.js';
+import { transactionKnown, type NodeClient } from './node-reads.js';
+import type { RelayJournal } from './relay-journal.js';
+
+const FEE_CACHE_MS = 1_000;
+
+/** What a failed send throws: `refused` says the transaction certainly did not reach the node. */
+export type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean };
+
+/** Gas estimates are exact for the simulated state; leave room for state changing before inclusion. */
+export function withHeadroom(gas: bigint): bigint {
+  return (gas * 5n) / 4n + 10_000n;
+}
+
+export interface SenderContext {
+  log: Logger;
+  chainId: number;
+  publicClient: NodeClient;
+  relayer: PrivateKeyAccount;
+  journal: RelayJournal | undefined;
+}
+
+export class RelayerSender {
+  private readonly nonces: RelayerNonces;
+  private feeCache: { at: number; fees: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined;
+
+  constructor(private readonly ctx: SenderContext) {
+    this.nonces = new RelayerNonces(
+      {
+        pendingNonce: () => ctx.publicClient.getTransactionCount({ address: ctx.relayer.address, blockTag: 'pending' }),
+        // Only "not found" counts as lost; an RPC failure must not look like a gap.
+        isKnown: (hash) => transactionKnown(ctx.publicClient, hash),
+      },
+      ctx.log,
+    );
+  }
+
+  /** Fee caps shared for a second: they barely move between blocks and each read is a round trip. */
+  private fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    const now = Date.now();
+    if (this.feeCache && now - this.feeCache.at < FEE_CACHE_MS) return this.feeCache.fees;
+    const fees = this.ctx.publicClient.estimateFeesPerGas();
+    this.feeCache = { at: now, fees };
+    fees.catch(() => {
+      if (this.feeCache?.fees === fees) this.feeCache = undefined;
+    });
+    return fees;
+  }
+
+  /**
+   * Signs locally and sends raw, taking the nonce only after fees and gas are known, so
+   * nothing slow or fallible sits between taking a nonce and using it. Knowing the hash before
+   * sending lets an ambiguous failure be checked against the node. Throws a SendError whose
+   * `refused` says the transaction certainly did not reach the node.
+   */
+  async send(tx: { to: Address; data?: Hex; value?: bigint; gas: bigint }): Promise<Hex> {
+    const { ctx } = this;
+    let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    let nonce: number;
+    try {
+      fees = await this.fees();
+      nonce = await this.nonces.take();
+    } catch (e) {
+      throw Object.assign(new Error('send failed'), { cause: e, refused: true }) as SendError;
+    }
+    let txHash: Hex | undefined;
+    try {
+      const serialized = await ctx.relayer.signTransaction({
+        type: 'eip1559',
+        chainId: ctx.chainId,
+        nonce,
+        to: tx.to,
+        data: tx.data,
+        value: tx.value ?? 0n,
+        gas: tx.gas,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      const hash = keccak256(serialized);
+      // Durable before it leaves: a crash of the service and its chain together must not
+      // lose a transaction the store may already count as settled (relay-journal.ts).
+      if (ctx.journal) {
+        await ctx.journal.record({ chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized });
+      }
+      txHash = hash;
+      try {
+        await ctx.publicClient.sendRawTransaction({ serializedTransaction: serialized });
+      } catch (e) {
+        if (!/already known|known transaction/i.test(revertReason(e))) throw e;
+      }
+      this.nonces.sent(nonce, txHash);
+      return txHash;
+    } catch (e) {
+      const refused = txHash === undefined || isRefusal(e);
+      // A refused nonce is free again; an unknown outcome keeps it until the node says it lost it.
+      if (refused) {
+        if (txHash && ctx.journal) {
+          const hash = txHash;
+          await ctx.journal
+            .forget(ctx.chainId, ctx.relayer.address, nonce, hash)
+            .catch((err: unknown) => ctx.log.error({ err, txHash: hash }, 'could not drop a refused transaction from the relay journal'));
+        }
+        this.nonces.release(nonce);
+      } else this.nonces.sent(nonce, txHash!);
+      throw Object.assign(new Error('send failed'), { cause: e, txHash, refused }) as SendError;
+    }
+  }
+}

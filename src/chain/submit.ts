@@ -1,0 +1,128 @@
+/**
+ * Submitting a transferWithAuthorization: verify (unless the caller just did), estimate gas
+ * (the one simulation right before the send), send from the relayer, retry nonce clashes.
+ * Idempotent within one process: a double click shares one submit, and resubmitting an
+ * authorization whose transaction is pending or mined returns the same txHash.
+ */
+import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import { fail } from '../lib/results.js';
+import type { Logger } from '../lib/logger.js';
+import type { TransferAuthorization } from './authorization.js';
+import { isNonceError, isRevert, reasonFromRevert, revertReason } from './errors.js';
+import { authorizationState, isKnownTransaction, type NodeClient } from './node-reads.js';
+import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './results.js';
+import { withHeadroom, type RelayerSender, type SendError } from './sender.js';
+import { encodeTransfer, type TransferVerifier } from './verify.js';
+
+const MAX_SEND_ATTEMPTS = 3;
+const SENT_CACHE_LIMIT = 10_000;
+
+export interface SubmitContext {
+  log: Logger;
+  publicClient: NodeClient;
+  relayer: PrivateKeyAccount;
+  tokenAddress: Address;
+  verifier: TransferVerifier;
+  sender: RelayerSender;
+}
+
+export class TransferSubmitter {
+  /** In-flight submits by authorization, so a double click sends one transaction. */
+  private readonly inFlight = new Map<string, Promise<SubmitResult>>();
+  /** Authorizations this process sent, so a resubmit returns the same txHash. */
+  private readonly sent = new Map<string, Hex>();
+
+  constructor(private readonly ctx: SubmitContext) {}
+
+  submit(auth: TransferAuthorization, signature: Hex, opts: SubmitOptions = {}): Promise<SubmitResult> {
+    const key = `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const promise = this.submitOnce(key, auth, signature, opts.verified === true).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+
+  private async submitOnce(key: string, auth: TransferAuthorization, signature: Hex, verified: boolean): Promise<SubmitResult> {
+    const { ctx } = this;
+    const previous = this.sent.get(key);
+    if (previous) {
+      // Same authorization again: report the transaction already carrying it, unless that
+      // one reverted or was dropped by the node.
+      const receipt = await ctx.publicClient.getTransactionReceipt({ hash: previous }).catch(() => undefined);
+      if (receipt?.status === 'success') return { ok: true, txHash: previous };
+      if (!receipt && (await isKnownTransaction(ctx.publicClient, previous))) return { ok: true, txHash: previous };
+      this.sent.delete(key);
+    }
+
+    // A caller that has just verified skips the checks; it only needs to know which overload
+    // the signature takes (a local recover). The gas estimate below still executes the call
+    // against the latest state: the one simulation right before sending.
+    // A verification that just passed carries its simulation (the gas estimate executed the
+    // call against the latest state, at most SIMULATION_FRESH_MS ago): send on it. Otherwise
+    // verify now (in full, unless the caller verified) and simulate right before sending.
+    if (!verified) {
+      const v = await ctx.verifier.verify(auth, signature);
+      if (!v.ok) return v;
+    }
+    const fresh = ctx.verifier.takeSimulation(auth, signature);
+    const contractSigner = fresh ? fresh.contractSigner : !(await ctx.verifier.isEoaSignature(auth, signature));
+    const data = encodeTransfer(auth, signature, contractSigner);
+
+    let gas: bigint;
+    if (fresh) gas = fresh.gas;
+    else {
+      try {
+        gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data });
+      } catch (e) {
+        const message = revertReason(e);
+        if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);
+        return fail(reasonFromRevert(message), `simulation failed: ${message}`);
+      }
+    }
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const txHash = await ctx.sender.send({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) });
+        this.remember(key, txHash);
+        ctx.log.info({ txHash, from: auth.from, to: auth.to, value: auth.value.toString() }, 'relayed transferWithAuthorization');
+        return { ok: true, txHash };
+      } catch (e) {
+        const err = e as SendError;
+        // Our own transaction may have reached the node before the error (a retried request).
+        if (err.txHash && (await isKnownTransaction(ctx.publicClient, err.txHash))) {
+          this.remember(key, err.txHash);
+          return { ok: true, txHash: err.txHash };
+        }
+        if (!isNonceError(err.cause ?? e) || attempt >= MAX_SEND_ATTEMPTS) {
+          const sendOutcome = err.refused ? 'refused' : 'unknown';
+          // The node may still have taken it (e.g. a timeout after delivery): a resubmit of
+          // this authorization first looks this hash up instead of sending blindly.
+          if (err.txHash && sendOutcome === 'unknown') this.remember(key, err.txHash);
+          ctx.log.error({ err: revertReason(err.cause ?? e), attempt, sendOutcome, txHash: err.txHash }, 'relayer send failed');
+          const failure: SubmitFailure = {
+            ...fail(SubmitReason.submitFailed, `could not submit the transaction: ${revertReason(err.cause ?? e)}`),
+            sendOutcome,
+          };
+          if (err.txHash) failure.txHash = err.txHash;
+          return failure;
+        }
+        // Nonce clash (another sender on this key, or a stale cache): before sending again,
+        // make sure nobody has used the authorization meanwhile, so it is never sent twice.
+        ctx.log.warn({ attempt, err: revertReason(err.cause ?? e) }, 'relayer nonce error; retrying');
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 50)));
+        const used = await authorizationState(ctx.publicClient, ctx.tokenAddress, auth.from, auth.nonce).catch(() => undefined);
+        if (used === undefined) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
+        if (used) return fail(SubmitReason.authorizationUsed, 'this authorization was already used or canceled', 'nonce');
+      }
+    }
+  }
+
+  private remember(key: string, txHash: Hex): void {
+    if (this.sent.size >= SENT_CACHE_LIMIT) {
+      const oldest = this.sent.keys().next().value;
+      if (oldest !== undefined) this.sent.delete(oldest);
+    }
+    this.sent.set(key, txHash);
+  }
+}

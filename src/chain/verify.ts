@@ -1,0 +1,181 @@
+/**
+ * Verification of a TransferWithAuthorization, following coinbase/x402's facilitator: recover
+ * the signer (ERC-1271 for contract wallets), check the validity window, the authorization
+ * state and the balance, then simulate the call. A passing verification keeps its simulation
+ * briefly, so a send right after it (`{verified: true}`) need not simulate again.
+ */
+import { encodeFunctionData, parseSignature, recoverTypedDataAddress, size, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import { fail, type Result } from '../lib/results.js';
+import type { Logger } from '../lib/logger.js';
+import { stablecoinAbi } from './artifacts/stablecoin.js';
+import { buildTransferTypedData, type Eip712Domain, type TransferAuthorization } from './authorization.js';
+import { isRevert, reasonFromRevert, revertReason } from './errors.js';
+import { authorizationState, balanceOf, chainTimePast, wallSeconds, type LatestBlockCache, type NodeClient } from './node-reads.js';
+import { VerifyReason } from './results.js';
+
+// x402's facilitator rejects authorizations expiring within 6 s: too late to get mined.
+const EXPIRY_MARGIN_SECONDS = 6n;
+// A verification's simulation stands in for the send's own for this long (same call, same state but a block or two).
+const SIMULATION_FRESH_MS = 2_000;
+const SIMULATION_CACHE_LIMIT = 10_000;
+
+// secp256k1n / 2: signatures with a larger s are malleable and USDC rejects them.
+const MAX_S = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+export interface VerifyContext {
+  log: Logger;
+  embedded: boolean;
+  publicClient: NodeClient;
+  /** The account the simulation runs as: the relayer, which will send the call. */
+  relayer: PrivateKeyAccount;
+  tokenAddress: Address;
+  eip712Domain: Eip712Domain;
+  latest: LatestBlockCache;
+}
+
+export interface Simulation {
+  gas: bigint;
+  contractSigner: boolean;
+  at: number;
+}
+
+export class TransferVerifier {
+  /** Successful verifications' simulations, by authorization and signature (see takeSimulation). */
+  private readonly simulations = new Map<string, Simulation>();
+
+  constructor(private readonly ctx: VerifyContext) {}
+
+  async verify(
+    auth: TransferAuthorization,
+    signature: Hex,
+  ): Promise<Result<{ signer: Address; contractSigner: boolean }, VerifyReason>> {
+    const { ctx } = this;
+    try {
+      const sig = await this.checkSignature(auth, signature);
+      if (!sig.ok) return sig;
+      const data = encodeTransfer(auth, signature, sig.contractSigner);
+
+      // The reads and the simulation in one round trip. The simulation is the gas estimate
+      // (it executes the call against the latest state); a send right after reuses it.
+      const simulate = () =>
+        ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data }).then(
+          (gas) => ({ gas }) as const,
+          (e: unknown) => {
+            if (!isRevert(e)) throw e;
+            return { revert: revertReason(e) } as const;
+          },
+        );
+      const [latest, used, balance, simulated] = await Promise.all([
+        ctx.latest.get(),
+        authorizationState(ctx.publicClient, ctx.tokenAddress, auth.from, auth.nonce),
+        balanceOf(ctx.publicClient, ctx.tokenAddress, auth.from),
+        simulate(),
+      ]);
+      // Wall clock, but never behind the chain (anvil's clock can run ahead of ours).
+      const wall = wallSeconds();
+      const now = latest.timestamp > wall ? latest.timestamp : wall;
+      if (auth.validAfter > now) {
+        return fail(VerifyReason.notYetValid, `authorization is valid only after ${auth.validAfter}`, 'validAfter');
+      }
+      if (auth.validBefore < now + EXPIRY_MARGIN_SECONDS) {
+        return fail(VerifyReason.expired, 'authorization has expired', 'validBefore');
+      }
+      if (used) return fail(VerifyReason.authorizationUsed, 'this authorization was already used or canceled', 'nonce');
+      if (balance < auth.value) {
+        return fail(VerifyReason.insufficientBalance, 'the payer does not hold enough of the token', 'value');
+      }
+      let outcome: { gas: bigint } | { revert: string } = simulated;
+      // Valid by the clock but not yet in the latest block (a quiet chain, a lagging network):
+      // the simulation failed although the next block accepts it. Let the chain catch up, then
+      // simulate again.
+      if ('revert' in outcome && auth.validAfter >= latest.timestamp) {
+        if (!(await chainTimePast(ctx.publicClient, ctx.embedded, auth.validAfter))) {
+          return fail(VerifyReason.notYetValid, `authorization is valid only after ${auth.validAfter}`, 'validAfter');
+        }
+        outcome = await simulate();
+      }
+      if ('revert' in outcome) return fail(reasonFromRevert(outcome.revert), `simulation failed: ${outcome.revert}`);
+      this.rememberSimulation(auth, signature, { gas: outcome.gas, contractSigner: sig.contractSigner, at: Date.now() });
+      return { ok: true, signer: auth.from, contractSigner: sig.contractSigner };
+    } catch (e) {
+      ctx.log.warn({ err: revertReason(e) }, 'could not verify an authorization: chain unavailable');
+      return fail(VerifyReason.chainUnavailable, `the chain could not be reached: ${revertReason(e)}`);
+    }
+  }
+
+  /** A verification's simulation, for the send that follows it at once (`{verified: true}`). */
+  private rememberSimulation(auth: TransferAuthorization, signature: Hex, sim: Simulation): void {
+    if (this.simulations.size >= SIMULATION_CACHE_LIMIT) {
+      const oldest = this.simulations.keys().next().value;
+      if (oldest !== undefined) this.simulations.delete(oldest);
+    }
+    this.simulations.set(simulationKey(auth, signature), sim);
+  }
+
+  /** The simulation of a verification that passed at most SIMULATION_FRESH_MS ago; used once. */
+  takeSimulation(auth: TransferAuthorization, signature: Hex): Simulation | undefined {
+    const key = simulationKey(auth, signature);
+    const sim = this.simulations.get(key);
+    this.simulations.delete(key);
+    return sim && Date.now() - sim.at <= SIMULATION_FRESH_MS ? sim : undefined;
+  }
+
+  /** True when a 65-byte signature recovers locally to `auth.from` (an EOA: the (v, r, s) overload). */
+  async isEoaSignature(auth: TransferAuthorization, signature: Hex): Promise<boolean> {
+    if (size(signature) !== 65) return false;
+    try {
+      const recovered = await recoverTypedDataAddress({ ...buildTransferTypedData(this.ctx.eip712Domain, auth).typedData, signature });
+      return recovered.toLowerCase() === auth.from.toLowerCase();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Local ecrecover for EOAs; ERC-1271 through the RPC when `from` is a contract. */
+  private async checkSignature(
+    auth: TransferAuthorization,
+    signature: Hex,
+  ): Promise<Result<{ contractSigner: boolean }, typeof VerifyReason.invalidSignature>> {
+    const { typedData } = buildTransferTypedData(this.ctx.eip712Domain, auth);
+    if (size(signature) === 65) {
+      try {
+        const { s } = parseSignature(signature);
+        if (BigInt(s) > MAX_S) {
+          return fail(VerifyReason.invalidSignature, 'signature is malleable (high s value)', 'signature');
+        }
+        const recovered = await recoverTypedDataAddress({ ...typedData, signature });
+        if (recovered.toLowerCase() === auth.from.toLowerCase()) return { ok: true, contractSigner: false };
+      } catch {
+        // malformed: fall through to the contract-wallet check, then reject
+      }
+    }
+    const code = await this.ctx.publicClient.getCode({ address: auth.from });
+    if (code && code !== '0x') {
+      const valid = await this.ctx.publicClient
+        .verifyTypedData({ address: auth.from, ...typedData, signature })
+        .catch(() => false);
+      if (valid) return { ok: true, contractSigner: true };
+    }
+    return fail(VerifyReason.invalidSignature, 'signature does not match the payer address', 'signature');
+  }
+}
+
+/** The (v, r, s) overload for EOA signatures (every USDC version has it), bytes otherwise. */
+function useVrs(signature: Hex, contractSigner: boolean): { v: number; r: Hex; s: Hex } | undefined {
+  if (contractSigner || size(signature) !== 65) return undefined;
+  const { r, s, v, yParity } = parseSignature(signature);
+  return { v: v !== undefined && v >= 27n ? Number(v) : yParity + 27, r, s };
+}
+
+/** The transferWithAuthorization call data for `auth`, in the overload the signature takes. */
+export function encodeTransfer(auth: TransferAuthorization, signature: Hex, contractSigner: boolean): Hex {
+  const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
+  const vrs = useVrs(signature, contractSigner);
+  return vrs
+    ? encodeFunctionData({ abi: stablecoinAbi, functionName: 'transferWithAuthorization', args: [...head, vrs.v, vrs.r, vrs.s] })
+    : encodeFunctionData({ abi: stablecoinAbi, functionName: 'transferWithAuthorization', args: [...head, signature] });
+}
+
+function simulationKey(auth: TransferAuthorization, signature: Hex): string {
+  return [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce, signature].join(':').toLowerCase();
+}
