@@ -19,23 +19,12 @@
 import { randomBytes } from 'node:crypto';
 import { parseUnits, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import pg from 'pg';
 import { cluster, startSharedChain, type Instance } from '../test/helpers/cluster.js';
 import { call, createMerchant } from '../test/helpers/service.js';
 import { formatTable, measure, type Measurement } from './http.js';
 import { percentile } from './stats.js';
+import { ADMIN_URL, admin } from './pg-admin.js';
 
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function admin(text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 export interface InstancesBenchOptions {
   seconds: number;

@@ -15,24 +15,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { PgStore } from '../src/store/index.js';
 import { AccountsService } from '../src/accounts/accounts.js';
 import { KeysService } from '../src/keys/keys.js';
 import { FxService, loadFxTable } from '../src/fx/rates.js';
 import { formatTable, measure, seed, spawnChild, type Measurement } from './http.js';
+import { ADMIN_URL, admin } from './pg-admin.js';
 
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function admin(text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 function dbUrl(name: string): string {
   const u = new URL(ADMIN_URL);
