@@ -207,7 +207,8 @@ export class PaymentsService {
         });
       }
       return result;
-    });
+      // Only unique keys decide here (the idempotency key, `(account, reference)`).
+    }, { guardedByUniqueKeys: true });
   }
 
   private async insertOrDedupe(

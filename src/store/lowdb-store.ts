@@ -12,6 +12,7 @@ import {
   type Tx,
   type Where,
   type WriteTable,
+  type TransactionOptions,
 } from './types.js';
 
 /**
@@ -428,7 +429,8 @@ export class LowdbStore implements Store {
     return handle;
   }
 
-  async transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R> {
+  // Options are moot here: transactions run one at a time, which is the strongest isolation.
+  async transaction<R>(fn: (tx: Tx) => Promise<R>, _opts?: TransactionOptions): Promise<R> {
     if (this.closed) throw new Error('store is closed');
     const previous = this.lock;
     let release!: () => void;

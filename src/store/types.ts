@@ -84,6 +84,18 @@ export interface Tx {
   afterCommit(fn: () => void): void;
 }
 
+export interface TransactionOptions {
+  /**
+   * The body is right in any interleaving as long as its unique keys hold: it reads rows by a
+   * unique key and inserts under that key (payment create: the idempotency key, the
+   * `(account, reference)` pair), and nothing else it reads decides what it writes. A store may
+   * then run it with weaker isolation and, when an insert meets a key a concurrent transaction
+   * took, run the body again (it then reads the winner). Never for balance checks or anything
+   * that reads a set to decide: those need the default. lowdb ignores it (it runs one at a time).
+   */
+  guardedByUniqueKeys?: boolean;
+}
+
 export interface Store {
   /** Committed rows (frozen: copy before changing). */
   table<T extends Row>(def: TableDef<T>): ReadTable<T>;
@@ -91,7 +103,7 @@ export interface Store {
    * Runs `fn` alone; its writes become visible together and are durable on disk before the
    * returned promise resolves. If `fn` throws, none of its writes happen. Do no slow I/O inside.
    */
-  transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R>;
+  transaction<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactionOptions): Promise<R>;
   /** Shorthand for a one-table transaction. */
   write<T extends Row, R>(def: TableDef<T>, fn: (table: WriteTable<T>) => Promise<R>): Promise<R>;
   /**

@@ -231,6 +231,30 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
         expect(await store.table(Items).count({ owner: 'a' })).toBe(1);
       });
 
+      it('guarded by unique keys (weaker isolation allowed): concurrent check-then-insert still ends with the one row, every caller reading it', async () => {
+        const ids = await Promise.all(
+          Array.from({ length: 15 }, (_, i) =>
+            store.transaction(
+              async (tx) => {
+                const t = tx.table(Items);
+                const existing = await t.findOne({ owner: 'g', ref: 'order-1' });
+                if (existing) return existing.id;
+                await new Promise((r) => setImmediate(r));
+                const mine = await t.insert(item(`g${i}`, { owner: 'g', ref: 'order-1' }));
+                // A second write after the contested one: it must vanish with it when the key was lost.
+                await tx.table(Others).insert({ id: `other-of-g${i}`, v: i });
+                return mine.id;
+              },
+              { guardedByUniqueKeys: true },
+            ),
+          ),
+        );
+        expect(new Set(ids).size).toBe(1);
+        expect(await store.table(Items).count({ owner: 'g' })).toBe(1);
+        // Only the winner's second write is there: the losers' bodies ran again and wrote nothing.
+        expect((await store.table(Others).findMany()).map((o) => o.id)).toEqual([`other-of-${ids[0]}`]);
+      });
+
       it('blind concurrent inserts of one unique key: one wins, the rest get a conflict naming it', async () => {
         const results = await Promise.allSettled(
           Array.from({ length: 15 }, (_, i) => store.write(Items, (t) => t.insert(item(`b${i}`, { ref: 'same' })))),

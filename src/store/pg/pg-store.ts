@@ -10,6 +10,7 @@ import {
   type Tx,
   type Where,
   type WriteTable,
+  type TransactionOptions,
 } from '../types.js';
 import { checkRange } from '../range.js';
 import { migrate } from './migrate.js';
@@ -28,6 +29,8 @@ import { fieldExpr, ident, indexSpecs, presentExpr } from './schema.js';
 
 const MAX_ATTEMPTS = 30;
 const RETRYABLE = new Set(['40001', '40P01']);
+/** A body guarded by unique keys reads the winner on its second run; a third is a real conflict. */
+const KEY_TAKEN_ATTEMPTS = 3;
 /** Any fixed 64-bit number, shared by every instance (see `attempt`). */
 const RETRY_LOCK = 7_243_100_002;
 
@@ -312,7 +315,12 @@ export class PgStore implements Store {
     return handle;
   }
 
-  async transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R> {
+  async transaction<R>(fn: (tx: Tx) => Promise<R>, opts: TransactionOptions = {}): Promise<R> {
+    // Guarded by unique keys (TransactionOptions): READ COMMITTED, so concurrent creates of one
+    // merchant do not abort each other over shared index pages (each such abort cost a retry
+    // behind RETRY_LOCK); a key taken meanwhile shows as a StoreConflictError from the insert's
+    // ON CONFLICT, and the body runs again, reading the winner.
+    const isolation = opts.guardedByUniqueKeys ? 'READ COMMITTED' : 'SERIALIZABLE';
     for (let attempt = 1; ; attempt++) {
       if (this.closed) throw new Error('store is closed');
       const client = await this.pool.connect();
@@ -321,7 +329,7 @@ export class PgStore implements Store {
       // Callbacks of this attempt only: a retried body registers its own again.
       const committed: Array<() => void> = [];
       try {
-        outcome = { ok: true, value: await this.attempt(client, fn, committed, attempt > 1) };
+        outcome = { ok: true, value: await this.attempt(client, fn, committed, attempt > 1, isolation) };
       } catch (e) {
         outcome = { ok: false, error: e };
         try {
@@ -335,8 +343,9 @@ export class PgStore implements Store {
         for (const cb of committed) cb();
         return outcome.value;
       }
-      const code = sqlState(outcome.error);
-      if (!code || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw outcome.error;
+      const keyTaken = opts.guardedByUniqueKeys === true && outcome.error instanceof StoreConflictError;
+      const code = keyTaken ? '23505' : sqlState(outcome.error);
+      if (!code || !(RETRYABLE.has(code) || keyTaken) || attempt >= (keyTaken ? KEY_TAKEN_ATTEMPTS : MAX_ATTEMPTS)) throw outcome.error;
       this.opts.onRetry?.(attempt, code);
       // Spread the retries so the same transactions do not collide again in step.
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));
@@ -344,7 +353,13 @@ export class PgStore implements Store {
   }
 
   /** One try of a transaction on `client`: BEGIN, the body, COMMIT; throws on any failure. */
-  private async attempt<R>(client: pg.PoolClient, fn: (tx: Tx) => Promise<R>, committed: Array<() => void>, retry: boolean): Promise<R> {
+  private async attempt<R>(
+    client: pg.PoolClient,
+    fn: (tx: Tx) => Promise<R>,
+    committed: Array<() => void>,
+    retry: boolean,
+    isolation: 'SERIALIZABLE' | 'READ COMMITTED',
+  ): Promise<R> {
     let open = true;
     // The first database error in this transaction: PostgreSQL answers COMMIT of a failed
     // transaction with a rollback, not an error, so the failure is remembered here. A unique
@@ -375,7 +390,7 @@ export class PgStore implements Store {
       },
     };
     try {
-      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
       // A retried transaction queues behind the other retried ones (across instances), so a
       // burst of conflicting transactions drains instead of colliding again and again.
       if (retry) await client.query('SELECT pg_advisory_xact_lock($1)', [RETRY_LOCK]);
