@@ -135,7 +135,6 @@ export class SettlementService {
   /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private reconciling: Promise<ReconcileSummary> | undefined;
-  private closed = false;
 
   constructor(o: SettlementOptions) {
     this.store = o.store;
@@ -474,7 +473,7 @@ export class SettlementService {
     if (!p || p.status !== 'pending' || !hasSettleAttempt(p)) return 'pending';
     try {
       // Time first: once the window has closed, the authorization state read next is final.
-      const closed = (await this.chainNow()) >= validBeforeOf(p);
+      const closed = (await this.chain.chainTime()) >= validBeforeOf(p);
       const used = await this.usedEarlierAuthorization(p);
       if (used) {
         const r = await this.settleFromChain(p, used, waitMs);
@@ -501,7 +500,7 @@ export class SettlementService {
     try {
       // Chain time before the state reads: if the window had closed by then, what they say is
       // final (a block mined in between cannot use the authorization any more).
-      const closed = (await this.chainNow()) >= validBeforeOf(p);
+      const closed = (await this.chain.chainTime()) >= validBeforeOf(p);
       if (payer && (await this.chain.authorizationState(payer, nonce))) {
         const txHash = await this.chain.findAuthorizationTx(payer, nonce, {
           txHash: p.txHash as Hex | undefined,
@@ -530,7 +529,7 @@ export class SettlementService {
         const txHash = p.txHash as Hex;
         const receipt = await this.chain.waitForReceipt(txHash, waitMs);
         if (receipt.status !== 'timeout') return this.finish(p.id, txHash, receipt.status);
-        if (await this.isKnownTransaction(txHash)) return { ok: true, payment: p, txHash };
+        if (await this.chain.transactionKnown(txHash)) return { ok: true, payment: p, txHash };
       }
       // Nothing on-chain and nothing on its way from this payer; an earlier payer's
       // authorization may still have been used (see "Expiry after a settle attempt").
@@ -567,23 +566,12 @@ export class SettlementService {
     }
   }
 
-  /** Known to the node (pool or chain). Throws when the node cannot say: "unknown" must be verified. */
-  private isKnownTransaction(hash: Hex): Promise<boolean> {
-    return this.chain.transactionKnown(hash);
-  }
-
-  /** Chain time, but never behind the wall clock (the same rule the chain layer verifies with). */
-  private chainNow(): Promise<bigint> {
-    return this.chain.chainTime();
-  }
-
   // -------------------------------------------------------------------------- lifecycle
 
   // The reconciler runs as the scheduler's `reconcile:settlement` job (src/core/build.ts).
 
-  /** Stops the reconciler and waits (up to `graceMs`) for settles in flight. */
+  /** Waits (up to `graceMs`) for settles and a reconcile pass in flight; the scheduler has stopped first. */
   async close(graceMs = 5_000): Promise<void> {
-    this.closed = true;
     const inFlight = [...this.queues.values(), ...(this.reconciling ? [this.reconciling] : [])];
     if (inFlight.length === 0) return;
     let timer: NodeJS.Timeout | undefined;

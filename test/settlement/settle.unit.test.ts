@@ -153,6 +153,22 @@ describe('SettlementService over the fake chain port', () => {
     expect(w.chain.sent).toHaveLength(0);
   });
 
+  it('an attempt that never reached the chain: once chain time passes its window, the reconciler expires the payment', async () => {
+    const w = await world();
+    const p = await w.newPayment();
+    const { input } = await pay(w, p.id);
+    w.chain.script.push('refuse');
+    expect((await w.settlement.settle(p.id, input)).ok).toBe(false);
+    // Still open: the reconciler leaves it for the customer to pay again.
+    expect((await w.settlement.reconcile()).expired).toBe(0);
+    expect((await w.payments.get(p.id))?.status).toBe('pending');
+    // Chain time past the authorization's validBefore, nothing used: it can never settle now.
+    w.chain.advanceSeconds = 48 * 3600;
+    expect((await w.settlement.reconcile()).expired).toBe(1);
+    expect((await w.payments.get(p.id))?.status).toBe('expired');
+    expect(w.chain.balance(w.shopWallet)).toBe(0n);
+  });
+
   it('chain down while relaying: the payment is pending again and nothing was sent', async () => {
     const w = await world();
     const p = await w.newPayment();
