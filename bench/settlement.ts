@@ -23,6 +23,33 @@ import { CreatePaymentInput } from '../src/payments/schemas.js';
 import { TransferAuthorization } from '../src/chain/authorization.js';
 import { stablecoinAbi } from '../src/chain/artifacts/stablecoin.js';
 import { percentile, pool } from './stats.js';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+
+/** CPU seconds (user + system) of a process, from /proc; undefined off Linux. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The embedded anvil this process started (a child named anvil), for its CPU time. */
+function anvilPid(): number | undefined {
+  try {
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const [comm, rest] = [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), stat.slice(stat.lastIndexOf(')') + 2)];
+      if (comm === 'anvil' && Number(rest.split(' ')[1]) === process.pid) return Number(d);
+    }
+  } catch {
+    // not Linux
+  }
+  return undefined;
+}
 
 export interface SettlementBenchResult {
   payments: number;
@@ -42,6 +69,15 @@ export interface SettlementBenchResult {
   pacedAchievedPerSecond: number;
   pacedP50Ms: number;
   pacedP99Ms: number;
+  /** Blocks the chain grew by in each phase (settlements share blocks when the chain batches them). */
+  burstBlocks: number;
+  pacedBlocks: number;
+  bareBlocks: number;
+  /** The same N bare transfers with batched JSON-RPC (calls of one tick in one HTTP request). */
+  bareBatchedTransfersPerSecond: number;
+  bareBatchedBlocks: number;
+  /** settlements/s divided by batched bare transfers/s. */
+  ratioBatched: number;
 }
 
 export interface SettlementBenchOptions {
@@ -93,7 +129,20 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
     const paced = prepared.splice(n);
 
     // Measured: all settles at once through the one relayer.
+    const blockNow = () => chain.publicClient.getBlockNumber({ cacheTime: 0 });
+    // CPU of this process (service and bench) and of anvil over the measured phases.
+    const anvil = anvilPid();
+    const cpu = () => ({ node: cpuSeconds(process.pid) ?? NaN, anvil: anvil ? (cpuSeconds(anvil) ?? NaN) : NaN });
+    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the two settlement phases only (not the setup).
+    const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    const cpu0 = cpu();
     const latencies: number[] = [];
+    const burstFrom = await blockNow();
     const t0 = performance.now();
     await Promise.all(
       prepared.map(async ({ id, authorization, signature }) => {
@@ -104,12 +153,14 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
+    const burstBlocks = Number((await blockNow()) - burstFrom);
     const moved = (await chain.balanceOf(merchant)) - merchantBefore;
     const expected = prepared.reduce((s, p) => s + p.authorization.value, 0n);
     if (moved !== expected) throw new Error(`merchant received ${moved}, expected ${expected}`);
 
     // Measured: settles started at a steady offered rate (latency at that load, not in a burst).
     const pacedLatencies: number[] = [];
+    const pacedFrom = await blockNow();
     const tp = performance.now();
     await Promise.all(
       paced.map(async ({ id, authorization, signature }, i) => {
@@ -121,29 +172,49 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
       }),
     );
     const pacedSeconds = (performance.now() - tp) / 1000;
+    const pacedBlocks = Number((await blockNow()) - pacedFrom);
+    const cpu1 = cpu();
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      const file = path.join(process.env.BENCH_CPU_PROF!, `settlement-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      profiler.disconnect();
+      print(`settlement: CPU profile of the measured phases in ${file}`);
+    }
     pacedLatencies.sort((a, b) => a - b);
 
-    // Baseline: N bare ERC-20 transfers sent at once by one funded account.
-    const sender = privateKeyToAccount(generatePrivateKey(), { nonceManager: createNonceManager({ source: jsonRpc() }) });
-    const funded = await chain.faucet(sender.address, BigInt(n), { nativeAmount: parseEther('1') });
-    if (!funded.ok) throw new Error(funded.message);
-    const wallet = createWalletClient({ account: sender, chain: chain.publicClient.chain, transport: http(chain.rpcUrl) });
-    const sink = privateKeyToAccount(generatePrivateKey()).address;
-    const bare: number[] = [];
-    const t1 = performance.now();
-    await Promise.all(
-      Array.from({ length: n }, async () => {
-        const start = performance.now();
-        const hash = await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [sink, 1n] });
-        const receipt = await chain.waitForReceipt(hash);
-        if (receipt.status !== 'success') throw new Error(`bare transfer ${hash}: ${receipt.status}`);
-        bare.push(performance.now() - start);
-      }),
-    );
-    const bareSeconds = (performance.now() - t1) / 1000;
+    // Baseline: N bare ERC-20 transfers sent at once by one funded account, one HTTP request
+    // per JSON-RPC call (viem's default), then again with calls of one tick batched into one
+    // request, as the service's own client does on the embedded chain (src/chain/boot.ts).
+    const bareRun = async (batch: boolean) => {
+      const sender = privateKeyToAccount(generatePrivateKey(), { nonceManager: createNonceManager({ source: jsonRpc() }) });
+      const funded = await chain.faucet(sender.address, BigInt(n), { nativeAmount: parseEther('1') });
+      if (!funded.ok) throw new Error(funded.message);
+      const transport = http(chain.rpcUrl, batch ? { batch: { wait: 0 } } : {});
+      const wallet = createWalletClient({ account: sender, chain: chain.publicClient.chain, transport });
+      const sink = privateKeyToAccount(generatePrivateKey()).address;
+      const times: number[] = [];
+      const from = await blockNow();
+      const t1 = performance.now();
+      await Promise.all(
+        Array.from({ length: n }, async () => {
+          const start = performance.now();
+          const hash = await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [sink, 1n] });
+          const receipt = await chain.waitForReceipt(hash);
+          if (receipt.status !== 'success') throw new Error(`bare transfer ${hash}: ${receipt.status}`);
+          times.push(performance.now() - start);
+        }),
+      );
+      const secs = (performance.now() - t1) / 1000;
+      return { times: times.sort((a, b) => a - b), seconds: secs, blocks: Number((await blockNow()) - from) };
+    };
+    const plain = await bareRun(false);
+    const batched = await bareRun(true);
+    const bare = plain.times;
+    const bareSeconds = plain.seconds;
+    const bareBlocks = plain.blocks;
 
     latencies.sort((a, b) => a - b);
-    bare.sort((a, b) => a - b);
     const settlementsPerSecond = n / seconds;
     const bareTransfersPerSecond = n / bareSeconds;
     const result: SettlementBenchResult = {
@@ -162,19 +233,34 @@ export async function benchSettlement(opts: SettlementBenchOptions = {}): Promis
       pacedAchievedPerSecond: round(n / pacedSeconds),
       pacedP50Ms: round(percentile(pacedLatencies, 50)),
       pacedP99Ms: round(percentile(pacedLatencies, 99)),
+      burstBlocks,
+      pacedBlocks,
+      bareBlocks,
+      bareBatchedTransfersPerSecond: round(n / batched.seconds),
+      bareBatchedBlocks: batched.blocks,
+      ratioBatched: round(settlementsPerSecond / (n / batched.seconds), 2),
     };
     print(
       `settlement: ${n} payments in ${result.seconds} s = ${result.settlementsPerSecond} settlements/s; ` +
-        `settle -> receipt p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`,
+        `settle -> receipt p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms; ${burstBlocks} blocks`,
     );
     print(
       `settlement baseline: ${n} bare ERC-20 transfers from one account in ${result.bareSeconds} s = ` +
-        `${result.bareTransfersPerSecond} transfers/s (p50 ${result.bareP50Ms} ms, p99 ${result.bareP99Ms} ms); ` +
+        `${result.bareTransfersPerSecond} transfers/s (p50 ${result.bareP50Ms} ms, p99 ${result.bareP99Ms} ms; ${bareBlocks} blocks); ` +
         `settlement/bare = ${result.ratio}`,
     );
     print(
+      `settlement baseline, batched JSON-RPC: ${n} bare transfers = ${result.bareBatchedTransfersPerSecond} transfers/s ` +
+        `(${batched.blocks} blocks); settlement/batched bare = ${result.ratioBatched}`,
+    );
+    const per = (v: number) => round((v * 1000) / (2 * n), 2);
+    print(
+      `settlement CPU over both phases (${2 * n} settlements): this process ${per(cpu1.node - cpu0.node)} ms, ` +
+        `anvil ${per(cpu1.anvil - cpu0.anvil)} ms per settlement`,
+    );
+    print(
       `settlement paced: ${n} settles offered at ${rate}/s, done at ${result.pacedAchievedPerSecond}/s; ` +
-        `settle -> receipt p50 ${result.pacedP50Ms} ms, p99 ${result.pacedP99Ms} ms`,
+        `settle -> receipt p50 ${result.pacedP50Ms} ms, p99 ${result.pacedP99Ms} ms; ${pacedBlocks} blocks`,
     );
     return result;
   } finally {
