@@ -47,7 +47,7 @@ export interface RelayChain {
 export interface RelayOptions extends SubmitOptions {
   /** How long to wait for the receipt before answering `pending(tx)`. */
   timeoutMs?: number;
-  /** Told the hash as soon as the transaction is on its way (before the receipt wait), to be recorded. */
+  /** Told the hash as soon as the transaction is on its way (while the receipt is awaited), to be recorded. */
   onSent?: (txHash: Hex) => Promise<void> | void;
   /** Lower bound for a log scan looking for the transaction that used the authorization. */
   since?: Date | string;
@@ -61,8 +61,10 @@ export async function relayOnce(
 ): Promise<RelayOutcome> {
   const sent = await chain.submitTransferWithAuthorization(auth, signature, opts.verified ? { verified: true } : {});
   if (sent.ok) {
-    await opts.onSent?.(sent.txHash);
-    const receipt = await chain.waitForReceipt(sent.txHash, opts.timeoutMs);
+    // Recording the hash (a durable write) overlaps the receipt wait instead of preceding it;
+    // the outcome is answered only once both are done, so a caller still has the hash stored
+    // before it applies the receipt.
+    const [, receipt] = await Promise.all([opts.onSent?.(sent.txHash), chain.waitForReceipt(sent.txHash, opts.timeoutMs)]);
     if (receipt.status === 'success') return { status: 'settled', txHash: sent.txHash };
     if (receipt.status === 'timeout') {
       return { status: 'pending', txHash: sent.txHash, message: 'the transaction is not confirmed yet', mayHaveSent: true };

@@ -266,7 +266,8 @@ export class SettlementService {
       verified: true,
       timeoutMs: this.confirmTimeoutMs,
       since: p.createdAt,
-      // Stored while processing, before the receipt wait, so the reconciler can follow it.
+      // Stored while processing (during the receipt wait, before the outcome is applied), so
+      // the reconciler can follow it.
       onSent: (txHash) => this.recordTxHash(p.id, txHash),
     });
     switch (relayed.status) {

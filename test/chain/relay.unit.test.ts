@@ -36,6 +36,27 @@ describe('relayOnce: settled | pending | failed', () => {
     expect(chain.balance(shop)).toBe(5_000n);
   });
 
+  it('records the hash while the receipt is awaited, and answers only once the record is done', async () => {
+    const chain = new FakeChain();
+    const { auth, signature } = await signed(chain, 'overlap');
+    const events: string[] = [];
+    const wait = chain.waitForReceipt.bind(chain);
+    chain.waitForReceipt = async (hash) => {
+      events.push('receipt wait started');
+      return wait(hash);
+    };
+    const out = await relayOnce(chain, auth, signature, {
+      onSent: async (h) => {
+        events.push(`record ${h} started`);
+        // A durable write takes a while: the receipt wait is already running meanwhile.
+        await new Promise((r) => setTimeout(r, 5));
+        events.push('record done');
+      },
+    });
+    events.push(`answered ${out.status}`);
+    expect(events).toEqual([`record ${chain.sent[0]} started`, 'receipt wait started', 'record done', 'answered settled']);
+  });
+
   it('no receipt in time: pending with the hash', async () => {
     const chain = new FakeChain();
     const { auth, signature } = await signed(chain, 'c');
