@@ -161,7 +161,8 @@ function smallTalk(a: Analysis): string | undefined {
   if (only(THANKS)) return replies.welcome;
   if (only(BARE_ANSWERS)) return replies.useButtons;
   const howMuch = words.join(' ').includes('how much');
-  if (howMuch && words.some((w) => FEE_WORDS.has(w))) return replies.noQuotes;
+  // With an amount it is a quote (quote_transfer); without one, the fee rule.
+  if (howMuch && !a.money.length && words.some((w) => FEE_WORDS.has(w))) return FEES_ANSWER[a.lang];
   return undefined;
 }
 

@@ -236,8 +236,8 @@ function lexNumber(text: string, i: number, style: NumberStyle): Token | undefin
     tok.blob = blob;
     return tok;
   };
-  // "5e-1", "1e9": exponents; "1/2": fractions (a d/d/d date is not money either).
-  const exp = /[eE][+-]?\d+/y;
+  // "5e-1", "1e9", "5^2": exponents; "1/2": fractions (a d/d/d date is not money either).
+  const exp = /(?:[eE][+-]?|\^)\d+/y;
   exp.lastIndex = end;
   const e = exp.exec(text);
   if (e && !isAlnum(text[end + e[0].length])) return refuse('exponent', end + e[0].length);
