@@ -397,7 +397,7 @@ const noneRows: Row[] = [
   ['yes', none('Confirm')],
   // With an amount a fee question is a quote (issue 11); without one it gets the fee rule.
   ['how much does it cost to send 500 KES', { name: 'quote_transfer', input: { amount: '500', currency: 'KES' } }],
-  ['how much does it cost to send money?', none('fee')],
+  ['how much does it cost to send money?', none('costs 0.5%')],
   ['Will it rain tomorrow?', none('create a market: Will it rain tomorrow?')],
   ['bet 100 on them in mkt_epl', none('Which outcome')],
 ];
