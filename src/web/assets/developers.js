@@ -295,6 +295,12 @@ rotate.addEventListener('click', async () => {
 const eTable = document.getElementById('endpoints-table');
 const eBody = document.getElementById('endpoints-body');
 
+/** CSSOM, not a style attribute: the CSP allows no inline styles. */
+function noWrap(node) {
+  node.style.whiteSpace = 'nowrap';
+  return node;
+}
+
 function endpointRow(e) {
   const disabled = e.status === 'disabled';
   // The badge colours of a delivery: green when events go out, red when nothing is sent.
@@ -319,7 +325,8 @@ function endpointRow(e) {
     'tr',
     { 'data-endpoint-id': e.id },
     el('td', { 'data-label': 'URL', class: 'wrap' }, el('div', {}, el('code', { text: String(e.url) }), el('span', { class: 'sub', text: e.default ? 'default' : e.description ?? '' }))),
-    el('td', { 'data-label': 'Events', class: 'wrap' }, Array.isArray(e.enabled_events) ? e.enabled_events.join(', ') : 'all'),
+    // Event types break only between names (a type split mid-word reads badly).
+    el('td', { 'data-label': 'Events' }, Array.isArray(e.enabled_events) ? e.enabled_events.flatMap((t, i) => [i ? ' ' : null, noWrap(el('code', { text: t }))]) : 'all'),
     el('td', { 'data-label': 'Status' }, badge, disabled && e.disabled_reason ? el('span', { class: 'sub', text: String(e.disabled_reason) }) : null),
     el('td', { class: 'actions' }, action),
   );
