@@ -76,6 +76,13 @@ describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () =>
     expect(usage.body.recent[0].transaction).toBe(settled.transaction);
     const otherUsage = await call(`${svc.api}/x402/usage`, { key: other.key });
     expect(otherUsage.body.settlements).toBe(0);
+    // ... and shown to them, signed in, on the Developers screen.
+    const screen = await (await fetch(`${svc.url}/app/developers`, { headers: { cookie: merchant.cookie } })).text();
+    expect(screen).toContain(`data-settlements="1" data-gas-used="${receipt.gasUsed}" data-gas-cost-wei="${receipt.gasUsed * receipt.effectiveGasPrice}"`);
+    expect(screen).toContain(settled.transaction);
+    const otherScreen = await (await fetch(`${svc.url}/app/developers`, { headers: { cookie: other.cookie } })).text();
+    expect(otherScreen).toContain('data-settlements="0"');
+    expect(otherScreen).not.toContain(settled.transaction);
 
     // Replaying the same signed payment to the merchant gets no second response, and moves nothing.
     const signatureHeader = sent.map((h) => h.get('payment-signature')).find(Boolean)!;
