@@ -151,6 +151,19 @@ describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () =>
     expect((await facilitator('verify', { x402Version: 2, ...elsewhere })).body.invalidReason).toBe('invalid_exact_evm_payload_recipient_mismatch');
   });
 
+  it('refuses what only the simulation catches (a transfer the token refuses: payTo the zero address); settle sends nothing', async () => {
+    const payer = await funded(20_000n);
+    const zero = '0x0000000000000000000000000000000000000000' as Address;
+    const req = await signedRequest(svc, payer, { payTo: zero, amount: PRICE });
+    const v = await facilitator('verify', { x402Version: 2, ...req });
+    expect(v.body).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_transaction_simulation_failed', payer: payer.address });
+    const s = await facilitator('settle', { x402Version: 2, ...req });
+    expect(s.body).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_transaction_simulation_failed', transaction: '' });
+    const nonce = (req.paymentPayload as any).payload.authorization.nonce as Hex;
+    expect(await svc.deps.chain.authorizationState(payer.address, nonce)).toBe(false);
+    expect(await svc.deps.chain.balanceOf(payer.address)).toBe(20_000n);
+  });
+
   it('refuses an unfunded payer', async () => {
     const payer = newPayer();
     const req = await signedRequest(svc, payer, { payTo, amount: PRICE });
