@@ -77,6 +77,8 @@ const moving: Array<[string, string, Record<string, string>]> = [
   ['send 4k to @tunde for the money I owe him', 'NGN', { recipient: '@tunde', amount: '4000' }],
   ['pasale 300 varos a @lupe', 'MXN', { recipient: '@lupe', amount: '300', currency: 'MXN' }],
   ['send 5k to @tunde as soon as possible', 'NGN', { recipient: '@tunde', amount: '5000' }],
+  ['once again, send 5k to @tunde', 'NGN', { recipient: '@tunde', amount: '5000' }],
+  ['Sí, manda 500 a @lupe', 'MXN', { recipient: '@lupe', amount: '500' }],
 ];
 
 describe('speech-act gate', () => {

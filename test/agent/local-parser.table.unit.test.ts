@@ -387,6 +387,9 @@ const noneRows: Row[] = [
   ['🤔', none()],
   ['how much is 500 KES in USD?', { name: 'quote_transfer', input: { amount: '500', currency: 'KES', to_currency: 'USD' } }],
   ['what did I pay this month', { name: 'list_activity', input: {} }],
+  // Questions about something already done are answered with the activity list.
+  ['have i paid my gotv yet?', { name: 'list_activity', input: {} }],
+  ['when will my transfer to @amina arrive?', { name: 'list_activity', input: {} }],
   ['send', none('how much and to whom')],
   ["don't send anything", none("won't do anything")],
   ['never mind', none("won't do anything")],

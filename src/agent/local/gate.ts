@@ -274,7 +274,11 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   if (has(CANCEL) && ctx.intent !== 'cancel_market') return { reason: 'cancellation' };
   if (hasPhrase(text, CONDITIONAL_PHRASES)) return { reason: 'conditional' };
   // "al Sí", "no Sim": an outcome after an article or preposition, and an accented "sí", are not "if".
-  const condAt = (i: number) => CONDITIONAL.has(norms[i]!) && !(norms[i] === 'si' && (t[i]!.text.toLowerCase() === 'sí' || ['al', 'a', 'el', 'en', 'por', 'del', 'un', 'o', 'no'].includes(norms[i - 1] ?? '')));
+  // "once again", "send it once" are not conditions; "once he pays" is.
+  const condAt = (i: number) =>
+    CONDITIONAL.has(norms[i]!) &&
+    !(norms[i] === 'si' && (t[i]!.text.toLowerCase() === 'sí' || ['al', 'a', 'el', 'en', 'por', 'del', 'un', 'o', 'no'].includes(norms[i - 1] ?? ''))) &&
+    !(norms[i] === 'once' && (!norms[i + 1] || ['again', 'more', 'only', 'a', 'per', 'off'].includes(norms[i + 1]!)));
   if (norms.some((_, i) => condAt(i)) && !(a.lang === 'sw' && norms.includes('si') && !norms.includes('kama'))) {
     // Spanish "si" is also a careless "sí"; French/Spanish/Portuguese "si/se" must open a clause.
     const idx = norms.findIndex((_, i) => condAt(i));

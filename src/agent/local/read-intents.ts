@@ -24,7 +24,7 @@ const FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'cost', 'costs', 
 const RECIPIENT_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id']);
 
 /** A question about something already done: "did I already pay DStv?", "did my 10k to @amaka go through?". */
-const PAST_QUESTION = [/\b(did|have|has) (i|my|we)\b.*\b(go through|went through|arrive|reach|land)/, /\bgo through\?/, /\b(did|have) (i|we) (already |ever |even )?(pay|paid|send|sent|buy|bought|top|topped|transfer|transferred|renew|renewed)\b.*\?/];
+const PAST_QUESTION = [/\b(did|have|has) (i|my|we)\b.*\b(go through|went through|arrive|reach|land)/, /\bgo through\?/, /\bwhen (will|does|did|is) (my|the)\b.*\b(arrive|reach|land|go through|come|clear)/, /\b(did|have) (i|we) (already |ever |even )?(pay|paid|send|sent|buy|bought|top|topped|transfer|transferred|renew|renewed)\b.*\?/];
 
 export function detectActivity(a: Analysis): boolean {
   const text = fold(a.text.toLowerCase());
