@@ -113,7 +113,8 @@ export function receiptSource(client: NodeClient): ReceiptSource {
         const raw = (await client.request({ method: 'eth_getBlockReceipts' as never, params: [toHex(block)] as never })) as
           | Array<{ transactionHash: Hex; status: string; blockNumber: string; gasUsed: string }>
           | null;
-        return (raw ?? []).map((r) => ({ ...summary(r), transactionHash: r.transactionHash }));
+        // null: the node has no such block (yet); the watcher reads it again instead of skipping it.
+        return raw === null ? null : raw.map((r) => ({ ...summary(r), transactionHash: r.transactionHash }));
       } catch (e) {
         if (e instanceof BaseError && /method not found|not supported|does not exist|unsupported/i.test(`${e.shortMessage} ${e.details ?? ''}`)) {
           return undefined;

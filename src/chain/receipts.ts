@@ -17,8 +17,11 @@ export interface ReceiptSummary {
 
 export interface ReceiptSource {
   blockNumber(): Promise<bigint>;
-  /** Receipts of one block, or undefined when the node has no eth_getBlockReceipts. */
-  blockReceipts(block: bigint): Promise<Array<ReceiptSummary & { transactionHash: Hex }> | undefined>;
+  /**
+   * Receipts of one block; `null` when the node does not have that block (yet), e.g. its head
+   * moved before the block's receipts were stored; undefined when it has no eth_getBlockReceipts.
+   */
+  blockReceipts(block: bigint): Promise<Array<ReceiptSummary & { transactionHash: Hex }> | null | undefined>;
   /** One receipt, or undefined when the transaction is not mined (yet). */
   receipt(hash: Hex): Promise<ReceiptSummary | undefined>;
 }
@@ -28,12 +31,17 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+/** Read again one by one, as a safety net, the transactions still waited for after this many polls. */
+const RECHECK_POLLS = 50;
+
 export class ReceiptWatcher {
   private readonly waiters = new Map<string, Waiter[]>();
   private lastBlock: bigint | undefined;
   private loop: Promise<void> | undefined;
   private blockReceiptsMissing = false;
   private closed = false;
+  /** When each waited-for hash was last read on its own. */
+  private readonly checked = new Map<string, number>();
 
   constructor(
     private readonly source: ReceiptSource,
@@ -51,7 +59,10 @@ export class ReceiptWatcher {
       };
       const list = this.waiters.get(key);
       if (list) list.push(waiter);
-      else this.waiters.set(key, [waiter]);
+      else {
+        this.waiters.set(key, [waiter]);
+        this.checked.set(key, Date.now());
+      }
       this.ensureLoop();
       // Registered first, then asked directly: a block the loop read before we registered was
       // mined before this read, so one of the two sees the transaction.
@@ -74,7 +85,10 @@ export class ReceiptWatcher {
     const done = only ? list.filter((w) => w === only) : list;
     const rest = only ? list.filter((w) => w !== only) : [];
     if (rest.length > 0) this.waiters.set(key, rest);
-    else this.waiters.delete(key);
+    else {
+      this.waiters.delete(key);
+      this.checked.delete(key);
+    }
     for (const w of done) {
       clearTimeout(w.timer);
       w.resolve(r);
@@ -97,11 +111,18 @@ export class ReceiptWatcher {
         let from = this.lastBlock === undefined ? head : this.lastBlock + 1n;
         // Far behind (a long pause): the direct reads below cover what is skipped.
         if (head - from > 256n) from = head - 256n;
+        let behind = false;
         for (let b = from; b <= head && this.waiters.size > 0; b++) {
-          await this.readBlock(b);
+          // Not stored yet although the head names it: read it again next poll, never skip it.
+          if (!(await this.readBlock(b))) {
+            behind = true;
+            if (this.lastBlock === undefined) this.lastBlock = b - 1n;
+            break;
+          }
           this.lastBlock = b;
         }
-        if (this.lastBlock === undefined || this.lastBlock < head) this.lastBlock = head;
+        if (!behind && (this.lastBlock === undefined || this.lastBlock < head)) this.lastBlock = head;
+        await this.recheck();
       } catch (err) {
         this.onError(err);
       }
@@ -110,15 +131,34 @@ export class ReceiptWatcher {
     }
   }
 
-  private async readBlock(block: bigint): Promise<void> {
+  /**
+   * A safety net under the block scan: a transaction still waited for after RECHECK_POLLS polls
+   * is read on its own, once per RECHECK_POLLS polls, so a block the scan could not see costs a
+   * short delay instead of the whole timeout.
+   */
+  private async recheck(): Promise<void> {
+    const due = Date.now() - this.pollMs * RECHECK_POLLS;
+    const stale = [...this.checked].filter(([, at]) => at <= due).map(([key]) => key);
+    await Promise.all(
+      stale.map(async (key) => {
+        this.checked.set(key, Date.now());
+        const r = await this.source.receipt(key as Hex).catch(() => undefined);
+        if (r) this.settle(key, r);
+      }),
+    );
+  }
+
+  /** False when the node does not have the block yet (read it again later). */
+  private async readBlock(block: bigint): Promise<boolean> {
     if (!this.blockReceiptsMissing) {
       const receipts = await this.source.blockReceipts(block);
+      if (receipts === null) return false;
       if (receipts) {
         for (const r of receipts) {
           const key = r.transactionHash.toLowerCase();
           if (this.waiters.has(key)) this.settle(key, { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed });
         }
-        return;
+        return true;
       }
       this.blockReceiptsMissing = true;
     }
@@ -129,5 +169,6 @@ export class ReceiptWatcher {
         if (r) this.settle(key, r);
       }),
     );
+    return true;
   }
 }

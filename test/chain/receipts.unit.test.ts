@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Hex } from 'viem';
+import { ReceiptWatcher, type ReceiptSource, type ReceiptSummary } from '../../src/chain/receipts.js';
+
+// Unit layer: the receipt watcher over a scripted node (no anvil).
+const tx = `0x${'ab'.repeat(32)}` as Hex;
+const mined: ReceiptSummary = { status: 'success', blockNumber: 2n, gasUsed: 50_000n };
+
+/** A node whose head is block 1; block 2 is mined once `mine()` is called. */
+function node(opts: { blockNotStoredYet?: number; blockReceiptsNeverList?: boolean }) {
+  let head = 1n;
+  let notStored = opts.blockNotStoredYet ?? 0;
+  const source: ReceiptSource = {
+    async blockNumber() {
+      return head;
+    },
+    async blockReceipts(block) {
+      if (block !== 2n) return [];
+      // The head names block 2 before its receipts are readable (seen on anvil under load).
+      if (notStored > 0) {
+        notStored--;
+        return null;
+      }
+      return opts.blockReceiptsNeverList ? [] : [{ ...mined, transactionHash: tx }];
+    },
+    async receipt(hash) {
+      return head >= 2n && hash.toLowerCase() === tx ? mined : undefined;
+    },
+  };
+  return { source, mine: () => (head = 2n) };
+}
+
+describe('ReceiptWatcher', () => {
+  it('a block the head names before its receipts are stored is read again, not skipped', async () => {
+    const { source, mine } = node({ blockNotStoredYet: 2 });
+    const directReads: Hex[] = [];
+    const counting: ReceiptSource = {
+      ...source,
+      receipt: async (h) => {
+        directReads.push(h);
+        // The direct read at registration happens before the block: not mined yet.
+        return undefined;
+      },
+    };
+    const watcher = new ReceiptWatcher(counting, 1);
+    const waiting = watcher.wait(tx, 60_000);
+    await new Promise((r) => setTimeout(r, 5));
+    mine();
+    // Without the re-read the scan passes block 2 while it is not stored and the wait ends
+    // only at its timeout (60 s here, far beyond the test's own timeout).
+    expect(await waiting).toEqual(mined);
+    watcher.close();
+  });
+
+  it('a transaction the block scan never lists is found by reading it on its own', async () => {
+    const { source, mine } = node({ blockReceiptsNeverList: true });
+    const watcher = new ReceiptWatcher(source, 1);
+    const waiting = watcher.wait(tx, 60_000);
+    await new Promise((r) => setTimeout(r, 5));
+    mine();
+    expect(await waiting).toEqual(mined);
+    watcher.close();
+  });
+
+  it('still answers undefined at the timeout when the transaction is never mined', async () => {
+    const { source } = node({});
+    const watcher = new ReceiptWatcher(source, 1);
+    expect(await watcher.wait(tx, 100)).toBeUndefined();
+    watcher.close();
+  });
+});
