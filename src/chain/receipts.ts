@@ -42,6 +42,8 @@ export class ReceiptWatcher {
   private closed = false;
   /** When each waited-for hash was last read on its own. */
   private readonly checked = new Map<string, number>();
+  /** A block the node named but could not return yet, and how many polls in a row. */
+  private notStored: { block: bigint; polls: number } | undefined;
 
   constructor(
     private readonly source: ReceiptSource,
@@ -152,7 +154,13 @@ export class ReceiptWatcher {
   private async readBlock(block: bigint): Promise<boolean> {
     if (!this.blockReceiptsMissing) {
       const receipts = await this.source.blockReceipts(block);
-      if (receipts === null) return false;
+      if (receipts === null) {
+        const polls = this.notStored?.block === block ? this.notStored.polls + 1 : 1;
+        this.notStored = { block, polls };
+        // A node that never returns a block it names serves no block receipts: fall through
+        // to reading per hash from now on.
+        if (polls < RECHECK_POLLS) return false;
+      }
       if (receipts) {
         for (const r of receipts) {
           const key = r.transactionHash.toLowerCase();
