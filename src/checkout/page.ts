@@ -273,11 +273,13 @@ export function checkoutPage(m: CheckoutPageModel): string {
     ${m.description ? `<p class="description" id="description">${escapeHtml(m.description)}</p>` : ''}
     <dl class="amounts">
       <div class="row"><dt id="amount-label">${escapeHtml(text.amountLabel)}</dt><dd class="amount" id="amount">${escapeHtml(m.amountText)}</dd></div>
-      <div class="row"><dt id="pay-label">${escapeHtml(text.payLabel)}</dt><dd id="stablecoin-amount">${approximate ? '≈ ' : ''}${escapeHtml(m.stablecoinText)} ${escapeHtml(m.tokenSymbol)}</dd></div>
+      <div class="row"><dt id="pay-label">${escapeHtml(text.payLabel)}</dt><dd><span id="stablecoin-amount">${approximate ? '≈ ' : ''}${escapeHtml(m.stablecoinText)} ${escapeHtml(m.tokenSymbol)}</span>${
+        // Next to the rounded figure it qualifies, not below the table.
+        approximate ? `<span class="sub" id="stablecoin-exact">Exact amount: ${escapeHtml(m.stablecoinExact ?? '')} ${escapeHtml(m.tokenSymbol)}</span>` : ''
+      }</dd></div>
       <div class="row"><dt>Exchange rate</dt><dd id="rate">${escapeHtml(m.rateText)}<span class="sub" id="rate-note">${payable ? 'locked for this session' : 'locked at checkout'}</span></dd></div>
       <div class="row"><dt>Network</dt><dd id="network">${escapeHtml(m.networkName)}</dd></div>
     </dl>
-    ${approximate ? `<p class="hint exact" id="stablecoin-exact">Exact amount: ${escapeHtml(m.stablecoinExact ?? '')} ${escapeHtml(m.tokenSymbol)}</p>` : ''}
     ${
       payable
         ? `<p class="expiry" id="expiry">Expires in <time id="countdown" role="timer" aria-label="Time left to pay" datetime="${escapeHtml(m.expiresAt)}">${remainingText(m.expiresAt)}</time></p>`

@@ -198,7 +198,10 @@ describe('checkout page finishes the job (Chromium)', () => {
       await page.getByRole('heading', { level: 1, name: 'Payment session expired' }).waitFor({ timeout: 10_000 });
       await expect(page.title()).resolves.toBe('Payment session expired · Acme Books');
       expect(await page.locator('main').innerText()).not.toMatch(/You pay/);
-      await page.getByRole('link', { name: 'Return to Acme Books', exact: true }).waitFor();
+      const backAfter = page.getByRole('link', { name: 'Return to Acme Books', exact: true });
+      await backAfter.waitFor();
+      // The way back now tells the merchant the session expired, not that it is still pending.
+      expect(new URL((await backAfter.getAttribute('href'))!).searchParams.get('status')).toBe('expired');
 
       const failed = await createPayment(ctx);
       await ctx.svc.deps.payments.transition(failed.id, 'pending', 'processing', { payer: '0x000000000000000000000000000000000000dEaD' });

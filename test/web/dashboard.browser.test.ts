@@ -303,19 +303,34 @@ describe('dashboard and payment pages (Chromium)', () => {
     });
   }
 
-  it('the other app pages pass axe at both sizes', async () => {
+  it('the other app pages pass axe at both sizes, fit the width, and are kept as screenshots', async () => {
     for (const size of SIZES) {
       const { context, page } = await newPage(browser, service.url, { width: size.width, height: size.height });
-      for (const path of ['/', '/app/signup', '/app/login']) {
-        await page.goto(path);
+      const pages = [
+        { path: '/', shot: 'home' },
+        { path: '/app/signup', shot: 'signup' },
+        { path: '/app/login', shot: 'login' },
+        { path: '/app/no-such-page', shot: 'not-found', status: 404 },
+      ];
+      for (const p of pages) {
+        const res = await page.goto(p.path);
+        expect(res?.status(), p.path).toBe(p.status ?? 200);
         await page.getByRole('heading', { level: 1 }).waitFor();
-        expect(await axeViolations(page), `${path} ${size.name}`).toEqual([]);
-        expect(await scrollWidth(page), path).toBeLessThanOrEqual(size.width);
+        expect(await axeViolations(page), `${p.path} ${size.name}`).toEqual([]);
+        expect(await scrollWidth(page), p.path).toBeLessThanOrEqual(size.width);
+        await screenshot(page, `app-${p.shot}-${size.name}`);
       }
       await signUpThroughUi(page, 'Axe Shop');
-      await page.goto('/app/developers');
-      await page.locator('#keys-status').waitFor();
-      expect(await axeViolations(page), `developers ${size.name}`).toEqual([]);
+      for (const p of [{ path: '/', shot: 'home-signed-in' }, { path: '/app/developers', shot: 'developers' }]) {
+        await page.goto(p.path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        if (p.path === '/app/developers') await page.locator('#keys-status').waitFor();
+        // Signed in, the landing page leads straight to the dashboard.
+        else expect(await page.getByRole('link', { name: 'Open your dashboard' }).getAttribute('href')).toBe('/app');
+        expect(await axeViolations(page), `${p.path} ${size.name}`).toEqual([]);
+        expect(await scrollWidth(page), p.path).toBeLessThanOrEqual(size.width);
+        await screenshot(page, `app-${p.shot}-${size.name}`);
+      }
       await context.close();
     }
   });

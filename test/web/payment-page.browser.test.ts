@@ -79,6 +79,11 @@ describe('payment page: deliveries, explorer links, keyboard (Chromium)', () => 
       expect(attempts).toHaveLength(2);
       expect(attempts[0]).toMatch(/failed, HTTP 500 \(\d+ ms\)$/);
       expect(attempts[1]).toMatch(/delivered, HTTP 200/);
+      // ...and in the timeline, after the event they carry.
+      const timeline = (await page.locator('#timeline li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+      const at = (text: string) => timeline.findIndex((t) => t.includes(text));
+      expect(at(`Webhook attempt failed payment.settled to ${receiver.url}: HTTP 500`), JSON.stringify(timeline)).toBeGreaterThan(at('Event payment.settled'));
+      expect(at(`Webhook delivered payment.settled to ${receiver.url}: HTTP 200`)).toBeGreaterThan(at('Webhook attempt failed'));
       expect(await scrollWidth(page)).toBeLessThanOrEqual(size.width);
       await screenshot(page, `payment-deliveries-${size.name}`);
       expect(await axeViolations(page)).toEqual([]);

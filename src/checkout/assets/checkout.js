@@ -93,6 +93,16 @@ function init(root, paymentId) {
     if (back) {
       back.textContent = `Return to ${merchant}`;
       back.classList.add('btn', 'btn-link');
+      // The merchant learns the outcome from the query, as on every other way back.
+      try {
+        const url = new URL(back.href);
+        if (url.searchParams.has('status')) {
+          url.searchParams.set('status', status);
+          back.href = url.toString();
+        }
+      } catch {
+        /* not a URL we can edit: keep it */
+      }
     }
   }
 
