@@ -60,7 +60,7 @@ describe('checkout page states and keyboard (Chromium)', () => {
   }
 
   for (const size of SIZES) {
-    it(`${size.name}: canceled, refunded, processing and unknown pages say what happened`, async () => {
+    it(`${size.name}: canceled, refunded, processing, failed and unknown pages say what happened`, async () => {
       const page = await open(size);
 
       const canceled = await createPayment(ctx, { redirect_url: `${SHOP}/back` });
@@ -88,6 +88,13 @@ describe('checkout page states and keyboard (Chromium)', () => {
       await page.goto(`/pay/${processing.id}`);
       await checkState(page, `${size.name}-processing`, 'Confirming your payment', 'Confirming your payment · Acme Books');
       expect(await page.getByRole('link', { name: /Return to/ }).count()).toBe(0);
+
+      const failed = await createPayment(ctx, { redirect_url: `${SHOP}/back` });
+      await ctx.svc.deps.payments.transition(failed.id, 'pending', 'processing', { payer: '0x000000000000000000000000000000000000dEaD' });
+      await ctx.svc.deps.payments.transition(failed.id, 'processing', 'failed', { failureReason: 'reverted' });
+      await page.goto(`/pay/${failed.id}`);
+      await checkState(page, `${size.name}-failed`, 'Payment failed', 'Payment failed · Acme Books');
+      await page.getByRole('link', { name: 'Return to Acme Books' }).waitFor();
 
       const res = await page.goto('/pay/pay_doesnotexist000000000');
       expect(res?.status()).toBe(404);

@@ -123,6 +123,7 @@ describe('payment page: deliveries, explorer links, keyboard (Chromium)', () => 
       await page.keyboard.press('Enter');
       await page.getByRole('dialog', { name: 'Refund part of this payment?' }).waitFor();
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('confirm-cancel');
+      expect(await axeViolations(page)).toEqual([]);
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Refund 250 KES');
       await page.keyboard.press('Enter');
