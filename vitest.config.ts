@@ -15,6 +15,10 @@ export const CORE_ON_POSTGRES = [
   'test/api/agent.http.test.ts',
   'test/agent/agent.e2e.test.ts',
   'test/transfers/transfers.e2e.test.ts',
+  // Issue 15: refunds (20 parallel full refunds, one refund), cancel, the events API.
+  'test/refunds/refunds.test.ts',
+  'test/payments/cancel.test.ts',
+  'test/events/events-api.test.ts',
 ];
 
 // Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core

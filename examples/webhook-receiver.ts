@@ -16,9 +16,26 @@ import { verifyWebhookSignature } from '../src/webhooks/verify.js';
 
 export interface PaymentEvent {
   id: string;
-  type: 'payment.settled' | 'payment.expired' | 'payment.failed';
+  type:
+    | 'payment.settled'
+    | 'payment.expired'
+    | 'payment.failed'
+    | 'payment.canceled'
+    | 'payment.refunded'
+    | 'refund.succeeded'
+    | 'refund.failed';
   created: number;
-  data: { id: string; reference: string; amount: number; currency: string; status: string; metadata: Record<string, unknown>; tx_hash?: string };
+  data: {
+    id: string;
+    reference: string;
+    amount: number;
+    currency: string;
+    status: string;
+    metadata: Record<string, unknown>;
+    tx_hash?: string;
+    amount_refunded?: number;
+    refund?: { id: string; amount: number; currency: string; status: string; tx_hash: string | null };
+  };
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -54,7 +71,9 @@ export function createWebhookReceiver(secret: string, onEvent: (event: PaymentEv
       }
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
 
-      const key = `${event.data.id}:${event.type}`;
+      // The event id (also the `webhook-id` header) is the same on every retry and differs
+      // between events: two partial refunds of one payment are two `refund.succeeded` events.
+      const key = event.id;
       if (seen.has(key)) return;
       seen.add(key);
       // Slow work (fulfilment, emails) happens after the answer.
@@ -72,7 +91,15 @@ async function fulfil(event: PaymentEvent): Promise<void> {
       break;
     case 'payment.expired':
     case 'payment.failed':
+    case 'payment.canceled':
       console.log(`not paid (${event.data.status}): ${event.data.reference || event.data.id}`);
+      break;
+    case 'refund.succeeded':
+    case 'refund.failed':
+      console.log(`refund ${event.data.refund?.status}: ${event.data.refund?.amount} ${event.data.currency} of ${event.data.reference || event.data.id}`);
+      break;
+    case 'payment.refunded':
+      console.log(`fully refunded: ${event.data.reference || event.data.id}`);
       break;
   }
 }

@@ -7,6 +7,7 @@ import { createLogger } from './lib/logger.js';
 import type { Store } from './store/index.js';
 import type { ChainService } from './chain/chain.js';
 import { buildCore, type Core } from './core/build.js';
+import type { Scheduler } from './scheduler/scheduler.js';
 import type { Engine } from './agent/index.js';
 import { ensureDemoAccount } from './accounts/demo.js';
 import { createApp } from './http/app.js';
@@ -15,7 +16,7 @@ import { httpRoutes } from './doors.js';
 import { startupTimeline } from './lib/timeline.js';
 
 /** The core, plus the process's own store and chain handles (for tests and operators; no door sees them). */
-export type ServiceHandles = Core & { store: Store; chain: ChainService };
+export type ServiceHandles = Core & { store: Store; chain: ChainService; scheduler: Scheduler };
 
 export interface Service {
   url: string;
@@ -100,7 +101,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     await telegram?.start();
     timeline.phase('telegram');
     logger.info({ url, dataDir: config.DATA_DIR, startMs: timeline.totalMs() }, 'service listening');
-    return { url, app, core, deps: { ...core, store: built.store, chain: built.chain }, close };
+    return { url, app, core, deps: { ...core, store: built.store, chain: built.chain, scheduler: built.scheduler }, close };
   } catch (e) {
     await close();
     throw e;

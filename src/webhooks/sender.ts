@@ -36,6 +36,8 @@ export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): 
   let ms: number;
   if (/^\d{1,10}$/.test(v)) ms = Number(v) * 1000;
   else {
+    // HTTP-dates start with the day name; Date.parse would also take "-5" as a year.
+    if (!/^[A-Za-z]{3}/.test(v)) return undefined;
     const at = Date.parse(v);
     if (Number.isNaN(at)) return undefined;
     ms = at - nowMs;

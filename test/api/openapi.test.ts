@@ -105,6 +105,32 @@ describe('GET /api/openapi.json', () => {
     expect(design.filter((r) => !have.has(r))).toEqual([]);
   });
 
+  it('covers every route of issue 15 (refunds, cancel, events, webhook endpoints), with their schemas', () => {
+    const issue15 = [
+      'post /api/v1/payments/{id}/refunds',
+      'get /api/v1/payments/{id}/refunds',
+      'get /api/v1/refunds/{id}',
+      'post /api/v1/payments/{id}/cancel',
+      'get /api/v1/events',
+      'get /api/v1/events/{id}',
+      'get /api/webhook-endpoint',
+      'put /api/webhook-endpoint',
+      'get /api/webhook-endpoints',
+      'post /api/webhook-endpoints',
+      'get /api/webhook-endpoints/{id}',
+      'patch /api/webhook-endpoints/{id}',
+      'delete /api/webhook-endpoints/{id}',
+    ];
+    const have = documented(doc);
+    expect(issue15.filter((r) => !have.has(r))).toEqual([]);
+    const create = doc.paths['/v1/payments/{id}/refunds'].post;
+    expect(create.parameters.map((p: any) => p.name)).toContain('Idempotency-Key');
+    expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Refund' });
+    expect(doc.components.schemas.Refund.properties.status.enum).toEqual(['pending', 'succeeded', 'failed']);
+    const events = doc.paths['/v1/events'].get.parameters.map((p: any) => p.name).sort();
+    expect(events).toEqual(['created_gte', 'created_lte', 'limit', 'payment', 'starting_after', 'type']);
+  });
+
   it('points its servers at PUBLIC_URL/api, with health checks at the site root', () => {
     const publicUrl = s.deps.config.PUBLIC_URL;
     expect(doc.servers).toEqual([{ url: `${publicUrl}/api` }]);

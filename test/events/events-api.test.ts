@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, type Merchant } from '../helpers/service.js';
 import { Payments } from '../../src/payments/payments.js';
+import { EVENT_RETENTION_DAYS } from '../../src/events/events.js';
+import { WebhookEvents } from '../../src/webhooks/outbox.js';
 import { startReceiver, type Receiver } from '../webhooks/helpers.js';
 import { authorize, createPayment, customer, settle, setup, until, usdc, type Ctx } from '../settlement/helpers.js';
 
@@ -102,6 +104,20 @@ describe('events API', () => {
     }
     expect((await call(`${ctx.svc.api}/v1/events`)).status).toBe(401);
     expect((await call(`${ctx.svc.api}/v1/events/evt_nope`, { key: ctx.merchant.key })).status).toBe(404);
+  });
+
+  it('keeps events at least 30 days: a 31-day-old event is still listed after every scheduled job ran', async () => {
+    expect(EVENT_RETENTION_DAYS).toBeGreaterThanOrEqual(30);
+    const oldest = (await events('?limit=100')).body.data.at(-1);
+    const longAgo = new Date(Date.now() - 31 * 86_400_000);
+    await ctx.svc.deps.store.write(WebhookEvents, (t) => t.update(oldest.id, { createdAt: longAgo.toISOString() }));
+    const scheduler = ctx.svc.deps.scheduler;
+    for (const name of scheduler.names()) await scheduler.runNow(name);
+    expect((await call(`${ctx.svc.api}/v1/events/${oldest.id}`, { key: ctx.merchant.key })).status).toBe(200);
+    const since = Math.floor(longAgo.getTime() / 1000) - 60;
+    const listed = await events(`?created_gte=${since}&created_lte=${since + 3600}`);
+    expect(listed.body.data.map((e: any) => e.id)).toEqual([oldest.id]);
+    expect((await events('?limit=100')).body.data).toHaveLength(4);
   });
 
   it("another account's key sees none of them", async () => {

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, toHex, type Address } from 'viem';
 import { call, createMerchant } from '../helpers/service.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
-import { Refunds } from '../../src/refunds/refunds.js';
+import { REFUND_NONCE_KIND, Refunds } from '../../src/refunds/refunds.js';
+import { WebhookEventPayload } from '../../src/webhooks/schemas.js';
+import { createWebhookReceiver, type PaymentEvent } from '../../examples/webhook-receiver.js';
 import { startReceiver, type Receiver } from '../webhooks/helpers.js';
 import { anvil, authorize, createPayment, customer, merchantWallet, settle, setup, until, usdc, type Ctx } from '../settlement/helpers.js';
 
@@ -59,6 +61,8 @@ describe('refunds', () => {
     expect(await chain().balanceOf(payer.address)).toBe(before.payer + usdc('12.5'));
     expect(await chain().balanceOf(wallet)).toBe(before.merchant - usdc('12.5'));
     expect(await chain().nativeBalance(wallet)).toBe(nativeBefore);
+    // The EIP-3009 nonce is derived from the refund id: the token has recorded exactly that one.
+    expect(await chain().authorizationState(wallet, chain().nonceFor(REFUND_NONCE_KIND, res.body.id))).toBe(true);
 
     const p = (await read(pay.id)).body;
     expect(p).toMatchObject({ status: 'refunded', amount_refunded: 12.5 });
@@ -75,6 +79,14 @@ describe('refunds', () => {
     const refunded = types.find((e) => e.type === 'payment.refunded');
     expect(succeeded.data.refund).toMatchObject({ id: res.body.id, status: 'succeeded', amount: 12.5 });
     expect(refunded.data).toMatchObject({ status: 'refunded', amount_refunded: 12.5, refund: { id: res.body.id } });
+    // The documented event body, and the same bytes from the events API.
+    for (const e of [succeeded, refunded]) {
+      expect(WebhookEventPayload.parse(e)).toEqual(e);
+      const one = await call(`${ctx.svc.api}/v1/events/${e.id}`, { key: ctx.merchant.key });
+      expect(one.body).toEqual(e);
+    }
+    const listedEvents = await call(`${ctx.svc.api}/v1/events?payment=${pay.id}&type=refund.succeeded`, { key: ctx.merchant.key });
+    expect(listedEvents.body.data.map((e: any) => e.id)).toEqual([succeeded.id]);
 
     // Nothing is left: another refund and a cancel are refused with the reason.
     const again = await refund(pay.id);
@@ -200,6 +212,11 @@ describe('refunds', () => {
     expect((await read(pay.id)).body).toMatchObject({ status: 'settled', amount_refunded: 0 });
     const events = await ctx.svc.deps.store.table(WebhookEvents).findMany({ paymentId: pay.id });
     expect(events.map((e) => e.type)).toContain('refund.failed');
+    // refund.failed carries the failed refund in data.refund (read back through the events API).
+    const failedEvents = await call(`${ctx.svc.api}/v1/events?payment=${pay.id}&type=refund.failed`, { key: ctx.merchant.key });
+    expect(failedEvents.body.data).toHaveLength(1);
+    expect(failedEvents.body.data[0].data).toMatchObject({ id: pay.id, status: 'settled', refund: { id: failed.body.id, status: 'failed' } });
+    expect(WebhookEventPayload.parse(failedEvents.body.data[0])).toEqual(failedEvents.body.data[0]);
 
     const retry = await refund(pay.id);
     expect(retry.status).toBe(201);
@@ -241,6 +258,28 @@ describe('refunds', () => {
     expect((await read(pay.id)).body).toMatchObject({ status: 'refunded', amount_refunded: 12.5 });
     await refunds.reconcile();
     expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));
+  });
+
+  it('the example receiver handles each partial refund of one payment (dedupe on the event id)', async () => {
+    const { secret } = (await call(`${ctx.svc.api}/webhook-secret`, { method: 'POST', key: ctx.merchant.key })).body;
+    const handled: PaymentEvent[] = [];
+    const server = createWebhookReceiver(secret, async (e) => void handled.push(e));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/webhooks`;
+      const { pay } = await paid({ webhook_url: url });
+      const a = await refund(pay.id, { amount: 2 });
+      const b = await refund(pay.id, { amount: 3 });
+      expect([a.body.status, b.body.status]).toEqual(['succeeded', 'succeeded']);
+      const refunds = await until(async () => {
+        const got = handled.filter((e) => e.type === 'refund.succeeded');
+        return got.length >= 2 ? got : undefined;
+      }, 'two refund.succeeded events');
+      expect(refunds.map((e) => e.data.refund?.id).sort()).toEqual([a.body.id, b.body.id].sort());
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('the dashboard refunds with the session cookie', async () => {

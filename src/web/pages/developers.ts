@@ -76,6 +76,14 @@ export function developersPage(account: SignedInAccount, publicUrl: string): str
   </form>
   <p class="status-line" id="webhook-status" role="status" aria-live="polite"></p>
 
+  <h3 id="endpoints-title">All endpoints</h3>
+  <p class="hint">The default endpoint and those added with <code>POST /api/webhook-endpoints</code>, each with the event types it gets. One that answered <code>410 Gone</code> is disabled until you enable it again.</p>
+  <p class="status-line" id="endpoints-status" role="status" aria-live="polite">Loading endpoints…</p>
+  <table class="rtable" id="endpoints-table" aria-labelledby="endpoints-title" hidden>
+    <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody id="endpoints-body"></tbody>
+  </table>
+
   <h3>Signing secret</h3>
   <p>Rotating creates a new <code>whsec_</code> secret. The previous one keeps working for an overlap period, so you can deploy the new one without dropping events.</p>
   <p class="status-line" id="webhook-secret-info"></p>
