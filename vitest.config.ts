@@ -19,6 +19,8 @@ export const CORE_ON_POSTGRES = [
   'test/refunds/refunds.test.ts',
   'test/payments/cancel.test.ts',
   'test/events/events-api.test.ts',
+  // Issue 15: the dashboard's JSON (filters, CSV, period totals, the payment page's data).
+  'test/web/dashboard-data.test.ts',
 ];
 
 // Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core
