@@ -2,7 +2,7 @@
  * Your own API, paid per call by AI agents over x402, with StablePay as the facilitator: it
  * verifies and settles the agents' signed payments on-chain and pays the gas. Against `npm start`:
  *
- *   STABLEPAY_KEY=sk_live_... PAY_TO=0xYourAddress npx tsx examples/x402-merchant.ts
+ *   STABLEPAY_KEY=sk_live_... PAY_TO=0xYourAddress npx tsx examples/x402-merchant.ts   # PORT=... to move it off 4021
  *   # then: STABLEPAY_KEY=... TARGET=http://localhost:4021/weather npx tsx examples/x402-agent.ts
  *
  * GET /weather costs 0.01 USDC. The gas each settle cost is listed at GET /api/x402/usage.
@@ -47,4 +47,8 @@ app.use(
 app.get('/weather', (_req, res) => {
   res.json({ forecast: 'sunny' });
 });
-app.listen(4021, () => console.log('paid API on http://localhost:4021/weather'));
+// PORT=0 takes any free port; the line below names the one bound.
+const server = app.listen(Number(process.env.PORT ?? 4021), () => {
+  const { port } = server.address() as import('node:net').AddressInfo;
+  console.log(`paid API on http://localhost:${port}/weather`);
+});

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { Logger } from 'pino';
-import { ToolInputs, type ToolName } from './tool-inputs.js';
+import { MONEY_MOVING_TOOLS, ToolInputs, type ToolName } from './tool-inputs.js';
+import { screenMessage } from './local/index.js';
 import { TOOL_DESCRIPTIONS } from './tools.js';
 import type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from './engine.js';
 
@@ -224,6 +225,16 @@ export class ClaudeEngine implements Engine {
               : [],
         ),
       });
+      // The same gate as the local engine, on the user's own words: a money-moving call the
+      // message negates, or one driven by embedded instructions or another person's account,
+      // never runs, whatever the model understood.
+      if (uses.some((u) => MONEY_MOVING_TOOLS.has(u.name as ToolName))) {
+        const screened = screenMessage(turn.message, { now: turn.now, localCurrency: turn.localCurrency, billers: undefined });
+        if (screened) {
+          turn.logger.warn({ requestId: turn.requestId, accountId: turn.accountId, reason: screened.reason }, 'gate stopped a money-moving tool call');
+          return screened;
+        }
+      }
       const results: Anthropic.ToolResultBlockParam[] = [];
       let pending = false;
       let allDone = true;

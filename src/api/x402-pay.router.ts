@@ -7,7 +7,7 @@ import { checkExact, networkOf } from '../x402/exact-evm.js';
 import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements, x402UrlFor } from '../x402/session.js';
 import { X402Reason } from '../x402/reasons.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
-import { SettleReason, SettleRequest } from '../settlement/settlement.js';
+import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
 
@@ -36,27 +36,12 @@ registerRoute({
     202: { description: 'Sent, not confirmed yet; retry the same header to read the outcome.', schema: PaidSession },
     402: { description: 'Payment required (or the signature does not pay these terms): `PAYMENT-REQUIRED` says what to sign.' },
     404: { description: 'No such payment.', schema: SessionRefused },
-    409: { description: 'Settled already (by another authorization), failed, or being processed.', schema: SessionRefused },
+    409: { description: 'Settled (or refunded) already, canceled by the merchant, failed, or being processed (`reason` says which).', schema: SessionRefused },
     410: { description: 'The session has expired (or closes too soon to be paid).', schema: SessionRefused },
     503: { description: 'The chain could not be reached; nothing was charged.', schema: SessionRefused },
   },
 });
 
-
-/** Why a session cannot be paid now (by its effective status). */
-const NOT_PAYABLE: Partial<Record<Payment['status'], SettleReason>> = {
-  expired: SettleReason.expired,
-  settled: SettleReason.alreadySettled,
-  failed: SettleReason.paymentFailed,
-  processing: SettleReason.processing,
-};
-
-const MESSAGES: Partial<Record<SettleReason, string>> = {
-  expired: 'This payment session has expired.',
-  already_settled: 'This payment has already been paid.',
-  payment_failed: 'This payment has failed and can no longer be paid.',
-  processing: 'A payment for this session is already being processed.',
-};
 
 /** Refusals a new signature can fix: answered 402 with the requirements again (x402). */
 const PAYABLE_AGAIN = new Set<SettleReason>([
@@ -69,8 +54,15 @@ const PAYABLE_AGAIN = new Set<SettleReason>([
   SettleReason.insufficientBalance,
 ]);
 
-function refuse(res: Response, reason: SettleReason, message = MESSAGES[reason] ?? reason): void {
+function refuse(res: Response, reason: SettleReason, message: string): void {
   res.status(SETTLE_STATUS[reason]).json({ ok: false, error: message, reason });
+}
+
+/** Answers why a session that is not `pending` cannot be paid (the hosted page's own reasons). */
+function refuseStatus(res: Response, p: Payment): void {
+  const why = statusFailure(p);
+  if (why) refuse(res, why.reason, why.message);
+  else refuse(res, SettleReason.notFound, `No such payment: ${p.id}`);
 }
 
 /**
@@ -103,7 +95,7 @@ export function x402PayRouter(deps: Core): Router {
 
     const header = req.get('PAYMENT-SIGNATURE');
     if (!header) {
-      if (p.status !== 'pending') return refuse(res, NOT_PAYABLE[p.status] ?? SettleReason.notFound);
+      if (p.status !== 'pending') return refuseStatus(res, p);
       if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
       return ask('PAYMENT-SIGNATURE header is required');
     }
@@ -120,7 +112,7 @@ export function x402PayRouter(deps: Core): Router {
     }
     const parsed = SettleRequest.safeParse(auth);
     if (!parsed.success) {
-      return p.status === 'pending' ? ask(X402Reason.invalidPayload) : refuse(res, NOT_PAYABLE[p.status] ?? SettleReason.notFound);
+      return p.status === 'pending' ? ask(X402Reason.invalidPayload) : refuseStatus(res, p);
     }
 
     // The settlement core decides: a settled session answers its own authorization again (200)

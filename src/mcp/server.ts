@@ -15,7 +15,7 @@ export interface McpBackend {
 }
 
 export interface McpServerOptions {
-  /** Ask the client to open the confirmation page (URL-mode elicitation) when it can. Needs a connection that carries server requests (stdio). */
+  /** Ask the client to open the confirmation page (URL-mode elicitation) when it can. Needs a connection that carries server requests (stdio, or an HTTP session). */
   elicit?: boolean;
   version?: string;
 }
@@ -37,13 +37,17 @@ export function createMcpServer(backend: McpBackend, opts: McpServerOptions = {}
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await backend.listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const result = await backend.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>);
     const pending = (result.structuredContent as { pending_confirmation?: PendingConfirmation } | undefined)?.pending_confirmation;
     if (pending && opts.elicit && server.getClientCapabilities()?.elicitation?.url) {
       // Fire and forget: the outcome arrives by the person confirming on the page, not by this answer.
+      // Related to the call, so over Streamable HTTP it goes out on this call's own response stream.
       server
-        .elicitInput({ mode: 'url', message: `Confirm on StablePay: ${pending.description}`, url: pending.confirm_url, elicitationId: pending.id })
+        .elicitInput(
+          { mode: 'url', message: `Confirm on StablePay: ${pending.description}`, url: pending.confirm_url, elicitationId: pending.id },
+          { relatedRequestId: extra.requestId },
+        )
         .catch(() => undefined);
     }
     return result;

@@ -642,7 +642,7 @@ export function validBeforeOf(p: Payment): bigint {
 }
 
 /** Why a payment (by its effective status) cannot be paid now, or undefined when it can. */
-function statusFailure(p: Payment): AuthorizationFailure | undefined {
+export function statusFailure(p: Payment): AuthorizationFailure | undefined {
   switch (p.status) {
     case 'pending':
       return undefined;

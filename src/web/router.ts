@@ -135,7 +135,13 @@ export function webRouter(deps: WebDeps): Router {
     if (!detail) return html(res, notFoundPage(shown(account)), 404);
     html(res, paymentPage(shown(account), detail, paymentExtras(deps, detail)));
   });
-  r.get('/app/developers', page((a) => developersPage(shown(a), deps.config.PUBLIC_URL)));
+  r.get('/app/developers', async (req, res, next) => {
+    const account = await signedIn(req);
+    if (!account) return page(() => '')(req, res, next);
+    // The gas our relayer spent settling this merchant's x402 payments (docs/x402.md).
+    const usage = await deps.facilitator.usage(account.id, 5);
+    html(res, developersPage(shown(account), deps.config.PUBLIC_URL, usage));
+  });
 
   // Pending actions from AI assistants (MCP, docs/mcp.md): only the signed-in owner sees or confirms them.
   const ACTION_ID = /^act_[0-9A-Za-z]{10,64}$/;

@@ -45,6 +45,21 @@ const blocked: Row[] = [
   ['send 3/4 USD to @kofi', 'NGN', 'invalid_amount'],
   ['send −7 USD to @kofi', 'NGN', 'invalid_amount'],
   ['send (9) USD to @kofi', 'NGN', 'invalid_amount'],
+  // Gaps the unseen set showed (test/agent/eval/unseen.json), each written differently here.
+  ['send ¾ USD to @kofi', 'NGN', 'invalid_amount'],
+  ['send 3² USD to @kofi', 'NGN', 'invalid_amount'],
+  ['pay @kofi 40 dollars when he delivers', 'NGN', 'conditional'],
+  ['transfer 3k to @tunde once the goods arrive', 'NGN', 'conditional'],
+  ['envoie 4000 à @awa quand elle arrive', 'XOF', 'conditional'],
+  ['manda 80 reais pro @bia assim que ele pagar', 'BRL', 'conditional'],
+  ['le envié 400 pesos a @lupe', 'MXN', 'past_tense'],
+  ['ya le mandé 250 a @lupe', 'MXN', 'past_tense'],
+  ["I'll send @tunde 7k", 'NGN', 'statement'],
+  ['je vais envoyer 3000 FCFA à @awa', 'XOF', 'statement'],
+  ['vou mandar 60 reais pro @bia', 'BRL', 'statement'],
+  ['nitatuma 800 kwa @njeri', 'KES', 'statement'],
+  ['kal shaam @vikram ko 700 bhej dena', 'INR', 'scheduled'],
+  ['how much will it cost to send 15k to @tunde', 'NGN', 'quote'],
 ];
 
 const moving: Array<[string, string, Record<string, string>]> = [
@@ -58,6 +73,12 @@ const moving: Array<[string, string, Record<string, string>]> = [
   ['envía veinte dólares a @lupe', 'MXN', { recipient: '@lupe', amount: '20', currency: 'USD' }],
   ['@vikram ko do hazaar bhejo', 'INR', { recipient: '@vikram', amount: '2000' }],
   ['padala dalawang libo kay @liza', 'PHP', { recipient: '@liza', amount: '2000' }],
+  // A debt named as the reason after the instruction is the note, not a statement.
+  ['send 4k to @tunde for the money I owe him', 'NGN', { recipient: '@tunde', amount: '4000' }],
+  ['pasale 300 varos a @lupe', 'MXN', { recipient: '@lupe', amount: '300', currency: 'MXN' }],
+  ['send 5k to @tunde as soon as possible', 'NGN', { recipient: '@tunde', amount: '5000' }],
+  ['once again, send 5k to @tunde', 'NGN', { recipient: '@tunde', amount: '5000' }],
+  ['Sí, manda 500 a @lupe', 'MXN', { recipient: '@lupe', amount: '500' }],
 ];
 
 describe('speech-act gate', () => {

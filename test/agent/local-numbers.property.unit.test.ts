@@ -134,6 +134,19 @@ describe('number reader: malformed renderings are refused, never moved', () => {
     fc.tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 100, max: 999 })).map(([a, b]) => `${a},,${b}`),
     fc.tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}..${b}`),
     fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 })).map(([a, b, c]) => `${a}.${b}.${c}`),
+    // Shapes around the digits (issue 11's unseen messages): ranges, products, underscores, brackets,
+    // a separator glued in front, a split group, superscripts and vulgar fractions.
+    fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 999 }), fc.constantFrom('-', ' - ', '\u2013')).map(([a, b, d]) => `${a}${d}${b}`),
+    fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}*${b}`),
+    fc.tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 100, max: 999 })).map(([a, b]) => `${a}_${b}`),
+    fc.integer({ min: 1, max: 99_999 }).map((a) => `[${a}]`),
+    fc.tuple(fc.constantFrom(',', '.'), fc.integer({ min: 1, max: 999 })).map(([p, a]) => `${p}${a}`),
+    fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 0, max: 99 })).map(([a, b]) => `${a} ${String(b).padStart(2, '0')}`),
+  );
+  // Superscripts and vulgar fractions: refused (quoted in their plain form, "5^2", "1/2"), never merged into "52" or "2".
+  const unicodeOdd = fc.oneof(
+    fc.tuple(fc.integer({ min: 1, max: 999 }), fc.constantFrom('\u00B2', '\u00B3', '\u2079')).map(([a, p]) => `${a}${p}`),
+    fc.tuple(fc.integer({ min: 0, max: 99 }), fc.constantFrom('\u00BD', '\u00BC', '\u00BE', '\u2153')).map(([a, f]) => `${a || ''}${f}`),
   );
   // "12,50" is 12.50 where the currency writes a decimal comma (francs, reais), ambiguous in a dot-decimal one.
   const malformed = fc.oneof(
@@ -152,10 +165,19 @@ describe('number reader: malformed renderings are refused, never moved', () => {
     );
   });
 
+  it('superscripts and vulgar fractions are refused, never read as other digits', () => {
+    fc.assert(
+      fc.property(unicodeOdd, (odd) => {
+        expect(parseMessage(`send ${odd} USD to @zawadi`, ctx()).kind, odd).toBe('refuse');
+      }),
+      RUNS,
+    );
+  });
+
   it('never becomes a transfer in any corridor language', () => {
     const frames = ['send {x} USD to @zawadi', 'abeg send {x} naira give @amaka', 'tuma {x} kwa @musa', 'envoie {x} francs à @moussa', 'envia {x} dólares para @ana', 'envía {x} pesos a @juan', '@priya ko {x} rupaye bhejo', 'padala {x} kay @liza'];
     fc.assert(
-      fc.property(malformedEverywhere, fc.constantFrom(...frames), (odd, frame) => {
+      fc.property(fc.oneof(malformedEverywhere, unicodeOdd), fc.constantFrom(...frames), (odd, frame) => {
         const r = parseMessage(frame.replace('{x}', odd), ctx());
         expect(r.kind === 'tool' && r.call.name === 'send_transfer', `${frame} / ${odd}`).toBe(false);
       }),

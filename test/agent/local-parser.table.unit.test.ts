@@ -387,6 +387,9 @@ const noneRows: Row[] = [
   ['🤔', none()],
   ['how much is 500 KES in USD?', { name: 'quote_transfer', input: { amount: '500', currency: 'KES', to_currency: 'USD' } }],
   ['what did I pay this month', { name: 'list_activity', input: {} }],
+  // Questions about something already done are answered with the activity list.
+  ['have i paid my gotv yet?', { name: 'list_activity', input: {} }],
+  ['when will my transfer to @amina arrive?', { name: 'list_activity', input: {} }],
   ['send', none('how much and to whom')],
   ["don't send anything", none("won't do anything")],
   ['never mind', none("won't do anything")],
@@ -395,7 +398,9 @@ const noneRows: Row[] = [
   ['forget it', none("won't do anything")],
   ['thank you so much', none('welcome')],
   ['yes', none('Confirm')],
-  ['how much does it cost to send 500 KES', none('fees')],
+  // With an amount a fee question is a quote (issue 11); without one it gets the fee rule.
+  ['how much does it cost to send 500 KES', { name: 'quote_transfer', input: { amount: '500', currency: 'KES' } }],
+  ['how much does it cost to send money?', none('costs 0.5%')],
   ['Will it rain tomorrow?', none('create a market: Will it rain tomorrow?')],
   ['bet 100 on them in mkt_epl', none('Which outcome')],
 ];

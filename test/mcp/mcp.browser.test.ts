@@ -11,9 +11,10 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolInputs } from '../../src/agent/tool-inputs.js';
-import { createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { balance, fund, walletOf } from '../helpers/money.js';
 import { launchBrowser } from '../web/browser.js';
+import { PendingActions } from '../../src/pending-actions/pending-actions.js';
 
 let svc: TestService;
 let browser: Browser;
@@ -153,6 +154,89 @@ describe('MCP server over the agent tools', () => {
     const p2 = (res2.structuredContent as any).pending_confirmation as { confirm_url: string };
     const cross = await page.request.post(`${path(p2.confirm_url)}/confirm`, { headers: { origin: 'https://evil.example' } });
     expect(cross.status()).toBe(403);
+    expect(await wallets()).toEqual(before);
+    await alices.close();
+    await client.close();
+  });
+  it('the other read tools (payment link, markets, activity) answer at once over MCP and move nothing', async () => {
+    const before = await wallets();
+    const client = await mcpClient(alice.key);
+    const link = await client.callTool({ name: 'create_payment_link', arguments: { amount: '4', currency: 'USD', description: 'MCP link' } });
+    expect(link.isError, JSON.stringify(link.structuredContent)).toBeFalsy();
+    expect((link.structuredContent as any).action).toBe('payment');
+    const closes = new Date(Date.now() + 86_400_000).toISOString();
+    const market = await client.callTool({ name: 'create_market', arguments: { question: 'Will the MCP test pass today?', closes_at: closes } });
+    expect(market.isError, JSON.stringify(market.structuredContent)).toBeFalsy();
+    const markets = await client.callTool({ name: 'list_markets', arguments: {} });
+    expect(markets.isError).toBeFalsy();
+    expect(JSON.stringify(markets.structuredContent)).toContain('Will the MCP test pass today?');
+    const activity = await client.callTool({ name: 'list_activity', arguments: { limit: 5 } });
+    expect(activity.isError).toBeFalsy();
+    expect((activity.structuredContent as any).action).toBe('activity');
+    for (const r of [link, market, markets, activity]) expect((r.structuredContent as any).pending_confirmation).toBeUndefined();
+    expect(await wallets()).toEqual(before);
+    await client.close();
+  });
+
+  it('a bill and a stake wait for the account holder too; nothing moves from the MCP call', async () => {
+    const before = await wallets();
+    const client = await mcpClient(alice.key);
+    const bill = await client.callTool({ name: 'pay_bill', arguments: { biller: 'IKEDC', account_number: '12345678901', amount: '1000', currency: 'NGN' } });
+    expect(bill.isError, JSON.stringify(bill.structuredContent)).toBeFalsy();
+    const closes = new Date(Date.now() + 86_400_000).toISOString();
+    const created = await client.callTool({ name: 'create_market', arguments: { question: 'Will the stake wait for a person?', closes_at: closes } });
+    const marketId = (created.structuredContent as any).market.id as string;
+    expect(marketId).toMatch(/^mkt_/);
+    const stake = await client.callTool({ name: 'stake_market', arguments: { market: marketId, outcome: 'Yes', amount: '2', currency: 'USD' } });
+    expect(stake.isError, JSON.stringify(stake.structuredContent)).toBeFalsy();
+    for (const r of [bill, stake]) {
+      const pending = (r.structuredContent as any).pending_confirmation as { id: string; confirm_url: string };
+      expect(pending.id).toMatch(/^act_/);
+      expect(pending.confirm_url).toBe(`${svc.deps.config.PUBLIC_URL}/app/actions/${pending.id}`);
+      expect((await svc.deps.agent.pendingAction(alice.accountId, pending.id))?.status).toBe('pending');
+    }
+    expect(await wallets()).toEqual(before);
+    await client.close();
+  });
+
+  it('no API key confirms an MCP action, neither another account\'s nor the holder\'s own: only the person on the page', async () => {
+    const client = await mcpClient(alice.key);
+    const before = await wallets();
+    const res = await client.callTool({ name: 'send_transfer', arguments: { recipient: bob.email, amount: '3', currency: 'USD' } });
+    const pending = (res.structuredContent as any).pending_confirmation as { id: string; confirm_url: string };
+    for (const key of [bob.key, alice.key]) {
+      const r = await call(`${svc.api}/agent/settle`, { key, body: { confirm_action: pending.id } });
+      expect(r.status).toBe(404);
+      expect(r.body).toMatchObject({ ok: false, reason: 'not_found' });
+    }
+    // Bob's own assistant sees nothing of it either.
+    const bobs = await mcpClient(bob.key);
+    const seen = await bobs.callTool({ name: 'list_activity', arguments: {} });
+    expect(JSON.stringify(seen)).not.toContain(pending.id);
+    expect(await wallets()).toEqual(before);
+    expect((await svc.deps.agent.pendingAction(alice.accountId, pending.id))?.status).toBe('pending');
+    await bobs.close();
+    await client.close();
+  });
+
+  it('an expired pending action moves nothing: the page says so and Confirm does nothing', async () => {
+    const client = await mcpClient(alice.key);
+    const before = await wallets();
+    const res = await client.callTool({ name: 'send_transfer', arguments: { recipient: bob.email, amount: '6', currency: 'USD' } });
+    const pending = (res.structuredContent as any).pending_confirmation as { id: string; confirm_url: string };
+    const alices = await signedIn(alice);
+    const page = await alices.newPage();
+    await page.goto(path(pending.confirm_url));
+    expect(await page.locator('#status').getAttribute('data-status')).toBe('pending');
+    // Its ten minutes pass while the page is open (as the clock would have it).
+    await svc.deps.store.write(PendingActions, (t) => t.update(pending.id, { expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('#outcome').waitFor();
+    expect(await page.locator('#status').getAttribute('data-status')).toBe('expired');
+    expect(await wallets()).toEqual(before);
+    await page.reload();
+    expect(await page.locator('#status').getAttribute('data-status')).toBe('expired');
+    expect(await page.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
     expect(await wallets()).toEqual(before);
     await alices.close();
     await client.close();

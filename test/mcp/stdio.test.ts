@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -28,9 +29,10 @@ afterAll(async () => {
 });
 
 function stdioClient(env: Record<string, string>) {
+  // Launched exactly as the README's client configuration does: `npm run --silent --prefix <repo> mcp`.
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'src/mcp/stdio.ts')],
+    command: 'npm',
+    args: ['run', '--silent', '--prefix', ROOT, 'mcp'],
     env: { PATH: process.env.PATH ?? '', ...env },
     stderr: 'pipe',
   });
@@ -49,6 +51,10 @@ describe('npm run mcp (stdio)', () => {
     await client.connect(transport);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(ToolInputs).sort());
+    for (const t of tools) {
+      const { $schema: _drop, ...ours } = z.toJSONSchema(ToolInputs[t.name as keyof typeof ToolInputs], { io: 'input' }) as Record<string, unknown>;
+      expect(t.inputSchema).toEqual({ ...ours, type: 'object' });
+    }
 
     const a = (await svc.deps.accounts.get(alice.accountId))!;
     const before = await balance(svc, walletOf(svc, a));

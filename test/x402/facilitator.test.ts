@@ -76,6 +76,13 @@ describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () =>
     expect(usage.body.recent[0].transaction).toBe(settled.transaction);
     const otherUsage = await call(`${svc.api}/x402/usage`, { key: other.key });
     expect(otherUsage.body.settlements).toBe(0);
+    // ... and shown to them, signed in, on the Developers screen.
+    const screen = await (await fetch(`${svc.url}/app/developers`, { headers: { cookie: merchant.cookie } })).text();
+    expect(screen).toContain(`data-settlements="1" data-gas-used="${receipt.gasUsed}" data-gas-cost-wei="${receipt.gasUsed * receipt.effectiveGasPrice}"`);
+    expect(screen).toContain(settled.transaction);
+    const otherScreen = await (await fetch(`${svc.url}/app/developers`, { headers: { cookie: other.cookie } })).text();
+    expect(otherScreen).toContain('data-settlements="0"');
+    expect(otherScreen).not.toContain(settled.transaction);
 
     // Replaying the same signed payment to the merchant gets no second response, and moves nothing.
     const signatureHeader = sent.map((h) => h.get('payment-signature')).find(Boolean)!;
@@ -142,6 +149,19 @@ describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () =>
     const elsewhere = structuredClone(req) as any;
     elsewhere.paymentRequirements.payTo = newPayer().address;
     expect((await facilitator('verify', { x402Version: 2, ...elsewhere })).body.invalidReason).toBe('invalid_exact_evm_payload_recipient_mismatch');
+  });
+
+  it('refuses what only the simulation catches (a transfer the token refuses: payTo the zero address); settle sends nothing', async () => {
+    const payer = await funded(20_000n);
+    const zero = '0x0000000000000000000000000000000000000000' as Address;
+    const req = await signedRequest(svc, payer, { payTo: zero, amount: PRICE });
+    const v = await facilitator('verify', { x402Version: 2, ...req });
+    expect(v.body).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_transaction_simulation_failed', payer: payer.address });
+    const s = await facilitator('settle', { x402Version: 2, ...req });
+    expect(s.body).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_transaction_simulation_failed', transaction: '' });
+    const nonce = (req.paymentPayload as any).payload.authorization.nonce as Hex;
+    expect(await svc.deps.chain.authorizationState(payer.address, nonce)).toBe(false);
+    expect(await svc.deps.chain.balanceOf(payer.address)).toBe(20_000n);
   });
 
   it('refuses an unfunded payer', async () => {

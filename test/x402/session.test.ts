@@ -153,6 +153,40 @@ describe('x402_url: a payment session an agent can pay', () => {
     expect(await svc.deps.chain.balanceOf(payer.address)).toBe(10_000_000n);
   });
 
+  it('answers a session the merchant canceled 409 canceled, also to a payment signed before the cancel; nothing moves', async () => {
+    const chain = svc.deps.chain;
+    const pay = await createPayment();
+    const url = local(pay.x402_url);
+    const required = JSON.parse(Buffer.from((await fetch(url)).headers.get('payment-required')!, 'base64').toString());
+    const payer = await funded(10_000_000n);
+    const { ExactEvmScheme } = await import('@x402/evm/exact/client');
+    const accepted = required.accepts[0];
+    // The agent signed while the session was open ...
+    const made = await new ExactEvmScheme(payer).createPaymentPayload(2, accepted);
+    const header = Buffer.from(JSON.stringify({ ...made, accepted, resource: required.resource })).toString('base64');
+    const payToBefore = await chain.balanceOf(pay.pay_to as Hex);
+
+    // ... and the merchant called it off before the agent sent it.
+    const canceled = await call(`${svc.api}/v1/payments/${pay.id}/cancel`, { method: 'POST', key: merchant.key });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+
+    const ask = await call(url);
+    expect(ask.status).toBe(409);
+    expect(ask.body).toMatchObject({ ok: false, reason: 'canceled' });
+    const late = await call(url, { headers: { 'PAYMENT-SIGNATURE': header } });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ ok: false, reason: 'canceled' });
+    expect(late.headers.get('payment-response')).toBeNull();
+    const agent = await payingFetch(payer, svc).fetch(url);
+    expect(agent.status).toBe(409);
+
+    expect(await chain.balanceOf(payer.address)).toBe(10_000_000n);
+    expect(await chain.balanceOf(pay.pay_to as Hex)).toBe(payToBefore);
+    const nonce = (made.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+    expect(await chain.authorizationState(payer.address, nonce)).toBe(false);
+    expect((await svc.deps.payments.get(pay.id))?.status).toBe('canceled');
+  });
+
   it('refuses an authorization for another amount or one outliving the session; nothing moves', async () => {
     const pay = await createPayment();
     const url = local(pay.x402_url);

@@ -38,15 +38,25 @@ export type Analysis = {
   billers: BillerAliasIndex | undefined;
 };
 
+/** Superscript and subscript digits, in digit order (NFKC would fold them into plain digits). */
+const SUPERSCRIPTS = '\u2070\u00B9\u00B2\u00B3\u2074\u2075\u2076\u2077\u2078\u2079';
+const SUBSCRIPTS = '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089';
+
 /** Same characters people mean the same by: NFKC, plain quotes and spaces. */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKC')
-    .replace(/[\u2018\u2019\u02BC]/g, "'")
-    .replace(/[\u201C\u201D\u00AB\u00BB]/g, '"')
-    .replace(/[\u00A0\u2007\u202F\u2009]/g, ' ')
-    .replace(/[\u200B-\u200D\uFEFF]/g, '')
-    .trim();
+  return (
+    text
+      // "5²" must not become "52": it stays visibly an exponent ("5^2"), which the number reader refuses.
+      .replace(/[\u2070\u00B9\u00B2\u00B3\u2074-\u2079\u2080-\u2089]/g, (d) => `^${SUPERSCRIPTS.includes(d) ? SUPERSCRIPTS.indexOf(d) : SUBSCRIPTS.indexOf(d)}`)
+      .normalize('NFKC')
+      // "½" is "1\u20442" after NFKC: a fraction, refused like "1/2".
+      .replace(/[\u2044\u2215]/g, '/')
+      .replace(/[\u2018\u2019\u02BC]/g, "'")
+      .replace(/[\u201C\u201D\u00AB\u00BB]/g, '"')
+      .replace(/[\u00A0\u2007\u202F\u2009]/g, ' ')
+      .replace(/[\u200B-\u200D\uFEFF]/g, '')
+      .trim()
+  );
 }
 
 export function analyse(raw: string, ctx: ParseContext): Analysis {

@@ -195,7 +195,9 @@ function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefine
     const next = a.tokens[i + 1]?.norm ?? '';
     // Spanish/Portuguese/French "a Nigeria", "à Oui": the outcome follows "a" after the amount.
     const romanceTo = l === 'to' && ['es', 'pt', 'fr'].includes(a.lang) && a.tokens[i + 1]?.kind === 'word';
-    if (l === 'on' || romanceTo || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next)))) {
+    // "for Yes", and "stake 2k for Nigeria" (a capitalised name that is not the market's).
+    const forName = l === 'for' && a.tokens[i + 1]?.kind === 'word' && !used.has(i + 1) && /^\p{Lu}/u.test(a.tokens[i + 1]!.text) && a.lemmas[i + 2] !== 'market';
+    if (l === 'on' || romanceTo || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next))) || forName) {
       const t = freeText(a, i + 1, opts);
       if (t && !used.has(t.start) && !ARTICLE_WORDS.has(t.text.toLowerCase())) return canonicalOutcome(stripOutcomeTail(t.text));
     }

@@ -99,6 +99,11 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = {
   rs: 'INR',
   fcfa: 'XOF',
   reais: 'BRL',
+  // Slang: Brazilian "conto(s)" are reais, Mexican "varos" are pesos.
+  conto: 'BRL',
+  contos: 'BRL',
+  varo: 'MXN',
+  varos: 'MXN',
   real: 'BRL',
   cfa: 'XOF',
   franc: 'XOF',

@@ -39,7 +39,7 @@ send sending sent snd sned transfer transfers transferring wire remit pay paying
 tuma tumia nitumie mtumie tumie kutuma utume atumie peleka lipa lipia kulipa nunua nunulia kununua weka
 envoie envoyer envoyez envoies envoi transfere transferer vire virer payer paie payez paye acheter achete mise miser parie parier
 envia enviar envie manda mandar mande transferir transfira pagar pague paga comprar compra compre aposta apostar
-enviale mandale mandes envies pagues compres apuesta apostar deposita
+enviale mandale mandes envies pagues compres apuesta apostar deposita pasa pasale pases pasar
 bhejo bhej bhejna bhejdo bhejde bhejiye bharo bhar kharido lagao
 padala ipadala magpadala pakipadala bayad bayaran magbayad pakibayad bili bumili pusta
 `);
@@ -176,7 +176,24 @@ const PAST_PHRASES = ['last week', 'last month', 'last night', 'i don', 'we don'
 const REPORTED = words('said says told tells asked dit disse falou pediu dijo dice pidio pidió alisema anasema aliniambia ameniambia bola boli bole kaha kehta kehti sabi sinabi');
 const REPORTED_PHRASES = ['talk say', 'tell me say', 'say make', 'na so'];
 
-const CONDITIONAL = words('if unless incase si se kama ikiwa agar jab kung kapag pag');
+const CONDITIONAL = words(`
+if unless incase once when whenever provided si se quand lorsque lorsqu quando cuando kama ikiwa iwapo endapo agar jab kung kapag pag
+`);
+/** Conditions written as phrases: "as soon as he pays", "dès que", "assim que", "en cuanto", "jaise hi". */
+const CONDITIONAL_PHRASES = ['as soon as (?!possible|u can|you can)', 'in case', 'des que', 'une fois que', 'assim que', 'en cuanto', 'una vez que', 'jaise hi'];
+/**
+ * The caller's own plan, not an instruction: "I'll send…", "I'm going to pay…", "je vais envoyer",
+ * "vou mandar", "voy a enviar", "nitatuma", "bhejunga", "magpapadala ako".
+ */
+const FUTURE_SELF = [
+  /\b(i|we) ?('ll|will|shall|wil)\b/, /\b(i|we) ?('m|am|are) (going to|gonna|about to)\b/, /\bi go (send|pay|transfer|buy|give|drop)\b/,
+  /\bje (vais|compte|voulais)\b/, /\bj'(enverrai|irai)\b/, /\bje (lui |te )?(enverrai|paierai|transfererai)\b/,
+  /\b(eu )?vou (te |lhe )?(mandar|enviar|pagar|transferir|fazer|depositar)\b/, /\b(mandarei|enviarei|pagarei)\b/,
+  /\bvoy a\b/, /\b(le |te )?(mandare|enviare|pagare|transferire|depositare)\b/,
+  /\bnita(m|wa)?(tum|lip|nunu|pelek|kutum)/, /\btuta(m|wa)?(tum|lip|nunu)/,
+  /\b(bhejunga|bhejungi|bhej dunga|bhej dungi|de dunga|de dungi|bhar dunga|bhar dungi|karunga|karungi)\b/,
+  /\b(magpapadala|magbabayad|ipapadala|babayaran|bibili)\b/,
+];
 const CANCEL = words('cancel annule annuler cancela cancelar ghairi sitisha futa radd kanselahin icancel undo reverse revert');
 const SCHEDULE = words(`
 tomorrow tmrw tmr tomoro later tonight weekly monthly daily every schedule monday tuesday wednesday thursday friday saturday sunday weekend
@@ -188,6 +205,7 @@ manana mañana luego cada
 kesho baadaye kila jioni usiku ijayo ujao
 parso baad har agle agla
 bukas mamaya bawat
+morning evening afternoon noon midnight tonite matin soir manha tarde noite noche asubuhi mchana subah shaam kal umaga hapon gabi
 `);
 const OWE = words('owe owes owed dois doit devo deve debo debe dena deni nadaiwa nadai utang');
 /** First-person objects after a send verb: "sent me", "m'a envoyé", "me mandou", "alinitumia". */
@@ -254,9 +272,16 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   if (/@\w+\s+ne\s+(mujhe|muje)/.test(text)) return { reason: 'reversed_direction' };
 
   if (has(CANCEL) && ctx.intent !== 'cancel_market') return { reason: 'cancellation' };
-  if (has(CONDITIONAL) && !(a.lang === 'sw' && norms.includes('si') && !norms.includes('kama'))) {
+  if (hasPhrase(text, CONDITIONAL_PHRASES)) return { reason: 'conditional' };
+  // "al Sí", "no Sim": an outcome after an article or preposition, and an accented "sí", are not "if".
+  // "once again", "send it once" are not conditions; "once he pays" is.
+  const condAt = (i: number) =>
+    CONDITIONAL.has(norms[i]!) &&
+    !(norms[i] === 'si' && (t[i]!.text.toLowerCase() === 'sí' || ['al', 'a', 'el', 'en', 'por', 'del', 'un', 'o', 'no'].includes(norms[i - 1] ?? ''))) &&
+    !(norms[i] === 'once' && (!norms[i + 1] || ['again', 'more', 'only', 'a', 'per', 'off'].includes(norms[i + 1]!)));
+  if (norms.some((_, i) => condAt(i)) && !(a.lang === 'sw' && norms.includes('si') && !norms.includes('kama'))) {
     // Spanish "si" is also a careless "sí"; French/Spanish/Portuguese "si/se" must open a clause.
-    const idx = norms.findIndex((w) => CONDITIONAL.has(w));
+    const idx = norms.findIndex((_, i) => condAt(i));
     const word = norms[idx]!;
     const clause = !['si', 'se'].includes(word) || idx < t.length - 2;
     if (clause && !(word === 'se' && a.lang !== 'pt') && !(word === 'si' && !['fr', 'es'].includes(a.lang)) && !(word === 'pag' && a.lang !== 'tl') && !(word === 'jab' && a.lang !== 'hi') && !(word === 'kama' && a.lang !== 'sw')) {
@@ -267,10 +292,16 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   if (has(PAST) || hasPhrase(text, PAST_PHRASES)) {
     // Portuguese/Spanish "envie"/"mande" are also imperatives; only count them with another past marker.
     const strong = norms.filter((w) => PAST.has(w) && !['envie', 'mande', 'pague', 'compre', 'pago', 'mando', 'envio', 'diya', 'kiya', 'pehle'].includes(w));
-    if (strong.length || hasPhrase(text, PAST_PHRASES) || norms.includes('diya')) return { reason: 'past_tense' };
+    // Written with its accent ("pagué", "mandó") or after "ya"/"já" ("ya le pagué"), the form is the past.
+    const accented = t.some((x) => /^(pagu|mand|envi|compr|transfer|deposit|pas)(é|ó|í|ió)$/.test(x.text.toLowerCase()));
+    const already = norms.some((w, i) => (w === 'ya' || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
+    if (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya')) return { reason: 'past_tense' };
   }
   if (has(SCHEDULE) && !(a.lang === 'hi' && norms.includes('har') && false)) return { reason: 'scheduled' };
-  if (has(OWE)) return { reason: 'statement' };
+  if (FUTURE_SELF.some((re) => re.test(text))) return { reason: 'statement' };
+  // "I owe @yaw 80 cedis" is a statement; "padala 1k kay @jose, pambayad sa utang" names why.
+  const oweAt = norms.findIndex((w) => OWE.has(w));
+  if (oweAt >= 0 && !(verbIdx >= 0 && verbIdx < oweAt)) return { reason: 'statement' };
   // Without any verb that moves money the message is a statement ("@yaw 80 cedis for the trip" is
   // still taken as a bare "@handle amount" instruction, the chat shorthand).
   if (verbIdx < 0 && ctx.intent === 'send_transfer' && !isBareShorthand(a)) return { reason: 'statement' };

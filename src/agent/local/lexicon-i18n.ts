@@ -122,7 +122,7 @@ history: historico extrato
 `),
   es: table(`
 ${COMMON}
-send: envia enviar envie enviale manda mandar mande mandale deposita depositale transferencia
+send: envia enviar envie enviale manda mandar mande mandale deposita depositale transferencia pasa pasale pasar
 recharge: recarga recargar recarga
 pay: pagar paga pague
 buy: comprar compra compre

@@ -39,7 +39,9 @@ export type NumberRefusal =
   | 'exponent'
   | 'fraction'
   | 'sign'
-  | 'parenthesised';
+  | 'parenthesised'
+  /** A range, a product, an underscore or a stray separator around the digits ("5-10", "5*2", "1_000", ",5"). */
+  | 'not_one_number';
 
 const PLAIN = /^\d+$/;
 const COMMA_GROUPS = /^\d{1,3}(?:,\d{3})+(?:\.(\d+))?$/;

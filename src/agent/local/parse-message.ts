@@ -80,6 +80,20 @@ export function parseMessage(text: string, ctx: ParseContext): ParseResult {
   return finish(build(intent, a), a);
 }
 
+/**
+ * The gate's first part alone, for another engine (Claude) about to move money: embedded
+ * instructions, another person's account or a negation in the user's own message stop the
+ * tool whatever the model made of it. Answered like the local engine answers it.
+ */
+export function screenMessage(text: string, ctx: ParseContext): Extract<ParseResult, { kind: 'none' | 'refuse' }> | undefined {
+  if (typeof text !== 'string' || !text.trim() || text.length > MAX_MESSAGE_CHARS) return undefined;
+  const a = analyse(text, ctx);
+  const v = screen(a);
+  if (v) return verdict(v, a) as Extract<ParseResult, { kind: 'none' | 'refuse' }>;
+  if (isNegated(a)) return { kind: 'none', reply: a.lang === 'en' ? NOTHING_DONE : gateReply('negation', a.lang), reason: 'negation' };
+  return undefined;
+}
+
 const MONEY_INTENTS = new Set<Intent>(['send_transfer', 'pay_bill', 'stake_market']);
 const GATED = new Set<Intent>(['send_transfer', 'pay_bill', 'stake_market', 'create_payment_link', 'resolve_market', 'cancel_market']);
 /** Reasons answered with 422 (not allowed / not an exact amount); the rest are a 200 answer. */
@@ -161,7 +175,8 @@ function smallTalk(a: Analysis): string | undefined {
   if (only(THANKS)) return replies.welcome;
   if (only(BARE_ANSWERS)) return replies.useButtons;
   const howMuch = words.join(' ').includes('how much');
-  if (howMuch && words.some((w) => FEE_WORDS.has(w))) return replies.noQuotes;
+  // With an amount it is a quote (quote_transfer); without one, the fee rule.
+  if (howMuch && !a.money.length && words.some((w) => FEE_WORDS.has(w))) return FEES_ANSWER[a.lang];
   return undefined;
 }
 

@@ -23,9 +23,13 @@ const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'qu
 const FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'cost', 'costs', 'rate', 'frais', 'taux', 'taxa', 'tarifa', 'comision', 'comissao', 'ada', 'gharama']);
 const RECIPIENT_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id']);
 
+/** A question about something already done: "did I already pay DStv?", "did my 10k to @amaka go through?". */
+const PAST_QUESTION = [/\b(did|have|has) (i|my|we)\b.*\b(go through|went through|arrive|reach|land)/, /\bgo through\?/, /\bwhen (will|does|did|is) (my|the)\b.*\b(arrive|reach|land|go through|come|clear)/, /\b(did|have) (i|we) (already |ever |even )?(pay|paid|send|sent|buy|bought|top|topped|transfer|transferred|renew|renewed)\b.*\?/];
+
 export function detectActivity(a: Analysis): boolean {
-  if (a.money.length) return false;
   const text = fold(a.text.toLowerCase());
+  if (PAST_QUESTION.some((re) => re.test(text))) return true;
+  if (a.money.length) return false;
   const norms = a.tokens.map((t) => fold(t.norm));
   return norms.some((w) => ACTIVITY_NOUNS.has(w)) || a.lemmas.includes('history') || ACTIVITY_PHRASES.some((re) => re.test(text));
 }

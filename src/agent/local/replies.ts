@@ -32,7 +32,6 @@ export const replies = {
   suggestMarket: (question: string) => `Want a prediction market on that? Say: "create a market: ${question}"`,
   welcome: "You're welcome! Tell me whenever you want to send money, pay a bill or start a market.",
   useButtons: 'If you are answering a confirmation, please use its Confirm or Cancel button. Otherwise tell me what to do, e.g. "send 5,000 KES to @amina".',
-  noQuotes: "I can't quote fees or exchange rates on their own yet; when you send or pay, I show the exact amounts and rate before anything moves.",
   amountPositive: 'The amount must be greater than zero.',
   amountTooLarge: 'That amount is too large for me to handle in one go.',
   billNeedsBiller: 'Which biller should I pay? For example IKEDC, KPLC, DStv, GOtv, MTN or Safaricom airtime.',

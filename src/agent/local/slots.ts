@@ -127,7 +127,8 @@ export function findMarketRef(a: Analysis, used: ReadonlySet<number> = new Set()
     if (t.kind === 'number') return !t.currency;
     return t.kind === 'word' && !NAME_STOPS.has(a.lemmas[i]!) && !FILLER_WORDS.has(a.lemmas[i]!);
   };
-  if (AFTER_MARKET.has(a.lemmas[k + 1] ?? '') || AFTER_MARKET.has(a.tokens[k + 1]?.norm ?? '')) {
+  const wale = ['wale', 'wala', 'wali', 'vale', 'vala'].includes(a.tokens[k - 1]?.norm ?? '');
+  if (!wale && (AFTER_MARKET.has(a.lemmas[k + 1] ?? '') || AFTER_MARKET.has(a.tokens[k + 1]?.norm ?? ''))) {
     let from = k + 2;
     // "le marché de la CAN", "o mercado do Flamengo": skip the article after the linker.
     while (['la', 'le', 'les', 'l', 'o', 'a', 'os', 'as', 'el', 'los', 'las', 'the'].includes(a.tokens[from]?.norm ?? '')) from++;
@@ -135,7 +136,7 @@ export function findMarketRef(a: Analysis, used: ReadonlySet<number> = new Set()
     if (after) return { ref: after.text, start: after.start, end: after.end };
   }
   // Hindi "India wale market": the name sits before "wale".
-  const end = ['wale', 'wala', 'wali', 'vale', 'vala'].includes(a.tokens[k - 1]?.norm ?? '') ? k - 1 : k;
+  const end = wale ? k - 1 : k;
   let s = end;
   while (s - 1 >= 0 && isNameToken(s - 1)) s--;
   if (s < end) return { ref: span(a, s, end), start: s, end: k };

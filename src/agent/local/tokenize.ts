@@ -228,16 +228,17 @@ function lexNumber(text: string, i: number, style: NumberStyle): Token | undefin
   let blob = raw[0].replace(/[.,]+$/, '');
   let end = j + blob.length;
   const tok: Token = { kind: 'number', text: '', norm: '', start: i, end };
-  const refuse = (reason: NumberRefusal, to: number): Token => {
+  const refuse = (reason: NumberRefusal, to: number, from = i): Token => {
     tok.malformed = reason;
+    tok.start = from;
     tok.end = to;
-    tok.text = text.slice(i, to);
+    tok.text = text.slice(from, to);
     tok.norm = tok.text;
     tok.blob = blob;
     return tok;
   };
-  // "5e-1", "1e9": exponents; "1/2": fractions (a d/d/d date is not money either).
-  const exp = /[eE][+-]?\d+/y;
+  // "5e-1", "1e9", "5^2": exponents; "1/2": fractions (a d/d/d date is not money either).
+  const exp = /(?:[eE][+-]?|\^)\d+/y;
   exp.lastIndex = end;
   const e = exp.exec(text);
   if (e && !isAlnum(text[end + e[0].length])) return refuse('exponent', end + e[0].length);
@@ -247,6 +248,24 @@ function lexNumber(text: string, i: number, style: NumberStyle): Token | undefin
   if (f) return refuse('fraction', end + f[0].length);
   if (sign) return refuse('sign', end);
   if (text[i - 1] === '(' && text[end] === ')') return refuse('parenthesised', end);
+  // Shapes around the digits that make them something other than one stated amount:
+  // ",5" / ".5." (a separator glued before), "1_000", "5*2", "[5]", a range "5-10" / "5 - 3",
+  // and "10 00" (two runs that are not a thousands group).
+  if ('.,'.includes(text[i - 1] ?? 'x') && text[i - 1] !== undefined && !isDigit(text[i - 2])) return refuse('not_one_number', end + (text[end] === '.' ? 1 : 0), i - 1);
+  if (text[end] === '_' && isDigit(text[end + 1])) return refuse('not_one_number', end + /^[_\d]+/.exec(text.slice(end))![0].length);
+  const glued = /[*\u00D7]\d+/y;
+  glued.lastIndex = end;
+  const g = glued.exec(text);
+  if (g) return refuse('not_one_number', end + g[0].length);
+  if (text[i - 1] === '[' && text[end] === ']') return refuse('not_one_number', end + 1, i - 1);
+  const range = /\s?[-\u2013\u2014]\s?\d{1,6}(?![\d-])/y;
+  range.lastIndex = end;
+  const r = blob.length <= 6 && !text.slice(Math.max(0, i - 1), i).match(/[-\u2013\u2014]/) ? range.exec(text) : null;
+  if (r) return refuse('not_one_number', end + r[0].length);
+  const split = / \d{1,2}(?![\d.,\p{L}])/uy;
+  split.lastIndex = end;
+  const sp = blob.length <= 3 ? split.exec(text) : null;
+  if (sp && !/^ \d{1,2}\s*(?:[-:]|am|pm|h\b)/i.test(text.slice(end))) return refuse('not_one_number', end + sp[0].length);
 
   let intPart = blob;
   let frac: string | undefined;

@@ -1,3 +1,5 @@
+import { formatEther } from 'viem';
+import type { X402Usage } from '../../x402/schemas.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 
 export const KEY_ONCE_WARNING = 'This key will only be shown once. Store it securely; if lost, revoke it and create a new one.';
@@ -18,7 +20,31 @@ function secretBox(id: string, title: string, warning: string): string {
 }
 
 /** Developers screen: API keys, a ping snippet and webhooks; driven by assets/developers.js. */
-export function developersPage(account: SignedInAccount, publicUrl: string): string {
+/** What the relayer paid in gas for this account's x402 facilitator settles (GET /api/x402/usage). */
+function x402Section(base: string, usage: X402Usage): string {
+  const rows = usage.recent
+    .map(
+      (r) => `<tr><td>${escapeHtml(r.created_at)}</td><td><code>${escapeHtml(r.transaction)}</code></td><td>${escapeHtml(r.gas_used)}</td><td>${escapeHtml(formatEther(BigInt(r.gas_cost_wei)))}</td></tr>`,
+    )
+    .join('');
+  return `<section class="card" aria-labelledby="x402-title">
+  <h2 id="x402-title">x402 facilitator</h2>
+  <p>AI agents pay your own API over x402 with StablePay as the facilitator: point <code>HTTPFacilitatorClient</code> at <code>${escapeHtml(base)}/api/x402</code> with your secret key. Our relayer pays the gas of every settle; this is what it spent for you on <code>${escapeHtml(usage.network)}</code>.</p>
+  <dl class="facts" id="x402-usage" data-settlements="${usage.settlements}" data-gas-used="${escapeHtml(usage.gas_used)}" data-gas-cost-wei="${escapeHtml(usage.gas_cost_wei)}">
+    <div><dt>Settlements</dt><dd id="x402-settlements">${usage.settlements}</dd></div>
+    <div><dt>Gas used</dt><dd id="x402-gas-used">${escapeHtml(usage.gas_used)}</dd></div>
+    <div><dt>Gas cost</dt><dd id="x402-gas-cost">${escapeHtml(formatEther(BigInt(usage.gas_cost_wei)))} (native currency, paid by us)</dd></div>
+  </dl>
+  ${
+    rows
+      ? `<table class="rtable" id="x402-recent"><caption>Most recent settlements</caption><thead><tr><th scope="col">Time</th><th scope="col">Transaction</th><th scope="col">Gas used</th><th scope="col">Gas cost</th></tr></thead><tbody>${rows}</tbody></table>`
+      : '<p class="hint">No x402 settlements yet.</p>'
+  }
+  <p class="hint">The same figures as JSON: <code>GET /api/x402/usage</code>.</p>
+</section>`;
+}
+
+export function developersPage(account: SignedInAccount, publicUrl: string, x402Usage?: X402Usage): string {
   const base = publicUrl.replace(/\/+$/, '');
   return layout({
     title: 'Developers',
@@ -101,6 +127,8 @@ export function developersPage(account: SignedInAccount, publicUrl: string): str
     <tbody id="deliveries-body"></tbody>
   </table>
 </section>
+
+${x402Usage ? x402Section(base, x402Usage) : ''}
 
 <dialog id="confirm-dialog" class="dialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
   <form method="dialog">

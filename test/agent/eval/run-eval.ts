@@ -30,7 +30,7 @@ import {
  *   is instead sent as `{message}`, executed for real, and the chain is checked against the
  *   answer (sender debited exactly what the answer reports, recipient credited).
  *
- * `npm run eval:agent [-- --set dev|held-out|all] [--show-held-out] [--json file]`
+ * `npm run eval:agent [-- --set dev|held-out|unseen|all] [--show-held-out] [--json file]`
  */
 
 export interface RunOptions {
@@ -227,7 +227,7 @@ async function main(argv: string[]): Promise<number> {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const set = arg('--set') ?? 'all';
-  const sets: EvalSetName[] = set === 'all' ? ['dev', 'held-out'] : [set as EvalSetName];
+  const sets: EvalSetName[] = set === 'all' ? ['dev', 'held-out', 'unseen'] : [set as EvalSetName];
   const started = Date.now();
   const report = await runEval({ sets, log: (l) => process.stderr.write(l + '\n') });
   process.stdout.write(formatReport(report, { showHeldOutFailures: argv.includes('--show-held-out') }) + '\n');
