@@ -114,7 +114,7 @@ export function webRouter(deps: WebDeps): Router {
     html(res, apiReferencePage(account ? shown(account) : undefined, reference));
   });
 
-  r.get('/app/signup', guestPage(() => signupPage()));
+  r.get('/app/signup', guestPage((req) => signupPage(safeNext(req.query.next))));
   r.get(
     '/app/login',
     guestPage((req) =>

@@ -102,6 +102,32 @@ describe('checkout page states and keyboard (Chromium)', () => {
     });
   }
 
+  it('a customer without an account signs up from the checkout and comes back to pay from the new wallet', async () => {
+    const pay = await createPayment(ctx, { amount: 3, currency: 'USD', redirect_url: `${SHOP}/new` });
+    const page = await open(SIZES[1]);
+    await page.goto(`/pay/${pay.id}`);
+    await page.getByRole('link', { name: 'Sign in to pay from your StablePay wallet' }).click();
+    await page.locator('#checkout-note', { hasText: 'you will be taken back to the payment page' }).waitFor();
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL(`**/app/signup?next=${encodeURIComponent(`/pay/${pay.id}`)}`);
+    await page.locator('#checkout-note').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel('Business name').fill('New Customer');
+    await page.getByLabel('Email').fill(`new${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`**/pay/${pay.id}`);
+    // Signed in now: the page offers the new (empty) wallet and says it is not enough yet.
+    await expect(page.locator('#app-wallet-hint').innerText()).resolves.toBe('Signed in as New Customer · balance 0.00 USDC, not enough for this payment');
+    await page.getByRole('button', { name: 'Pay 3.00 USDC from your StablePay wallet' }).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'checkout-phone-after-signup.png'), fullPage: true });
+
+    // The way back from the sign-up page keeps the payment too.
+    const other = await open(SIZES[0]);
+    await other.goto(`/app/signup?next=${encodeURIComponent(`/pay/${pay.id}`)}`);
+    expect(await other.getByRole('link', { name: 'Log in' }).last().getAttribute('href')).toBe(`/app/login?next=${encodeURIComponent(`/pay/${pay.id}`)}`);
+  });
+
   for (const size of SIZES) {
     it(`${size.name}: keyboard alone: every control is reachable and named, and paying settles on-chain`, async () => {
       const pay = await createPayment(ctx, { amount: 7.25, currency: 'USD', redirect_url: `${SHOP}/keys` });
