@@ -60,6 +60,13 @@ const blocked: Row[] = [
   ['nitatuma 800 kwa @njeri', 'KES', 'statement'],
   ['kal shaam @vikram ko 700 bhej dena', 'INR', 'scheduled'],
   ['how much will it cost to send 15k to @tunde', 'NGN', 'quote'],
+  // A count of payments is never guessed at: one message moves one amount once.
+  ['send 5000 to @emeka twice', 'NGN', 'repeated'],
+  ['send 5k to @amaka, 2 times o', 'NGN', 'repeated'],
+  ['tuma 500 kwa @amina mara mbili', 'KES', 'repeated'],
+  ['envoie 2000 FCFA à @fatou deux fois', 'XOF', 'repeated'],
+  ['@rahul ko 300 do baar bhejo', 'INR', 'repeated'],
+  ['manda 50 reais pro @bia duas vezes', 'BRL', 'repeated'],
 ];
 
 const moving: Array<[string, string, Record<string, string>]> = [

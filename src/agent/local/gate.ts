@@ -27,6 +27,7 @@ export type GateReason =
   | 'reported_speech'
   | 'past_tense'
   | 'scheduled'
+  | 'repeated'
   | 'statement';
 
 export type GateVerdict = { reason: GateReason; quoted?: string };
@@ -195,6 +196,19 @@ const FUTURE_SELF = [
   /\b(magpapadala|magbabayad|ipapadala|babayaran|bibili)\b/,
 ];
 const CANCEL = words('cancel annule annuler cancela cancelar ghairi sitisha futa radd kanselahin icancel undo reverse revert');
+/** A count of payments in one message ("twice", "3 times", "x2", "mara mbili", "deux fois", "do baar"). */
+const REPEATED: readonly RegExp[] = [
+  /\b(twice|thrice)\b/,
+  /\b(\d+|two|three|four|five)\s*(times|tyms|x)\b/,
+  /(^|\s)x\s?\d+\b/,
+  /\bmara\s+(mbili|tatu|nne|tano|\d+)\b/,
+  /\b(deux|trois|quatre|cinq|\d+)\s+fois\b/,
+  /\b(duas|tres|três|quatro|cinco|\d+)\s+vezes\b/,
+  /\b(dos|tres|cuatro|cinco|\d+)\s+veces\b/,
+  /\b(do|teen|char|paanch|\d+)\s+(baar|bar|dafa)\b/,
+  /\b(dalawang|tatlong|apat na|\d+)\s*beses\b/,
+];
+
 const SCHEDULE = words(`
 tomorrow tmrw tmr tomoro later tonight weekly monthly daily every schedule monday tuesday wednesday thursday friday saturday sunday weekend
 lundi mardi mercredi jeudi vendredi samedi dimanche segunda terca quarta quinta sexta sabado domingo lunes martes miercoles jueves viernes
@@ -298,6 +312,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     if (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya')) return { reason: 'past_tense' };
   }
   if (has(SCHEDULE) && !(a.lang === 'hi' && norms.includes('har') && false)) return { reason: 'scheduled' };
+  // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.
+  if (REPEATED.some((re) => re.test(text))) return { reason: 'repeated' };
   if (FUTURE_SELF.some((re) => re.test(text))) return { reason: 'statement' };
   // "I owe @yaw 80 cedis" is a statement; "padala 1k kay @jose, pambayad sa utang" names why.
   const oweAt = norms.findIndex((w) => OWE.has(w));

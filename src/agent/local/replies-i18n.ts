@@ -110,6 +110,16 @@ const GATE: Readonly<Record<Exclude<GateReason, 'malformed_amount'>, Texts>> = {
     hi: 'Main payment baad ke liye schedule nahi kar sakta; sirf abhi pay karta hoon. Kuch nahi bheja.',
     tl: 'Hindi ako makakapag-schedule ng bayad; ngayon lang ako nagbabayad. Walang naipadala.',
   },
+  repeated: {
+    en: 'I make one payment per message, once. Nothing was sent. Send the total as one amount, or send each payment in its own message.',
+    pcm: 'Na one payment per message I dey do, one time. I no send anything. Send the total as one amount, or send each one for im own message.',
+    sw: 'Nafanya malipo moja kwa kila ujumbe, mara moja. Hakuna kilichotumwa. Tuma jumla kama kiasi kimoja, au kila malipo kwa ujumbe wake.',
+    fr: "Je fais un seul paiement par message, une seule fois. Rien n'a été envoyé. Envoyez le total en un montant, ou chaque paiement dans son propre message.",
+    pt: 'Faço um pagamento por mensagem, uma vez. Nada foi enviado. Mande o total como um valor só, ou cada pagamento na sua própria mensagem.',
+    es: 'Hago un solo pago por mensaje, una vez. No se envió nada. Envía el total como un solo monto, o cada pago en su propio mensaje.',
+    hi: 'Main ek message mein ek hi payment, ek baar karta hoon. Kuch nahi bheja. Total ek amount mein bhejiye, ya har payment alag message mein.',
+    tl: 'Isang bayad lang bawat mensahe, isang beses. Walang naipadala. Ipadala ang kabuuan bilang isang halaga, o bawat bayad sa sariling mensahe.',
+  },
   statement: {
     en: 'Noted, but I did nothing. If you want to pay it now, say e.g. "send 80 cedis to @yaw".',
     pcm: 'I hear you, but I no do anything. If you wan pay now, talk "send 3k to @chidi".',
