@@ -147,10 +147,15 @@ function init(root, paymentId) {
     return { status: res.status, data };
   }
 
+  // What had arrived at the deposit address when the page was rendered, and at the last read.
+  const renderedReceived = root.dataset.depositReceived ?? '';
+  let seenReceived = renderedReceived;
+
   async function readStatus() {
     try {
       const res = await fetch(`/api/checkout/${encodeURIComponent(paymentId)}`, { headers: { accept: 'application/json' } });
       const data = await res.json();
+      seenReceived = data?.payment?.depositReceived ?? '';
       return data?.payment?.status;
     } catch {
       return undefined;
@@ -353,5 +358,7 @@ function init(root, paymentId) {
     if (busy || document.hidden || ['settled', 'failed', 'canceled', 'refunded'].includes(status)) return;
     const s = await readStatus();
     if (s && s !== status && !(status === 'expired' && s === 'pending') && !busy) window.location.reload();
+    // A transfer to the deposit address arrived (part of the amount): show what was received.
+    else if (s === 'pending' && status === 'pending' && seenReceived !== renderedReceived && !busy) window.location.reload();
   }, 5000);
 }
