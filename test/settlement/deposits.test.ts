@@ -5,7 +5,7 @@ import { createWalletClient, getAddress, http as viemHttp, parseEther, type Addr
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { Payments } from '../../src/payments/payments.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
-import { call } from '../helpers/service.js';
+import { call, startTestService } from '../helpers/service.js';
 import { authorize, createPayment, customer, merchantWallet, paymentRecord, settle, setup, stored, until, usdc, type Ctx } from './helpers.js';
 
 /**
@@ -170,5 +170,49 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     expect(await chain().balanceOf(deposit)).toBe(0n);
     const record = await paymentRecord(ctx, pay.id);
     expect(record).toMatchObject({ status: 'settled', payer: signer.address, tx_hash: paid.body.txHash });
+  });
+});
+
+describe('settlement: a deposit sweep interrupted by a restart', () => {
+  let ctx: Ctx;
+  const SHORT = { SETTLEMENT_CONFIRM_TIMEOUT: '300ms', DEPOSIT_WATCH_INTERVAL: '1h' };
+  beforeAll(async () => {
+    ctx = await setup(SHORT);
+  });
+  afterAll(async () => {
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  it('the sweep was lost with the node: after the restart it is finished once and the session settles', async () => {
+    const { chain } = ctx.svc.deps;
+    const pay = await createPayment(ctx);
+    const view = (await call(`${ctx.svc.api}/checkout/${pay.id}`)).body.payment;
+    const deposit = getAddress(view.depositAddress);
+    const payer = await customer(ctx, usdc('12.5'), parseEther('0.01'));
+    const wallet = createWalletClient({ account: payer, chain: chain.publicClient.chain, transport: viemHttp(chain.rpcUrl) });
+    const hash = await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [deposit, usdc('12.5')] });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    const merchant = await merchantWallet(ctx);
+    const before = await chain.balanceOf(merchant);
+
+    // The sweep is signed, journaled and sent, but not mined before the process goes away.
+    await chain.publicClient.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    await ctx.svc.deps.settlement.deposits.pass();
+    expect(await stored(ctx, pay.id)).toMatchObject({ status: 'processing', viaDeposit: true });
+    const { dataDir } = ctx.svc;
+    await ctx.svc.stop();
+    // anvil loses its pool on restart; the relay journal re-broadcasts, the start-up pass finishes.
+    ctx = { ...ctx, svc: await startTestService({ NODE_ENV: 'test', RECONCILE_INTERVAL: '1h', ...SHORT }, { dataDir }) };
+    await until(async () => {
+      await ctx.svc.deps.settlement.deposits.pass();
+      return (await stored(ctx, pay.id)).status === 'settled';
+    }, 'the deposit watcher to finish the sweep');
+    await ctx.svc.deps.settlement.deposits.pass();
+    const record = await paymentRecord(ctx, pay.id);
+    expect(record).toMatchObject({ status: 'settled', payer: payer.address });
+    expect(await ctx.svc.deps.chain.balanceOf(merchant)).toBe(before + usdc('12.5'));
+    expect(await ctx.svc.deps.chain.balanceOf(deposit)).toBe(0n);
+    const events = await ctx.svc.deps.store.table(WebhookEvents).findMany({ paymentId: pay.id });
+    expect(events.map((e) => e.type)).toEqual(['payment.settled']);
   });
 });
