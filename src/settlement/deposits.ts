@@ -75,6 +75,8 @@ const CURSOR_ID = 'transfers';
 // The first pass ever (no cursor) looks this far back; sessions are never older than a day.
 const FIRST_SCAN_LOOKBACK = 10_000n;
 const PAGE = 500;
+// With nothing to watch, the cursor moves once it is this many blocks behind (a later scan stays short).
+const IDLE_CURSOR_LAG = 1_000n;
 
 /** What the page and the checkout JSON show. */
 export interface DepositInfo {
@@ -220,7 +222,9 @@ export class DepositWatcher {
       }
       for (const [id, list] of byDeposit) summary.credited += await this.credit(id, list);
     }
-    await this.saveCursor(latest);
+    // Idle (nothing watched), the cursor is only moved now and then: no store write every pass.
+    const behind = cursor ? latest - BigInt(cursor.block) : latest + 1n;
+    if (behind > 0n && (rows.length > 0 || behind > IDLE_CURSOR_LAG)) await this.saveCursor(latest);
     for (const r of rows) {
       try {
         const out = await this.o.exclusive(r.id, () => this.decide(r.id));
