@@ -286,7 +286,9 @@ export class DepositWatcher {
 
     if (d.sweep && !d.sweep.done) {
       if (await this.runSweep(d)) out.settled++;
-    } else if (!d.sweep && p.status === 'pending') {
+    } else if (!d.sweep && p.status === 'pending' && Date.parse(p.expiresAt) > Date.now()) {
+      // (A session past its expiry still reads `pending` while a signed attempt is being checked
+      // on-chain; it takes no deposit then, and what arrived is given back once it is decided.)
       const list = credited(d);
       const sum = list.reduce((s, t) => s + BigInt(t.value), 0n);
       if (list.length > 0 && sum >= BigInt(p.stablecoinAmount)) {

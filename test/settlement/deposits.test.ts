@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, getAddress, http as viemHttp, parseEther, type Address, type PrivateKeyAccount } from 'viem';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
+import pino from 'pino';
 import { Payments } from '../../src/payments/payments.js';
+import { SettlementService } from '../../src/settlement/settlement.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
 import { call, startTestService } from '../helpers/service.js';
 import { authorize, createPayment, customer, merchantWallet, paymentRecord, settle, setup, stored, until, usdc, type Ctx } from './helpers.js';
@@ -64,16 +66,19 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     expect(view.paymentUri).toBe(`ethereum:${chain().tokenAddress}@${chain().chainId}/transfer?address=${deposit}&uint256=12500000`);
     // The address is the session's own and stays the same on every read.
     expect((await checkout(pay.id)).depositAddress).toBe(view.depositAddress);
-    const other = await checkout((await createPayment(ctx)).id);
-    expect(other.depositAddress).not.toBe(view.depositAddress);
+    const another = await checkout((await createPayment(ctx)).id);
+    expect(another.depositAddress).not.toBe(view.depositAddress);
 
     const merchant = await merchantWallet(ctx);
     const before = await chain().balanceOf(merchant);
     const payer = await phoneCustomer(usdc('12.5'));
     await phoneTransfer(payer, deposit, usdc('12.5'));
 
-    // Repeated and concurrent passes: one sweep, one settlement, one event.
-    await Promise.all([pass(), pass()]);
+    // Repeated and concurrent passes, also from a second watcher over the same store and chain
+    // (what another instance would run): one sweep, one settlement, one event.
+    const { store, payments, accounts } = ctx.svc.deps;
+    const other = new SettlementService({ store, payments, accounts, chain: chain(), logger: pino({ level: 'silent' }), confirmTimeoutMs: 20_000 });
+    await Promise.all([pass(), pass(), other.deposits.pass()]);
     await pass();
     await pass();
 
@@ -142,7 +147,9 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     const merchant = await merchantWallet(ctx);
     const before = await chain().balanceOf(merchant);
     await phoneTransfer(payer, deposit, usdc('12.5'));
-    await Promise.all([pass(), pass()]);
+    const { store, payments, accounts } = ctx.svc.deps;
+    const other = new SettlementService({ store, payments, accounts, chain: chain(), logger: pino({ level: 'silent' }), confirmTimeoutMs: 20_000 });
+    await Promise.all([pass(), pass(), other.deposits.pass()]);
     await pass();
 
     expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));

@@ -35,7 +35,9 @@ async function world() {
     chain.fund(a, amount);
     return a;
   };
-  return { store, chain, payments, settlement, shopWallet, newPayment, phone, pass: () => settlement.deposits.pass() };
+  // Another instance over the same store and chain (its own per-payment queue, its own pass).
+  const other = new SettlementService({ store, payments, accounts, chain, logger: pino({ level: 'silent' }), confirmTimeoutMs: 50, reconcileWaitMs: 10 });
+  return { store, chain, payments, settlement, other, shopWallet, newPayment, phone, pass: () => settlement.deposits.pass() };
 }
 
 describe('DepositWatcher over the fake chain port', () => {
@@ -60,7 +62,7 @@ describe('DepositWatcher over the fake chain port', () => {
     expect((await w.settlement.deposits.depositFor(payment))?.remaining).toBe(7_500_000n);
 
     w.chain.transfer(from, deposit, 7_500_000n);
-    await Promise.all([w.pass(), w.pass()]);
+    await Promise.all([w.pass(), w.pass(), w.other.deposits.pass()]);
     await w.pass();
     expect(await w.payments.get(payment.id)).toMatchObject({ status: 'settled', payer: from, txHash: w.chain.sent[0], viaDeposit: true });
     expect(w.chain.sent).toHaveLength(1);
@@ -117,7 +119,7 @@ describe('DepositWatcher over the fake chain port', () => {
     w.chain.transfer(y, b.deposit, 2_000_000n);
     w.chain.script.push('refuse');
     await w.pass();
-    await w.pass();
+    await Promise.all([w.pass(), w.other.deposits.pass()]);
     await w.pass();
     expect(w.chain.balance(x)).toBe(12_500_000n);
     expect(w.chain.balance(y)).toBe(3_000_000n);
