@@ -12,6 +12,7 @@ export const CORE_ON_POSTGRES = [
   'test/webhooks/events.test.ts',
   'test/settlement/settle.test.ts',
   'test/settlement/reconcile.test.ts',
+  'test/settlement/deposits.test.ts',
   'test/api/agent.http.test.ts',
   'test/agent/agent.e2e.test.ts',
   'test/transfers/transfers.e2e.test.ts',

@@ -157,6 +157,8 @@ describe('checkout page states and keyboard (Chromium)', () => {
         'Pay with a phone wallet',
         'Open in MetaMask',
         'Open in Coinbase Wallet',
+        // The EIP-681 transfer to the session's deposit address (docs/checkout.md).
+        'Open the transfer in your wallet app',
         'Return to Acme Books without paying',
       ]);
       expect(await page.locator('#qr svg').isVisible()).toBe(true);
