@@ -37,7 +37,8 @@ export function checkoutRouter(deps: Core): Router {
     if (!p) throw notFound(`No such payment: ${id}`);
     const account = await deps.accounts.get(p.accountId);
     // The session's deposit address (given out on first read while pending) and its EIP-681 link.
-    const deposit = p.status === 'pending' ? await deps.settlement.deposits.depositFor(p) : undefined;
+    // A store that cannot give one out now leaves the fields out; the rest of the view still answers.
+    const deposit = p.status === 'pending' ? await deps.settlement.deposits.depositFor(p).catch(() => undefined) : undefined;
     res.set('Cache-Control', 'no-store');
     res.json({
       ok: true,

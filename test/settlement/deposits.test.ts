@@ -97,6 +97,26 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     expect(events.map((e) => e.type)).toEqual(['payment.settled']);
     // Settled sessions no longer offer the address.
     expect((await checkout(pay.id)).depositAddress).toBeUndefined();
+
+    // The payer is the phone wallet that sent the transfer: a refund goes back there.
+    const refund = await call(`${ctx.svc.api}/v1/payments/${pay.id}/refunds`, { key: ctx.merchant.key, body: {} });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    expect(refund.body).toMatchObject({ status: 'succeeded', to: payer.address });
+    expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));
+  });
+
+  it('money sent to a canceled session goes back to its sender', async () => {
+    const pay = await createPayment(ctx);
+    const deposit = getAddress((await checkout(pay.id)).depositAddress);
+    const cancel = await call(`${ctx.svc.api}/v1/payments/${pay.id}/cancel`, { key: ctx.merchant.key, body: {} });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    const payer = await phoneCustomer(usdc('12.5'));
+    await phoneTransfer(payer, deposit, usdc('12.5'));
+    await pass();
+    await pass();
+    expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));
+    expect(await chain().balanceOf(deposit)).toBe(0n);
+    expect((await stored(ctx, pay.id)).status).toBe('canceled');
   });
 
   it('under-payment stays pending and shows what arrived; a top-up settles it', async () => {
