@@ -75,6 +75,8 @@ const CURSOR_ID = 'transfers';
 // The first pass ever (no cursor) looks this far back; sessions are never older than a day.
 const FIRST_SCAN_LOOKBACK = 10_000n;
 const PAGE = 500;
+// A sweep already on its way gets a short look per pass; the next pass looks again.
+const KNOWN_TX_WAIT_MS = 2_000;
 // With nothing to watch, the cursor moves once it is this many blocks behind (a later scan stays short).
 const IDLE_CURSOR_LAG = 1_000n;
 
@@ -346,7 +348,7 @@ export class DepositWatcher {
     if (mined === 'unknown') return false;
     if (mined) return this.finishSweep(d.id, mined);
     if (s.txHash && (await this.o.chain.transactionKnown(s.txHash as Hex).catch(() => true))) {
-      const r = await this.o.chain.waitForReceipt(s.txHash as Hex, this.o.relayWaitMs ?? 10_000);
+      const r = await this.o.chain.waitForReceipt(s.txHash as Hex, KNOWN_TX_WAIT_MS);
       if (r.status !== 'reverted') return r.status === 'success' ? this.finishSweep(d.id, s.txHash as Hex) : false;
     }
     const signed = await this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(s.payTo), value: BigInt(s.value), nonce });

@@ -157,7 +157,9 @@ export class SettlementService {
       recipientFor: (p) => this.recipientFor(p),
       exclusive: (id, fn) => this.serialized(id, fn),
       graceMs: o.depositGraceMs ?? 24 * 3_600_000,
-      relayWaitMs: this.confirmTimeoutMs,
+      // One pass decides every watched deposit in turn: a receipt wait is bounded so one slow
+      // block does not hold up the others (an unconfirmed sweep is looked at again next pass).
+      relayWaitMs: Math.min(this.confirmTimeoutMs, 15_000),
     });
   }
 
