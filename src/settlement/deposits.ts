@@ -199,6 +199,7 @@ export class DepositWatcher {
     const latest = await this.o.chain.latestBlockNumber();
     const rows = await this.watched();
     const cursor = await this.o.store.table(DepositScan).get(CURSOR_ID);
+    const fresh = new Set<string>();
     const from = cursor ? BigInt(cursor.block) + 1n : latest > FIRST_SCAN_LOOKBACK ? latest - FIRST_SCAN_LOOKBACK : 0n;
     if (rows.length > 0 && from <= latest) {
       const logs = await this.o.chain.findTransfersTo(
@@ -222,12 +223,17 @@ export class DepositWatcher {
         });
         byDeposit.set(id, list);
       }
-      for (const [id, list] of byDeposit) summary.credited += await this.credit(id, list);
+      for (const [id, list] of byDeposit) {
+        const n = await this.credit(id, list);
+        summary.credited += n;
+        if (n > 0) fresh.add(id);
+      }
     }
     // Idle (nothing watched), the cursor is only moved now and then: no store write every pass.
     const behind = cursor ? latest - BigInt(cursor.block) : latest + 1n;
     if (behind > 0n && (rows.length > 0 || behind > IDLE_CURSOR_LAG)) await this.saveCursor(latest);
-    for (const r of rows) {
+    // Only deposits with something to do: money in, a move in flight, or their watch over.
+    for (const r of rows.filter((x) => fresh.has(x.id) || hasWork(x))) {
       try {
         const out = await this.o.exclusive(r.id, () => this.decide(r.id));
         summary.settled += out.settled;
@@ -441,6 +447,15 @@ export class DepositWatcher {
       return 'unknown';
     }
   }
+}
+
+/** A deposit the pass must look at even without a new transfer. */
+function hasWork(d: Deposit): boolean {
+  return (
+    (d.sweep !== undefined && !d.sweep.done) ||
+    d.transfers.some((t) => t.use === undefined || (t.use === 'refund' && !t.refundTxHash)) ||
+    Date.parse(d.watchUntil) <= Date.now()
+  );
 }
 
 /** Transfers credited to the session and not yet swept or given back. */

@@ -6,6 +6,7 @@ import { AccountsService } from '../../src/accounts/accounts.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { PaymentsService } from '../../src/payments/payments.js';
 import { CreatePaymentInput } from '../../src/payments/schemas.js';
+import { Deposits } from '../../src/settlement/deposits.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { FakeChain } from '../helpers/fake-chain.js';
@@ -142,5 +143,21 @@ describe('DepositWatcher over the fake chain port', () => {
     expect(w.chain.balance(from)).toBe(20_000_000n - 12_500_000n);
     expect(w.chain.balance(deposit)).toBe(0n);
     expect(await w.payments.get(payment.id)).toMatchObject({ status: 'settled', txHash: settled?.txHash });
+  });
+
+  it('stops watching once the grace after the session is over and nothing is left to do', async () => {
+    const w = await world();
+    const { payment, deposit } = await w.newPayment();
+    await w.payments.transition(payment.id, 'pending', 'canceled');
+    const x = w.phone(1_000_000n);
+    w.chain.transfer(x, deposit, 1_000_000n);
+    await w.store.write(Deposits, (t) => t.update(payment.id, { watchUntil: new Date(Date.now() - 1_000).toISOString() }));
+    // The refund still goes out before the watch ends; then the address is no longer scanned.
+    const first = await w.pass();
+    expect(first).toMatchObject({ credited: 1, refunded: 1, closed: 1 });
+    expect(w.chain.balance(x)).toBe(1_000_000n);
+    expect((await w.settlement.deposits.get(payment.id))?.watch).toBe('closed');
+    w.chain.transfer(x, deposit, 1_000_000n);
+    expect(await w.pass()).toMatchObject({ credited: 0, refunded: 0 });
   });
 });
