@@ -5,6 +5,7 @@ import { CheckoutErrorBody, notFound, useErrorShape } from '../http/errors.js';
 import { CheckoutRead, CheckoutView, checkoutView } from '../http/present.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { PaymentId } from '../payments/schemas.js';
+import { usdcDecimal } from '../lib/money.js';
 
 registerSchema('CheckoutView', CheckoutView);
 registerSchema('CheckoutError', CheckoutErrorBody);
@@ -35,8 +36,24 @@ export function checkoutRouter(deps: Core): Router {
     const p = await deps.payments.get(id);
     if (!p) throw notFound(`No such payment: ${id}`);
     const account = await deps.accounts.get(p.accountId);
+    // The session's deposit address (given out on first read while pending) and its EIP-681 link.
+    // A store that cannot give one out now leaves the fields out; the rest of the view still answers.
+    const deposit = p.status === 'pending' ? await deps.settlement.deposits.depositFor(p).catch(() => undefined) : undefined;
     res.set('Cache-Control', 'no-store');
-    res.json({ ok: true, payment: { ...checkoutView(p, account?.name ?? 'Merchant'), ...deps.present.checkout() } });
+    res.json({
+      ok: true,
+      payment: {
+        ...checkoutView(p, account?.name ?? 'Merchant'),
+        ...deps.present.checkout(),
+        ...(deposit
+          ? {
+              depositAddress: deposit.address,
+              paymentUri: deposit.uri,
+              ...(deposit.received > 0n ? { depositReceived: usdcDecimal(deposit.received) } : {}),
+            }
+          : {}),
+      },
+    });
   });
   return r;
 }

@@ -13,6 +13,8 @@ import type { ChainService } from './chain.js';
 import { signAsCustodial, signCustodialAuthorization, type CustodialContext } from './custodial.js';
 import { revertReason } from './errors.js';
 import { faucet } from './faucet.js';
+import { findTransfersTo, signDepositAuthorization, type TokenTransfer } from './deposits.js';
+import { DEPOSIT_PATH } from './wallets.js';
 import { findAuthorizationTx, type LogScanContext } from './log-scan.js';
 import { authorizationState, balanceOf, chainTime, LatestBlockCache, receiptSource, transactionKnown, type NodeClient } from './node-reads.js';
 import { ReceiptWatcher } from './receipts.js';
@@ -63,6 +65,7 @@ export class ChainServiceImpl implements ChainService {
   private readonly submitter: TransferSubmitter;
   private readonly journalRecovery: RelayJournalRecovery | undefined;
   private readonly custodialCtx: CustodialContext;
+  private readonly depositCtx: CustodialContext;
   private readonly logScanCtx: LogScanContext;
 
   constructor(p: ServiceParts) {
@@ -100,6 +103,7 @@ export class ChainServiceImpl implements ChainService {
         })
       : undefined;
     this.custodialCtx = { custodial: p.custodial, eip712Domain: this.eip712Domain, latest };
+    this.depositCtx = { custodial: p.custodial.branch(DEPOSIT_PATH), eip712Domain: this.eip712Domain, latest };
     this.logScanCtx = {
       publicClient: p.publicClient,
       tokenAddress: p.tokenAddress,
@@ -208,6 +212,26 @@ export class ChainServiceImpl implements ChainService {
     const res = await this.custodialTransfer(params);
     if (!res.ok) return res;
     return { ...res, receipt: await this.waitForReceipt(res.txHash, timeoutMs) };
+  }
+
+  // -------------------------------------------------------------------------- deposit addresses
+
+  depositAddress(index: number): Address {
+    return this.depositCtx.custodial.address(index);
+  }
+
+  signDepositAuthorization(
+    params: CustodialTransferParams,
+  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>> {
+    return signDepositAuthorization(this.depositCtx, params);
+  }
+
+  latestBlockNumber(): Promise<bigint> {
+    return this.publicClient.getBlockNumber({ cacheTime: 0 });
+  }
+
+  findTransfersTo(to: readonly Address[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]> {
+    return findTransfersTo(this.logScanCtx, to, fromBlock, toBlock);
   }
 
   // -------------------------------------------------------------------------- faucet

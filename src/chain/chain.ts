@@ -12,9 +12,11 @@ import { type Fail, type Ok, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { nonceFor, type Eip712Domain, type TransferAuthorization, type TransferTypedData, type TransferTypedDataJson } from './authorization.js';
 import type { RelayJournal } from './relay-journal.js';
+import type { TokenTransfer } from './deposits.js';
 import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './results.js';
 
 export * from './results.js';
+export type { TokenTransfer } from './deposits.js';
 
 // ---------------------------------------------------------------------------- service
 
@@ -91,6 +93,17 @@ export interface ChainService {
     params: CustodialTransferParams,
     timeoutMs?: number,
   ): Promise<Ok<{ txHash: Hex; from: Address; receipt: ReceiptOutcome }> | SubmitFailure>;
+
+  /** Address of the checkout deposit address at `index` (its own BIP-44 branch, DEPOSIT_PATH; cached). */
+  depositAddress(index: number): Address;
+  /** Like signCustodialAuthorization, signed by the deposit key at `params.fromIndex`. */
+  signDepositAuthorization(
+    params: CustodialTransferParams,
+  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>>;
+  /** The latest block number. Throws when the node cannot be reached. */
+  latestBlockNumber(): Promise<bigint>;
+  /** Token Transfer logs to any of `to` in [fromBlock, toBlock], oldest first (deposits.ts). Throws if the RPC fails. */
+  findTransfersTo(to: readonly Address[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]>;
 
   /** Deterministic bytes32 EIP-3009 nonce for a business object (see authorization.ts). */
   nonceFor(kind: string, id: string): Hex;

@@ -24,4 +24,8 @@ export type ChainPort = Pick<
   | 'transactionKnown'
   | 'chainTime'
   | 'findAuthorizationTx'
+  | 'depositAddress'
+  | 'signDepositAuthorization'
+  | 'latestBlockNumber'
+  | 'findTransfersTo'
 >;

@@ -23,6 +23,14 @@ import { z } from 'zod';
 
 export const SECRETS_FILE = 'secrets.json';
 
+/** Account wallets: m/44'/60'/0'/0/<walletIndex>. */
+export const CUSTODIAL_PATH = "m/44'/60'/0'/0";
+/**
+ * Checkout deposit addresses: m/44'/60'/1'/0/<deposit index>, a BIP-44 account of their own, so
+ * no deposit index can ever name an account wallet (docs/settlement.md, "Deposit addresses").
+ */
+export const DEPOSIT_PATH = "m/44'/60'/1'/0";
+
 export const Secrets = z.looseObject({
   walletMnemonic: z.string().optional(),
   relayerPrivateKey: z
@@ -144,9 +152,16 @@ export class CustodialKeyring {
   constructor(
     private readonly mnemonic: string,
     limits: { accounts?: number; addresses?: number } = {},
+    /** The parent of the keys: the account wallets' BIP-44 branch unless told otherwise. */
+    private readonly parentPath: string = CUSTODIAL_PATH,
   ) {
     this.accounts = new LruMap(limits.accounts ?? 1_000);
     this.addresses = new LruMap(limits.addresses ?? 100_000);
+  }
+
+  /** A keyring over the same mnemonic on another branch (e.g. DEPOSIT_PATH); nothing is stored. */
+  branch(parentPath: string): CustodialKeyring {
+    return new CustodialKeyring(this.mnemonic, {}, parentPath);
   }
 
   /** The signing account at m/44'/60'/0'/0/index (same keys as `custodialAccount`). */
@@ -154,7 +169,7 @@ export class CustodialKeyring {
     checkIndex(index);
     let account = this.accounts.get(index);
     if (!account) {
-      this.parent ??= HDKey.fromMasterSeed(bip39Seed(this.mnemonic)).derive("m/44'/60'/0'/0");
+      this.parent ??= HDKey.fromMasterSeed(bip39Seed(this.mnemonic)).derive(this.parentPath);
       const key = this.parent.deriveChild(index).privateKey;
       if (!key) throw new Error(`could not derive custodial key ${index}`);
       account = privateKeyToAccount(toHex(key));

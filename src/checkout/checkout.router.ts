@@ -6,7 +6,7 @@ import { redirectFor } from '../http/settle-answer.js';
 import { sessionToken } from '../http/auth.js';
 import type { Account } from '../accounts/accounts.js';
 import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
-import { formatUsdc, groupThousands, usdcCents } from '../lib/money.js';
+import { formatUsdc, groupThousands, usdcCents, usdcDecimal } from '../lib/money.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
 import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel } from './page.js';
 
@@ -22,7 +22,7 @@ export function rateText(p: Pick<Payment, 'rate' | 'currency'>, tokenSymbol: str
   return `1 ${tokenSymbol} = ${groupThousands(p.rate)} ${p.currency}`;
 }
 
-/** A QR code of the page's URL as inline SVG; the URL is ours (origin + id), never user text. */
+/** A QR code as inline SVG of a URL we build (origin + id, or the EIP-681 link): never user text. */
 async function qrSvg(url: string): Promise<string | undefined> {
   try {
     const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
@@ -73,6 +73,8 @@ export function checkoutPageRouter(deps: Core): Router {
     const paid = p.status === 'settled' || (p.status as string) === 'refunded';
     const pageUrl = deps.payments.checkoutUrl(p.id);
     const visitor = payable ? await signedInAccount(deps, req) : undefined;
+    // The session's own deposit address (given out on first view) for a plain transfer from any wallet.
+    const deposit = payable ? await deps.settlement.deposits.depositFor(p).catch(() => undefined) : undefined;
     res.type('html').send(
       checkoutPage({
         id: p.id,
@@ -92,6 +94,14 @@ export function checkoutPageRouter(deps: Core): Router {
         networkName: network.name,
         pageUrl,
         qrSvg: payable ? await qrSvg(pageUrl) : undefined,
+        deposit: deposit && {
+          address: deposit.address,
+          uri: deposit.uri,
+          qrSvg: await qrSvg(deposit.uri),
+          dueText: formatUsdc(deposit.remaining > 0n ? deposit.remaining : BigInt(p.stablecoinAmount)),
+          receivedText: deposit.received > 0n ? formatUsdc(deposit.received) : undefined,
+          received: deposit.received > 0n ? usdcDecimal(deposit.received) : '',
+        },
         testWallet: deps.wallets.devTools,
         // The way back: while pending (status=pending tells the merchant nothing was paid) and
         // once the payment is over, as after paying.

@@ -58,6 +58,8 @@ export interface CheckoutPageModel {
   pageUrl: string;
   /** Inline SVG of a QR code of `pageUrl` (generated on the server from a fixed alphabet: no user text). */
   qrSvg?: string;
+  /** The session's deposit address, for paying with a plain token transfer from any wallet app (EIP-681). */
+  deposit?: DepositModel;
   /** Dev-only "Pay with a test wallet" button. */
   testWallet: boolean;
   /** Where "Return to the merchant" goes (with payment_id and status in the query). */
@@ -69,6 +71,20 @@ export interface CheckoutPageModel {
   receipt?: ReceiptModel;
   /** Just paid on this page: return to the merchant after a short, stoppable countdown. */
   autoReturn: boolean;
+}
+
+export interface DepositModel {
+  address: string;
+  /** `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>`. */
+  uri: string;
+  /** Inline SVG of a QR code of `uri`. */
+  qrSvg?: string;
+  /** What to send, e.g. "12.50 USDC" (the rest, after a part arrived). */
+  dueText: string;
+  /** Received so far, e.g. "5.00 USDC"; undefined when nothing arrived. */
+  receivedText?: string;
+  /** Decimal text of what arrived (for the page script to notice a change). */
+  received: string;
 }
 
 interface StateText {
@@ -183,7 +199,8 @@ function phoneBlock(m: CheckoutPageModel): string {
   const url = new URL(m.pageUrl);
   const metamask = `https://metamask.app.link/dapp/${url.host}${url.pathname}`;
   const coinbase = `https://go.cb-w.com/dapp?cb_url=${encodeURIComponent(m.pageUrl)}`;
-  return `<details class="phone" id="phone">
+  // Open once part of the amount arrived at the deposit address: the customer is mid-payment.
+  return `<details class="phone" id="phone"${m.deposit?.receivedText ? ' open' : ''}>
       <summary>Pay with a phone wallet</summary>
       <div class="phone-body">
         <div class="qr" id="qr" role="img" aria-label="QR code that opens this payment page">${m.qrSvg}</div>
@@ -192,7 +209,30 @@ function phoneBlock(m: CheckoutPageModel): string {
           <p class="wallet-links">On this phone: <a href="${escapeHtml(metamask)}" id="open-metamask" rel="noopener">Open in MetaMask</a> · <a href="${escapeHtml(coinbase)}" id="open-coinbase" rel="noopener">Open in Coinbase Wallet</a></p>
         </div>
       </div>
+      ${depositBlock(m)}
     </details>`;
+}
+
+/**
+ * The EIP-681 path: a plain transfer to this session's own deposit address, which the service
+ * watches (docs/checkout.md). The customer pays gas in the native coin, so it comes second.
+ */
+function depositBlock(m: CheckoutPageModel): string {
+  const d = m.deposit;
+  if (!d) return '';
+  const received = d.receivedText
+    ? `<p class="deposit-received" id="deposit-received"><strong>Received so far: ${escapeHtml(d.receivedText)}.</strong> Send the remaining ${escapeHtml(d.dueText)} to the same address.</p>`
+    : '';
+  return `<div class="phone-body deposit" id="deposit">
+        ${d.qrSvg ? `<div class="qr" id="deposit-qr" role="img" aria-label="QR code of a ${escapeHtml(d.dueText)} transfer to this payment's address">${d.qrSvg}</div>` : ''}
+        <div class="phone-text">
+          <p><strong>Or send ${escapeHtml(m.tokenSymbol)} from any wallet app.</strong> Scan with the wallet (not the camera) to fill in a transfer of <strong>${escapeHtml(d.dueText)}</strong> on ${escapeHtml(m.networkName)} to this payment’s own address:</p>
+          <p><code class="deposit-address" id="deposit-address">${escapeHtml(d.address)}</code></p>
+          <p>This way you pay the network fee in the network’s own coin (such as ETH). The payment is confirmed once the transfer arrives; anything sent after the session ends is sent back.</p>
+          <p><a href="${escapeHtml(d.uri)}" id="deposit-link" rel="noopener">Open the transfer in your wallet app</a></p>
+          ${received}
+        </div>
+      </div>`;
 }
 
 function receiptBlock(m: CheckoutPageModel): string {
@@ -238,6 +278,7 @@ export function checkoutPage(m: CheckoutPageModel): string {
     ['data-test-wallet', m.testWallet ? 'true' : 'false'],
     ['data-return-url', m.returnUrl ?? ''],
     ['data-auto-return', m.autoReturn && m.returnUrl ? 'true' : 'false'],
+    ['data-deposit-received', m.deposit?.received ?? ''],
   ]
     .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
     .join(' ');
@@ -273,11 +314,13 @@ export function checkoutPage(m: CheckoutPageModel): string {
     ${m.description ? `<p class="description" id="description">${escapeHtml(m.description)}</p>` : ''}
     <dl class="amounts">
       <div class="row"><dt id="amount-label">${escapeHtml(text.amountLabel)}</dt><dd class="amount" id="amount">${escapeHtml(m.amountText)}</dd></div>
-      <div class="row"><dt id="pay-label">${escapeHtml(text.payLabel)}</dt><dd id="stablecoin-amount">${approximate ? '≈ ' : ''}${escapeHtml(m.stablecoinText)} ${escapeHtml(m.tokenSymbol)}</dd></div>
+      <div class="row"><dt id="pay-label">${escapeHtml(text.payLabel)}</dt><dd><span id="stablecoin-amount">${approximate ? '≈ ' : ''}${escapeHtml(m.stablecoinText)} ${escapeHtml(m.tokenSymbol)}</span>${
+        // Next to the rounded figure it qualifies, not below the table.
+        approximate ? `<span class="sub" id="stablecoin-exact">Exact amount: ${escapeHtml(m.stablecoinExact ?? '')} ${escapeHtml(m.tokenSymbol)}</span>` : ''
+      }</dd></div>
       <div class="row"><dt>Exchange rate</dt><dd id="rate">${escapeHtml(m.rateText)}<span class="sub" id="rate-note">${payable ? 'locked for this session' : 'locked at checkout'}</span></dd></div>
       <div class="row"><dt>Network</dt><dd id="network">${escapeHtml(m.networkName)}</dd></div>
     </dl>
-    ${approximate ? `<p class="hint exact" id="stablecoin-exact">Exact amount: ${escapeHtml(m.stablecoinExact ?? '')} ${escapeHtml(m.tokenSymbol)}</p>` : ''}
     ${
       payable
         ? `<p class="expiry" id="expiry">Expires in <time id="countdown" role="timer" aria-label="Time left to pay" datetime="${escapeHtml(m.expiresAt)}">${remainingText(m.expiresAt)}</time></p>`

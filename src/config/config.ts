@@ -105,6 +105,10 @@ export const EnvSchema = z.object({
   SETTLEMENT_CONFIRM_TIMEOUT: TimerDuration.default(parseDuration('60s')),
   /** How often the settlement reconciler resolves `processing` payments from the chain. */
   RECONCILE_INTERVAL: TimerDuration.default(parseDuration('30s')),
+  /** How often the deposit watcher looks for transfers into checkout deposit addresses (docs/settlement.md). */
+  DEPOSIT_WATCH_INTERVAL: TimerDuration.default(parseDuration('5s')),
+  /** How long after a session ends its deposit address is still watched (late money is refunded). */
+  DEPOSIT_WATCH_GRACE: Duration.default(parseDuration('24h')),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

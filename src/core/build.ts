@@ -152,6 +152,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     chain,
     logger: logger.child({ module: 'settlement' }),
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    depositGraceMs: config.DEPOSIT_WATCH_GRACE,
   });
   defer(() => settlement.close());
   // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
@@ -213,6 +214,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     .add({ name: 'sweep:expiry', everyMs: config.EXPIRY_SWEEP_INTERVAL, run: () => payments.sweepExpired() })
     // Settles stuck in `processing`, attempts that never reached the chain (also at start-up).
     .add({ name: 'reconcile:settlement', everyMs: config.RECONCILE_INTERVAL, atStart: true, run: () => settlement.reconcile() })
+    // Transfers into checkout deposit addresses: settle, sweep, give back (docs/settlement.md); also finishes a sweep after a crash.
+    .add({ name: 'watch:deposits', everyMs: config.DEPOSIT_WATCH_INTERVAL, atStart: true, run: () => settlement.deposits.pass() })
     .add({ name: 'reconcile:refunds', everyMs: config.RECONCILE_INTERVAL, atStart: true, run: () => refunds.reconcile() })
     // Transfers, bills and market stakes/payouts stopped part-way (receipt timeouts, provider outages, crashes).
     .add({

@@ -1,3 +1,4 @@
+import { usdcDecimal } from '../lib/money.js';
 import { z } from 'zod';
 import type { Payment } from '../payments/payments.js';
 import { stablecoinText } from '../payments/payments.js';
@@ -38,6 +39,10 @@ export const PaymentResource = z.object({
     .describe('Total of the refunds that succeeded, in `currency`; 0 when none. A partial refund leaves the status `settled`.'),
   canceled_at: Timestamp.nullable().describe('When the merchant canceled the pending session.'),
   cancellation_reason: z.string().nullable(),
+  stablecoin_excess: z
+    .string()
+    .optional()
+    .describe('Present when the customer paid more than the amount into the deposit address: the excess (decimal text), swept to pay_to with the rest. Refund it if you wish.'),
   pay_to: z
     .string()
     .nullable()
@@ -76,6 +81,15 @@ export const CheckoutView = z.object({
   chainId: z.number().int().optional().describe('Chain the page pays on.'),
   tokenAddress: z.string().optional().describe('Stablecoin contract address.'),
   tokenSymbol: z.string().optional(),
+  depositAddress: z
+    .string()
+    .optional()
+    .describe('While pending: this session\'s own deposit address. A plain token transfer of the amount to it (from any wallet; the sender pays the gas) settles the session.'),
+  paymentUri: z
+    .string()
+    .optional()
+    .describe('While pending: EIP-681 link `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>` for phone wallets.'),
+  depositReceived: z.string().optional().describe('While pending: stablecoin received at the deposit address so far (decimal text); present once something arrived.'),
 });
 export type CheckoutView = z.infer<typeof CheckoutView>;
 
@@ -110,6 +124,7 @@ export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<s
     amount_refunded: Number(p.amountRefunded ?? '0'),
     canceled_at: p.canceledAt ?? null,
     cancellation_reason: p.cancellationReason ?? null,
+    ...(p.depositExcess ? { stablecoin_excess: usdcDecimal(p.depositExcess) } : {}),
     ...extra,
   };
 }

@@ -50,6 +50,14 @@ export interface Payment {
   /** Set when the merchant canceled the pending session (src/payments/cancel.ts). */
   canceledAt?: string;
   cancellationReason?: string;
+  /**
+   * Paid into the session's deposit address (a plain token transfer from a phone wallet) and
+   * swept to the merchant by the deposit watcher (src/settlement/deposits.ts), which alone
+   * resolves the payment while it is `processing`.
+   */
+  viaDeposit?: boolean;
+  /** Stablecoin base units paid into the deposit address beyond the amount (swept too; the merchant may refund it). */
+  depositExcess?: string;
   /** Decimal text in `currency` of the refunds that succeeded (src/refunds); absent means 0. */
   amountRefunded?: string;
   /** The same in stablecoin base units. */
@@ -391,7 +399,7 @@ export class PaymentsService {
 type RangeCursor = { value: unknown; id: string };
 
 export type TransitionPatch = Partial<
-  Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded'>
+  Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded' | 'viaDeposit' | 'depositExcess'>
 >;
 
 /** A settle was started for this payment at least once (see `Payment.attemptedBy`). */

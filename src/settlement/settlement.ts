@@ -26,6 +26,7 @@ import { Payments, hasSettleAttempt, type Payment, type PaymentsService } from '
 import type { Store } from '../store/index.js';
 import { fail, type Fail, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
+import { DepositWatcher } from './deposits.js';
 
 // ---------------------------------------------------------------------------- inputs
 
@@ -120,6 +121,8 @@ export interface SettlementOptions {
   confirmTimeoutMs?: number;
   /** Receipt wait per payment during a reconcile pass. Default 2 s. */
   reconcileWaitMs?: number;
+  /** How long a session's deposit address is watched after the session ends. Default 24 h. */
+  depositGraceMs?: number;
 }
 
 const PAYMENT_NONCE_KIND = 'payment';
@@ -135,6 +138,8 @@ export class SettlementService {
   /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private reconciling: Promise<ReconcileSummary> | undefined;
+  /** Deposit addresses: paying a session with a plain token transfer from any wallet (deposits.ts). */
+  readonly deposits: DepositWatcher;
 
   constructor(o: SettlementOptions) {
     this.store = o.store;
@@ -144,6 +149,18 @@ export class SettlementService {
     this.log = o.logger;
     this.confirmTimeoutMs = o.confirmTimeoutMs ?? 60_000;
     this.reconcileWaitMs = o.reconcileWaitMs ?? 2_000;
+    this.deposits = new DepositWatcher({
+      store: o.store,
+      payments: o.payments,
+      chain: o.chain,
+      logger: o.logger.child({ part: 'deposits' }),
+      recipientFor: (p) => this.recipientFor(p),
+      exclusive: (id, fn) => this.serialized(id, fn),
+      graceMs: o.depositGraceMs ?? 24 * 3_600_000,
+      // One pass decides every watched deposit in turn: a receipt wait is bounded so one slow
+      // block does not hold up the others (an unconfirmed sweep is looked at again next pass).
+      relayWaitMs: Math.min(this.confirmTimeoutMs, 15_000),
+    });
   }
 
   /** The EIP-3009 nonce of a payment: the contract accepts it once per payer. */
@@ -200,6 +217,12 @@ export class SettlementService {
     const { authorization: auth, signature } = input;
     const p = await this.payments.get(paymentId);
     if (!p) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+    // Paid into its deposit address: the deposit watcher alone resolves it.
+    if (p.viaDeposit && (p.status === 'settled' || p.status === 'processing')) {
+      return p.status === 'settled'
+        ? fail(SettleReason.alreadySettled, 'This payment has already been paid.')
+        : fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
+    }
 
     if (p.status === 'settled' || p.status === 'processing') {
       if (!(await this.isSameAuthorization(p, auth, signature))) {
@@ -441,7 +464,8 @@ export class SettlementService {
     // Only the rows this pass is about, a page at a time through an index (payments.ts), never
     // every pending payment. A payment with a settle running in this process is that call's to finish.
     for await (const page of this.payments.processing()) {
-      const todo = page.filter((p) => !this.queues.has(p.id));
+      // A payment paid into its deposit address is the deposit watcher's to resolve.
+      const todo = page.filter((p) => !this.queues.has(p.id) && !p.viaDeposit);
       for (const p of todo) seen.add(p.id);
       await Promise.all(todo.map((p) => run(p, (id) => this.resolveProcessingById(id, this.reconcileWaitMs))));
     }

@@ -166,7 +166,7 @@ export async function summary(deps: WebDeps, accountId: string, q: Pick<Dashboar
 
 export interface TimelineEntry {
   at: string;
-  kind: 'created' | 'settle_started' | 'settled' | 'failed' | 'expired' | 'canceled' | 'refund' | 'event';
+  kind: 'created' | 'settle_started' | 'settled' | 'failed' | 'expired' | 'canceled' | 'refund' | 'event' | 'delivery';
   title: string;
   detail?: string;
   link?: { href: string; text: string };
@@ -206,7 +206,20 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
       link: href ? { href, text: 'View transaction' } : undefined,
     });
   }
+  const typeOf = new Map(events.map((e) => [e.id, e.type]));
   for (const e of events) timeline.push({ at: e.createdAt, kind: 'event', title: `Event ${e.type}`, detail: e.id });
+  // Each delivery attempt of those events, so a missed webhook shows where it happened.
+  for (const d of deliveries) {
+    for (const a of d.attempts) {
+      const answer = a.statusCode !== undefined ? `HTTP ${a.statusCode}` : (a.error ?? 'no answer');
+      timeline.push({
+        at: a.at,
+        kind: 'delivery',
+        title: a.succeeded ? 'Webhook delivered' : 'Webhook attempt failed',
+        detail: `${typeOf.get(d.eventId) ?? 'event'} to ${d.url}: ${answer}`,
+      });
+    }
+  }
   timeline.sort((a, b) => a.at.localeCompare(b.at));
 
   return {

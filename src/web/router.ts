@@ -6,6 +6,8 @@ import type { Account } from '../accounts/accounts.js';
 import type { SignedInAccount } from './layout.js';
 import { loginPage, signupPage } from './pages/auth.js';
 import { homePage } from './pages/home.js';
+import { apiReferencePage, type OpenApiDoc } from './pages/api-reference.js';
+import { buildOpenApiDocument } from '../http/openapi.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { paymentPage, type PaymentPageExtras } from './pages/payment.js';
 import { formatUnits } from 'viem';
@@ -102,7 +104,17 @@ export function webRouter(deps: WebDeps): Router {
     html(res, homePage(account ? shown(account) : undefined, deps.config.PUBLIC_URL));
   });
 
-  r.get('/app/signup', guestPage(() => signupPage()));
+  // The API reference for people, from the same registry as /api/openapi.json (built on first
+  // request: every router has registered its routes by then; dev-only routes where they are served).
+  let reference: OpenApiDoc | undefined;
+  r.get('/docs', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    reference ??= buildOpenApiDocument({ publicUrl: deps.config.PUBLIC_URL, includeDevRoutes: deps.wallets.devTools }) as unknown as OpenApiDoc;
+    const account = await signedIn(req).catch(() => undefined);
+    html(res, apiReferencePage(account ? shown(account) : undefined, reference));
+  });
+
+  r.get('/app/signup', guestPage((req) => signupPage(safeNext(req.query.next))));
   r.get(
     '/app/login',
     guestPage((req) =>

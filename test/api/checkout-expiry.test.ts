@@ -45,6 +45,9 @@ const VIEW_KEYS = [
   'chainId',
   'tokenAddress',
   'tokenSymbol',
+  // While pending: the session's deposit address and its EIP-681 link (docs/checkout.md).
+  'depositAddress',
+  'paymentUri',
 ].sort();
 
 describe('GET /api/checkout/:id (interface 4.2, 2.2)', () => {

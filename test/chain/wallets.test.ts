@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CustodialKeyring,
+  DEPOSIT_PATH,
   custodialAccount,
   getOrCreateSecret,
   isValidMnemonic,
@@ -10,6 +11,7 @@ import {
   readSecrets,
   secretsPath,
 } from '../../src/chain/wallets.js';
+import { mnemonicToAccount } from 'viem/accounts';
 import { tempDir } from './helpers.js';
 
 // Hardhat/anvil's well-known test mnemonic and its first BIP-44 addresses.
@@ -72,6 +74,17 @@ describe('custodial wallets and the secrets file', () => {
     expect(ring.address(1)).toBe(custodialAccount(TEST_MNEMONIC, 1).address);
     expect(() => ring.address(-1)).toThrow(RangeError);
     expect(() => ring.account(2 ** 31)).toThrow(RangeError);
+  });
+
+  it("checkout deposit keys are BIP-44 account 1 (m/44'/60'/1'/0/index): never an account wallet", async () => {
+    const wallets = new CustodialKeyring(TEST_MNEMONIC);
+    const deposits = wallets.branch(DEPOSIT_PATH);
+    for (const i of [0, 1, 7]) {
+      expect(deposits.address(i)).toBe(mnemonicToAccount(TEST_MNEMONIC, { accountIndex: 1, addressIndex: i }).address);
+      expect(deposits.address(i)).not.toBe(wallets.address(i));
+    }
+    const signer = deposits.account(7);
+    expect(await signer.signMessage({ message: 'x' })).toBe(await mnemonicToAccount(TEST_MNEMONIC, { accountIndex: 1, addressIndex: 7 }).signMessage({ message: 'x' }));
   });
 
   it('keeps other secrets in the same file, creating each once even under concurrency', async () => {

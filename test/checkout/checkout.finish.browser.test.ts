@@ -198,7 +198,10 @@ describe('checkout page finishes the job (Chromium)', () => {
       await page.getByRole('heading', { level: 1, name: 'Payment session expired' }).waitFor({ timeout: 10_000 });
       await expect(page.title()).resolves.toBe('Payment session expired · Acme Books');
       expect(await page.locator('main').innerText()).not.toMatch(/You pay/);
-      await page.getByRole('link', { name: 'Return to Acme Books', exact: true }).waitFor();
+      const backAfter = page.getByRole('link', { name: 'Return to Acme Books', exact: true });
+      await backAfter.waitFor();
+      // The way back now tells the merchant the session expired, not that it is still pending.
+      expect(new URL((await backAfter.getAttribute('href'))!).searchParams.get('status')).toBe('expired');
 
       const failed = await createPayment(ctx);
       await ctx.svc.deps.payments.transition(failed.id, 'pending', 'processing', { payer: '0x000000000000000000000000000000000000dEaD' });
@@ -299,18 +302,33 @@ describe('checkout page finishes the job (Chromium)', () => {
   });
 
   for (const size of SIZES) {
-    it(`${size.name}: GET / is a landing page leading to the app and the API reference`, async () => {
+    it(`${size.name}: GET / is a landing page leading to the app, the API reference (/docs) and the OpenAPI document`, async () => {
       const page = await open(size);
       const res = await page.goto('/');
       expect(res?.status()).toBe(200);
       expect(res?.headers()['content-type']).toMatch(/text\/html/);
       await page.getByRole('heading', { level: 1, name: 'Hosted stablecoin payments' }).waitFor();
-      expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/api/openapi.json');
+      expect(await page.getByRole('link', { name: 'OpenAPI document' }).getAttribute('href')).toBe('/api/openapi.json');
       await page.getByRole('link', { name: 'Create an account' }).click();
       await page.waitForURL('**/app/signup');
       await page.goto('/');
       await noHorizontalScroll(page);
       await shot(page, `${size.name}-home`);
+
+      // The docs for people: every route from the same registry as the OpenAPI document.
+      await page.getByRole('link', { name: 'API reference' }).click();
+      await page.waitForURL('**/docs');
+      await page.getByRole('heading', { level: 1, name: 'API reference' }).waitFor();
+      const doc = (await (await page.request.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+      const refund = page.locator('#createRefund, article.op', { hasText: 'POST /api/v1/payments/{id}/refunds' }).first();
+      await expect(refund.innerText()).resolves.toMatch(/Secret key \(Bearer\)/);
+      await page.locator('article.op', { hasText: 'POST /api/checkout/{id}/app-wallet-pay' }).first().waitFor();
+      const documented = Object.values(doc.paths).reduce((n, item) => n + ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).length, 0);
+      expect(await page.locator('article.op').count()).toBe(documented);
+      expect(await page.getByRole('link', { name: 'OpenAPI 3.1 (JSON)' }).getAttribute('href')).toBe('/api/openapi.json');
+      await noHorizontalScroll(page);
+      await shot(page, `${size.name}-docs`);
+      expect(await axeViolations(page)).toEqual([]);
     });
   }
 });

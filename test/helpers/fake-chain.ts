@@ -7,7 +7,7 @@
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAuthorization } from '../../src/chain/authorization.js';
-import type { ReceiptOutcome, SubmitResult } from '../../src/chain/chain.js';
+import type { ReceiptOutcome, SubmitResult, TokenTransfer } from '../../src/chain/chain.js';
 import type { ChainPort } from '../../src/chain/port.js';
 
 type Mode = 'mine' | 'refuse' | 'lose-answer' | 'no-receipt' | 'revert' | 'down';
@@ -27,6 +27,23 @@ export class FakeChain implements ChainPort {
   /** What the next sends do (one entry per send; then 'mine'). */
   readonly script: Mode[] = [];
   private seq = 0;
+  /** Every token movement, as Transfer logs (one block per movement). */
+  readonly logs: TokenTransfer[] = [];
+  private block = 1n;
+
+  /** A plain ERC-20 `transfer` (what a phone wallet sends to a deposit address). */
+  transfer(from: Address, to: Address, value: bigint): Hex {
+    if (this.balance(from) < value) throw new Error('transfer amount exceeds balance');
+    const txHash = keccak256(toHex(`tx${++this.seq}`));
+    this.move(from, to, value, txHash);
+    this.receipts.set(txHash, 'success');
+    return txHash;
+  }
+  private move(from: Address, to: Address, value: bigint, txHash: Hex): void {
+    this.fund(from, -value);
+    this.fund(to, value);
+    this.logs.push({ txHash, logIndex: 0, blockNumber: ++this.block, from, to, value });
+  }
 
   fund(address: Address, amount: bigint): void {
     this.balances.set(address.toLowerCase(), this.balance(address) + amount);
@@ -59,8 +76,26 @@ export class FakeChain implements ChainPort {
     if (this.balance(auth.from) < auth.value) return { ok: false as const, reason: 'insufficient_balance' as const, message: 'too little' };
     return { ok: true as const, signer: auth.from };
   }
+  depositAddress(index: number): Address {
+    return privateKeyToAccount(custodialKey(index, 'deposit')).address;
+  }
+  async signDepositAuthorization(params: { fromIndex: number; to: Address; value: bigint; nonce: Hex }) {
+    return this.signWith(custodialKey(params.fromIndex, 'deposit'), params);
+  }
+  async latestBlockNumber(): Promise<bigint> {
+    if (this.script[0] === 'down') throw new Error('the chain is down');
+    return this.block;
+  }
+  async findTransfersTo(to: readonly Address[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]> {
+    if (this.script[0] === 'down') throw new Error('the chain is down');
+    const want = new Set(to.map((a) => a.toLowerCase()));
+    return this.logs.filter((l) => want.has(l.to.toLowerCase()) && l.blockNumber >= fromBlock && l.blockNumber <= toBlock);
+  }
   async signCustodialAuthorization(params: { fromIndex: number; to: Address; value: bigint; nonce: Hex }) {
-    const account = privateKeyToAccount(custodialKey(params.fromIndex));
+    return this.signWith(custodialKey(params.fromIndex), params);
+  }
+  private async signWith(key: Hex, params: { to: Address; value: bigint; nonce: Hex }) {
+    const account = privateKeyToAccount(key);
     const auth: TransferAuthorization = { from: account.address, to: params.to, value: params.value, validAfter: 0n, validBefore: 2n ** 40n, nonce: params.nonce };
     const signature = await account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
     return { ok: true as const, auth, signature };
@@ -80,8 +115,7 @@ export class FakeChain implements ChainPort {
       return { ok: true, txHash };
     }
     // Mined at once (the answer may still be lost, or the receipt held back).
-    this.fund(auth.from, -auth.value);
-    this.fund(auth.to, auth.value);
+    this.move(auth.from, auth.to, auth.value, txHash);
     this.used.set(k, txHash);
     this.receipts.set(txHash, mode === 'no-receipt' ? 'timeout' : 'success');
     if (mode === 'lose-answer') return { ok: false, reason: 'submit_failed', message: 'socket hang up', sendOutcome: 'unknown', txHash };
@@ -110,6 +144,6 @@ function key(authorizer: Address, nonce: Hex): string {
   return `${authorizer.toLowerCase()}:${nonce.toLowerCase()}`;
 }
 
-function custodialKey(index: number): Hex {
-  return keccak256(toHex(`fake-custodial-${index}`));
+function custodialKey(index: number, branch = 'custodial'): Hex {
+  return keccak256(toHex(`fake-${branch}-${index}`));
 }

@@ -72,6 +72,18 @@ describe('dashboard and payment pages (Chromium)', () => {
       await page.locator('#payments-body tr').nth(2).waitFor();
       expect(await page.locator('#payments-body tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-payment-id')))).toEqual([ids.pie, ids.bread, ids.cake]);
       await chipsOnOneLine(page);
+      if (size.name === 'phone') {
+        // As cards, the "·" between a payment's two links stays beside them, not under the label.
+        const place = await page.locator('#payments-body tr').first().locator('td.links-cell').evaluate((td) => {
+          const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+          let dot: Node | null = null;
+          while (walker.nextNode()) if (walker.currentNode.textContent?.includes('·')) dot = walker.currentNode;
+          const range = document.createRange();
+          range.selectNodeContents(dot!);
+          return { dot: range.getBoundingClientRect().left, links: td.querySelector('a')!.getBoundingClientRect().left };
+        });
+        expect(place.dot).toBeGreaterThan(place.links);
+      }
 
       // Totals for the last 30 days: 22.50 USDC settled, nothing refunded, and a bar for today.
       await page.locator('#total-settled', { hasText: '22.50 USDC' }).waitFor();
@@ -295,6 +307,14 @@ describe('dashboard and payment pages (Chromium)', () => {
       await page.goto('/app');
       await page.locator('#total-refunded', { hasText: '20.00 USDC' }).waitFor();
       await expect(page.locator('#total-net').innerText()).resolves.toBe('2.50 USDC');
+      // The daily chart shows the refunds next to what settled that day.
+      const today = new Date().toISOString().slice(0, 10);
+      const refundedBar = page.locator(`#chart rect[data-day="${today}"][data-kind="refunded"]`);
+      expect(await refundedBar.count()).toBe(1);
+      await expect(refundedBar.locator('title').textContent()).resolves.toMatch(/22\.50 USDC settled, 20\.00 USDC refunded$/);
+      expect(await page.locator(`#chart rect[data-day="${today}"][data-kind="settled"]`).count()).toBe(1);
+      await screenshot(page, `dashboard-refunded-${size.name}`);
+      expect(await axeViolations(page)).toEqual([]);
       await page.goto('/app?status=refunded');
       await page.locator('#payments-status', { hasText: 'Showing 1 of 1' }).waitFor();
       expect(await page.locator('#payments-body tr').first().getAttribute('data-payment-id')).toBe(ids.cake);
@@ -303,19 +323,34 @@ describe('dashboard and payment pages (Chromium)', () => {
     });
   }
 
-  it('the other app pages pass axe at both sizes', async () => {
+  it('the other app pages pass axe at both sizes, fit the width, and are kept as screenshots', async () => {
     for (const size of SIZES) {
       const { context, page } = await newPage(browser, service.url, { width: size.width, height: size.height });
-      for (const path of ['/', '/app/signup', '/app/login']) {
-        await page.goto(path);
+      const pages = [
+        { path: '/', shot: 'home' },
+        { path: '/app/signup', shot: 'signup' },
+        { path: '/app/login', shot: 'login' },
+        { path: '/app/no-such-page', shot: 'not-found', status: 404 },
+      ];
+      for (const p of pages) {
+        const res = await page.goto(p.path);
+        expect(res?.status(), p.path).toBe(p.status ?? 200);
         await page.getByRole('heading', { level: 1 }).waitFor();
-        expect(await axeViolations(page), `${path} ${size.name}`).toEqual([]);
-        expect(await scrollWidth(page), path).toBeLessThanOrEqual(size.width);
+        expect(await axeViolations(page), `${p.path} ${size.name}`).toEqual([]);
+        expect(await scrollWidth(page), p.path).toBeLessThanOrEqual(size.width);
+        await screenshot(page, `app-${p.shot}-${size.name}`);
       }
       await signUpThroughUi(page, 'Axe Shop');
-      await page.goto('/app/developers');
-      await page.locator('#keys-status').waitFor();
-      expect(await axeViolations(page), `developers ${size.name}`).toEqual([]);
+      for (const p of [{ path: '/', shot: 'home-signed-in' }, { path: '/app/developers', shot: 'developers' }]) {
+        await page.goto(p.path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        if (p.path === '/app/developers') await page.locator('#keys-status').waitFor();
+        // Signed in, the landing page leads straight to the dashboard.
+        else expect(await page.getByRole('link', { name: 'Open your dashboard' }).getAttribute('href')).toBe('/app');
+        expect(await axeViolations(page), `${p.path} ${size.name}`).toEqual([]);
+        expect(await scrollWidth(page), p.path).toBeLessThanOrEqual(size.width);
+        await screenshot(page, `app-${p.shot}-${size.name}`);
+      }
       await context.close();
     }
   });

@@ -93,6 +93,16 @@ function init(root, paymentId) {
     if (back) {
       back.textContent = `Return to ${merchant}`;
       back.classList.add('btn', 'btn-link');
+      // The merchant learns the outcome from the query, as on every other way back.
+      try {
+        const url = new URL(back.href);
+        if (url.searchParams.has('status')) {
+          url.searchParams.set('status', status);
+          back.href = url.toString();
+        }
+      } catch {
+        /* not a URL we can edit: keep it */
+      }
     }
   }
 
@@ -137,10 +147,15 @@ function init(root, paymentId) {
     return { status: res.status, data };
   }
 
+  // What had arrived at the deposit address when the page was rendered, and at the last read.
+  const renderedReceived = root.dataset.depositReceived ?? '';
+  let seenReceived = renderedReceived;
+
   async function readStatus() {
     try {
       const res = await fetch(`/api/checkout/${encodeURIComponent(paymentId)}`, { headers: { accept: 'application/json' } });
       const data = await res.json();
+      seenReceived = data?.payment?.depositReceived ?? '';
       return data?.payment?.status;
     } catch {
       return undefined;
@@ -343,5 +358,7 @@ function init(root, paymentId) {
     if (busy || document.hidden || ['settled', 'failed', 'canceled', 'refunded'].includes(status)) return;
     const s = await readStatus();
     if (s && s !== status && !(status === 'expired' && s === 'pending') && !busy) window.location.reload();
+    // A transfer to the deposit address arrived (part of the amount): show what was received.
+    else if (s === 'pending' && status === 'pending' && seenReceived !== renderedReceived && !busy) window.location.reload();
   }, 5000);
 }

@@ -50,7 +50,7 @@ form?.addEventListener('submit', async (e) => {
   const body = Object.fromEntries(inputs.map((i) => [i.name, i.name === 'password' ? i.value : i.value.trim()]));
   const res = await api(kind === 'signup' ? '/api/auth/signup' : '/api/auth/login', { method: 'POST', body, redirectOn401: false });
   if (res.ok) {
-    location.assign(kind === 'signup' ? '/app' : safeNext(form.getAttribute('data-next')));
+    location.assign(safeNext(form.getAttribute('data-next')));
     return;
   }
   button.disabled = false;

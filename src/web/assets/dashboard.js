@@ -46,7 +46,8 @@ function money(decimal) {
 
 function chart(days) {
   const box = document.getElementById('chart');
-  const max = Math.max(0, ...days.map((d) => Number(d.settled)));
+  // Heights only (display): the figures themselves are the exact totals above.
+  const max = Math.max(0, ...days.map((d) => Math.max(Number(d.settled), Number(d.refunded))));
   const w = 600;
   const h = 120;
   const gap = days.length > 60 ? 0 : 1;
@@ -56,25 +57,39 @@ function chart(days) {
   svg.setAttribute('preserveAspectRatio', 'none');
   svg.setAttribute('role', 'img');
   const total = days.filter((d) => Number(d.settled) > 0).length;
-  svg.setAttribute('aria-label', `Daily settled amounts, ${days.length} days, ${total} with payments; the totals above give the figures.`);
+  const refundDays = days.filter((d) => Number(d.refunded) > 0).length;
+  svg.setAttribute(
+    'aria-label',
+    `Daily settled and refunded amounts, ${days.length} days, ${total} with payments, ${refundDays} with refunds; the totals above give the figures.`,
+  );
   const base = document.createElementNS(SVG, 'line');
   for (const [k, v] of Object.entries({ x1: 0, x2: w, y1: h - 0.5, y2: h - 0.5, stroke: '#6b7280', 'stroke-width': 1 })) base.setAttribute(k, String(v));
   svg.append(base);
+  // Each day: the settled bar, and the refunded bar in front of it (from the same baseline, in
+  // the slot's right half, so a day with both shows both).
   days.forEach((d, i) => {
-    const v = Number(d.settled);
-    if (!(v > 0) || !(max > 0)) return;
-    const bh = Math.max(2, (v / max) * (h - 6));
-    const rect = document.createElementNS(SVG, 'rect');
-    rect.setAttribute('x', String(i * bw + gap));
-    rect.setAttribute('y', String(h - bh));
-    rect.setAttribute('width', String(Math.max(1, bw - 2 * gap)));
-    rect.setAttribute('height', String(bh));
-    rect.setAttribute('fill', '#1d4ed8');
-    rect.setAttribute('data-day', d.day);
-    const title = document.createElementNS(SVG, 'title');
-    title.textContent = `${d.day}: ${money(d.settled)} USDC settled${Number(d.refunded) > 0 ? `, ${money(d.refunded)} refunded` : ''}`;
-    rect.append(title);
-    svg.append(rect);
+    if (!(max > 0)) return;
+    const label = `${d.day}: ${money(d.settled)} USDC settled${Number(d.refunded) > 0 ? `, ${money(d.refunded)} USDC refunded` : ''}`;
+    const slot = Math.max(1, bw - 2 * gap);
+    const bar = (value, kind, fill, x, width) => {
+      const v = Number(value);
+      if (!(v > 0)) return;
+      const bh = Math.max(2, (v / max) * (h - 6));
+      const rect = document.createElementNS(SVG, 'rect');
+      rect.setAttribute('x', String(x));
+      rect.setAttribute('y', String(h - bh));
+      rect.setAttribute('width', String(width));
+      rect.setAttribute('height', String(bh));
+      rect.setAttribute('fill', fill);
+      rect.setAttribute('data-day', d.day);
+      rect.setAttribute('data-kind', kind);
+      const title = document.createElementNS(SVG, 'title');
+      title.textContent = label;
+      rect.append(title);
+      svg.append(rect);
+    };
+    bar(d.settled, 'settled', '#1d4ed8', i * bw + gap, slot);
+    bar(d.refunded, 'refunded', '#b91c1c', i * bw + gap + slot / 2, slot / 2);
   });
   box.replaceChildren(svg);
   const axis = el('div', { class: 'chart-axis' }, el('span', { text: days[0]?.day ?? '' }), el('span', { text: days[days.length - 1]?.day ?? '' }));
@@ -121,9 +136,15 @@ function linksCell(p) {
   return el(
     'td',
     { 'data-label': 'Open', class: 'links-cell' },
-    el('a', { href: `/app/payments/${encodeURIComponent(p.id)}`, text: 'Details' }, el('span', { class: 'visually-hidden', text: ` of payment ${label}` })),
-    checkout ? ' · ' : null,
-    checkout ? el('a', { href: checkout, text: 'Checkout page' }, el('span', { class: 'visually-hidden', text: ` for ${label}` })) : null,
+    // One wrapper: on phones the cell is a two-column grid, where loose children (the " · ")
+    // would each take a row of their own.
+    el(
+      'span',
+      {},
+      el('a', { href: `/app/payments/${encodeURIComponent(p.id)}`, text: 'Details' }, el('span', { class: 'visually-hidden', text: ` of payment ${label}` })),
+      checkout ? ' · ' : null,
+      checkout ? el('a', { href: checkout, text: 'Checkout page' }, el('span', { class: 'visually-hidden', text: ` for ${label}` })) : null,
+    ),
   );
 }
 

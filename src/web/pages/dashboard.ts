@@ -87,7 +87,7 @@ export function dashboardPage(account: SignedInAccount, filters: DashboardFilter
   </dl>
   <figure class="chart" id="chart-figure">
     <div class="chart-box" id="chart"></div>
-    <figcaption class="hint" id="chart-caption">Settled per day (USDC, by settlement day, UTC).</figcaption>
+    <figcaption class="hint" id="chart-caption">Per day (USDC, UTC): <span class="key key-settled" aria-hidden="true"></span>settled, by settlement day; <span class="key key-refunded" aria-hidden="true"></span>refunded, by refund day.</figcaption>
   </figure>
 </section>
 <section class="card" aria-labelledby="payments-title">

@@ -1,6 +1,6 @@
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 
-/** `GET /`: what this service is and where to go next (the app, the API reference). */
+/** `GET /`: what this service is and where to go next (the app, the API reference, the OpenAPI document). */
 export function homePage(account: SignedInAccount | undefined, publicUrl: string): string {
   const start = account
     ? `<p class="cta"><a class="btn btn-primary" href="/app">Open your dashboard</a></p>
@@ -18,7 +18,8 @@ export function homePage(account: SignedInAccount | undefined, publicUrl: string
   <section class="card" aria-labelledby="dev-title">
     <h2 id="dev-title">For developers</h2>
     <ul class="links">
-      <li><a href="/api/openapi.json">API reference</a> <span class="hint">(OpenAPI 3.1 document)</span></li>
+      <li><a href="/docs">API reference</a> <span class="hint">(every route, its parameters and answers)</span></li>
+      <li><a href="/api/openapi.json">OpenAPI document</a> <span class="hint">(the same, as OpenAPI 3.1 JSON for tools)</span></li>
       <li><a href="/app/developers">API keys and webhooks</a> <span class="hint">(Developers screen, after logging in)</span></li>
       <li><a href="/healthz">Service health</a></li>
     </ul>

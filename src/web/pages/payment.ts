@@ -115,12 +115,13 @@ export function paymentPage(account: SignedInAccount, d: PaymentDetail, x: Payme
                             .map(
                               (a) =>
                                 `<li>${utc(a.at)}: ${a.succeeded ? 'delivered' : 'failed'}${a.status_code !== null ? `, HTTP ${a.status_code}` : ''}${
-                                  a.error ? `, ${escapeHtml(a.error)}` : ''
+                                  // The error of a non-2xx answer is just its status again.
+                                  a.error && a.error !== `HTTP ${a.status_code}` ? `, ${escapeHtml(a.error)}` : ''
                                 } (${a.latency_ms} ms)</li>`,
                             )
                             .join('')}</ol>`
                         : '<p class="hint">Not attempted yet.</p>'
-                    }</li>`,
+                    }${dl.next_attempt_at ? `<p class="hint">Next attempt ${utc(dl.next_attempt_at)}</p>` : ''}</li>`,
                   )
                   .join('')}</ul>`
               : '<p class="hint">No webhook endpoint was set, so nothing was delivered.</p>'

@@ -1,0 +1,472 @@
+/**
+ * Paying a checkout session from any phone wallet (issue 15, point 6; docs/settlement.md,
+ * "Deposit addresses"). Each session shown to a customer gets a deposit address of its own
+ * (a key on the deposit branch, derived on demand, never stored), so a plain ERC-20 transfer
+ * to it identifies the session. The watcher (one pass under the `watch:deposits` lease):
+ *
+ * - credits token Transfer logs into watched deposit addresses to their sessions;
+ * - once a pending session has received at least its amount, moves it `pending -> processing`
+ *   and sweeps everything credited to the merchant's pay_to with an EIP-3009 authorization
+ *   signed by the deposit key and relayed by our relayer (nonce: the payment id and
+ *   'deposit-sweep', so it moves once); `settled` with the sweep's hash once that is mined;
+ * - gives back every transfer that cannot pay the session (it expired, was canceled, failed,
+ *   or was paid already, through the page or an earlier sweep), each to its sender, once
+ *   (nonce: the payment id and the transfer's log id).
+ *
+ * Every intent is stored before its transaction is sent, so a pass after a crash finishes it
+ * from the chain (the authorization state says whether it was used) instead of moving twice.
+ */
+import { getAddress, type Address, type Hex } from 'viem';
+import type { ChainPort } from '../chain/port.js';
+import { relayOnce } from '../chain/relay.js';
+import type { Logger } from '../lib/logger.js';
+import { nowIso } from '../lib/ids.js';
+import { defineTable, StoreConflictError, type Store } from '../store/index.js';
+import type { Payment, PaymentsService } from '../payments/payments.js';
+
+/** One token transfer into a deposit address. */
+export interface DepositTransfer {
+  /** `<txHash>:<logIndex>`: a log is credited once however often it is scanned. */
+  id: string;
+  txHash: string;
+  logIndex: number;
+  blockNumber: string;
+  from: string;
+  /** Base units. */
+  value: string;
+  /** Unset: credited to the session. `swept`: part of the sweep to the merchant. `refund`: given back to `from`. */
+  use?: 'swept' | 'refund';
+  refundTxHash?: string;
+  refundedAt?: string;
+}
+
+export interface Deposit {
+  /** The payment id: one deposit address per payment. */
+  readonly id: string;
+  /** Index on the deposit branch, unique (a store constraint): two sessions never share an address. */
+  index: number;
+  address: string;
+  createdAt: string;
+  /** `open` while the watcher looks at it; `closed` past `watchUntil` with nothing left to do. */
+  watch: 'open' | 'closed';
+  /** Session expiry plus DEPOSIT_WATCH_GRACE. */
+  watchUntil: string;
+  transfers: DepositTransfer[];
+  /** Stored before the sweep is sent (the payment is `processing` from then on). */
+  sweep?: { value: string; transferIds: string[]; payTo: string; txHash?: string; done?: boolean };
+  updatedAt: string;
+}
+
+export const Deposits = defineTable<Deposit>({
+  name: 'payment_deposits',
+  unique: [['index']],
+  ranges: [['watch', 'watchUntil']],
+});
+
+/** Where the last pass's log scan ended (one row). */
+interface ScanCursor {
+  readonly id: string;
+  block: string;
+  updatedAt: string;
+}
+const DepositScan = defineTable<ScanCursor>({ name: 'deposit_scan' });
+const CURSOR_ID = 'transfers';
+
+// The first pass ever (no cursor) looks this far back; sessions are never older than a day.
+const FIRST_SCAN_LOOKBACK = 10_000n;
+const PAGE = 500;
+// A sweep already on its way gets a short look per pass; the next pass looks again.
+const KNOWN_TX_WAIT_MS = 2_000;
+// With nothing to watch, the cursor moves once it is this many blocks behind (a later scan stays short).
+const IDLE_CURSOR_LAG = 1_000n;
+
+/** What the page and the checkout JSON show. */
+export interface DepositInfo {
+  address: Address;
+  /** Credited to the session so far (base units). */
+  received: bigint;
+  /** Still to pay (base units): the amount less what was received, at least 0. */
+  remaining: bigint;
+  /** EIP-681: `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<remaining>`. */
+  uri: string;
+}
+
+export interface DepositPassSummary {
+  credited: number;
+  settled: number;
+  refunded: number;
+  closed: number;
+}
+
+export interface DepositWatcherOptions {
+  store: Store;
+  payments: PaymentsService;
+  chain: ChainPort;
+  logger: Logger;
+  /** Where the session's money goes (the settlement's pay_to). */
+  recipientFor: (p: Payment) => Promise<Address | undefined>;
+  /** The settlement's per-payment queue: a deposit decision never interleaves with a settle of the same payment. */
+  exclusive: <T>(paymentId: string, fn: () => Promise<T>) => Promise<T>;
+  /** How long a session's address is watched after it ends. */
+  graceMs: number;
+  /** Receipt wait of a sweep or refund within a pass (then the next pass looks again). */
+  relayWaitMs?: number;
+}
+
+export const DEPOSIT_SWEEP_NONCE_KIND = 'deposit-sweep';
+export const DEPOSIT_REFUND_NONCE_KIND = 'deposit-refund';
+
+export class DepositWatcher {
+  private readonly o: DepositWatcherOptions;
+  private readonly log: Logger;
+  private running: Promise<DepositPassSummary> | undefined;
+
+  constructor(o: DepositWatcherOptions) {
+    this.o = o;
+    this.log = o.logger;
+  }
+
+  /** The EIP-681 link paying `amount` into `address`. */
+  uri(address: Address, amount: bigint): string {
+    return `ethereum:${this.o.chain.tokenAddress}@${this.o.chain.chainId}/transfer?address=${address}&uint256=${amount}`;
+  }
+
+  /** The deposit of a payment, if one was ever given out. */
+  async get(paymentId: string): Promise<Deposit | undefined> {
+    return this.o.store.table(Deposits).get(paymentId);
+  }
+
+  /**
+   * The session's deposit address, given out on first use (only while the payment can be paid):
+   * the next index on the deposit branch, kept unique by the store.
+   */
+  async depositFor(p: Payment): Promise<DepositInfo | undefined> {
+    let d = await this.get(p.id);
+    if (!d) {
+      if (p.status !== 'pending') return undefined;
+      d = await this.allocate(p);
+    }
+    const received = credited(d).reduce((s, t) => s + BigInt(t.value), 0n);
+    const amount = BigInt(p.stablecoinAmount);
+    const remaining = received >= amount ? 0n : amount - received;
+    const address = getAddress(d.address);
+    return { address, received, remaining, uri: this.uri(address, remaining > 0n ? remaining : amount) };
+  }
+
+  private async allocate(p: Payment): Promise<Deposit> {
+    const watchUntil = new Date(Date.parse(p.expiresAt) + this.o.graceMs).toISOString();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.o.store.write(Deposits, async (t) => {
+          const existing = await t.get(p.id);
+          if (existing) return existing;
+          // Inside the transaction nobody else takes the same index; the unique key guards across instances.
+          const index = (await t.count()) + 1;
+          const now = nowIso();
+          return t.insert({
+            id: p.id,
+            index,
+            address: this.o.chain.depositAddress(index),
+            createdAt: now,
+            watch: 'open',
+            watchUntil,
+            transfers: [],
+            updatedAt: now,
+          });
+        });
+      } catch (e) {
+        if (!(e instanceof StoreConflictError) || attempt >= 5) throw e;
+        const existing = await this.get(p.id);
+        if (existing) return existing;
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------- the pass
+
+  /** One pass (the scheduler's `watch:deposits` job); a call during a pass joins it. */
+  pass(): Promise<DepositPassSummary> {
+    this.running ??= this.passOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async passOnce(): Promise<DepositPassSummary> {
+    const summary: DepositPassSummary = { credited: 0, settled: 0, refunded: 0, closed: 0 };
+    // The latest block before the set of addresses: a deposit given out after this read can
+    // only be paid in a later block, which the next pass scans with it (docs/settlement.md).
+    const latest = await this.o.chain.latestBlockNumber();
+    const rows = await this.watched();
+    const cursor = await this.o.store.table(DepositScan).get(CURSOR_ID);
+    const fresh = new Set<string>();
+    const from = cursor ? BigInt(cursor.block) + 1n : latest > FIRST_SCAN_LOOKBACK ? latest - FIRST_SCAN_LOOKBACK : 0n;
+    if (rows.length > 0 && from <= latest) {
+      const logs = await this.o.chain.findTransfersTo(
+        rows.map((r) => getAddress(r.address)),
+        from,
+        latest,
+      );
+      const byAddress = new Map(rows.map((r) => [r.address.toLowerCase(), r.id]));
+      const byDeposit = new Map<string, DepositTransfer[]>();
+      for (const l of logs) {
+        const id = byAddress.get(l.to.toLowerCase());
+        if (!id) continue;
+        const list = byDeposit.get(id) ?? [];
+        list.push({
+          id: `${l.txHash.toLowerCase()}:${l.logIndex}`,
+          txHash: l.txHash,
+          logIndex: l.logIndex,
+          blockNumber: l.blockNumber.toString(),
+          from: getAddress(l.from),
+          value: l.value.toString(),
+        });
+        byDeposit.set(id, list);
+      }
+      for (const [id, list] of byDeposit) {
+        const n = await this.credit(id, list);
+        summary.credited += n;
+        if (n > 0) fresh.add(id);
+      }
+    }
+    // Idle (nothing watched), the cursor is only moved now and then: no store write every pass.
+    const behind = cursor ? latest - BigInt(cursor.block) : latest + 1n;
+    if (behind > 0n && (rows.length > 0 || behind > IDLE_CURSOR_LAG)) await this.saveCursor(latest);
+    // Only deposits with something to do: money in, a move in flight, or their watch over.
+    for (const r of rows.filter((x) => fresh.has(x.id) || hasWork(x))) {
+      try {
+        const out = await this.o.exclusive(r.id, () => this.decide(r.id));
+        summary.settled += out.settled;
+        summary.refunded += out.refunded;
+        summary.closed += out.closed;
+      } catch (err) {
+        this.log.warn({ err, paymentId: r.id }, 'deposit decision failed; next pass');
+      }
+    }
+    if (summary.credited + summary.settled + summary.refunded > 0) this.log.info(summary, 'deposit watcher pass');
+    return summary;
+  }
+
+  private async watched(): Promise<Deposit[]> {
+    const out: Deposit[] = [];
+    for (let after: { value: unknown; id: string } | undefined; ; ) {
+      const page = await this.o.store.table(Deposits).findRange({ watch: 'open' }, { field: 'watchUntil', after, limit: PAGE });
+      out.push(...page);
+      if (page.length < PAGE) return out;
+      const last = page[page.length - 1]!;
+      after = { value: last.watchUntil, id: last.id };
+    }
+  }
+
+  /** Adds the transfers not credited yet; returns how many. */
+  private credit(id: string, list: DepositTransfer[]): Promise<number> {
+    return this.o.store.write(Deposits, async (t) => {
+      const d = await t.get(id);
+      if (!d) return 0;
+      const seen = new Set(d.transfers.map((x) => x.id));
+      const fresh = list.filter((x) => !seen.has(x.id));
+      if (fresh.length === 0) return 0;
+      await t.update(id, { transfers: [...d.transfers, ...fresh], updatedAt: nowIso() });
+      for (const x of fresh) this.log.info({ paymentId: id, txHash: x.txHash, from: x.from, value: x.value }, 'deposit received');
+      return fresh.length;
+    });
+  }
+
+  private async saveCursor(block: bigint): Promise<void> {
+    await this.o.store.write(DepositScan, async (t) => {
+      const c = await t.get(CURSOR_ID);
+      if (!c) await t.insert({ id: CURSOR_ID, block: block.toString(), updatedAt: nowIso() });
+      else if (BigInt(c.block) < block) await t.update(CURSOR_ID, { block: block.toString(), updatedAt: nowIso() });
+    });
+  }
+
+  // -------------------------------------------------------------------------- decisions
+
+  /**
+   * What one deposit needs now (pure over the stored rows; the moves are below): finish a sweep
+   * in flight, start one when a payable session has received enough, give back what cannot pay.
+   */
+  private async decide(id: string): Promise<{ settled: number; refunded: number; closed: number }> {
+    const out = { settled: 0, refunded: 0, closed: 0 };
+    let d = await this.get(id);
+    let p = await this.o.payments.get(id);
+    if (!d || !p || d.watch !== 'open') return out;
+
+    if (d.sweep && !d.sweep.done) {
+      if (await this.runSweep(d)) out.settled++;
+    } else if (!d.sweep && p.status === 'pending' && Date.parse(p.expiresAt) > Date.now()) {
+      // (A session past its expiry still reads `pending` while a signed attempt is being checked
+      // on-chain; it takes no deposit then, and what arrived is given back once it is decided.)
+      const list = credited(d);
+      const sum = list.reduce((s, t) => s + BigInt(t.value), 0n);
+      if (list.length > 0 && sum >= BigInt(p.stablecoinAmount)) {
+        const started = await this.startSweep(d, p, list, sum);
+        if (started && (await this.runSweep(started))) out.settled++;
+      }
+    }
+
+    d = await this.get(id);
+    p = await this.o.payments.get(id);
+    if (!d || !p) return out;
+    for (const t of d.transfers) {
+      if (t.refundTxHash) continue;
+      const inSweep = d.sweep !== undefined && !d.sweep.done && d.sweep.transferIds.includes(t.id);
+      const refundable = t.use === 'refund' || (t.use === undefined && !inSweep && !acceptsDeposits(p));
+      if (refundable && (await this.refund(d, t))) out.refunded++;
+    }
+
+    d = await this.get(id);
+    if (d && Date.parse(d.watchUntil) <= Date.now() && !(d.sweep && !d.sweep.done) && !d.transfers.some((t) => t.use === 'refund' && !t.refundTxHash)) {
+      if (await this.o.store.write(Deposits, (t) => t.update(id, { watch: 'closed', updatedAt: nowIso() }, { watch: 'open' }))) out.closed++;
+    }
+    return out;
+  }
+
+  /** `pending -> processing` (payer: the first sender) and the sweep's intent, in one transaction. */
+  private async startSweep(d: Deposit, p: Payment, list: DepositTransfer[], sum: bigint): Promise<Deposit | undefined> {
+    const payTo = await this.o.recipientFor(p);
+    if (!payTo) return undefined;
+    const amount = BigInt(p.stablecoinAmount);
+    const excess = sum > amount ? (sum - amount).toString() : undefined;
+    return this.o.store.transaction(async (tx) => {
+      const cur = await tx.table(Deposits).get(d.id);
+      if (!cur || cur.sweep) return undefined;
+      const moved = await this.o.payments.transitionIn(tx, p.id, 'pending', 'processing', {
+        payer: getAddress(list[0]!.from),
+        viaDeposit: true,
+        ...(excess ? { depositExcess: excess } : {}),
+      });
+      if (!moved) return undefined;
+      return tx.table(Deposits).update(d.id, {
+        sweep: { value: sum.toString(), transferIds: list.map((t) => t.id), payTo },
+        updatedAt: nowIso(),
+      });
+    });
+  }
+
+  /** Sends (or finds) the sweep; true once it is mined and the payment settled. */
+  private async runSweep(d: Deposit): Promise<boolean> {
+    const s = d.sweep!;
+    const from = getAddress(d.address);
+    const nonce = this.o.chain.nonceFor(DEPOSIT_SWEEP_NONCE_KIND, d.id);
+    // After a crash or a lost answer: the chain says whether the sweep already went through.
+    const mined = await this.usedTx(from, nonce, d, s.txHash as Hex | undefined);
+    if (mined === 'unknown') return false;
+    if (mined) return this.finishSweep(d.id, mined);
+    if (s.txHash && (await this.o.chain.transactionKnown(s.txHash as Hex).catch(() => true))) {
+      const r = await this.o.chain.waitForReceipt(s.txHash as Hex, KNOWN_TX_WAIT_MS);
+      if (r.status !== 'reverted') return r.status === 'success' ? this.finishSweep(d.id, s.txHash as Hex) : false;
+    }
+    const signed = await this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(s.payTo), value: BigInt(s.value), nonce });
+    if (!signed.ok) return false;
+    const relayed = await relayOnce(this.o.chain, signed.auth, signed.signature, {
+      timeoutMs: this.o.relayWaitMs ?? 10_000,
+      since: d.createdAt,
+      onSent: (txHash) => this.recordSweepTx(d.id, txHash),
+    });
+    if (relayed.status === 'settled') return this.finishSweep(d.id, relayed.txHash);
+    if (relayed.status === 'pending') return false;
+    // Nothing moved: the session is payable again and the next pass tries once more.
+    this.log.warn({ paymentId: d.id, reason: relayed.reason, message: relayed.message }, 'deposit sweep failed; nothing moved');
+    await this.o.store.transaction(async (tx) => {
+      await this.o.payments.transitionIn(tx, d.id, 'processing', 'pending', { payer: undefined, viaDeposit: undefined, depositExcess: undefined });
+      await tx.table(Deposits).update(d.id, { sweep: undefined, updatedAt: nowIso() });
+    });
+    return false;
+  }
+
+  private async recordSweepTx(id: string, txHash: Hex): Promise<void> {
+    await this.o.store.write(Deposits, async (t) => {
+      const d = await t.get(id);
+      if (d?.sweep && !d.sweep.done) await t.update(id, { sweep: { ...d.sweep, txHash }, updatedAt: nowIso() });
+    });
+  }
+
+  /** The sweep is mined: the payment is settled with it (payment.settled, once: a compare-and-set). */
+  private async finishSweep(id: string, txHash: Hex): Promise<boolean> {
+    return this.o.store.transaction(async (tx) => {
+      const d = await tx.table(Deposits).get(id);
+      if (!d?.sweep) return false;
+      const swept = new Set(d.sweep.transferIds);
+      await tx.table(Deposits).update(id, {
+        sweep: { ...d.sweep, txHash, done: true },
+        transfers: d.transfers.map((t) => (swept.has(t.id) ? { ...t, use: 'swept' as const } : t)),
+        updatedAt: nowIso(),
+      });
+      const settled = await this.o.payments.transitionIn(tx, id, 'processing', 'settled', { txHash, settledAt: nowIso() });
+      if (settled) this.log.info({ paymentId: id, txHash, value: d.sweep.value }, 'payment settled from its deposit address');
+      return settled !== undefined;
+    });
+  }
+
+  /** Gives one transfer back to its sender (intent stored first); true once mined. */
+  private async refund(d: Deposit, t: DepositTransfer): Promise<boolean> {
+    if (t.use !== 'refund') {
+      const marked = await this.o.store.write(Deposits, async (tbl) => {
+        const cur = await tbl.get(d.id);
+        const x = cur?.transfers.find((y) => y.id === t.id);
+        if (!cur || !x || x.use !== undefined) return false;
+        await tbl.update(d.id, { transfers: cur.transfers.map((y) => (y.id === t.id ? { ...y, use: 'refund' as const } : y)), updatedAt: nowIso() });
+        return true;
+      });
+      if (!marked) return false;
+    }
+    const from = getAddress(d.address);
+    const nonce = this.o.chain.nonceFor(DEPOSIT_REFUND_NONCE_KIND, `${d.id}:${t.id}`);
+    const used = await this.usedTx(from, nonce, d);
+    if (used === 'unknown') return false;
+    let txHash: Hex | undefined = used;
+    if (!txHash) {
+      const signed = await this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(t.from), value: BigInt(t.value), nonce });
+      if (!signed.ok) return false;
+      const relayed = await relayOnce(this.o.chain, signed.auth, signed.signature, { timeoutMs: this.o.relayWaitMs ?? 10_000, since: d.createdAt });
+      if (relayed.status !== 'settled') {
+        if (relayed.status === 'failed') this.log.warn({ paymentId: d.id, transfer: t.id, reason: relayed.reason }, 'deposit refund failed; next pass');
+        return false;
+      }
+      txHash = relayed.txHash;
+    }
+    await this.o.store.write(Deposits, async (tbl) => {
+      const cur = await tbl.get(d.id);
+      if (!cur) return;
+      await tbl.update(d.id, {
+        transfers: cur.transfers.map((y) => (y.id === t.id ? { ...y, use: 'refund' as const, refundTxHash: txHash, refundedAt: nowIso() } : y)),
+        updatedAt: nowIso(),
+      });
+    });
+    this.log.info({ paymentId: d.id, to: t.from, value: t.value, txHash }, 'deposit given back to its sender');
+    return true;
+  }
+
+  /** The transaction that used (from, nonce), undefined when unused, 'unknown' when the chain cannot say yet. */
+  private async usedTx(from: Address, nonce: Hex, d: Deposit, txHash?: Hex): Promise<Hex | undefined | 'unknown'> {
+    try {
+      if (!(await this.o.chain.authorizationState(from, nonce))) return undefined;
+      return (await this.o.chain.findAuthorizationTx(from, nonce, { since: d.createdAt, ...(txHash ? { txHash } : {}) })) ?? 'unknown';
+    } catch {
+      return 'unknown';
+    }
+  }
+}
+
+/** A deposit the pass must look at even without a new transfer. */
+function hasWork(d: Deposit): boolean {
+  return (
+    (d.sweep !== undefined && !d.sweep.done) ||
+    d.transfers.some((t) => t.use === undefined || (t.use === 'refund' && !t.refundTxHash)) ||
+    Date.parse(d.watchUntil) <= Date.now()
+  );
+}
+
+/** Transfers credited to the session and not yet swept or given back. */
+function credited(d: Deposit): DepositTransfer[] {
+  return d.transfers.filter((t) => t.use === undefined);
+}
+
+/**
+ * Whether money arriving now can still pay the session: while it is pending, and while a
+ * signed payment is in flight (it may go back to pending). Anything else is given back.
+ */
+export function acceptsDeposits(p: Pick<Payment, 'status'>): boolean {
+  return p.status === 'pending' || p.status === 'processing';
+}
