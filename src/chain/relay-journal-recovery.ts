@@ -12,6 +12,8 @@ import type { ReceiptOutcome } from './results.js';
 
 // A journaled transaction neither mined nor in the node's pool after this long was dropped.
 const JOURNAL_RESEND_AFTER_MS = 30_000;
+// Embedded: a transaction at the relayer's next nonce held in anvil's pool but not ready after this long is stuck.
+const EMBEDDED_STUCK_AFTER_MS = 2_000;
 
 export interface JournalRecoveryContext {
   log: Logger;
@@ -104,6 +106,9 @@ export class RelayJournalRecovery {
     const removable = (e: JournalEntry) => e.nonce < mined && (ctx.embedded ? inBackup(e) : old(e, ctx.retentionMs));
     const remove = entries.filter(removable).map((e) => e.id);
     await ctx.journal.remove(remove);
+    if (ctx.embedded && pending === mined && (await this.unstick(entries, mined, now))) {
+      return { resent: entries.filter((e) => e.nonce >= mined).length, removed: remove.length };
+    }
     let resent = 0;
     // Not in the pool and not mined after a while: dropped. Re-send in nonce order.
     for (const e of entries) {
@@ -119,6 +124,37 @@ export class RelayJournalRecovery {
     }
     if (resent > 0) ctx.log.warn({ resent }, 're-sent dropped relayer transactions');
     return { resent, removed: remove.length };
+  }
+
+  /**
+   * Embedded only. anvil can file a transaction at the sender's own next nonce as "queued"
+   * instead of ready when it arrives while a block is being mined (a race in its pool,
+   * reproduced with bare anvil and concurrent raw sends): it and every later transaction of
+   * the relayer then wait for ever, and `evm_mine` does not help. The sign: the node knows our
+   * transaction at nonce `mined` but does not count it as pending (`pending === mined`); a
+   * chain whose mining was paused counts it. The cure: take the relayer's transactions out of
+   * the pool and re-send the journaled ones in nonce order (the same signed bytes).
+   */
+  private async unstick(entries: JournalEntry[], mined: number, now: number): Promise<boolean> {
+    const { ctx } = this;
+    const next = entries.find((e) => e.nonce === mined);
+    if (!next || now - Date.parse(next.createdAt) < EMBEDDED_STUCK_AFTER_MS) return false;
+    if (!(await isKnownTransaction(ctx.publicClient, next.hash))) return false;
+    ctx.log.warn({ txHash: next.hash, nonce: mined }, 'relayer transactions stuck in the embedded pool; re-sending them');
+    await ctx.publicClient.request({ method: 'anvil_removePoolTransactions' as never, params: [ctx.relayerAddress] as never });
+    for (const e of entries.filter((x) => x.nonce >= mined).sort((a, b) => a.nonce - b.nonce)) {
+      try {
+        await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+      } catch (err) {
+        const message = revertReason(err);
+        // Still there, or mined meanwhile: nothing to re-send for this one.
+        if (/already known|known transaction|already imported|nonce too low/i.test(message)) continue;
+        // The ordinary re-send of dropped entries (above) tries again on a later sweep.
+        ctx.log.warn({ txHash: e.hash, nonce: e.nonce, err: message }, 'could not re-send a stuck transaction');
+        break;
+      }
+    }
+    return true;
   }
 
   startSweep(intervalMs: number): void {

@@ -39,6 +39,7 @@ function memoryJournal(entries: JournalEntry[]): RelayJournal & { rows: Map<stri
 /** A node whose relayer has `mined` nonces mined, `pending` counted with its pool, and knows `known` hashes. */
 function fakeNode(state: { mined: number; pending: number; known: Set<Hex>; refuse?: Set<Hex> }) {
   const broadcast: Hex[] = [];
+  const requests: string[] = [];
   const client = {
     async getTransactionCount({ blockTag }: { blockTag: 'latest' | 'pending' }) {
       return blockTag === 'latest' ? state.mined : state.pending;
@@ -46,6 +47,10 @@ function fakeNode(state: { mined: number; pending: number; known: Set<Hex>; refu
     async getTransaction({ hash }: { hash: Hex }) {
       if (!state.known.has(hash)) throw new Error('transaction not found');
       return { hash };
+    },
+    async request({ method, params }: { method: string; params: unknown[] }) {
+      requests.push(`${method}(${params.join(',')})`);
+      return null;
     },
     async sendRawTransaction({ serializedTransaction }: { serializedTransaction: Hex }) {
       const nonce = Number.parseInt(serializedTransaction.slice(3), 10);
@@ -55,7 +60,7 @@ function fakeNode(state: { mined: number; pending: number; known: Set<Hex>; refu
       return hashOf(nonce);
     },
   };
-  return { client: client as unknown as NodeClient, broadcast };
+  return { client: client as unknown as NodeClient, broadcast, requests };
 }
 
 function recovery(journal: RelayJournal, client: NodeClient, over: Partial<JournalRecoveryContext> = {}) {
@@ -119,6 +124,29 @@ describe('RelayJournalRecovery', () => {
     // Only 1 is in the start-up backup; a crash now would fall back to it and need 2 and 3.
     expect(out).toEqual({ resent: 0, removed: 1 });
     expect([...journal.rows.keys()]).toEqual([2, 3].map((n) => journalId(CHAIN_ID, RELAYER, n)));
+  });
+
+  it('embedded sweep: transactions the pool holds at the relayer\'s next nonce without counting them are taken out and re-sent in nonce order', async () => {
+    const t = Date.now() - 5_000;
+    const journal = memoryJournal([entry(5, t), entry(6, t), entry(7, t)]);
+    // anvil's stuck state: 5, 6 and 7 are known (queued) but the pending nonce is still 5.
+    const node = fakeNode({ mined: 5, pending: 5, known: new Set([hashOf(5), hashOf(6), hashOf(7)]) });
+    const keeper = recovery(journal, node.client, { embedded: true });
+    expect(await keeper.sweep()).toEqual({ resent: 3, removed: 0 });
+    expect(node.requests).toEqual([`anvil_removePoolTransactions(${RELAYER})`]);
+    expect(node.broadcast).toEqual([hashOf(5), hashOf(6), hashOf(7)]);
+  });
+
+  it('embedded sweep: a chain whose mining is paused (the pool counts them) and a real network are left alone', async () => {
+    const t = Date.now() - 5_000;
+    const paused = fakeNode({ mined: 5, pending: 8, known: new Set([hashOf(5), hashOf(6), hashOf(7)]) });
+    await recovery(memoryJournal([entry(5, t), entry(6, t), entry(7, t)]), paused.client, { embedded: true }).sweep();
+    expect(paused.requests).toEqual([]);
+    expect(paused.broadcast).toEqual([]);
+    const real = fakeNode({ mined: 5, pending: 5, known: new Set([hashOf(5), hashOf(6), hashOf(7)]) });
+    await recovery(memoryJournal([entry(5, t), entry(6, t), entry(7, t)]), real.client).sweep();
+    expect(real.requests).toEqual([]);
+    expect(real.broadcast).toEqual([]);
   });
 
   it('no sweep after stop', async () => {
