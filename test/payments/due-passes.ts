@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { pino } from 'pino';
 import type { ChainService } from '../../src/chain/chain.js';
 import type { AccountsService } from '../../src/accounts/accounts.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
@@ -44,7 +45,7 @@ export function countingStore(inner: Store): { store: Store; read: () => number;
   return { store, read: () => n, reset: () => (n = 0) };
 }
 
-const quiet = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
+const quiet = pino({ level: 'silent' }) as Logger;
 
 export const OPEN_SESSIONS = 3_000;
 
