@@ -40,10 +40,11 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   return {
     root: [healthRouter(core)],
     api: [
-      authRouter(core),
-      keysRouter(core),
+      // The two hottest routes first: a request walks the routers in order until one answers.
       paymentsRouter(core),
       checkoutRouter(core),
+      authRouter(core),
+      keysRouter(core),
       openapiRouter(core),
       // The web app's session-only JSON (src/web, docs/web-app.md).
       appPaymentsRouter(core),
