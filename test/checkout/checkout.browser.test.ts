@@ -6,7 +6,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchBrowser } from '../web/browser.js';
 import type { PrivateKeyAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Payments } from '../../src/payments/payments.js';
@@ -27,10 +28,7 @@ describe('checkout page /pay/:id (Chromium)', () => {
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
     ctx = await setup();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -7,19 +7,14 @@
 import path from 'node:path';
 import jsQRModule from 'jsqr';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createWalletClient, getAddress, http as viemHttp, parseEther, type Address, type PrivateKeyAccount } from 'viem';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
-import { ARTIFACTS } from '../web/browser.js';
+import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, usdc, type Ctx } from '../settlement/helpers.js';
 
 const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
 describe('checkout page: pay from a phone wallet by EIP-681 transfer (Chromium)', () => {
   let ctx: Ctx;
   let browser: Browser;
@@ -28,10 +23,7 @@ describe('checkout page: pay from a phone wallet by EIP-681 transfer (Chromium)'
 
   beforeAll(async () => {
     ctx = await setup({ DEPOSIT_WATCH_INTERVAL: '1h' });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,10 +8,10 @@
 import path from 'node:path';
 import jsQRModule from 'jsqr';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Payments } from '../../src/payments/payments.js';
 import { call, createMerchant } from '../helpers/service.js';
-import { ARTIFACTS } from '../web/browser.js';
+import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, usdc, type Ctx } from '../settlement/helpers.js';
 
@@ -19,11 +19,6 @@ import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, 
 const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
 const SHOP = 'https://shop.example';
 const EXPLORER = 'https://explorer.example';
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
 describe('checkout page finishes the job (Chromium)', () => {
   let ctx: Ctx;
   let browser: Browser;
@@ -32,10 +27,7 @@ describe('checkout page finishes the job (Chromium)', () => {
 
   beforeAll(async () => {
     ctx = await setup({ CHAIN_EXPLORER_URL: EXPLORER });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -7,16 +7,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { call } from '../helpers/service.js';
-import { ARTIFACTS, launchBrowser } from '../web/browser.js';
+import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, merchantWallet, paymentRecord, setup, until, type Ctx } from '../settlement/helpers.js';
 
 const SHOP = 'https://shop.example';
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
 describe('checkout page states and keyboard (Chromium)', () => {
   let ctx: Ctx;
   let browser: Browser;

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, getAddress, http as viemHttp, parseEther, type Address, type PrivateKeyAccount } from 'viem';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
@@ -8,6 +6,7 @@ import { Payments } from '../../src/payments/payments.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
 import { call, startTestService } from '../helpers/service.js';
+import { startReceiver, type Receiver } from '../webhooks/helpers.js';
 import { authorize, createPayment, customer, merchantWallet, paymentRecord, settle, setup, stored, until, usdc, type Ctx } from './helpers.js';
 
 /**
@@ -17,27 +16,20 @@ import { authorize, createPayment, customer, merchantWallet, paymentRecord, sett
  */
 describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => {
   let ctx: Ctx;
-  let receiver: http.Server;
+  let receiver: Receiver;
   let hookUrl: string;
-  const received: { type: string; data: { id: string; status: string; tx_hash?: string; payer?: string } }[] = [];
+  type Event = { type: string; data: { id: string; status: string; tx_hash?: string; payer?: string } };
+  const received = () => receiver.received.map((r) => r.json as Event);
 
   beforeAll(async () => {
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push(JSON.parse(body));
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-    hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startReceiver();
+    hookUrl = receiver.url;
     // The periodic watcher stays out of the way (one pass at start); each test runs passes itself.
     ctx = await setup({ DEPOSIT_WATCH_INTERVAL: '1h', WEBHOOK_RETRY_SCHEDULE: '0,200ms,1s', SETTLEMENT_CONFIRM_TIMEOUT: '20s' });
   });
   afterAll(async () => {
     await ctx?.svc.stop({ removeData: true });
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
   });
 
   const chain = () => ctx.svc.deps.chain;
@@ -91,7 +83,7 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     const receipt = await chain().publicClient.getTransactionReceipt({ hash: record.tx_hash });
     expect(receipt.status).toBe('success');
 
-    const event = await until(async () => received.find((e) => e.data.id === pay.id), 'the payment.settled delivery');
+    const event = await until(async () => received().find((e) => e.data.id === pay.id), 'the payment.settled delivery');
     expect(event).toMatchObject({ type: 'payment.settled', data: { id: pay.id, status: 'settled', tx_hash: record.tx_hash } });
     const events = await ctx.svc.deps.store.table(WebhookEvents).findMany({ paymentId: pay.id });
     expect(events.map((e) => e.type)).toEqual(['payment.settled']);

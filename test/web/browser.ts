@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Screenshots land here (git-ignored) for people to look at; tests never compare pixels. */
+/** The two sizes every page is proven at (issue 15): a desktop window and a phone. */
+export const SIZES = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
 export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts');
 
 export async function launchBrowser(): Promise<Browser> {

@@ -8,13 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { call, startTestService, type TestService } from '../helpers/service.js';
-import { launchBrowser, newPage, realErrors, screenshot, scrollWidth, signUpThroughUi } from './browser.js';
+import { SIZES, launchBrowser, newPage, realErrors, screenshot, scrollWidth, signUpThroughUi } from './browser.js';
 import { axeViolations } from './a11y.js';
-
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
 
 describe('dashboard and payment pages (Chromium)', () => {
   let service: TestService;

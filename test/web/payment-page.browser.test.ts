@@ -8,16 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { call, startTestService, type TestService } from '../helpers/service.js';
 import { deliveries, startReceiver, waitFor, type Receiver } from '../webhooks/helpers.js';
-import { launchBrowser, newPage, realErrors, screenshot, scrollWidth, signUpThroughUi } from './browser.js';
+import { SIZES, launchBrowser, newPage, realErrors, screenshot, scrollWidth, signUpThroughUi } from './browser.js';
 import { axeViolations } from './a11y.js';
 import { formatUsdc } from '../../src/lib/money.js';
 
 const EXPLORER = 'https://explorer.example';
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
 describe('payment page: deliveries, explorer links, keyboard (Chromium)', () => {
   let service: TestService;
   let browser: Browser;
