@@ -38,7 +38,7 @@ export function checkoutRouter(deps: Core): Router {
     const account = await deps.accounts.get(p.accountId);
     // The session's deposit address (given out on first read while pending) and its EIP-681 link.
     // A store that cannot give one out now leaves the fields out; the rest of the view still answers.
-    const deposit = p.status === 'pending' ? await deps.settlement.deposits.depositFor(p).catch(() => undefined) : undefined;
+    const deposit = p.status === 'pending' ? await deps.settlement.deposits.depositFor(p).catch((err) => void req.log.warn({ err, paymentId: p.id }, 'no deposit address for this session now')) : undefined;
     res.set('Cache-Control', 'no-store');
     res.json({
       ok: true,
@@ -48,7 +48,7 @@ export function checkoutRouter(deps: Core): Router {
         ...(deposit
           ? {
               depositAddress: deposit.address,
-              paymentUri: deposit.uri,
+              ...(deposit.uri ? { paymentUri: deposit.uri } : {}),
               ...(deposit.received > 0n ? { depositReceived: usdcDecimal(deposit.received) } : {}),
             }
           : {}),

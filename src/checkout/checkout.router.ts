@@ -74,7 +74,7 @@ export function checkoutPageRouter(deps: Core): Router {
     const pageUrl = deps.payments.checkoutUrl(p.id);
     const visitor = payable ? await signedInAccount(deps, req) : undefined;
     // The session's own deposit address (given out on first view) for a plain transfer from any wallet.
-    const deposit = payable ? await deps.settlement.deposits.depositFor(p).catch(() => undefined) : undefined;
+    const deposit = payable ? await deps.settlement.deposits.depositFor(p).catch((err) => void req.log.warn({ err, paymentId: p.id }, 'no deposit address for this session now')) : undefined;
     res.type('html').send(
       checkoutPage({
         id: p.id,
@@ -97,7 +97,7 @@ export function checkoutPageRouter(deps: Core): Router {
         deposit: deposit && {
           address: deposit.address,
           uri: deposit.uri,
-          qrSvg: await qrSvg(deposit.uri),
+          qrSvg: deposit.uri ? await qrSvg(deposit.uri) : undefined,
           dueText: formatUsdc(deposit.remaining > 0n ? deposit.remaining : BigInt(p.stablecoinAmount)),
           receivedText: deposit.received > 0n ? formatUsdc(deposit.received) : undefined,
           received: deposit.received > 0n ? usdcDecimal(deposit.received) : '',

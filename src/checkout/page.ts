@@ -75,8 +75,8 @@ export interface CheckoutPageModel {
 
 export interface DepositModel {
   address: string;
-  /** `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>`. */
-  uri: string;
+  /** `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>`; absent once everything arrived. */
+  uri?: string;
   /** Inline SVG of a QR code of `uri`. */
   qrSvg?: string;
   /** What to send, e.g. "12.50 USDC" (the rest, after a part arrived). */
@@ -220,6 +220,12 @@ function phoneBlock(m: CheckoutPageModel): string {
 function depositBlock(m: CheckoutPageModel): string {
   const d = m.deposit;
   if (!d) return '';
+  // The whole amount arrived and is being confirmed: no second QR code or link to pay again.
+  if (!d.uri) {
+    return `<div class="phone-body deposit" id="deposit">
+        <p class="deposit-received" id="deposit-received"><strong>Received ${escapeHtml(d.receivedText ?? d.dueText)}.</strong> Your transfer arrived; the payment is being confirmed on the network. This page updates by itself. Do not send it again.</p>
+      </div>`;
+  }
   const received = d.receivedText
     ? `<p class="deposit-received" id="deposit-received"><strong>Received so far: ${escapeHtml(d.receivedText)}.</strong> Send the remaining ${escapeHtml(d.dueText)} to the same address.</p>`
     : '';

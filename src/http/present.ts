@@ -88,7 +88,7 @@ export const CheckoutView = z.object({
   paymentUri: z
     .string()
     .optional()
-    .describe('While pending: EIP-681 link `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>` for phone wallets.'),
+    .describe('While pending: EIP-681 link `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>` for phone wallets; absent once the whole amount arrived (it is being confirmed).'),
   depositReceived: z.string().optional().describe('While pending: stablecoin received at the deposit address so far (decimal text); present once something arrived.'),
 });
 export type CheckoutView = z.infer<typeof CheckoutView>;

@@ -22,7 +22,7 @@ import { relayOnce } from '../chain/relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
 import { defineTable, StoreConflictError, type Store } from '../store/index.js';
-import type { Payment, PaymentsService } from '../payments/payments.js';
+import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
 
 /** One token transfer into a deposit address. */
 export interface DepositTransfer {
@@ -79,6 +79,11 @@ const PAGE = 500;
 const KNOWN_TX_WAIT_MS = 2_000;
 // With nothing to watch, the cursor moves once it is this many blocks behind (a later scan stays short).
 const IDLE_CURSOR_LAG = 1_000n;
+// Each pass scans again this many blocks behind its cursor: a node may name a block as the head
+// before its logs can be read (the receipt watcher meets the same), and a load-balanced RPC may
+// answer from a node a block behind. Crediting ignores a transfer already seen, so the overlap costs
+// one short log query and never counts money twice.
+const RESCAN_OVERLAP = 64n;
 
 /** What the page and the checkout JSON show. */
 export interface DepositInfo {
@@ -87,8 +92,8 @@ export interface DepositInfo {
   received: bigint;
   /** Still to pay (base units): the amount less what was received, at least 0. */
   remaining: bigint;
-  /** EIP-681: `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<remaining>`. */
-  uri: string;
+  /** EIP-681: `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<remaining>`; absent once the whole amount arrived (nothing more to send). */
+  uri?: string;
 }
 
 export interface DepositPassSummary {
@@ -150,7 +155,7 @@ export class DepositWatcher {
     const amount = BigInt(p.stablecoinAmount);
     const remaining = received >= amount ? 0n : amount - received;
     const address = getAddress(d.address);
-    return { address, received, remaining, uri: this.uri(address, remaining > 0n ? remaining : amount) };
+    return { address, received, remaining, ...(remaining > 0n ? { uri: this.uri(address, remaining) } : {}) };
   }
 
   private async allocate(p: Payment): Promise<Deposit> {
@@ -200,7 +205,7 @@ export class DepositWatcher {
     const rows = await this.watched();
     const cursor = await this.o.store.table(DepositScan).get(CURSOR_ID);
     const fresh = new Set<string>();
-    const from = cursor ? BigInt(cursor.block) + 1n : latest > FIRST_SCAN_LOOKBACK ? latest - FIRST_SCAN_LOOKBACK : 0n;
+    const from = cursor ? max0(BigInt(cursor.block) + 1n - RESCAN_OVERLAP) : latest > FIRST_SCAN_LOOKBACK ? latest - FIRST_SCAN_LOOKBACK : 0n;
     if (rows.length > 0 && from <= latest) {
       const logs = await this.o.chain.findTransfersTo(
         rows.map((r) => getAddress(r.address)),
@@ -294,7 +299,10 @@ export class DepositWatcher {
 
     if (d.sweep && !d.sweep.done) {
       if (await this.runSweep(d)) out.settled++;
-    } else if (!d.sweep && p.status === 'pending' && Date.parse(p.expiresAt) > Date.now()) {
+    } else if (!d.sweep && p.status === 'pending' && Date.parse(p.expiresAt) > Date.now() && !hasSettleAttempt(p)) {
+      // (While a signed authorization of this session may still reach the chain, the deposit
+      // waits: the reconciler settles the session from that authorization or ends it, and the
+      // deposit is then given back. Sweeping now could charge the customer twice.)
       // (A session past its expiry still reads `pending` while a signed attempt is being checked
       // on-chain; it takes no deposit then, and what arrived is given back once it is decided.)
       const list = credited(d);
@@ -470,3 +478,5 @@ function credited(d: Deposit): DepositTransfer[] {
 export function acceptsDeposits(p: Pick<Payment, 'status'>): boolean {
   return p.status === 'pending' || p.status === 'processing';
 }
+
+const max0 = (n: bigint): bigint => (n < 0n ? 0n : n);

@@ -4,7 +4,7 @@ import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AccountsService } from '../../src/accounts/accounts.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
-import { PaymentsService } from '../../src/payments/payments.js';
+import { Payments, PaymentsService } from '../../src/payments/payments.js';
 import { CreatePaymentInput } from '../../src/payments/schemas.js';
 import { Deposits } from '../../src/settlement/deposits.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
@@ -159,5 +159,49 @@ describe('DepositWatcher over the fake chain port', () => {
     expect((await w.settlement.deposits.get(payment.id))?.watch).toBe('closed');
     w.chain.transfer(x, deposit, 1_000_000n);
     expect(await w.pass()).toMatchObject({ credited: 0, refunded: 0 });
+  });
+  it('a transfer in a head block whose logs could not be read yet is found by the next pass (rescan overlap)', async () => {
+    const w = await world();
+    const { payment, deposit } = await w.newPayment();
+    w.chain.transfer(w.phone(12_500_000n), deposit, 12_500_000n);
+    // The node names the block as its head but answers its logs only a moment later.
+    const real = w.chain.findTransfersTo.bind(w.chain);
+    let hidden = true;
+    w.chain.findTransfersTo = async (to, fromBlock, toBlock) => (hidden ? (await real(to, fromBlock, toBlock)).filter((l) => l.blockNumber < toBlock) : real(to, fromBlock, toBlock));
+    await w.pass();
+    expect((await w.payments.get(payment.id))?.status).toBe('pending');
+    hidden = false;
+    w.chain.transfer(w.phone(1n), w.shopWallet, 1n); // the chain moves on
+    await w.pass();
+    expect(await w.payments.get(payment.id)).toMatchObject({ status: 'settled', viaDeposit: true });
+    expect(w.chain.balance(deposit)).toBe(0n);
+  });
+
+  it('once the whole amount arrived the session offers no link to pay again', async () => {
+    const w = await world();
+    const { payment, deposit } = await w.newPayment();
+    expect((await w.settlement.deposits.depositFor(payment))?.uri).toContain(`address=${deposit}`);
+    // Credited but not swept yet (no pay_to for now): nothing remains to send.
+    w.chain.transfer(w.phone(12_500_000n), deposit, 12_500_000n);
+    const real = w.chain.signDepositAuthorization.bind(w.chain);
+    w.chain.signDepositAuthorization = async () => ({ ok: false as const, reason: 'chain_unavailable', message: 'down' }) as never;
+    await w.pass();
+    const info = await w.settlement.deposits.depositFor((await w.payments.get(payment.id))!);
+    expect(info).toMatchObject({ received: 12_500_000n, remaining: 0n });
+    expect(info?.uri).toBeUndefined();
+    w.chain.signDepositAuthorization = real;
+  });
+
+  it('a session with a signed attempt still open takes no sweep: the deposit waits, nothing is charged twice', async () => {
+    const w = await world();
+    const { payment, deposit } = await w.newPayment();
+    // The hosted page relayed the customer's authorization; its outcome is not known yet.
+    await w.store.write(Payments, (t) => t.update(payment.id, { attemptedBy: ['0x00000000000000000000000000000000000000aa'] }));
+    w.chain.transfer(w.phone(12_500_000n), deposit, 12_500_000n);
+    await w.pass();
+    await w.pass();
+    expect((await w.payments.get(payment.id))?.status).toBe('pending');
+    expect(w.chain.sent).toHaveLength(0);
+    expect(w.chain.balance(deposit)).toBe(12_500_000n);
   });
 });
