@@ -42,7 +42,7 @@ export const PaymentResource = z.object({
   stablecoin_excess: z
     .string()
     .optional()
-    .describe('Present when the customer paid more than the amount into the deposit address: the excess (decimal text), swept to pay_to with the rest. Refund it if you wish.'),
+    .describe('Present when the customer paid more than the amount into the deposit address: the excess (decimal text), given back to the sender of the transfer that went over (only the amount goes to pay_to).'),
   pay_to: z
     .string()
     .nullable()

@@ -346,7 +346,8 @@ export class DepositWatcher {
       });
       if (!moved) return undefined;
       return tx.table(Deposits).update(d.id, {
-        sweep: { value: sum.toString(), transferIds: list.map((t) => t.id), payTo },
+        // Exactly the amount goes to the merchant; what went over is given back once the sweep is mined.
+        sweep: { value: amount.toString(), transferIds: list.map((t) => t.id), payTo },
         updatedAt: nowIso(),
       });
     });
@@ -396,9 +397,15 @@ export class DepositWatcher {
       const d = await tx.table(Deposits).get(id);
       if (!d?.sweep) return false;
       const swept = new Set(d.sweep.transferIds);
+      const covered = d.transfers.filter((t) => swept.has(t.id));
+      const over = covered.reduce((s, t) => s + BigInt(t.value), 0n) - BigInt(d.sweep.value);
+      const last = covered[covered.length - 1];
+      // Over-payment: the excess, left at the deposit address, goes back to the sender whose
+      // transfer went over (its own refund entry and nonce; the refund loop below sends it).
+      const giveBack: DepositTransfer[] = over > 0n && last ? [{ ...last, id: `${last.id}:excess`, value: over.toString(), use: 'refund' }] : [];
       await tx.table(Deposits).update(id, {
         sweep: { ...d.sweep, txHash, done: true },
-        transfers: d.transfers.map((t) => (swept.has(t.id) ? { ...t, use: 'swept' as const } : t)),
+        transfers: [...d.transfers.map((t) => (swept.has(t.id) ? { ...t, use: 'swept' as const } : t)), ...giveBack],
         updatedAt: nowIso(),
       });
       const settled = await this.o.payments.transitionIn(tx, id, 'processing', 'settled', { txHash, settledAt: nowIso() });

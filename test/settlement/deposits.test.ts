@@ -134,7 +134,7 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     expect(await chain().balanceOf(deposit)).toBe(0n);
   });
 
-  it('over-payment settles, sweeps everything to pay_to and notes the excess', async () => {
+  it('over-payment settles: exactly the amount to pay_to, the excess back to the sender', async () => {
     const payTo = getAddress('0x00000000000000000000000000000000000b0b42');
     const pay = await createPayment(ctx, { payout_address: payTo });
     const deposit = getAddress((await checkout(pay.id)).depositAddress);
@@ -143,7 +143,8 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     await pass();
     const record = await paymentRecord(ctx, pay.id);
     expect(record).toMatchObject({ status: 'settled', payer: payer.address, stablecoin_excess: '2.5' });
-    expect(await chain().balanceOf(payTo)).toBe(usdc('15'));
+    expect(await chain().balanceOf(payTo)).toBe(usdc('12.5'));
+    expect(await chain().balanceOf(payer.address)).toBe(usdc('7.5'));
     expect(await chain().balanceOf(deposit)).toBe(0n);
   });
 

@@ -71,13 +71,21 @@ describe('DepositWatcher over the fake chain port', () => {
     expect(w.chain.balance(deposit)).toBe(0n);
   });
 
-  it('over-payment sweeps everything and notes the excess', async () => {
+  it('over-payment: exactly the amount goes to the merchant, the excess back to the sender who went over, once', async () => {
     const w = await world();
     const { payment, deposit } = await w.newPayment();
-    w.chain.transfer(w.phone(15_000_000n), deposit, 15_000_000n);
+    const first = w.phone(10_000_000n);
+    const second = w.phone(10_000_000n);
+    w.chain.transfer(first, deposit, 10_000_000n);
+    w.chain.transfer(second, deposit, 5_000_000n);
     await w.pass();
+    await Promise.all([w.pass(), w.other.deposits.pass()]);
     expect(await w.payments.get(payment.id)).toMatchObject({ status: 'settled', depositExcess: '2500000' });
-    expect(w.chain.balance(w.shopWallet)).toBe(15_000_000n);
+    expect(w.chain.balance(w.shopWallet)).toBe(12_500_000n);
+    expect(w.chain.balance(second)).toBe(7_500_000n);
+    expect(w.chain.balance(first)).toBe(0n);
+    expect(w.chain.balance(deposit)).toBe(0n);
+    expect(w.chain.sent).toHaveLength(2); // the sweep and one give-back
   });
 
   it('a sweep whose answer was lost is finished from the chain by the next pass, not sent again', async () => {
