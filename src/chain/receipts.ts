@@ -157,8 +157,8 @@ export class ReceiptWatcher {
       if (receipts === null) {
         const polls = this.notStored?.block === block ? this.notStored.polls + 1 : 1;
         this.notStored = { block, polls };
-        // A node that never returns a block it names serves no block receipts: fall through
-        // to reading per hash from now on.
+        // A block the node keeps naming but never returns is read per hash, this block only
+        // (below); the next block is asked for whole again.
         if (polls < RECHECK_POLLS) return false;
       }
       if (receipts) {
@@ -168,7 +168,8 @@ export class ReceiptWatcher {
         }
         return true;
       }
-      this.blockReceiptsMissing = true;
+      // Only a node without eth_getBlockReceipts (undefined) is read per hash from now on.
+      if (receipts === undefined) this.blockReceiptsMissing = true;
     }
     // No eth_getBlockReceipts: ask for each waiting transaction once per new block.
     await Promise.all(

@@ -68,4 +68,35 @@ describe('ReceiptWatcher', () => {
     expect(await watcher.wait(tx, 100)).toBeUndefined();
     watcher.close();
   });
+  it('a block never returned is read per hash for that block only; the next block is asked for whole again', async () => {
+    let head = 1n;
+    const tx3 = `0x${'cd'.repeat(32)}` as Hex;
+    const wholeBlockAsks: bigint[] = [];
+    const source: ReceiptSource = {
+      async blockNumber() {
+        return head;
+      },
+      async blockReceipts(block) {
+        wholeBlockAsks.push(block);
+        if (block === 2n) return null; // named by the head, never returned
+        if (block === 3n) return [{ status: 'success', blockNumber: 3n, gasUsed: 1n, transactionHash: tx3 }];
+        return [];
+      },
+      async receipt(hash) {
+        // Per-hash reads find the block-2 transaction only (block 3's is found through its block).
+        return head >= 2n && hash.toLowerCase() === tx ? mined : undefined;
+      },
+    };
+    const watcher = new ReceiptWatcher(source, 1);
+    const first = watcher.wait(tx, 60_000);
+    await new Promise((r) => setTimeout(r, 5));
+    head = 2n;
+    expect(await first).toEqual(mined);
+    const second = watcher.wait(tx3, 60_000);
+    await new Promise((r) => setTimeout(r, 5));
+    head = 3n;
+    expect(await second).toMatchObject({ blockNumber: 3n });
+    expect(wholeBlockAsks).toContain(3n);
+    watcher.close();
+  });
 });
