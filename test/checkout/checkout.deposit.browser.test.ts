@@ -5,16 +5,14 @@
  * and the page turns into the receipt by itself.
  */
 import path from 'node:path';
-import jsQRModule from 'jsqr';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createWalletClient, getAddress, http as viemHttp, parseEther, type Address, type PrivateKeyAccount } from 'viem';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
-import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
+import { ARTIFACTS, SIZES, launchBrowser, decodeQr } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, usdc, type Ctx } from '../settlement/helpers.js';
 
-const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
 describe('checkout page: pay from a phone wallet by EIP-681 transfer (Chromium)', () => {
   let ctx: Ctx;
   let browser: Browser;
@@ -43,24 +41,6 @@ describe('checkout page: pay from a phone wallet by EIP-681 transfer (Chromium)'
       if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`csp: ${m.text()}`);
     });
     return page;
-  }
-
-  /** Renders a QR SVG onto a canvas and decodes it, as a wallet's scanner would. */
-  async function decodeQr(page: Page, selector: string): Promise<string | undefined> {
-    const img = await page.evaluate(async (sel) => {
-      const svg = document.querySelector(sel)!;
-      const size = 400;
-      const image = new Image(size, size);
-      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg.outerHTML.replace('<svg ', `<svg width="${size}" height="${size}" `))}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = size;
-      canvas.height = size;
-      const g = canvas.getContext('2d')!;
-      g.drawImage(image, 0, 0, size, size);
-      return { data: Array.from(g.getImageData(0, 0, size, size).data), size };
-    }, selector);
-    return jsQR(Uint8ClampedArray.from(img.data), img.size, img.size)?.data;
   }
 
   async function phoneTransfer(from: PrivateKeyAccount, to: Address, value: bigint): Promise<void> {

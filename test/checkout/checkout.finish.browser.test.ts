@@ -6,17 +6,14 @@
  * app wallet when signed in, and `GET /`.
  */
 import path from 'node:path';
-import jsQRModule from 'jsqr';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Payments } from '../../src/payments/payments.js';
 import { call, createMerchant } from '../helpers/service.js';
-import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
+import { ARTIFACTS, SIZES, launchBrowser, decodeQr } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, usdc, type Ctx } from '../settlement/helpers.js';
 
-// jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
-const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
 const SHOP = 'https://shop.example';
 const EXPLORER = 'https://explorer.example';
 describe('checkout page finishes the job (Chromium)', () => {
@@ -60,24 +57,6 @@ describe('checkout page finishes the job (Chromium)', () => {
   const noHorizontalScroll = async (page: Page) =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
 
-  /** Renders the page's QR SVG onto a canvas and decodes it, as a phone's scanner would. */
-  async function decodeQr(page: Page): Promise<string | undefined> {
-    const img = await page.evaluate(async () => {
-      const svg = document.querySelector('#qr svg')!;
-      const size = 330;
-      const image = new Image(size, size);
-      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg.outerHTML.replace('<svg ', `<svg width="${size}" height="${size}" `))}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = size;
-      canvas.height = size;
-      const g = canvas.getContext('2d')!;
-      g.drawImage(image, 0, 0, size, size);
-      return { data: Array.from(g.getImageData(0, 0, size, size).data), size };
-    });
-    return jsQR(Uint8ClampedArray.from(img.data), img.size, img.size)?.data;
-  }
-
   for (const size of SIZES) {
     it(`${size.name}: pending shows network, locked rate, QR code and the way back; paying shows a receipt, then returns`, async () => {
       const pay = await createPayment(ctx, { amount: 5000, currency: 'KES', description: 'Two paperbacks', reference: `ord-${size.name}`, redirect_url: `${SHOP}/thanks` });
@@ -102,7 +81,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       // A phone wallet: the QR code opens this very page (where the wallet's browser signs).
       await page.getByText('Pay with a phone wallet').click();
       await page.locator('#qr svg').waitFor();
-      expect(await decodeQr(page)).toBe(pay.checkout_url);
+      expect(await decodeQr(page, '#qr svg')).toBe(pay.checkout_url);
       await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toBe('QR code that opens this payment page');
       expect(await page.locator('#open-coinbase').getAttribute('href')).toBe(`https://go.cb-w.com/dapp?cb_url=${encodeURIComponent(pay.checkout_url)}`);
       expect(await page.locator('#open-metamask').getAttribute('href')).toBe(`https://metamask.app.link/dapp/${new URL(pay.checkout_url).host}/pay/${pay.id}`);

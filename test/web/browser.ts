@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import jsQRModule from 'jsqr';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Screenshots land here (git-ignored) for people to look at; tests never compare pixels. */
@@ -73,4 +74,25 @@ export async function scrollWidth(page: Page): Promise<number> {
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
+}
+
+// jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.
+const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
+
+/** Renders the QR code SVG at `selector` onto a canvas and decodes it, as a phone's scanner would. */
+export async function decodeQr(page: Page, selector: string): Promise<string | undefined> {
+  const img = await page.evaluate(async (sel) => {
+    const svg = document.querySelector(sel)!;
+    const size = 400;
+    const image = new Image(size, size);
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg.outerHTML.replace('<svg ', `<svg width="${size}" height="${size}" `))}`;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = size;
+    canvas.height = size;
+    const g = canvas.getContext('2d')!;
+    g.drawImage(image, 0, 0, size, size);
+    return { data: Array.from(g.getImageData(0, 0, size, size).data), size };
+  }, selector);
+  return jsQR(Uint8ClampedArray.from(img.data), img.size, img.size)?.data;
 }
