@@ -72,6 +72,15 @@ interface ScanCursor {
 const DepositScan = defineTable<ScanCursor>({ name: 'deposit_scan' });
 const CURSOR_ID = 'transfers';
 
+/** The last deposit index given out (one row): O(1) per new session, not a count of every deposit. */
+interface IndexCounter {
+  readonly id: string;
+  last: number;
+  updatedAt: string;
+}
+const DepositIndexCounter = defineTable<IndexCounter>({ name: 'deposit_index_counter' });
+const COUNTER_ID = 'deposit-index';
+
 // The first pass ever (no cursor) looks this far back; sessions are never older than a day.
 const FIRST_SCAN_LOOKBACK = 10_000n;
 const PAGE = 500;
@@ -162,12 +171,19 @@ export class DepositWatcher {
     const watchUntil = new Date(Date.parse(p.expiresAt) + this.o.graceMs).toISOString();
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.o.store.write(Deposits, async (t) => {
+        return await this.o.store.transaction(async (tx) => {
+          const t = tx.table(Deposits);
           const existing = await t.get(p.id);
           if (existing) return existing;
-          // Inside the transaction nobody else takes the same index; the unique key guards across instances.
-          const index = (await t.count()) + 1;
+          // One counter row: concurrent allocations conflict on it and run again (below); the
+          // unique key on `index` guards across instances as well. A store from before the
+          // counter starts it from the number of deposits.
+          const counters = tx.table(DepositIndexCounter);
+          const counter = await counters.get(COUNTER_ID);
+          const index = (counter ? counter.last : await t.count()) + 1;
           const now = nowIso();
+          if (counter) await counters.update(COUNTER_ID, { last: index, updatedAt: now });
+          else await counters.insert({ id: COUNTER_ID, last: index, updatedAt: now });
           return t.insert({
             id: p.id,
             index,

@@ -212,4 +212,11 @@ describe('DepositWatcher over the fake chain port', () => {
     expect(w.chain.sent).toHaveLength(0);
     expect(w.chain.balance(deposit)).toBe(12_500_000n);
   });
+  it('sessions opened at once get distinct indexes from the counter, 1..n, each its own address', async () => {
+    const w = await world();
+    const created = await Promise.all(Array.from({ length: 12 }, () => w.newPayment()));
+    const rows = await Promise.all(created.map((c) => w.settlement.deposits.get(c.payment.id)));
+    expect(rows.map((r) => r!.index).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(new Set(created.map((c) => c.deposit)).size).toBe(12);
+  });
 });
