@@ -40,3 +40,6 @@ export const MONEY_MOVING_TOOLS: ReadonlySet<ToolName> = new Set([
   'resolve_market',
   'cancel_market',
 ]);
+
+/** Tools that only read (no record is created or changed): MCP marks them `readOnlyHint: true`. */
+export const READ_ONLY_TOOLS: ReadonlySet<ToolName> = new Set(['list_markets', 'get_balance', 'quote_transfer', 'list_activity']);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { TOOL_DESCRIPTIONS } from '../agent/index.js';
-import { MONEY_MOVING_TOOLS, ToolInputs, type ToolName } from '../agent/tool-inputs.js';
+import { MONEY_MOVING_TOOLS, READ_ONLY_TOOLS, ToolInputs, type ToolName } from '../agent/tool-inputs.js';
 
 export interface McpToolDef {
   name: string;
@@ -29,7 +29,7 @@ export function agentToolDefs(): McpToolDef[] {
         ? `${TOOL_DESCRIPTIONS[name]} Moves money only after the account holder confirms it on the service's own page: the result carries the confirmation link and the pending action id.`
         : TOOL_DESCRIPTIONS[name],
       inputSchema: toolInputSchema(name),
-      annotations: { readOnlyHint: false, destructiveHint: moving, openWorldHint: false },
+      annotations: { readOnlyHint: READ_ONLY_TOOLS.has(name), destructiveHint: moving, openWorldHint: false },
     };
   });
 }
