@@ -8,7 +8,7 @@ import type { Account } from '../accounts/accounts.js';
 import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
 import { formatUsdc, groupThousands, usdcCents, usdcDecimal } from '../lib/money.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
-import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel } from './page.js';
+import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel, type ReceiptModel } from './page.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
@@ -49,6 +49,35 @@ async function appWalletModel(deps: Core, account: Account, p: Payment): Promise
   };
 }
 
+/** "5,000.00 KES" from decimal text in a currency (as the fx module writes it). */
+function money(deps: Core, amount: string, currency: string): string {
+  const parsed = deps.fx.parseAmount(amount, currency);
+  return parsed.ok ? deps.fx.format(parsed.minor, currency) : `${groupThousands(amount)} ${currency}`;
+}
+
+/** The receipt: when and how it was paid, and every refund that succeeded or is on its way. */
+async function receiptModel(deps: Core, p: Payment, network: NetworkInfo): Promise<ReceiptModel> {
+  const refunds = (await deps.refunds.ofPayment(p.accountId, p.id)).filter((r) => r.status !== 'failed');
+  const refunded = p.amountRefunded && p.amountRefunded !== '0' ? p.amountRefunded : undefined;
+  return {
+    paidAt: p.settledAt,
+    txHash: p.txHash,
+    txUrl: txUrl(network, p.txHash),
+    payer: p.payer,
+    payerUrl: addressUrl(network, p.payer),
+    refunds: refunds.map((r) => ({
+      amountText: money(deps, r.amount, r.currency),
+      stablecoinText: formatUsdc(r.stablecoinAmount),
+      status: r.status === 'succeeded' ? 'succeeded' : 'pending',
+      at: r.succeededAt ?? r.createdAt,
+      txHash: r.txHash,
+      txUrl: txUrl(network, r.txHash),
+    })),
+    refundedText: refunded && money(deps, refunded, p.currency),
+    refundedStablecoinText: refunded && p.stablecoinRefunded ? formatUsdc(p.stablecoinRefunded) : undefined,
+  };
+}
+
 /** The hosted checkout page `/pay/:id` and its static assets. */
 export function checkoutPageRouter(deps: Core): Router {
   const r = Router();
@@ -64,8 +93,7 @@ export function checkoutPageRouter(deps: Core): Router {
     }
     const account = await deps.accounts.get(p.accountId);
     const merchantName = p.merchantName ?? account?.name ?? 'Merchant';
-    const parsed = deps.fx.parseAmount(p.amount, p.currency);
-    const amountText = parsed.ok ? deps.fx.format(parsed.minor, p.currency) : `${groupThousands(p.amount)} ${p.currency}`;
+    const amountText = money(deps, p.amount, p.currency);
     const extras = deps.present.checkout();
     const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';
     const network = checkoutNetwork(deps);
@@ -108,15 +136,8 @@ export function checkoutPageRouter(deps: Core): Router {
         returnUrl: p.status === 'processing' ? undefined : redirectFor(p),
         appWallet: visitor ? await appWalletModel(deps, visitor, p) : undefined,
         loginUrl: `/app/login?next=${encodeURIComponent(`/pay/${p.id}`)}`,
-        receipt: paid
-          ? {
-              paidAt: p.settledAt,
-              txHash: p.txHash,
-              txUrl: txUrl(network, p.txHash),
-              payer: p.payer,
-              payerUrl: addressUrl(network, p.payer),
-            }
-          : undefined,
+        receipt: paid ? await receiptModel(deps, p, network) : undefined,
+        canceledAt: p.canceledAt,
         autoReturn: paid && req.query.paid === '1',
       }),
     );

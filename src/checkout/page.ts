@@ -1,39 +1,17 @@
 /**
  * The hosted checkout page (/pay/:id), rendered on the server. The page works as a status page
- * without JavaScript; assets/checkout.js adds the countdown and the wallet payments (the CSP
- * allows only same-origin scripts, so nothing is inline). Headings, labels and the title follow
- * the payment's state: "Pay …" only while it can be paid, a receipt once it is paid.
+ * without JavaScript; assets/checkout.js adds the countdown, the wallet payments, Copy and Print
+ * (the CSP allows only same-origin scripts, so nothing is inline). Headings, labels and the title
+ * follow the payment's state: "Pay …" only while it can be paid, a receipt once it is paid.
+ * The blocks live beside it: pay-options.ts (pending), receipt.ts (paid, refunds), html.ts.
  */
 import type { PaymentStatus } from '../payments/schemas.js';
+import { ASSETS, escapeHtml, row, shell } from './html.js';
+import { appWalletBlock, phoneBlock, type AppWalletModel, type DepositModel } from './pay-options.js';
+import { paidStatusText, receiptBlock, timeText, type ReceiptModel } from './receipt.js';
 
-export const ASSETS = '/pay/assets';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
-/** The signed-in customer's app wallet, when the visitor has an app session. */
-export interface AppWalletModel {
-  /** Shown as "Signed in as …". */
-  name: string;
-  /** "120.00 USDC" */
-  balanceText: string;
-  /** The balance covers this payment. */
-  enough: boolean;
-  /** The payment settles to this very wallet (the merchant looking at their own page). */
-  own: boolean;
-}
-
-export interface ReceiptModel {
-  /** ISO time the payment settled. */
-  paidAt?: string;
-  txHash?: string;
-  /** Explorer page of the transaction, when an explorer is configured. */
-  txUrl?: string;
-  payer?: string;
-  payerUrl?: string;
-}
+export { ASSETS, escapeHtml };
+export type { AppWalletModel, DepositModel, ReceiptModel };
 
 export interface CheckoutPageModel {
   id: string;
@@ -52,6 +30,8 @@ export interface CheckoutPageModel {
   rateText: string;
   status: PaymentStatus;
   expiresAt: string;
+  /** When the merchant canceled it (canceled pages say when). */
+  canceledAt?: string;
   chainId: number;
   networkName: string;
   /** This page's public URL: what the QR code and the wallet-app links open. */
@@ -71,20 +51,6 @@ export interface CheckoutPageModel {
   receipt?: ReceiptModel;
   /** Just paid on this page: return to the merchant after a short, stoppable countdown. */
   autoReturn: boolean;
-}
-
-export interface DepositModel {
-  address: string;
-  /** `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>`; absent once everything arrived. */
-  uri?: string;
-  /** Inline SVG of a QR code of `uri`. */
-  qrSvg?: string;
-  /** What to send, e.g. "12.50 USDC" (the rest, after a part arrived). */
-  dueText: string;
-  /** Received so far, e.g. "5.00 USDC"; undefined when nothing arrived. */
-  receivedText?: string;
-  /** Decimal text of what arrived (for the page script to notice a change). */
-  received: string;
 }
 
 interface StateText {
@@ -148,132 +114,26 @@ function remainingText(expiresAt: string, now = Date.now()): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
-/** "26 Nov 2026, 21:04:05 UTC": the receipt's time, readable without JavaScript. */
-function utcText(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const date = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(d);
-  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' }).format(d);
-  return `${date}, ${time} UTC`;
+/** What the exchange-rate row says under the rate: only a paid page was charged at it. */
+function rateNote(status: string): string {
+  if (status === 'pending' || status === 'processing') return 'locked for this session';
+  if (status === 'settled' || status === 'refunded') return 'locked at checkout';
+  return 'quoted for this session';
 }
 
-const short = (hex: string) => (hex.length > 14 ? `${hex.slice(0, 8)}…${hex.slice(-6)}` : hex);
-
-function shell(title: string, body: string, withScript: boolean): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${ASSETS}/checkout.css">
-${withScript ? `<script type="module" src="${ASSETS}/checkout.js"></script>` : ''}
-</head>
-<body>
-${body}
-</body>
-</html>`;
-}
-
-function appWalletBlock(m: CheckoutPageModel): string {
-  const amount = `${m.stablecoinExact ?? m.stablecoinText} ${m.tokenSymbol}`;
-  if (!m.appWallet) {
-    return `<p class="app-wallet-login"><a class="btn btn-link" id="app-wallet-login" href="${escapeHtml(m.loginUrl)}">Sign in to pay from your StablePay wallet</a></p>`;
-  }
-  const w = m.appWallet;
-  if (w.own) {
-    return `<p class="hint" id="app-wallet-hint">Signed in as ${escapeHtml(w.name)}. This payment goes to your own StablePay wallet, so pay it from another wallet.</p>`;
-  }
-  const note = w.enough
-    ? `Signed in as ${escapeHtml(w.name)} · balance ${escapeHtml(w.balanceText)}`
-    : `Signed in as ${escapeHtml(w.name)} · balance ${escapeHtml(w.balanceText)}, not enough for this payment`;
-  return `<button type="button" class="btn" id="pay-app-wallet" aria-describedby="app-wallet-hint">Pay ${escapeHtml(amount)} from your StablePay wallet</button>
-      <p class="hint" id="app-wallet-hint">${note}</p>`;
-}
-
-function phoneBlock(m: CheckoutPageModel): string {
-  if (!m.qrSvg) return '';
-  const url = new URL(m.pageUrl);
-  const metamask = `https://metamask.app.link/dapp/${url.host}${url.pathname}`;
-  const coinbase = `https://go.cb-w.com/dapp?cb_url=${encodeURIComponent(m.pageUrl)}`;
-  // Open once part of the amount arrived at the deposit address: the customer is mid-payment.
-  return `<details class="phone" id="phone"${m.deposit?.receivedText ? ' open' : ''}>
-      <summary>Pay with a phone wallet</summary>
-      <div class="phone-body">
-        <div class="qr" id="qr" role="img" aria-label="QR code that opens this payment page">${m.qrSvg}</div>
-        <div class="phone-text">
-          <p>Scan with your wallet app’s scanner to open this page in its browser, then choose <strong>Pay with browser wallet</strong>. You sign the same one-time authorization; no gas needed.</p>
-          <p class="wallet-links">On this phone: <a href="${escapeHtml(metamask)}" id="open-metamask" rel="noopener">Open in MetaMask</a> · <a href="${escapeHtml(coinbase)}" id="open-coinbase" rel="noopener">Open in Coinbase Wallet</a></p>
-        </div>
-      </div>
-      ${depositBlock(m)}
-    </details>`;
-}
-
-/**
- * The EIP-681 path: a plain transfer to this session's own deposit address, which the service
- * watches (docs/checkout.md). The customer pays gas in the native coin, so it comes second.
- */
-function depositBlock(m: CheckoutPageModel): string {
-  const d = m.deposit;
-  if (!d) return '';
-  // The whole amount arrived and is being confirmed: no second QR code or link to pay again.
-  if (!d.uri) {
-    return `<div class="phone-body deposit" id="deposit">
-        <p class="deposit-received" id="deposit-received"><strong>Received ${escapeHtml(d.receivedText ?? d.dueText)}.</strong> Your transfer arrived; the payment is being confirmed on the network. This page updates by itself. Do not send it again.</p>
-      </div>`;
-  }
-  const received = d.receivedText
-    ? `<p class="deposit-received" id="deposit-received"><strong>Received so far: ${escapeHtml(d.receivedText)}.</strong> Send the remaining ${escapeHtml(d.dueText)} to the same address.</p>`
-    : '';
-  return `<div class="phone-body deposit" id="deposit">
-        ${d.qrSvg ? `<div class="qr" id="deposit-qr" role="img" aria-label="QR code of a ${escapeHtml(d.dueText)} transfer to this payment's address">${d.qrSvg}</div>` : ''}
-        <div class="phone-text">
-          <p><strong>Or send ${escapeHtml(m.tokenSymbol)} from any wallet app.</strong> Scan with the wallet (not the camera) to fill in a transfer of <strong>${escapeHtml(d.dueText)}</strong> on ${escapeHtml(m.networkName)} to this payment’s own address:</p>
-          <p><code class="deposit-address" id="deposit-address">${escapeHtml(d.address)}</code></p>
-          <p>This way you pay the network fee in the network’s own coin (such as ETH). The payment is confirmed once the transfer arrives; anything sent after the session ends is sent back.</p>
-          <p><a href="${escapeHtml(d.uri)}" id="deposit-link" rel="noopener">Open the transfer in your wallet app</a></p>
-          ${received}
-        </div>
-      </div>`;
-}
-
-function receiptBlock(m: CheckoutPageModel): string {
-  const r = m.receipt;
-  if (!r) return '';
-  const rows: string[] = [];
-  if (r.paidAt) rows.push(`<div class="row"><dt>Paid on</dt><dd><time id="paid-at" datetime="${escapeHtml(r.paidAt)}">${escapeHtml(utcText(r.paidAt))}</time></dd></div>`);
-  if (r.txHash) {
-    const hash = `<code title="${escapeHtml(r.txHash)}">${escapeHtml(short(r.txHash))}</code>`;
-    rows.push(
-      `<div class="row"><dt>Transaction</dt><dd id="tx">${
-        r.txUrl
-          ? `<a id="tx-link" href="${escapeHtml(r.txUrl)}" rel="noopener noreferrer" target="_blank">${hash}<span class="visually-hidden"> (opens the block explorer in a new tab)</span></a>`
-          : hash
-      }</dd></div>`,
-    );
-  }
-  if (r.payer) {
-    const payer = `<code title="${escapeHtml(r.payer)}">${escapeHtml(short(r.payer))}</code>`;
-    rows.push(
-      `<div class="row"><dt>Paid from</dt><dd id="payer">${r.payerUrl ? `<a href="${escapeHtml(r.payerUrl)}" rel="noopener noreferrer" target="_blank">${payer}</a>` : payer}</dd></div>`,
-    );
-  }
-  rows.push(`<div class="row"><dt>Payment id</dt><dd><code id="receipt-id">${escapeHtml(m.id)}</code></dd></div>`);
-  if (m.reference) rows.push(`<div class="row"><dt>Reference</dt><dd id="receipt-reference">${escapeHtml(m.reference)}</dd></div>`);
-  return `<section class="receipt" id="receipt" aria-labelledby="receipt-title">
-      <h2 id="receipt-title">Receipt</h2>
-      <dl class="amounts">${rows.join('')}</dl>
-    </section>`;
+/** The line under the amounts: what happened, with when, where the page knows it. */
+function statusLine(m: CheckoutPageModel, text: StateText): string {
+  if (m.status === 'expired') return `This payment session expired on ${timeText(m.expiresAt)}. Nothing was charged.`;
+  if (m.status === 'canceled' && m.canceledAt) return `The merchant canceled this payment on ${timeText(m.canceledAt)}. Nothing was charged.`;
+  if (m.status === 'settled' || m.status === 'refunded') return paidStatusText(m.receipt, m.status === 'refunded') ?? text.status;
+  return text.status;
 }
 
 export function checkoutPage(m: CheckoutPageModel): string {
   const payable = m.status === 'pending';
   const text = stateText(m.status);
   const approximate = m.stablecoinExact !== undefined;
+  const autoReturn = m.autoReturn && !!m.returnUrl;
   const attrs = [
     ['data-payment-id', m.id],
     ['data-status', m.status],
@@ -283,23 +143,33 @@ export function checkoutPage(m: CheckoutPageModel): string {
     ['data-merchant', m.merchantName],
     ['data-test-wallet', m.testWallet ? 'true' : 'false'],
     ['data-return-url', m.returnUrl ?? ''],
-    ['data-auto-return', m.autoReturn && m.returnUrl ? 'true' : 'false'],
+    ['data-auto-return', autoReturn ? 'true' : 'false'],
     ['data-deposit-received', m.deposit?.received ?? ''],
   ]
     .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
     .join(' ');
 
+  const options = {
+    amount: `${m.stablecoinExact ?? m.stablecoinText} ${m.tokenSymbol}`,
+    tokenSymbol: m.tokenSymbol,
+    networkName: m.networkName,
+    pageUrl: m.pageUrl,
+    qrSvg: m.qrSvg,
+    deposit: m.deposit,
+    appWallet: m.appWallet,
+    loginUrl: m.loginUrl,
+  };
   const actions = payable
     ? `<div class="actions" id="actions">
       <button type="button" class="btn btn-primary" id="pay-wallet">Pay with browser wallet</button>
-      ${appWalletBlock(m)}
+      ${appWalletBlock(options)}
       ${
         m.testWallet
           ? `<button type="button" class="btn" id="pay-test" aria-describedby="test-hint">Pay with a test wallet</button>
       <p class="hint" id="test-hint">Development only: a throwaway wallet is funded from the test faucet and pays for you.</p>`
           : ''
       }
-      ${phoneBlock(m)}
+      ${phoneBlock(options)}
     </div>`
     : '';
 
@@ -309,14 +179,22 @@ export function checkoutPage(m: CheckoutPageModel): string {
     ? ''
     : payable
       ? `<p class="return return-pending"><a id="return" href="${escapeHtml(m.returnUrl)}">Return to ${escapeHtml(m.merchantName)} without paying</a></p>`
-      : `<p class="return"><a class="btn btn-link" id="return" href="${escapeHtml(m.returnUrl)}">Return to ${escapeHtml(m.merchantName)}</a></p>
-    <p class="hint auto-return" id="auto-return" hidden><span id="auto-return-text"></span> <button type="button" class="btn-inline" id="stay">Stay on this page</button></p>`;
+      : `<p class="return"><a class="btn btn-link" id="return" href="${escapeHtml(m.returnUrl)}">Return to ${escapeHtml(m.merchantName)}</a></p>`;
+  // Just paid: the countdown to leaving and its Stay control sit at the top of the card, so
+  // they are seen on any screen before the page leaves (WCAG 2.2.1).
+  const leaving = autoReturn
+    ? `<p class="auto-return" id="auto-return" hidden><span id="auto-return-text"></span> <button type="button" class="btn-inline" id="stay">Stay on this page</button></p>`
+    : '';
+  // Headings that name the merchant need no second line with the name.
+  const heading = text.heading(m.merchantName);
+  const merchantLine = heading.includes(m.merchantName) ? '' : `<p class="merchant-line" id="merchant-line">${escapeHtml(m.merchantName)}</p>`;
 
   const body = `<main id="main" class="checkout" ${attrs}>
   <section class="card" aria-labelledby="title">
+    ${leaving}
     <p class="eyebrow" id="eyebrow">${escapeHtml(text.eyebrow)}</p>
-    <h1 id="title">${escapeHtml(text.heading(m.merchantName))}</h1>
-    ${m.status !== 'pending' ? `<p class="merchant-line" id="merchant-line">${escapeHtml(m.merchantName)}</p>` : ''}
+    <h1 id="title">${escapeHtml(heading)}</h1>
+    ${merchantLine}
     ${m.description ? `<p class="description" id="description">${escapeHtml(m.description)}</p>` : ''}
     <dl class="amounts">
       <div class="row"><dt id="amount-label">${escapeHtml(text.amountLabel)}</dt><dd class="amount" id="amount">${escapeHtml(m.amountText)}</dd></div>
@@ -324,17 +202,19 @@ export function checkoutPage(m: CheckoutPageModel): string {
         // Next to the rounded figure it qualifies, not below the table.
         approximate ? `<span class="sub" id="stablecoin-exact">Exact amount: ${escapeHtml(m.stablecoinExact ?? '')} ${escapeHtml(m.tokenSymbol)}</span>` : ''
       }</dd></div>
-      <div class="row"><dt>Exchange rate</dt><dd id="rate">${escapeHtml(m.rateText)}<span class="sub" id="rate-note">${payable ? 'locked for this session' : 'locked at checkout'}</span></dd></div>
+      ${m.receipt?.refundedText ? row('Refunded', `<span id="refunded">${escapeHtml(m.receipt.refundedText)}</span>`) : ''}
+      <div class="row"><dt>Exchange rate</dt><dd id="rate">${escapeHtml(m.rateText)}<span class="sub" id="rate-note">${rateNote(m.status)}</span></dd></div>
       <div class="row"><dt>Network</dt><dd id="network">${escapeHtml(m.networkName)}</dd></div>
+      ${m.reference ? row('Order reference', `<span id="reference">${escapeHtml(m.reference)}</span>`) : ''}
     </dl>
     ${
       payable
         ? `<p class="expiry" id="expiry">Expires in <time id="countdown" role="timer" aria-label="Time left to pay" datetime="${escapeHtml(m.expiresAt)}">${remainingText(m.expiresAt)}</time></p>`
         : ''
     }
-    <p class="status status-${escapeHtml(m.status)}" id="status" role="status" aria-live="polite">${escapeHtml(text.status)}</p>
+    <p class="status status-${escapeHtml(m.status)}" id="status" role="status" aria-live="polite">${escapeHtml(statusLine(m, text))}</p>
     <div class="error" id="error" role="alert" tabindex="-1" hidden></div>
-    ${receiptBlock(m)}
+    ${receiptBlock(m.receipt, m.id)}
     ${actions}
     ${back}
     ${
@@ -342,10 +222,11 @@ export function checkoutPage(m: CheckoutPageModel): string {
         ? `<p class="fine">You sign a one-time authorization to transfer exactly this amount of ${escapeHtml(m.tokenSymbol)} on ${escapeHtml(m.networkName)}. No gas needed: network fees are paid for you.</p>`
         : ''
     }
+    <p class="copy-status visually-hidden" id="copy-status" role="status" aria-live="polite"></p>
   </section>
   <noscript><p class="fine">Paying needs JavaScript to talk to your wallet.</p></noscript>
 </main>`;
-  const title = payable ? `Pay ${m.merchantName}` : `${text.heading(m.merchantName)}${m.status === 'settled' || (m.status as string) === 'refunded' ? '' : ` · ${m.merchantName}`}`;
+  const title = payable ? `Pay ${m.merchantName}` : `${heading}${m.status === 'settled' || (m.status as string) === 'refunded' ? '' : ` · ${m.merchantName}`}`;
   return shell(title, body, true);
 }
 

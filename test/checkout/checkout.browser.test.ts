@@ -204,7 +204,7 @@ describe('checkout page /pay/:id (Chromium)', () => {
       await tx.table(Payments).update(pay.id, { expiresAt: new Date(Date.now() - 60_000).toISOString() });
     });
     await open(pay.id);
-    await expect(page.locator('#status').innerText()).resolves.toBe('This payment session has expired. Nothing was charged.');
+    await expect(page.locator('#status').innerText()).resolves.toMatch(/^This payment session expired on \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC\. Nothing was charged\.$/);
     expect(await page.getByRole('button').count()).toBe(0);
     expect(await page.locator('#countdown').count()).toBe(0);
     const back = new URL((await page.getByRole('link', { name: 'Return to Acme Books' }).getAttribute('href'))!);

@@ -79,7 +79,6 @@ describe('checkout page finishes the job (Chromium)', () => {
       expect(backUrl.searchParams.get('status')).toBe('pending');
 
       // A phone wallet: the QR code opens this very page (where the wallet's browser signs).
-      await page.getByText('Pay with a phone wallet').click();
       await page.locator('#qr svg').waitFor();
       expect(await decodeQr(page, '#qr svg')).toBe(pay.checkout_url);
       await expect(page.locator('#qr').getAttribute('aria-label')).resolves.toBe('QR code that opens this payment page');
@@ -114,7 +113,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       await expect(page.locator('#tx code').getAttribute('title')).resolves.toBe(settled.tx_hash);
       await expect(page.locator('#payer code').getAttribute('title')).resolves.toBe(settled.payer);
       await expect(page.locator('#receipt-id').innerText()).resolves.toBe(pay.id);
-      await expect(page.locator('#receipt-reference').innerText()).resolves.toBe(`ord-${size.name}`);
+      await expect(page.locator('#reference').innerText()).resolves.toBe(`ord-${size.name}`);
       await page.locator('#auto-return-text', { hasText: 'Returning you to Acme Books in' }).waitFor();
       await noHorizontalScroll(page);
       await shot(page, `${size.name}-receipt`);
@@ -153,7 +152,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       await expect(page.title()).resolves.toBe('Payment session expired · Acme Books');
       expect(await page.locator('main').innerText()).not.toMatch(/You pay|Pay Acme/);
       await expect(page.locator('#network').innerText()).resolves.toBe('Local test network');
-      await expect(page.locator('#rate-note').innerText()).resolves.toBe('locked at checkout');
+      await expect(page.locator('#rate-note').innerText()).resolves.toBe('quoted for this session');
       await page.getByRole('link', { name: 'Return to Acme Books' }).waitFor();
       await noHorizontalScroll(page);
       await shot(page, `${size.name}-expired`);

@@ -70,6 +70,14 @@ function init(root, paymentId) {
 
   // ------------------------------------------------------------------ countdown
 
+  // "26 Nov 2026, 21:04 UTC", as the server writes times (src/lib/time-text.ts).
+  function timeText(ms) {
+    const d = new Date(ms);
+    const date = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(d);
+    const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' }).format(d);
+    return `${date}, ${time} UTC`;
+  }
+
   function format(ms) {
     const s = Math.max(0, Math.floor(ms / 1000));
     const h = Math.floor(s / 3600);
@@ -88,7 +96,7 @@ function init(root, paymentId) {
     const payLabel = $('pay-label');
     if (payLabel) payLabel.textContent = 'Stablecoin amount';
     const rateNote = $('rate-note');
-    if (rateNote) rateNote.textContent = 'locked at checkout';
+    if (rateNote) rateNote.textContent = 'quoted for this session'; // nothing was paid at it
     const back = $('return');
     if (back) {
       back.textContent = `Return to ${merchant}`;
@@ -112,7 +120,7 @@ function init(root, paymentId) {
     if (countdownEl) countdownEl.textContent = '0:00';
     $('expiry')?.setAttribute('hidden', '');
     retitle('Payment session expired');
-    setStatus('This payment session has expired. Nothing was charged.', 'expired');
+    setStatus(`This payment session expired on ${timeText(expiresAt)}. Nothing was charged.`, 'expired');
   }
 
   function tick() {
@@ -322,6 +330,25 @@ function init(root, paymentId) {
       setBusy(false);
     }
   }
+
+  // Copy (a hash, the deposit address): the Clipboard API, else select the text to copy by hand.
+  document.addEventListener('click', async (e) => {
+    const btn = e.target instanceof Element ? e.target.closest('[data-copy]') : null;
+    const target = btn && document.getElementById(btn.getAttribute('data-copy'));
+    if (!target) return;
+    const note = $('copy-status');
+    try {
+      await navigator.clipboard.writeText(target.textContent.trim());
+      if (note) note.textContent = 'Copied to clipboard.';
+      btn.textContent = 'Copied';
+      setTimeout(() => (btn.textContent = btn.dataset.label || 'Copy'), 2000);
+    } catch {
+      getSelection()?.selectAllChildren(target);
+      if (note) note.textContent = 'Selected. Press Ctrl+C (or Cmd+C) to copy.';
+    }
+  });
+  for (const b of document.querySelectorAll('[data-copy]')) b.dataset.label = b.textContent;
+  $('print')?.addEventListener('click', () => window.print());
 
   $('pay-wallet')?.addEventListener('click', payWithWallet);
   $('pay-app-wallet')?.addEventListener('click', payWithAppWallet);

@@ -1,0 +1,61 @@
+/**
+ * Issue 27: what a person sees, checked in the page. `layoutProblems` lists every visible element
+ * that is wider than its parent or pokes out of it, every element whose text is cut (content wider
+ * or taller than a box that hides overflow, or an ellipsis), and sideways scrolling of the page.
+ * `belowFold` says whether an element ends below the first screen.
+ */
+import type { Page } from 'playwright-core';
+
+export async function layoutProblems(page: Page, root = 'body'): Promise<string[]> {
+  return page.evaluate((rootSel) => {
+    const problems: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth + 1) problems.push(`page scrolls sideways: ${doc.scrollWidth} > ${doc.clientWidth}`);
+    const describe = (el: Element) => {
+      const id = el.id ? `#${el.id}` : '';
+      const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+      const text = ((el as HTMLElement).innerText ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      return `${el.tagName.toLowerCase()}${id}${cls} "${text}"`;
+    };
+    const visible = (el: Element) => {
+      const s = getComputedStyle(el);
+      if (s.display === 'none' || s.visibility === 'hidden') return false;
+      const r = el.getBoundingClientRect();
+      return r.width > 1 && r.height > 1; // visually-hidden text is 1px on purpose
+    };
+    const rootEl = document.querySelector(rootSel);
+    if (!rootEl) return [`no ${rootSel}`];
+    for (const el of Array.from(rootEl.querySelectorAll('*'))) {
+      if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+      if (!visible(el)) continue;
+      const s = getComputedStyle(el);
+      if (s.position === 'fixed' || s.position === 'absolute') continue;
+      const parent = el.parentElement;
+      if (parent && visible(parent) && getComputedStyle(parent).display !== 'contents') {
+        const r = el.getBoundingClientRect();
+        const p = parent.getBoundingClientRect();
+        if (r.right > p.right + 1 || r.left < p.left - 1) problems.push(`${describe(el)} sticks out of ${describe(parent)} (${Math.round(r.left)}-${Math.round(r.right)} vs ${Math.round(p.left)}-${Math.round(p.right)})`);
+      }
+      const clips = /hidden|clip|auto|scroll/.test(s.overflowX) || /hidden|clip/.test(s.overflowY);
+      const h = el as HTMLElement;
+      if (clips && h.scrollWidth > h.clientWidth + 1 && h.clientWidth > 0) problems.push(`${describe(el)} cuts its content sideways (${h.scrollWidth} > ${h.clientWidth})`);
+      if (/hidden|clip/.test(s.overflowY) && h.scrollHeight > h.clientHeight + 1 && h.clientHeight > 0) problems.push(`${describe(el)} cuts its content (${h.scrollHeight} > ${h.clientHeight})`);
+      if (s.textOverflow === 'ellipsis' && h.scrollWidth > h.clientWidth + 1) problems.push(`${describe(el)} text cut with an ellipsis`);
+    }
+    return problems;
+  }, root);
+}
+
+/** The element's bottom edge lies below the first screen (without scrolling). */
+export async function belowFold(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) throw new Error(`no ${sel}`);
+    return el.getBoundingClientRect().bottom + window.scrollY > window.innerHeight;
+  }, selector);
+}
+
+/** How many lines an inline element (a hash, an address) takes: one box per line it is on. */
+export async function lineCount(page: Page, selector: string): Promise<number> {
+  return page.evaluate((sel) => new Set(Array.from(document.querySelector(sel)!.getClientRects(), (r) => Math.round(r.top))).size, selector);
+}
