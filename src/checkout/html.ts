@@ -38,5 +38,5 @@ export function hashHtml(id: string, value: string, url?: string, what = 'transa
   const shown = url
     ? `<a id="${id}-link" href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${text}<span class="visually-hidden"> (opens the block explorer in a new tab)</span></a>`
     : text;
-  return `<span class="hash-line">${shown}<button type="button" class="btn-inline copy" data-copy="${id}-value" aria-label="Copy the ${escapeHtml(what)}">Copy</button></span>`;
+  return `<span class="hash-line">${shown}<button type="button" class="btn-inline copy" data-copy="${id}-value">Copy<span class="visually-hidden"> the ${escapeHtml(what)}</span></button></span>`;
 }

@@ -77,7 +77,7 @@ export function phoneBlock(m: PayOptionsModel): string {
 
 /** The deposit address on one line, with Copy. */
 function addressLine(address: string): string {
-  return `<div class="address-line"><code class="deposit-address" id="deposit-address">${escapeHtml(address)}</code><button type="button" class="btn-inline copy" data-copy="deposit-address" aria-label="Copy the deposit address">Copy address</button></div>`;
+  return `<div class="address-line"><code class="deposit-address" id="deposit-address">${escapeHtml(address)}</code><button type="button" class="btn-inline copy" data-copy="deposit-address">Copy<span class="visually-hidden"> the deposit</span> address</button></div>`;
 }
 
 /**

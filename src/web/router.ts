@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
@@ -6,7 +7,7 @@ import type { Account } from '../accounts/accounts.js';
 import type { SignedInAccount } from './layout.js';
 import { loginPage, signupPage } from './pages/auth.js';
 import { homePage } from './pages/home.js';
-import { apiReferencePage, type OpenApiDoc } from './pages/api-reference.js';
+import { REDOC_BUNDLE, apiReferencePage, type OpenApiDoc } from './pages/api-reference.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { paymentPage, type PaymentPageExtras } from './pages/payment.js';
@@ -18,6 +19,15 @@ import { actionPage } from './pages/action.js';
 
 /** Static files sit next to this module, so the same path works from src/ under tsx. */
 export const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+
+/** Redoc's self-contained browser bundle, served from our own node_modules (no CDN). */
+const REDOC_FILE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
+
+/**
+ * The app's CSP plus what Redoc needs on /docs: its search index runs in a Web Worker it builds
+ * from a blob: URL. Still no script from anywhere but this origin.
+ */
+const DOCS_CSP = "default-src 'self';script-src 'self';worker-src 'self' blob:;style-src 'self' 'unsafe-inline';img-src 'self' data:;connect-src 'self';font-src 'self' data:;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'";
 
 const shown = (a: Account): SignedInAccount => ({ name: a.name, email: a.email });
 
@@ -107,8 +117,12 @@ export function webRouter(deps: WebDeps): Router {
   // The API reference for people, from the same registry as /api/openapi.json (built on first
   // request: every router has registered its routes by then; dev-only routes where they are served).
   let reference: OpenApiDoc | undefined;
+  r.get(REDOC_BUNDLE, (_req, res) => {
+    res.sendFile(REDOC_FILE, { maxAge: '1d', headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
+  });
   r.get('/docs', async (req, res) => {
     res.set('Cache-Control', 'no-store');
+    res.set('Content-Security-Policy', DOCS_CSP);
     reference ??= buildOpenApiDocument({ publicUrl: deps.config.PUBLIC_URL, includeDevRoutes: deps.wallets.devTools }) as unknown as OpenApiDoc;
     const account = await signedIn(req).catch(() => undefined);
     html(res, apiReferencePage(account ? shown(account) : undefined, reference));

@@ -62,7 +62,7 @@ describe('checkout page states and keyboard (Chromium)', () => {
       expect((await call(`${ctx.svc.api}/v1/payments/${canceled.id}/cancel`, { method: 'POST', key: ctx.merchant.key })).status).toBe(200);
       await page.goto(`/pay/${canceled.id}`);
       await checkState(page, `${size.name}-canceled`, 'Payment canceled', 'Payment canceled · Acme Books');
-      await expect(page.locator('#status').innerText()).resolves.toMatch(/canceled this payment\. Nothing was charged/);
+      await expect(page.locator('#status').innerText()).resolves.toMatch(/canceled this payment on .+ UTC\. Nothing was charged/);
       const back = new URL((await page.getByRole('link', { name: 'Return to Acme Books' }).getAttribute('href'))!);
       expect(back.searchParams.get('status')).toBe('canceled');
 

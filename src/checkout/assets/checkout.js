@@ -340,14 +340,16 @@ function init(root, paymentId) {
     try {
       await navigator.clipboard.writeText(target.textContent.trim());
       if (note) note.textContent = 'Copied to clipboard.';
-      btn.textContent = 'Copied';
-      setTimeout(() => (btn.textContent = btn.dataset.label || 'Copy'), 2000);
+      // The first text node is the visible word; the rest of the name stays for screen readers.
+      const word = btn.firstChild;
+      const was = word.nodeValue;
+      word.nodeValue = 'Copied';
+      setTimeout(() => (word.nodeValue = was), 2000);
     } catch {
       getSelection()?.selectAllChildren(target);
       if (note) note.textContent = 'Selected. Press Ctrl+C (or Cmd+C) to copy.';
     }
   });
-  for (const b of document.querySelectorAll('[data-copy]')) b.dataset.label = b.textContent;
   $('print')?.addEventListener('click', () => window.print());
 
   $('pay-wallet')?.addEventListener('click', payWithWallet);

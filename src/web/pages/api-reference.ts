@@ -1,8 +1,13 @@
 /**
- * `GET /docs`: the API reference for people, rendered from the same OpenAPI document as
- * `/api/openapi.json` (one source: the routes' own registrations), so it cannot drift.
+ * `GET /docs`: the API reference for people. Redoc (a static bundle from our own node_modules,
+ * no network) renders GET /api/openapi.json itself: every field with its type, limits, defaults
+ * and allowed values, responses, search, and curl / Node samples (assets/docs.js). Without
+ * JavaScript the page lists every route from the same document (the `<noscript>` part below).
  */
-import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
+import { APP_NAME, ASSETS, escapeHtml, type SignedInAccount } from '../layout.js';
+
+/** Where the Redoc bundle is served (src/web/router.ts sends it from node_modules/redoc). */
+export const REDOC_BUNDLE = '/docs/assets/redoc.standalone.js';
 
 interface Parameter {
   name: string;
@@ -63,8 +68,8 @@ function operation(method: string, path: string, op: Operation): string {
 </article>`;
 }
 
-export function apiReferencePage(account: SignedInAccount | undefined, doc: OpenApiDoc): string {
-  const base = doc.servers[0]?.url ?? '/api';
+/** The server-rendered list of routes: what a browser without JavaScript shows. */
+function routeList(doc: OpenApiDoc): string {
   const byTag = new Map<string, string[]>(doc.tags.map((t) => [t.name, []]));
   for (const [p, item] of Object.entries(doc.paths)) {
     // Paths outside /api carry their own server (the site root).
@@ -74,25 +79,47 @@ export function apiReferencePage(account: SignedInAccount | undefined, doc: Open
       if (op) byTag.get(op.tags[0] ?? 'Other')?.push(operation(m, full, op));
     }
   }
-  const sections = [...byTag].filter(([, ops]) => ops.length);
-  return layout({
-    title: 'API reference',
-    account,
-    body: `<div class="card narrow">
-  <h1>API reference</h1>
-  <p class="lede">${prose(doc.info.description)}</p>
-  <p>Base URL <code class="wrap">${escapeHtml(base)}</code>. Create a secret key on the <a href="/app/developers">Developers screen</a>. The same reference as a machine-readable document: <a href="/api/openapi.json">OpenAPI 3.1 (JSON)</a>.</p>
-  <nav aria-labelledby="toc-title"><h2 id="toc-title">Sections</h2><ul class="links toc">${sections
-    .map(([tag, ops]) => `<li><a href="#${slug(tag)}">${escapeHtml(tag)}</a> <span class="hint">(${ops.length})</span></li>`)
-    .join('')}</ul></nav>
-</div>
-${sections
-  .map(
-    ([tag, ops]) => `<section class="api-section" id="${slug(tag)}" aria-labelledby="${slug(tag)}-title">
+  return [...byTag]
+    .filter(([, ops]) => ops.length)
+    .map(
+      ([tag, ops]) => `<section class="api-section" id="${slug(tag)}" aria-labelledby="${slug(tag)}-title">
   <h2 id="${slug(tag)}-title">${escapeHtml(tag)}</h2>
   ${ops.join('\n')}
 </section>`,
-  )
-  .join('\n')}`,
-  });
+    )
+    .join('\n');
+}
+
+export function apiReferencePage(account: SignedInAccount | undefined, doc: OpenApiDoc): string {
+  const base = doc.servers[0]?.url ?? '/api';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>API reference · ${APP_NAME}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${ASSETS}/app.css">
+<script src="${REDOC_BUNDLE}" defer></script>
+<script type="module" src="${ASSETS}/docs.js"></script>
+</head>
+<body class="docs">
+<a class="skip" href="#main">Skip to content</a>
+<header class="topbar"><div class="topbar-inner">
+  <a class="brand" href="/">${APP_NAME}</a>
+  <nav aria-label="Main"><ul class="nav">
+    <li><a href="/docs" aria-current="page">API reference</a></li>
+    <li><a href="/api/openapi.json">OpenAPI 3.1 (JSON)</a></li>
+    <li><a href="${account ? '/app/developers' : '/app/login?next=%2Fapp%2Fdevelopers'}">${account ? 'Your keys' : 'Log in'}</a></li>
+  </ul></nav>
+</div></header>
+<main id="main" tabindex="-1">
+  <h1 class="visually-hidden">API reference</h1>
+  <p class="hint docs-status" id="docs-status" role="status">Loading the reference… Base URL <code>${escapeHtml(base)}</code>.</p>
+  <div id="redoc"></div>
+  <noscript><div class="card narrow"><p>${prose(doc.info.description)}</p><p>Base URL <code class="wrap">${escapeHtml(base)}</code>. The full reference with every field needs JavaScript; the same as a document: <a href="/api/openapi.json">OpenAPI 3.1 (JSON)</a>.</p></div>${routeList(doc)}</noscript>
+</main>
+</body>
+</html>`;
 }
