@@ -106,6 +106,30 @@ registerRoute({
   responses: { 200: { description: '`{ok:true}`.' }, 401: E401b, 403: E403, 404: err('No such endpoint.') },
 });
 
+export const WebhookTestEventResponse = z.object({
+  ok: z.literal(true),
+  url: z.string().describe('Where the test event was sent.'),
+  event: z.object({ id: z.string().describe('`evt_test_...`'), type: z.enum(EVENT_TYPES) }).describe('The sample event sent (the body has the shape of every event, about a payment `pay_test_...` that does not exist).'),
+  succeeded: z.boolean().describe('The receiver answered 2xx.'),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().int(),
+  error: z.string().nullable().describe('Why it failed: the HTTP status, a timeout, a refused connection.'),
+  response_body: z.string().nullable().describe("The start of the receiver's answer."),
+});
+registerSchema('WebhookTestEventResponse', WebhookTestEventResponse);
+registerRoute({
+  method: 'post',
+  path: '/api/webhook-endpoints/:id/test',
+  operationId: 'sendWebhookTestEvent',
+  summary: 'Send a test event to one endpoint now',
+  description:
+    "One signed POST of a sample event (the endpoint's first event type, or `payment.settled`) with the `StablePay-Test-Event: 1` header, signed like every event; answers with the receiver's reply. Nothing is stored, retried or listed in the delivery log. `id` is `default` for the default endpoint.",
+  tags: ['Webhooks'],
+  auth: 'sessionOrBearer',
+  params: z.object({ id: z.union([z.literal('default'), EndpointId]) }),
+  responses: { 200: { description: "The receiver's answer (also when it failed).", schema: WebhookTestEventResponse }, 401: E401b, 403: E403, 404: err('No such endpoint.'), 409: err('No signing secret yet.') },
+});
+
 export function endpointResource(e: WebhookEndpoint): WebhookEndpointResource {
   return {
     id: e.accountId ? e.id : 'default',
@@ -165,6 +189,26 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
       throw invalidRequest(done.message, done.param);
     }
     res.json({ ok: true, endpoint: endpointResource(done.endpoint) } satisfies z.infer<typeof WebhookEndpointOne>);
+  });
+
+  r.post('/webhook-endpoints/:id/test', async (req, res) => {
+    const id = req.params.id === 'default' ? 'default' : idOf(req.params.id);
+    const sent = await deps.webhooks.sendTest(auth(res).accountId, id);
+    if (!sent.ok) {
+      if (sent.reason === 'not_found') throw notFound(sent.message);
+      throw invalidRequest(sent.message, undefined, 409);
+    }
+    const r = sent.result;
+    res.json({
+      ok: true,
+      url: sent.url,
+      event: { id: sent.event.id, type: sent.event.type },
+      succeeded: r.ok,
+      status_code: r.statusCode ?? null,
+      latency_ms: Math.round(r.latencyMs),
+      error: r.ok ? null : (r.error ?? (r.statusCode ? `HTTP ${r.statusCode}` : 'no response')),
+      response_body: r.responseBody ?? null,
+    } satisfies z.infer<typeof WebhookTestEventResponse>);
   });
 
   r.delete('/webhook-endpoints/:id', async (req, res) => {

@@ -23,6 +23,7 @@ import { WebhookDispatcher } from './dispatcher.js';
 import { loadSecretBox, WebhookSecretsService, type SecretStatus } from './secrets.js';
 import { checkWebhookUrl, type UrlCheckFailure } from './url-guard.js';
 import type { ListDeliveriesQuery } from './schemas.js';
+import { sendTestEvent, type TestEventOutcome } from './test-event.js';
 
 export interface DeliveryWithEvent {
   delivery: WebhookDelivery;
@@ -126,6 +127,11 @@ export class WebhooksService {
     await this.dispatcher.attemptNow(id, reset.cycle);
     const after = await this.getDelivery(accountId, id);
     return after ? { ok: true, ...after } : fail('not_found', `No such webhook delivery: ${id}`);
+  }
+
+  /** One signed sample event to the account's endpoint `id` (`default` or `we_...`), now (src/webhooks/test-event.ts). */
+  sendTest(accountId: string, id: string): Promise<Result<TestEventOutcome, 'not_found' | 'no_secret'>> {
+    return sendTestEvent({ store: this.store, secrets: this.secrets, guard: this.production }, accountId, id);
   }
 
   /** The events of the account's payment and their deliveries (a payment's timeline). */

@@ -1,0 +1,85 @@
+/**
+ * "Send a test event" (issue 27): one signed POST of a sample event to one of the account's
+ * endpoints, made now and answered with the receiver's reply, so a merchant can check the URL,
+ * their signature check and their firewall before a real payment. It is not an event of the
+ * account: nothing is stored, retried or listed in the delivery log or the events API.
+ *
+ * The body has the shape of every event (interface 6), of the endpoint's first event type, about
+ * a payment that does not exist (`pay_test_...`, `"livemode": false` is not part of the shape, so
+ * the marker is the `StablePay-Test-Event: 1` header, the `evt_test_` id and the metadata).
+ */
+import { randomBase62 } from '../lib/ids.js';
+import { fail, type Result } from '../lib/results.js';
+import type { Store } from '../store/index.js';
+import { WebhookEndpoints, type EventType } from './outbox.js';
+import type { WebhookEventPayload } from './schemas.js';
+import type { WebhookSecretsService } from './secrets.js';
+import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';
+import { signatureHeader, standardWebhookHeaders } from './signing.js';
+import { SIGNATURE_HEADER } from './verify.js';
+
+export const TEST_EVENT_HEADER = 'StablePay-Test-Event';
+
+export interface TestEventOutcome {
+  event: WebhookEventPayload;
+  url: string;
+  result: SendResult;
+}
+
+const STATUS_OF: Record<EventType, WebhookEventPayload['data']['status']> = {
+  'payment.settled': 'settled',
+  'payment.expired': 'expired',
+  'payment.failed': 'failed',
+  'payment.canceled': 'canceled',
+  'payment.refunded': 'refunded',
+  'refund.succeeded': 'settled',
+  'refund.failed': 'settled',
+};
+
+export function testEventBody(type: EventType, now = Date.now()): WebhookEventPayload {
+  return {
+    id: `evt_test_${randomBase62(20)}`,
+    type,
+    created: Math.floor(now / 1000),
+    data: {
+      id: `pay_test_${randomBase62(16)}`,
+      reference: 'test-event',
+      amount: 12.5,
+      currency: 'USD',
+      status: STATUS_OF[type],
+      metadata: { test_event: true },
+    },
+  };
+}
+
+export interface TestEventDeps {
+  store: Store;
+  secrets: WebhookSecretsService;
+  /** Production: only public https addresses (the same guard as real deliveries). */
+  guard: boolean;
+  send?: typeof postWebhook;
+}
+
+/**
+ * Sends a test event to the account's endpoint `id` (`default` or `we_...`). Another account's
+ * endpoint is `not_found`, exactly like one that does not exist.
+ */
+export async function sendTestEvent(deps: TestEventDeps, accountId: string, id: string): Promise<Result<TestEventOutcome, 'not_found' | 'no_secret'>> {
+  // The default endpoint's row has the account id as its id; added ones carry `accountId`.
+  const endpoint = await deps.store.table(WebhookEndpoints).get(id === 'default' ? accountId : id);
+  const owned = id === 'default' ? endpoint?.id === accountId : endpoint?.accountId === accountId;
+  if (!endpoint || !owned || !endpoint.url) {
+    return fail('not_found', `No such webhook endpoint: ${id}`);
+  }
+  const now = Date.now();
+  const secrets = await deps.secrets.signingSecrets(accountId, now);
+  if (secrets.length === 0) return fail('no_secret', 'No signing secret yet: create one first (POST /api/webhook-secret).');
+  const event = testEventBody(endpoint.enabledEvents?.[0] ?? 'payment.settled', now);
+  const body = JSON.stringify(event);
+  const result = await (deps.send ?? postWebhook)(endpoint.url, body, {
+    headers: { [SIGNATURE_HEADER]: signatureHeader(body, secrets, now), ...standardWebhookHeaders(event.id, body, secrets, now), [TEST_EVENT_HEADER]: '1' },
+    guard: deps.guard,
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+  });
+  return { ok: true, event, url: endpoint.url, result };
+}
