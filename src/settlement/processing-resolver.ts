@@ -24,8 +24,8 @@ export interface ResolverDeps {
   log: Logger;
   ledger: AttemptLedger;
   nonceFor(paymentId: string): Hex;
-  /** Whether this process is running a settle of this payment now (its own attempts only). */
-  runningHere(paymentId: string): boolean;
+  /** Whether this process is relaying this attempt now (its own attempts only). */
+  runningHere(attemptId: string): boolean;
   /** Sends the attempt's stored authorization again from this instance (after a take-over). */
   resume(p: Payment, attempt: SettlementAttempt, waitMs: number): Promise<SettleResult>;
   /** Confirm timeout plus the chain's worst delay: how long an attempt without a ledger row is left alone. */
@@ -62,15 +62,13 @@ export class ProcessingResolver {
     });
   }
 
-  /** What a payer is told about a payment in this state, when no attempt answer says more. */
+  /**
+   * What a payer is told about a payment in this state: money moved or on its way says so
+   * whatever an attempt once answered; otherwise the attempt's final answer, if any.
+   */
   async answerFor(paymentId: string, attempt?: SettlementAttempt): Promise<SettleResult> {
     const now = await this.d.payments.get(paymentId);
     if (!now) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
-    if (attempt?.state === 'done' && attempt.answer && !attempt.answer.ok) {
-      const a = attempt.answer;
-      const reason = (a.reason ?? SettleReason.processing) as SettleReason;
-      return a.param ? fail(reason, a.message ?? '', a.param) : fail(reason, a.message ?? '');
-    }
     switch (now.status) {
       case 'settled':
       case 'refunded':
@@ -78,13 +76,16 @@ export class ProcessingResolver {
       case 'processing':
         // Still on its way: "processing" (HTTP 202), poll the payment.
         return { ok: true, payment: now, ...(now.txHash ? { txHash: now.txHash as Hex } : {}) };
-      case 'failed':
-        return now.failureReason?.includes('expired')
-          ? fail(SettleReason.expired, EXPIRED_MESSAGE)
-          : fail(SettleReason.reverted, REVERTED_MESSAGE);
-      default:
-        return fail(SettleReason.processing, 'The payment changed state; reload to see it.');
     }
+    if (attempt?.state === 'done' && attempt.answer && !attempt.answer.ok) {
+      const a = attempt.answer;
+      const reason = (a.reason ?? SettleReason.processing) as SettleReason;
+      return a.param ? fail(reason, a.message ?? '', a.param) : fail(reason, a.message ?? '');
+    }
+    if (now.status === 'failed') {
+      return now.failureReason?.includes('expired') ? fail(SettleReason.expired, EXPIRED_MESSAGE) : fail(SettleReason.reverted, REVERTED_MESSAGE);
+    }
+    return fail(SettleReason.processing, 'The payment changed state; reload to see it.');
   }
 
   /**
@@ -95,21 +96,21 @@ export class ProcessingResolver {
    */
   async join(p: Payment, timeoutMs: number, waitMs: number): Promise<SettleResult> {
     const id = p.payer ? attemptId('checkout', p.payer, this.nonceOf(p)) : undefined;
-    if (!id) return this.resolve(p, waitMs);
-    const a = await this.d.ledger.waitFor(id, timeoutMs, async (a) => {
-      if (!a || a.state === 'done') return true;
-      if ((await this.d.payments.get(p.id))?.status !== 'processing') return true;
-      return !(await this.busy(a));
-    });
-    if (a?.state === 'done') return this.answerFor(p.id, a);
-    const now = await this.d.payments.get(p.id);
-    if (!now || now.status !== 'processing') return this.answerFor(p.id, a);
-    if (a && (await this.busy(a))) return { ok: true, payment: now, ...(a.txHash ? { txHash: a.txHash as Hex } : {}) };
-    return this.resolve(now, waitMs);
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const a = id ? await this.d.ledger.get(id) : undefined;
+      const now = await this.d.payments.get(p.id);
+      if (!now || now.status !== 'processing') return this.answerFor(p.id, a);
+      // Acts on what the chain shows (money moved: settle); judges "lost" only once nobody may
+      // still be working on the attempt (resolve's decision table).
+      const r = await this.resolve(now, Math.max(0, Math.min(waitMs, until - Date.now())));
+      if (!r.ok || r.payment.status !== 'processing' || Date.now() >= until) return r;
+      await new Promise((res) => setTimeout(res, Math.min(250, Math.max(10, until - Date.now()))));
+    }
   }
 
   private busy(a: SettlementAttempt): Promise<boolean> {
-    return this.d.ledger.busy(a, (x) => this.d.runningHere(x.subject));
+    return this.d.ledger.busy(a, (x) => this.d.runningHere(x.id));
   }
 
   /**
@@ -121,8 +122,9 @@ export class ProcessingResolver {
     const payer = p.payer as Address | undefined;
     const nonce = this.nonceOf(p);
     try {
-      const attempt = await this.attemptOf(p);
-      if (attempt?.state === 'done') return this.answerFor(p.id, attempt);
+      // An attempt that ended earlier (the payment was later started from the chain) no longer guards anything.
+      const found = await this.attemptOf(p);
+      const attempt = found?.state === 'open' ? found : undefined;
       // Chain time before the state reads: if the window had closed by then, what they say is final.
       const windowClosed = (await chain.chainTime()) >= validBeforeOf(p);
       const authUsed = payer ? await chain.authorizationState(payer, nonce) : false;

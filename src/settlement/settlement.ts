@@ -82,6 +82,8 @@ export class SettlementService {
   /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private reconciling: Promise<ReconcileSummary> | undefined;
+  /** Attempts this process is relaying right now (send and receipt wait). */
+  private readonly relaying = new Set<string>();
   /** Who runs each in-flight settle (durable: other instances join or judge it from here). */
   private readonly ledger: AttemptLedger;
   private readonly resolver: ProcessingResolver;
@@ -105,7 +107,7 @@ export class SettlementService {
       log: o.logger,
       ledger: this.ledger,
       nonceFor: (id) => this.nonceFor(id),
-      runningHere: (id) => this.queues.has(id),
+      runningHere: (id) => this.relaying.has(id),
       resume: (p, attempt, waitMs) => this.resume(p, attempt, waitMs),
       deadlineMs,
     });
@@ -286,13 +288,14 @@ export class SettlementService {
    * on its way (`processing`), or provably nothing sent (back to `pending`, with the reason).
    */
   private async relay(p: Payment, attempt: SettlementAttempt, auth: TransferAuthorization, signature: Hex, verified: boolean, waitMs: number): Promise<SettleResult> {
+    this.relaying.add(attempt.id);
     const relayed = await relayOnce(this.chain, auth, signature, {
       verified,
       timeoutMs: waitMs,
       since: p.createdAt,
       // Stored while processing (during the receipt wait), so anyone can follow it.
       onSent: (txHash) => this.recordTxHash(p.id, attempt, txHash),
-    });
+    }).finally(() => this.relaying.delete(attempt.id));
     switch (relayed.status) {
       case 'settled':
         return this.resolver.finish(p, relayed.txHash);

@@ -4,7 +4,7 @@ import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AccountsService } from '../../src/accounts/accounts.js';
 import { TransferAuthorization } from '../../src/chain/authorization.js';
-import type { SubmitOptions, SubmitResult } from '../../src/chain/chain.js';
+import type { SubmitResult } from '../../src/chain/chain.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { Payments, PaymentsService } from '../../src/payments/payments.js';
 import { CreatePaymentInput } from '../../src/payments/schemas.js';
@@ -59,7 +59,7 @@ describe('decideAttempt: when a settle attempt is over and what it means', () =>
 class GatedChain extends FakeChain {
   gate: Promise<void> | undefined;
   submits = 0;
-  override async submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: SubmitOptions): Promise<SubmitResult> {
+  override async submitTransferWithAuthorization(auth: TransferAuthorization): Promise<SubmitResult> {
     this.submits++;
     if (this.gate) await this.gate;
     return super.submitTransferWithAuthorization(auth);
