@@ -18,13 +18,15 @@ import type { ChainPort } from '../chain/port.js';
 import { relayOnce } from '../chain/relay.js';
 import type { TransferAuthorization } from '../chain/authorization.js';
 import type { AccountsService } from '../accounts/accounts.js';
-import { Payments, hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
+import type { Payment, PaymentsService } from '../payments/payments.js';
 import type { Store } from '../store/index.js';
 import { fail } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { DepositWatcher } from './deposits.js';
-import { AttemptLedger, SettlementAttempts, soleOwner, type AttemptOwner, type SettlementAttempt } from './attempts.js';
+import { AttemptLedger, soleOwner, type AttemptOwner, type SettlementAttempt } from './attempts.js';
 import { ProcessingResolver } from './processing-resolver.js';
+import { SettlementReconciler } from './settlement-reconciler.js';
+import { claimAttempt, recordTxHash, storedAuthorization } from './checkout-claim.js';
 import {
   MESSAGES,
   SettleReason,
@@ -35,7 +37,6 @@ import {
   relayFailureReason,
   statusFailure,
   validBeforeOf,
-  withAttempt,
   type AuthorizationResult,
   type ReconcileSummary,
   type SettleOptions,
@@ -87,6 +88,7 @@ export class SettlementService {
   /** Who runs each in-flight settle (durable: other instances join or judge it from here). */
   private readonly ledger: AttemptLedger;
   private readonly resolver: ProcessingResolver;
+  private readonly reconciler: SettlementReconciler;
   /** Deposit addresses: paying a session with a plain token transfer from any wallet (deposits.ts). */
   readonly deposits: DepositWatcher;
 
@@ -110,6 +112,15 @@ export class SettlementService {
       runningHere: (id) => this.relaying.has(id),
       resume: (p, attempt, waitMs) => this.resume(p, attempt, waitMs),
       deadlineMs,
+    });
+    this.reconciler = new SettlementReconciler({
+      payments: o.payments,
+      chain: o.chain,
+      resolver: this.resolver,
+      log: o.logger,
+      waitMs: this.reconcileWaitMs,
+      busyHere: (id) => this.queues.has(id),
+      serialized: (id, fn) => this.serialized(id, fn),
     });
     this.deposits = new DepositWatcher({
       store: o.store,
@@ -230,7 +241,7 @@ export class SettlementService {
         : fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
     }
 
-    const claimed = await this.claim(p, auth, signature, authNonce);
+    const claimed = await claimAttempt({ store: this.store, payments: this.payments, ledger: this.ledger }, p, auth, signature, authNonce);
     if (!claimed) {
       // The sweeper expired it, or another instance took it (a second tab, a load balancer
       // sending the same settle twice): answer from the new state, joining that attempt.
@@ -247,42 +258,6 @@ export class SettlementService {
     return this.relay(started, attempt, auth, signature, true, this.confirmTimeoutMs);
   }
 
-  /** `pending -> processing` and the attempt that carries it, in one transaction. */
-  private async claim(
-    p: Payment,
-    auth: TransferAuthorization,
-    signature: Hex,
-    authNonce: string | undefined,
-  ): Promise<{ payment: Payment; attempt: SettlementAttempt } | undefined> {
-    return this.store
-      .transaction(async (tx) => {
-        const payment = await this.payments.transitionIn(tx, p.id, 'pending', 'processing', {
-          payer: auth.from,
-          attemptedBy: withAttempt(p, auth.from, authNonce),
-          authNonce,
-          txHash: undefined,
-        });
-        if (!payment) return undefined;
-        const attempt = await this.ledger.open(tx, {
-          kind: 'checkout',
-          subject: p.id,
-          payer: auth.from,
-          nonce: auth.nonce,
-          validBefore: auth.validBefore,
-          authorization: Object.fromEntries(Object.entries(auth).map(([k, v]) => [k, String(v)])),
-          signature,
-        });
-        // An attempt of this very authorization is still open (from before the ledger's rules):
-        // roll the claim back; the caller reads the state again.
-        if (!attempt) throw new ClaimRefused();
-        return { payment, attempt };
-      })
-      .catch((e: unknown) => {
-        if (e instanceof ClaimRefused) return undefined;
-        throw e;
-      });
-  }
-
   /**
    * Relays the attempt's authorization once and applies what the chain says: settled, still
    * on its way (`processing`), or provably nothing sent (back to `pending`, with the reason).
@@ -294,7 +269,7 @@ export class SettlementService {
       timeoutMs: waitMs,
       since: p.createdAt,
       // Stored while processing (during the receipt wait), so anyone can follow it.
-      onSent: (txHash) => this.recordTxHash(p.id, attempt, txHash),
+      onSent: (txHash) => recordTxHash(this.store, p.id, attempt, txHash),
     }).finally(() => this.relaying.delete(attempt.id));
     switch (relayed.status) {
       case 'settled':
@@ -340,15 +315,7 @@ export class SettlementService {
 
   /** An attempt taken over from an instance that is gone: its stored authorization sent again from here. */
   private resume(p: Payment, attempt: SettlementAttempt, waitMs: number): Promise<SettleResult> {
-    const a = attempt.authorization;
-    const auth: TransferAuthorization = {
-      from: getAddress(a.from!),
-      to: getAddress(a.to!),
-      value: BigInt(a.value!),
-      validAfter: BigInt(a.validAfter!),
-      validBefore: BigInt(a.validBefore!),
-      nonce: a.nonce as Hex,
-    };
+    const auth = storedAuthorization(attempt);
     return this.relay(p, attempt, auth, attempt.signature as Hex, false, waitMs);
   }
 
@@ -371,97 +338,17 @@ export class SettlementService {
     }
   }
 
-  private async recordTxHash(paymentId: string, attempt: SettlementAttempt, txHash: Hex): Promise<void> {
-    // Stored while still processing, so the reconciler (of any instance) can follow a
-    // transaction that is pending in the mempool. Not a status change: no listeners.
-    const now = new Date().toISOString();
-    await this.store.transaction(async (tx) => {
-      await tx.table(Payments).update(paymentId, { txHash, updatedAt: now }, { status: 'processing' });
-      await tx.table(SettlementAttempts).update(attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
-    });
-  }
-
   // -------------------------------------------------------------------------- reconcile
 
   /**
    * Resolves every `processing` payment from its attempt and the chain (run at start and
-   * periodically; the table in attempt-decision.ts): money moved -> `settled`; our transaction
-   * reverted -> `failed`; the window closed unused -> `failed`; someone may still be working on
-   * it -> left `processing`; its owner gone past the deadline with nothing on its way -> the
-   * stored authorization is sent again from here.
+   * periodically; settlement-reconciler.ts and the table in attempt-decision.ts).
    */
   reconcile(): Promise<ReconcileSummary> {
-    this.reconciling ??= this.reconcilePass().finally(() => {
+    this.reconciling ??= this.reconciler.pass().finally(() => {
       this.reconciling = undefined;
     });
     return this.reconciling;
-  }
-
-  private async reconcilePass(): Promise<ReconcileSummary> {
-    const summary: ReconcileSummary = { checked: 0, settled: 0, failed: 0, pending: 0, processing: 0, expired: 0 };
-    // Checked once per pass: a processing payment put back to pending is not checked again.
-    const seen = new Set<string>();
-    const run = (p: Payment, resolve: (id: string) => Promise<keyof Omit<ReconcileSummary, 'checked'>>) =>
-      this.serialized(p.id, async () => {
-        summary.checked++;
-        summary[await resolve(p.id)]++;
-      }).catch((err) => this.log.error({ err, paymentId: p.id }, 'reconcile failed for a payment'));
-    // Only the rows this pass is about, a page at a time through an index (payments.ts). A
-    // settle running here is skipped for this pass only; whether an attempt is over is decided
-    // from the ledger and the chain, never from this process's queue.
-    for await (const page of this.payments.processing()) {
-      // A payment paid into its deposit address is the deposit watcher's to resolve.
-      const todo = page.filter((p) => !this.queues.has(p.id) && !p.viaDeposit);
-      for (const p of todo) seen.add(p.id);
-      await Promise.all(todo.map((p) => run(p, (id) => this.resolveProcessingById(id, this.reconcileWaitMs))));
-    }
-    for await (const page of this.payments.pendingWithAttempts()) {
-      const todo = page.filter((p) => !this.queues.has(p.id) && !seen.has(p.id));
-      await Promise.all(todo.map((p) => run(p, (id) => this.resolvePendingAttempt(id, this.reconcileWaitMs))));
-    }
-    if (summary.checked > 0) this.log.info(summary, 'settlement reconcile pass');
-    return summary;
-  }
-
-  private async resolveProcessingById(paymentId: string, waitMs: number): Promise<'settled' | 'failed' | 'pending' | 'processing'> {
-    const p = await this.payments.get(paymentId);
-    if (!p || p.status !== 'processing') return 'processing';
-    const r = await this.resolver.resolve(p, waitMs);
-    if (r.ok) return r.payment.status === 'settled' ? 'settled' : 'processing';
-    if (r.reason === SettleReason.reverted || r.reason === SettleReason.expired) return 'failed';
-    if (r.reason === SettleReason.submitFailed || r.reason === SettleReason.authorizationCanceled) return 'pending';
-    return 'processing';
-  }
-
-  /**
-   * A `pending` payment that had a settle attempt: if one of its payers' authorizations was used
-   * on-chain, settle from the chain (even past the session expiry: the money moved). Once chain
-   * time has passed `validBefore` and none was used, none can be any more: store `expired`
-   * (the sweeper leaves these payments to us).
-   */
-  private async resolvePendingAttempt(paymentId: string, waitMs: number): Promise<keyof Omit<ReconcileSummary, 'checked'>> {
-    const p = await this.payments.get(paymentId);
-    if (!p || p.status !== 'pending' || !hasSettleAttempt(p)) return 'pending';
-    try {
-      // Time first: once the window has closed, the authorization state read next is final.
-      const closed = (await this.chain.chainTime()) >= validBeforeOf(p);
-      const used = await this.resolver.usedEarlierAuthorization(p);
-      if (used) {
-        const r = await this.resolver.settleFromChain(p, used, waitMs);
-        if (!r) return 'pending';
-        if (r.ok) return r.payment.status === 'settled' ? 'settled' : 'processing';
-        return r.reason === SettleReason.reverted || r.reason === SettleReason.expired ? 'failed' : 'pending';
-      }
-      if (closed) {
-        const expired = await this.payments.transition(p.id, 'pending', 'expired');
-        if (expired) this.log.info({ paymentId: p.id }, 'no settle attempt was used on-chain; payment expired');
-        return expired ? 'expired' : 'pending';
-      }
-      return 'pending';
-    } catch (err) {
-      this.log.warn({ err, paymentId: p.id }, 'chain unavailable while checking a pending payment with a settle attempt');
-      return 'pending';
-    }
   }
 
   // -------------------------------------------------------------------------- lifecycle
@@ -493,6 +380,3 @@ export class SettlementService {
     return next;
   }
 }
-
-/** Thrown inside the claim's transaction to roll it back. */
-class ClaimRefused extends Error {}

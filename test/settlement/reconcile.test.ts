@@ -18,7 +18,7 @@ import {
 
 // A receipt wait short enough that a paused chain leaves payments `processing`; the periodic
 // reconciler is off (1 h) so each test decides when it runs.
-const SHORT = { SETTLEMENT_CONFIRM_TIMEOUT: '300ms', SETTLEMENT_CHAIN_DELAY: '3s', RECONCILE_INTERVAL: '1h' };
+const SHORT = { SETTLEMENT_CONFIRM_TIMEOUT: '300ms', SETTLEMENT_CHAIN_DELAY: '8s', RECONCILE_INTERVAL: '1h' };
 
 /** Settles with mining paused: the answer is 202 and the payment stays `processing`. */
 async function settleUnmined(ctx: Ctx, paymentId: string, amount = usdc('12.5')) {
@@ -105,7 +105,7 @@ describe('reconciler: receipts that arrive late', () => {
     expect(again.body).toMatchObject({ ok: true, payment: { status: 'processing' } });
 
     // Past it, nothing on its way: the payer's signed authorization is sent again, once.
-    await until(async () => (await settlement!.reconcile()).settled === 1, 'the reconciler to finish the attempt', 15_000);
+    await until(async () => (await settlement!.reconcile()).settled === 1, 'the reconciler to finish the attempt', 30_000);
     const p = await stored(ctx, pay.id);
     expect(p).toMatchObject({ status: 'settled', payer: payer.address });
     expect(p.txHash).not.toBe(txHash);
