@@ -20,6 +20,8 @@ export interface AnvilOptions {
   startTimeoutMs?: number;
   /** Path to the anvil binary; default: resolved from node_modules. */
   binary?: string;
+  /** Mine a block every this many seconds instead of at once per transaction (a real chain's window). */
+  blockTimeSeconds?: number;
 }
 
 export interface AnvilHandle {
@@ -93,6 +95,7 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilHandle> 
   if (opts.stateFile) {
     args.push('--state', opts.stateFile, '--state-interval', String(opts.stateIntervalSeconds ?? 2));
   }
+  if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
   // On Linux, setpriv sets PR_SET_PDEATHSIG before exec'ing anvil: if this process dies
   // without running exit hooks (SIGKILL, unhandled SIGTERM), anvil still gets SIGTERM,
   // dumps its state and exits instead of lingering as an orphan.

@@ -103,6 +103,11 @@ export const EnvSchema = z.object({
   EXPIRY_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How long a settle call waits for the receipt before leaving the payment `processing`. */
   SETTLEMENT_CONFIRM_TIMEOUT: TimerDuration.default(parseDuration('60s')),
+  /**
+   * The chain's worst delay beyond the confirm timeout: until both have passed since a settle
+   * attempt started (and while its instance lives), no other instance judges it (docs/settlement.md).
+   */
+  SETTLEMENT_CHAIN_DELAY: TimerDuration.default(parseDuration('30s')),
   /** How often the settlement reconciler resolves `processing` payments from the chain. */
   RECONCILE_INTERVAL: TimerDuration.default(parseDuration('30s')),
   /** How often the deposit watcher looks for transfers into checkout deposit addresses (docs/settlement.md). */

@@ -153,6 +153,10 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'settlement' }),
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     depositGraceMs: config.DEPOSIT_WATCH_GRACE,
+    // Each settle attempt is owned by this instance's lease (docs/settlement.md, "Several instances").
+    owner: instance,
+    relayer: chain.relayerAddress,
+    chainDelayMs: config.SETTLEMENT_CHAIN_DELAY,
   });
   defer(() => settlement.close());
   // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).

@@ -40,9 +40,9 @@ function publicFor(rpcUrl: string) {
   return createPublicClient({ chain: { ...foundry, rpcUrls: { default: { http: [rpcUrl] } } }, transport: http(rpcUrl), pollingInterval: 50 });
 }
 
-/** A fresh anvil with the stablecoin deployed by dev account 0. */
-export async function startSharedChain(): Promise<SharedChain> {
-  const anvil = await startAnvil({});
+/** A fresh anvil with the stablecoin deployed by dev account 0; `blockTimeSeconds` mines on an interval. */
+export async function startSharedChain(opts: { blockTimeSeconds?: number } = {}): Promise<SharedChain> {
+  const anvil = await startAnvil(opts.blockTimeSeconds ? { blockTimeSeconds: opts.blockTimeSeconds } : {});
   const rpcUrl = anvil.rpcUrl;
   const chain = { ...foundry, rpcUrls: { default: { http: [rpcUrl] } } };
   const publicClient = publicFor(rpcUrl);

@@ -1,0 +1,187 @@
+/**
+ * The settlement-attempt ledger (issue 21): every relayed settle of one signed authorization
+ * belongs to one attempt, a durable row written in the same transaction that claims the work
+ * (for a checkout: `pending -> processing`). It names the instance running it, the relayer, the
+ * authorization (with its signature, so another instance can finish the attempt once its owner
+ * is gone) and, once sent, the transaction hash. Its `deadlineAt` is the confirm timeout plus
+ * the chain's worst delay: before it, and while the owner's instance lease is live, nobody else
+ * judges the attempt; after, they decide from the chain (attempt-decision.ts).
+ *
+ * One row per authorization (`<kind>:<payer>:<nonce>`): the same signed settle sent to two
+ * instances finds one row, and the second caller waits for that row's answer instead of
+ * relaying again. `answer` is what every caller of the attempt is told once it is final.
+ */
+import { defineTable, type Store, type Tx } from '../store/index.js';
+import { nowIso } from '../lib/ids.js';
+
+export type AttemptKind = 'checkout' | 'x402';
+
+/** The final answer of an attempt, as every caller of it gets it. */
+export interface AttemptAnswer {
+  ok: boolean;
+  /** `ok: false`: the settle reason and message. */
+  reason?: string;
+  message?: string;
+  param?: string;
+  txHash?: string;
+  /** The x402 facilitator's SettleResponse, stored whole. */
+  body?: unknown;
+}
+
+export interface SettlementAttempt {
+  readonly id: string;
+  kind: AttemptKind;
+  /** Checkout: the payment id. x402: the merchant account the settle is booked to. */
+  subject: string;
+  payer: string;
+  nonce: string;
+  /** Unix seconds: past it the authorization can never be used. */
+  validBefore: string;
+  /** The signed authorization (uint256 fields as decimal strings) and its signature. */
+  authorization: Record<string, string>;
+  signature: string;
+  /** The instance running this attempt now (`InstanceLease.id`). */
+  instanceId: string;
+  relayer?: string;
+  /** Bumped each time an instance takes the attempt over (compare-and-set on it). */
+  generation: number;
+  /** `open`: may still land; `done`: `answer` is final. */
+  state: 'open' | 'done';
+  txHash?: string;
+  startedAt: string;
+  /** Confirm timeout plus the chain's worst delay after `startedAt`. */
+  deadlineAt: string;
+  updatedAt: string;
+  answer?: AttemptAnswer;
+}
+
+export const SettlementAttempts = defineTable<SettlementAttempt>({ name: 'settlement_attempts', indexes: ['subject'] });
+
+export function attemptId(kind: AttemptKind, payer: string, nonce: string): string {
+  return `${kind}:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
+}
+
+/** Who this process is among the instances sharing the store (an InstanceLease, or one process alone). */
+export interface AttemptOwner {
+  readonly id: string;
+  /** Whether the instance `owner` is alive (its lease has not lapsed). */
+  isLive(owner: string | undefined): Promise<boolean>;
+}
+
+/** One process alone (lowdb, unit tests): only itself is ever live. */
+export function soleOwner(id = `solo:${process.pid}`): AttemptOwner {
+  return { id, isLive: async (owner) => owner === id };
+}
+
+export interface NewAttempt {
+  kind: AttemptKind;
+  subject: string;
+  payer: string;
+  nonce: string;
+  validBefore: bigint;
+  authorization: Record<string, string>;
+  signature: string;
+}
+
+export class AttemptLedger {
+  constructor(
+    private readonly store: Store,
+    readonly owner: AttemptOwner,
+    /** Confirm timeout plus the chain's worst delay. */
+    private readonly deadlineMs: number,
+    readonly relayer?: string,
+  ) {}
+
+  get(id: string): Promise<SettlementAttempt | undefined> {
+    return this.store.table(SettlementAttempts).get(id);
+  }
+
+  /**
+   * Opens the attempt for this instance inside `tx`: a new row, or a new generation of a row
+   * whose earlier run ended (the same authorization sent again after a refusal). Returns
+   * undefined when the row is open and owned by someone (the caller joins it instead).
+   */
+  async open(tx: Tx, a: NewAttempt): Promise<SettlementAttempt | undefined> {
+    const t = tx.table(SettlementAttempts);
+    const id = attemptId(a.kind, a.payer, a.nonce);
+    const now = new Date();
+    const fields = {
+      kind: a.kind,
+      subject: a.subject,
+      payer: a.payer,
+      nonce: a.nonce,
+      validBefore: a.validBefore.toString(),
+      authorization: a.authorization,
+      signature: a.signature,
+      instanceId: this.owner.id,
+      relayer: this.relayer,
+      state: 'open' as const,
+      txHash: undefined,
+      answer: undefined,
+      startedAt: now.toISOString(),
+      deadlineAt: new Date(now.getTime() + this.deadlineMs).toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    const existing = await t.get(id);
+    if (!existing) return t.insert({ id, generation: 1, ...fields });
+    if (existing.state === 'open') return undefined;
+    return t.update(id, { ...fields, generation: existing.generation + 1 }, { generation: existing.generation, state: 'done' });
+  }
+
+  /** Takes an open attempt over from an owner that is gone (compare-and-set on its generation). */
+  async takeOver(a: SettlementAttempt): Promise<SettlementAttempt | undefined> {
+    const now = new Date();
+    return this.store.write(SettlementAttempts, (t) =>
+      t.update(
+        a.id,
+        {
+          instanceId: this.owner.id,
+          relayer: this.relayer,
+          generation: a.generation + 1,
+          startedAt: now.toISOString(),
+          deadlineAt: new Date(now.getTime() + this.deadlineMs).toISOString(),
+          updatedAt: now.toISOString(),
+        },
+        { generation: a.generation, state: 'open' },
+      ),
+    );
+  }
+
+  /** The transaction carrying the attempt, stored as soon as it is on its way. */
+  async sent(id: string, generation: number, txHash: string): Promise<void> {
+    await this.store.write(SettlementAttempts, (t) => t.update(id, { txHash, updatedAt: nowIso() }, { generation }));
+  }
+
+  /** Final answer (inside the transaction that applies it to its subject, when there is one). */
+  async close(id: string, answer: AttemptAnswer, tx?: Tx): Promise<void> {
+    const patch = { state: 'done' as const, answer, updatedAt: nowIso() };
+    if (tx) await tx.table(SettlementAttempts).update(id, patch, { state: 'open' });
+    else await this.store.write(SettlementAttempts, (t) => t.update(id, patch, { state: 'open' }));
+  }
+
+  /** Whether someone may still be working on `a`: its owner is live (and, if it is us, running it) or its deadline has not passed. */
+  async busy(a: SettlementAttempt, runningHere: (a: SettlementAttempt) => boolean, now = Date.now()): Promise<boolean> {
+    if (a.state !== 'open') return false;
+    if (Date.parse(a.deadlineAt) > now) return true;
+    if (a.instanceId === this.owner.id) return runningHere(a);
+    return this.owner.isLive(a.instanceId);
+  }
+
+  /**
+   * Waits (polling the durable row, so it works across instances) until `done(attempt)` says
+   * the wait is over or `timeoutMs` passes; returns the last row read.
+   */
+  async waitFor(
+    id: string,
+    timeoutMs: number,
+    done: (a: SettlementAttempt | undefined) => Promise<boolean> | boolean,
+    pollMs = 200,
+  ): Promise<SettlementAttempt | undefined> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const a = await this.get(id);
+      if ((await done(a)) || Date.now() >= until) return a;
+      await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(10, until - Date.now()))));
+    }
+  }
+}

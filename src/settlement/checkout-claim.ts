@@ -1,0 +1,75 @@
+/**
+ * The checkout side of the attempt ledger: claiming a payment for one attempt (`pending ->
+ * processing` and the attempt row in one transaction, so no instance sees one without the
+ * other), recording its transaction as soon as it is on its way, and reading back the stored
+ * authorization when another instance finishes the attempt.
+ */
+import { getAddress, type Hex } from 'viem';
+import type { TransferAuthorization } from '../chain/authorization.js';
+import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
+import type { Store } from '../store/index.js';
+import { SettlementAttempts, type AttemptLedger, type SettlementAttempt } from './attempts.js';
+import { withAttempt } from './settle-reasons.js';
+
+  /** `pending -> processing` and the attempt that carries it, in one transaction. */
+export async function claimAttempt(
+  d: { store: Store; payments: PaymentsService; ledger: AttemptLedger },
+    p: Payment,
+    auth: TransferAuthorization,
+    signature: Hex,
+    authNonce: string | undefined,
+  ): Promise<{ payment: Payment; attempt: SettlementAttempt } | undefined> {
+    return d.store
+      .transaction(async (tx) => {
+        const payment = await d.payments.transitionIn(tx, p.id, 'pending', 'processing', {
+          payer: auth.from,
+          attemptedBy: withAttempt(p, auth.from, authNonce),
+          authNonce,
+          txHash: undefined,
+        });
+        if (!payment) return undefined;
+        const attempt = await d.ledger.open(tx, {
+          kind: 'checkout',
+          subject: p.id,
+          payer: auth.from,
+          nonce: auth.nonce,
+          validBefore: auth.validBefore,
+          authorization: Object.fromEntries(Object.entries(auth).map(([k, v]) => [k, String(v)])),
+          signature,
+        });
+        // An attempt of this very authorization is still open (from before the ledger's rules):
+        // roll the claim back; the caller reads the state again.
+        if (!attempt) throw new ClaimRefused();
+        return { payment, attempt };
+      })
+      .catch((e: unknown) => {
+        if (e instanceof ClaimRefused) return undefined;
+        throw e;
+      });
+  }
+
+export async function recordTxHash(store: Store, paymentId: string, attempt: SettlementAttempt, txHash: Hex): Promise<void> {
+  // Stored while still processing, so the reconciler (of any instance) can follow a
+  // transaction that is pending in the mempool. Not a status change: no listeners.
+  const now = new Date().toISOString();
+  await store.transaction(async (tx) => {
+    await tx.table(Payments).update(paymentId, { txHash, updatedAt: now }, { status: 'processing' });
+    await tx.table(SettlementAttempts).update(attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
+  });
+}
+
+/** The signed authorization an attempt carries. */
+export function storedAuthorization(attempt: SettlementAttempt): TransferAuthorization {
+  const a = attempt.authorization;
+  return {
+    from: getAddress(a.from!),
+    to: getAddress(a.to!),
+    value: BigInt(a.value!),
+    validAfter: BigInt(a.validAfter!),
+    validBefore: BigInt(a.validBefore!),
+    nonce: a.nonce as Hex,
+  };
+}
+
+/** Thrown inside the claim's transaction to roll it back. */
+class ClaimRefused extends Error {}

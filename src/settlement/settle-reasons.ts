@@ -1,0 +1,231 @@
+/**
+ * The vocabulary of checkout settlement: its inputs, its answers (SettleReason and the payer's
+ * messages), and the checks on an authorization against the one we issued. Shared by the
+ * settle use case (settlement.ts) and the processing resolver (processing-resolver.ts).
+ */
+import { getAddress, isAddressEqual, type Address, type Hex } from 'viem';
+import { z } from 'zod';
+import type { VerifyReason } from '../chain/chain.js';
+import type { RelayOutcome } from '../chain/relay.js';
+import { EvmAddress, SignatureHex, TransferAuthorization, type TransferTypedDataJson } from '../chain/authorization.js';
+import type { Payment } from '../payments/payments.js';
+import { fail, type Fail, type Result } from '../lib/results.js';
+
+// ---------------------------------------------------------------------------- inputs
+
+export const AuthorizationRequest = z.object({ from: EvmAddress });
+export type AuthorizationRequest = z.infer<typeof AuthorizationRequest>;
+
+export const SettleRequest = z.object({
+  /** The signed message, uint256 fields as decimal strings (what eth_signTypedData_v4 signed). */
+  authorization: TransferAuthorization,
+  signature: SignatureHex,
+});
+export type SettleRequest = z.infer<typeof SettleRequest>;
+
+// ---------------------------------------------------------------------------- results
+
+export const SettleReason = {
+  notFound: 'not_found',
+  /** The signature does not recover to `authorization.from`. */
+  invalidSignature: 'invalid_signature',
+  /** `to` is not the payment's payout address / the merchant's wallet. */
+  wrongRecipient: 'wrong_recipient',
+  /** `value` is not exactly the locked stablecoin amount. */
+  wrongAmount: 'wrong_amount',
+  /** `nonce` is not the one issued for this payment. */
+  wrongNonce: 'wrong_nonce',
+  /** `validBefore` is not the session expiry we issued. */
+  wrongValidity: 'wrong_validity',
+  notYetValid: 'not_yet_valid',
+  insufficientBalance: 'insufficient_balance',
+  /** The session (and so the authorization) has expired. */
+  expired: 'expired',
+  /** Settled already, by a different authorization than the one given. */
+  alreadySettled: 'already_settled',
+  /** The payment failed earlier (terminal). */
+  paymentFailed: 'payment_failed',
+  /** The merchant canceled the session (terminal): no authorization can settle it any more. */
+  canceled: 'canceled',
+  /** Another authorization is being settled for this payment right now. */
+  processing: 'processing',
+  /** The payer canceled this payment's authorization on-chain (EIP-3009); another wallet can pay. */
+  authorizationCanceled: 'authorization_canceled',
+  /** The chain rejected the call in simulation for a reason not listed above. */
+  simulationFailed: 'simulation_failed',
+  /** The transaction was mined and reverted; the payment is now `failed`. */
+  reverted: 'reverted',
+  /** The chain could not be reached; nothing was sent, retry later. */
+  chainUnavailable: 'chain_unavailable',
+  /** The node did not take the transaction; nothing was sent, retry later. */
+  submitFailed: 'submit_failed',
+} as const;
+export type SettleReason = (typeof SettleReason)[keyof typeof SettleReason];
+
+export type AuthorizationFailure = Fail<
+  | typeof SettleReason.notFound
+  | typeof SettleReason.expired
+  | typeof SettleReason.alreadySettled
+  | typeof SettleReason.paymentFailed
+  | typeof SettleReason.processing
+  | typeof SettleReason.canceled
+>;
+export type AuthorizationResult =
+  | {
+      ok: true;
+      /** For `eth_signTypedData_v4` (send `JSON.stringify(typedData)`). */
+      typedData: TransferTypedDataJson;
+      payment: Payment;
+    }
+  | AuthorizationFailure;
+
+/**
+ * `payment.status` is `settled`, or `processing` when the receipt did not arrive within the
+ * confirm timeout (the reconciler or a resubmit of the same authorization finishes it).
+ */
+export type SettleResult = Result<{ payment: Payment; txHash?: Hex }, SettleReason>;
+
+export interface SettleOptions {
+  /**
+   * The payer chose the nonce (x402 clients sign a random one) and the window (closing no later
+   * than the session expiry). The payment still settles once: only one authorization is in
+   * flight at a time, and every attempted (payer, nonce) is kept and checked on-chain.
+   */
+  payerNonce?: boolean;
+}
+
+export interface ReconcileSummary {
+  checked: number;
+  settled: number;
+  failed: number;
+  pending: number;
+  processing: number;
+  /** Pending payments with a settle attempt that the reconciler expired (none of it was used). */
+  expired: number;
+}
+
+export interface UsedAuthorization {
+  payer: Address;
+  txHash: Hex;
+  /** Set when the payer chose the nonce (x402); else the payment's derived nonce. */
+  nonce?: string;
+}
+
+/**
+ * An `attemptedBy` entry: the payer (the payment's derived nonce), or `payer:nonce` when the payer
+ * chose the nonce (x402 clients sign a random one).
+ */
+export function attemptKey(payer: string, nonce?: string): string {
+  const a = getAddress(payer.toLowerCase());
+  return nonce ? `${a}:${nonce.toLowerCase()}` : a;
+}
+
+export function parseAttempt(entry: string): { payer: Address; nonce?: string } {
+  const [payer, nonce] = entry.split(':');
+  return nonce ? { payer: getAddress(payer!.toLowerCase()), nonce } : { payer: getAddress(payer!.toLowerCase()) };
+}
+
+/** `attemptedBy` with this attempt added (checksummed, once). */
+export function withAttempt(p: Pick<Payment, 'attemptedBy'>, payer: Address, nonce?: string): string[] {
+  const list = p.attemptedBy ?? [];
+  const key = attemptKey(payer, nonce);
+  return list.some((a) => a.toLowerCase() === key.toLowerCase()) ? list : [...list, key];
+}
+
+// ---------------------------------------------------------------------------- helpers
+
+/** The session expiry in unix seconds: the authorization's validBefore. */
+export function validBeforeOf(p: Payment): bigint {
+  return BigInt(Math.floor(Date.parse(p.expiresAt) / 1000));
+}
+
+/** Why a payment (by its effective status) cannot be paid now, or undefined when it can. */
+export function statusFailure(p: Payment): AuthorizationFailure | undefined {
+  switch (p.status) {
+    case 'pending':
+      return undefined;
+    case 'expired':
+      return fail(SettleReason.expired, 'This payment session has expired.');
+    case 'settled':
+    case 'refunded':
+      return fail(SettleReason.alreadySettled, 'This payment has already been paid.');
+    case 'canceled':
+      return fail(SettleReason.canceled, 'The merchant canceled this payment. Nothing was charged.');
+    case 'failed':
+      return fail(SettleReason.paymentFailed, 'This payment has failed and can no longer be paid.');
+    case 'processing':
+      return fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
+  }
+}
+
+/** The fields we issued must come back unchanged (x402: recipient, value, validity window). */
+export function compareAuthorization(got: TransferAuthorization, want: TransferAuthorization): Fail<SettleReason> | undefined {
+  if (!isAddressEqual(got.to, want.to)) {
+    return fail(SettleReason.wrongRecipient, 'The authorization pays the wrong recipient.', 'authorization.to');
+  }
+  if (got.value !== want.value) {
+    return fail(SettleReason.wrongAmount, `The authorization must be for exactly ${want.value} base units.`, 'authorization.value');
+  }
+  if (got.nonce.toLowerCase() !== want.nonce.toLowerCase()) {
+    return fail(SettleReason.wrongNonce, 'The authorization nonce was not issued for this payment.', 'authorization.nonce');
+  }
+  if (got.validBefore !== want.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization must be valid until the session expiry.', 'authorization.validBefore');
+  }
+  if (got.validAfter > got.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization validity window is empty.', 'authorization.validAfter');
+  }
+  return undefined;
+}
+
+/**
+ * An authorization whose payer chose the nonce and window (x402): the recipient and exact amount
+ * we issue, a window that is open now and closes no later than the session expiry.
+ */
+export function comparePayerNonceAuthorization(got: TransferAuthorization, want: TransferAuthorization): Fail<SettleReason> | undefined {
+  if (!isAddressEqual(got.to, want.to)) {
+    return fail(SettleReason.wrongRecipient, 'The authorization pays the wrong recipient.', 'authorization.to');
+  }
+  if (got.value !== want.value) {
+    return fail(SettleReason.wrongAmount, `The authorization must be for exactly ${want.value} base units.`, 'authorization.value');
+  }
+  if (got.validBefore > want.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization must expire no later than the session.', 'authorization.validBefore');
+  }
+  if (got.validAfter > got.validBefore) {
+    return fail(SettleReason.wrongValidity, 'The authorization validity window is empty.', 'authorization.validAfter');
+  }
+  return undefined;
+}
+
+export const VERIFY_TO_SETTLE: Record<VerifyReason | 'submit_failed', SettleReason> = {
+  invalid_signature: SettleReason.invalidSignature,
+  authorization_used: SettleReason.alreadySettled,
+  insufficient_balance: SettleReason.insufficientBalance,
+  not_yet_valid: SettleReason.notYetValid,
+  expired: SettleReason.expired,
+  simulation_failed: SettleReason.simulationFailed,
+  chain_unavailable: SettleReason.chainUnavailable,
+  submit_failed: SettleReason.submitFailed,
+};
+
+export const MESSAGES: Partial<Record<SettleReason, string>> = {
+  invalid_signature: 'The signature does not match the paying wallet.',
+  insufficient_balance: 'The wallet does not hold enough USDC for this payment.',
+  expired: 'This payment session has expired.',
+  not_yet_valid: 'The authorization is not valid yet.',
+  chain_unavailable: 'The payment network could not be reached. Nothing was charged; try again shortly.',
+  submit_failed: 'The payment could not be sent. Nothing was charged; try again shortly.',
+};
+
+/** The verify/submit reason a failed relay stands for (the customer's message depends on it). */
+export function relayFailureReason(r: Extract<RelayOutcome, { status: 'failed' }>): VerifyReason | 'submit_failed' {
+  if (r.reason === 'rejected') return r.cause ?? 'submit_failed';
+  if (r.reason === 'reverted') return 'simulation_failed';
+  return r.reason;
+}
+
+export function mapVerifyFailure(f: Fail<VerifyReason | 'submit_failed'>): Fail<SettleReason> {
+  const reason = VERIFY_TO_SETTLE[f.reason];
+  return fail(reason, MESSAGES[reason] ?? f.message, f.param ? `authorization.${f.param}` : undefined);
+}
