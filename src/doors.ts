@@ -8,6 +8,7 @@ import type { Router } from 'express';
 import type { Core } from './core/core.js';
 import type { HttpRoutes } from './http/app.js';
 import { healthRouter } from './api/health.router.js';
+import { metricsRouter } from './api/metrics.router.js';
 import { authRouter } from './api/auth.router.js';
 import { keysRouter } from './api/keys.router.js';
 import { paymentsRouter } from './api/payments.router.js';
@@ -38,7 +39,7 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
   const agentLimiter = agentRateLimiter(core);
   return {
-    root: [healthRouter(core)],
+    root: [healthRouter(core), metricsRouter(core)],
     api: [
       // The two hottest routes first: a request walks the routers in order until one answers.
       paymentsRouter(core),

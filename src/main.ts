@@ -19,9 +19,18 @@ async function main(): Promise<void> {
   process.stdout.write(`StablePay is running at ${publicUrl} (API: ${publicUrl}/api, app: ${publicUrl}/app)\n`);
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator does not want to wait for the drain.
+      process.stdout.write(`${signal} received again, exiting now\n`);
+      process.exit(1);
+    }
     stopping = true;
-    process.stdout.write(`\n${signal} received, shutting down...\n`);
+    process.stdout.write(`\n${signal} received, shutting down (requests in flight get up to ${config.SHUTDOWN_GRACE} ms)...\n`);
+    // Bounded: a pass or a worker stuck past the grace (and a little more) does not keep the process.
+    setTimeout(() => {
+      process.stderr.write('shutdown took too long; exiting\n');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE + 15_000).unref();
     await service.close();
     process.exit(0);
   };

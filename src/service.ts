@@ -46,12 +46,16 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
   const print = opts.print ?? ((t: string) => process.stdout.write(t + '\n'));
   const cleanups: Array<() => Promise<void> | void> = [];
   let closeServer: (() => Promise<void>) | undefined;
+  let scheduler: Scheduler | undefined;
   let closing: Promise<void> | undefined;
   // Idempotent: a second close waits for the first.
   const close = () =>
     (closing ??= (async () => {
-      // Stop taking requests first, then the scheduler and the workers, then the store.
-      await closeServer?.();
+      // At once: stop accepting connections and stop starting background passes. Requests in
+      // flight finish (up to SHUTDOWN_GRACE) while the pass running now ends and the scheduler
+      // gives its leases up, so another instance takes the jobs over at its next tick. Then the
+      // workers, the chain and last the store (cleanups run in reverse).
+      await Promise.all([closeServer?.(), scheduler?.stop()]);
       for (const c of cleanups.reverse()) await c();
     })());
   const timeline = startupTimeline(logger);
@@ -60,14 +64,27 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     // the app is attached, every request is answered at once (healthz up but not ready, else 503).
     const server = http.createServer(startingHandler);
     server.keepAliveTimeout = 65_000;
+    let draining = false;
+    // Registered first, so it runs before the app: a response sent while draining closes its
+    // connection, so keep-alive clients reconnect to another instance.
+    server.on('request', (_req, res) => {
+      if (draining) res.setHeader('Connection', 'close');
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve());
     });
     closeServer = () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        draining = true;
+        // Stop listening; idle keep-alive connections go now, busy ones once their response is
+        // sent; past the grace whatever is still open is cut.
+        const cut = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
       });
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
@@ -93,6 +110,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
 
     const app = createApp(core, httpRoutes(core, { telegram: telegram?.router }));
     // Every background loop (expiry sweep, reconcilers, webhook rescan), each pass under a lease.
+    scheduler = built.scheduler;
     built.scheduler.start();
     timeline.phase('routes');
     // Swapped in one step: a request is served by exactly one of the two handlers.

@@ -17,6 +17,7 @@ import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } fr
 import { HELP_EXAMPLES } from './local-engine.js';
 import { type PendingAction, type PendingStatus } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
+import type { Metrics } from '../metrics/port.js';
 
 export type AgentAction = ToolAction | 'none';
 
@@ -72,6 +73,8 @@ export interface AgentOptions {
   now?: () => Date;
   /** This instance, among several on one database: executing actions carry its id. */
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
+  /** Turns by outcome, for operators (docs/metrics.md). */
+  metrics?: Pick<Metrics, 'agentTurn'>;
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -120,6 +123,12 @@ export class Agent {
   }
 
   async runTurn(req: TurnRequest): Promise<TurnOutcome> {
+    const outcome = await this.turn(req);
+    this.opts.metrics?.agentTurn(outcome.ok ? (outcome.pending ? 'pending' : 'ok') : (outcome.reason ?? 'failed'));
+    return outcome;
+  }
+
+  private async turn(req: TurnRequest): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
     const account = await this.opts.accounts.get(accountId);

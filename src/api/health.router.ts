@@ -10,6 +10,25 @@ export const HealthResponse = z.object({
 
 registerSchema('Health', HealthResponse);
 
+export const ReadinessResponse = z.object({
+  ok: z.boolean(),
+  details: z
+    .object({
+      store: z.boolean().describe('The store answers.'),
+      chain: z.boolean().describe('The chain RPC answers with the expected chain id.'),
+      relayer: z.object({
+        address: z.string(),
+        gas_balance_wei: z.string().optional().describe('The relayer\'s native balance (absent when the node did not answer).'),
+        min_gas_balance_wei: z.string().describe('RELAYER_MIN_GAS_BALANCE in wei.'),
+        low_gas: z.boolean().describe('True when the balance is under the floor: top it up (the instance stays ready).'),
+        nonce_lag: z.number().int().optional().describe('Transactions sent by the relayer and not yet mined.'),
+      }),
+    })
+    .describe('What was checked.'),
+});
+
+registerSchema('Readiness', ReadinessResponse);
+
 // Served from the site root, not under /api (the document gives these paths their own server).
 registerRoute({
   method: 'get',
@@ -28,7 +47,7 @@ registerRoute({
   summary: 'Readiness: the store and the chain are reachable',
   tags: ['Service'],
   auth: 'none',
-  responses: { 200: { description: 'Ready.', schema: HealthResponse }, 503: { description: 'Not ready.', schema: HealthResponse } },
+  responses: { 200: { description: 'Ready.', schema: ReadinessResponse }, 503: { description: 'Not ready.', schema: ReadinessResponse } },
 });
 
 export function healthRouter(deps: Core): Router {
@@ -37,8 +56,22 @@ export function healthRouter(deps: Core): Router {
     res.json({ ok: true, ready: true });
   });
   r.get('/readyz', async (_req, res) => {
-    const ready = await deps.ready().catch(() => false);
-    res.status(ready ? 200 : 503).json({ ok: ready });
+    const { ok, details } = await deps.readiness();
+    const { relayer } = details;
+    res.status(ok ? 200 : 503).json({
+      ok,
+      details: {
+        store: details.store,
+        chain: details.chain,
+        relayer: {
+          address: relayer.address,
+          ...(relayer.gasBalanceWei !== undefined ? { gas_balance_wei: relayer.gasBalanceWei } : {}),
+          min_gas_balance_wei: relayer.minGasBalanceWei,
+          low_gas: relayer.lowGas,
+          ...(relayer.nonceLag !== undefined ? { nonce_lag: relayer.nonceLag } : {}),
+        },
+      },
+    });
   });
   return r;
 }

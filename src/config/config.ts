@@ -114,6 +114,16 @@ export const EnvSchema = z.object({
   DEPOSIT_WATCH_INTERVAL: TimerDuration.default(parseDuration('5s')),
   /** How long after a session ends its deposit address is still watched (late money is refunded). */
   DEPOSIT_WATCH_GRACE: Duration.default(parseDuration('24h')),
+  /** On SIGTERM: how long requests in flight may take to finish before their connections are cut (docs/deploy.md). */
+  SHUTDOWN_GRACE: TimerDuration.default(parseDuration('10s')),
+  /** Bearer token for `GET /metrics` (docs/metrics.md); unset: the endpoint answers 404 and nothing is counted. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Under this native balance (in ether, e.g. "0.05") the relayer is logged as low on gas and flagged on /readyz. */
+  RELAYER_MIN_GAS_BALANCE: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ether such as "0.05"')
+    .default('0.01'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -38,6 +38,10 @@ import { SeenUpdates } from '../inbox/seen-updates.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { Core } from './core.js';
 import { PendingActionsStore } from '../pending-actions/pending-actions.js';
+import { noMetrics, type Metrics } from '../metrics/port.js';
+import { prometheusMetrics } from '../metrics/prometheus.js';
+import { RelayerHealth } from '../chain/relayer-health.js';
+import { parseEther } from 'viem';
 
 export type { Core } from './core.js';
 
@@ -65,23 +69,27 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const { logger, defer } = o;
   const phase = o.phase ?? (() => undefined);
 
-  const store: Store = await openStore(config);
+  // Counted only when an operator can read it (METRICS_TOKEN, docs/metrics.md).
+  const metrics: Metrics = config.METRICS_TOKEN ? prometheusMetrics() : noMetrics;
+  const store: Store = await openStore(config, { onRetry: (_attempt, code) => metrics.storeRetry(code) });
   defer(() => store.close());
   // This process among the instances sharing the store (docs/deploy.md): work it marks as its
   // own is taken over by another instance only once this lease lapses.
   const instance = new InstanceLease(store);
   await instance.start();
   defer(() => instance.stop());
+  metrics.instance(instance.id);
   const shared = config.DATABASE_URL !== undefined;
   phase('store');
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
   const keys = new KeysService(store);
-  const payments = new PaymentsService(store, fx, config.PUBLIC_URL);
+  const payments = new PaymentsService(store, fx, config.PUBLIC_URL, metrics);
+  if (metrics.enabled) payments.onTransition(async (tx, _before, after) => tx.afterCommit(() => metrics.paymentStatus(after.status)));
   // Webhooks (docs/webhooks.md): the outbox listens to every payment transition from here on;
   // the dispatcher resumes pending deliveries and stops before the store closes.
-  const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments, instance });
+  const webhooks = await createWebhooks({ config, logger: logger.child({ module: 'webhooks' }), store, payments, instance, metrics });
   defer(() => webhooks.stop());
   await webhooks.start();
   phase('webhooks');
@@ -108,6 +116,14 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       `the relayer ${chain.relayerAddress} is in use by the running instance ${relayer.holder}: give each instance its own RELAYER_PRIVATE_KEY (docs/deploy.md)`,
     );
   }
+  const relayerHealth = new RelayerHealth({
+    chain,
+    minGasWei: parseEther(config.RELAYER_MIN_GAS_BALANCE),
+    logger: logger.child({ module: 'relayer' }),
+    metrics,
+  });
+  relayerHealth.start(60_000);
+  defer(() => relayerHealth.stop());
   phase('chain');
   // After a crash: anything reported settled must be on the chain (the journal put back what it lost).
   void auditSettledOnChain({ store, chain, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
@@ -134,6 +150,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'agent' }),
     accounts,
     instance,
+    metrics,
   });
   // Before any confirm can run here: an action still `executing` was cut off by a stop
   // (with several instances: only those whose instance is gone; checked again periodically).
@@ -159,6 +176,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     chainDelayMs: config.SETTLEMENT_CHAIN_DELAY,
   });
   defer(() => settlement.close());
+  if (metrics.enabled) countSettles(settlement, metrics);
   // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
   const x402Port = chainPort(chain);
   const facilitator = new Facilitator({ port: x402Port, store, logger: logger.child({ module: 'x402' }), receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
@@ -175,6 +193,10 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   });
   defer(() => refunds.close());
 
+  const readiness = async () => {
+    const [storeUp, chainUp, relayer] = await Promise.all([store.ping().catch(() => false), chain.ping().catch(() => false), relayerHealth.status()]);
+    return { ok: storeUp && chainUp, details: { store: storeUp, chain: chainUp, relayer } };
+  };
   const core: Core = {
     config,
     logger,
@@ -198,11 +220,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     bills,
     markets,
     seenUpdates: new SeenUpdates(store),
-    async ready() {
-      const probes = [() => store.ping(), () => chain.ping()];
-      const results = await Promise.all(probes.map((p) => p().catch(() => false)));
-      return results.every(Boolean);
-    },
+    ready: async () => (await readiness()).ok,
+    readiness,
+    metrics,
     present: {
       account: async (account) => ({ wallet: await wallets.summary(account) }),
       payment: async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) }),
@@ -211,7 +231,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   };
 
   // Every background loop, each pass under its own store lease (one instance at a time).
-  const scheduler = new Scheduler({ store, owner: instance.id, logger: logger.child({ module: 'scheduler' }) });
+  const scheduler = new Scheduler({ store, owner: instance.id, logger: logger.child({ module: 'scheduler' }), metrics });
   scheduler
     // Pending sessions past their expiry become `expired`; the sweep's compare-and-set keeps a
     // second sweeper harmless.
@@ -241,4 +261,18 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   defer(() => scheduler.stop());
 
   return { core, store, chain, instance, scheduler };
+}
+
+/**
+ * Counts every settle call by outcome and latency, wherever it comes from (the checkout, x402,
+ * the app wallet), at the composition root so src/settlement stays free of metrics.
+ */
+function countSettles(settlement: SettlementService, metrics: Metrics): void {
+  const settle = settlement.settle.bind(settlement);
+  settlement.settle = async (...args) => {
+    const started = performance.now();
+    const r = await settle(...args);
+    metrics.settlement(r.ok ? r.payment.status : r.reason, (performance.now() - started) / 1000);
+    return r;
+  };
 }

@@ -25,6 +25,8 @@ import type { Facilitator } from '../x402/facilitator.js';
 import type { ExactEvmPort } from '../x402/exact-evm.js';
 import type { Wallets } from '../wallet/wallets.js';
 import type { SeenUpdates } from '../inbox/seen-updates.js';
+import type { Metrics } from '../metrics/port.js';
+import type { RelayerStatus } from '../chain/relayer-health.js';
 
 export interface Core {
   config: Config;
@@ -64,6 +66,10 @@ export interface Core {
   seenUpdates: SeenUpdates;
   /** Readiness: the store and the chain answer. */
   ready(): Promise<boolean>;
+  /** Readiness with what was checked: the store, the chain, the relayer's gas and nonce lag (`/readyz`). */
+  readiness(): Promise<{ ok: boolean; details: { store: boolean; chain: boolean; relayer: RelayerStatus } }>;
+  /** What `/metrics` serves (off, `enabled: false`, without METRICS_TOKEN). */
+  metrics: Metrics;
   /** The fields the HTTP answers add beyond a record's own (they need the chain or settlement). */
   present: {
     /** `GET /api/me`: the custodial wallet. */

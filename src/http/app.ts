@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { errorHandler, invalidRequest, notFoundHandler, useErrorShape } from './errors.js';
+import type { Metrics } from '../metrics/port.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -28,8 +29,24 @@ export interface HttpRoutes {
 }
 
 /** Builds the express app: pages and the JSON API, each failure answered as JSON. */
-export function createApp(deps: { config: Pick<Config, 'PUBLIC_URL'>; logger: Logger }, routes: HttpRoutes): Express {
+export function createApp(
+  deps: { config: Pick<Config, 'PUBLIC_URL'>; logger: Logger; metrics?: Pick<Metrics, 'enabled' | 'httpRequest'> },
+  routes: HttpRoutes,
+): Express {
   const app = express();
+  const { metrics } = deps;
+  if (metrics?.enabled) {
+    app.use((req, res, next) => {
+      const started = performance.now();
+      res.once('finish', () => {
+        // The matched route's pattern (`/api/v1/payments/:id`), never the raw URL: one series per
+        // route, however many ids are requested. Pages and files no route names share one label.
+        const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : '(unmatched)';
+        metrics.httpRequest(req.method, route, res.statusCode, (performance.now() - started) / 1000);
+      });
+      next();
+    });
+  }
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');

@@ -5,6 +5,7 @@ import { fail, type Result } from '../lib/results.js';
 import type { FxFailure, FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
 import type { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentStatus } from './schemas.js';
+import { noMetrics, type Metrics } from '../metrics/port.js';
 
 export interface Payment {
   readonly id: string;
@@ -145,6 +146,7 @@ export class PaymentsService {
     private readonly store: Store,
     private readonly fx: FxService,
     private readonly publicUrl: string,
+    private readonly metrics: Pick<Metrics, 'paymentCreated'> = noMetrics,
   ) {}
 
   onTransition(listener: TransitionListener): void {
@@ -187,7 +189,7 @@ export class PaymentsService {
     const requestHash = canonicalHash(input);
     const idemId = idempotencyKey ? canonicalHash([accountId, idempotencyKey]) : undefined;
 
-    return this.store.transaction(async (tx) => {
+    const result = await this.store.transaction(async (tx) => {
       const payments = tx.table(Payments);
       const keys = tx.table(IdempotencyKeys);
       if (idemId) {
@@ -217,6 +219,8 @@ export class PaymentsService {
       return result;
       // Only unique keys decide here (the idempotency key, `(account, reference)`).
     }, { guardedByUniqueKeys: true });
+    if (result.ok && result.created && !result.replayed) this.metrics.paymentCreated();
+    return result;
   }
 
   private async insertOrDedupe(

@@ -11,6 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/index.js';
+import { noMetrics, type Metrics } from '../metrics/port.js';
 
 export interface Job {
   /** The lease name, unique per job (e.g. `sweep:expiry`); also how the logs name the job. */
@@ -36,14 +37,19 @@ export interface SchedulerOptions {
   /** This instance's id among those sharing the store (InstanceLease.id). */
   owner: string;
   logger: Pick<Logger, 'error'>;
+  /** Passes run and leases held, for operators (docs/metrics.md). */
+  metrics?: Pick<Metrics, 'schedulerPass' | 'leaseHeld'>;
 }
 
 export class Scheduler {
   private readonly jobs = new Map<string, JobState>();
   private started = false;
   private stopped = false;
+  private readonly metrics: Pick<Metrics, 'schedulerPass' | 'leaseHeld'>;
 
-  constructor(private readonly opts: SchedulerOptions) {}
+  constructor(private readonly opts: SchedulerOptions) {
+    this.metrics = opts.metrics ?? noMetrics;
+  }
 
   /** Adds a job; jobs added after `start()` start at once. */
   add(job: Job): this {
@@ -85,6 +91,7 @@ export class Scheduler {
       if (!job.held) continue;
       job.held = false;
       await this.opts.store.releaseLease(job.name, this.opts.owner).catch(() => undefined);
+      this.metrics.leaseHeld(job.name, false);
     }
   }
 
@@ -109,12 +116,16 @@ export class Scheduler {
       return false;
     }
     job.held = mine;
+    this.metrics.leaseHeld(job.name, mine);
     // Held but still running the previous pass: the renewal above keeps it ours, no second pass.
     if (!mine || job.running) return false;
     job.running = (async () => {
+      const started = performance.now();
       try {
         await job.run();
+        this.metrics.schedulerPass(job.name, 'ok', (performance.now() - started) / 1000);
       } catch (err) {
+        this.metrics.schedulerPass(job.name, 'failed', (performance.now() - started) / 1000);
         this.opts.logger.error({ err, job: job.name }, 'background job failed');
       }
     })();

@@ -9,8 +9,8 @@ export interface StoreConfig {
 }
 
 /** DATABASE_URL selects PostgreSQL (migrated at open); without it, lowdb under DATA_DIR as always. */
-export function openStore(config: StoreConfig): Promise<Store> {
+export function openStore(config: StoreConfig, opts: { onRetry?: (attempt: number, code: string) => void } = {}): Promise<Store> {
   return config.DATABASE_URL
-    ? PgStore.open(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX })
+    ? PgStore.open(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, onRetry: opts.onRetry })
     : LowdbStore.open(config.DATA_DIR);
 }

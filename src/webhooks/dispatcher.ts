@@ -23,6 +23,7 @@ import {
   type WebhookDelivery,
 } from './outbox.js';
 import type { WebhookSecretsService } from './secrets.js';
+import type { Metrics } from '../metrics/port.js';
 import { signatureHeader, standardWebhookHeaders } from './signing.js';
 import { SIGNATURE_HEADER } from './verify.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';
@@ -46,6 +47,8 @@ export interface DispatcherOptions {
   jitter?: number;
   /** This instance, when several share the database: an attempt another live one has on the wire is left to it. */
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
+  /** Delivery lag, for operators (docs/metrics.md). */
+  metrics?: Pick<Metrics, 'webhookDelivered'>;
 }
 
 /** Attempt outcome beyond the HTTP result: the endpoint is disabled, so nothing was sent. */
@@ -286,6 +289,7 @@ export class WebhookDispatcher {
       }
       await t.update(id, patch);
     });
+    if (result.ok) this.opts.metrics?.webhookDelivered((Date.now() - Date.parse(claimed.cycleStartedAt)) / 1000);
     this.resolveWaiters(id, claimed.cycle);
     if (!result.ok && !result.aborted) {
       this.opts.logger.debug({ delivery: id, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');

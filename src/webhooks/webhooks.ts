@@ -24,6 +24,7 @@ import { loadSecretBox, WebhookSecretsService, type SecretStatus } from './secre
 import { checkWebhookUrl, type UrlCheckFailure } from './url-guard.js';
 import type { ListDeliveriesQuery } from './schemas.js';
 import { sendTestEvent, type TestEventOutcome } from './test-event.js';
+import type { Metrics } from '../metrics/port.js';
 
 export interface DeliveryWithEvent {
   delivery: WebhookDelivery;
@@ -165,6 +166,8 @@ export interface WebhooksOptions {
   concurrency?: number;
   /** This instance among several on one database (see WebhookDispatcher). */
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
+  /** Delivery lag, backlog and the oldest pending delivery, for operators (docs/metrics.md). */
+  metrics?: Pick<Metrics, 'webhookDelivered' | 'sample'>;
 }
 
 /** Builds the capability and registers the outbox as a payments transition listener. */
@@ -179,7 +182,17 @@ export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
     guard: config.production,
     concurrency: opts.concurrency,
     instance: opts.instance,
+    metrics: opts.metrics,
   });
+  if (opts.metrics) {
+    // Read at scrape time through the status index; the oldest is the first pending in insertion order.
+    const deliveries = store.table(WebhookDeliveries);
+    opts.metrics.sample('webhookBacklog', () => deliveries.count({ status: 'pending' }));
+    opts.metrics.sample('webhookOldestPending', async () => {
+      const [oldest] = await deliveries.findMany({ status: 'pending' }, { limit: 1 });
+      return oldest ? Math.max(0, (Date.now() - Date.parse(oldest.cycleStartedAt)) / 1000) : 0;
+    });
+  }
   const outbox = new Outbox({ schedule: config.WEBHOOK_RETRY_SCHEDULE, secrets, onQueued: dispatcher.kick });
   payments.onTransition(outbox.onTransition);
   const service = new WebhooksService(store, secrets, dispatcher, config.production);

@@ -188,7 +188,12 @@ describe('health', () => {
     expect(live.json()).toEqual({ ok: true, ready: true });
     const ready = await raw('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.json()).toEqual({ ok: true });
+    expect(ready.json()).toMatchObject({ ok: true, details: { store: true, chain: true, relayer: { low_gas: false } } });
+  });
+
+  it('GET /metrics does not exist without METRICS_TOKEN (404, the documented shape)', async () => {
+    const r = await raw('/metrics', { headers: { authorization: 'Bearer anything-at-all-here' } });
+    expectDeveloperError(r, 404, 'invalid_request_error');
   });
 
   it('GET /readyz answers 503 when a probe fails', async () => {
@@ -197,7 +202,7 @@ describe('health', () => {
     try {
       const r = await raw('/readyz');
       expect(r.status).toBe(503);
-      expect(r.json()).toEqual({ ok: false });
+      expect(r.json()).toMatchObject({ ok: false, details: { chain: false } });
     } finally {
       ping.mockRestore();
     }
