@@ -1,0 +1,18 @@
+/** Why the core stopped a money-moving call (the turn's `reason`). */
+export const GroundingReason = {
+  /** An argument of the call is not in the person's own words (quoted and forwarded text do not count). */
+  not_grounded: 'not_grounded',
+} as const;
+export type GroundingReason = (typeof GroundingReason)[keyof typeof GroundingReason];
+
+/**
+ * The only arguments an engine may fill in without the person writing them, and what the
+ * held action tells them. A call carrying one is held for confirmation (never acted on at
+ * once); any other argument not found in the person's words ends the turn `not_grounded`.
+ */
+export const INFERRED = {
+  currency_from_account: "I used your account's currency; the message names none.",
+  network_from_phone: "I picked the mobile network from the phone number's prefix.",
+  biller_from_category_and_country: 'I picked the only biller of that kind in your country.',
+} as const;
+export type Inferred = keyof typeof INFERRED;
