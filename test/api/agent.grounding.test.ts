@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { balance, usdc } from '../helpers/money.js';
+import { fakeMessagesApi, type Script } from '../agent/fake-messages-api.js';
 
 /**
  * Grounding through the real door: POST /api/agent/settle (and /api/chat) with the Claude
@@ -11,47 +10,6 @@ import { balance, usdc } from '../helpers/money.js';
  * only on arguments the person wrote; the chain balance is the proof.
  */
 const OUTSIDE = '0x2222222222222222222222222222222222222222';
-
-type Script = { tool: string; input: unknown } | { text: string };
-
-/** A Messages API on 127.0.0.1: each request takes the next scripted answer. */
-async function fakeMessagesApi() {
-  const queue: Script[] = [];
-  const state = { requests: 0 };
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      state.requests++;
-      const next = queue.shift() ?? { text: 'OK.' };
-      const content = 'tool' in next ? [{ type: 'tool_use', id: `toolu_${state.requests}`, name: next.tool, input: next.input }] : [{ type: 'text', text: next.text }];
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: `msg_${state.requests}`,
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-test',
-          content,
-          stop_reason: 'tool' in next ? 'tool_use' : 'end_turn',
-          stop_sequence: null,
-          usage: { input_tokens: 10, output_tokens: 10 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    state,
-    /** The model's answers for the next turn; a misled model would try again if handed back, so it gets a second try queued. */
-    play(...answers: Script[]) {
-      queue.length = 0;
-      queue.push(...answers);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('grounding through POST /api/agent/settle with a misled model (Claude engine, anvil)', () => {
   let api: Awaited<ReturnType<typeof fakeMessagesApi>>;
@@ -75,6 +33,7 @@ describe('grounding through POST /api/agent/settle with a misled model (Claude e
   });
   beforeEach(() => {
     api.state.requests = 0;
+    api.state.bodies.length = 0;
   });
 
   const settle = (body: Record<string, unknown>) => call(`${svc.api}/agent/settle`, { key: payer.key, body });
