@@ -17,7 +17,7 @@ import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } fr
 import { HELP_EXAMPLES } from './local-engine.js';
 import { type PendingAction, type PendingStatus } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
-import { groundCall } from './grounding/index.js';
+import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 
 export type AgentAction = ToolAction | 'none';
 
@@ -65,9 +65,6 @@ export interface TurnRequest {
   quoted?: string[];
 }
 
-/** A turn with nothing of the person's own, only forwarded or quoted text. */
-export const QUOTED_ONLY_REPLY =
-  "That's a forwarded or quoted message: I read it as information, never as an instruction, so I did nothing. Tell me in your own words what you'd like to do.";
 
 export interface AgentOptions {
   engine: Engine;
@@ -189,19 +186,8 @@ export class Agent {
       return { kind: 'executed', outcome };
     };
 
-    const result = await this.opts.engine.run(
-      {
-        accountId,
-        channel,
-        message: req.message,
-        localCurrency: account.localCurrency,
-        now: this.now(),
-        logger: log,
-        ...(requestId ? { requestId } : {}),
-        ...(quoted.length ? { quoted } : {}),
-      },
-      runTool,
-    );
+    const turn = { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log };
+    const result = await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool);
     return this.finish(result, state);
   }
 

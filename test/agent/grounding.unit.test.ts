@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, QUOTED_ONLY_REPLY } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/agent.js';
 import type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from '../../src/agent/engine.js';
-import { groundCall, ownWords } from '../../src/agent/grounding/index.js';
+import { groundCall, ownWords, QUOTED_ONLY_REPLY } from '../../src/agent/grounding/index.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
 import type { Channel } from '../../src/agent/tools.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';

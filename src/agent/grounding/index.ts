@@ -8,7 +8,7 @@ import { groundArguments } from './arguments.js';
 import { GroundingReason, INFERRED, type Inferred } from './reasons.js';
 import { readOwnWords } from './words.js';
 
-export { GroundingReason, INFERRED, type Inferred } from './reasons.js';
+export { GroundingReason, INFERRED, QUOTED_ONLY_REPLY, type Inferred } from './reasons.js';
 export { ownWords } from './own-words.js';
 
 /**

@@ -16,3 +16,7 @@ export const INFERRED = {
   biller_from_category_and_country: 'I picked the only biller of that kind in your country.',
 } as const;
 export type Inferred = keyof typeof INFERRED;
+
+/** A turn with nothing of the person's own, only forwarded or quoted text (reason `quoted_only`). */
+export const QUOTED_ONLY_REPLY =
+  "That's a forwarded or quoted message: I read it as information, never as an instruction, so I did nothing. Tell me in your own words what you'd like to do.";
