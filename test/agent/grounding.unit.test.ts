@@ -164,6 +164,18 @@ describe('grounding: every money-moving argument must be in the person own words
     expect(fake.calls).toEqual([]);
   });
 
+  it.each([
+    ['two amounts', 'send 400 (four thousand) KES to @bobby', { recipient: '@bobby', amount: '400', currency: 'KES' }, 'more than one amount'],
+    ['two currencies for one amount', 'send 200 KES (200 USD) to @bobby', { recipient: '@bobby', amount: '200', currency: 'KES' }, 'more than one currency'],
+    ['two recipients', 'send 5 USD to @bobby or @carol', { recipient: '@bobby', amount: '5', currency: 'USD' }, 'more than one recipient'],
+  ])('a message that contradicts itself (%s) holds the grounded reading for confirmation', async (_l, message, input, note) => {
+    const { out, held } = await turn(message, [transfer(input)]);
+    expect(out).toMatchObject({ ok: true, action: 'transfer', pending: { status: 'pending' } });
+    expect(out.reply).toContain(note);
+    expect(held?.status).toBe('pending');
+    expect(fake.calls).toEqual([]);
+  });
+
   it('a held action never carries an ungrounded argument: an inferred network with a changed amount ends the turn', async () => {
     const input = { biller: 'ke-safaricom-airtime', account_number: '0712345678', amount: '1000', currency: 'KES' };
     const { out } = await turn('buy 100 KES airtime for 0712345678', [{ name: 'pay_bill', input }]);

@@ -4,7 +4,7 @@ import { splitPhone } from '../../lib/phone.js';
 import { CURRENCY_COUNTRY } from '../../bills/catalogue.js';
 import { fold } from '../local/lexicon-i18n.js';
 import type { ToolCall } from '../tool-inputs.js';
-import type { Inferred } from './reasons.js';
+import type { Ambiguous, Inferred } from './reasons.js';
 import { canonicalAmount, sameNumber, yesNo, type OwnReading } from './words.js';
 
 /** What the grounding of one call's arguments found. */
@@ -13,6 +13,8 @@ export type ArgumentsGrounding = {
   missing: string[];
   /** Arguments taken from a rule in INFERRED instead of the words: the call is held for confirmation. */
   inferred: Inferred[];
+  /** The words allow another reading (a second amount, currency or recipient): held as well. */
+  ambiguous: Ambiguous[];
 };
 
 export type GroundingContext = { localCurrency: string; catalogue?: BillerCatalogue };
@@ -33,12 +35,13 @@ function catalogueOf(given: BillerCatalogue | undefined): { catalogue: BillerCat
 
 /** Each argument of a money-moving call, looked for in the person's own words. */
 export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingContext): ArgumentsGrounding {
-  const out: ArgumentsGrounding = { missing: [], inferred: [] };
+  const out: ArgumentsGrounding = { missing: [], inferred: [], ambiguous: [] };
   const local = ctx.localCurrency.trim().toUpperCase();
   switch (call.name) {
     case 'send_transfer': {
       const { recipient, amount, currency } = call.input;
       if (!recipientFound(recipient, own)) out.missing.push('recipient');
+      else if (own.recipients.some((r) => !sameRecipient(r, recipient))) out.ambiguous.push('several_recipients');
       money(out, own, amount, currency, local, [recipient]);
       break;
     }
@@ -82,11 +85,14 @@ export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingC
 function money(out: ArgumentsGrounding, own: OwnReading, amount: string, currency: string | undefined, fallback: string, idArgs: string[]): void {
   const want = canonicalAmount(amount);
   // A number that is the recipient's phone or the meter number is not an amount.
-  const mentions = own.money.filter((m) => m.amount === want && !idArgs.some((id) => m.digits.length >= 6 && sameNumber(m.digits, id)));
+  const amounts = own.money.filter((m) => !idArgs.some((id) => m.digits.length >= 6 && sameNumber(m.digits, id)));
+  const mentions = amounts.filter((m) => m.amount === want);
   if (!want || mentions.length === 0) {
     out.missing.push('amount');
     return;
   }
+  if (new Set(amounts.map((m) => m.amount)).size > 1) out.ambiguous.push('several_amounts');
+  if (new Set(mentions.flatMap((m) => (m.currency ? [m.currency] : []))).size > 1) out.ambiguous.push('several_currencies');
   const explicit = currency?.trim().toUpperCase();
   const effective = explicit ?? fallback;
   if (mentions.some((m) => m.currency === effective)) return;
@@ -114,6 +120,12 @@ function recipientFound(recipient: string, own: OwnReading): boolean {
   // A handle written with its "@" ("@amina"), whichever way the engine spells it.
   if (HANDLE.test(r)) return own.ids.has(`@${r.replace(/^@/, '')}`);
   return false;
+}
+
+function sameRecipient(a: string, b: string): boolean {
+  const x = a.trim().toLowerCase().replace(/^@/, '');
+  const y = b.trim().toLowerCase().replace(/^@/, '');
+  return x === y || (/\d{6}/.test(x) && sameNumber(x, y));
 }
 
 function accountFound(account: string, own: OwnReading): boolean {

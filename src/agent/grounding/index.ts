@@ -5,10 +5,10 @@ import { gateReply } from '../local/replies-i18n.js';
 import type { BillerCatalogue } from '../../bills/catalogue.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from '../tool-inputs.js';
 import { groundArguments } from './arguments.js';
-import { GroundingReason, INFERRED, type Inferred } from './reasons.js';
+import { AMBIGUOUS, GroundingReason, INFERRED, type Ambiguous, type Inferred } from './reasons.js';
 import { readOwnWords } from './words.js';
 
-export { GroundingReason, INFERRED, QUOTED_ONLY_REPLY, type Inferred } from './reasons.js';
+export { AMBIGUOUS, GroundingReason, INFERRED, QUOTED_ONLY_REPLY, type Ambiguous, type Inferred } from './reasons.js';
 export { ownWords } from './own-words.js';
 
 /**
@@ -19,7 +19,7 @@ export { ownWords } from './own-words.js';
  */
 export type GroundingDecision =
   | { kind: 'act' }
-  | { kind: 'hold'; inferred: Inferred[]; note: string }
+  | { kind: 'hold'; inferred: Inferred[]; ambiguous: Ambiguous[]; note: string }
   /** The turn ends here: `refuse` is answered 422, a gate answer (negation, question…) 200. */
   | { kind: 'end'; refuse: boolean; reason: string; reply: string; missing?: string[] };
 
@@ -78,9 +78,10 @@ export function groundCall(input: GroundingInput): GroundingDecision {
     return { kind: 'end', refuse, reason: v.reason === 'malformed_amount' ? 'invalid_amount' : v.reason, reply: gateReply(v.reason, a.lang, v.quoted) };
   }
 
-  if (found.inferred.length) {
+  if (found.inferred.length || found.ambiguous.length) {
     const inferred = [...new Set(found.inferred)];
-    return { kind: 'hold', inferred, note: inferred.map((i) => INFERRED[i]).join(' ') };
+    const ambiguous = [...new Set(found.ambiguous)];
+    return { kind: 'hold', inferred, ambiguous, note: [...inferred.map((i) => INFERRED[i]), ...ambiguous.map((x) => AMBIGUOUS[x])].join(' ') };
   }
   return { kind: 'act' };
 }

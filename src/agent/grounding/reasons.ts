@@ -17,6 +17,17 @@ export const INFERRED = {
 } as const;
 export type Inferred = keyof typeof INFERRED;
 
+/**
+ * The person's words hold more than the call can carry (two amounts, two currencies, two
+ * recipients): the call is grounded, but the reading is not the only one, so it is held too.
+ */
+export const AMBIGUOUS = {
+  several_amounts: 'Your message names more than one amount; check this is the one you mean.',
+  several_currencies: 'Your message names more than one currency for that amount; check this is the one you mean.',
+  several_recipients: 'Your message names more than one recipient; check this is the one you mean.',
+} as const;
+export type Ambiguous = keyof typeof AMBIGUOUS;
+
 /** A turn with nothing of the person's own, only forwarded or quoted text (reason `quoted_only`). */
 export const QUOTED_ONLY_REPLY =
   "That's a forwarded or quoted message: I read it as information, never as an instruction, so I did nothing. Tell me in your own words what you'd like to do.";

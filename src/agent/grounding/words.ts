@@ -21,6 +21,8 @@ export type OwnReading = {
   currencies: Set<string>;
   /** Identifiers a recipient or an account number can be: handles, e-mails, addresses, ids (lower-case). */
   ids: Set<string>;
+  /** Who the words could send to: handles, e-mails, addresses, account ids, phone numbers. */
+  recipients: string[];
   /** Digit strings (phones, meter numbers, spaced groups joined). */
   digitRuns: string[];
   /** Folded lower-case words, for market references and named outcomes. */
@@ -64,11 +66,14 @@ export function readOwnWords(message: string, localCurrency: string, now: Date):
     if (c) currencies.add(c.code);
   });
   const ids = new Set<string>();
+  const recipients = new Set<string>();
   const words: string[] = [];
   const outcomeWords = new Set<'yes' | 'no'>();
   for (const t of a.tokens) {
     if (t.kind === 'mention' || t.kind === 'email' || t.kind === 'address' || t.kind === 'account_id' || t.kind === 'market_id') ids.add(t.text.toLowerCase());
     if (t.kind === 'word' && /\d/.test(t.text)) ids.add(t.text.toLowerCase());
+    if (t.kind === 'mention' || t.kind === 'email' || t.kind === 'address' || t.kind === 'account_id') recipients.add(t.text.toLowerCase());
+    if (t.kind === 'phone') recipients.add(t.norm.replace(/[^\d+]/g, ''));
     if (t.kind === 'word' || t.kind === 'number') words.push(fold(t.text.toLowerCase()));
     if (t.kind === 'word') {
       const yn = yesNo(t.text);
@@ -78,7 +83,7 @@ export function readOwnWords(message: string, localCurrency: string, now: Date):
   // Digits as typed, with the spaces, dots and dashes inside a number taken out ("+254 712-345 678").
   const digitRuns = [...own.text.matchAll(/\d+/g)].map((m) => m[0]);
   for (const m of own.text.replace(/(?<=\d)[\s.-](?=\d)/g, '').matchAll(/\d+/g)) digitRuns.push(m[0]);
-  return { text: own.text, quoted: own.quoted, a, money, currencies, ids, digitRuns, words, outcomeWords };
+  return { text: own.text, quoted: own.quoted, a, money, currencies, ids, recipients: [...recipients], digitRuns, words, outcomeWords };
 }
 
 /**
