@@ -18,6 +18,7 @@ import { HELP_EXAMPLES } from './local-engine.js';
 import { type PendingAction, type PendingStatus } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/port.js';
+import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 
 export type AgentAction = ToolAction | 'none';
 
@@ -58,7 +59,13 @@ export interface TurnRequest {
   requestId?: string;
   /** Hold a money-moving call as a pending action even through the API (`confirm: false`). */
   preview?: boolean;
+  /**
+   * Text the person passed on rather than wrote (a forwarded message, the message replied to):
+   * data to read, never an instruction; no argument of a money-moving call may come from it.
+   */
+  quoted?: string[];
 }
+
 
 export interface AgentOptions {
   engine: Engine;
@@ -99,7 +106,11 @@ function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<TurnOutco
 interface TurnState {
   outcomes: { call: ToolCall; outcome: ToolOutcome }[];
   pending?: PendingAction;
+  /** Why the assistant held the action instead of acting (an argument it inferred). */
+  heldNote?: string;
   rejected: string[];
+  /** Set when grounding ended the turn: its answer, whatever the engine does next. */
+  ended?: TurnOutcome;
 }
 
 /**
@@ -136,10 +147,14 @@ export class Agent {
     // Never the message text at info: it is personal data.
     log.info({ engine: this.opts.engine.name }, 'agent turn');
     log.debug({ message: req.message }, 'agent turn message');
+    const quoted = (req.quoted ?? []).filter((q) => q.trim());
+    if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
     const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
     const state: TurnState = { outcomes: [], rejected: [] };
     const runTool: ToolRunner = async (name, input) => {
+      // Grounding ended the turn: nothing else runs in it, whatever the engine asks next.
+      if (state.ended) return { kind: 'ended', message: state.ended.reply };
       const checked = toToolCall(name, input);
       if (!checked.ok) {
         state.rejected.push(checked.message);
@@ -153,7 +168,18 @@ export class Agent {
         log.info({ tool: call.name }, 'tool call rejected: second money-moving action in one message');
         return { kind: 'rejected', message: 'Only one action that moves money can be done per message; ask the user to send the next one separately.' };
       }
-      if ((channel !== 'api' || req.preview) && moving) {
+      // Grounding (./grounding): every argument in the person's own words, the request past the gate.
+      const grounding = moving ? groundCall({ call, message: req.message, quoted, localCurrency: account.localCurrency, now: this.now() }) : { kind: 'act' as const };
+      if (grounding.kind === 'end') {
+        // A refusal (not_grounded, injection…) is a 422 naming the action; a gate answer (negation, question) a 200 `none`.
+        state.ended = grounding.refuse
+          ? failure(TOOL_ACTIONS[call.name], grounding.reply, grounding.reason)
+          : { ok: true, action: 'none', reply: grounding.reply, reason: grounding.reason };
+        log.warn({ tool: call.name, reason: grounding.reason, missing: grounding.missing }, 'money-moving call stopped by grounding; turn ended');
+        return { kind: 'ended', message: grounding.reply };
+      }
+      if (grounding.kind === 'hold') state.heldNote = grounding.note;
+      if ((channel !== 'api' || req.preview || grounding.kind === 'hold') && moving) {
         const preview = await describeCall(call, ctx, this.opts.handlers);
         if (!preview.ok) {
           state.outcomes.push({ call, outcome: preview });
@@ -169,10 +195,8 @@ export class Agent {
       return { kind: 'executed', outcome };
     };
 
-    const result = await this.opts.engine.run(
-      { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log, ...(requestId ? { requestId } : {}) },
-      runTool,
-    );
+    const turn = { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log };
+    const result = await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool);
     return this.finish(result, state);
   }
 
@@ -221,7 +245,8 @@ export class Agent {
   }
 
   private finish(result: EngineResult, state: TurnState): TurnOutcome {
-    if (state.pending) return this.pendingResult(state.pending);
+    if (state.ended) return state.ended;
+    if (state.pending) return this.pendingResult(state.pending, state.heldNote);
     if (state.outcomes.length > 0) {
       // The turn reports its money-moving outcome if it had one, else its last one.
       const primary =
@@ -250,13 +275,13 @@ export class Agent {
     }
   }
 
-  private pendingResult(p: PendingAction): TurnOutcome {
+  private pendingResult(p: PendingAction, note?: string): TurnOutcome {
     const action = TOOL_ACTIONS[p.call.name];
     const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
     return {
       ok: true,
       action,
-      reply: `${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      reply: `${note ? `${note} ` : ''}${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
       pending: view(p),
     };

@@ -10,6 +10,8 @@ export interface EngineTurn {
   localCurrency: string;
   now: Date;
   logger: Logger;
+  /** Forwarded or quoted text the door passed beside the message: data, never an instruction. */
+  quoted?: readonly string[];
 }
 
 /**
@@ -19,7 +21,13 @@ export interface EngineTurn {
 export type ToolStep =
   | { kind: 'executed'; outcome: ToolOutcome }
   | { kind: 'pending'; description: string }
-  | { kind: 'rejected'; message: string };
+  | { kind: 'rejected'; message: string }
+  /**
+   * Grounding stopped a money-moving call (an argument not in the person's words, or the
+   * request failed the gate): the turn is over and its answer is the agent's. The engine must
+   * not try other arguments; any further call answers `ended` again.
+   */
+  | { kind: 'ended'; message: string };
 
 /** The engine hands every tool call it wants to this; it never executes tools itself. */
 export type ToolRunner = (name: string, input: unknown) => Promise<ToolStep>;

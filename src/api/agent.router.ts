@@ -121,6 +121,9 @@ registerRoute({
     '- `{message, confirm: false}`: preview. A money-moving action (transfer, bill, stake, resolve, cancel) is held as `pending` ' +
       '`{id, expires_at, description}` and nothing moves; show `description` to your user. Messages that move no money ' +
       '(balance, lists, payment links, markets created) are answered at once, without `pending`.',
+    '- Grounding: a money-moving action acts only when every argument is in your user\'s own words (quoted or forwarded text ' +
+      'does not count); otherwise 422 `reason: "not_grounded"` and nothing is held. An argument the assistant inferred by a ' +
+      'named rule (the account\'s currency, the network from a phone prefix) is held as `pending` even without `confirm: false`.',
     '- `{confirm_action: "<pending.id>"}`: executes exactly the stored action, once. Repeats (also concurrent ones) answer the ' +
       'first outcome with `already: true` and never move money again. Unknown ids, another account\'s ids and actions held by ' +
       'the chat widget or Telegram answer 404; an expired action 410. A confirm spends no rate-limit budget.',
@@ -183,8 +186,9 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
       requestId: String(req.id),
       ...(body.confirm === false ? { preview: true } : {}),
     });
+    // Held by a preview, or by the core because an argument was inferred (docs/agent.md, Grounding).
     const held = result.pending;
-    if (body.confirm === false && held?.status === 'pending') {
+    if (held?.status === 'pending') {
       const { id, expires_at, description } = held;
       res.status(agentStatus(result)).json({ ...turnJson(result), pending: { id, expires_at, description } });
       return;

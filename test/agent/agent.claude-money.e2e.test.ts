@@ -48,15 +48,17 @@ describe('POST /api/agent/settle with Claude tool calls the local parser would n
     await svc?.stop({ removeData: true });
   });
 
+  // The messages name every argument the model passes: grounding (src/agent/grounding) would
+  // otherwise end the turn before the bills module is asked.
   it.each([
-    ['unknown biller', { biller: 'Zappa Power', account_number: '45123456789', amount: '5000' }, 'unknown_biller'],
-    ['invalid meter', { biller: 'IKEDC', account_number: '1234', amount: '5000' }, 'invalid_account_number'],
-  ])('%s: 422 with the reason, nothing moved', async (_label, input, reason) => {
+    ['unknown biller', 'pay 5000 naira to Zappa Power, meter 45123456789', { biller: 'Zappa Power', account_number: '45123456789', amount: '5000' }, 'unknown_biller'],
+    ['invalid meter', 'pay 5000 naira for IKEDC meter 1234', { biller: 'IKEDC', account_number: '1234', amount: '5000' }, 'invalid_account_number'],
+  ])('%s: 422 with the reason, nothing moved', async (_label, message, input, reason) => {
     const a = (await svc.deps.accounts.get(payer.accountId))!;
     const from = svc.deps.chain.custodialAddress(a.walletIndex);
     const before = await balance(svc, from);
     const scope = scriptTurn('pay_bill', input, 'I could not pay that bill.');
-    const r = await call(`${svc.api}/agent/settle`, { key: payer.key, body: { message: 'pay my electricity' } });
+    const r = await call(`${svc.api}/agent/settle`, { key: payer.key, body: { message } });
     expect(scope.isDone()).toBe(true);
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ ok: false, action: 'bill', reason });

@@ -110,8 +110,8 @@ describe('Agent confirmation protocol', () => {
     expect(r.pending!.description).toBe('Send 5,000.00 KES (38.46 USDC at 130 KES/USDC, fee 0) to @amina (Amina W.).');
     expect(r.result).toMatchObject({ status: 'awaiting_confirmation', rate: '130' });
 
-    script['send to nobody'] = { kind: 'tool', call: { name: 'send_transfer', input: { recipient: '@nobody', amount: '1' } } };
-    const bad = await agent.runTurn({ accountId: ALICE, message: 'send to nobody', channel: 'chat' });
+    script['send 1 to @nobody'] = { kind: 'tool', call: { name: 'send_transfer', input: { recipient: '@nobody', amount: '1' } } };
+    const bad = await agent.runTurn({ accountId: ALICE, message: 'send 1 to @nobody', channel: 'chat' });
     expect(bad.ok).toBe(false);
     expect(bad).toMatchObject({ ok: false, action: 'transfer', reason: 'unknown_recipient', reply: 'No user @nobody.' });
     expect(bad.pending).toBeUndefined();

@@ -53,7 +53,8 @@ describe('read-only agent tools through POST /api/agent/settle', () => {
   it("list_activity: the caller's own transfers, bills, stakes and payment links, newest first, no one else's", async () => {
     const sent = await settle(sender, 'send 500 KES to @amina');
     expect(sent.body).toMatchObject({ ok: true, action: 'transfer' });
-    const bill = await settle(sender, 'buy 100 KES airtime for 0712345678');
+    // The network named: one inferred from the number's prefix is held for confirmation (grounding).
+    const bill = await settle(sender, 'buy 100 KES Safaricom airtime for 0712345678');
     expect(bill.body).toMatchObject({ ok: true, action: 'bill' });
     const market = await svc.deps.markets!.create(other.accountId, { question: 'Will it rain in Nairobi on Saturday?', outcomes: ['Yes', 'No'], closes_at: new Date(Date.now() + 86_400_000).toISOString() });
     if (!market.ok) throw new Error(market.message);

@@ -34,6 +34,33 @@ function outcomeText(description: string, result: TurnOutcome): string {
   return clip(`${description}\n\n${result.ok ? '✖' : '❌'} ${result.reply}`);
 }
 
+/** Quoted or forwarded text given to the agent as data: enough to answer about it, bounded. */
+const QUOTED_MAX_CHARS = 1000;
+
+type IncomingText = {
+  text: string;
+  forward_origin?: unknown;
+  reply_to_message?: { text?: string; caption?: string };
+  quote?: { text: string };
+};
+
+/**
+ * Which words are the person's (rule 2, docs/agent.md "Grounding"): a forwarded message
+ * (`forward_origin`) is someone else's words, all of it; the message replied to
+ * (`reply_to_message`, or the part of it the person quoted, `quote`) is data beside their own
+ * reply. Neither is ever read as an instruction, and no money-moving argument may come from it.
+ */
+export function personsWords(m: IncomingText): { message: string; quoted: string[] } {
+  const quoted: string[] = [];
+  const add = (t: string | undefined) => {
+    if (t?.trim()) quoted.push([...t].slice(0, QUOTED_MAX_CHARS).join(''));
+  };
+  const forwarded = m.forward_origin !== undefined;
+  if (forwarded) add(m.text);
+  add(m.quote?.text ?? m.reply_to_message?.text ?? m.reply_to_message?.caption);
+  return { message: forwarded ? '' : m.text, quoted };
+}
+
 /** Plain text -> an agent turn (channel "telegram"); Confirm / Cancel buttons -> confirm / cancel. */
 export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
   const c = new Composer<BotContext>();
@@ -46,7 +73,9 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     const account = await requireAccount(ctx);
     if (!account) return;
     if (text.trim().length === 0) return;
-    if ([...text].length > MESSAGE_MAX_CHARS) {
+    const { message, quoted } = personsWords(ctx.message);
+    // The bound is on the person's own words; a long forwarded message is data, clipped.
+    if ([...message].length > MESSAGE_MAX_CHARS) {
       return void (await ctx.reply(`Please keep messages under ${MESSAGE_MAX_CHARS} characters.`));
     }
     const allowed = await limiter.take(account.id);
@@ -55,7 +84,8 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     await ctx.replyWithChatAction('typing').catch(() => undefined);
     const result = await deps.agent.runTurn({
       accountId: account.id,
-      message: text,
+      message,
+      ...(quoted.length ? { quoted } : {}),
       channel: 'telegram',
       requestId: `tg_${ctx.update.update_id}`,
     });

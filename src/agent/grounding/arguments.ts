@@ -1,0 +1,204 @@
+import { billerAliasIndex, billerKey, findBiller, loadBillerCatalogue, scanAliases, type BillerAliasIndex, type BillerCatalogue } from '../../bills/catalogue.js';
+import { billerForPhone } from '../../bills/networks.js';
+import { splitPhone } from '../../lib/phone.js';
+import { CURRENCY_COUNTRY } from '../../bills/catalogue.js';
+import { fold } from '../local/lexicon-i18n.js';
+import type { ToolCall } from '../tool-inputs.js';
+import type { Ambiguous, Inferred } from './reasons.js';
+import { canonicalAmount, sameNumber, yesNo, type OwnReading } from './words.js';
+
+/** What the grounding of one call's arguments found. */
+export type ArgumentsGrounding = {
+  /** Arguments not found in the person's own words (empty: all found or inferred by a named rule). */
+  missing: string[];
+  /** Arguments taken from a rule in INFERRED instead of the words: the call is held for confirmation. */
+  inferred: Inferred[];
+  /** The words allow another reading (a second amount, currency or recipient): held as well. */
+  ambiguous: Ambiguous[];
+};
+
+export type GroundingContext = { localCurrency: string; catalogue?: BillerCatalogue };
+
+let defaultCatalogue: { catalogue: BillerCatalogue; index: BillerAliasIndex } | null | undefined;
+function catalogueOf(given: BillerCatalogue | undefined): { catalogue: BillerCatalogue; index: BillerAliasIndex } | undefined {
+  if (given) return { catalogue: given, index: billerAliasIndex(given) };
+  if (defaultCatalogue === undefined) {
+    try {
+      const catalogue = loadBillerCatalogue();
+      defaultCatalogue = { catalogue, index: billerAliasIndex(catalogue) };
+    } catch {
+      defaultCatalogue = null;
+    }
+  }
+  return defaultCatalogue ?? undefined;
+}
+
+/** Each argument of a money-moving call, looked for in the person's own words. */
+export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingContext): ArgumentsGrounding {
+  const out: ArgumentsGrounding = { missing: [], inferred: [], ambiguous: [] };
+  const local = ctx.localCurrency.trim().toUpperCase();
+  switch (call.name) {
+    case 'send_transfer': {
+      const { recipient, amount, currency } = call.input;
+      if (!recipientFound(recipient, own)) out.missing.push('recipient');
+      else if (own.recipients.some((r) => !sameRecipient(r, recipient))) out.ambiguous.push('several_recipients');
+      money(out, own, amount, currency, local, [recipient]);
+      break;
+    }
+    case 'pay_bill': {
+      const { biller, account_number, amount, currency } = call.input;
+      if (!accountFound(account_number, own)) out.missing.push('account_number');
+      const cat = catalogueOf(ctx.catalogue);
+      const found = cat ? findBiller(cat.catalogue, biller) : undefined;
+      const resolved = found?.ok ? found.biller : undefined;
+      const how = billerFound(biller, resolved, account_number, own, cat?.index, local);
+      if (how === 'missing') out.missing.push('biller');
+      else if (how !== 'words') out.inferred.push(how);
+      money(out, own, amount, currency, resolved?.currency ?? local, [account_number]);
+      break;
+    }
+    case 'stake_market':
+      if (!marketFound(call.input.market, own)) out.missing.push('market');
+      if (!outcomeFound(call.input.outcome, own)) out.missing.push('outcome');
+      money(out, own, call.input.amount, call.input.currency, local, []);
+      break;
+    case 'resolve_market':
+      if (!marketFound(call.input.market, own)) out.missing.push('market');
+      if (!outcomeFound(call.input.outcome, own)) out.missing.push('outcome');
+      break;
+    case 'cancel_market':
+      if (!marketFound(call.input.market, own)) out.missing.push('market');
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/**
+ * The amount must be one the person wrote, and its currency the one written next to it; a
+ * currency named elsewhere in their words counts for a bare amount. With no currency named at
+ * all, an omitted currency is the tool's documented default (the sender's own, the biller's);
+ * a currency the engine filled in with that same default is an inference (held); any other is
+ * not grounded.
+ */
+function money(out: ArgumentsGrounding, own: OwnReading, amount: string, currency: string | undefined, fallback: string, idArgs: string[]): void {
+  const want = canonicalAmount(amount);
+  // A number that is the recipient's phone or the meter number is not an amount.
+  const amounts = own.money.filter((m) => !idArgs.some((id) => m.digits.length >= 6 && sameNumber(m.digits, id)));
+  const mentions = amounts.filter((m) => m.amount === want);
+  if (!want || mentions.length === 0) {
+    out.missing.push('amount');
+    return;
+  }
+  if (new Set(amounts.map((m) => m.amount)).size > 1) out.ambiguous.push('several_amounts');
+  if (new Set(mentions.flatMap((m) => (m.currency ? [m.currency] : []))).size > 1) out.ambiguous.push('several_currencies');
+  const explicit = currency?.trim().toUpperCase();
+  const effective = explicit ?? fallback;
+  if (mentions.some((m) => m.currency === effective)) return;
+  if (!mentions.some((m) => m.currency === undefined)) {
+    out.missing.push('currency');
+    return;
+  }
+  if (own.currencies.has(effective)) return;
+  if (own.currencies.size > 0) {
+    out.missing.push('currency');
+    return;
+  }
+  if (explicit === undefined) return;
+  if (explicit === fallback) out.inferred.push('currency_from_account');
+  else out.missing.push('currency');
+}
+
+const HANDLE = /^@?[A-Za-z0-9_]{3,32}$/;
+const PHONE = /^\+?[\d\s().-]{7,20}$/;
+
+function recipientFound(recipient: string, own: OwnReading): boolean {
+  const r = recipient.trim().toLowerCase();
+  if (PHONE.test(r) && /\d{6}/.test(r.replace(/\D/g, ''))) return own.digitRuns.some((d) => sameNumber(d, r));
+  if (own.ids.has(r)) return true;
+  // A handle written with its "@" ("@amina"), whichever way the engine spells it.
+  if (HANDLE.test(r)) return own.ids.has(`@${r.replace(/^@/, '')}`);
+  return false;
+}
+
+function sameRecipient(a: string, b: string): boolean {
+  const x = a.trim().toLowerCase().replace(/^@/, '');
+  const y = b.trim().toLowerCase().replace(/^@/, '');
+  return x === y || (/\d{6}/.test(x) && sameNumber(x, y));
+}
+
+function accountFound(account: string, own: OwnReading): boolean {
+  const a = account.trim();
+  if (/[A-Za-z]/.test(a)) return own.ids.has(a.toLowerCase()) || own.words.includes(fold(a.toLowerCase()));
+  return own.digitRuns.some((d) => sameNumber(d, a));
+}
+
+type BillerResolved = { id: string; category: string; country: string } | undefined;
+
+function billerFound(
+  biller: string,
+  resolved: BillerResolved,
+  account: string,
+  own: OwnReading,
+  index: BillerAliasIndex | undefined,
+  local: string,
+): 'words' | 'missing' | Inferred {
+  const keys = own.a.tokens.map((t) => (t.kind === 'word' || (t.kind === 'number' && (t.digits?.length ?? 9) <= 2) ? billerKey(t.text) : ''));
+  if (!resolved || !index) {
+    // Not in the catalogue: the name itself, as written (the bills module answers unknown_biller).
+    const want = billerKey(biller);
+    return want && containsKeys(keys, want) ? 'words' : 'missing';
+  }
+  if (keys.some((k) => k && k === billerKey(resolved.id))) return 'words';
+  const matches = scanAliases(index, keys).filter((m) => m.entry.billerIds.includes(resolved.id));
+  if (matches.some((m) => !m.entry.generic)) return 'words';
+  // A network from the phone number's prefix ("airtime for 0803…").
+  if (resolved.category === 'airtime' || resolved.category === 'internet') {
+    const phoneCountry = account.startsWith('+') ? splitPhone(account)?.country : undefined;
+    const countries = [...own.currencies].map((c) => CURRENCY_COUNTRY[c]).concat(phoneCountry, CURRENCY_COUNTRY[local], resolved.country);
+    const category = resolved.category;
+    if (countries.some((c) => c && billerForPhone(account, category, c) === resolved.id) && own.digitRuns.some((d) => sameNumber(d, account))) {
+      return 'network_from_phone';
+    }
+  }
+  // "pay my water bill…": a generic word, and the only such biller in the person's country.
+  if (matches.length > 0) return 'biller_from_category_and_country';
+  return 'missing';
+}
+
+function containsKeys(keys: readonly string[], want: string): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    let joined = '';
+    for (let j = i; j < keys.length && keys[j] && joined.length < want.length; j++) {
+      joined += keys[j];
+      if (joined === want) return true;
+    }
+  }
+  return false;
+}
+
+/** Words that tie a market reference together without naming it. */
+const REF_FILLERS = new Set([
+  'the', 'a', 'an', 'market', 'markets', 'poll', 'on', 'in', 'of', 'for', 'about', 'will', 'to', 'and', 'is', 'be', 'my', 'this', 'that',
+  'el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'de', 'del', 'do', 'da', 'du', 'des', 'en', 'em', 'no', 'na', 'mercado', 'marche', 'soko', 'ya', 'wale', 'sa', 'ng',
+]);
+
+function marketFound(market: string, own: OwnReading): boolean {
+  const m = market.trim().toLowerCase();
+  if (/^mkt_/.test(m)) return own.ids.has(m);
+  const words = fold(m).split(/[^\p{L}\p{N}]+/u).filter((w) => w && !REF_FILLERS.has(w));
+  if (!words.length) return false;
+  const have = new Set(own.words);
+  return words.every((w) => have.has(w));
+}
+
+/** "Yes" is grounded by any yes-word of the eight languages, "No" by any no-word; a named outcome by its words. */
+function outcomeFound(outcome: string, own: OwnReading): boolean {
+  const yn = yesNo(outcome.trim());
+  if (yn) return own.outcomeWords.has(yn);
+  const words = fold(outcome.toLowerCase()).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const have = new Set(own.words);
+  return words.length > 0 && words.every((w) => have.has(w));
+}
+
