@@ -130,7 +130,7 @@ export class Agent {
 
     const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
     const state: TurnState = { outcomes: [], rejected: [] };
-    const runTool: ToolRunner = async (name, input) => {
+    const runTool: ToolRunner = async (name, input, runOpts) => {
       const checked = toToolCall(name, input);
       if (!checked.ok) {
         state.rejected.push(checked.message);
@@ -144,7 +144,8 @@ export class Agent {
         log.info({ tool: call.name }, 'tool call rejected: second money-moving action in one message');
         return { kind: 'rejected', message: 'Only one action that moves money can be done per message; ask the user to send the next one separately.' };
       }
-      if ((channel !== 'api' || req.preview) && moving) {
+      // A call the engine holds (it did not understand the whole message) waits for a person, on every channel.
+      if ((channel !== 'api' || req.preview || runOpts?.hold) && moving) {
         const preview = await describeCall(call, ctx, this.opts.handlers);
         if (!preview.ok) {
           state.outcomes.push({ call, outcome: preview });
@@ -212,7 +213,8 @@ export class Agent {
   }
 
   private finish(result: EngineResult, state: TurnState): TurnOutcome {
-    if (state.pending) return this.pendingResult(state.pending);
+    // A held call is answered with the engine's own words (what it understood, why it waits) when it has them.
+    if (state.pending) return this.pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined);
     if (state.outcomes.length > 0) {
       // The turn reports its money-moving outcome if it had one, else its last one.
       const primary =
@@ -241,13 +243,13 @@ export class Agent {
     }
   }
 
-  private pendingResult(p: PendingAction): TurnOutcome {
+  private pendingResult(p: PendingAction, held?: string): TurnOutcome {
     const action = TOOL_ACTIONS[p.call.name];
     const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
     return {
       ok: true,
       action,
-      reply: `${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      reply: held ?? `${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
       pending: view(p),
     };

@@ -2,6 +2,7 @@ import { parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, type ParseResult 
 import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
 import { detectLanguage } from './local/language.js';
 import { DONE_LEAD } from './local/replies-i18n.js';
+import { heldReply } from './local/replies-held.js';
 
 export type LocalParseContext = ParseContext;
 export type LocalParseResult = ParseResult;
@@ -48,8 +49,13 @@ export class LocalEngine implements Engine {
       case 'tool': {
         // The reply is built by the agent from the outcome (or the pending action); in another
         // language a short lead in that language goes before the exact summary.
-        const step = await runTool(parsed.call.name, parsed.call.input);
         const lang = detectLanguage(turn.message);
+        if (parsed.hold) {
+          // Understood, but not every word: the call waits for a person to confirm, on every channel.
+          const step = await runTool(parsed.call.name, parsed.call.input, { hold: parsed.hold.join(' ') });
+          return step.kind === 'pending' ? { kind: 'reply', held: heldReply(lang, parsed.hold, step.description) } : { kind: 'reply' };
+        }
+        const step = await runTool(parsed.call.name, parsed.call.input);
         return step.kind === 'executed' && step.outcome.ok && lang !== 'en' ? { kind: 'reply', lead: DONE_LEAD[lang] } : { kind: 'reply' };
       }
     }

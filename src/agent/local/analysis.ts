@@ -1,4 +1,5 @@
 import { billerKey, scanAliases, type AliasMatch, type BillerAliasIndex } from '../../bills/catalogue.js';
+import { fillerIndices } from './fillers.js';
 import { findMoney, type MoneyMention } from './amounts.js';
 import { safeTimeZone } from './dates.js';
 import { CURRENCY_WORDS, ISO_CODES, scaleWord } from './currencies.js';
@@ -36,6 +37,8 @@ export type Analysis = {
   tz: string;
   localCurrency: string;
   billers: BillerAliasIndex | undefined;
+  /** Token indices of politeness and timing fillers of the closed list (fillers.ts): "please", "cuando puedas". */
+  fillers: ReadonlySet<number>;
 };
 
 /** Superscript and subscript digits, in digit order (NFKC would fold them into plain digits). */
@@ -96,6 +99,7 @@ export function analyse(raw: string, ctx: ParseContext): Analysis {
     tz: safeTimeZone(ctx.timeZone),
     localCurrency,
     billers: ctx.billers,
+    fillers: fillerIndices(tokens),
   };
 }
 

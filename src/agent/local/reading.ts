@@ -1,0 +1,169 @@
+import type { ToolCall } from '../tool-inputs.js';
+import type { Analysis } from './analysis.js';
+import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
+import { CUES } from './lexicon.js';
+import { fold } from './lexicon-i18n.js';
+import { CONNECTORS, FIRST_PERSON_OBJECTS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
+
+/**
+ * Rule 1 of docs/agent.md: act at once only on a complete reading. Given the call the parser
+ * built from a money-moving message, every token of the message must have a role in that
+ * reading: the verb, the one amount with its currency, the one recipient (biller and account,
+ * market and outcome), a purpose phrase, a connector, or a filler of the closed list
+ * (fillers.ts). Whatever is left over (quoted text, parentheses, a second amount, currency or
+ * person, a question mark, "from X's account", "lol", any word the reading cannot place) means
+ * the turn does not act at once: it holds the call for confirmation, or refuses where the
+ * leftovers show the message is clearly not a request (the call's arguments come from quoted
+ * text; money taken from someone else and sent to the writer).
+ *
+ * The refusal lists of gate.ts stay as the explanation a person reads; this check does not
+ * depend on them and runs after them, so a message no list foresaw is still not acted on.
+ */
+
+export type Reading =
+  | { kind: 'complete' }
+  /** Understood, but not every word: hold for confirmation; `leftover` is what was not placed, as typed. */
+  | { kind: 'hold'; leftover: string[] }
+  /** Clearly not a request: the arguments sit inside quoted text, or the direction is reversed. */
+  | { kind: 'refuse'; reason: 'quoted_instruction' | 'reversed_direction' };
+
+const MONEY_TOOLS = new Set(['send_transfer', 'pay_bill', 'stake_market', 'resolve_market', 'cancel_market']);
+const QUOTES = new Set(['"', "'", '`', '«', '»']);
+/** Arguments whose words place tokens (a note's text does not: it could carry anything). */
+const ARG_FIELDS = new Set(['recipient', 'market', 'outcome', 'biller', 'account_number', 'market_id']);
+const HARMLESS_PUNCT = new Set([',', '.', '!', ':', '-', '–', '—', '…']);
+
+export function isMoneyMoving(call: ToolCall): boolean {
+  return MONEY_TOOLS.has(call.name);
+}
+
+/** Words of the intent's own vocabulary (its lexicon cues), besides the generic money verbs. */
+const INTENT_WORDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
+  ['send_transfer', 'pay_bill', 'stake_market', 'resolve_market', 'cancel_market'].map((intent) => [
+    intent,
+    new Set(CUES.filter((c) => ((c.weights as Record<string, number>)[intent] ?? 0) > 0).flatMap((c) => c.words)),
+  ]),
+);
+
+export function readCompleteness(a: Analysis, call: ToolCall): Reading {
+  const t = a.tokens;
+  const input = call.input as Record<string, unknown>;
+  const placed = new Set<number>(a.fillers);
+  const quoted = quotedIndices(a);
+
+  // Arguments: the amount's mention (number, currency, scale words), and every token whose
+  // text is a word of a string argument (recipient, market, outcome, account number, note).
+  const amount = typeof input.amount === 'string' ? input.amount : undefined;
+  const mention = amount !== undefined ? a.money.find((m) => m.amount === amount) : undefined;
+  if (mention) for (let i = mention.first; i < mention.end; i++) placed.add(i);
+  const argWords = new Set<string>();
+  // Not the note or description: those are the writer's free text, placed only as a purpose phrase.
+  for (const [k, v] of Object.entries(input)) {
+    if (!ARG_FIELDS.has(k) || typeof v !== 'string') continue;
+    for (const w of v.toLowerCase().split(/[^\p{L}\p{N}@_+.]+/u)) if (w) argWords.add(fold(w.replace(/^\+/, '')));
+  }
+  const argDigits = new Set(Object.values(input).filter((v): v is string => typeof v === 'string').map((v) => v.replace(/\D/g, '')).filter((d) => d.length >= 6));
+  for (const i of a.billerTokens) placed.add(i);
+
+  // The arguments must come from the writer's own words, not from quoted text.
+  if (mention && quoted.has(mention.index)) return { kind: 'refuse', reason: 'quoted_instruction' };
+
+  const verbs = INTENT_WORDS[call.name] ?? new Set<string>();
+  for (let i = 0; i < t.length; i++) {
+    if (placed.has(i)) continue;
+    const x = t[i]!;
+    const lemma = a.lemmas[i]!;
+    const norm = fold(x.norm);
+    switch (x.kind) {
+      case 'mention':
+      case 'phone':
+      case 'email':
+      case 'address':
+      case 'account_id':
+      case 'market_id':
+        if (argWords.has(fold(x.norm)) || argWords.has(fold(x.text.toLowerCase())) || sameDigits(x.text, argDigits)) {
+          if (quoted.has(i)) return { kind: 'refuse', reason: 'quoted_instruction' };
+          placed.add(i);
+        }
+        break;
+      case 'number':
+        // An account or meter number that is an argument; any other number is a second amount.
+        if (x.digits && x.digits.length >= 6 && sameDigits(x.digits, argDigits)) placed.add(i);
+        else if (!x.currency && argWords.has(norm)) placed.add(i);
+        break;
+      case 'punct':
+        if (HARMLESS_PUNCT.has(x.text)) placed.add(i);
+        break;
+      case 'word': {
+        if (quoted.has(i)) break;
+        if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // A purpose phrase: after a marker ("for", "pour", "para", "ya", "make"), words up to the next
+  // hard stop, none of them a stop word (a money verb, a condition, a person, a joke, "from").
+  for (let i = 0; i < t.length; i++) {
+    const norm = fold(t[i]!.norm);
+    if (t[i]!.kind !== 'word' || !(PURPOSE_MARKERS.has(norm) || PURPOSE_MARKERS.has(a.lemmas[i]!))) continue;
+    if (quoted.has(i)) continue;
+    placed.add(i);
+    for (let j = i + 1; j < t.length; j++) {
+      const y = t[j]!;
+      if (y.kind === 'punct' && !HARMLESS_PUNCT.has(y.text)) break;
+      if (y.kind === 'punct' && (y.text === ',' || y.text === '.' || y.text === '!')) break;
+      if (placed.has(j)) continue;
+      if (y.kind !== 'word' || quoted.has(j) || PURPOSE_STOPS.has(fold(y.norm)) || PURPOSE_STOPS.has(a.lemmas[j]!) || isCurrencyWord(y.norm)) break;
+      placed.add(j);
+    }
+  }
+  // Hindi puts the purpose before "ke liye": "kiraye ke liye".
+  for (let i = 1; i < t.length; i++) {
+    if (fold(t[i]!.norm) !== 'liye') continue;
+    placed.add(i);
+    for (let j = i - 1; j >= 0 && i - j <= 4; j--) {
+      const y = t[j]!;
+      if (placed.has(j) && !['ke', 'ki', 'ka'].includes(fold(y.norm))) break;
+      if (y.kind !== 'word' || PURPOSE_STOPS.has(fold(y.norm))) break;
+      placed.add(j);
+    }
+  }
+
+  const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
+  if (!leftIdx.length) return { kind: 'complete' };
+  const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
+  // Money taken from someone else and sent to the writer ("take 40 from Ana's account and send it to me").
+  if (leftNorms.some((w) => TAKE_VERBS.has(w)) && (leftNorms.some((w) => FIRST_PERSON_OBJECTS.has(w)) || t.some((x) => /^m'/i.test(x.text) || /^(ni|uni)tumie$/.test(fold(x.norm))))) {
+    return { kind: 'refuse', reason: 'reversed_direction' };
+  }
+  return { kind: 'hold', leftover: [...new Set(leftIdx.map((i) => t[i]!.text))].slice(0, 6) };
+}
+
+/** Phone and account numbers compare by their last 9 digits (with or without country code). */
+function sameDigits(text: string, argDigits: ReadonlySet<string>): boolean {
+  const d = text.replace(/\D/g, '');
+  return d.length >= 6 && [...argDigits].some((x) => x.slice(-9) === d.slice(-9));
+}
+
+function isCurrencyWord(norm: string): boolean {
+  return CURRENCY_WORDS[norm] !== undefined || ISO_CODES.has(norm.toUpperCase());
+}
+
+/** Tokens between a pair of quote marks (and everything after an unclosed one). */
+export function quotedIndices(a: Analysis): Set<number> {
+  const t = a.tokens;
+  const out = new Set<number>();
+  for (let i = 0; i < t.length; i++) {
+    if (!QUOTES.has(t[i]!.text)) continue;
+    // An apostrophe glued to a word is not a quote ("Ana's" is one token already).
+    const open = t[i]!.text === '«' ? '»' : t[i]!.text;
+    let close = t.findIndex((x, j) => j > i && (x.text === open || (open === '"' && x.text === '»')));
+    if (close < 0) close = t.length;
+    for (let j = i; j <= close && j < t.length; j++) out.add(j);
+    i = close;
+  }
+  return out;
+}
