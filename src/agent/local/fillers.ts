@@ -20,7 +20,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = {
     'when you can', 'when u can', 'whenever you can', 'whenever u can', 'when you get a chance', 'when you have a moment', 'if you can', 'if u can', 'if possible',
     'hey', 'hi', 'hello', 'yo', 'ok', 'okay', 'bro', 'sis', 'boss', 'mate', 'fam', 'dear', 'sir', 'madam', 'man', 'my guy', 'my friend', 'oh',
     'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
-    'god bless', 'bless',
+    'god bless', 'bless', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
   ],
   pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg na', 'chairman', 'my g'],
   sw: [

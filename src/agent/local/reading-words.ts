@@ -10,7 +10,7 @@ export const VERB_LEMMAS = words('send transfer pay give buy wire remit tip bet 
 
 /** Prepositions, articles and possessives that link the roles ("to", "kwa", "à", "pra", "ko", "kay", "sa"). */
 export const CONNECTORS = words(`
-to on with of the a an my at in into this that
+to on with of the a an my at in into this that is it worth about
 kwa kwenye ya la wa
 a au aux al pra pro para pa p de do da del du des le les lui el los las um uma un una une o os as no na em en sur dans
 ko ke ki ka pe par mein wale wala wali
@@ -22,10 +22,26 @@ give
 export const ROLE_WORDS = words(`
 airtime data bundle bundles token tokens units unit meter electricity light bill line number credit prepaid postpaid smartcard decoder subscription
 market poll outcome side option soko mercado marche mercados
+win wins won winner answer result resolved
+`);
+
+/** Words that name a bill's account: only for a bill ("acc 7654321", "account number"). */
+export const BILL_WORDS = words('account acc acct meter iuc smartcard no customer');
+
+/** A relation before the recipient ("my sister @ngozi", "to my mum +2547…"): placed only right before it. */
+export const RELATIONS = words(`
+husband wife mum mom mama mother dad papa father brother sister bro sis boss friend uncle aunt son daughter cousin neighbour neighbor
+mari femme mere pere frere soeur ami amie cousin cousine tante oncle
+marido mulher esposa esposo mae pai irmao irma chefe amigo amiga prima primo tia tio
+hermano hermana madre padre jefe amigo amiga tia tio mami papi
+mume mke baba kaka dada rafiki bosi shangazi mjomba mamangu
+pati patni bhai behen didi mummy maa ammi abbu dost
+asawa nanay tatay kuya ate amo kaibigan tita tito pinsan
+landlord landlady tailor driver mechanic
 `);
 
 /** Words that open a purpose phrase: "for school fees", "pour le loyer", "ya chakula", "make she buy food". */
-export const PURPOSE_MARKERS = words('for pour para pra pro ya make pambayad bilang as');
+export const PURPOSE_MARKERS = words('for pour para pra pro ya make pambayad bilang as note memo ref reference narration description');
 
 /** Words a purpose phrase cannot hold: they change what moves, from whom, to whom or when, or say it is not meant. */
 export const PURPOSE_STOPS = words(`
@@ -36,7 +52,6 @@ not no never dont pas nao nunca mat nahi usi wag huwag hindi
 if when unless once until si se quand quando cuando kama ikiwa agar jab kung pag kapag
 who what why how which quoi quem quien kaun kya nini gani sino ano bakit
 lol lmao lmfao rofl haha hahaha hehe jk joke joking kidding mdr ptdr kkkk kkk kkkkk jaja jajaja natania utani mazaak mazak charot biro joke
-and et e y aur at
 tomorrow later next tonight kesho baadaye demain amanha manana kal parso bukas mamaya
 `);
 

@@ -3,7 +3,7 @@ import type { Analysis } from './analysis.js';
 import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
 import { CUES } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
-import { CONNECTORS, FIRST_PERSON_OBJECTS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
+import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
 /**
  * Rule 1 of docs/agent.md: act at once only on a complete reading. Given the call the parser
@@ -89,14 +89,16 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
       case 'number':
         // An account or meter number that is an argument; any other number is a second amount.
         if (x.digits && x.digits.length >= 6 && sameDigits(x.digits, argDigits)) placed.add(i);
-        else if (!x.currency && argWords.has(norm)) placed.add(i);
+        else if (!x.currency && (argWords.has(norm) || argWords.has(fold(x.text.toLowerCase())))) placed.add(i);
         break;
       case 'punct':
         if (HARMLESS_PUNCT.has(x.text)) placed.add(i);
         break;
       case 'word': {
         if (quoted.has(i)) break;
-        if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
+        if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
+        else if (RELATIONS.has(norm) && nextIsRecipient(a, i)) placed.add(i);
+        else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
       }
       default:
@@ -132,11 +134,17 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
     }
   }
 
+  // A quoted argument ("on 'Tinubu'"): quotes around nothing but placed words are harmless.
+  for (const [open, close] of quotePairs(a)) {
+    const inner = t.slice(open + 1, close).map((_, k) => open + 1 + k);
+    if (inner.length && inner.every((j) => argWords.has(fold(t[j]!.norm)))) for (const j of [open, close, ...inner]) placed.add(j);
+  }
+
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };
   const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
   // Money taken from someone else and sent to the writer ("take 40 from Ana's account and send it to me").
-  if (leftNorms.some((w) => TAKE_VERBS.has(w)) && (leftNorms.some((w) => FIRST_PERSON_OBJECTS.has(w)) || t.some((x) => /^m'/i.test(x.text) || /^(ni|uni)tumie$/.test(fold(x.norm))))) {
+  if (call.name === 'send_transfer' && leftNorms.some((w) => TAKE_VERBS.has(w)) && (leftNorms.some((w) => FIRST_PERSON_OBJECTS.has(w)) || t.some((x) => /^m'/i.test(x.text) || /^(ni|uni)tumie$/.test(fold(x.norm))))) {
     return { kind: 'refuse', reason: 'reversed_direction' };
   }
   return { kind: 'hold', leftover: [...new Set(leftIdx.map((i) => t[i]!.text))].slice(0, 6) };
@@ -152,18 +160,31 @@ function isCurrencyWord(norm: string): boolean {
   return CURRENCY_WORDS[norm] !== undefined || ISO_CODES.has(norm.toUpperCase());
 }
 
-/** Tokens between a pair of quote marks (and everything after an unclosed one). */
-export function quotedIndices(a: Analysis): Set<number> {
+/** Pairs of quote marks [open, close] (an unclosed one runs to the end). */
+function quotePairs(a: Analysis): [number, number][] {
   const t = a.tokens;
-  const out = new Set<number>();
+  const pairs: [number, number][] = [];
   for (let i = 0; i < t.length; i++) {
     if (!QUOTES.has(t[i]!.text)) continue;
     // An apostrophe glued to a word is not a quote ("Ana's" is one token already).
     const open = t[i]!.text === '«' ? '»' : t[i]!.text;
     let close = t.findIndex((x, j) => j > i && (x.text === open || (open === '"' && x.text === '»')));
     if (close < 0) close = t.length;
-    for (let j = i; j <= close && j < t.length; j++) out.add(j);
+    pairs.push([i, close]);
     i = close;
   }
+  return pairs;
+}
+
+/** Tokens between a pair of quote marks, the marks included. */
+export function quotedIndices(a: Analysis): Set<number> {
+  const out = new Set<number>();
+  for (const [open, close] of quotePairs(a)) for (let j = open; j <= close && j < a.tokens.length; j++) out.add(j);
   return out;
+}
+
+/** The recipient follows, maybe after "my"/"mon"/"meu"/"mi" ("my sister @ngozi"). */
+function nextIsRecipient(a: Analysis, i: number): boolean {
+  const next = a.tokens[i + 1];
+  return next !== undefined && ['mention', 'phone', 'email', 'address', 'account_id'].includes(next.kind);
 }
