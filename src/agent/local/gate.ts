@@ -129,6 +129,8 @@ function isNegated(a: Analysis): boolean {
       if (!isVerb(i + 1)) continue;
     }
     if (f === 'na' && a.lang !== 'hi') continue;
+    // An outcome, not a negation: "pe Nahi", "sur Non", "no Não", "Nahi par 300 lagao", "sa Hindi".
+    if (a.lemmas.some((l) => l === 'market' || l === 'bet') && (['on', 'to'].includes(a.lemmas[i - 1] ?? '') || ['pe', 'par', 'side'].includes(t[i + 1]?.norm ?? ''))) continue;
     if (f === 'pas' && !t.slice(Math.max(0, i - 3), i).some((_, k) => isVerb(Math.max(0, i - 3) + k))) {
       if (!t.slice(Math.max(0, i - 3), i).some((y) => y.norm === 'ne')) continue;
     }
