@@ -3,6 +3,7 @@ import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
 import { detectLanguage } from './local/language.js';
 import { DONE_LEAD } from './local/replies-i18n.js';
 import { heldReply } from './local/replies-held.js';
+import { READ_ONLY_TOOLS, readReply } from './local/replies-read.js';
 
 export type LocalParseContext = ParseContext;
 export type LocalParseResult = ParseResult;
@@ -56,7 +57,13 @@ export class LocalEngine implements Engine {
           return step.kind === 'pending' ? { kind: 'reply', held: heldReply(lang, parsed.hold, step.description) } : { kind: 'reply' };
         }
         const step = await runTool(parsed.call.name, parsed.call.input);
-        return step.kind === 'executed' && step.outcome.ok && lang !== 'en' ? { kind: 'reply', lead: DONE_LEAD[lang] } : { kind: 'reply' };
+        if (step.kind !== 'executed' || !step.outcome.ok || lang === 'en') return { kind: 'reply' };
+        // A quote or a balance did nothing: it is answered whole in the person's language, never with "done".
+        if (READ_ONLY_TOOLS.has(parsed.call.name)) {
+          const text = readReply(parsed.call.name, step.outcome.summary, lang);
+          return text ? { kind: 'reply', text } : { kind: 'reply' };
+        }
+        return { kind: 'reply', lead: DONE_LEAD[lang] };
       }
     }
   }
