@@ -1,7 +1,7 @@
 import type { ToolCall } from '../tool-inputs.js';
 import type { Analysis } from './analysis.js';
 import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
-import { CUES } from './lexicon.js';
+import { CUES, NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
@@ -31,6 +31,7 @@ const MONEY_TOOLS = new Set(['send_transfer', 'pay_bill', 'stake_market', 'resol
 const QUOTES = new Set(['"', "'", '`', '«', '»']);
 /** Arguments whose words place tokens (a note's text does not: it could carry anything). */
 const ARG_FIELDS = new Set(['recipient', 'market', 'outcome', 'biller', 'account_number', 'market_id']);
+const ARG_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id', 'market_id']);
 const HARMLESS_PUNCT = new Set([',', '.', '!', ':', '-', '–', '—', '…']);
 
 export function isMoneyMoving(call: ToolCall): boolean {
@@ -57,10 +58,18 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
   const mention = amount !== undefined ? a.money.find((m) => m.amount === amount) : undefined;
   if (mention) for (let i = mention.first; i < mention.end; i++) placed.add(i);
   const argWords = new Set<string>();
+  /** Numbers may name a market ("BTC 100k"), never an outcome or a person: there a number is a second amount. */
+  const marketWords = new Set<string>();
   // Not the note or description: those are the writer's free text, placed only as a purpose phrase.
   for (const [k, v] of Object.entries(input)) {
     if (!ARG_FIELDS.has(k) || typeof v !== 'string') continue;
-    for (const w of v.toLowerCase().split(/[^\p{L}\p{N}@_+.]+/u)) if (w) argWords.add(fold(w.replace(/^\+/, '')));
+    // An outcome the builder read from loose words ("zxaa el") places nothing: only a yes/no, a name or a quoted label does.
+    if (k === 'outcome' && !plausibleOutcome(v)) continue;
+    for (const w of v.toLowerCase().split(/[^\p{L}\p{N}@_+.]+/u)) {
+      if (!w || isCurrencyWord(w) || PURPOSE_STOPS.has(fold(w))) continue;
+      argWords.add(fold(w.replace(/^\+/, '')));
+      if (k === 'market' || k === 'market_id') marketWords.add(fold(w));
+    }
   }
   const argDigits = new Set(Object.values(input).filter((v): v is string => typeof v === 'string').map((v) => v.replace(/\D/g, '')).filter((d) => d.length >= 6));
   for (const i of a.billerTokens) placed.add(i);
@@ -89,7 +98,7 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
       case 'number':
         // An account or meter number that is an argument; any other number is a second amount.
         if (x.digits && x.digits.length >= 6 && sameDigits(x.digits, argDigits)) placed.add(i);
-        else if (!x.currency && (argWords.has(norm) || argWords.has(fold(x.text.toLowerCase())))) placed.add(i);
+        else if (!x.currency && !markedMoneyAt(a, i) && (marketWords.has(norm) || marketWords.has(fold(x.text.toLowerCase())))) placed.add(i);
         break;
       case 'punct':
         if (HARMLESS_PUNCT.has(x.text)) placed.add(i);
@@ -108,19 +117,27 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
 
   // A purpose phrase: after a marker ("for", "pour", "para", "ya", "make"), words up to the next
   // hard stop, none of them a stop word (a money verb, a condition, a person, a joke, "from").
+  // An argument right after it means the marker was a "to" ("pra zxaa @joana"): no purpose then.
+  const argIdx = new Set([...placed].filter((i) => ARG_KINDS.has(t[i]!.kind) || t[i]!.kind === 'number'));
   for (let i = 0; i < t.length; i++) {
     const norm = fold(t[i]!.norm);
     if (t[i]!.kind !== 'word' || !(PURPOSE_MARKERS.has(norm) || PURPOSE_MARKERS.has(a.lemmas[i]!))) continue;
     if (quoted.has(i)) continue;
-    placed.add(i);
-    for (let j = i + 1; j < t.length; j++) {
+    const phrase: number[] = [];
+    let j = i + 1;
+    for (; j < t.length; j++) {
       const y = t[j]!;
-      if (y.kind === 'punct' && !HARMLESS_PUNCT.has(y.text)) break;
-      if (y.kind === 'punct' && (y.text === ',' || y.text === '.' || y.text === '!')) break;
-      if (placed.has(j)) continue;
+      if (y.kind === 'punct' && (!HARMLESS_PUNCT.has(y.text) || y.text === ',' || y.text === '.' || y.text === '!')) break;
+      if (placed.has(j)) {
+        if (argIdx.has(j)) break;
+        continue;
+      }
       if (y.kind !== 'word' || quoted.has(j) || PURPOSE_STOPS.has(fold(y.norm)) || PURPOSE_STOPS.has(a.lemmas[j]!) || isCurrencyWord(y.norm)) break;
-      placed.add(j);
+      phrase.push(j);
     }
+    if (phrase.length && argIdx.has(j) && phrase[phrase.length - 1] === j - 1) continue;
+    placed.add(i);
+    for (const k of phrase) placed.add(k);
   }
   // Hindi puts the purpose before "ke liye": "kiraye ke liye".
   for (let i = 1; i < t.length; i++) {
@@ -149,6 +166,19 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
   }
   return { kind: 'hold', leftover: [...new Set(leftIdx.map((i) => t[i]!.text))].slice(0, 6) };
 }
+
+/** A money mention covers token i ("200 USD", "5k", "2"): then it is an amount, not part of a market's name. */
+function markedMoneyAt(a: Analysis, i: number): boolean {
+  return a.money.some((m) => i >= m.first && i < m.end);
+}
+
+/** Yes or no in any language, or a name (every word capitalised, at most four words). */
+function plausibleOutcome(v: string): boolean {
+  const ws = v.trim().split(/\s+/);
+  if (ws.length === 1 && (YES_WORDS.has(v.toLowerCase()) || NO_WORDS.has(v.toLowerCase()) || OUTCOME_WORDS.has(fold(v.toLowerCase())))) return true;
+  return ws.length <= 4 && ws.every((w) => /^[\p{Lu}\p{N}]/u.test(w));
+}
+const OUTCOME_WORDS = new Set(['si', 'sim', 'nao', 'oui', 'non', 'ndiyo', 'ndio', 'hapana', 'haan', 'nahi', 'oo', 'opo', 'hindi', 'yes', 'no']);
 
 /** Phone and account numbers compare by their last 9 digits (with or without country code). */
 function sameDigits(text: string, argDigits: ReadonlySet<string>): boolean {
