@@ -299,7 +299,8 @@ const staked: Row[] = [
   ['stake 100 on the lagos rain market, yes', stake('lagos rain', 'Yes', '100')],
   ["stake 5k KES on 'Tinubu' in mkt_elect", stake('mkt_elect', 'Tinubu', '5000', 'KES')],
   ['punt 200 bob on No in mkt_rain', stake('mkt_rain', 'No', '200', 'KES')],
-  ['bet 1000 on yes in the BTC 100k market', stake('BTC 100k', 'Yes', '1000')],
+  // "100k" could be a second amount: held for confirmation (issue 20).
+  ['bet 1000 on yes in the BTC 100k market', { kind: 'held', call: stake('BTC 100k', 'Yes', '1000') }],
   ['bet yes 500 mkt_abc', stake('mkt_abc', 'Yes', '500')],
   ['BET 2.5K ON NO IN MKT_ABC', stake('MKT_ABC', 'No', '2500')],
   ['bet 500 on yes', none('Which market')],

@@ -32,6 +32,7 @@ const QUOTES = new Set(['"', "'", '`', '«', '»']);
 /** Arguments whose words place tokens (a note's text does not: it could carry anything). */
 const ARG_FIELDS = new Set(['recipient', 'market', 'outcome', 'biller', 'account_number', 'market_id']);
 const ARG_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id', 'market_id']);
+const DASHES = new Set(['-', '–', '—']);
 const HARMLESS_PUNCT = new Set([',', '.', '!', ':', '-', '–', '—', '…']);
 
 export function isMoneyMoving(call: ToolCall): boolean {
@@ -101,7 +102,8 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
         else if (!x.currency && !markedMoneyAt(a, i) && (marketWords.has(norm) || marketWords.has(fold(x.text.toLowerCase())))) placed.add(i);
         break;
       case 'punct':
-        if (HARMLESS_PUNCT.has(x.text)) placed.add(i);
+        // A dash touching a number is a sign or a range ("send - 7 USD", "5 - 3"), not punctuation.
+        if (HARMLESS_PUNCT.has(x.text) && !(DASHES.has(x.text) && (t[i + 1]?.kind === 'number' || t[i - 1]?.kind === 'number'))) placed.add(i);
         break;
       case 'word': {
         if (quoted.has(i)) break;
