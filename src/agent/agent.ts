@@ -152,7 +152,7 @@ export class Agent {
 
     const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
     const state: TurnState = { outcomes: [], rejected: [] };
-    const runTool: ToolRunner = async (name, input) => {
+    const runTool: ToolRunner = async (name, input, runOpts) => {
       // Grounding ended the turn: nothing else runs in it, whatever the engine asks next.
       if (state.ended) return { kind: 'ended', message: state.ended.reply };
       const checked = toToolCall(name, input);
@@ -179,7 +179,8 @@ export class Agent {
         return { kind: 'ended', message: grounding.reply };
       }
       if (grounding.kind === 'hold') state.heldNote = grounding.note;
-      if ((channel !== 'api' || req.preview || grounding.kind === 'hold') && moving) {
+      // A call the engine holds (it did not understand the whole message) waits for a person, on every channel.
+      if ((channel !== 'api' || req.preview || runOpts?.hold || grounding.kind === 'hold') && moving) {
         const preview = await describeCall(call, ctx, this.opts.handlers);
         if (!preview.ok) {
           state.outcomes.push({ call, outcome: preview });
@@ -246,7 +247,9 @@ export class Agent {
 
   private finish(result: EngineResult, state: TurnState): TurnOutcome {
     if (state.ended) return state.ended;
-    if (state.pending) return this.pendingResult(state.pending, state.heldNote);
+    // A held call is answered with the engine's own words (what it understood, why it waits) when it has them,
+    // else with grounding's note (an inferred argument) before the description.
+    if (state.pending) return this.pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote);
     if (state.outcomes.length > 0) {
       // The turn reports its money-moving outcome if it had one, else its last one.
       const primary =
@@ -275,13 +278,13 @@ export class Agent {
     }
   }
 
-  private pendingResult(p: PendingAction, note?: string): TurnOutcome {
+  private pendingResult(p: PendingAction, held?: string, note?: string): TurnOutcome {
     const action = TOOL_ACTIONS[p.call.name];
     const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
     return {
       ok: true,
       action,
-      reply: `${note ? `${note} ` : ''}${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      reply: held ?? `${note ? `${note} ` : ''}${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
       pending: view(p),
     };

@@ -29,12 +29,26 @@ export type ToolStep =
    */
   | { kind: 'ended'; message: string };
 
+/**
+ * How the engine asks for a call: `hold` (why, in a few words) when it understood the call but
+ * not the whole message; the agent then holds it for confirmation on every channel, the API
+ * included, exactly like a preview (`confirm: false`).
+ */
+export type ToolRunOptions = { hold?: string };
+
 /** The engine hands every tool call it wants to this; it never executes tools itself. */
-export type ToolRunner = (name: string, input: unknown) => Promise<ToolStep>;
+export type ToolRunner = (name: string, input: unknown, opts?: ToolRunOptions) => Promise<ToolStep>;
 
 export type EngineResult =
   /** Finished; `text` is the engine's own final words, if it has any (the model's reply). */
-  | { kind: 'reply'; text?: string; /** Said before a tool's exact summary (the local engine's "Imefanyika." in Swahili). */ lead?: string }
+  | {
+      kind: 'reply';
+      text?: string;
+      /** Said before a tool's exact summary (the local engine's "Imefanyika." in Swahili). */
+      lead?: string;
+      /** The whole reply for a call held for confirmation (what was understood, why it waits), in the person's language. */
+      held?: string;
+    }
   | { kind: 'help'; reply: string }
   /** Nothing done; `reason` names why when the engine's gate decided it (negation, past_tense…). */
   | { kind: 'none'; reply: string; reason?: string }

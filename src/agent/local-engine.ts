@@ -2,6 +2,8 @@ import { parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, type ParseResult 
 import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
 import { detectLanguage } from './local/language.js';
 import { DONE_LEAD } from './local/replies-i18n.js';
+import { heldReply } from './local/replies-held.js';
+import { READ_ONLY_TOOLS, readReply } from './local/replies-read.js';
 
 export type LocalParseContext = ParseContext;
 export type LocalParseResult = ParseResult;
@@ -48,9 +50,20 @@ export class LocalEngine implements Engine {
       case 'tool': {
         // The reply is built by the agent from the outcome (or the pending action); in another
         // language a short lead in that language goes before the exact summary.
-        const step = await runTool(parsed.call.name, parsed.call.input);
         const lang = detectLanguage(turn.message);
-        return step.kind === 'executed' && step.outcome.ok && lang !== 'en' ? { kind: 'reply', lead: DONE_LEAD[lang] } : { kind: 'reply' };
+        if (parsed.hold) {
+          // Understood, but not every word: the call waits for a person to confirm, on every channel.
+          const step = await runTool(parsed.call.name, parsed.call.input, { hold: parsed.hold.join(' ') });
+          return step.kind === 'pending' ? { kind: 'reply', held: heldReply(lang, parsed.hold, step.description) } : { kind: 'reply' };
+        }
+        const step = await runTool(parsed.call.name, parsed.call.input);
+        if (step.kind !== 'executed' || !step.outcome.ok || lang === 'en') return { kind: 'reply' };
+        // A quote or a balance did nothing: it is answered whole in the person's language, never with "done".
+        if (READ_ONLY_TOOLS.has(parsed.call.name)) {
+          const text = readReply(parsed.call.name, step.outcome.summary, lang);
+          return text ? { kind: 'reply', text } : { kind: 'reply' };
+        }
+        return { kind: 'reply', lead: DONE_LEAD[lang] };
       }
     }
   }

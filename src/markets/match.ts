@@ -25,12 +25,26 @@ export function questionMatches(ref: string, question: string): boolean {
   return wanted.every((w) => have.some((h) => h === w || (w.length >= 3 && h.startsWith(w))));
 }
 
-/** Index of the outcome named by `text`: exact (case-insensitive), else a unique prefix. */
+/** Yes and no in the corridor languages: "Sí" backs a market's "Yes", "Non" its "No", "Haan" its "Sim". */
+const YES = new Set(['yes', 'y', 'yeah', 'yep', 'oui', 'sim', 'si', 'ndiyo', 'ndio', 'haan', 'ha', 'haa', 'oo', 'opo', 'true']);
+const NO = new Set(['no', 'n', 'nope', 'non', 'nao', 'hapana', 'nahi', 'nai', 'hindi', 'false']);
+const fold = (s: string) => words(s).join(' ');
+
+/**
+ * Index of the outcome named by `text`: exact (case-insensitive), else a unique prefix, else
+ * the same yes or no in another language when the market has exactly one such outcome.
+ */
 export function matchOutcome(outcomes: readonly string[], text: string): number | undefined {
   const t = text.trim().toLowerCase();
   if (!t) return undefined;
   const exact = outcomes.findIndex((o) => o.toLowerCase() === t);
   if (exact >= 0) return exact;
   const prefixed = outcomes.map((o, i) => [o.toLowerCase(), i] as const).filter(([o]) => o.startsWith(t));
-  return prefixed.length === 1 ? prefixed[0]![1] : undefined;
+  if (prefixed.length === 1) return prefixed[0]![1];
+  for (const side of [YES, NO]) {
+    if (!side.has(fold(t))) continue;
+    const same = outcomes.map((o, i) => [fold(o), i] as const).filter(([o]) => side.has(o));
+    if (same.length === 1) return same[0]![1];
+  }
+  return undefined;
 }

@@ -21,7 +21,9 @@ type Expect =
   | ToolCall
   | { kind: 'help' }
   | { kind: 'none'; says?: string }
-  | { kind: 'refuse' };
+  | { kind: 'refuse' }
+  /** Understood but not every word placed (issue 20): the call is held for confirmation. */
+  | { kind: 'held'; call: ToolCall };
 
 type Row = [message: string, expected: Expect, ctx?: Partial<ParseContext>];
 
@@ -99,7 +101,8 @@ const transfers: Row[] = [
   ['Ksh 750 to @njeri', transfer('@njeri', '750', 'KES')],
   ['send 12.50 to @sam', transfer('@sam', '12.5')],
   ['send 5000 to @amina note: school fees', transfer('@amina', '5000', undefined, 'school fees')],
-  ["send 1000 to @ade with note 'thanks for yesterday'", transfer('@ade', '1000', undefined, 'thanks for yesterday')],
+  // Quoted text and a time word are not placed by the reading: held, not acted on at once.
+  ["send 1000 to @ade with note 'thanks for yesterday'", { kind: 'held', call: transfer('@ade', '1000', undefined, 'thanks for yesterday') }],
   ['transfer 5,000.75 NGN to @ify', transfer('@ify', '5000.75', 'NGN')],
   ['Hi! Please send 2,000 to @amina_k. Thanks', transfer('@amina_k', '2000')],
   ['send to @amina 500', transfer('@amina', '500')],
@@ -142,7 +145,7 @@ const transfers: Row[] = [
   ['pay 10% of my balance to @amina', none('How much')],
   ['send 1,5k to @x_amina', transfer('@x_amina', '1500')],
   ['send 500 to @amina as a gift', transfer('@amina', '500', undefined, 'gift')],
-  ["send 500 for tomorrow's lunch to @amina", transfer('@amina', '500', undefined, "tomorrow's lunch")],
+  ["send 500 for tomorrow's lunch to @amina", { kind: 'held', call: transfer('@amina', '500', undefined, "tomorrow's lunch") }],
 ];
 
 const bills: Row[] = [
@@ -296,7 +299,8 @@ const staked: Row[] = [
   ['stake 100 on the lagos rain market, yes', stake('lagos rain', 'Yes', '100')],
   ["stake 5k KES on 'Tinubu' in mkt_elect", stake('mkt_elect', 'Tinubu', '5000', 'KES')],
   ['punt 200 bob on No in mkt_rain', stake('mkt_rain', 'No', '200', 'KES')],
-  ['bet 1000 on yes in the BTC 100k market', stake('BTC 100k', 'Yes', '1000')],
+  // "100k" could be a second amount: held for confirmation (issue 20).
+  ['bet 1000 on yes in the BTC 100k market', { kind: 'held', call: stake('BTC 100k', 'Yes', '1000') }],
   ['bet yes 500 mkt_abc', stake('mkt_abc', 'Yes', '500')],
   ['BET 2.5K ON NO IN MKT_ABC', stake('MKT_ABC', 'No', '2500')],
   ['bet 500 on yes', none('Which market')],
@@ -450,6 +454,10 @@ function check(message: string, expected: Expect, result: ParseResult): void {
     expect(result, message).toEqual({ kind: 'tool', call: expected });
     // Every call the engine makes must satisfy the tool's own schema.
     expect(() => ToolInputs[expected.name].parse(expected.input)).not.toThrow();
+    return;
+  }
+  if (expected.kind === 'held') {
+    expect(result.kind === 'tool' && result.hold?.length ? result.call : result, message).toEqual(expected.call);
     return;
   }
   expect(result.kind, message).toBe(expected.kind);

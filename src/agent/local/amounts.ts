@@ -119,9 +119,12 @@ export function findMoney(
     // "$800 MXN": the code after a bare dollar sign says which dollars (or pesos) are meant.
     if (currency === 'USD' && t.text.startsWith('$')) {
       const after = currencyAt(tokens, end, ctx);
-      if (after && after.code !== 'USD' && ISO_CODES.has(after.code)) {
+      if (after && ISO_CODES.has(after.code)) {
         currency = after.code;
         end += after.length;
+      } else if (!after && ctx.localCurrency === 'MXN') {
+        // In Mexico "$" is the peso sign: "$2,300" from a peso account is 2,300 MXN (US$ or "dólares" say dollars).
+        currency = 'MXN';
       }
     }
     if (!currency) {

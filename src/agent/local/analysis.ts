@@ -1,6 +1,7 @@
 import { billerKey, scanAliases, type AliasMatch, type BillerAliasIndex } from '../../bills/catalogue.js';
+import { fillerIndices } from './fillers.js';
 import { findMoney, type MoneyMention } from './amounts.js';
-import { safeTimeZone } from './dates.js';
+import { findTimeExpressions, safeTimeZone } from './dates.js';
 import { CURRENCY_WORDS, ISO_CODES, scaleWord } from './currencies.js';
 import { detectLanguage, type Lang } from './language.js';
 import { lemmaOfToken } from './lexicon.js';
@@ -36,6 +37,8 @@ export type Analysis = {
   tz: string;
   localCurrency: string;
   billers: BillerAliasIndex | undefined;
+  /** Token indices of politeness and timing fillers of the closed list (fillers.ts): "please", "cuando puedas". */
+  fillers: ReadonlySet<number>;
 };
 
 /** Superscript and subscript digits, in digit order (NFKC would fold them into plain digits). */
@@ -81,7 +84,12 @@ export function analyse(raw: string, ctx: ParseContext): Analysis {
   }
   const messageSaysPhp = tokens.some((t) => t.norm === 'php' || t.norm === 'philippine' || t.currency === 'PHP');
   const refusedNumbers: Token[] = [];
-  const money = findMoney(tokens, { localCurrency, messageSaysPhp, lang, style }, billerTokens, refusedNumbers);
+  const tz = safeTimeZone(ctx.timeZone);
+  // The day of a date ("cierra el 15 de diciembre") is not an amount, unless a currency marks it.
+  const dated = findTimeExpressions(tokens, { now: ctx.now, tz });
+  const money = findMoney(tokens, { localCurrency, messageSaysPhp, lang, style }, billerTokens, refusedNumbers).filter(
+    (m) => m.currency !== undefined && tokens[m.index]!.currency !== undefined ? true : !dated.some((d) => m.index >= d.start && m.index < d.end),
+  );
 
   return {
     text,
@@ -93,9 +101,10 @@ export function analyse(raw: string, ctx: ParseContext): Analysis {
     billerMatches,
     billerTokens,
     now: ctx.now,
-    tz: safeTimeZone(ctx.timeZone),
+    tz,
     localCurrency,
     billers: ctx.billers,
+    fillers: fillerIndices(tokens),
   };
 }
 

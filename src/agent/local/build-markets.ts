@@ -2,6 +2,8 @@ import { span, type Analysis } from './analysis.js';
 import { findTimeExpressions, formatInZone } from './dates.js';
 import type { Draft } from './draft.js';
 import { FILLER_WORDS, NO_WORDS, YES_WORDS } from './lexicon.js';
+import { fold } from './lexicon-i18n.js';
+import { CONNECTORS, VERB_LEMMAS } from './reading-words.js';
 import { replies } from './replies.js';
 import { canonicalOutcome, findMarketRef, freeText, moneyTokens, pickAmount, rangeSet } from './slots.js';
 
@@ -9,9 +11,9 @@ const DEFAULT_CLOSE_DAYS = 7;
 const CREATE_NOUNS = new Set(['market', 'poll', 'prediction', 'bet', 'betting', '/', 'markets', 'polls', 'wager']);
 const QUESTION_LEADS = new Set([':', '-', '–', '—', 'on', 'about', 'for', 'whether', 'if', 'that', 'asking', 'called', 'titled', 'named', 're', 'regarding', ',', 'question', 'q', 'to', 'see', 'predict']);
 /** Close words that are never part of a question's own wording. */
-const CLAUSE_CLOSE_WORDS = new Set(['closes', 'closing', 'deadline', 'cutoff', 'expires', 'expiring', 'expiry']);
+const CLAUSE_CLOSE_WORDS = new Set(['closes', 'closing', 'deadline', 'cutoff', 'expires', 'expiring', 'expiry', 'cierra', 'cierre', 'clôture', 'cloture', 'ferme', 'encerra', 'fecha', 'inafungwa', 'magsasara', 'sarado']);
 const OPTION_LABELS = new Set(['options', 'answers']);
-const CLOSE_WORDS = new Set(['close', 'closes', 'closing', 'ends', 'ending', 'deadline', 'until', 'till', 'expires', 'expiring', 'expiry', 'cutoff', 'closed', 'runs', 'lasts', 'open']);
+const CLOSE_WORDS = new Set(['close', 'closes', 'closing', 'ends', 'ending', 'deadline', 'until', 'till', 'expires', 'expiring', 'expiry', 'cutoff', 'closed', 'runs', 'lasts', 'open', ...CLAUSE_CLOSE_WORDS]);
 const AUX_STARTS = new Set(['will', 'is', 'are', 'does', 'do', 'did', 'can', 'could', 'would', 'should', 'has', 'have', 'was', 'were', 'shall', 'whether']);
 
 // ---------------------------------------------------------------------------------------
@@ -168,21 +170,35 @@ export function buildStake(a: Analysis): Draft {
   if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
   const taken = new Set([...used, ...moneyTokens(amount)]);
   const outcome = stakeOutcome(a, taken);
+  const ref = market ?? unnamedMarketRef(a, taken, outcome);
 
-  if (!market) return { reply: replies.stakeNeedsMarket };
-  if (!outcome || PRONOUNS.has(outcome.toLowerCase())) return { reply: replies.stakeNeedsOutcome(market.ref) };
-  if (!amount) return { reply: replies.stakeNeedsAmount(market.ref) };
+  if (!ref) return { reply: replies.stakeNeedsMarket };
+  if (!outcome || PRONOUNS.has(outcome.toLowerCase())) return { reply: replies.stakeNeedsOutcome(ref.ref) };
+  if (!amount) return { reply: replies.stakeNeedsAmount(ref.ref) };
   return {
     call: {
       name: 'stake_market',
       input: {
-        market: market.ref,
+        market: ref.ref,
         outcome,
         amount: amount.amount,
         ...(amount.currency ? { currency: amount.currency } : {}),
       },
     },
   };
+}
+
+/**
+ * "aposta 30 reais no Sim no Flamengo": no word "market", but after the verb, the amount, the
+ * outcome, connectors and fillers, one short run of words is left: that names the market.
+ */
+function unnamedMarketRef(a: Analysis, taken: ReadonlySet<number>, outcome: string | undefined): { ref: string } | undefined {
+  const outcomeWords = new Set((outcome ?? '').toLowerCase().split(/\s+/).map((w) => fold(w)));
+  const rest = a.tokens
+    .map((t, i) => ({ t, i }))
+    .filter(({ t, i }) => t.kind === 'word' && !taken.has(i) && !a.fillers.has(i) && !VERB_LEMMAS.has(a.lemmas[i]!) && !CONNECTORS.has(fold(t.norm)) && !outcomeWords.has(fold(t.norm)) && !YES_WORDS.has(t.norm) && !NO_WORDS.has(t.norm));
+  if (!rest.length || rest.length > 4 || rest[rest.length - 1]!.i - rest[0]!.i !== rest.length - 1) return undefined;
+  return { ref: span(a, rest[0]!.i, rest[rest.length - 1]!.i + 1) };
 }
 
 function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefined {

@@ -1,3 +1,4 @@
+import { FOREIGN_MONTHS } from './months-i18n.js';
 import type { Token } from './tokenize.js';
 
 /**
@@ -119,6 +120,7 @@ export const MONTHS: Readonly<Record<string, number>> = {
   january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
   july: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, october: 10, oct: 10,
   november: 11, nov: 11, december: 12, dec: 12,
+  ...FOREIGN_MONTHS,
 };
 // "may" and "march" are verbs too: a month alone needs a preposition before it.
 const GUARDED_MONTHS = new Set(['may', 'march', 'mar', 'jan', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec', 'feb', 'apr', 'sept']);
@@ -335,7 +337,7 @@ export function findTimeExpressions(tokens: readonly Token[], clock: Clock): Tim
       const day = dayNumber(t);
       if (day !== undefined) {
         let j = i + 1;
-        if (norm(j) === 'of') j++;
+        if (norm(j) === 'of' || norm(j) === 'de') j++;
         const m2 = MONTHS[norm(j)];
         if (m2 && tokens[j]?.kind === 'word') {
           const y = yearNumber(tokens[j + 1]);

@@ -129,6 +129,8 @@ function isNegated(a: Analysis): boolean {
       if (!isVerb(i + 1)) continue;
     }
     if (f === 'na' && a.lang !== 'hi') continue;
+    // An outcome, not a negation: "pe Nahi", "sur Non", "no Não", "Nahi par 300 lagao", "sa Hindi".
+    if (a.lemmas.some((l) => l === 'market' || l === 'bet') && (['on', 'to'].includes(a.lemmas[i - 1] ?? '') || ['pe', 'par', 'side'].includes(t[i + 1]?.norm ?? ''))) continue;
     if (f === 'pas' && !t.slice(Math.max(0, i - 3), i).some((_, k) => isVerb(Math.max(0, i - 3) + k))) {
       if (!t.slice(Math.max(0, i - 3), i).some((y) => y.norm === 'ne')) continue;
     }
@@ -246,9 +248,10 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     for (let j = i + 1; j < close; j++) quoted.add(j);
     i = close;
   }
-  const norms = t.map((x, i) => (quoted.has(i) ? '' : fold(x.norm)));
-  const text = fold(a.text.toLowerCase());
-  const has = (set: ReadonlySet<string>) => norms.some((w) => set.has(w)) || t.some((x, i) => !quoted.has(i) && set.has(x.norm));
+  // Fillers of the closed list ("cuando puedas", "jab time mile", "pag may time ka") are politeness, not conditions.
+  const norms = t.map((x, i) => (quoted.has(i) || a.fillers.has(i) ? '' : fold(x.norm)));
+  const text = fold(withoutFillers(a).toLowerCase());
+  const has = (set: ReadonlySet<string>) => norms.some((w) => set.has(w)) || t.some((x, i) => !quoted.has(i) && !a.fillers.has(i) && set.has(x.norm));
 
   const odd = a.refusedNumbers[0];
   if (odd && ctx.intent !== 'list_activity') return { reason: 'malformed_amount', quoted: quoteOf(a, odd) };
@@ -322,6 +325,18 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   // still taken as a bare "@handle amount" instruction, the chat shorthand).
   if (verbIdx < 0 && ctx.intent === 'send_transfer' && !isBareShorthand(a)) return { reason: 'statement' };
   return undefined;
+}
+
+/** The message without its filler phrases (a word of a phrase is a filler only inside the phrase). */
+function withoutFillers(a: Analysis): string {
+  let out = '';
+  let at = 0;
+  a.tokens.forEach((x, i) => {
+    if (!a.fillers.has(i) || x.kind === 'symbol') return;
+    out += a.text.slice(at, x.start);
+    at = x.end;
+  });
+  return out + a.text.slice(at);
 }
 
 /** "@amina 500", "+2547… 1k pls": only a recipient, an amount and politeness. */

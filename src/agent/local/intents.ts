@@ -90,7 +90,10 @@ export function scoreIntents(a: Analysis): IntentScores {
   if (amounts.length && (marketId || marketWord) && findPhrase(a, ['on']) >= 0) add('stake_market', 3);
 
   // "market: ...", "poll - ...": what follows is the question.
-  if (a.lemmas.some((l, i) => (l === 'market' || l === 'poll' || l === 'prediction') && [':', '-', '–', '—'].includes(a.lemmas[i + 1] ?? ''))) add('create_market', 2);
+  const colon = a.lemmas.findIndex((l, i) => (l === 'market' || l === 'poll' || l === 'prediction') && [':', '-', '–', '—'].includes(a.lemmas[i + 1] ?? ''));
+  if (colon >= 0) add('create_market', 2);
+  // Words of that question are its content, not cues: "crea un mercado: ¿ganará el América la Liga MX?".
+  if (colon >= 0 && a.lemmas.slice(colon + 2).includes('link') && !a.lemmas.slice(0, colon).includes('link')) add('create_payment_link', -4);
   // "request 2000 KES payment for rent": a request for a payment is a payment link.
   if (hasLemma(a, 'request') && hasLemma(a, 'payment', 'money', 'pay', 'paid')) add('create_payment_link', 5);
   // A quoted question after the market words: 'new market "Uulan ba sa Manila bukas?"'.

@@ -38,7 +38,7 @@ balance: balance
 `),
   sw: table(`
 ${COMMON}
-send: tuma nitumie mtumie tumie tumia mtumia nitumia ntumie tumana peleka nipe mpe kutuma utume
+send: tuma nitumie mtumie tumie tumia mtumia nitumia ntumie tumana peleka nipe mpe kutuma utume umtumie umtumia mtumiye sendia msendie nisendie msendia
 airtime: credo kredo credit
 pay: lipa lipia nilipie lipie kulipa kulipia
 buy: nunua ninunulie nunulia kununua
@@ -176,7 +176,7 @@ buy: bili bumili pabili bilhan
 to: kay kina
 on: sa
 please: paki pls
-bet: pusta taya itaya tumaya
+bet: pusta taya itaya tumaya pataya ipusta ipataya
 create: gawa gumawa gawin
 new: bago
 show: ipakita pakita

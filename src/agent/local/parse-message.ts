@@ -14,12 +14,15 @@ import { check, quoteOf, screen, type GateVerdict } from './gate.js';
 import type { Lang } from './language.js';
 import { AMBIGUOUS_PESO } from './currencies.js';
 import { FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
+import { isMoneyMoving, readCompleteness } from './reading.js';
+import { QUOTED_INSTRUCTION } from './replies-held.js';
 import { detectActivity, detectBalance, detectQuote } from './read-intents.js';
 
 export type { ParseContext } from './analysis.js';
 
 export type ParseResult =
-  | { kind: 'tool'; call: ToolCall }
+  /** `hold`: the words the reading could not place; the call waits for confirmation (reading.ts). */
+  | { kind: 'tool'; call: ToolCall; hold?: string[] }
   | { kind: 'help' }
   /** Nothing to do: a question back, an answer, or the gate's reason in `reason`. */
   | { kind: 'none'; reply: string; reason?: string }
@@ -36,6 +39,18 @@ const MAX_MESSAGE_CHARS = 1000;
  * winner's slots, and check the call against the tool's zod schema before returning it.
  */
 export function parseMessage(text: string, ctx: ParseContext): ParseResult {
+  const parsed = parseRequest(text, ctx);
+  if (parsed.kind !== 'tool' || !isMoneyMoving(parsed.call)) return parsed;
+  // Rule 1: a money-moving call acts at once only on a complete reading of the message.
+  const a = analyse(text, ctx);
+  const reading = readCompleteness(a, parsed.call);
+  if (reading.kind === 'complete') return parsed;
+  if (reading.kind === 'hold') return { ...parsed, hold: reading.leftover };
+  if (reading.reason === 'quoted_instruction') return { kind: 'refuse', reply: QUOTED_INSTRUCTION[a.lang], reason: 'quoted_instruction' };
+  return { kind: 'none', reply: gateReply('reversed_direction', a.lang), reason: 'reversed_direction' };
+}
+
+function parseRequest(text: string, ctx: ParseContext): ParseResult {
   if (typeof text !== 'string' || !text.trim()) return { kind: 'help' };
   if (text.length > MAX_MESSAGE_CHARS) return { kind: 'none', reply: 'That message is too long for me; please say it in one short sentence.' };
   const a = analyse(text, ctx);

@@ -22,6 +22,13 @@ const ACTIVITY_PHRASES = [
 const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'quanta', 'cuanto', 'cuanta', 'ngapi', 'kitna', 'kitne', 'kitni', 'magkano', 'wetin']);
 const FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'cost', 'costs', 'rate', 'frais', 'taux', 'taxa', 'tarifa', 'comision', 'comissao', 'ada', 'gharama']);
 const RECIPIENT_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id']);
+/** Corridor countries (folded names in the eight languages) and the currency a transfer there arrives in. */
+const COUNTRY_CURRENCY: Readonly<Record<string, string>> = {
+  mexico: 'MXN', mexique: 'MXN', brasil: 'BRL', brazil: 'BRL', bresil: 'BRL', nigeria: 'NGN', naija: 'NGN', kenya: 'KES', kenia: 'KES',
+  ghana: 'GHS', senegal: 'XOF', philippines: 'PHP', filipinas: 'PHP', pilipinas: 'PHP', ufilipino: 'PHP', india: 'INR', inde: 'INR', bharat: 'INR',
+  usa: 'USD', marekani: 'USD', amerika: 'USD', america: 'USD',
+};
+const TO_COUNTRY = new Set(['to', 'pro', 'pra', 'para', 'a', 'al', 'au', 'en', 'kwa', 'sa', 'ko', 'no', 'na', 'pour', 'into']);
 
 /** A question about something already done: "did I already pay DStv?", "did my 10k to @amaka go through?". */
 const PAST_QUESTION = [/\b(did|have|has) (i|my|we)\b.*\b(go through|went through|arrive|reach|land)/, /\bgo through\?/, /\bwhen (will|does|did|is) (my|the)\b.*\b(arrive|reach|land|go through|come|clear)/, /\b(did|have) (i|we) (already |ever |even )?(pay|paid|send|sent|buy|bought|top|topped|transfer|transferred|renew|renewed)\b.*\?/];
@@ -57,6 +64,12 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
       toCurrency = c.code;
       break;
     }
+  }
+  // "pro México", "to Kenya", "au Sénégal": a corridor country after "to" names the destination currency.
+  if (!toCurrency && !recipient) {
+    const at = norms.findIndex((w, i) => COUNTRY_CURRENCY[w] !== undefined && i > 0 && (a.lemmas[i - 1] === 'to' || TO_COUNTRY.has(norms[i - 1]!)));
+    const code = at >= 0 ? COUNTRY_CURRENCY[norms[at]!] : undefined;
+    if (code && code !== (amount.currency ?? a.localCurrency)) toCurrency = code;
   }
   const fee = norms.some((w) => FEE_WORDS.has(w));
   if (!force && !recipient && !toCurrency && !fee) return undefined;

@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { parseUnits, type Address } from 'viem';
 import { createMerchant, startTestService, type TestService } from '../../helpers/service.js';
 import type { Engine } from '../../../src/agent/engine.js';
+import { formatServed } from './served-report.js';
 import {
+  ACT_AT_ONCE_SETS,
   MONEY_MOVING,
   billerIds,
   checkArgs,
@@ -80,7 +82,9 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
       for (const [i, c] of cases.entries()) {
         const sender = accounts.get(c.from);
         if (!sender) throw new Error(`${c.id}: unknown fixture account ${c.from}`);
-        const executeForReal = c.moves && executeEvery > 0 && MONEY_MOVING.has(c.expect.action) && c.expect.action !== 'market_resolve' && movingSeen++ % executeEvery === 0;
+        const atOnce = ACT_AT_ONCE_SETS.has(set);
+        const executeForReal =
+          c.moves && MONEY_MOVING.has(c.expect.action) && c.expect.action !== 'market_resolve' && (atOnce || (executeEvery > 0 && movingSeen++ % executeEvery === 0));
         const preview = c.moves && !executeForReal;
         await topUp(svc, sender);
 
@@ -227,10 +231,12 @@ async function main(argv: string[]): Promise<number> {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const set = arg('--set') ?? 'all';
-  const sets: EvalSetName[] = set === 'all' ? ['dev', 'held-out', 'unseen'] : [set as EvalSetName];
+  const sets: EvalSetName[] = set === 'all' ? ['dev', 'held-out', 'unseen', 'fresh'] : [set as EvalSetName];
   const started = Date.now();
   const report = await runEval({ sets, log: (l) => process.stderr.write(l + '\n') });
   process.stdout.write(formatReport(report, { showHeldOutFailures: argv.includes('--show-held-out') }) + '\n');
+  const atOnce = report.results.filter((r) => ACT_AT_ONCE_SETS.has(r.set));
+  if (atOnce.length) process.stdout.write(`\nSent to act at once (${[...new Set(atOnce.map((r) => r.set))].join(', ')}):\n${formatServed(atOnce)}\n`);
   process.stdout.write(`(${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   const json = arg('--json');
   if (json) await writeFile(json, JSON.stringify(report, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));

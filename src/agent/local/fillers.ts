@@ -1,0 +1,88 @@
+import type { Token } from './tokenize.js';
+import { tokenize } from './tokenize.js';
+import { fold } from './lexicon-i18n.js';
+
+/**
+ * The CLOSED, reviewed list of politeness and timing fillers of the eight corridor languages:
+ * the only words, besides a reading's own roles (verb, amount, currency, recipient, purpose),
+ * that a money-moving message may carry and still act at once (docs/agent.md, "The rule").
+ *
+ * A phrase here must mean nothing for what moves: no amount, no person, no time other than
+ * "now / when you can", no condition on an event. "when you can" is politeness (the payment is
+ * now); "when he pays" is a condition and is NOT here. To extend: add the phrase as people
+ * write it (accents and case do not matter), add a message using it to the agent eval, and
+ * check that the property test (test/agent/local-reading.property.unit.test.ts) still passes.
+ */
+const FILLERS: Readonly<Record<string, readonly string[]>> = {
+  en: [
+    'please', 'pls', 'plz', 'plis', 'pleeease', 'kindly', 'thanks', 'thank you', 'thank u', 'thanks a lot', 'thx', 'ty', 'tnx', 'cheers',
+    'asap', 'now', 'right now', 'rn', 'quick', 'quickly', 'urgently', 'urgent', 'today',
+    'when you can', 'when u can', 'whenever you can', 'whenever u can', 'when you get a chance', 'when you have a moment', 'if you can', 'if u can', 'if possible',
+    'hey', 'hi', 'hello', 'yo', 'ok', 'okay', 'bro', 'sis', 'boss', 'mate', 'fam', 'dear', 'sir', 'madam', 'man', 'my guy', 'my friend', 'oh',
+    'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
+    'god bless', 'bless', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
+  ],
+  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg na', 'chairman', 'my g'],
+  sw: [
+    'tafadhali', 'tafadhalini', 'tafadhari', 'naomba', 'nakuomba', 'asante', 'asante sana', 'ahsante', 'shukran', 'sasa', 'sasa hivi', 'haraka', 'upesi',
+    'ukipata time', 'ukipata nafasi', 'ukipata muda', 'ukiweza', 'bana', 'buda', 'msee', 'nisaidie', 'saidia', 'boss',
+  ],
+  fr: [
+    'stp', 'svp', "s'il te plaît", "s'il te plait", "s'il vous plaît", "s'il vous plait", 'merci', 'merci beaucoup', 'quand tu peux', 'quand tu pourras',
+    'quand vous pouvez', 'dès que possible', 'des que possible', 'vite', 'rapidement', 'maintenant', 'tout de suite', 'peux-tu', 'peux tu', 'tu peux',
+    'pouvez-vous', 'pouvez vous', 'pourrais-tu', 'pourrais tu', 'bonjour', 'salut', 'coucou', 'je veux', 'je voudrais', 'stp merci', 'frère', 'frérot', 'ma sœur',
+  ],
+  pt: [
+    'por favor', 'pfv', 'pf', 'pfvr', 'pls', 'obrigado', 'obrigada', 'valeu', 'vlw', 'brigado', 'quando puder', 'quando der', 'quando você puder',
+    'quando voce puder', 'assim que puder', 'agora', 'rapidinho', 'oi', 'olá', 'ola', 'mano', 'mana', 'você pode', 'voce pode', 'pode', 'consegue', 'faz um', 'faz',
+    'aí', 'ai',
+  ],
+  es: [
+    'por favor', 'porfa', 'porfis', 'plis', 'gracias', 'muchas gracias', 'cuando puedas', 'cuando tengas chance', 'cuando tengas tiempo', 'cuando se pueda',
+    'ahorita', 'ahora', 'oye', 'hola', 'compa', 'carnal', 'wey', 'güey', 'puedes', 'podrías', 'podrias', 'me haces el favor de', 'hazme el favor de',
+  ],
+  hi: [
+    'please', 'plz', 'bhai', 'yaar', 'bhaiya', 'didi', 'ji', 'jaldi', 'abhi', 'abhi ke abhi', 'jab time mile', 'jab time ho', 'jab free ho', 'dhanyavaad',
+    'shukriya', 'thanks', 'na', 'zara', 'kar do', 'kar dena', 'kar dijiye', 'kardo', 'do', 'dena', 'de do', 'hai', 'karna hai', 'kar', 'dijiye',
+  ],
+  tl: [
+    'po', 'naman', 'nga', 'paki', 'salamat', 'salamat po', 'pag may time ka', 'kapag may time ka', 'pag may oras ka', 'kapag may oras ka', 'pag free ka',
+    'ngayon', 'ngayon na', 'agad', 'bes', 'beshie', 'te', 'kuya', 'ate', 'mo', 'ka', 'sana', 'pakisuyo', 'please lang', 'lang',
+  ],
+};
+
+/** Emoji that say "I am joking": a message carrying one is not acted on at once. */
+const JOKE_EMOJI = /[\u{1F602}\u{1F923}\u{1F606}\u{1F605}\u{1F61C}\u{1F61D}\u{1F643}\u{1F92A}\u{1F60F}\u{1F609}]/u;
+
+/** Every phrase as folded token norms, longest first, so "thank you" wins over "thank". */
+const PHRASES: readonly (readonly string[])[] = [...new Set(Object.values(FILLERS).flat())]
+  .map((p) => tokenize(p).filter((t) => t.kind === 'word').map((t) => fold(t.norm)))
+  .filter((p) => p.length > 0)
+  .sort((x, y) => y.length - x.length);
+
+/** The closed list itself, for docs and tests: language -> phrases. */
+export const FILLER_PHRASES = FILLERS;
+
+/**
+ * Indices of tokens that are fillers: words of a listed phrase (matched as a whole), and emoji
+ * other than the joking ones. Nothing else; in particular never a number, a handle or a quote.
+ */
+export function fillerIndices(tokens: readonly Token[]): Set<number> {
+  const out = new Set<number>();
+  const norms = tokens.map((t) => (t.kind === 'word' ? fold(t.norm) : undefined));
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind === 'symbol') {
+      if (!JOKE_EMOJI.test(t.text)) out.add(i);
+      continue;
+    }
+    if (out.has(i) || norms[i] === undefined) continue;
+    for (const p of PHRASES) {
+      if (p.every((w, k) => norms[i + k] === w)) {
+        for (let k = 0; k < p.length; k++) out.add(i + k);
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,222 @@
+import type { ToolCall } from '../tool-inputs.js';
+import type { Analysis } from './analysis.js';
+import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
+import { CUES, NO_WORDS, YES_WORDS } from './lexicon.js';
+import { fold } from './lexicon-i18n.js';
+import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
+
+/**
+ * Rule 1 of docs/agent.md: act at once only on a complete reading. Given the call the parser
+ * built from a money-moving message, every token of the message must have a role in that
+ * reading: the verb, the one amount with its currency, the one recipient (biller and account,
+ * market and outcome), a purpose phrase, a connector, or a filler of the closed list
+ * (fillers.ts). Whatever is left over (quoted text, parentheses, a second amount, currency or
+ * person, a question mark, "from X's account", "lol", any word the reading cannot place) means
+ * the turn does not act at once: it holds the call for confirmation, or refuses where the
+ * leftovers show the message is clearly not a request (the call's arguments come from quoted
+ * text; money taken from someone else and sent to the writer).
+ *
+ * The refusal lists of gate.ts stay as the explanation a person reads; this check does not
+ * depend on them and runs after them, so a message no list foresaw is still not acted on.
+ */
+
+export type Reading =
+  | { kind: 'complete' }
+  /** Understood, but not every word: hold for confirmation; `leftover` is what was not placed, as typed. */
+  | { kind: 'hold'; leftover: string[] }
+  /** Clearly not a request: the arguments sit inside quoted text, or the direction is reversed. */
+  | { kind: 'refuse'; reason: 'quoted_instruction' | 'reversed_direction' };
+
+const MONEY_TOOLS = new Set(['send_transfer', 'pay_bill', 'stake_market', 'resolve_market', 'cancel_market']);
+const QUOTES = new Set(['"', "'", '`', '«', '»']);
+/** Arguments whose words place tokens (a note's text does not: it could carry anything). */
+const ARG_FIELDS = new Set(['recipient', 'market', 'outcome', 'biller', 'account_number', 'market_id']);
+const ARG_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id', 'market_id']);
+const DASHES = new Set(['-', '–', '—']);
+const HARMLESS_PUNCT = new Set([',', '.', '!', ':', '-', '–', '—', '…']);
+
+export function isMoneyMoving(call: ToolCall): boolean {
+  return MONEY_TOOLS.has(call.name);
+}
+
+/** Words of the intent's own vocabulary (its lexicon cues), besides the generic money verbs. */
+const INTENT_WORDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
+  ['send_transfer', 'pay_bill', 'stake_market', 'resolve_market', 'cancel_market'].map((intent) => [
+    intent,
+    new Set(CUES.filter((c) => ((c.weights as Record<string, number>)[intent] ?? 0) > 0).flatMap((c) => c.words)),
+  ]),
+);
+
+export function readCompleteness(a: Analysis, call: ToolCall): Reading {
+  const t = a.tokens;
+  const input = call.input as Record<string, unknown>;
+  const placed = new Set<number>(a.fillers);
+  const quoted = quotedIndices(a);
+
+  // Arguments: the amount's mention (number, currency, scale words), and every token whose
+  // text is a word of a string argument (recipient, market, outcome, account number, note).
+  const amount = typeof input.amount === 'string' ? input.amount : undefined;
+  const mention = amount !== undefined ? a.money.find((m) => m.amount === amount) : undefined;
+  if (mention) for (let i = mention.first; i < mention.end; i++) placed.add(i);
+  const argWords = new Set<string>();
+  /** Numbers may name a market ("BTC 100k"), never an outcome or a person: there a number is a second amount. */
+  const marketWords = new Set<string>();
+  // Not the note or description: those are the writer's free text, placed only as a purpose phrase.
+  for (const [k, v] of Object.entries(input)) {
+    if (!ARG_FIELDS.has(k) || typeof v !== 'string') continue;
+    // An outcome the builder read from loose words ("zxaa el") places nothing: only a yes/no, a name or a quoted label does.
+    if (k === 'outcome' && !plausibleOutcome(v)) continue;
+    for (const w of v.toLowerCase().split(/[^\p{L}\p{N}@_+.]+/u)) {
+      if (!w || isCurrencyWord(w) || PURPOSE_STOPS.has(fold(w))) continue;
+      argWords.add(fold(w.replace(/^\+/, '')));
+      if (k === 'market' || k === 'market_id') marketWords.add(fold(w));
+    }
+  }
+  const argDigits = new Set(Object.values(input).filter((v): v is string => typeof v === 'string').map((v) => v.replace(/\D/g, '')).filter((d) => d.length >= 6));
+  for (const i of a.billerTokens) placed.add(i);
+
+  // The arguments must come from the writer's own words, not from quoted text.
+  if (mention && quoted.has(mention.index)) return { kind: 'refuse', reason: 'quoted_instruction' };
+
+  const verbs = INTENT_WORDS[call.name] ?? new Set<string>();
+  for (let i = 0; i < t.length; i++) {
+    if (placed.has(i)) continue;
+    const x = t[i]!;
+    const lemma = a.lemmas[i]!;
+    const norm = fold(x.norm);
+    switch (x.kind) {
+      case 'mention':
+      case 'phone':
+      case 'email':
+      case 'address':
+      case 'account_id':
+      case 'market_id':
+        if (argWords.has(fold(x.norm)) || argWords.has(fold(x.text.toLowerCase())) || sameDigits(x.text, argDigits)) {
+          if (quoted.has(i)) return { kind: 'refuse', reason: 'quoted_instruction' };
+          placed.add(i);
+        }
+        break;
+      case 'number':
+        // An account or meter number that is an argument; any other number is a second amount.
+        if (x.digits && x.digits.length >= 6 && sameDigits(x.digits, argDigits)) placed.add(i);
+        else if (!x.currency && !markedMoneyAt(a, i) && (marketWords.has(norm) || marketWords.has(fold(x.text.toLowerCase())))) placed.add(i);
+        break;
+      case 'punct':
+        // A dash touching a number is a sign or a range ("send - 7 USD", "5 - 3"), not punctuation.
+        if (HARMLESS_PUNCT.has(x.text) && !(DASHES.has(x.text) && (t[i + 1]?.kind === 'number' || t[i - 1]?.kind === 'number'))) placed.add(i);
+        break;
+      case 'word': {
+        if (quoted.has(i)) break;
+        if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
+        else if (RELATIONS.has(norm) && nextIsRecipient(a, i)) placed.add(i);
+        else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // A purpose phrase: after a marker ("for", "pour", "para", "ya", "make"), words up to the next
+  // hard stop, none of them a stop word (a money verb, a condition, a person, a joke, "from").
+  // An argument right after it means the marker was a "to" ("pra zxaa @joana"): no purpose then.
+  const argIdx = new Set([...placed].filter((i) => ARG_KINDS.has(t[i]!.kind) || t[i]!.kind === 'number'));
+  for (let i = 0; i < t.length; i++) {
+    const norm = fold(t[i]!.norm);
+    if (t[i]!.kind !== 'word' || !(PURPOSE_MARKERS.has(norm) || PURPOSE_MARKERS.has(a.lemmas[i]!))) continue;
+    if (quoted.has(i)) continue;
+    const phrase: number[] = [];
+    let j = i + 1;
+    for (; j < t.length; j++) {
+      const y = t[j]!;
+      if (y.kind === 'punct' && (!HARMLESS_PUNCT.has(y.text) || y.text === ',' || y.text === '.' || y.text === '!')) break;
+      if (placed.has(j)) {
+        if (argIdx.has(j)) break;
+        continue;
+      }
+      if (y.kind !== 'word' || quoted.has(j) || PURPOSE_STOPS.has(fold(y.norm)) || PURPOSE_STOPS.has(a.lemmas[j]!) || isCurrencyWord(y.norm)) break;
+      phrase.push(j);
+    }
+    if (phrase.length && argIdx.has(j) && phrase[phrase.length - 1] === j - 1) continue;
+    placed.add(i);
+    for (const k of phrase) placed.add(k);
+  }
+  // Hindi puts the purpose before "ke liye": "kiraye ke liye".
+  for (let i = 1; i < t.length; i++) {
+    if (fold(t[i]!.norm) !== 'liye') continue;
+    placed.add(i);
+    for (let j = i - 1; j >= 0 && i - j <= 4; j--) {
+      const y = t[j]!;
+      if (placed.has(j) && !['ke', 'ki', 'ka'].includes(fold(y.norm))) break;
+      if (y.kind !== 'word' || PURPOSE_STOPS.has(fold(y.norm))) break;
+      placed.add(j);
+    }
+  }
+
+  // A quoted argument ("on 'Tinubu'"): quotes around nothing but placed words are harmless.
+  for (const [open, close] of quotePairs(a)) {
+    const inner = t.slice(open + 1, close).map((_, k) => open + 1 + k);
+    if (inner.length && inner.every((j) => argWords.has(fold(t[j]!.norm)))) for (const j of [open, close, ...inner]) placed.add(j);
+  }
+
+  const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
+  if (!leftIdx.length) return { kind: 'complete' };
+  const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
+  // Money taken from someone else and sent to the writer ("take 40 from Ana's account and send it to me").
+  if (call.name === 'send_transfer' && leftNorms.some((w) => TAKE_VERBS.has(w)) && (leftNorms.some((w) => FIRST_PERSON_OBJECTS.has(w)) || t.some((x) => /^m'/i.test(x.text) || /^(ni|uni)tumie$/.test(fold(x.norm))))) {
+    return { kind: 'refuse', reason: 'reversed_direction' };
+  }
+  return { kind: 'hold', leftover: [...new Set(leftIdx.map((i) => t[i]!.text))].slice(0, 6) };
+}
+
+/** A money mention covers token i ("200 USD", "5k", "2"): then it is an amount, not part of a market's name. */
+function markedMoneyAt(a: Analysis, i: number): boolean {
+  return a.money.some((m) => i >= m.first && i < m.end);
+}
+
+/** Yes or no in any language, or a name (every word capitalised, at most four words). */
+function plausibleOutcome(v: string): boolean {
+  const ws = v.trim().split(/\s+/);
+  if (ws.length === 1 && (YES_WORDS.has(v.toLowerCase()) || NO_WORDS.has(v.toLowerCase()) || OUTCOME_WORDS.has(fold(v.toLowerCase())))) return true;
+  return ws.length <= 4 && ws.every((w) => /^[\p{Lu}\p{N}]/u.test(w));
+}
+const OUTCOME_WORDS = new Set(['si', 'sim', 'nao', 'oui', 'non', 'ndiyo', 'ndio', 'hapana', 'haan', 'nahi', 'oo', 'opo', 'hindi', 'yes', 'no']);
+
+/** Phone and account numbers compare by their last 9 digits (with or without country code). */
+function sameDigits(text: string, argDigits: ReadonlySet<string>): boolean {
+  const d = text.replace(/\D/g, '');
+  return d.length >= 6 && [...argDigits].some((x) => x.slice(-9) === d.slice(-9));
+}
+
+function isCurrencyWord(norm: string): boolean {
+  return CURRENCY_WORDS[norm] !== undefined || ISO_CODES.has(norm.toUpperCase());
+}
+
+/** Pairs of quote marks [open, close] (an unclosed one runs to the end). */
+function quotePairs(a: Analysis): [number, number][] {
+  const t = a.tokens;
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < t.length; i++) {
+    if (!QUOTES.has(t[i]!.text)) continue;
+    // An apostrophe glued to a word is not a quote ("Ana's" is one token already).
+    const open = t[i]!.text === '«' ? '»' : t[i]!.text;
+    let close = t.findIndex((x, j) => j > i && (x.text === open || (open === '"' && x.text === '»')));
+    if (close < 0) close = t.length;
+    pairs.push([i, close]);
+    i = close;
+  }
+  return pairs;
+}
+
+/** Tokens between a pair of quote marks, the marks included. */
+export function quotedIndices(a: Analysis): Set<number> {
+  const out = new Set<number>();
+  for (const [open, close] of quotePairs(a)) for (let j = open; j <= close && j < a.tokens.length; j++) out.add(j);
+  return out;
+}
+
+/** The recipient follows, maybe after "my"/"mon"/"meu"/"mi" ("my sister @ngozi"). */
+function nextIsRecipient(a: Analysis, i: number): boolean {
+  const next = a.tokens[i + 1];
+  return next !== undefined && ['mention', 'phone', 'email', 'address', 'account_id'].includes(next.kind);
+}
