@@ -85,8 +85,9 @@ export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingC
 function money(out: ArgumentsGrounding, own: OwnReading, amount: string, currency: string | undefined, fallback: string, idArgs: string[]): void {
   const want = canonicalAmount(amount);
   // A number that is the recipient's phone or the meter number is not an amount.
-  const amounts = own.money.filter((m) => !idArgs.some((id) => m.digits.length >= 6 && sameNumber(m.digits, id)));
-  const mentions = amounts.filter((m) => m.amount === want);
+  // A number that is the recipient's phone or the meter number is not a second amount either.
+  const amounts = own.money.filter((m) => !idArgs.some((id) => m.digits === id.replace(/\D/g, '') || (m.digits.length >= 6 && sameNumber(m.digits, id))));
+  const mentions = own.money.filter((m) => m.amount === want && !idArgs.some((id) => m.digits.length >= 6 && sameNumber(m.digits, id)));
   if (!want || mentions.length === 0) {
     out.missing.push('amount');
     return;
