@@ -1,7 +1,15 @@
-import { billerAliasIndex, billerKey, findBiller, loadBillerCatalogue, scanAliases, type BillerAliasIndex, type BillerCatalogue } from '../../bills/catalogue.js';
+import {
+  billerAliasIndex,
+  billerKey,
+  CURRENCY_COUNTRY,
+  findBiller,
+  loadBillerCatalogue,
+  scanAliases,
+  type BillerAliasIndex,
+  type BillerCatalogue,
+} from '../../bills/catalogue.js';
 import { billerForPhone } from '../../bills/networks.js';
 import { splitPhone } from '../../lib/phone.js';
-import { CURRENCY_COUNTRY } from '../../bills/catalogue.js';
 import { fold } from '../local/lexicon-i18n.js';
 import type { ToolCall } from '../tool-inputs.js';
 import type { Ambiguous, Inferred } from './reasons.js';
