@@ -71,7 +71,7 @@ export const AgentReply = registerSchema(
       reason: z
         .string()
         .optional()
-        .describe('Why a 422 was not done, or why a 200 `none` moved nothing (the gate: negation, question, past_tense, reversed_direction, conditional, scheduled, cancellation, reported_speech, statement).'),
+        .describe('Why a 422 was not done (e.g. `not_grounded`: an argument of the action is not in the user\'s own words), or why a 200 `none` moved nothing (the gate: negation, question, past_tense, reversed_direction, conditional, scheduled, cancellation, reported_speech, statement; `quoted_only`).'),
       pending_action: PendingActionResource.optional().describe('Present when the turn concerns an action awaiting confirmation.'),
       already: z.boolean().optional().describe('True when a confirm repeats one already carried out.'),
       transfer: ActionResult.optional(),

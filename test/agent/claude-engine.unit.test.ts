@@ -176,13 +176,14 @@ describe('ClaudeEngine (nock-scripted Messages API)', () => {
       {
         status: 200,
         body: message(
-          [toolUse('toolu_1', 'send_transfer', { recipient: '@amina', amount: '5' }), toolUse('toolu_2', 'send_transfer', { recipient: '@bob', amount: '5' })],
+          // The same grounded call twice (a message naming two recipients would be held by grounding instead).
+          [toolUse('toolu_1', 'send_transfer', { recipient: '@amina', amount: '5' }), toolUse('toolu_2', 'send_transfer', { recipient: '@amina', amount: '5' })],
           'tool_use',
         ),
       },
       { status: 200, body: message([text('Sent 5 to @amina; send the next one separately.')], 'end_turn') },
     ]);
-    const r = await claudeAgent(fake, anthropic).runTurn({ accountId: ALICE, message: 'send 5 to @amina and 5 to @bob', channel: 'api' });
+    const r = await claudeAgent(fake, anthropic).runTurn({ accountId: ALICE, message: 'send 5 to @amina', channel: 'api' });
     expect(fake.calls.map((c) => (c.input as any).recipient)).toEqual(['@amina']);
     expect(r.ok).toBe(true);
     expect(r).toMatchObject({ action: 'transfer', reply: 'send_transfer done.' });

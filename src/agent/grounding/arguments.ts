@@ -1,7 +1,15 @@
-import { billerAliasIndex, billerKey, findBiller, loadBillerCatalogue, scanAliases, type BillerAliasIndex, type BillerCatalogue } from '../../bills/catalogue.js';
+import {
+  billerAliasIndex,
+  billerKey,
+  CURRENCY_COUNTRY,
+  findBiller,
+  loadBillerCatalogue,
+  scanAliases,
+  type BillerAliasIndex,
+  type BillerCatalogue,
+} from '../../bills/catalogue.js';
 import { billerForPhone } from '../../bills/networks.js';
 import { splitPhone } from '../../lib/phone.js';
-import { CURRENCY_COUNTRY } from '../../bills/catalogue.js';
 import { fold } from '../local/lexicon-i18n.js';
 import type { ToolCall } from '../tool-inputs.js';
 import type { Ambiguous, Inferred } from './reasons.js';
@@ -85,8 +93,9 @@ export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingC
 function money(out: ArgumentsGrounding, own: OwnReading, amount: string, currency: string | undefined, fallback: string, idArgs: string[]): void {
   const want = canonicalAmount(amount);
   // A number that is the recipient's phone or the meter number is not an amount.
-  const amounts = own.money.filter((m) => !idArgs.some((id) => m.digits.length >= 6 && sameNumber(m.digits, id)));
-  const mentions = amounts.filter((m) => m.amount === want);
+  // A number that is the recipient's phone or the meter number is not a second amount either.
+  const amounts = own.money.filter((m) => !idArgs.some((id) => m.digits === id.replace(/\D/g, '') || (m.digits.length >= 6 && sameNumber(m.digits, id))));
+  const mentions = own.money.filter((m) => m.amount === want && !idArgs.some((id) => m.digits.length >= 6 && sameNumber(m.digits, id)));
   if (!want || mentions.length === 0) {
     out.missing.push('amount');
     return;
