@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
-import { nonceFor } from '../../src/chain/authorization.js';
+import { buildTransferTypedData, nonceFor } from '../../src/chain/authorization.js';
 import { cluster, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
 import { call, createMerchant } from '../helpers/service.js';
@@ -35,7 +35,11 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
   let db: TestDatabase | undefined;
   let chain: SharedChain | undefined;
   let nodes: Cluster | undefined;
+  let client: pg.Client | undefined;
+  let watching = false;
   afterAll(async () => {
+    watching = false;
+    await client?.end().catch(() => undefined);
     await nodes?.stopAll();
     await chain?.stop();
     await db?.drop();
@@ -59,14 +63,15 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
     const payers: PrivateKeyAccount[] = Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()));
     for (const p of payers) await chain.mint(p.address, parseUnits('1000', 6));
 
-    const client = new pg.Client({ connectionString: db.url });
+    client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    const q = client;
     // The watcher: every status each payment is seen in, in order.
     const seen = new Map<string, string[]>();
-    let watching = true;
+    watching = true;
     const watcher = (async () => {
       while (watching) {
-        const rows = await client.query<{ id: string; status: string }>(`SELECT id, doc->>'status' AS status FROM payments`);
+        const rows = await q.query<{ id: string; status: string }>(`SELECT id, doc->>'status' AS status FROM payments`).catch(() => ({ rows: [] }));
         for (const r of rows.rows) {
           const list = seen.get(r.id) ?? [];
           if (list[list.length - 1] !== r.status) list.push(r.status);
@@ -108,6 +113,35 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
       await Promise.all([settleVia(all[i % 3]!, id, body), settleVia(all[(i + 1) % 3]!, id, body)]);
     }
 
+    // ------------------------------------------------------------ x402: the same payload to two instances
+    const kinds = await call(`${a.api}/x402/supported`, { key: shop.key });
+    expect(kinds.status).toBe(200);
+    const extra = kinds.body.kinds[0].extra as { name: string; version: string };
+    const domain = { name: extra.name, version: extra.version, chainId: 31337, verifyingContract: chain.tokenAddress };
+    const payTo = privateKeyToAccount(generatePrivateKey()).address;
+    const x402: Array<{ nonce: Hex; from: Address; answers: any[] }> = [];
+    for (let i = 0; i < Math.ceil(rounds / 2); i++) {
+      const signer = payers[i % payers.length]!;
+      const auth = {
+        from: signer.address,
+        to: payTo,
+        value: 10_000n,
+        validAfter: 0n,
+        validBefore: BigInt(Math.floor(Date.now() / 1000) + 300),
+        nonce: `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}` as Hex,
+      };
+      const { typedData, json } = buildTransferTypedData(domain, auth);
+      const requirements = { scheme: 'exact', network: 'eip155:31337', amount: '10000', asset: chain.tokenAddress, payTo, maxTimeoutSeconds: 120, extra };
+      const req = {
+        x402Version: 2,
+        paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature: await signer.signTypedData(typedData), authorization: json.message } },
+        paymentRequirements: requirements,
+      };
+      const pair = [all[i % 3]!, all[(i + 1) % 3]!];
+      const got = await Promise.all(pair.map((inst) => call(`${inst.api}/x402/settle`, { key: shop.key, body: req })));
+      x402.push({ nonce: auth.nonce, from: signer.address, answers: got.map((g) => ({ status: g.status, ...g.body })) });
+    }
+
     // ------------------------------------------------------------ an instance killed mid-settle
     const victim = await create(a.api);
     const payer = payers[0]!;
@@ -115,7 +149,7 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
     const body = await sign(a.api, victim, payer);
     const cut = settleVia(c, victim, body);
     await until(
-      async () => (await client.query(`SELECT 1 FROM payments WHERE id = $1 AND doc->>'status' = 'processing'`, [victim])).rowCount === 1,
+      async () => (await q.query(`SELECT 1 FROM payments WHERE id = $1 AND doc->>'status' = 'processing'`, [victim])).rowCount === 1,
       'the settle on c to claim the payment',
       20_000,
     );
@@ -130,7 +164,7 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
     else answers.push({ payment: victim, via: 'b (second payer page)', status: 200, body: 'payable while processing' });
 
     // ------------------------------------------------------------ the truth, once everything is decided
-    const statusOf = async (id: string) => (await client.query<{ doc: any }>(`SELECT doc FROM payments WHERE id = $1`, [id])).rows[0]!.doc;
+    const statusOf = async (id: string) => (await q.query<{ doc: any }>(`SELECT doc FROM payments WHERE id = $1`, [id])).rows[0]!.doc;
     const ids = [...payerOf.keys()];
     // c's lease lapses in 30 s, then its attempt's deadline has passed and a survivor finishes it.
     await until(
@@ -169,6 +203,16 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
         if (!used && ans.status === 200) problems.push(`${id}: answered settled but nothing moved: ${said}`);
       }
     }
+    // x402: both callers of one payload get the one transfer that moved the money.
+    for (const x of x402) {
+      const logs = await chain.publicClient.getContractEvents({ ...token, eventName: 'AuthorizationUsed', fromBlock: 0n, args: { authorizer: x.from, nonce: x.nonce } });
+      expect(logs).toHaveLength(1);
+      for (const ans of x.answers) {
+        // Success naming that transfer; or, on a slow chain, "pending" with it (settle again to read it).
+        if (ans.success !== true && ans.errorReason !== 'settlement_pending') problems.push(`x402 ${x.nonce}: money moved but ${JSON.stringify(ans).slice(0, 200)}`);
+        if (ans.success === true && ans.transaction !== logs[0]!.transactionHash) problems.push(`x402 ${x.nonce}: another hash ${ans.transaction}`);
+      }
+    }
     // Every settle in the double-click rounds moved money, and both callers were told so.
     const finals = answers.filter((x) => x.status === 200 && x.payment !== victim);
     expect(problems).toEqual([]);
@@ -178,12 +222,12 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
     // One transfer per payment: the payers' balances moved by exactly the settled payments.
     let spent = 0n;
     for (const pa of payers) spent += parseUnits('1000', 6) - (await chain.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [pa.address] }));
-    expect(spent).toBe(BigInt(ids.length) * parseUnits('2', 6));
+    expect(spent).toBe(BigInt(ids.length) * parseUnits('2', 6) + BigInt(x402.length) * 10_000n);
     console.log(
       `issue 21 (${blockTimeSeconds ? `block time ${blockTimeSeconds}s` : 'instant'}): ${answers.length} answers ` +
         `(${answers.filter((x) => x.status === 200).length} settled, ${answers.filter((x) => x.status === 202).length} processing, ` +
-        `${answers.filter((x) => x.status >= 400).length} refusals, ${answers.filter((x) => x.status === 0).length} cut by the kill) for ${ids.length} payments`,
+        `${answers.filter((x) => x.status >= 400).length} refusals, ${answers.filter((x) => x.status === 0).length} cut by the kill) for ${ids.length} payments; ` +
+        `x402: ${x402.flatMap((x) => x.answers).filter((y) => y.success).length} of ${x402.length * 2} answers success`,
     );
-    await client.end();
   });
 });
