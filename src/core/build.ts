@@ -31,6 +31,7 @@ import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
 import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
+import { AttemptLedger } from '../settlement/attempts.js';
 import { Facilitator } from '../x402/facilitator.js';
 import { chainPort } from '../x402/exact-evm.js';
 import { x402UrlFor } from '../x402/session.js';
@@ -179,7 +180,14 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   if (metrics.enabled) countSettles(settlement, metrics);
   // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
   const x402Port = chainPort(chain);
-  const facilitator = new Facilitator({ port: x402Port, store, logger: logger.child({ module: 'x402' }), receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT });
+  const facilitator = new Facilitator({
+    port: x402Port,
+    store,
+    logger: logger.child({ module: 'x402' }),
+    receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    // One owner per relayed authorization across instances (issue 21).
+    ledger: new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress),
+  });
   // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
   const refunds = new RefundsService({
     store,

@@ -2,14 +2,19 @@
  * The x402 facilitator service: `supported`, `verify` and `settle` for a merchant account, over
  * the exact-EVM scheme functions. It adds what the pure functions cannot hold:
  * - one settle per authorization at a time: concurrent settles of the same (payer, nonce) join
- *   the first and get its answer (one transfer, one transaction hash for every caller);
+ *   the first and get its answer (one transfer, one transaction hash for every caller), within
+ *   this process and across instances: the attempt is a durable row (settlement/attempts.ts), a
+ *   second instance waits for its final answer, and takes it over only once its owner is gone
+ *   and its deadline passed (issue 21);
  * - the gas each merchant's settles cost our relayer, recorded per settlement and summed.
  */
 import type { Hex } from 'viem';
+import { attemptId, type AttemptLedger, type SettlementAttempt } from '../settlement/attempts.js';
 import { defineTable, type Row, type Store } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
-import { EXACT_SCHEME, X402_VERSION, checkExact, networkOf, settleExact, verifyExact, verifyResponse, type ExactEvmPort } from './exact-evm.js';
+import { EXACT_SCHEME, X402_VERSION, checkExact, networkOf, settleExact, verifyExact, verifyResponse, type ExactEvmPort, type VerifiedPayment } from './exact-evm.js';
+import { X402Reason } from './reasons.js';
 import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from './schemas.js';
 
 export interface X402Settlement extends Row {
@@ -39,6 +44,20 @@ export interface FacilitatorOptions {
   store: Store;
   logger: Logger;
   receiptTimeoutMs?: number;
+  /** Settle attempts shared by the instances on one store; without it, joins stay within this process. */
+  ledger?: AttemptLedger;
+}
+
+/** Another instance is still settling this payload: the x402 "pending" answer, with its transaction when known. */
+function pendingAnswer(payer: string, network: string, txHash?: string): SettleResponse {
+  return {
+    success: false,
+    errorReason: X402Reason.settlementPending,
+    errorMessage: 'another instance is settling this payload; settle the same payload again to read the outcome',
+    payer,
+    transaction: txHash ?? '',
+    network,
+  };
 }
 
 export class Facilitator {
@@ -78,14 +97,83 @@ export class Facilitator {
     const key = `${local.payment.auth.from.toLowerCase()}:${local.payment.auth.nonce}`;
     const running = this.inflight.get(key);
     if (running) return running;
-    const run = settleExact(this.o.port, req, {
-      receiptTimeoutMs: this.o.receiptTimeoutMs,
-      onSettled: ({ payment, txHash, network }) => this.record(accountId, network, payment.auth, txHash),
-    }).finally(() => {
+    const run = this.settleOnce(accountId, req, local.payment).finally(() => {
       if (this.inflight.get(key) === run) this.inflight.delete(key);
     });
     this.inflight.set(key, run);
     return run;
+  }
+
+  private relay(accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+    return settleExact(this.o.port, req, {
+      receiptTimeoutMs: this.o.receiptTimeoutMs,
+      onSettled: ({ payment, txHash, network }) => this.record(accountId, network, payment.auth, txHash),
+    });
+  }
+
+  /** One attempt per authorization across instances: run it here, or wait for the instance running it. */
+  private async settleOnce(accountId: string, req: FacilitatorRequest, p: VerifiedPayment): Promise<SettleResponse> {
+    const ledger = this.o.ledger;
+    if (!ledger) return this.relay(accountId, req);
+    const id = attemptId('x402', p.auth.from, p.auth.nonce);
+    const prior = await ledger.get(id);
+    // The same payload again after it succeeded: the same answer (the chain would say "nonce used").
+    if (prior?.state === 'done' && (prior.answer?.body as SettleResponse | undefined)?.success) return prior.answer!.body as SettleResponse;
+    const mine = await this.o.store.transaction((tx) =>
+      ledger.open(tx, {
+        kind: 'x402',
+        subject: accountId,
+        payer: p.auth.from,
+        nonce: p.auth.nonce,
+        validBefore: p.auth.validBefore,
+        authorization: Object.fromEntries(Object.entries(p.auth).map(([k, v]) => [k, String(v)])),
+        signature: p.signature,
+      }),
+    );
+    if (mine) return this.runAttempt(mine, accountId, req);
+    // Another instance runs it: its answer is ours, as within one process.
+    const timeoutMs = this.o.receiptTimeoutMs ?? 60_000;
+    const running = new Set(this.inflight.keys());
+    const mined = async (a: SettlementAttempt) => a.txHash !== undefined && (await this.o.port.waitForReceipt(a.txHash as Hex, 1)).status === 'success';
+    const a = await ledger.waitFor(
+      id,
+      timeoutMs,
+      async (a) => !a || a.state === 'done' || (await mined(a)) || !(await ledger.busy(a, () => running.has(id))),
+      250,
+    );
+    if (a?.state === 'done' && a.answer?.body) return a.answer.body as SettleResponse;
+    if (a && (await mined(a))) {
+      // Its transaction landed while its runner is gone or slow: that is the answer.
+      const r: SettleResponse = { success: true, payer: p.payer, transaction: a.txHash!, network: this.network };
+      await this.record(accountId, this.network, p.auth, a.txHash as Hex);
+      await ledger.close(a.id, { ok: true, body: r, txHash: a.txHash! }).catch(() => undefined);
+      return r;
+    }
+    if (a && !(await ledger.busy(a, () => false))) {
+      const taken = await ledger.takeOver(a);
+      if (taken) {
+        this.o.logger.warn({ attempt: id, from: a.instanceId }, 'x402 settle attempt of an instance that is gone: finishing it here');
+        return this.runAttempt(taken, accountId, req);
+      }
+    }
+    return pendingAnswer(p.payer, this.network, a?.txHash);
+  }
+
+  private async runAttempt(a: SettlementAttempt, accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+    const ledger = this.o.ledger!;
+    let r = await this.relay(accountId, req);
+    // Taken over from a gone instance whose transaction landed: that transfer is this attempt's.
+    if (!r.success && r.errorReason === X402Reason.nonceAlreadyUsed && a.generation > 1 && r.transaction) {
+      r = { success: true, payer: r.payer, transaction: r.transaction, network: r.network };
+      await this.record(accountId, r.network, { from: a.authorization.from!, to: a.authorization.to!, value: BigInt(a.authorization.value!), nonce: a.nonce }, r.transaction as Hex);
+    }
+    if (r.transaction) await ledger.sent(a.id, a.generation, r.transaction).catch(() => undefined);
+    // Still on its way: the attempt stays open for the next settle of the same payload.
+    if (!r.success && r.errorReason === X402Reason.settlementPending) return r;
+    await ledger.close(a.id, { ok: r.success, body: r, ...(r.transaction ? { txHash: r.transaction } : {}) }).catch((err: unknown) =>
+      this.o.logger.warn({ err, attempt: a.id }, 'x402 settle attempt not closed'),
+    );
+    return r;
   }
 
   private async record(accountId: string, network: string, auth: { from: string; to: string; value: bigint; nonce: string }, txHash: Hex): Promise<void> {
