@@ -19,4 +19,19 @@ describe('market references', () => {
     expect(matchOutcome(['Arsenal', 'Aston Villa', 'Chelsea'], 'ars')).toBe(0);
     expect(matchOutcome(['Yes', 'No'], 'maybe')).toBeUndefined();
   });
+
+  it('reads yes and no in every corridor language against the market\'s own labels (issue 20)', () => {
+    expect(matchOutcome(['Yes', 'No'], 'Sí')).toBe(0);
+    expect(matchOutcome(['Yes', 'No'], 'Ndiyo')).toBe(0);
+    expect(matchOutcome(['Yes', 'No'], 'Haan')).toBe(0);
+    expect(matchOutcome(['Yes', 'No'], 'Oo')).toBe(0);
+    expect(matchOutcome(['Yes', 'No'], 'Hapana')).toBe(1);
+    expect(matchOutcome(['Yes', 'No'], 'Nahi')).toBe(1);
+    expect(matchOutcome(['Sim', 'Não'], 'No')).toBe(1);
+    expect(matchOutcome(['Sim', 'Não'], 'Yes')).toBe(0);
+    expect(matchOutcome(['Oui', 'Non'], 'Hindi')).toBe(1);
+    expect(matchOutcome(['Sí', 'No'], 'si')).toBe(0);
+    // Only a yes/no market: "Sí" names no outcome of a Nigeria/Senegal market.
+    expect(matchOutcome(['Nigeria', 'Senegal'], 'Sí')).toBeUndefined();
+  });
 });

@@ -31,6 +31,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = {
     'stp', 'svp', "s'il te plaît", "s'il te plait", "s'il vous plaît", "s'il vous plait", 'merci', 'merci beaucoup', 'quand tu peux', 'quand tu pourras',
     'quand vous pouvez', 'dès que possible', 'des que possible', 'vite', 'rapidement', 'maintenant', 'tout de suite', 'peux-tu', 'peux tu', 'tu peux',
     'pouvez-vous', 'pouvez vous', 'pourrais-tu', 'pourrais tu', 'bonjour', 'salut', 'coucou', 'je veux', 'je voudrais', 'stp merci', 'frère', 'frérot', 'ma sœur',
+    'je mise', 'je parie',
   ],
   pt: [
     'por favor', 'pfv', 'pf', 'pfvr', 'pls', 'obrigado', 'obrigada', 'valeu', 'vlw', 'brigado', 'quando puder', 'quando der', 'quando você puder',

@@ -16,6 +16,7 @@ import { AMBIGUOUS_PESO } from './currencies.js';
 import { FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
 import { isMoneyMoving, readCompleteness } from './reading.js';
 import { QUOTED_INSTRUCTION } from './replies-held.js';
+import { localizeQuestion } from './replies-questions-i18n.js';
 import { detectActivity, detectBalance, detectQuote } from './read-intents.js';
 
 export type { ParseContext } from './analysis.js';
@@ -40,6 +41,8 @@ const MAX_MESSAGE_CHARS = 1000;
  */
 export function parseMessage(text: string, ctx: ParseContext): ParseResult {
   const parsed = parseRequest(text, ctx);
+  // The builders' questions, in the person's language.
+  if (parsed.kind === 'none' && !parsed.reason) return { ...parsed, reply: localizeQuestion(parsed.reply, analyse(text, ctx).lang) };
   if (parsed.kind !== 'tool' || !isMoneyMoving(parsed.call)) return parsed;
   // Rule 1: a money-moving call acts at once only on a complete reading of the message.
   const a = analyse(text, ctx);
