@@ -6,8 +6,8 @@ import { SETTLE_STATUS } from './settlement.router.js';
 import { checkExact, networkOf } from '../x402/exact-evm.js';
 import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements, x402UrlFor } from '../x402/session.js';
 import { X402Reason } from '../x402/reasons.js';
-import { PAYMENT_IDENTIFIER, fingerprintOf, paymentIdentifierOf } from '../x402/payment-identifier.js';
-import { declarePaymentIdentifierExtension } from '@x402/extensions/payment-identifier';
+import { fingerprintOf, paymentIdentifierOf } from '../x402/payment-identifier.js';
+import { sessionExtensions } from '../x402/discovery.js';
 import { ExactEvmPayload } from '../x402/schemas.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
 import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
@@ -108,7 +108,7 @@ export function x402PayRouter(deps: Core): Router {
     const description = `${p.merchantName ?? account?.name ?? 'Merchant'}: ${p.description ?? `payment ${id}`} (${stablecoinText(p)} USDC)`;
     const requirements = p.status === 'pending' ? sessionRequirements(port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }) : undefined;
     const ask = (error: string, extra: Record<string, unknown> = {}) => {
-      const message = paymentRequired(url, description, requirements ? [requirements] : [], error, { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) });
+      const message = paymentRequired(url, description, requirements ? [requirements] : [], error, sessionExtensions(p));
       res.set('PAYMENT-REQUIRED', encodeHeader(message));
       res.status(402).json({ ...message, ...extra });
     };

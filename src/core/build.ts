@@ -32,6 +32,7 @@ import { Wallets } from '../wallet/wallets.js';
 import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { Facilitator } from '../x402/facilitator.js';
+import { Discovery } from '../x402/discovery.js';
 import { chainPort } from '../x402/exact-evm.js';
 import { x402UrlFor } from '../x402/session.js';
 import { SeenUpdates } from '../inbox/seen-updates.js';
@@ -186,6 +187,13 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),
     events: new EventsService(store),
     facilitator,
+    discovery: new Discovery({
+      store,
+      port: x402Port,
+      publicUrl: config.PUBLIC_URL,
+      recipientFor: (p) => settlement.recipientFor(p),
+      merchantName: async (p) => p.merchantName ?? (await accounts.get(p.accountId))?.name ?? 'Merchant',
+    }),
     x402Port,
     wallets,
     agent,
