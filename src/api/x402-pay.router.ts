@@ -8,6 +8,7 @@ import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequireme
 import { X402Reason } from '../x402/reasons.js';
 import { fingerprintOf, paymentIdentifierOf } from '../x402/payment-identifier.js';
 import { sessionExtensions } from '../x402/discovery.js';
+import { isMppRequest, mppChallenge, mppPay } from './x402-mpp.js';
 import { ExactEvmPayload } from '../x402/schemas.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
 import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
@@ -33,11 +34,14 @@ registerRoute({
     'expiry). With one: settles the session exactly as the hosted page does and answers 200 with `PAYMENT-RESPONSE`.',
   tags: ['x402', 'Checkout'],
   auth: 'none',
-  headers: { 'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009).' } },
+  headers: {
+    'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009).' },
+    Authorization: { description: 'MPP: `Payment <credential>` answering the `WWW-Authenticate: Payment` challenge of the 402 (evm charge).' },
+  },
   responses: {
-    200: { description: 'Settled; `PAYMENT-RESPONSE` carries the transaction.', schema: PaidSession },
+    200: { description: 'Settled; `PAYMENT-RESPONSE` (x402) or `Payment-Receipt` (MPP) carries the transaction.', schema: PaidSession },
     202: { description: 'Sent, not confirmed yet; retry the same header to read the outcome.', schema: PaidSession },
-    402: { description: 'Payment required (or the signature does not pay these terms): `PAYMENT-REQUIRED` says what to sign.' },
+    402: { description: 'Payment required (or the signature does not pay these terms): `PAYMENT-REQUIRED` says what to sign for x402, `WWW-Authenticate: Payment` the MPP challenge.' },
     404: { description: 'No such payment.', schema: SessionRefused },
     400: { description: '`invalid_payment_identifier`: the payment-identifier extension carries a malformed id.', schema: SessionRefused },
     409: { description: 'Settled (or refunded) already, canceled by the merchant, failed, being processed, or `payment_identifier_conflict` (this payer used the identifier with another payload) (`reason` says which).', schema: SessionRefused },
@@ -113,10 +117,22 @@ export function x402PayRouter(deps: Core): Router {
       res.status(402).json({ ...message, ...extra });
     };
 
+    const mppTerms = { payment: p, payTo, windowSeconds: requirements?.maxTimeoutSeconds ?? 600, description };
+    // MPP beside x402 (src/api/x402-mpp.ts): `Authorization: Payment` is an MPP credential.
+    if (isMppRequest(req)) {
+      // A settled or settling session still answers its own credential again (the same receipt).
+      if (p.status !== 'pending' && p.status !== 'settled' && p.status !== 'processing') return refuseStatus(res, p);
+      if (p.status === 'pending' && !requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
+      const answer = await mppPay(deps, req, mppTerms);
+      return void res.status(answer.status).set(answer.headers).json(answer.body);
+    }
+
     const header = req.get('PAYMENT-SIGNATURE');
     if (!header) {
       if (p.status !== 'pending') return refuseStatus(res, p);
       if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
+      const challenge = await mppChallenge(deps, req, mppTerms);
+      if (challenge) res.set('WWW-Authenticate', challenge);
       return ask('PAYMENT-SIGNATURE header is required');
     }
 
