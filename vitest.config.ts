@@ -22,6 +22,8 @@ export const CORE_ON_POSTGRES = [
   'test/events/events-api.test.ts',
   // Issue 15: the dashboard's JSON (filters, CSV, period totals, the payment page's data).
   'test/web/dashboard-data.test.ts',
+  // Issue 25: payment-identifier (the identifier row's primary key is the lock across instances).
+  'test/x402/payment-identifier.test.ts',
 ];
 
 // Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core

@@ -1,7 +1,8 @@
-/** `npm run build:contracts`: recompiles the stablecoin and rewrites its committed artifact. */
+/** `npm run build:contracts`: recompiles the stablecoin and the auth-capture escrow, rewriting their committed artifacts. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { STABLECOIN_ARTIFACT, compileStablecoin, renderStablecoinArtifact } from './compile-stablecoin.js';
+import { ESCROW_ARTIFACT, compileEscrow, renderEscrowArtifact } from './compile-escrow.js';
 
 const compiled = await compileStablecoin();
 for (const w of compiled.warnings) console.warn(w);
@@ -10,3 +11,8 @@ await writeFile(STABLECOIN_ARTIFACT, renderStablecoinArtifact(compiled));
 console.log(
   `wrote ${path.relative(process.cwd(), STABLECOIN_ARTIFACT)} (solc ${compiled.solcVersion}, ${(compiled.bytecode.length - 2) / 2} bytes)`,
 );
+
+const escrow = compileEscrow();
+for (const w of escrow.warnings) console.warn(w);
+await writeFile(ESCROW_ARTIFACT, renderEscrowArtifact(escrow));
+console.log(`wrote ${path.relative(process.cwd(), ESCROW_ARTIFACT)} (solc ${escrow.solcVersion})`);

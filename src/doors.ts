@@ -21,6 +21,7 @@ import { chatRouter } from './api/chat.router.js';
 import { mcpRouter } from './mcp/http.router.js';
 import { settlementRouter } from './api/settlement.router.js';
 import { x402Router } from './api/x402.router.js';
+import { x402DiscoveryRouter } from './api/x402-discovery.router.js';
 import { x402PayRouter } from './api/x402-pay.router.js';
 import { cancelRouter } from './api/cancel.router.js';
 import { eventsRouter } from './api/events.router.js';
@@ -59,6 +60,8 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       settlementRouter(core),
       appWalletPayRouter(core),
       // x402 v2 facilitator and the x402 door of hosted sessions (docs/x402.md).
+      // The public bazaar listing first: x402Router asks every /x402 path for a key.
+      x402DiscoveryRouter(core),
       x402Router(core),
       x402PayRouter(core),
       cancelRouter(core),

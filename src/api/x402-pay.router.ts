@@ -6,6 +6,10 @@ import { SETTLE_STATUS } from './settlement.router.js';
 import { checkExact, networkOf } from '../x402/exact-evm.js';
 import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements, x402UrlFor } from '../x402/session.js';
 import { X402Reason } from '../x402/reasons.js';
+import { fingerprintOf, paymentIdentifierOf } from '../x402/payment-identifier.js';
+import { sessionExtensions } from '../x402/discovery.js';
+import { isMppRequest, mppChallenge, mppPay } from './x402-mpp.js';
+import { ExactEvmPayload } from '../x402/schemas.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
 import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
@@ -30,13 +34,17 @@ registerRoute({
     'expiry). With one: settles the session exactly as the hosted page does and answers 200 with `PAYMENT-RESPONSE`.',
   tags: ['x402', 'Checkout'],
   auth: 'none',
-  headers: { 'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009).' } },
+  headers: {
+    'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009).' },
+    Authorization: { description: 'MPP: `Payment <credential>` answering the `WWW-Authenticate: Payment` challenge of the 402 (evm charge).' },
+  },
   responses: {
-    200: { description: 'Settled; `PAYMENT-RESPONSE` carries the transaction.', schema: PaidSession },
+    200: { description: 'Settled; `PAYMENT-RESPONSE` (x402) or `Payment-Receipt` (MPP) carries the transaction.', schema: PaidSession },
     202: { description: 'Sent, not confirmed yet; retry the same header to read the outcome.', schema: PaidSession },
-    402: { description: 'Payment required (or the signature does not pay these terms): `PAYMENT-REQUIRED` says what to sign.' },
+    402: { description: 'Payment required (or the signature does not pay these terms): `PAYMENT-REQUIRED` says what to sign for x402, `WWW-Authenticate: Payment` the MPP challenge.' },
     404: { description: 'No such payment.', schema: SessionRefused },
-    409: { description: 'Settled (or refunded) already, canceled by the merchant, failed, or being processed (`reason` says which).', schema: SessionRefused },
+    400: { description: '`invalid_payment_identifier`: the payment-identifier extension carries a malformed id.', schema: SessionRefused },
+    409: { description: 'Settled (or refunded) already, canceled by the merchant, failed, being processed, or `payment_identifier_conflict` (this payer used the identifier with another payload) (`reason` says which).', schema: SessionRefused },
     410: { description: 'The session has expired (or closes too soon to be paid).', schema: SessionRefused },
     503: { description: 'The chain could not be reached; nothing was charged.', schema: SessionRefused },
   },
@@ -56,6 +64,22 @@ const PAYABLE_AGAIN = new Set<SettleReason>([
 
 function refuse(res: Response, reason: SettleReason, message: string): void {
   res.status(SETTLE_STATUS[reason]).json({ ok: false, error: message, reason });
+}
+
+/** An answer to a paid request, kept as data so a payment identifier can replay it. */
+type Answer = { ask: string } | { status: number; body: Record<string, unknown>; paymentResponse?: string };
+
+function refusal(reason: SettleReason, message: string): Answer {
+  return { status: SETTLE_STATUS[reason], body: { ok: false, error: message, reason } };
+}
+
+function statusRefusal(p: Payment): Answer {
+  const why = statusFailure(p);
+  return why ? refusal(why.reason, why.message) : refusal(SettleReason.notFound, `No such payment: ${p.id}`);
+}
+
+function refuseIdentifier(res: Response, status: 400 | 409, reason: string, message: string): void {
+  res.status(status).json({ ok: false, error: message, reason });
 }
 
 /** Answers why a session that is not `pending` cannot be paid (the hosted page's own reasons). */
@@ -88,52 +112,78 @@ export function x402PayRouter(deps: Core): Router {
     const description = `${p.merchantName ?? account?.name ?? 'Merchant'}: ${p.description ?? `payment ${id}`} (${stablecoinText(p)} USDC)`;
     const requirements = p.status === 'pending' ? sessionRequirements(port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }) : undefined;
     const ask = (error: string, extra: Record<string, unknown> = {}) => {
-      const message = paymentRequired(url, description, requirements ? [requirements] : [], error);
+      const message = paymentRequired(url, description, requirements ? [requirements] : [], error, sessionExtensions(p));
       res.set('PAYMENT-REQUIRED', encodeHeader(message));
       res.status(402).json({ ...message, ...extra });
     };
+
+    const mppTerms = { payment: p, payTo, windowSeconds: requirements?.maxTimeoutSeconds ?? 600, description };
+    // MPP beside x402 (src/api/x402-mpp.ts): `Authorization: Payment` is an MPP credential.
+    if (isMppRequest(req)) {
+      // A settled or settling session still answers its own credential again (the same receipt).
+      if (p.status !== 'pending' && p.status !== 'settled' && p.status !== 'processing') return refuseStatus(res, p);
+      if (p.status === 'pending' && !requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
+      const answer = await mppPay(deps, req, mppTerms);
+      return void res.status(answer.status).set(answer.headers).json(answer.body);
+    }
 
     const header = req.get('PAYMENT-SIGNATURE');
     if (!header) {
       if (p.status !== 'pending') return refuseStatus(res, p);
       if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
+      const challenge = await mppChallenge(deps, req, mppTerms);
+      if (challenge) res.set('WWW-Authenticate', challenge);
       return ask('PAYMENT-SIGNATURE header is required');
     }
 
     const payload = decodePaymentSignature(header);
     if (!payload) return ask(X402Reason.invalidPayload);
-    let auth: { authorization: unknown; signature: unknown } = payload.payload as never;
-    if (p.status === 'pending') {
-      if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
-      // The x402 checks against this session's terms (network, asset, recipient, window, amount).
-      const checked = checkExact(port, { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements });
-      if (!checked.isValid) return ask(checked.invalidReason!, { reason: checked.invalidReason });
-      auth = { authorization: checked.payment.auth, signature: checked.payment.signature };
-    }
-    const parsed = SettleRequest.safeParse(auth);
-    if (!parsed.success) {
-      return p.status === 'pending' ? ask(X402Reason.invalidPayload) : refuseStatus(res, p);
-    }
+    const pid = paymentIdentifierOf(payload);
+    if (pid.invalid) return refuseIdentifier(res, 400, X402Reason.invalidPaymentIdentifier, pid.invalid);
+    const payer = ExactEvmPayload.safeParse(payload.payload).data?.authorization.from;
 
-    // The settlement core decides: a settled session answers its own authorization again (200)
-    // and refuses any other; expired, failed or processing sessions move nothing.
-    const result = await settlement.settle(id, parsed.data, { payerNonce: true });
-    if (!result.ok) {
-      if (PAYABLE_AGAIN.has(result.reason)) {
-        return ask(result.reason, { reason: result.reason });
+    /** Checks and settles this payload; the answer is replayable (status, body, PAYMENT-RESPONSE). */
+    const attempt = async (): Promise<Answer> => {
+      let auth: { authorization: unknown; signature: unknown } = payload.payload as never;
+      if (p.status === 'pending') {
+        if (!requirements) return refusal(SettleReason.expired, 'This payment session expires too soon to be paid.');
+        // The x402 checks against this session's terms (network, asset, recipient, window, amount).
+        const checked = checkExact(port, { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements });
+        if (!checked.isValid) return { ask: checked.invalidReason! };
+        auth = { authorization: checked.payment.auth, signature: checked.payment.signature };
       }
-      return refuse(res, result.reason, result.message);
-    }
-    const settled = result.payment.status === 'settled';
-    const response = {
-      success: settled,
-      ...(settled ? {} : { errorReason: X402Reason.settlementPending }),
-      payer: (result.payment.payer as Address | undefined) ?? '',
-      transaction: (result.txHash as Hex | undefined) ?? '',
-      network: networkOf(port),
+      const parsed = SettleRequest.safeParse(auth);
+      if (!parsed.success) return p.status === 'pending' ? { ask: X402Reason.invalidPayload } : statusRefusal(p);
+      // The settlement core decides: a settled session answers its own authorization again (200)
+      // and refuses any other; expired, failed or processing sessions move nothing.
+      const result = await settlement.settle(id, parsed.data, { payerNonce: true });
+      if (!result.ok) return PAYABLE_AGAIN.has(result.reason) ? { ask: result.reason } : refusal(result.reason, result.message);
+      const settled = result.payment.status === 'settled';
+      const response = {
+        success: settled,
+        ...(settled ? {} : { errorReason: X402Reason.settlementPending }),
+        payer: (result.payment.payer as Address | undefined) ?? '',
+        transaction: (result.txHash as Hex | undefined) ?? '',
+        network: networkOf(port),
+      };
+      return { status: settled ? 200 : 202, body: { ok: true, id, status: result.payment.status, tx_hash: result.txHash ?? null }, paymentResponse: encodeHeader(response) };
     };
-    res.set('PAYMENT-RESPONSE', encodeHeader(response));
-    res.status(settled ? 200 : 202).json({ ok: true, id, status: result.payment.status, tx_hash: result.txHash ?? null });
+
+    let answer: Answer;
+    if (pid.id && payer) {
+      // payment-identifier: per payment and payer; a settled answer is stored and replayed.
+      const r = await deps.facilitator.ids.run({ scope: `pay:${id}`, payer, id: pid.id }, fingerprintOf(payload), async () => {
+        const value = await attempt();
+        return { value, final: 'status' in value && value.status === 200 };
+      });
+      if (r.kind === 'conflict') return refuseIdentifier(res, 409, X402Reason.paymentIdentifierConflict, 'This payment identifier was used with another payment payload.');
+      answer = r.value;
+    } else {
+      answer = await attempt();
+    }
+    if ('ask' in answer) return ask(answer.ask, { reason: answer.ask });
+    if (answer.paymentResponse) res.set('PAYMENT-RESPONSE', answer.paymentResponse);
+    res.status(answer.status).json(answer.body);
   });
   return r;
 }

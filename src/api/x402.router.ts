@@ -36,8 +36,9 @@ registerRoute({
   body: FacilitatorRequest,
   responses: {
     200: { description: 'The verdict.', schema: VerifyResponse },
-    400: { description: 'Malformed request (`invalid_payload` or `invalid_payment_requirements`).', schema: VerifyResponse },
+    400: { description: 'Malformed request (`invalid_payload`, `invalid_payment_requirements` or `invalid_payment_identifier`).', schema: VerifyResponse },
     401: E401key,
+    409: { description: '`payment_identifier_conflict`: this payer used the payment identifier with another payload.', schema: VerifyResponse },
   },
 });
 
@@ -49,14 +50,16 @@ registerRoute({
   description:
     'Re-verifies, relays `transferWithAuthorization` from the relayer and answers once the receipt is mined: `success: true` only then. ' +
     'Concurrent settles of one authorization share one transaction; later ones answer `invalid_exact_evm_nonce_already_used` ' +
-    'with the hash that used it. The gas is booked to the calling account (see `GET /api/x402/usage`).',
+    'with the hash that used it. With the `payment-identifier` extension the same identifier and payload from the same payer ' +
+    'get the first successful answer again, another payload 409. The gas is booked to the calling account (see `GET /api/x402/usage`).',
   tags: ['x402'],
   auth: 'bearer',
   body: FacilitatorRequest,
   responses: {
     200: { description: 'The outcome.', schema: SettleResponse },
-    400: { description: 'Malformed request.', schema: SettleResponse },
+    400: { description: 'Malformed request (or `invalid_payment_identifier`).', schema: SettleResponse },
     401: E401key,
+    409: { description: '`payment_identifier_conflict`: this payer used the payment identifier with another payload; nothing was sent.', schema: SettleResponse },
   },
 });
 
@@ -78,6 +81,13 @@ function badRequest(body: unknown): { reason: X402Reason; message: string } | { 
   const where = issue.path.map(String).join('.') || 'body';
   const reason = issue.path[0] === 'paymentRequirements' ? X402Reason.invalidPaymentRequirements : X402Reason.invalidPayload;
   return { reason, message: `${where}: ${issue.message}` };
+}
+
+/** The payment-identifier extension's own statuses (409 conflict, 400 bad id); every other verdict is 200. */
+function statusOf(reason: string | undefined): number {
+  if (reason === X402Reason.paymentIdentifierConflict) return 409;
+  if (reason === X402Reason.invalidPaymentIdentifier) return 400;
+  return 200;
 }
 
 function noStore(res: Response): void {
@@ -103,7 +113,8 @@ export function x402Router(deps: Core): Router {
       res.status(400).json({ isValid: false, invalidReason: parsed.reason, invalidMessage: parsed.message });
       return;
     }
-    res.json(await deps.facilitator.verify(parsed.req));
+    const verdict = await deps.facilitator.verify(auth(res).accountId, parsed.req);
+    res.status(statusOf(verdict.invalidReason)).json(verdict);
   });
 
   r.post('/x402/settle', async (req, res) => {
@@ -113,7 +124,8 @@ export function x402Router(deps: Core): Router {
       res.status(400).json({ success: false, errorReason: parsed.reason, errorMessage: parsed.message, transaction: '', network: deps.facilitator.network });
       return;
     }
-    res.json(await deps.facilitator.settle(auth(res).accountId, parsed.req));
+    const outcome = await deps.facilitator.settle(auth(res).accountId, parsed.req);
+    res.status(statusOf(outcome.errorReason)).json(outcome);
   });
 
   r.get('/x402/usage', async (_req, res) => {

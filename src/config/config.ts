@@ -92,6 +92,8 @@ export const EnvSchema = z.object({
   TELEGRAM_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
   TELEGRAM_WEBHOOK_SECRET: optionalString,
   TELEGRAM_API_ROOT: optionalString.pipe(z.url().optional()),
+  /** HMAC key binding MPP challenges (docs/x402.md "MPP"); at least 32 bytes. Unset: a random key per process. */
+  MPP_SECRET_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 bytes').optional()),
   // 11 attempts over about 3 days 10 hours (issue 15: at least 3 days), each retry with up to 10% jitter.
   WEBHOOK_RETRY_SCHEDULE: RetrySchedule.default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration)),
   WEBHOOK_SECRET_OVERLAP: Duration.default(parseDuration('24h')),

@@ -33,6 +33,7 @@ import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/i
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { AttemptLedger } from '../settlement/attempts.js';
 import { Facilitator } from '../x402/facilitator.js';
+import { Discovery } from '../x402/discovery.js';
 import { chainPort } from '../x402/exact-evm.js';
 import { x402UrlFor } from '../x402/session.js';
 import { SeenUpdates } from '../inbox/seen-updates.js';
@@ -220,6 +221,13 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),
     events: new EventsService(store),
     facilitator,
+    discovery: new Discovery({
+      store,
+      port: x402Port,
+      publicUrl: config.PUBLIC_URL,
+      recipientFor: (p) => settlement.recipientFor(p),
+      merchantName: async (p) => p.merchantName ?? (await accounts.get(p.accountId))?.name ?? 'Merchant',
+    }),
     x402Port,
     wallets,
     agent,

@@ -52,6 +52,7 @@ export const PaymentResource = z.object({
     .string()
     .optional()
     .describe('Where an AI agent pays this session over x402: GET answers 402 with the requirements; a paid retry settles it.'),
+  discoverable: z.boolean().describe('Listed in the public x402 discovery listing while payable.'),
 });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 
@@ -125,6 +126,7 @@ export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<s
     canceled_at: p.canceledAt ?? null,
     cancellation_reason: p.cancellationReason ?? null,
     ...(p.depositExcess ? { stablecoin_excess: usdcDecimal(p.depositExcess) } : {}),
+    discoverable: p.discoverable === true,
     ...extra,
   };
 }

@@ -10,6 +10,7 @@ import { registerRoute } from '../http/openapi.js';
 import { E401key } from '../http/openapi-common.js';
 import { createMcpServer } from './server.js';
 import { agentBackend } from './agent-backend.js';
+import { mcpHostGuard } from './host-guard.js';
 
 /** Where the account holder confirms a pending action (a signed-in page of the web app). */
 export function confirmUrlFor(publicUrl: string, actionId: string): string {
@@ -35,6 +36,7 @@ registerRoute({
     200: { description: 'The JSON-RPC response (JSON, or an SSE stream in a session).' },
     202: { description: 'A notification or response was accepted.' },
     401: E401key,
+    403: { description: 'Host or Origin is not this service (DNS-rebinding protection).' },
     404: { description: 'No such session for this key: initialize again.' },
   },
 });
@@ -51,6 +53,7 @@ for (const method of ['get', 'delete'] as const) {
     responses: {
       200: { description: method === 'get' ? 'The SSE stream.' : 'The session ended.' },
       401: E401key,
+      403: { description: 'Host or Origin is not this service (DNS-rebinding protection).' },
       404: { description: 'No such session for this key.' },
       405: { description: 'No session: use POST.' },
     },
@@ -124,6 +127,8 @@ export function mcpRouter(deps: Core): Router {
     await transport.handleRequest(req, res, req.body);
   };
 
+  // Host and Origin first (DNS-rebinding protection, docs/mcp.md), then the key.
+  r.use('/mcp', mcpHostGuard({ publicUrl: deps.config.PUBLIC_URL, allowLocalhost: !deps.config.production }));
   r.use('/mcp', requireKey(deps));
   r.post('/mcp', async (req, res) => {
     const session = sessionOf(req, res);

@@ -63,6 +63,8 @@ export interface Payment {
   amountRefunded?: string;
   /** The same in stablecoin base units. */
   stablecoinRefunded?: string;
+  /** Listed in the x402 discovery listing while payable (src/x402/discovery.ts). */
+  discoverable?: boolean;
 }
 
 export const Payments = defineTable<Payment>({
@@ -260,6 +262,7 @@ export class PaymentsService {
       metadata: input.metadata,
       webhookUrl: input.webhook_url,
       expiresInMinutes: input.expires_in_minutes,
+      ...(input.discoverable ? { discoverable: true } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + input.expires_in_minutes * 60_000).toISOString(),
       updatedAt: now.toISOString(),

@@ -82,6 +82,10 @@ export const CreatePaymentInput = z
       .max(1440, 'expires_in_minutes must be between 1 and 1440')
       .default(60)
       .describe('How long the checkout session stays open, in minutes.'),
+    discoverable: z
+      .boolean({ message: 'discoverable must be true or false' })
+      .optional()
+      .describe('List this session in the public x402 discovery listing (`GET /api/x402/discovery/resources`, bazaar) while it can be paid, so agents can find it.'),
   })
   .strict();
 export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;

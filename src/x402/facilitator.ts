@@ -16,6 +16,8 @@ import type { Logger } from '../lib/logger.js';
 import { EXACT_SCHEME, X402_VERSION, checkExact, networkOf, settleExact, verifyExact, verifyResponse, type ExactEvmPort, type VerifiedPayment } from './exact-evm.js';
 import { X402Reason } from './reasons.js';
 import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from './schemas.js';
+import { PAYMENT_IDENTIFIER, PaymentIdentifierLedger, fingerprintOf, paymentIdentifierOf } from './payment-identifier.js';
+import { X402Reason } from './reasons.js';
 
 export interface X402Settlement extends Row {
   id: string;
@@ -62,8 +64,12 @@ function pendingAnswer(payer: string, network: string, txHash?: string): SettleR
 
 export class Facilitator {
   private readonly inflight = new Map<string, Promise<SettleResponse>>();
+  /** The payment-identifier ledger (also used by sessions' x402_url, with their own scope). */
+  readonly ids: PaymentIdentifierLedger;
 
-  constructor(private readonly o: FacilitatorOptions) {}
+  constructor(private readonly o: FacilitatorOptions) {
+    this.ids = new PaymentIdentifierLedger(o.store);
+  }
 
   get network(): string {
     return networkOf(this.o.port);
@@ -81,20 +87,54 @@ export class Facilitator {
           extra: { asset: this.o.port.tokenAddress, name: d.name, version: d.version, assetTransferMethod: 'eip3009' },
         },
       ],
-      extensions: [],
+      extensions: [PAYMENT_IDENTIFIER],
       signers: { 'eip155:*': [this.o.port.relayerAddress] },
     };
   }
 
-  async verify(req: FacilitatorRequest): Promise<VerifyResponse> {
+  /**
+   * Verifies for `accountId`. With a payment identifier: used by this payer with another payload,
+   * refused; this very payload settled under it already, valid (its retry gets the first result).
+   */
+  async verify(accountId: string, req: FacilitatorRequest): Promise<VerifyResponse> {
+    const pid = paymentIdentifierOf(req.paymentPayload);
+    if (pid.invalid) return { isValid: false, invalidReason: X402Reason.invalidPaymentIdentifier, invalidMessage: pid.invalid };
+    const local = checkExact(this.o.port, req);
+    if (pid.id && local.isValid) {
+      const key = { scope: `acct:${accountId}`, payer: local.payment.auth.from, id: pid.id };
+      const seen = await this.ids.peek<SettleResponse>(key, fingerprintOf(req.paymentPayload));
+      if (seen === 'conflict') {
+        return { isValid: false, invalidReason: X402Reason.paymentIdentifierConflict, invalidMessage: 'This payment identifier was used with another payment payload.', payer: local.payment.auth.from };
+      }
+      // Settled already under this identifier: valid, and its settle will answer the first result.
+      if (seen !== 'none') return { isValid: true, payer: local.payment.auth.from };
+    }
     return verifyResponse(await verifyExact(this.o.port, req));
   }
 
-  /** Settles for `accountId` (whose gas the settlement is booked to). */
-  settle(accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+  /**
+   * Settles for `accountId` (whose gas the settlement is booked to). With a payment identifier,
+   * the same payload again gets the first successful answer, another payload a conflict.
+   */
+  async settle(accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+    const pid = paymentIdentifierOf(req.paymentPayload);
+    if (pid.invalid) return { success: false, errorReason: X402Reason.invalidPaymentIdentifier, errorMessage: pid.invalid, transaction: '', network: this.network };
     const local = checkExact(this.o.port, req);
     if (!local.isValid) return settleExact(this.o.port, req); // answers the same failure, sends nothing
-    const key = `${local.payment.auth.from.toLowerCase()}:${local.payment.auth.nonce}`;
+    if (!pid.id) return this.settleOnce(accountId, req, local.payment.auth);
+    const payer = local.payment.auth.from;
+    const r = await this.ids.run({ scope: `acct:${accountId}`, payer, id: pid.id }, fingerprintOf(req.paymentPayload), async () => {
+      const value = await this.settleOnce(accountId, req, local.payment.auth);
+      return { value, final: value.success };
+    });
+    if (r.kind === 'conflict') {
+      return { success: false, errorReason: X402Reason.paymentIdentifierConflict, errorMessage: 'This payment identifier was used with another payment payload.', payer, transaction: '', network: this.network };
+    }
+    return r.value;
+  }
+
+  private settleOnce(accountId: string, req: FacilitatorRequest, auth: { from: string; nonce: string }): Promise<SettleResponse> {
+    const key = `${auth.from.toLowerCase()}:${auth.nonce}`;
     const running = this.inflight.get(key);
     if (running) return running;
     const run = this.settleOnce(accountId, req, local.payment).finally(() => {

@@ -32,5 +32,10 @@ export const X402Reason = {
   transactionFailed: 'invalid_exact_evm_transaction_failed',
   /** Sent, but no receipt within the wait: the transaction may still be mined (`transaction` carries its hash). */
   settlementPending: 'settlement_pending',
+  // -- payment-identifier extension (the extension names no reasons; its table says 409 / 400)
+  /** The identifier was used before, by this payer, with another payload (409). */
+  paymentIdentifierConflict: 'payment_identifier_conflict',
+  /** The extension is there but its `info.id` is not 16-128 of [A-Za-z0-9_-] (400). */
+  invalidPaymentIdentifier: 'invalid_payment_identifier',
 } as const;
 export type X402Reason = (typeof X402Reason)[keyof typeof X402Reason];

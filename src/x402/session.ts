@@ -52,14 +52,16 @@ export interface PaymentRequiredMessage {
   error?: string;
   resource: { url: string; description?: string; mimeType?: string };
   accepts: PaymentRequirements[];
+  extensions?: Record<string, unknown>;
 }
 
-export function paymentRequired(url: string, description: string, accepts: PaymentRequirements[], error?: string): PaymentRequiredMessage {
+export function paymentRequired(url: string, description: string, accepts: PaymentRequirements[], error?: string, extensions?: Record<string, unknown>): PaymentRequiredMessage {
   return {
     x402Version: X402_VERSION,
     ...(error ? { error } : {}),
     resource: { url, description, mimeType: 'application/json' },
     accepts,
+    ...(extensions ? { extensions } : {}),
   };
 }
 

@@ -101,7 +101,7 @@ describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () =>
     expect(res.status).toBe(200);
     expect(res.body.kinds).toEqual([expect.objectContaining({ x402Version: 2, scheme: 'exact', network: `eip155:${svc.deps.chain.chainId}` })]);
     expect(res.body.signers['eip155:*']).toEqual([svc.deps.chain.relayerAddress]);
-    expect(res.body.extensions).toEqual([]);
+    expect(res.body.extensions).toEqual(['payment-identifier']);
   });
 
   it('needs a merchant key', async () => {

@@ -18,7 +18,13 @@ export interface ResourceServer {
 }
 
 /** A merchant's API: GET /weather costs `amount` atomic units paid to `payTo`, settled by our facilitator. */
-export async function startResourceServer(svc: TestService, key: string, payTo: Address, amount: string): Promise<ResourceServer> {
+export async function startResourceServer(
+  svc: TestService,
+  key: string,
+  payTo: Address,
+  amount: string,
+  extensions?: Record<string, unknown>,
+): Promise<ResourceServer> {
   const chain = svc.deps.chain;
   const network = `eip155:${chain.chainId}` as const;
   const headers = { Authorization: `Bearer ${key}` };
@@ -41,6 +47,7 @@ export async function startResourceServer(svc: TestService, key: string, payTo: 
           },
           description: 'Weather report',
           mimeType: 'application/json',
+          ...(extensions ? { extensions } : {}),
         },
       },
       server,
