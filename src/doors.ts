@@ -10,6 +10,7 @@ import type { HttpRoutes } from './http/app.js';
 import { healthRouter } from './api/health.router.js';
 import { authRouter } from './api/auth.router.js';
 import { keysRouter } from './api/keys.router.js';
+import { policiesRouter } from './api/policies.router.js';
 import { paymentsRouter } from './api/payments.router.js';
 import { checkoutRouter } from './api/checkout.router.js';
 import { openapiRouter } from './api/openapi.router.js';
@@ -44,6 +45,8 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       paymentsRouter(core),
       checkoutRouter(core),
       authRouter(core),
+      // Before the keys router: /keys/:id/policy authenticates on its own (docs/policies.md).
+      policiesRouter(core),
       keysRouter(core),
       openapiRouter(core),
       // The web app's session-only JSON (src/web, docs/web-app.md).

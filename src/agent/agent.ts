@@ -17,6 +17,7 @@ import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } fr
 import { HELP_EXAMPLES } from './local-engine.js';
 import { type PendingAction, type PendingStatus } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
+import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
 
 export type AgentAction = ToolAction | 'none';
 
@@ -47,6 +48,8 @@ export interface TurnOutcome {
   pending?: PendingActionView;
   result?: unknown;
   already?: true;
+  /** A key paused by the spend policies' circuit breaker may try again after this many seconds. */
+  retryAfterSeconds?: number;
 }
 
 export interface TurnRequest {
@@ -57,6 +60,8 @@ export interface TurnRequest {
   requestId?: string;
   /** Hold a money-moving call as a pending action even through the API (`confirm: false`). */
   preview?: boolean;
+  /** The API key the turn came through (its spend policy applies too). */
+  keyId?: string;
 }
 
 export interface AgentOptions {
@@ -72,6 +77,8 @@ export interface AgentOptions {
   now?: () => Date;
   /** This instance, among several on one database: executing actions carry its id. */
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
+  /** Spend policies (src/policies): refuse, hold for the person, or reserve then run. */
+  policies?: PolicyHook;
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -90,7 +97,8 @@ function view(p: PendingAction): PendingActionView {
 
 function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<TurnOutcome, 'pending' | 'already'> = {}): TurnOutcome {
   if (outcome.ok) return { ok: true, action: outcome.action, reply: reply ?? outcome.summary, result: outcome.result, ...extra };
-  return { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...extra };
+  const retry = outcome.retryAfterSeconds ? { retryAfterSeconds: outcome.retryAfterSeconds } : {};
+  return { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...retry, ...extra };
 }
 
 interface TurnState {
@@ -128,7 +136,7 @@ export class Agent {
     log.info({ engine: this.opts.engine.name }, 'agent turn');
     log.debug({ message: req.message }, 'agent turn message');
 
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
     const state: TurnState = { outcomes: [], rejected: [] };
     const runTool: ToolRunner = async (name, input) => {
       const checked = toToolCall(name, input);
@@ -144,14 +152,21 @@ export class Agent {
         log.info({ tool: call.name }, 'tool call rejected: second money-moving action in one message');
         return { kind: 'rejected', message: 'Only one action that moves money can be done per message; ask the user to send the next one separately.' };
       }
-      if ((channel !== 'api' || req.preview) && moving) {
+      // Spend policies (docs/policies.md): a rule may refuse it, or hold it for the person.
+      const admitted = await admitCall(this.opts.policies, call, ctx);
+      if (admitted.kind === 'refuse') {
+        const outcome = refusalOutcome(call, admitted);
+        state.outcomes.push({ call, outcome });
+        return { kind: 'executed', outcome };
+      }
+      if ((channel !== 'api' || req.preview || admitted.kind === 'hold') && moving) {
         const preview = await describeCall(call, ctx, this.opts.handlers);
         if (!preview.ok) {
           state.outcomes.push({ call, outcome: preview });
           log.info({ tool: call.name, ok: false, reason: preview.reason }, 'pending action refused by preview');
           return { kind: 'executed', outcome: preview };
         }
-        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined);
         log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
         return { kind: 'pending', description: preview.description };
       }
@@ -172,7 +187,7 @@ export class Agent {
    * tools never run here: they become a pending action that a person confirms (`confirm`), exactly
    * as from the chat and Telegram. Other tools run at once.
    */
-  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string }): Promise<TurnOutcome> {
+  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
     const account = await this.opts.accounts.get(accountId);
@@ -180,11 +195,13 @@ export class Agent {
     const checked = toToolCall(req.name, req.input);
     if (!checked.ok) return failure('none', checked.message, ToolFailureReason.invalid_input);
     const call = checked.call;
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    const admitted = await admitCall(this.opts.policies, call, ctx);
+    if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(call, admitted));
     if (MONEY_MOVING_TOOLS.has(call.name)) {
       const preview = await describeCall(call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
       return this.pendingResult(pending);
     }
@@ -202,8 +219,8 @@ export class Agent {
     return view(row);
   }
 
-  private async execute(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
-    const outcome = await executeCall(this.opts.handlers, call, ctx);
+  private async execute(call: ToolCall, ctx: ToolContext, person = !ctx.keyId): Promise<ToolOutcome> {
+    const outcome = await runGoverned(this.opts.policies, this.opts.handlers, call, ctx, person);
     ctx.logger.info(
       { tool: call.name, action: outcome.action, ok: outcome.ok, ...(outcome.ok ? {} : { reason: outcome.reason }) },
       'agent action executed',
@@ -244,10 +261,12 @@ export class Agent {
   private pendingResult(p: PendingAction): TurnOutcome {
     const action = TOOL_ACTIONS[p.call.name];
     const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
+    const ask = p.approval ?? 'Confirm to go ahead, or cancel.';
     return {
       ok: true,
       action,
-      reply: `${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      ...(p.approval ? { reason: 'policy_approval_required' } : {}),
+      reply: `${p.description}\n${ask} This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
       result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
       pending: view(p),
     };
@@ -260,6 +279,8 @@ export class Agent {
     description: string,
     details: Record<string, unknown> | undefined,
     requestId: string | undefined,
+    keyId?: string,
+    approval?: string,
   ): Promise<PendingAction> {
     const now = this.now();
     const row: PendingAction = {
@@ -271,6 +292,8 @@ export class Agent {
       ...(details ? { details } : {}),
       status: 'pending',
       ...(requestId ? { requestId } : {}),
+      ...(keyId ? { keyId } : {}),
+      ...(approval ? { approval } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
       updatedAt: now.toISOString(),
@@ -302,9 +325,12 @@ export class Agent {
   async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel } = {}): Promise<TurnOutcome> {
     const row = await this.own(accountId, actionId, opts.channel);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
+    if (row.approval && opts.channel === 'api') {
+      return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'policy_approval_required', view(row));
+    }
     const running = this.inflight.get(actionId);
     if (running) return running;
-    const run = this.confirmOwned(row, opts.requestId);
+    const run = this.confirmOwned(row, opts.requestId, opts.channel === 'api' ? 'key' : 'person');
     this.inflight.set(actionId, run);
     const forget = () => {
       if (this.inflight.get(actionId) === run) this.inflight.delete(actionId);
@@ -313,7 +339,7 @@ export class Agent {
     return run;
   }
 
-  private async confirmOwned(row: PendingAction, requestId: string | undefined): Promise<TurnOutcome> {
+  private async confirmOwned(row: PendingAction, requestId: string | undefined, by: 'person' | 'key'): Promise<TurnOutcome> {
     const log = this.opts.logger.child({ requestId, accountId: row.accountId, channel: row.channel, actionId: row.id });
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);
@@ -328,12 +354,12 @@ export class Agent {
       const current = await this.opts.actions.get(row.id);
       return this.settledAnswer(current ?? row);
     }
-    const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}) };
+    const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}), ...(claimed.keyId ? { keyId: claimed.keyId } : {}) };
     const account = await this.opts.accounts.get(claimed.accountId);
     if (account) ctx.localCurrency = account.localCurrency;
     let outcome: ToolOutcome;
     try {
-      outcome = await this.execute(claimed.call, ctx);
+      outcome = await this.execute(claimed.call, ctx, by === 'person');
     } catch (err) {
       // Whether money moved is unknown: record it, never run it again, and let the caller see a 500.
       outcome = {

@@ -38,6 +38,9 @@ import { SeenUpdates } from '../inbox/seen-updates.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { Core } from './core.js';
 import { PendingActionsStore } from '../pending-actions/pending-actions.js';
+import { SpendGuard } from '../policies/guard.js';
+import { PoliciesService } from '../policies/policies.js';
+import { recipientIdentities } from '../transfers/recipients.js';
 
 export type { Core } from './core.js';
 
@@ -127,7 +130,28 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
   const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
 
+  // Spend policies (docs/policies.md): enforced around every governed tool call, whatever the door.
+  const spendGuard = new SpendGuard({
+    store,
+    logger: logger.child({ module: 'policies' }),
+    recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
+  });
+  const policies = new PoliciesService(store, {
+    passwordMatches: async (accountId, password) => {
+      const account = await accounts.get(accountId);
+      return account?.email ? (await accounts.authenticate({ email: account.email, password })).ok : false;
+    },
+    ownsKey: (accountId, keyId) => keys.owns(accountId, keyId),
+  });
   const agent = new Agent({
+    policies: {
+      guard: spendGuard,
+      fx,
+      billCurrency: async (accountId, input) => {
+        const q = await bills.quote(accountId, input);
+        return q.ok ? q.quote.biller.currency : undefined;
+      },
+    },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
     handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets }),
     actions: new PendingActionsStore(store),
@@ -190,6 +214,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     wallets,
     agent,
     agentTurns,
+    policies,
     transfers,
     bills,
     markets,

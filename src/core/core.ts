@@ -25,6 +25,7 @@ import type { Facilitator } from '../x402/facilitator.js';
 import type { ExactEvmPort } from '../x402/exact-evm.js';
 import type { Wallets } from '../wallet/wallets.js';
 import type { SeenUpdates } from '../inbox/seen-updates.js';
+import type { PoliciesService } from '../policies/policies.js';
 
 export interface Core {
   config: Config;
@@ -56,6 +57,8 @@ export interface Core {
   agent: Agent;
   /** AGENT_RATE_LIMIT: the one per-account turn counter every door (HTTP, chat, Telegram) takes from. */
   agentTurns: AgentRateLimit;
+  /** Spend policies: read and changed by the person (docs/policies.md); enforced inside the agent. */
+  policies: PoliciesService;
   /** Money modules behind the agent's tools (docs/money-modules.md). */
   transfers: TransfersService;
   bills: BillsService;
