@@ -11,6 +11,7 @@ import { healthRouter } from './api/health.router.js';
 import { authRouter } from './api/auth.router.js';
 import { keysRouter } from './api/keys.router.js';
 import { policiesRouter } from './api/policies.router.js';
+import { jwksRouter, receiptsRouter } from './api/receipts.router.js';
 import { paymentsRouter } from './api/payments.router.js';
 import { checkoutRouter } from './api/checkout.router.js';
 import { openapiRouter } from './api/openapi.router.js';
@@ -39,7 +40,7 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
   const agentLimiter = agentRateLimiter(core);
   return {
-    root: [healthRouter(core)],
+    root: [healthRouter(core), jwksRouter(core)],
     api: [
       // The two hottest routes first: a request walks the routers in order until one answers.
       paymentsRouter(core),
@@ -54,6 +55,7 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       dashboardDataRouter(core),
       webhooksRouter(core, core.webhooks),
       agentRouter(core, agentLimiter),
+      receiptsRouter(core),
       chatRouter(core, agentLimiter),
       // The agent's tools over MCP (docs/mcp.md); money-moving tools wait for a person on /app/actions/:id.
       mcpRouter(core),

@@ -83,6 +83,9 @@ export interface AgentOptions {
 
 export const PENDING_TTL_MS = 10 * 60_000;
 
+/** The door a person (or, for `api`, a key) confirmed a pending action through. */
+export type ConfirmDoor = 'chat' | 'telegram' | 'web' | 'api';
+
 const failure = (action: AgentAction, reply: string, reason: string, pending?: PendingActionView): TurnOutcome => ({
   ok: false,
   action,
@@ -322,7 +325,7 @@ export class Agent {
    * Executes a pending action's STORED call, exactly once: pending -> executing is a
    * compare-and-set, so a double tap or a concurrent confirm cannot run it twice.
    */
-  async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel } = {}): Promise<TurnOutcome> {
+  async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel; via?: ConfirmDoor } = {}): Promise<TurnOutcome> {
     const row = await this.own(accountId, actionId, opts.channel);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
     if (row.approval && opts.channel === 'api') {
@@ -330,7 +333,7 @@ export class Agent {
     }
     const running = this.inflight.get(actionId);
     if (running) return running;
-    const run = this.confirmOwned(row, opts.requestId, opts.channel === 'api' ? 'key' : 'person');
+    const run = this.confirmOwned(row, opts.requestId, opts.via ?? (opts.channel === 'api' ? 'api' : 'chat'));
     this.inflight.set(actionId, run);
     const forget = () => {
       if (this.inflight.get(actionId) === run) this.inflight.delete(actionId);
@@ -339,7 +342,7 @@ export class Agent {
     return run;
   }
 
-  private async confirmOwned(row: PendingAction, requestId: string | undefined, by: 'person' | 'key'): Promise<TurnOutcome> {
+  private async confirmOwned(row: PendingAction, requestId: string | undefined, via: ConfirmDoor): Promise<TurnOutcome> {
     const log = this.opts.logger.child({ requestId, accountId: row.accountId, channel: row.channel, actionId: row.id });
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);
@@ -348,6 +351,9 @@ export class Agent {
     const claimed = await this.opts.actions.move(row.id, 'pending', {
       status: 'executing',
       executor: this.opts.instance?.id,
+      // Who approved, through which door, when: the signed receipt's record (src/receipts).
+      confirmedVia: via,
+      confirmedAt: this.now().toISOString(),
       updatedAt: this.now().toISOString(),
     });
     if (!claimed) {
@@ -359,7 +365,7 @@ export class Agent {
     if (account) ctx.localCurrency = account.localCurrency;
     let outcome: ToolOutcome;
     try {
-      outcome = await this.execute(claimed.call, ctx, by === 'person');
+      outcome = await this.execute(claimed.call, ctx, via !== 'api');
     } catch (err) {
       // Whether money moved is unknown: record it, never run it again, and let the caller see a 500.
       outcome = {

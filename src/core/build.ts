@@ -41,6 +41,8 @@ import { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import { SpendGuard } from '../policies/guard.js';
 import { PoliciesService } from '../policies/policies.js';
 import { recipientIdentities } from '../transfers/recipients.js';
+import { ReceiptsService } from '../receipts/receipts.js';
+import { loadReceiptKey } from '../receipts/signing-key.js';
 
 export type { Core } from './core.js';
 
@@ -215,6 +217,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     agent,
     agentTurns,
     policies,
+    receipts: new ReceiptsService(store, await loadReceiptKey({ dataDir: config.DATA_DIR, configured: config.RECEIPT_SIGNING_KEY }), config.PUBLIC_URL),
     transfers,
     bills,
     markets,

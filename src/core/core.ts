@@ -26,6 +26,7 @@ import type { ExactEvmPort } from '../x402/exact-evm.js';
 import type { Wallets } from '../wallet/wallets.js';
 import type { SeenUpdates } from '../inbox/seen-updates.js';
 import type { PoliciesService } from '../policies/policies.js';
+import type { ReceiptsService } from '../receipts/receipts.js';
 
 export interface Core {
   config: Config;
@@ -59,6 +60,8 @@ export interface Core {
   agentTurns: AgentRateLimit;
   /** Spend policies: read and changed by the person (docs/policies.md); enforced inside the agent. */
   policies: PoliciesService;
+  /** Signed receipts of confirmed actions and the key set that verifies them (docs/receipts.md). */
+  receipts: ReceiptsService;
   /** Money modules behind the agent's tools (docs/money-modules.md). */
   transfers: TransfersService;
   bills: BillsService;
