@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { AgentErrorBody, ApiError, notFound } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
-import { E401, err } from '../http/openapi-common.js';
+import { E401 } from '../http/openapi-common.js';
 
 export const ReceiptResponse = registerSchema(
   'ApprovalReceipt',
@@ -31,8 +31,8 @@ registerRoute({
   responses: {
     200: { description: 'The receipt (the same one every time).', schema: ReceiptResponse },
     401: E401,
-    404: err("No such action for this account (another account's too)."),
-    409: err('The action was never confirmed, or it is still being carried out.'),
+    404: { description: "No such action for this account (another account's too): `{ok:false, reply}`.", schema: AgentErrorBody },
+    409: { description: 'The action was never confirmed, or it is still being carried out: `{ok:false, reply}`.', schema: AgentErrorBody },
   },
 });
 registerRoute({
