@@ -1,56 +1,21 @@
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
-import { MONEY_MOVING_TOOLS, type ToolCall, type ToolName } from './tool-inputs.js';
-import {
-  TOOL_ACTIONS,
-  ToolFailureReason,
-  describeCall,
-  executeCall,
-  toToolCall,
-  type Channel,
-  type ToolAction,
-  type ToolContext,
-  type ToolHandlers,
-  type ToolOutcome,
-} from './tools.js';
+import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
+import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
 import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
 import { HELP_EXAMPLES } from './local-engine.js';
-import { type PendingAction, type PendingStatus } from './pending-actions.js';
+import { type PendingAction } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
+import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
-export type AgentAction = ToolAction | 'none';
+export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
 
-export interface PendingActionView {
-  id: string;
-  expires_at: string;
-  description: string;
-  status: PendingStatus;
-  tool: ToolName;
-}
+
 
 /** Why a turn could not be answered at all: the model provider failed after retries. */
 export const UNAVAILABLE = 'unavailable';
 
-/**
- * The turn's outcome, in the agent's own terms (no HTTP status: each door maps it with its own
- * table). `action` names what happened and `result` carries its record (ids, amounts, rate,
- * status, tx hash); `reason` names why a failed turn was not done (`unavailable`: the model
- * provider failed, nothing was read); `pending` is the action awaiting the user's Confirm that
- * the turn (or a confirm/cancel) concerns; `already` marks a late confirm answered with the
- * action's first outcome. `turnJson` (./turn-json.ts) is its documented JSON.
- */
-export interface TurnOutcome {
-  ok: boolean;
-  action: AgentAction;
-  reply: string;
-  reason?: string;
-  pending?: PendingActionView;
-  result?: unknown;
-  already?: true;
-  /** A key paused by the spend policies' circuit breaker may try again after this many seconds. */
-  retryAfterSeconds?: number;
-}
 
 export interface TurnRequest {
   /** From authentication only (key, session, Telegram user): never from the message. */
@@ -85,24 +50,6 @@ export const PENDING_TTL_MS = 10 * 60_000;
 
 /** The door a person (or, for `api`, a key) confirmed a pending action through. */
 export type ConfirmDoor = 'chat' | 'telegram' | 'web' | 'api';
-
-const failure = (action: AgentAction, reply: string, reason: string, pending?: PendingActionView): TurnOutcome => ({
-  ok: false,
-  action,
-  reply,
-  reason,
-  ...(pending ? { pending } : {}),
-});
-
-function view(p: PendingAction): PendingActionView {
-  return { id: p.id, expires_at: p.expiresAt, description: p.description, status: p.status, tool: p.call.name };
-}
-
-function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<TurnOutcome, 'pending' | 'already'> = {}): TurnOutcome {
-  if (outcome.ok) return { ok: true, action: outcome.action, reply: reply ?? outcome.summary, result: outcome.result, ...extra };
-  const retry = outcome.retryAfterSeconds ? { retryAfterSeconds: outcome.retryAfterSeconds } : {};
-  return { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...retry, ...extra };
-}
 
 interface TurnState {
   outcomes: { call: ToolCall; outcome: ToolOutcome }[];
@@ -206,7 +153,7 @@ export class Agent {
       if (!preview.ok) return fromOutcome(preview);
       const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
-      return this.pendingResult(pending);
+      return pendingResult(pending);
     }
     return fromOutcome(await this.execute(call, ctx));
   }
@@ -232,7 +179,7 @@ export class Agent {
   }
 
   private finish(result: EngineResult, state: TurnState): TurnOutcome {
-    if (state.pending) return this.pendingResult(state.pending);
+    if (state.pending) return pendingResult(state.pending);
     if (state.outcomes.length > 0) {
       // The turn reports its money-moving outcome if it had one, else its last one.
       const primary =
@@ -259,20 +206,6 @@ export class Agent {
         }
         return { ok: true, action: 'info', reply: result.text ?? "Sorry, I couldn't work that out. Try rephrasing.", result: { topic: 'answer' } };
     }
-  }
-
-  private pendingResult(p: PendingAction): TurnOutcome {
-    const action = TOOL_ACTIONS[p.call.name];
-    const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
-    const ask = p.approval ?? 'Confirm to go ahead, or cancel.';
-    return {
-      ok: true,
-      action,
-      ...(p.approval ? { reason: 'policy_approval_required' } : {}),
-      reply: `${p.description}\n${ask} This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
-      pending: view(p),
-    };
   }
 
   private async createPending(
@@ -328,9 +261,8 @@ export class Agent {
   async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel; via?: ConfirmDoor } = {}): Promise<TurnOutcome> {
     const row = await this.own(accountId, actionId, opts.channel);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
-    if (row.approval && opts.channel === 'api') {
-      return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'policy_approval_required', view(row));
-    }
+    // Held by a spend policy's approval threshold: only the signed-in person confirms it.
+    if (row.approval && opts.channel === 'api') return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'policy_approval_required', view(row));
     const running = this.inflight.get(actionId);
     if (running) return running;
     const run = this.confirmOwned(row, opts.requestId, opts.via ?? (opts.channel === 'api' ? 'api' : 'chat'));
@@ -346,7 +278,7 @@ export class Agent {
     const log = this.opts.logger.child({ requestId, accountId: row.accountId, channel: row.channel, actionId: row.id });
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);
-      return this.settledAnswer({ ...row, status: 'expired' });
+      return settledAnswer({ ...row, status: 'expired' });
     }
     const claimed = await this.opts.actions.move(row.id, 'pending', {
       status: 'executing',
@@ -358,7 +290,7 @@ export class Agent {
     });
     if (!claimed) {
       const current = await this.opts.actions.get(row.id);
-      return this.settledAnswer(current ?? row);
+      return settledAnswer(current ?? row);
     }
     const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}), ...(claimed.keyId ? { keyId: claimed.keyId } : {}) };
     const account = await this.opts.accounts.get(claimed.accountId);
@@ -411,26 +343,6 @@ export class Agent {
 
   private recordDone(id: string, outcome: ToolOutcome): Promise<PendingAction | undefined> {
     return this.opts.actions.move(id, 'executing', { status: 'done', outcome, updatedAt: this.now().toISOString() });
-  }
-
-  /** The answer for an action that is no longer pending (double tap, late tap). */
-  private settledAnswer(p: PendingAction): TurnOutcome {
-    const pending = view(p);
-    const action = TOOL_ACTIONS[p.call.name];
-    switch (p.status) {
-      case 'done':
-        return p.outcome
-          ? fromOutcome(p.outcome, p.outcome.ok ? `Already done. ${p.outcome.summary}` : `Already handled. ${p.outcome.message}`, { pending, already: true })
-          : { ok: true, action, reply: 'Already done.', pending, already: true };
-      case 'executing':
-        return failure(action, 'This action is already being carried out.', 'in_progress', pending);
-      case 'cancelled':
-        return failure(action, 'This action was cancelled; nothing was done.', 'cancelled', pending);
-      case 'expired':
-        return failure(action, 'This action expired before it was confirmed; nothing was done. Send your request again.', 'expired', pending);
-      case 'pending':
-        return failure(action, 'This action is still waiting for confirmation.', 'pending', pending);
-    }
   }
 
   /** Discards a pending action; cancelling twice (or an expired one) is harmless. */
