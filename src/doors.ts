@@ -11,6 +11,8 @@ import { healthRouter } from './api/health.router.js';
 import { metricsRouter } from './api/metrics.router.js';
 import { authRouter } from './api/auth.router.js';
 import { keysRouter } from './api/keys.router.js';
+import { policiesRouter } from './api/policies.router.js';
+import { jwksRouter, receiptsRouter } from './api/receipts.router.js';
 import { paymentsRouter } from './api/payments.router.js';
 import { checkoutRouter } from './api/checkout.router.js';
 import { openapiRouter } from './api/openapi.router.js';
@@ -40,12 +42,14 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
   const agentLimiter = agentRateLimiter(core);
   return {
-    root: [healthRouter(core), metricsRouter(core)],
+    root: [healthRouter(core), metricsRouter(core), jwksRouter(core)],
     api: [
       // The two hottest routes first: a request walks the routers in order until one answers.
       paymentsRouter(core),
       checkoutRouter(core),
       authRouter(core),
+      // Before the keys router: /keys/:id/policy authenticates on its own (docs/policies.md).
+      policiesRouter(core),
       keysRouter(core),
       openapiRouter(core),
       // The web app's session-only JSON (src/web, docs/web-app.md).
@@ -53,6 +57,7 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       dashboardDataRouter(core),
       webhooksRouter(core, core.webhooks),
       agentRouter(core, agentLimiter),
+      receiptsRouter(core),
       chatRouter(core, agentLimiter),
       // The agent's tools over MCP (docs/mcp.md); money-moving tools wait for a person on /app/actions/:id.
       mcpRouter(core),

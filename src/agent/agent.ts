@@ -1,55 +1,23 @@
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
-import { MONEY_MOVING_TOOLS, type ToolCall, type ToolName } from './tool-inputs.js';
-import {
-  TOOL_ACTIONS,
-  ToolFailureReason,
-  describeCall,
-  executeCall,
-  toToolCall,
-  type Channel,
-  type ToolAction,
-  type ToolContext,
-  type ToolHandlers,
-  type ToolOutcome,
-} from './tools.js';
+import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
+import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
 import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
 import { HELP_EXAMPLES } from './local-engine.js';
-import { type PendingAction, type PendingStatus } from './pending-actions.js';
+import { type PendingAction } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/port.js';
 import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
+import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
+import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
-export type AgentAction = ToolAction | 'none';
+export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
 
-export interface PendingActionView {
-  id: string;
-  expires_at: string;
-  description: string;
-  status: PendingStatus;
-  tool: ToolName;
-}
+
 
 /** Why a turn could not be answered at all: the model provider failed after retries. */
 export const UNAVAILABLE = 'unavailable';
 
-/**
- * The turn's outcome, in the agent's own terms (no HTTP status: each door maps it with its own
- * table). `action` names what happened and `result` carries its record (ids, amounts, rate,
- * status, tx hash); `reason` names why a failed turn was not done (`unavailable`: the model
- * provider failed, nothing was read); `pending` is the action awaiting the user's Confirm that
- * the turn (or a confirm/cancel) concerns; `already` marks a late confirm answered with the
- * action's first outcome. `turnJson` (./turn-json.ts) is its documented JSON.
- */
-export interface TurnOutcome {
-  ok: boolean;
-  action: AgentAction;
-  reply: string;
-  reason?: string;
-  pending?: PendingActionView;
-  result?: unknown;
-  already?: true;
-}
 
 export interface TurnRequest {
   /** From authentication only (key, session, Telegram user): never from the message. */
@@ -64,6 +32,8 @@ export interface TurnRequest {
    * data to read, never an instruction; no argument of a money-moving call may come from it.
    */
   quoted?: string[];
+  /** The API key the turn came through (its spend policy applies too). */
+  keyId?: string;
 }
 
 
@@ -82,26 +52,14 @@ export interface AgentOptions {
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
   /** Turns by outcome, for operators (docs/metrics.md). */
   metrics?: Pick<Metrics, 'agentTurn'>;
+  /** Spend policies (src/policies): refuse, hold for the person, or reserve then run. */
+  policies?: PolicyHook;
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
 
-const failure = (action: AgentAction, reply: string, reason: string, pending?: PendingActionView): TurnOutcome => ({
-  ok: false,
-  action,
-  reply,
-  reason,
-  ...(pending ? { pending } : {}),
-});
-
-function view(p: PendingAction): PendingActionView {
-  return { id: p.id, expires_at: p.expiresAt, description: p.description, status: p.status, tool: p.call.name };
-}
-
-function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<TurnOutcome, 'pending' | 'already'> = {}): TurnOutcome {
-  if (outcome.ok) return { ok: true, action: outcome.action, reply: reply ?? outcome.summary, result: outcome.result, ...extra };
-  return { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...extra };
-}
+/** The door a person (or, for `api`, a key) confirmed a pending action through. */
+export type ConfirmDoor = 'chat' | 'telegram' | 'web' | 'api';
 
 interface TurnState {
   outcomes: { call: ToolCall; outcome: ToolOutcome }[];
@@ -150,7 +108,7 @@ export class Agent {
     const quoted = (req.quoted ?? []).filter((q) => q.trim());
     if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
     const state: TurnState = { outcomes: [], rejected: [] };
     const runTool: ToolRunner = async (name, input, runOpts) => {
       // Grounding ended the turn: nothing else runs in it, whatever the engine asks next.
@@ -179,15 +137,22 @@ export class Agent {
         return { kind: 'ended', message: grounding.reply };
       }
       if (grounding.kind === 'hold') state.heldNote = grounding.note;
+      // Spend policies (docs/policies.md): a rule may refuse it, or hold it for the person.
+      const admitted = await admitCall(this.opts.policies, call, ctx);
+      if (admitted.kind === 'refuse') {
+        const outcome = refusalOutcome(call, admitted);
+        state.outcomes.push({ call, outcome });
+        return { kind: 'executed', outcome };
+      }
       // A call the engine holds (it did not understand the whole message) waits for a person, on every channel.
-      if ((channel !== 'api' || req.preview || runOpts?.hold || grounding.kind === 'hold') && moving) {
+      if ((channel !== 'api' || req.preview || runOpts?.hold || grounding.kind === 'hold' || admitted.kind === 'hold') && moving) {
         const preview = await describeCall(call, ctx, this.opts.handlers);
         if (!preview.ok) {
           state.outcomes.push({ call, outcome: preview });
           log.info({ tool: call.name, ok: false, reason: preview.reason }, 'pending action refused by preview');
           return { kind: 'executed', outcome: preview };
         }
-        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined);
         log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
         return { kind: 'pending', description: preview.description };
       }
@@ -206,7 +171,7 @@ export class Agent {
    * tools never run here: they become a pending action that a person confirms (`confirm`), exactly
    * as from the chat and Telegram. Other tools run at once.
    */
-  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string }): Promise<TurnOutcome> {
+  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
     const account = await this.opts.accounts.get(accountId);
@@ -214,13 +179,15 @@ export class Agent {
     const checked = toToolCall(req.name, req.input);
     if (!checked.ok) return failure('none', checked.message, ToolFailureReason.invalid_input);
     const call = checked.call;
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    const admitted = await admitCall(this.opts.policies, call, ctx);
+    if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(call, admitted));
     if (MONEY_MOVING_TOOLS.has(call.name)) {
       const preview = await describeCall(call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
-      return this.pendingResult(pending);
+      return pendingResult(pending);
     }
     return fromOutcome(await this.execute(call, ctx));
   }
@@ -236,8 +203,8 @@ export class Agent {
     return view(row);
   }
 
-  private async execute(call: ToolCall, ctx: ToolContext): Promise<ToolOutcome> {
-    const outcome = await executeCall(this.opts.handlers, call, ctx);
+  private async execute(call: ToolCall, ctx: ToolContext, person = !ctx.keyId): Promise<ToolOutcome> {
+    const outcome = await runGoverned(this.opts.policies, this.opts.handlers, call, ctx, person);
     ctx.logger.info(
       { tool: call.name, action: outcome.action, ok: outcome.ok, ...(outcome.ok ? {} : { reason: outcome.reason }) },
       'agent action executed',
@@ -249,7 +216,7 @@ export class Agent {
     if (state.ended) return state.ended;
     // A held call is answered with the engine's own words (what it understood, why it waits) when it has them,
     // else with grounding's note (an inferred argument) before the description.
-    if (state.pending) return this.pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote);
+    if (state.pending) return pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote);
     if (state.outcomes.length > 0) {
       // The turn reports its money-moving outcome if it had one, else its last one.
       const primary =
@@ -278,18 +245,6 @@ export class Agent {
     }
   }
 
-  private pendingResult(p: PendingAction, held?: string, note?: string): TurnOutcome {
-    const action = TOOL_ACTIONS[p.call.name];
-    const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
-    return {
-      ok: true,
-      action,
-      reply: held ?? `${note ? `${note} ` : ''}${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
-      pending: view(p),
-    };
-  }
-
   private async createPending(
     accountId: string,
     channel: Channel,
@@ -297,6 +252,8 @@ export class Agent {
     description: string,
     details: Record<string, unknown> | undefined,
     requestId: string | undefined,
+    keyId?: string,
+    approval?: string,
   ): Promise<PendingAction> {
     const now = this.now();
     const row: PendingAction = {
@@ -308,6 +265,8 @@ export class Agent {
       ...(details ? { details } : {}),
       status: 'pending',
       ...(requestId ? { requestId } : {}),
+      ...(keyId ? { keyId } : {}),
+      ...(approval ? { approval } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
       updatedAt: now.toISOString(),
@@ -336,12 +295,14 @@ export class Agent {
    * Executes a pending action's STORED call, exactly once: pending -> executing is a
    * compare-and-set, so a double tap or a concurrent confirm cannot run it twice.
    */
-  async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel } = {}): Promise<TurnOutcome> {
+  async confirm(accountId: string, actionId: string, opts: { requestId?: string; channel?: Channel; via?: ConfirmDoor } = {}): Promise<TurnOutcome> {
     const row = await this.own(accountId, actionId, opts.channel);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
+    // Held by a spend policy's approval threshold: only the signed-in person confirms it.
+    if (row.approval && opts.channel === 'api') return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'policy_approval_required', view(row));
     const running = this.inflight.get(actionId);
     if (running) return running;
-    const run = this.confirmOwned(row, opts.requestId);
+    const run = this.confirmOwned(row, opts.requestId, opts.via ?? (opts.channel === 'api' ? 'api' : 'chat'));
     this.inflight.set(actionId, run);
     const forget = () => {
       if (this.inflight.get(actionId) === run) this.inflight.delete(actionId);
@@ -350,27 +311,30 @@ export class Agent {
     return run;
   }
 
-  private async confirmOwned(row: PendingAction, requestId: string | undefined): Promise<TurnOutcome> {
+  private async confirmOwned(row: PendingAction, requestId: string | undefined, via: ConfirmDoor): Promise<TurnOutcome> {
     const log = this.opts.logger.child({ requestId, accountId: row.accountId, channel: row.channel, actionId: row.id });
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);
-      return this.settledAnswer({ ...row, status: 'expired' });
+      return settledAnswer({ ...row, status: 'expired' });
     }
     const claimed = await this.opts.actions.move(row.id, 'pending', {
       status: 'executing',
       executor: this.opts.instance?.id,
+      // Who approved, through which door, when: the signed receipt's record (src/receipts).
+      confirmedVia: via,
+      confirmedAt: this.now().toISOString(),
       updatedAt: this.now().toISOString(),
     });
     if (!claimed) {
       const current = await this.opts.actions.get(row.id);
-      return this.settledAnswer(current ?? row);
+      return settledAnswer(current ?? row);
     }
-    const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}) };
+    const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}), ...(claimed.keyId ? { keyId: claimed.keyId } : {}) };
     const account = await this.opts.accounts.get(claimed.accountId);
     if (account) ctx.localCurrency = account.localCurrency;
     let outcome: ToolOutcome;
     try {
-      outcome = await this.execute(claimed.call, ctx);
+      outcome = await this.execute(claimed.call, ctx, via !== 'api');
     } catch (err) {
       // Whether money moved is unknown: record it, never run it again, and let the caller see a 500.
       outcome = {
@@ -416,26 +380,6 @@ export class Agent {
 
   private recordDone(id: string, outcome: ToolOutcome): Promise<PendingAction | undefined> {
     return this.opts.actions.move(id, 'executing', { status: 'done', outcome, updatedAt: this.now().toISOString() });
-  }
-
-  /** The answer for an action that is no longer pending (double tap, late tap). */
-  private settledAnswer(p: PendingAction): TurnOutcome {
-    const pending = view(p);
-    const action = TOOL_ACTIONS[p.call.name];
-    switch (p.status) {
-      case 'done':
-        return p.outcome
-          ? fromOutcome(p.outcome, p.outcome.ok ? `Already done. ${p.outcome.summary}` : `Already handled. ${p.outcome.message}`, { pending, already: true })
-          : { ok: true, action, reply: 'Already done.', pending, already: true };
-      case 'executing':
-        return failure(action, 'This action is already being carried out.', 'in_progress', pending);
-      case 'cancelled':
-        return failure(action, 'This action was cancelled; nothing was done.', 'cancelled', pending);
-      case 'expired':
-        return failure(action, 'This action expired before it was confirmed; nothing was done. Send your request again.', 'expired', pending);
-      case 'pending':
-        return failure(action, 'This action is still waiting for confirmation.', 'pending', pending);
-    }
   }
 
   /** Discards a pending action; cancelling twice (or an expired one) is harmless. */

@@ -18,6 +18,8 @@ export interface ToolContext {
   logger: Logger;
   /** The account's local currency, filled in by the agent for convenience (the account record is authoritative). */
   localCurrency?: string;
+  /** The API key the call came through (API, MCP): its spend policy applies too. */
+  keyId?: string;
 }
 
 /** Named reasons for 422-class failures ("understood but not done"). Handlers may add others. */
@@ -41,7 +43,7 @@ export type ToolFailureReason = (typeof ToolFailureReason)[keyof typeof ToolFail
 
 export type ToolOutcome =
   | { ok: true; action: ToolAction; result: Record<string, unknown>; summary: string }
-  | { ok: false; action: ToolAction; reason: ToolFailureReason | (string & {}); message: string };
+  | { ok: false; action: ToolAction; reason: ToolFailureReason | (string & {}); message: string; retryAfterSeconds?: number };
 
 /**
  * The exact description of a call before it runs (amounts in both currencies, rate, fee,

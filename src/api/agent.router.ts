@@ -94,7 +94,11 @@ export const actionErrors: Record<number, RouteResponse> = {
 /** Agent turns: a model runs, so the rate limit and the provider can refuse too. */
 export const agentErrors: Record<number, RouteResponse> = {
   ...actionErrors,
-  429: { description: 'Rate-limited; see Retry-After.', schema: AgentErrorBody, headers: { 'Retry-After': 'Seconds to wait.' } },
+  429: {
+    description: 'Rate-limited (`{ok:false, reply}`), or the key is paused by the spend policies\' circuit breaker (`reason:"policy_paused"`); see Retry-After.',
+    schema: AgentReply,
+    headers: { 'Retry-After': 'Seconds to wait.' },
+  },
   503: { description: 'The model provider failed after retries.', schema: AgentErrorBody },
 };
 const AgentPending = registerSchema(
@@ -138,6 +142,7 @@ registerRoute({
     404: { description: '`confirm_action`: no such pending action for this key: `{ok:false, action, reply, reason:"not_found"}`.', schema: AgentReply },
     409: { description: '`confirm_action`: the action is being carried out by another request: `reason:"in_progress"`.', schema: AgentReply },
     410: { description: '`confirm_action`: the action expired before it was confirmed; nothing moved: `reason:"expired"`.', schema: AgentReply },
+    403: { description: '`confirm_action`: the action is over a spend policy\'s approval threshold; only the signed-in person can confirm it: `reason:"policy_approval_required"`.', schema: AgentReply },
   },
 });
 
@@ -151,12 +156,15 @@ const AGENT_STATUS = {
   ok: 200,
   failed: 422,
   [UNAVAILABLE]: 503,
-  settleConfirm: { not_found: 404, expired: 410, in_progress: 409 } as Readonly<Record<string, number>>,
+  settleConfirm: { not_found: 404, expired: 410, in_progress: 409, policy_approval_required: 403 } as Readonly<Record<string, number>>,
+  /** The spend policies' circuit breaker paused the key (with Retry-After). */
+  policy_paused: 429,
 } as const;
 
 export function agentStatus(o: TurnOutcome, route: 'turn' | 'settle_confirm' = 'turn'): number {
   if (o.ok) return AGENT_STATUS.ok;
   if (o.reason === UNAVAILABLE) return AGENT_STATUS[UNAVAILABLE];
+  if (o.reason === 'policy_paused') return AGENT_STATUS.policy_paused;
   return (route === 'settle_confirm' && o.reason !== undefined && AGENT_STATUS.settleConfirm[o.reason]) || AGENT_STATUS.failed;
 }
 
@@ -185,8 +193,10 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
       channel: 'api',
       requestId: String(req.id),
       ...(body.confirm === false ? { preview: true } : {}),
+      ...(auth(res).keyId ? { keyId: auth(res).keyId } : {}),
     });
     // Held by a preview, or by the core because an argument was inferred (docs/agent.md, Grounding).
+    if (result.retryAfterSeconds) res.setHeader('Retry-After', String(result.retryAfterSeconds));
     const held = result.pending;
     if (held?.status === 'pending') {
       const { id, expires_at, description } = held;
@@ -206,6 +216,7 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
       }
       // A confirm runs no model and each action runs at most once: it spends no turn budget.
       const result = await deps.agent.confirm(auth(res).accountId, body.confirm_action, { requestId: String(req.id), channel: 'api' });
+      if (result.retryAfterSeconds) res.setHeader('Retry-After', String(result.retryAfterSeconds));
       res.status(agentStatus(result, 'settle_confirm')).json(turnJson(result));
     },
     limiter,

@@ -70,7 +70,7 @@ export function chatRouter(deps: Core, limiter: RequestHandler = agentRateLimite
   // once, so they do not spend the turn budget (a user at the limit can still confirm or cancel).
   r.post('/chat/confirm', async (req, res) => {
     const { action_id } = parseInput(ChatActionInput, req.body ?? {});
-    const result = await deps.agent.confirm(auth(res).accountId, action_id, { requestId: String(req.id) });
+    const result = await deps.agent.confirm(auth(res).accountId, action_id, { requestId: String(req.id), via: 'chat' });
     res.status(agentStatus(result)).json(turnJson(result));
   });
 

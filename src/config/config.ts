@@ -77,6 +77,8 @@ export const EnvSchema = z.object({
   TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
   RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
   WALLET_MNEMONIC: optionalString,
+  /** Private EC P-256 JWK (JSON) that signs approval receipts; unset -> generated into DATA_DIR/secrets.json (docs/receipts.md). */
+  RECEIPT_SIGNING_KEY: optionalString,
   /** Network name shown to payers; unset -> known by CHAIN_ID, else "Chain <id>" (docs/checkout.md). */
   CHAIN_NAME: optionalString.pipe(z.string().max(60).optional()),
   /** Block explorer base URL (tx links: `<url>/tx/<hash>`); unset -> known by CHAIN_ID, none for the embedded chain. */

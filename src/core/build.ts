@@ -44,6 +44,11 @@ import { noMetrics, type Metrics } from '../metrics/port.js';
 import { prometheusMetrics } from '../metrics/prometheus.js';
 import { RelayerHealth } from '../chain/relayer-health.js';
 import { parseEther } from 'viem';
+import { SpendGuard } from '../policies/guard.js';
+import { PoliciesService } from '../policies/policies.js';
+import { recipientIdentities } from '../transfers/recipients.js';
+import { ReceiptsService } from '../receipts/receipts.js';
+import { loadReceiptKey } from '../receipts/signing-key.js';
 
 export type { Core } from './core.js';
 
@@ -145,7 +150,28 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
   const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
 
+  // Spend policies (docs/policies.md): enforced around every governed tool call, whatever the door.
+  const spendGuard = new SpendGuard({
+    store,
+    logger: logger.child({ module: 'policies' }),
+    recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
+  });
+  const policies = new PoliciesService(store, {
+    passwordMatches: async (accountId, password) => {
+      const account = await accounts.get(accountId);
+      return account?.email ? (await accounts.authenticate({ email: account.email, password })).ok : false;
+    },
+    ownsKey: (accountId, keyId) => keys.owns(accountId, keyId),
+  });
   const agent = new Agent({
+    policies: {
+      guard: spendGuard,
+      fx,
+      billCurrency: async (accountId, input) => {
+        const q = await bills.quote(accountId, input);
+        return q.ok ? q.quote.biller.currency : undefined;
+      },
+    },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
     handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets }),
     actions: new PendingActionsStore(store),
@@ -232,6 +258,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     wallets,
     agent,
     agentTurns,
+    policies,
+    receipts: new ReceiptsService(store, await loadReceiptKey({ dataDir: config.DATA_DIR, configured: config.RECEIPT_SIGNING_KEY }), config.PUBLIC_URL),
     transfers,
     bills,
     markets,

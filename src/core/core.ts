@@ -28,6 +28,8 @@ import type { Wallets } from '../wallet/wallets.js';
 import type { SeenUpdates } from '../inbox/seen-updates.js';
 import type { Metrics } from '../metrics/port.js';
 import type { RelayerStatus } from '../chain/relayer-health.js';
+import type { PoliciesService } from '../policies/policies.js';
+import type { ReceiptsService } from '../receipts/receipts.js';
 
 export interface Core {
   config: Config;
@@ -61,6 +63,10 @@ export interface Core {
   agent: Agent;
   /** AGENT_RATE_LIMIT: the one per-account turn counter every door (HTTP, chat, Telegram) takes from. */
   agentTurns: AgentRateLimit;
+  /** Spend policies: read and changed by the person (docs/policies.md); enforced inside the agent. */
+  policies: PoliciesService;
+  /** Signed receipts of confirmed actions and the key set that verifies them (docs/receipts.md). */
+  receipts: ReceiptsService;
   /** Money modules behind the agent's tools (docs/money-modules.md). */
   transfers: TransfersService;
   bills: BillsService;

@@ -94,6 +94,12 @@ export class KeysService {
     return updated ? { ok: true, id } : fail('not_found', `No such API key: ${id}`);
   }
 
+  /** True when `id` is a live key of the account. */
+  async owns(accountId: string, id: string): Promise<boolean> {
+    const k = await this.store.table(ApiKeys).get(id);
+    return !!k && k.accountId === accountId && !k.revokedAt;
+  }
+
   /** Resolves a presented secret to its live key, or undefined (unknown, malformed or revoked). */
   async verify(secret: string): Promise<ApiKey | undefined> {
     if (!SECRET_KEY_PATTERN.test(secret)) return undefined;

@@ -8,6 +8,8 @@ export interface AgentBackendOptions {
   agent: Agent;
   /** From the bearer key, never from the call. */
   accountId: string;
+  /** The bearer key (its spend policy applies). */
+  keyId?: string;
   /** The page where the signed-in account holder confirms a pending action. */
   confirmUrl: (actionId: string) => string;
   requestId?: string;
@@ -17,7 +19,7 @@ export function agentBackend(o: AgentBackendOptions): McpBackend {
   return {
     listTools: async () => agentToolDefs(),
     async callTool(name, args): Promise<CallToolResult> {
-      const outcome = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}) });
+      const outcome = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}), ...(o.keyId ? { keyId: o.keyId } : {}) });
       const body = turnJson(outcome);
       const pendingAction = outcome.pending;
       if (body.ok && pendingAction?.status === 'pending') {

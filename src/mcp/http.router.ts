@@ -89,8 +89,15 @@ function sessionNotFound(res: Response): void {
 export function mcpRouter(deps: Core): Router {
   const r = Router();
   const sessions = new Map<string, Session>();
-  const backendFor = (accountId: string, requestId?: string) =>
-    agentBackend({ agent: deps.agent, accountId, confirmUrl: (id) => confirmUrlFor(deps.config.PUBLIC_URL, id), ...(requestId ? { requestId } : {}) });
+  // The key is the MCP connection's identity: its spend policy applies to every call (docs/policies.md).
+  const backendFor = (accountId: string, keyId: string | undefined, requestId?: string) =>
+    agentBackend({
+      agent: deps.agent,
+      accountId,
+      ...(keyId ? { keyId } : {}),
+      confirmUrl: (id) => confirmUrlFor(deps.config.PUBLIC_URL, id),
+      ...(requestId ? { requestId } : {}),
+    });
 
   /** The caller's own session named by `mcp-session-id`, or undefined when there is no such header. */
   const sessionOf = (req: Request, res: Response): Session | 'unknown' | undefined => {
@@ -109,7 +116,7 @@ export function mcpRouter(deps: Core): Router {
 
   const openSession = async (req: Request, res: Response): Promise<void> => {
     const accountId = auth(res).accountId;
-    const server = createMcpServer(backendFor(accountId), { elicit: true });
+    const server = createMcpServer(backendFor(accountId, auth(res).keyId), { elicit: true });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -138,7 +145,7 @@ export function mcpRouter(deps: Core): Router {
       sweep(Date.now());
       if (sessions.size < MAX_SESSIONS) return openSession(req, res);
     }
-    const server = createMcpServer(backendFor(auth(res).accountId, String(req.id)));
+    const server = createMcpServer(backendFor(auth(res).accountId, auth(res).keyId, String(req.id)));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

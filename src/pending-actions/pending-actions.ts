@@ -23,6 +23,13 @@ export interface PendingActionRow<Call = unknown, Outcome = unknown> {
   expiresAt: string;
   updatedAt: string;
   outcome?: Outcome;
+  /** The API key that asked (its spend policy applies on confirm). */
+  keyId?: string;
+  /** Held by a spend policy's approval threshold (the rule, as told): only the signed-in person confirms it. */
+  approval?: string;
+  /** The door it was confirmed through (chat, telegram, web, api) and when. */
+  confirmedVia?: string;
+  confirmedAt?: string;
   /** The instance executing it (status `executing`); another takes over only once it is gone. */
   executor?: string;
 }

@@ -44,6 +44,21 @@ export async function resolveRecipient(
   return found;
 }
 
+/**
+ * Every identifier of the person or address `raw` names (handle, phone, email, address), so a
+ * spend policy's allow and block lists match however the recipient was written.
+ */
+export async function recipientIdentities(deps: RecipientDeps, senderId: string, raw: string): Promise<string[]> {
+  const sender = await deps.accounts.get(senderId);
+  if (!sender) return [];
+  const found = await lookup(deps, sender, raw.trim());
+  if (!found.ok) return [];
+  const r = found.recipient;
+  if (r.kind === 'external') return [r.address];
+  const a = r.account;
+  return [r.address, ...(a.telegramUsername ? [`@${a.telegramUsername}`] : []), ...(a.phone ? [a.phone] : []), ...(a.email ? [a.email] : [])];
+}
+
 async function lookup(
   deps: RecipientDeps,
   sender: Account,

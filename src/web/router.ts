@@ -179,7 +179,7 @@ export function webRouter(deps: WebDeps): Router {
       if (!sameOrigin(deps, req)) return html(res, notFoundPage(shown(account)), 403);
       const id = String(req.params.id);
       if (!ACTION_ID.test(id)) return html(res, notFoundPage(shown(account)), 404);
-      const result = verb === 'confirm' ? await deps.agent.confirm(account.id, id, { requestId: String(req.id) }) : await deps.agent.cancel(account.id, id);
+      const result = verb === 'confirm' ? await deps.agent.confirm(account.id, id, { requestId: String(req.id), via: 'web' }) : await deps.agent.cancel(account.id, id);
       const a = await deps.agent.pendingAction(account.id, id);
       if (!a) return html(res, notFoundPage(shown(account)), 404);
       html(res, actionPage(shown(account), a, { ok: result.ok, reply: result.reply }), ACTION_PAGE_STATUS[result.ok ? 'ok' : 'failed']);

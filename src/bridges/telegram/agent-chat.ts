@@ -119,7 +119,7 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
 
     if (before.status !== 'pending') {
       // A second tap, or a late one: the agent answers "already done" etc. and moves nothing.
-      const result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}` });
+      const result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}`, via: 'telegram' });
       await ctx.answerCallbackQuery({ text: clipAnswer(result.reply) });
       if (before.status === 'expired') await edit(outcomeText(before.description, result));
       return;
@@ -130,7 +130,7 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     await edit(`${before.description}\n\n⏳ Working on it…`);
     let result: TurnOutcome;
     try {
-      result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}` });
+      result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}`, via: 'telegram' });
     } catch (err) {
       deps.logger.error({ err, actionId }, 'confirm failed');
       await edit(

@@ -1,6 +1,7 @@
 import { formatEther } from 'viem';
 import type { X402Usage } from '../../x402/schemas.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
+import { policiesSection } from './policies-section.js';
 
 export const KEY_ONCE_WARNING = 'This key will only be shown once. Store it securely; if lost, revoke it and create a new one.';
 
@@ -50,7 +51,7 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
     title: 'Developers',
     account,
     active: 'developers',
-    scripts: ['developers.js'],
+    scripts: ['developers.js', 'policies.js'],
     body: `<h1>Developers</h1>
 <p class="lede">Secret keys let your server create payments and call the agent. Keep them server-side: never in browser code or source control.</p>
 
@@ -127,6 +128,8 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
     <tbody id="deliveries-body"></tbody>
   </table>
 </section>
+
+${policiesSection()}
 
 ${x402Usage ? x402Section(base, x402Usage) : ''}
 

@@ -1,0 +1,67 @@
+/**
+ * The agent's hook into spend policies (src/policies, docs/policies.md): it values a tool call
+ * in policy terms, asks the guard before the call is held or run, and runs it under the guard
+ * (reserve, then commit or release). Without a hook (the agent's own unit tests) every call goes on.
+ */
+import type { FxService } from '../fx/rates.js';
+import type { Admission, SpendGuard } from '../policies/guard.js';
+import { amountOf, type Spend } from '../policies/valuation.js';
+import type { ToolCall, ToolInput } from './tool-inputs.js';
+import { TOOL_ACTIONS, executeCall, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
+
+export interface PolicyHook {
+  guard: Pick<SpendGuard, 'admit' | 'run'>;
+  fx: FxService;
+  /** The biller's currency, for a bill that names none. */
+  billCurrency?: (accountId: string, input: ToolInput<'pay_bill'>) => Promise<string | undefined>;
+}
+
+/** What a call spends; undefined for tools no policy governs (reads, creating a market). */
+export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<ToolContext, 'accountId' | 'localCurrency'>): Promise<Spend | undefined> {
+  const local = ctx.localCurrency ?? 'USD';
+  const amount = (a: string, c: string) => {
+    const v = amountOf(hook.fx, a, c);
+    return v ? { amount: v } : {};
+  };
+  switch (call.name) {
+    case 'send_transfer':
+      return { action: 'transfer', recipient: call.input.recipient, ...amount(call.input.amount, call.input.currency ?? local) };
+    case 'pay_bill': {
+      const currency = call.input.currency ?? (await hook.billCurrency?.(ctx.accountId, call.input));
+      return { action: 'bill', ...(currency ? amount(call.input.amount, currency) : {}) };
+    }
+    case 'stake_market':
+      return { action: 'market_stake', ...amount(call.input.amount, call.input.currency ?? local) };
+    // Paying out or refunding a market's pool spends nobody's wallet: only the action rule applies.
+    case 'resolve_market':
+    case 'cancel_market':
+      return { action: 'market_stake' };
+    // Money coming in: the action rule applies, caps do not.
+    case 'create_payment_link':
+      return { action: 'payment_link' };
+    default:
+      return undefined;
+  }
+}
+
+const who = (ctx: ToolContext) => ({ accountId: ctx.accountId, ...(ctx.keyId ? { keyId: ctx.keyId } : {}) });
+
+/** Before a call is held or run. A turn from the person's own doors carries no key. */
+export async function admitCall(hook: PolicyHook | undefined, call: ToolCall, ctx: ToolContext): Promise<Admission> {
+  const spend = hook ? await valueCall(hook, call, ctx) : undefined;
+  if (!hook || !spend) return { kind: 'go' };
+  return hook.guard.admit(spend, who(ctx), { byPerson: !ctx.keyId });
+}
+
+export function refusalOutcome(call: ToolCall, a: Extract<Admission, { kind: 'refuse' }>): ToolOutcome {
+  return { ok: false, action: TOOL_ACTIONS[call.name], reason: a.reason, message: a.message, ...(a.retryAfterSeconds ? { retryAfterSeconds: a.retryAfterSeconds } : {}) };
+}
+
+/** Runs a call through its handler under the policies; `person`: the signed-in person confirmed it. */
+export async function runGoverned(hook: PolicyHook | undefined, handlers: ToolHandlers, call: ToolCall, ctx: ToolContext, person: boolean): Promise<ToolOutcome> {
+  const exec = () => executeCall(handlers, call, ctx);
+  const spend = hook ? await valueCall(hook, call, ctx) : undefined;
+  if (!hook || !spend) return exec();
+  const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person });
+  return 'refused' in ran ? refusalOutcome(call, ran.refused) : ran.outcome;
+}

@@ -1,0 +1,191 @@
+/**
+ * Spend policies enforced in the core (docs/policies.md): the agent asks `admit` before it holds
+ * or runs a call, and runs every governed call through `run`, which reserves the amount against
+ * every cap before the money moves, commits it when the action went through, keeps it when the
+ * outcome is not known and releases it when the action failed. Whatever door a call came from
+ * (API, chat, Telegram, MCP), the same rules hold.
+ */
+import type { Logger } from 'pino';
+import type { ReadTable, Store } from '../store/index.js';
+import { newId } from '../lib/ids.js';
+import { CircuitBreaker } from './breaker.js';
+import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './reasons.js';
+import { checkRolling, checkStatic, overThreshold, type Refusal, type ScopedPolicy } from './rules.js';
+import { DEFAULT_BREAKER, WINDOW_MS } from './schemas.js';
+import { Policies, SpendReservations, type SpendReservation } from './tables.js';
+import type { Spend } from './valuation.js';
+
+/** Who a call is for and through what. */
+export interface PolicyCaller {
+  accountId: string;
+  /** The API key the call came through (API, MCP); absent for the person's own doors. */
+  keyId?: string;
+}
+
+/** What an action's outcome says, as far as the caps care. */
+export interface ActionOutcome {
+  ok: boolean;
+  reason?: string;
+}
+
+export type Admission =
+  | { kind: 'go' }
+  /** Over the approval threshold: hold it for the signed-in person. */
+  | { kind: 'hold'; message: string }
+  | { kind: 'refuse'; reason: string; message: string; retryAfterSeconds?: number };
+
+export interface SpendGuardDeps {
+  store: Store;
+  logger?: Logger;
+  /** Every identifier of a transfer's recipient (handle, phone, email, address), for the lists. */
+  recipientIds?: (accountId: string, recipient: string) => Promise<string[]>;
+  now?: () => Date;
+}
+
+type Refused = Extract<Admission, { kind: 'refuse' }>;
+
+const LONGEST_WINDOW_MS = WINDOW_MS.monthly;
+const PAGE = 500;
+
+export class SpendGuard {
+  private readonly now: () => Date;
+  readonly breaker: CircuitBreaker;
+
+  constructor(private readonly deps: SpendGuardDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.breaker = new CircuitBreaker(deps.store, this.now);
+  }
+
+  /** The policies that apply: the account's, then the key's. */
+  async policiesFor(who: PolicyCaller): Promise<ScopedPolicy[]> {
+    const t = this.deps.store.table(Policies);
+    const out: ScopedPolicy[] = [];
+    const account = await t.get(who.accountId);
+    if (account) out.push({ scope: 'account', policy: account.policy });
+    if (who.keyId) {
+      const key = await t.get(who.keyId);
+      if (key && key.accountId === who.accountId) out.push({ scope: 'key', keyId: who.keyId, policy: key.policy });
+    }
+    return out;
+  }
+
+  /**
+   * Before a call is held or run: refuse it (a rule, or the breaker), hold it for the person
+   * (over the threshold; only when a key asked), or let it go on.
+   */
+  async admit(spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }): Promise<Admission> {
+    const paused = await this.paused(spend, who, opts);
+    if (paused) return paused;
+    const policies = await this.policiesFor(who);
+    const ids = await this.recipientIds(spend, who);
+    const refused = checkStatic(spend, policies, ids) ?? checkRolling(spend, policies, await this.recent(who.accountId), this.now());
+    if (refused) return this.refuse(refused, spend, who, opts, policies);
+    const held = overThreshold(spend, policies);
+    return held ? { kind: 'hold', message: held.message } : { kind: 'go' };
+  }
+
+  /** Runs a call under the policies: reserve, then commit or release (see the module comment). */
+  async run<T extends ActionOutcome>(spend: Spend, who: PolicyCaller, exec: () => Promise<T>, opts: { byPerson: boolean }): Promise<{ refused: Refused } | { outcome: T }> {
+    const paused = await this.paused(spend, who, opts);
+    if (paused) return { refused: paused };
+    const policies = await this.policiesFor(who);
+    const staticRefusal = checkStatic(spend, policies, await this.recipientIds(spend, who)) ?? (opts.byPerson ? undefined : overThreshold(spend, policies));
+    if (staticRefusal) return { refused: await this.refuse(staticRefusal, spend, who, opts, policies) };
+    if (!spend.amount) return { outcome: await this.watch(await exec(), spend, who, opts, policies) };
+
+    const reserved = await this.reserve(spend, who, policies);
+    if (!reserved.ok) return { refused: await this.refuse(reserved, spend, who, opts, policies) };
+    let outcome: T;
+    try {
+      outcome = await exec();
+    } catch (err) {
+      // Whether money moved is not known: the reservation stays.
+      await this.noteFailure(who, opts, policies);
+      throw err;
+    }
+    const status = outcome.ok ? 'committed' : UNKNOWN_OUTCOME_REASONS.has(outcome.reason ?? '') ? undefined : 'released';
+    if (status) {
+      await this.deps.store.write(SpendReservations, (t) => t.update(reserved.id, { status, updatedAt: this.now().toISOString() }, { status: 'reserved' }));
+    }
+    return { outcome: await this.watch(outcome, spend, who, opts, policies) };
+  }
+
+  /**
+   * Checks every rolling cap against the reservations of the last 30 days and inserts this one,
+   * in one transaction: concurrent calls are serialised by the store (lowdb runs one at a time,
+   * PostgreSQL at SERIALIZABLE retries the loser), so together they never exceed a cap.
+   */
+  private async reserve(spend: Spend, who: PolicyCaller, policies: ScopedPolicy[]): Promise<{ ok: true; id: string } | ({ ok: false } & Refusal)> {
+    const amount = spend.amount!;
+    return this.deps.store.transaction(async (tx) => {
+      const now = this.now();
+      const t = tx.table(SpendReservations);
+      const rows = await this.recent(who.accountId, t);
+      const over = checkRolling(spend, policies, rows, now);
+      if (over) return { ok: false as const, ...over };
+      const row = await t.insert({
+        id: newId('spr'),
+        accountId: who.accountId,
+        ...(who.keyId ? { keyId: who.keyId } : {}),
+        action: spend.action,
+        usd: amount.usdMicro.toString(),
+        currency: amount.currency,
+        minor: amount.minor.toString(),
+        status: 'reserved',
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      });
+      return { ok: true as const, id: row.id };
+    });
+  }
+
+  /** The account's reservations of the last 30 days (through the range index). */
+  private async recent(accountId: string, table: Pick<ReadTable<SpendReservation>, 'findRange'> = this.deps.store.table(SpendReservations)): Promise<SpendReservation[]> {
+    const since = new Date(this.now().getTime() - LONGEST_WINDOW_MS).toISOString();
+    const out: SpendReservation[] = [];
+    let after = { value: since as unknown, id: '' };
+    for (;;) {
+      const page = await table.findRange({ accountId }, { field: 'createdAt', after, limit: PAGE });
+      out.push(...page);
+      if (page.length < PAGE) return out;
+      const last = page[page.length - 1]!;
+      after = { value: last.createdAt, id: last.id };
+    }
+  }
+
+  private async recipientIds(spend: Spend, who: PolicyCaller): Promise<string[]> {
+    if (!spend.recipient) return [];
+    const resolved = (await this.deps.recipientIds?.(who.accountId, spend.recipient).catch(() => [])) ?? [];
+    return [spend.recipient, ...resolved];
+  }
+
+  /** The breaker, for a key's money-moving calls only. */
+  private async paused(spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }): Promise<Refused | undefined> {
+    if (!who.keyId || opts.byPerson || spend.action === 'payment_link') return undefined;
+    const seconds = await this.breaker.pausedFor(who.keyId);
+    if (seconds === undefined) return undefined;
+    return {
+      kind: 'refuse',
+      reason: PolicyReason.paused,
+      retryAfterSeconds: seconds,
+      message: `Paused: this API key had too many refused or failed payments in a short time, so it cannot move money for ${seconds} more seconds. Nothing was done. Check what your integration is retrying; the account holder can still act in the app.`,
+    };
+  }
+
+  private async refuse(r: Refusal, spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }, policies: ScopedPolicy[]): Promise<Refused> {
+    this.deps.logger?.info({ accountId: who.accountId, keyId: who.keyId, action: spend.action, reason: r.reason }, 'spend policy refused an action');
+    if (spend.action !== 'payment_link') await this.noteFailure(who, opts, policies);
+    return { kind: 'refuse', reason: r.reason, message: r.message };
+  }
+
+  private async watch<T extends ActionOutcome>(outcome: T, spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }, policies: ScopedPolicy[]): Promise<T> {
+    if (!outcome.ok && spend.action !== 'payment_link') await this.noteFailure(who, opts, policies);
+    return outcome;
+  }
+
+  private async noteFailure(who: PolicyCaller, opts: { byPerson: boolean }, policies: ScopedPolicy[]): Promise<void> {
+    if (!who.keyId || opts.byPerson) return;
+    const settings = policies.find((p) => p.scope === 'account')?.policy.breaker ?? DEFAULT_BREAKER;
+    await this.breaker.record(who.accountId, who.keyId, settings);
+  }
+}

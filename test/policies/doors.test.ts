@@ -1,0 +1,205 @@
+/**
+ * Spend policies through every door of a real service (embedded anvil, real transfers): the
+ * API (POST /api/agent/settle), the chat (POST /api/chat), Telegram (fake Bot API, webhook mode)
+ * and MCP (the SDK client). Policies are changed only by the signed-in person with their password.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { fund, newAccount } from '../helpers/money.js';
+import { buttonData, startFakeBotApi, textUpdate, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
+import { Policies } from '../../src/policies/tables.js';
+import type { SpendPolicy } from '../../src/policies/schemas.js';
+
+const PASSWORD = 'correct horse battery';
+const SECRET = 's3cret';
+let svc: TestService;
+let fake: FakeBotApi;
+
+beforeAll(async () => {
+  fake = await startFakeBotApi();
+  svc = await startTestService({
+    AGENT_RATE_LIMIT: '1000/min',
+    RECONCILE_INTERVAL: '1h',
+    TELEGRAM_BOT_TOKEN: '123:abc',
+    TELEGRAM_API_ROOT: fake.url,
+    TELEGRAM_WEBHOOK_URL: 'https://example.test/api/telegram/webhook',
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+  });
+  const amina = await newAccount(svc, { name: 'Amina', country: 'NG' });
+  await svc.deps.accounts.update(amina.id, { telegramUsername: 'amina_ng' });
+  const blocked = await newAccount(svc, { name: 'Mallory', country: 'NG' });
+  await svc.deps.accounts.update(blocked.id, { telegramUsername: 'mallory_ng', phone: '+2348030000001' });
+});
+afterAll(async () => {
+  await svc?.stop({ removeData: true });
+  await fake?.close();
+});
+
+const settle = (m: Merchant, body: unknown) => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body });
+const putPolicy = (m: Merchant, policy: SpendPolicy, opts: { path?: string; password?: string; key?: boolean } = {}) =>
+  call(`${svc.api}${opts.path ?? '/policies'}`, {
+    method: 'PUT',
+    ...(opts.key ? { key: m.key } : { cookie: m.cookie }),
+    body: { policy, password: opts.password ?? PASSWORD },
+  });
+async function merchant(name: string, usd = '200'): Promise<Merchant & { keyId: string }> {
+  const m = await createMerchant(svc.api, name);
+  await fund(svc, (await svc.deps.accounts.get(m.accountId))!, usd);
+  const keys = await call(`${svc.api}/keys`, { cookie: m.cookie });
+  return { ...m, keyId: keys.body.keys[0].id };
+}
+
+describe('changing a policy: only the signed-in person, with the password', () => {
+  it('a key cannot change (widen) a policy; a wrong password is refused; each change is a policy.updated event', async () => {
+    const m = await merchant('Policy Owner', '1');
+    const set = await putPolicy(m, { usd: { per_transaction: '10' } });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ ok: true, policy: { scope: 'account', policy: { usd: { per_transaction: '10' } } }, event: { type: 'policy.updated' } });
+    await putPolicy(m, { usd: { per_transaction: '5' } }, { path: `/keys/${m.keyId}/policy` });
+
+    // The key tries to widen both: 403, nothing changes.
+    const byKey = await putPolicy(m, { usd: { per_transaction: '10000' } }, { key: true });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.type).toBe('permission_error');
+    expect((await putPolicy(m, {}, { key: true, path: `/keys/${m.keyId}/policy` })).status).toBe(403);
+    const wrong = await putPolicy(m, {}, { password: 'not my password' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error.param).toBe('password');
+
+    // The key reads its own policy (not a sibling's); it is unchanged.
+    const own = await call(`${svc.api}/keys/${m.keyId}/policy`, { key: m.key });
+    expect(own.body.policy).toMatchObject({ scope: 'key', key_id: m.keyId, policy: { usd: { per_transaction: '5' } } });
+    const other = await call(`${svc.api}/keys`, { method: 'POST', cookie: m.cookie, body: { label: 'second' } });
+    expect((await call(`${svc.api}/keys/${other.body.key.id}/policy`, { key: m.key })).status).toBe(404);
+    expect((await call(`${svc.api}/policies`, { key: m.key })).body.policy.policy).toEqual({ usd: { per_transaction: '10' } });
+    // Another account cannot read this account's key policy.
+    const stranger = await merchant('Stranger', '1');
+    expect((await call(`${svc.api}/keys/${m.keyId}/policy`, { cookie: stranger.cookie })).status).toBe(404);
+
+    const events = await call(`${svc.api}/policies/events`, { cookie: m.cookie });
+    expect(events.body.data.map((e: { data: { scope: string } }) => e.data.scope)).toEqual(['key', 'account']);
+    expect(events.body.data[1]).toMatchObject({ type: 'policy.updated', data: { previous: {}, policy: { usd: { per_transaction: '10' } } } });
+  });
+});
+
+describe('the API door', () => {
+  it('per-transaction cap, blocklist, threshold held for the person (the key cannot confirm), rolling cap', async () => {
+    const m = await merchant('Api Shop');
+    await putPolicy(m, { usd: { per_transaction: '50', daily: '100' }, approval_threshold_usd: '30', block_recipients: ['+2348030000001'] });
+
+    const big = await settle(m, { message: 'send 60 USD to @amina_ng' });
+    expect(big.status).toBe(422);
+    expect(big.body).toMatchObject({ ok: false, reason: 'policy_over_cap' });
+    expect(big.body.reply).toContain('per transaction in your spend policy');
+
+    // Blocked by phone, asked by handle: the list matches the person however they are named.
+    const blocked = await settle(m, { message: 'send 1 USD to @mallory_ng' });
+    expect(blocked.status).toBe(422);
+    expect(blocked.body.reason).toBe('policy_recipient_blocked');
+
+    const held = await settle(m, { message: 'send 40 USD to @amina_ng' });
+    expect(held.status).toBe(200);
+    expect(held.body).toMatchObject({ ok: true, reason: 'policy_approval_required', pending_action: { status: 'pending' } });
+    const id = held.body.pending_action.id as string;
+    const byKey = await settle(m, { confirm_action: id });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.reason).toBe('policy_approval_required');
+    // The person confirms it on our page.
+    const page = await fetch(`${svc.url}/app/actions/${id}/confirm`, { method: 'POST', headers: { cookie: m.cookie, origin: svc.url } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Sent 40.00 USD');
+
+    expect((await settle(m, { message: 'send 25 USD to @amina_ng' })).status).toBe(200);
+    expect((await settle(m, { message: 'send 25 USD to @amina_ng' })).status).toBe(200);
+    const rolling = await settle(m, { message: 'send 20 USD to @amina_ng' });
+    expect(rolling.status).toBe(422);
+    expect(rolling.body.reply).toContain('daily cap of 100.00 USD');
+    expect(rolling.body.reply).toContain('10.00 USD is left');
+  });
+
+  it('concurrent turns never together exceed a cap', async () => {
+    const m = await merchant('Busy Shop', '50');
+    await putPolicy(m, { usd: { daily: '5' } }, { path: `/keys/${m.keyId}/policy` });
+    const results = await Promise.all(Array.from({ length: 12 }, () => settle(m, { message: 'send 1 USD to @amina_ng' })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 422).every((r) => r.body.reason === 'policy_over_cap')).toBe(true);
+  });
+
+  it('the breaker pauses the key after N refusals: 429 with Retry-After and a plain reason', async () => {
+    const m = await merchant('Loop Shop', '5');
+    await putPolicy(m, { usd: { per_transaction: '2' }, breaker: { max_failures: 3, window_seconds: 60, cooldown_seconds: 90 } });
+    for (let i = 0; i < 3; i++) expect((await settle(m, { message: 'send 3 USD to @amina_ng' })).status).toBe(422);
+    const paused = await settle(m, { message: 'send 1 USD to @amina_ng' });
+    expect(paused.status).toBe(429);
+    expect(Number(paused.headers.get('retry-after'))).toBeGreaterThan(80);
+    expect(paused.body).toMatchObject({ ok: false, reason: 'policy_paused' });
+    // The person's own chat is not paused.
+    const chat = await call(`${svc.api}/chat`, { method: 'POST', cookie: m.cookie, body: { message: 'send 1 USD to @amina_ng' } });
+    expect(chat.status).toBe(200);
+    expect(chat.body.pending_action.status).toBe('pending');
+  });
+});
+
+describe('the chat door', () => {
+  it('refuses over a cap with the rule named; over the threshold it names the rule and the person confirms', async () => {
+    const m = await merchant('Chat User');
+    await putPolicy(m, { usd: { per_transaction: '50' }, approval_threshold_usd: '10' });
+    const chat = (message: string) => call(`${svc.api}/chat`, { method: 'POST', cookie: m.cookie, body: { message } });
+    const over = await chat('send 60 USD to @amina_ng');
+    expect(over.status).toBe(422);
+    expect(over.body.reason).toBe('policy_over_cap');
+    expect(over.body.pending_action).toBeUndefined();
+    const held = await chat('send 20 USD to @amina_ng');
+    expect(held.body.reply).toContain('approval threshold of 10.00 USD');
+    const done = await call(`${svc.api}/chat/confirm`, { method: 'POST', cookie: m.cookie, body: { action_id: held.body.pending_action.id } });
+    expect(done.status).toBe(200);
+    expect(done.body.reply).toContain('Sent 20.00 USD');
+  });
+});
+
+describe('the Telegram door', () => {
+  it('tells the person which rule refused (allowlist, cap) and holds nothing', async () => {
+    const user: TgUser = { id: 930001, first_name: 'Tara', username: 'tara_ke' };
+    const post = (u: object) =>
+      fetch(`${svc.api}/telegram/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Telegram-Bot-Api-Secret-Token': SECRET }, body: JSON.stringify(u) });
+    const before = fake.calls.length;
+    await post(textUpdate(user, '/start'));
+    await fake.waitFor('sendMessage', (c) => fake.calls.indexOf(c) >= before && Number(c.body.chat_id) === user.id);
+    const account = await svc.deps.accounts.findBy({ telegramUserId: String(user.id) });
+    // A Telegram-only account has no password: its policy is set here as the app would.
+    await svc.deps.store.write(Policies, (t) =>
+      t.insert({ id: account!.id, accountId: account!.id, scope: 'account', policy: { allow_recipients: ['@amina_ng'], usd: { per_transaction: '5' } }, updatedAt: new Date().toISOString() }),
+    );
+    const say = async (text: string) => {
+      const since = fake.calls.length;
+      await post(textUpdate(user, text));
+      return fake.waitFor('sendMessage', (c) => fake.calls.indexOf(c) >= since && Number(c.body.chat_id) === user.id);
+    };
+    const notAllowed = await say('send 1 USD to @mallory_ng');
+    expect(notAllowed.body.text).toContain('is not on the list of recipients your spend policy allows');
+    expect(buttonData(notAllowed)).toEqual([]);
+    const over = await say('send 9 USD to @amina_ng');
+    expect(over.body.text).toContain('over the limit of 5.00 USD per transaction');
+    expect(buttonData(over)).toEqual([]);
+  });
+});
+
+describe('the MCP door', () => {
+  it("the key's policy applies to the connection: caps and allowed actions", async () => {
+    const m = await merchant('Mcp User', '1');
+    await putPolicy(m, { usd: { per_transaction: '3' }, allowed_actions: ['transfer'] }, { path: `/keys/${m.keyId}/policy` });
+    const client = new Client({ name: 'assistant', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.api}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${m.key}` } } }));
+    const over = await client.callTool({ name: 'send_transfer', arguments: { recipient: '@amina_ng', amount: '4', currency: 'USD' } });
+    expect(over.isError).toBe(true);
+    expect(over.structuredContent).toMatchObject({ ok: false, reason: 'policy_over_cap' });
+    const link = await client.callTool({ name: 'create_payment_link', arguments: { amount: '10' } });
+    expect(link.isError).toBe(true);
+    expect(link.structuredContent).toMatchObject({ reason: 'policy_action_not_allowed' });
+    const ok = await client.callTool({ name: 'send_transfer', arguments: { recipient: '@amina_ng', amount: '2', currency: 'USD' } });
+    expect(ok.structuredContent).toMatchObject({ ok: true, pending_confirmation: { id: expect.any(String) } });
+    await client.close();
+  });
+});
