@@ -156,9 +156,9 @@ export class Facilitator {
     const ledger = this.o.ledger;
     if (!ledger) return this.relay(accountId, req);
     const id = attemptId('x402', p.auth.from, p.auth.nonce);
-    const prior = await ledger.get(id);
-    // The same payload again after it succeeded: the same answer (the chain would say "nonce used").
-    if (prior?.state === 'done' && (prior.answer?.body as SettleResponse | undefined)?.success) return prior.answer!.body as SettleResponse;
+    // Joins are for callers that overlap the attempt: once it has ended, the same payload again is
+    // a replay and gets what the chain says ("nonce already used", naming the transaction), as
+    // within one process.
     const mine = await this.o.store.transaction((tx) =>
       ledger.open(tx, {
         kind: 'x402',
@@ -193,17 +193,17 @@ export class Facilitator {
       const taken = await ledger.takeOver(a);
       if (taken) {
         this.o.logger.warn({ attempt: id, from: a.instanceId }, 'x402 settle attempt of an instance that is gone: finishing it here');
-        return this.runAttempt(taken, accountId, req);
+        return this.runAttempt(taken, accountId, req, true);
       }
     }
     return pendingAnswer(p.payer, this.network, a?.txHash);
   }
 
-  private async runAttempt(a: SettlementAttempt, accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+  private async runAttempt(a: SettlementAttempt, accountId: string, req: FacilitatorRequest, takenOver = false): Promise<SettleResponse> {
     const ledger = this.o.ledger!;
     let r = await this.relay(accountId, req);
     // Taken over from a gone instance whose transaction landed: that transfer is this attempt's.
-    if (!r.success && r.errorReason === X402Reason.nonceAlreadyUsed && a.generation > 1 && r.transaction) {
+    if (!r.success && takenOver && r.errorReason === X402Reason.nonceAlreadyUsed && r.transaction) {
       r = { success: true, payer: r.payer, transaction: r.transaction, network: r.network };
       await this.record(accountId, r.network, { from: a.authorization.from!, to: a.authorization.to!, value: BigInt(a.authorization.value!), nonce: a.nonce }, r.transaction as Hex);
     }
