@@ -14,7 +14,6 @@ import { defineTable, type Row, type Store } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import { EXACT_SCHEME, X402_VERSION, checkExact, networkOf, settleExact, verifyExact, verifyResponse, type ExactEvmPort, type VerifiedPayment } from './exact-evm.js';
-import { X402Reason } from './reasons.js';
 import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from './schemas.js';
 import { PAYMENT_IDENTIFIER, PaymentIdentifierLedger, fingerprintOf, paymentIdentifierOf } from './payment-identifier.js';
 import { X402Reason } from './reasons.js';
@@ -121,10 +120,10 @@ export class Facilitator {
     if (pid.invalid) return { success: false, errorReason: X402Reason.invalidPaymentIdentifier, errorMessage: pid.invalid, transaction: '', network: this.network };
     const local = checkExact(this.o.port, req);
     if (!local.isValid) return settleExact(this.o.port, req); // answers the same failure, sends nothing
-    if (!pid.id) return this.settleOnce(accountId, req, local.payment.auth);
+    if (!pid.id) return this.settleJoined(accountId, req, local.payment);
     const payer = local.payment.auth.from;
     const r = await this.ids.run({ scope: `acct:${accountId}`, payer, id: pid.id }, fingerprintOf(req.paymentPayload), async () => {
-      const value = await this.settleOnce(accountId, req, local.payment.auth);
+      const value = await this.settleJoined(accountId, req, local.payment);
       return { value, final: value.success };
     });
     if (r.kind === 'conflict') {
@@ -133,11 +132,12 @@ export class Facilitator {
     return r.value;
   }
 
-  private settleOnce(accountId: string, req: FacilitatorRequest, auth: { from: string; nonce: string }): Promise<SettleResponse> {
-    const key = `${auth.from.toLowerCase()}:${auth.nonce}`;
+  /** Concurrent settles of one authorization in this process share the first one's answer. */
+  private settleJoined(accountId: string, req: FacilitatorRequest, payment: VerifiedPayment): Promise<SettleResponse> {
+    const key = `${payment.auth.from.toLowerCase()}:${payment.auth.nonce}`;
     const running = this.inflight.get(key);
     if (running) return running;
-    const run = this.settleOnce(accountId, req, local.payment).finally(() => {
+    const run = this.settleOnce(accountId, req, payment).finally(() => {
       if (this.inflight.get(key) === run) this.inflight.delete(key);
     });
     this.inflight.set(key, run);
