@@ -6,6 +6,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgStore } from '../../src/store/index.js';
+import { Payments } from '../../src/payments/payments.js';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 
 let s: TestService;
@@ -71,5 +73,24 @@ describe('round trips of one create on PostgreSQL', () => {
     expect(fresh.status).toBe(201);
     const replay = await call(`${s.api}/v1/payments`, { key: m.key, body: { ...body, reference: `${body.reference}-b` }, headers: { 'Idempotency-Key': key } });
     expect(replay.body.id).toBe(fresh.body.id);
+  });
+
+  it("the insert-or-get statement's generic plan (prepared) reads the holder through the indexes, never a scan", async () => {
+    const store = s.deps.store as PgStore;
+    const sql = (store as any).tableSql(Payments);
+    const row = { id: 'pay_plan_probe', accountId: m.accountId, reference: `rt-${Date.now()}-1`, status: 'pending' };
+    const q = sql.insertOrGet(row, JSON.stringify(row)) as { text: string; params: unknown[] };
+    const c = await store.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await c.query({ name: 'probe_plan', text: q.text, values: q.params });
+      const plan = (await c.query(`EXPLAIN (COSTS OFF) ${q.text}`, q.params)).rows.map((r: any) => r['QUERY PLAN']).join('\n');
+      expect(plan).not.toMatch(/Seq Scan on payments/);
+      expect(plan).toMatch(/Index Scan using "payments__u__accountId__reference"/);
+    } finally {
+      await c.query('ROLLBACK');
+      c.release();
+    }
   });
 });

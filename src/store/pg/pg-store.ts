@@ -108,12 +108,14 @@ class TableSql<T extends Row> {
     for (const fields of this.def.unique ?? []) {
       const values = fields.map((f) => (row as Record<string, unknown>)[f]);
       if (values.some((v) => v === undefined || v === null)) continue;
-      holders.push(`(${this.where(Object.fromEntries(fields.map((f, i) => [f, values[i]])) as Where<T>, params).join(' AND ')})`);
+      holders.push(this.where(Object.fromEntries(fields.map((f, i) => [f, values[i]])) as Where<T>, params).join(' AND '));
     }
+    // One branch per key, each an index lookup (an OR of them got a sequential scan as the
+    // generic plan of the prepared statement); none runs when the insert went through.
+    const lookups = holders.map((h) => `SELECT doc FROM ${this.t} WHERE NOT EXISTS (SELECT 1 FROM ins) AND ${h}`);
     const text =
       `WITH ins AS (INSERT INTO ${this.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING 1) ` +
-      `SELECT NULL::jsonb AS doc FROM ins UNION ALL ` +
-      `(SELECT doc FROM ${this.t} WHERE NOT EXISTS (SELECT 1 FROM ins) AND (${holders.join(' OR ')}) LIMIT 1)`;
+      `SELECT NULL::jsonb AS doc FROM ins UNION ALL (${lookups.join(' UNION ALL ')} LIMIT 1)`;
     return { text, params };
   }
 
