@@ -42,11 +42,11 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
   const agentLimiter = agentRateLimiter(core);
   return {
-    root: [healthRouter(core), metricsRouter(core), jwksRouter(core)],
+    // The public checkout read is the most polled route: answered before the API's body parsing.
+    root: [healthRouter(core), metricsRouter(core), jwksRouter(core), checkoutRouter(core)],
     api: [
-      // The two hottest routes first: a request walks the routers in order until one answers.
+      // The hottest route first: a request walks the routers in order until one answers.
       paymentsRouter(core),
-      checkoutRouter(core),
       authRouter(core),
       // Before the keys router: /keys/:id/policy authenticates on its own (docs/policies.md).
       policiesRouter(core),

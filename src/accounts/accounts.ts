@@ -97,6 +97,20 @@ export class AccountsService {
     return this.store.table(Accounts).count();
   }
 
+  /** accountId -> wallet index: set at creation and never changed, so it is safe to remember. */
+  private readonly walletIndexes = new Map<string, number>();
+
+  /** The account's custodial wallet index (no query after the first), or undefined for no account. */
+  async walletIndexOf(accountId: string): Promise<number | undefined> {
+    const known = this.walletIndexes.get(accountId);
+    if (known !== undefined) return known;
+    const account = await this.get(accountId);
+    if (!account) return undefined;
+    if (this.walletIndexes.size >= 100_000) this.walletIndexes.clear();
+    this.walletIndexes.set(accountId, account.walletIndex);
+    return account.walletIndex;
+  }
+
   findBy(where: Partial<Pick<Account, 'email' | 'telegramUserId' | 'telegramUsername' | 'phone'>>) {
     return this.store.table(Accounts).findOne(where);
   }

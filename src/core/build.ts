@@ -43,7 +43,7 @@ import { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import { noMetrics, type Metrics } from '../metrics/port.js';
 import { prometheusMetrics } from '../metrics/prometheus.js';
 import { RelayerHealth } from '../chain/relayer-health.js';
-import { parseEther } from 'viem';
+import { getAddress, parseEther } from 'viem';
 import { SpendGuard } from '../policies/guard.js';
 import { PoliciesService } from '../policies/policies.js';
 import { recipientIdentities } from '../transfers/recipients.js';
@@ -92,6 +92,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
   const keys = new KeysService(store);
+  // Listens for revocations from every instance before any request is authenticated.
+  await keys.start();
+  defer(() => keys.stop());
   const payments = new PaymentsService(store, fx, config.PUBLIC_URL, metrics);
   if (metrics.enabled) payments.onTransition(async (tx, _before, after) => tx.afterCommit(() => metrics.paymentStatus(after.status)));
   // Webhooks (docs/webhooks.md): the outbox listens to every payment transition from here on;
@@ -269,7 +272,13 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     metrics,
     present: {
       account: async (account) => ({ wallet: await wallets.summary(account) }),
-      payment: async (p) => ({ pay_to: (await settlement.recipientFor(p)) ?? null, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) }),
+      // As settlement.recipientFor, with the account's wallet index remembered (it never changes),
+      // so answering a create costs no account read.
+      payment: async (p) => {
+        const index = p.payoutAddress ? undefined : await accounts.walletIndexOf(p.accountId);
+        const payTo = p.payoutAddress ? getAddress(p.payoutAddress.toLowerCase()) : index !== undefined ? chain.custodialAddress(index) : null;
+        return { pay_to: payTo, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) };
+      },
       checkout: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
     },
   };

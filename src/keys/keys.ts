@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { defineTable, type Store } from '../store/index.js';
+import { defineTable, type Store, type Subscription } from '../store/index.js';
 import { newId, nowIso, randomBase62 } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 
@@ -52,16 +52,37 @@ export function listedKey(k: ApiKey): ListedKey {
 
 /** Bound on remembered keys; past it the memory starts over (a miss only costs a lookup). */
 const VERIFIED_CACHE_MAX = 10_000;
+/** The store channel a revoke is published on (payload: the key's hash), to every instance. */
+export const KEYS_CHANNEL = 'api_keys_changed';
 
 export class KeysService {
   /**
-   * hash -> live key row as last read. A hit counts only while the store still holds that very
-   * row object (committed rows are frozen and replaced on update), so a revoked or deleted key
-   * misses at once, whoever changed it. A store that hands out copies simply never hits.
+   * hash -> live key, so authenticating a request costs no query (issue 23). Kept fresh by the
+   * store channel: a revoke on any instance publishes the key's hash in its transaction and
+   * every instance drops it when that commits (PostgreSQL NOTIFY). While the channel is not
+   * live (its connection is down) nothing is served from here, and on reconnect it is emptied.
    */
   private readonly verified = new Map<string, ApiKey>();
+  /** Bumped by every notification: a lookup that raced one does not cache what it read. */
+  private generation = 0;
+  private subscription: Subscription | undefined;
 
   constructor(private readonly store: Store) {}
+
+  /** Starts listening for revocations (the cache stays off until then). */
+  async start(): Promise<void> {
+    this.subscription = await this.store.subscribe(KEYS_CHANNEL, (hash) => {
+      this.generation++;
+      if (hash === undefined) this.verified.clear();
+      else this.verified.delete(hash);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.close();
+    this.subscription = undefined;
+    this.verified.clear();
+  }
 
   /** Returns the full secret exactly once. */
   async create(accountId: string, input: CreateKeyInput): Promise<CreatedKey> {
@@ -86,9 +107,11 @@ export class KeysService {
 
   async revoke(accountId: string, id: string): Promise<Result<{ id: string }, 'not_found'>> {
     const now = nowIso();
-    const updated = await this.store.write(ApiKeys, async (t) => {
+    const updated = await this.store.transaction(async (tx) => {
+      const t = tx.table(ApiKeys);
       const k = await t.get(id);
       if (!k || k.accountId !== accountId || k.revokedAt) return undefined;
+      await tx.publish(KEYS_CHANNEL, k.hash);
       return t.update(id, { revokedAt: now });
     });
     return updated ? { ok: true, id } : fail('not_found', `No such API key: ${id}`);
@@ -104,16 +127,19 @@ export class KeysService {
   async verify(secret: string): Promise<ApiKey | undefined> {
     if (!SECRET_KEY_PATTERN.test(secret)) return undefined;
     const hash = hashSecret(secret);
-    const table = this.store.table(ApiKeys);
-    const cached = this.verified.get(hash);
-    if (cached && (await table.get(cached.id)) === cached) return cached;
-    const key = await table.findOne({ hash });
-    if (!key || key.revokedAt) {
-      this.verified.delete(hash);
-      return undefined;
+    const live = this.subscription?.live === true;
+    if (live) {
+      const cached = this.verified.get(hash);
+      if (cached) return cached;
     }
-    if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.clear();
-    this.verified.set(hash, key);
+    const generation = this.generation;
+    const key = await this.store.table(ApiKeys).findOne({ hash });
+    if (!key || key.revokedAt) return undefined;
+    // Only what was read with no revocation in between (it could be the revoked key's old row).
+    if (live && generation === this.generation) {
+      if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.clear();
+      this.verified.set(hash, key);
+    }
     return key;
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { defineTable, type Store, type Tx, type WriteTable } from '../store/index.js';
+import { defineTable, type InsertOrGet, type Store, type Tx } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { FxFailure, FxService } from '../fx/rates.js';
@@ -141,6 +141,13 @@ function numberToDecimal(n: number): string | undefined {
   return /^\d+(\.\d+)?$/.test(s) ? s : undefined;
 }
 
+/** Thrown out of a create's transaction to roll it back and answer `result`. */
+class RolledBack extends Error {
+  constructor(readonly result: Result<CreateResult, CreateFailure>) {
+    super('rolled back');
+  }
+}
+
 export class PaymentsService {
   private readonly listeners: TransitionListener[] = [];
 
@@ -190,63 +197,70 @@ export class PaymentsService {
     }
     const requestHash = canonicalHash(input);
     const idemId = idempotencyKey ? canonicalHash([accountId, idempotencyKey]) : undefined;
-
-    const result = await this.store.transaction(async (tx) => {
-      const payments = tx.table(Payments);
-      const keys = tx.table(IdempotencyKeys);
-      if (idemId) {
-        const seen = await keys.get(idemId);
-        if (seen) {
-          if (seen.requestHash !== requestHash) {
-            return fail(
-              'idempotency_conflict',
-              'Keys for idempotent requests can only be used with the same parameters they were first used with.',
-            );
-          }
-          const first = await payments.get(seen.paymentId);
-          if (first) return { ok: true as const, payment: this.view(first), created: seen.created ?? seen.status === 201, replayed: true };
-        }
+    const row = this.newRow(accountId, input, conversion, decimal, requestHash);
+    let result: Result<CreateResult, CreateFailure>;
+    if (!idemId) {
+      // The reference dedupe and the insert are one statement (on PostgreSQL one round trip).
+      result = this.deduped(await this.store.insertOrGet(Payments, row), input, requestHash);
+    } else {
+      try {
+        result = await this.store.transaction(
+          async (tx) => {
+            const keys = tx.table(IdempotencyKeys);
+            // Claim the key first, naming the payment about to be inserted; a key seen before replays.
+            const claim = await keys.insertOrGet({ id: idemId, accountId, requestHash, paymentId: row.id, created: true, createdAt: nowIso() });
+            if (!claim.inserted) {
+              const seen = claim.existing;
+              if (seen.requestHash !== requestHash) {
+                return fail(
+                  'idempotency_conflict',
+                  'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+                );
+              }
+              const first = await tx.table(Payments).get(seen.paymentId);
+              if (first) return { ok: true as const, payment: this.view(first), created: seen.created ?? seen.status === 201, replayed: true };
+              await keys.update(idemId, { paymentId: row.id, created: true });
+            }
+            const inserted = this.deduped(await tx.table(Payments).insertOrGet(row), input, requestHash);
+            // A refused create leaves no trace of the key: roll the claim back.
+            if (!inserted.ok) throw new RolledBack(inserted);
+            if (!inserted.created) await keys.update(idemId, { paymentId: inserted.payment.id, created: false });
+            return inserted;
+            // Only unique keys decide here (the idempotency key, `(account, reference)`).
+          },
+          { guardedByUniqueKeys: true },
+        );
+      } catch (e) {
+        if (!(e instanceof RolledBack)) throw e;
+        result = e.result;
       }
-      const result = await this.insertOrDedupe(payments, accountId, input, conversion, decimal, requestHash);
-      if (result.ok && idemId) {
-        await keys.insert({
-          id: idemId,
-          accountId,
-          requestHash,
-          paymentId: result.payment.id,
-          created: result.created,
-          createdAt: nowIso(),
-        });
-      }
-      return result;
-      // Only unique keys decide here (the idempotency key, `(account, reference)`).
-    }, { guardedByUniqueKeys: true });
+    }
     if (result.ok && result.created && !result.replayed) this.metrics.paymentCreated();
     return result;
   }
 
-  private async insertOrDedupe(
-    payments: WriteTable<Payment>,
+  /** A new payment, or the one already holding its `(account, reference)` (same request: a dedupe; else a conflict). */
+  private deduped(r: InsertOrGet<Payment>, input: CreatePaymentInput, requestHash: string): Result<CreateResult, CreateFailure> {
+    if (r.inserted) return { ok: true, payment: r.row, created: true, replayed: false };
+    const existing = r.existing;
+    return existing.requestHash === requestHash
+      ? { ok: true, payment: this.view(existing), created: false, replayed: false }
+      : fail(
+          'reference_conflict',
+          `A payment with reference "${input.reference}" already exists with different parameters (${existing.id}).`,
+          'reference',
+        );
+  }
+
+  private newRow(
     accountId: string,
     input: CreatePaymentInput,
     conversion: { currency: string; stablecoinAmount: bigint; rate: string },
     decimal: string,
     requestHash: string,
-  ): Promise<Result<CreateResult, CreateFailure>> {
-    if (input.reference !== undefined) {
-      const existing = await payments.findOne({ accountId, reference: input.reference });
-      if (existing) {
-        return existing.requestHash === requestHash
-          ? { ok: true, payment: this.view(existing), created: false, replayed: false }
-          : fail(
-              'reference_conflict',
-              `A payment with reference "${input.reference}" already exists with different parameters (${existing.id}).`,
-              'reference',
-            );
-      }
-    }
+  ): Payment {
     const now = new Date();
-    const payment = await payments.insert({
+    return {
       id: newId('pay'),
       accountId,
       status: 'pending',
@@ -267,8 +281,7 @@ export class PaymentsService {
       expiresAt: new Date(now.getTime() + input.expires_in_minutes * 60_000).toISOString(),
       updatedAt: now.toISOString(),
       requestHash,
-    });
-    return { ok: true, payment, created: true, replayed: false };
+    };
   }
 
   async get(id: string): Promise<Payment | undefined> {

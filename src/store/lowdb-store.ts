@@ -13,6 +13,8 @@ import {
   type Where,
   type WriteTable,
   type TransactionOptions,
+  type InsertOrGet,
+  type Subscription,
 } from './types.js';
 
 /**
@@ -445,6 +447,9 @@ export class LowdbStore implements Store {
         afterCommit: (fn) => {
           committed.push(fn);
         },
+        publish: async (channel, payload) => {
+          committed.push(() => this.emit(channel, payload));
+        },
         table: <T extends Row>(def: TableDef<T>): WriteTable<T> => {
           let o = overlays.get(def.name) as TxTable<T> | undefined;
           if (!o) {
@@ -463,6 +468,16 @@ export class LowdbStore implements Store {
             count: async (where) => t.count(where),
             findRange: async (where, range) => (checkRange(t.base.def, where, range), rangeOf(t.find(where), range)),
             insert: async (row) => (live(), t.insert(row)),
+            insertOrGet: async (row) => {
+              live();
+              try {
+                return { inserted: true, row: t.insert(row) };
+              } catch (e) {
+                const existing = e instanceof StoreConflictError ? t.get(e.existingId) : undefined;
+                if (!existing) throw e;
+                return { inserted: false, existing };
+              }
+            },
             update: async (id, patch, expect) => (live(), t.update(id, patch as Partial<T>, expect)),
             remove: async (id) => (live(), t.remove(id)),
           };
@@ -547,6 +562,24 @@ export class LowdbStore implements Store {
     }
     c.hits++;
     return { hits: c.hits, resetAt: new Date(c.resetAt) };
+  }
+
+  insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>> {
+    return this.transaction((tx) => tx.table(def).insertOrGet(row));
+  }
+
+  // One process: a channel is an in-process list of listeners, always live.
+  private readonly channels = new Map<string, Set<(payload: string | undefined) => void>>();
+
+  private emit(channel: string, payload: string): void {
+    for (const fn of this.channels.get(channel) ?? []) fn(payload);
+  }
+
+  async subscribe(channel: string, fn: (payload: string | undefined) => void): Promise<Subscription> {
+    let set = this.channels.get(channel);
+    if (!set) this.channels.set(channel, (set = new Set()));
+    set.add(fn);
+    return { live: true, close: async () => void set.delete(fn) };
   }
 
   async ping(): Promise<boolean> {

@@ -73,6 +73,21 @@ export interface WriteTable<T extends Row> extends ReadTable<T> {
   /** Returns the new row, or undefined when the row is missing or `expect` does not hold. */
   update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined>;
   remove(id: string): Promise<boolean>;
+  /**
+   * Inserts `row`, or returns the row that already holds its id or one of its unique keys
+   * (`existing`), without failing the transaction: an insert-or-dedupe in one statement on
+   * PostgreSQL (INSERT ... ON CONFLICT DO NOTHING and the holder's read in one CTE).
+   */
+  insertOrGet(row: T): Promise<InsertOrGet<T>>;
+}
+
+export type InsertOrGet<T> = { inserted: true; row: T } | { inserted: false; existing: T };
+
+/** A subscription to a store channel (`Store.subscribe`). */
+export interface Subscription {
+  /** False while notifications may be missed (the listening connection is down): trust no cache it keeps fresh. */
+  readonly live: boolean;
+  close(): Promise<void>;
 }
 
 export interface Tx {
@@ -82,6 +97,11 @@ export interface Tx {
    * body is retried): for work that must see the committed rows, like waking a worker.
    */
   afterCommit(fn: () => void): void;
+  /**
+   * Tells every process subscribed to `channel` (`Store.subscribe`), once this transaction has
+   * committed (PostgreSQL NOTIFY, delivered at commit, never on rollback).
+   */
+  publish(channel: string, payload: string): Promise<void>;
 }
 
 export interface TransactionOptions {
@@ -121,6 +141,13 @@ export interface Store {
    * returns the hits so far in the window and when it ends. Exact across instances on PostgreSQL.
    */
   countHit(key: string, windowMs: number): Promise<{ hits: number; resetAt: Date }>;
+  /** `insertOrGet` as a transaction of its own (on PostgreSQL one autocommit statement). */
+  insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>>;
+  /**
+   * Calls `fn` with every payload published on `channel` by any process sharing the store, and
+   * with `undefined` whenever some may have been missed (a reconnect): drop everything then.
+   */
+  subscribe(channel: string, fn: (payload: string | undefined) => void): Promise<Subscription>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

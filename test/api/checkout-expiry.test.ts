@@ -71,7 +71,9 @@ describe('GET /api/checkout/:id (interface 4.2, 2.2)', () => {
       expiresAt: p.expires_at,
       stablecoinAmount: p.stablecoin_amount,
     });
-    expect(r.headers.get('cache-control')).toBe('no-store');
+    // Every use revalidated (no-cache), never served stale; the ETag lets a poller skip an unchanged body.
+    expect(r.headers.get('cache-control')).toBe('no-cache');
+    expect(r.headers.get('etag')).toMatch(/^W\/"/);
   });
 
   it('never leaks the account, redirect_url, metadata, the webhook URL or any secret', async () => {

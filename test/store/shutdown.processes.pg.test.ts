@@ -1,5 +1,9 @@
 /**
- * Issue 23 point 6, graceful shutdown, with two real service processes (`src/main.ts`) on one
+ * Two real service processes on one database (issue 23). First, API-key revocation: keys are
+ * authenticated from a per-process cache, kept fresh by LISTEN/NOTIFY, so a key revoked on
+ * instance A is refused by instance B on the very next request.
+ *
+ * Then point 6, graceful shutdown, with two real service processes (`src/main.ts`) on one
  * PostgreSQL database and one anvil. Instance A holds the scheduler's leases and is serving a
  * request that takes seconds (an agent turn whose model, a loopback fake of the Anthropic API,
  * answers late) when it gets SIGTERM. Then: A refuses new connections at once, the request in
@@ -10,10 +14,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { cluster, startSharedChain, until, type Cluster, type SharedChain } from '../helpers/cluster.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cluster, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { createMerchant } from '../helpers/service.js';
+import { createMerchant, type Merchant } from '../helpers/service.js';
 
 const MODEL_DELAY_MS = 3_000;
 /** Each job's lease lasts two intervals: 30 s here, so "at once" is far from "after it lapsed". */
@@ -64,34 +68,63 @@ async function leases(): Promise<Map<string, { owner: string; live: boolean }>> 
   return new Map(r.rows.map((x) => [x.name, { owner: x.owner, live: x.live }]));
 }
 
+let modelCalled!: () => void;
+const called = new Promise<void>((r) => (modelCalled = r));
+let a: Instance;
+let b: Instance;
+let aOwner: string;
+let merchant: Merchant;
+
+beforeAll(async () => {
+  const modelUrl = await slowModel(() => modelCalled());
+  db = await createDatabase();
+  chain = await startSharedChain();
+  client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  nodes = cluster({
+    databaseUrl: db.url,
+    chain,
+    env: {
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: modelUrl,
+      EXPIRY_SWEEP_INTERVAL: INTERVAL,
+      RECONCILE_INTERVAL: INTERVAL,
+      WEBHOOK_RESCAN_INTERVAL: INTERVAL,
+      DEPOSIT_WATCH_INTERVAL: INTERVAL,
+      SHUTDOWN_GRACE: '20s',
+    },
+  });
+  a = await nodes.start('a', 1);
+  // A alone: its scheduler takes every job's lease at its first tick (the atStart jobs at once).
+  aOwner = (await until(async () => (await leases()).get('reconcile:settlement')?.owner, 'A to take reconcile:settlement', 30_000))!;
+  b = await nodes.start('b', 2);
+  merchant = await createMerchant(a.api, 'Two Instances Shop');
+}, 120_000);
+
+const ping = (inst: Instance, key: string) => fetch(`${inst.api}/v1/ping`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+
+describe('API keys across instances', () => {
+  it('a key revoked on A is refused by B on the next request, though B had it cached', async () => {
+    const created = await fetch(`${a.api}/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: merchant.cookie },
+      body: JSON.stringify({ label: 'to revoke' }),
+    }).then((r) => r.json() as Promise<{ key: { id: string; secret: string } }>);
+    const { id, secret } = created.key;
+    // B authenticates it (and remembers it), several times.
+    for (let i = 0; i < 3; i++) expect(await ping(b, secret)).toBe(200);
+    expect(await ping(a, secret)).toBe(200);
+    const revoked = await fetch(`${a.api}/keys/${id}`, { method: 'DELETE', headers: { cookie: merchant.cookie } });
+    expect(revoked.status).toBe(200);
+    expect(await ping(b, secret)).toBe(401);
+    expect(await ping(a, secret)).toBe(401);
+    // The merchant's other key is untouched.
+    expect(await ping(b, merchant.key)).toBe(200);
+  });
+});
+
 describe('SIGTERM on one of two instances', () => {
   it('finishes the request in flight, releases its leases, and the other instance takes the jobs at once', { timeout: 180_000 }, async () => {
-    let modelCalled!: () => void;
-    const called = new Promise<void>((r) => (modelCalled = r));
-    const modelUrl = await slowModel(() => modelCalled());
-    db = await createDatabase();
-    chain = await startSharedChain();
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    nodes = cluster({
-      databaseUrl: db.url,
-      chain,
-      env: {
-        ANTHROPIC_API_KEY: 'sk-ant-test',
-        ANTHROPIC_BASE_URL: modelUrl,
-        EXPIRY_SWEEP_INTERVAL: INTERVAL,
-        RECONCILE_INTERVAL: INTERVAL,
-        WEBHOOK_RESCAN_INTERVAL: INTERVAL,
-        DEPOSIT_WATCH_INTERVAL: INTERVAL,
-        SHUTDOWN_GRACE: '20s',
-      },
-    });
-    const a = await nodes.start('a', 1);
-    // A alone: its scheduler takes every job's lease at its first tick (the atStart jobs at once).
-    const aOwner = (await until(async () => (await leases()).get('reconcile:settlement')?.owner, 'A to take reconcile:settlement', 30_000))!;
-    const b = await nodes.start('b', 2);
-    const merchant = await createMerchant(a.api, 'Shutdown Shop');
-
     const held = [...(await leases())].filter(([, l]) => l.owner === aOwner && l.live).map(([name]) => name);
     expect(held).toEqual(expect.arrayContaining(['reconcile:settlement', 'reconcile:refunds', 'watch:deposits', `instance:${aOwner}`]));
     expect(held.some((n) => n.startsWith('relayer:'))).toBe(true);

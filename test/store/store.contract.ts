@@ -269,6 +269,47 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
         }
       });
 
+      it('insertOrGet: inserts, or hands back the holder of the id or unique key; concurrent callers all end with the one row', async () => {
+        const first = await store.insertOrGet(Items, item('g1', { ref: 'r-g', n: 1 }));
+        expect(first).toMatchObject({ inserted: true, row: { id: 'g1', n: 1 } });
+        expect(Object.isFrozen((first as { row: Item }).row)).toBe(true);
+        expect(await store.insertOrGet(Items, item('g2', { ref: 'r-g', n: 2 }))).toMatchObject({ inserted: false, existing: { id: 'g1', n: 1 } });
+        expect(await store.insertOrGet(Items, item('g1', { ref: 'other', n: 3 }))).toMatchObject({ inserted: false, existing: { id: 'g1' } });
+        // Inside a transaction: a taken key does not fail it, its other writes commit.
+        await store.transaction(async (tx) => {
+          const got = await tx.table(Items).insertOrGet(item('g3', { ref: 'r-g' }));
+          expect(got).toMatchObject({ inserted: false, existing: { id: 'g1' } });
+          await tx.table(Others).insert({ id: 'after-g', v: 1 });
+        });
+        expect(await store.table(Others).get('after-g')).toBeDefined();
+        const results = await Promise.all(Array.from({ length: 15 }, (_, i) => store.insertOrGet(Items, item(`c${i}`, { ref: 'race' }))));
+        const winners = results.filter((r) => r.inserted);
+        expect(winners).toHaveLength(1);
+        const id = (winners[0] as { row: Item }).row.id;
+        for (const r of results) if (!r.inserted) expect(r.existing.id).toBe(id);
+        expect(await store.table(Items).count({ ref: 'race' })).toBe(1);
+      });
+
+      it('publish reaches subscribers once the transaction commits, never on rollback', async () => {
+        const got: Array<string | undefined> = [];
+        const sub = await store.subscribe('contract_channel', (p) => got.push(p));
+        expect(sub.live).toBe(true);
+        await store.transaction(async (tx) => {
+          await tx.publish('contract_channel', 'one');
+          await tx.table(Others).insert({ id: 'pub-1', v: 1 });
+        });
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.publish('contract_channel', 'never');
+            throw new Error('rollback');
+          }),
+        ).rejects.toThrow('rollback');
+        for (let i = 0; i < 50 && !got.includes('one'); i++) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 100));
+        expect(got).toEqual(['one']);
+        await sub.close();
+      });
+
       it('a transfer between two rows is all-or-nothing: concurrent moves keep the total', async () => {
         await store.write(Others, async (t) => {
           await t.insert({ id: 'left', v: 100 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   StoreConflictError,
@@ -11,7 +12,10 @@ import {
   type Where,
   type WriteTable,
   type TransactionOptions,
+  type InsertOrGet,
+  type Subscription,
 } from '../types.js';
+import { PgNotifier } from './notify.js';
 import { checkRange } from '../range.js';
 import { migrate } from './migrate.js';
 import { fieldExpr, ident, indexSpecs, presentExpr } from './schema.js';
@@ -81,6 +85,40 @@ class TableSql<T extends Row> {
     this.uniqueFields = new Set((def.unique ?? []).flat());
   }
 
+  private readonly names = new Map<string, string>();
+
+  /**
+   * A name for a prepared statement whose plan does not depend on its values (a lookup by id or
+   * by a whole unique key): parsed and planned once per connection instead of per call.
+   */
+  prepared(text: string): string {
+    let n = this.names.get(text);
+    if (!n) this.names.set(text, (n = `sp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+    return n;
+  }
+
+  /**
+   * One statement: insert `row` unless its id or a unique key is taken; if taken, the holder's
+   * doc (visible to this statement's snapshot). `doc` NULL means inserted; no row means the key
+   * is held by a row this snapshot cannot see yet (a concurrent commit).
+   */
+  insertOrGet(row: Row, doc: string): { text: string; params: unknown[] } {
+    const params: unknown[] = [row.id, doc];
+    const holders = ['id = $1'];
+    for (const fields of this.def.unique ?? []) {
+      const values = fields.map((f) => (row as Record<string, unknown>)[f]);
+      if (values.some((v) => v === undefined || v === null)) continue;
+      holders.push(this.where(Object.fromEntries(fields.map((f, i) => [f, values[i]])) as Where<T>, params).join(' AND '));
+    }
+    // One branch per key, each an index lookup (an OR of them got a sequential scan as the
+    // generic plan of the prepared statement); none runs when the insert went through.
+    const lookups = holders.map((h) => `SELECT doc FROM ${this.t} WHERE NOT EXISTS (SELECT 1 FROM ins) AND ${h}`);
+    const text =
+      `WITH ins AS (INSERT INTO ${this.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING 1) ` +
+      `SELECT NULL::jsonb AS doc FROM ins UNION ALL (${lookups.join(' UNION ALL ')} LIMIT 1)`;
+    return { text, params };
+  }
+
   /** Whether `where` pins at most one row: the id, or every field of a unique group (non-null). */
   singleRow(where: Where<T> | undefined): boolean {
     const w = (where ?? {}) as Record<string, unknown>;
@@ -110,16 +148,38 @@ function decode<T>(doc: unknown): T {
   return deepFreeze(doc as T);
 }
 
+/** `insertOrGet` on `run` (a transaction's client, or the pool for one autocommit statement). */
+async function insertOrGetWith<T extends Row>(sql: TableSql<T>, run: Run, row: T): Promise<InsertOrGet<T>> {
+  const doc = JSON.stringify(row);
+  const q = sql.insertOrGet(row, doc);
+  const r = await run<{ doc: T | null }>(q.text, q.params, sql.prepared(q.text));
+  if (r.rows.length === 0) throw new RetryTransaction(`unique key on ${sql.def.name} taken concurrently`);
+  const got = r.rows[0]!.doc;
+  // Inserted: the row is what was sent (parsed back from the same JSON, not read back over the wire).
+  return got === null ? { inserted: true, row: decode<T>(JSON.parse(doc)) } : { inserted: false, existing: decode<T>(got) };
+}
+
+type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
+
 class PgTable<T extends Row> implements WriteTable<T> {
+  private readonly getSql: string;
+
   constructor(
     private readonly sql: TableSql<T>,
-    private readonly run: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>,
+    private readonly run: Run,
     private readonly inTx: boolean,
-  ) {}
+  ) {
+    this.getSql = `SELECT doc FROM ${this.sql.t} WHERE id = $1`;
+  }
 
   async get(id: string): Promise<T | undefined> {
-    const r = await this.run<{ doc: T }>(`SELECT doc FROM ${this.sql.t} WHERE id = $1`, [id]);
+    const r = await this.run<{ doc: T }>(this.getSql, [id], this.sql.prepared(this.getSql));
     return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
+  }
+
+  async insertOrGet(row: T): Promise<InsertOrGet<T>> {
+    this.writable();
+    return insertOrGetWith(this.sql, this.run, row);
   }
 
   async findOne(where: Where<T>): Promise<T | undefined> {
@@ -182,6 +242,7 @@ class PgTable<T extends Row> implements WriteTable<T> {
   private writable(): void {
     if (!this.inTx) throw new Error('writes go through store.transaction');
   }
+
 
   /** The row holding the key that `row` collides with, for the StoreConflictError. */
   private async conflictFor(row: T, self?: string): Promise<StoreConflictError> {
@@ -256,6 +317,7 @@ export class PgStore implements Store {
     /** Index names per table, as the database has them (read once at open). */
     private readonly catalog: Map<string, Set<string>>,
     private readonly opts: PgStoreOptions,
+    private readonly notifier: PgNotifier,
   ) {}
 
   static async open(databaseUrl: string, opts: PgStoreOptions = {}): Promise<PgStore> {
@@ -273,7 +335,7 @@ export class PgStore implements Store {
         if (!s) catalog.set(row.tablename, (s = new Set()));
         s.add(row.indexname);
       }
-      return new PgStore(pool, catalog, opts);
+      return new PgStore(pool, catalog, opts, new PgNotifier(databaseUrl));
     } catch (e) {
       await pool.end().catch(() => undefined);
       throw e;
@@ -302,8 +364,9 @@ export class PgStore implements Store {
   // Unnamed statements: PostgreSQL plans each with its actual values. A named (prepared)
   // statement soon gets a generic plan, which for `status = $1 ORDER BY seq` walks the seq
   // index through every row instead of using the status index.
-  private runner(client: Client) {
-    return <R extends pg.QueryResultRow>(text: string, values: unknown[]) => client.query<R>(text, values);
+  private runner(client: Client): Run {
+    return <R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) =>
+      name ? client.query<R>({ name, text, values }) : client.query<R>(text, values);
   }
 
   table<T extends Row>(def: TableDef<T>): ReadTable<T> {
@@ -371,13 +434,18 @@ export class PgStore implements Store {
       afterCommit: (cb) => {
         committed.push(cb);
       },
+      publish: async (channel, payload) => {
+        if (!open) throw new Error('transaction already finished');
+        // Delivered to every listening session when this transaction commits.
+        await run('SELECT pg_notify($1, $2)', [channel, payload]);
+      },
       table: <T extends Row>(def: TableDef<T>): WriteTable<T> => {
         let t = tables.get(def.name) as PgTable<T> | undefined;
         if (!t) {
-          const live = async <Q extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+          const live = async <Q extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) => {
             if (!open) throw new Error(`transaction on ${def.name} already finished`);
             try {
-              return await run<Q>(text, values);
+              return await run<Q>(text, values, name);
             } catch (e) {
               if (!(sqlState(e) === '23505' && text.startsWith('UPDATE'))) failed ??= e;
               throw e;
@@ -452,6 +520,24 @@ export class PgStore implements Store {
     return { hits: row.hits, resetAt: row.reset_at };
   }
 
+  async insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>> {
+    const sql = this.tableSql(def);
+    // One autocommit statement: atomic on its own, no BEGIN/COMMIT round trips. A key held by a
+    // concurrent commit this statement could not see is simply tried again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await insertOrGetWith(sql, this.runner(this.pool), row);
+      } catch (e) {
+        if (!(e instanceof RetryTransaction) || attempt >= KEY_TAKEN_ATTEMPTS) throw e;
+        this.opts.onRetry?.(attempt, '23505');
+      }
+    }
+  }
+
+  subscribe(channel: string, fn: (payload: string | undefined) => void): Promise<Subscription> {
+    return this.notifier.subscribe(channel, fn);
+  }
+
   async ping(): Promise<boolean> {
     if (this.closed) return false;
     try {
@@ -465,6 +551,7 @@ export class PgStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.notifier.close();
     await this.pool.end();
   }
 }
