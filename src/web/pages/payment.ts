@@ -1,6 +1,7 @@
 import type { PaymentDetail } from '../dashboard-data.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 import { formatAmount, groupThousands } from '../../lib/money.js';
+import { timeHtml } from '../format.js';
 
 export interface PaymentPageExtras {
   /** "5,000.00 KES" */
@@ -17,13 +18,7 @@ export interface PaymentPageExtras {
 
 
 
-function utc(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return escapeHtml(iso);
-  const text = `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)} UTC`;
-  return `<time datetime="${escapeHtml(d.toISOString())}">${text}</time>`;
-}
+const utc = timeHtml;
 
 function link(href: string | null | undefined, text: string, external = true): string {
   if (!href) return escapeHtml(text);
