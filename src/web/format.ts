@@ -20,3 +20,19 @@ export function hashHtml(value: string, url?: string): string {
   const code = `<code class="hash" title="${escapeHtml(value)}"><span>${escapeHtml(value.slice(0, mid))}</span><span>${escapeHtml(value.slice(mid))}</span></code>`;
   return url ? `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${code}</a>` : code;
 }
+
+/**
+ * A payment link to hand to a customer: the URL, Copy and (where the browser can) Share.
+ * assets/share.js wires the buttons; `url` may be empty for a block filled in later.
+ */
+export function shareHtml(id: string, url: string): string {
+  return `<div class="share" id="${id}">
+  <code class="share-url wrap" id="${id}-value">${escapeHtml(url)}</code>
+  <div class="share-actions">
+    <button type="button" class="btn btn-small" data-copy="${id}-value">Copy link</button>
+    <button type="button" class="btn btn-small" data-share="${id}-value" hidden>Share…</button>
+    <a class="btn btn-small btn-quiet" id="${id}-open" href="${escapeHtml(url)}" target="_blank" rel="noopener">Open</a>
+  </div>
+  <p class="copy-status" id="${id}-copy-status" role="status" aria-live="polite"></p>
+</div>`;
+}

@@ -27,6 +27,15 @@ describe('README promises: /api/me with a key, New payment with the session', ()
     expect((await call(`${svc.api}/me`, { key: 'sk_live_nonsense' })).status).toBe(401);
   });
 
+  it('/readyz names the embedded chain\'s JSON-RPC URL, which answers eth_chainId', async () => {
+    const res = await fetch(`${svc.url}/readyz`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { ok: boolean; chain: { chain_id: number; rpc_url: string } };
+    expect(body.chain.rpc_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const rpc = await fetch(body.chain.rpc_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    expect(Number(((await rpc.json()) as { result: string }).result)).toBe(body.chain.chain_id);
+  });
+
   it('POST /api/app/payments creates a payment for the signed-in account; a key is refused there', async () => {
     const m = await createMerchant(svc.api, 'Shop C');
     const made = await call(`${svc.api}/app/payments`, { cookie: m.cookie, body: { amount: 25, currency: 'USD', description: 'Haircut', redirect_url: 'https://shop.example/thanks' } });

@@ -1,7 +1,7 @@
 import type { PaymentDetail } from '../dashboard-data.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 import { formatAmount, groupThousands } from '../../lib/money.js';
-import { timeHtml } from '../format.js';
+import { shareHtml, timeHtml } from '../format.js';
 
 export interface PaymentPageExtras {
   /** "5,000.00 KES" */
@@ -54,6 +54,12 @@ function actions(d: PaymentDetail, x: PaymentPageExtras): string {
   </form>`);
   }
   if (p.status === 'pending') {
+    // The link to hand the customer while the session is open (issue 27).
+    parts.push(`<div class="share-box">
+    <h3 id="share-title">Payment link</h3>
+    <p class="hint">Send it to your customer; it works until the session expires.</p>
+    ${shareHtml('pay-link', p.checkout_url)}
+  </div>`);
     parts.push(`<div class="cancel-box">
     <h3>Cancel</h3>
     <p class="hint" id="cancel-hint">Closes the checkout session: the customer can no longer pay it.</p>
@@ -128,7 +134,7 @@ export function paymentPage(account: SignedInAccount, d: PaymentDetail, x: Payme
     title: `Payment ${p.reference ?? p.id}`,
     account,
     active: 'dashboard',
-    scripts: ['payment.js'],
+    scripts: ['payment.js', 'share.js'],
     body: `<p class="crumbs"><a href="/app">← Payments</a></p>
 <div class="payment-head">
   <h1><span id="p-amount">${escapeHtml(x.amountText)}</span> ${badge(p.status)}</h1>
