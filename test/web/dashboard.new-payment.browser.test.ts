@@ -67,6 +67,18 @@ describe('Dashboard: sell from it (Chromium)', () => {
       expect(await page.locator('main').innerText()).not.toMatch(/\d{4}-\d\d-\d\dT/);
       await screenshot(page, `payment-27-${size.name}-pending`);
       expect(await layoutProblems(page, 'main')).toEqual([]);
+
+      // Paid, then partly refunded: the refund's amount stays in its value column on a phone.
+      expect((await page.request.post(`/api/dev/test-wallet-pay/${id}`)).status()).toBe(200);
+      const refund = await page.request.post(`/api/app/payments/${id}/refunds`, { data: { amount: 5 }, headers: { origin: service.url } });
+      expect(refund.status(), await refund.text()).toBeLessThan(300);
+      await page.goto(`/app/payments/${id}`);
+      const cell = page.locator('tr[data-refund-id] td[data-label="Amount"]').first();
+      await cell.waitFor();
+      const [amount, sub] = await Promise.all([cell.locator('.amount').boundingBox(), cell.locator('.sub').boundingBox()]);
+      expect(Math.abs(amount!.x - sub!.x)).toBeLessThan(2); // both in the value column, one under the other
+      await screenshot(page, `payment-27-${size.name}-refunded`);
+      expect(await layoutProblems(page, 'main')).toEqual([]);
       expect(realErrors(consoleErrors)).toEqual([]);
       await context.close();
     });
