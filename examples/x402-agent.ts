@@ -4,6 +4,9 @@
  *
  *   STABLEPAY_KEY=sk_live_... npx tsx examples/x402-agent.ts
  *
+ * It assumes the service at http://localhost:3000; on any other port or host set STABLEPAY_URL
+ * (e.g. STABLEPAY_URL=http://localhost:4000).
+ *
  * It creates a payment with your key, funds a throwaway agent wallet from the dev faucet, and pays
  * the payment's `x402_url`: 402, sign, 200. Set AGENT_PRIVATE_KEY to pay from your own wallet.
  */

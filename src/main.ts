@@ -17,6 +17,9 @@ async function main(): Promise<void> {
   // The service's own PUBLIC_URL: with PORT=0 it follows the port actually bound.
   const publicUrl = service.core.config.PUBLIC_URL;
   process.stdout.write(`StablePay is running at ${publicUrl} (API: ${publicUrl}/api, app: ${publicUrl}/app)\n`);
+  // The embedded chain: where a real wallet (MetaMask, a script) can be pointed (also on /readyz).
+  const rpc = service.core.wallets.devRpcUrl;
+  if (rpc) process.stdout.write(`Embedded test chain: JSON-RPC ${rpc} (chain id ${service.core.wallets.chainId})\n`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {

@@ -193,14 +193,16 @@ export class Agent {
   }
 
   /** The account's own pending action as shown to its owner, or undefined. */
-  async pendingAction(accountId: string, actionId: string): Promise<PendingActionView | undefined> {
+  /** One action for its confirmation page: the view plus where and when it was asked for. */
+  async pendingAction(accountId: string, actionId: string): Promise<(PendingActionView & { channel: string; created_at: string }) | undefined> {
     const row = await this.own(accountId, actionId);
     if (!row) return undefined;
+    const asked = { channel: row.channel, created_at: row.createdAt };
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);
-      return view({ ...row, status: 'expired' });
+      return { ...view({ ...row, status: 'expired' }), ...asked };
     }
-    return view(row);
+    return { ...view(row), ...asked };
   }
 
   private async execute(call: ToolCall, ctx: ToolContext, person = !ctx.keyId): Promise<ToolOutcome> {

@@ -5,7 +5,7 @@ import { LoginInput, PublicAccount, SignupInput, publicAccount } from '../accoun
 import { WalletSummary } from '../wallet/balance.js';
 import type { Core } from '../core/core.js';
 import { ApiError, invalidRequest, parseInput, sendError, unauthenticated } from '../http/errors.js';
-import { auth, checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from '../http/auth.js';
+import { auth, checkOrigin, clearSessionCookie, requireSessionOrKey, sessionToken, setSessionCookie } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401s, E403, E429, err } from '../http/openapi-common.js';
 
@@ -71,10 +71,10 @@ registerRoute({
   method: 'get',
   path: '/api/me',
   operationId: 'me',
-  summary: 'The signed-in account (with its custodial wallet)',
+  summary: 'The account of the session or of the secret key (with its custodial wallet)',
   tags: ['Accounts'],
-  auth: 'session',
-  responses: { 200: { description: 'The account.', schema: MeResponse }, 401: E401s },
+  auth: 'sessionOrBearer',
+  responses: { 200: { description: 'The account.', schema: MeResponse }, 401: err('Not signed in and no valid key (authentication_error).') },
 });
 
 export function authRouter(deps: Core): Router {
@@ -116,7 +116,8 @@ export function authRouter(deps: Core): Router {
     res.json({ ok: true });
   });
 
-  r.get('/me', requireSession(deps), async (_req, res) => {
+  // Read-only, so a secret key may read its own account too (issue 27: the README said so).
+  r.get('/me', requireSessionOrKey(deps), async (_req, res) => {
     const account = await deps.accounts.get(auth(res).accountId);
     if (!account) throw unauthenticated('Sign in required.');
     res.json({ ok: true, account: { ...publicAccount(account), ...(await deps.present.account(account)) } });

@@ -6,6 +6,10 @@ import { registerRoute, registerSchema } from '../http/openapi.js';
 export const HealthResponse = z.object({
   ok: z.boolean(),
   ready: z.boolean().optional().describe('False while the service is still starting (it answers from the first connection).'),
+  chain: z
+    .object({ chain_id: z.number().int(), rpc_url: z.string() })
+    .optional()
+    .describe('`/readyz` on the embedded development chain only: its JSON-RPC URL, to point a wallet at it. Never shown for an operator RPC_URL.'),
 });
 
 registerSchema('Health', HealthResponse);
@@ -58,8 +62,11 @@ export function healthRouter(deps: Core): Router {
   r.get('/readyz', async (_req, res) => {
     const { ok, details } = await deps.readiness();
     const { relayer } = details;
+    // The embedded chain's JSON-RPC URL, so a real wallet can be pointed at it (README).
+    const rpc = deps.wallets.devRpcUrl;
     res.status(ok ? 200 : 503).json({
       ok,
+      ...(rpc ? { chain: { chain_id: deps.wallets.chainId, rpc_url: rpc } } : {}),
       details: {
         store: details.store,
         chain: details.chain,

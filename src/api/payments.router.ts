@@ -1,12 +1,12 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { CreatePaymentInput, ListPaymentsQuery, PaymentId } from '../payments/schemas.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
-import { auth, requireKey } from '../http/auth.js';
+import { auth, requireKey, requireSession } from '../http/auth.js';
 import { PaymentList, PaymentResource, paymentResource } from '../http/present.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
-import { E400, E401, E409, E413, E404payment } from '../http/openapi-common.js';
+import { E400, E401, E401s, E409, E413, E404payment } from '../http/openapi-common.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export const IdempotencyKeyHeader = z.string().regex(IDEMPOTENCY_KEY).max(255);
@@ -35,6 +35,16 @@ const CREATE_STATUS = {
 } as const;
 
 // ----------------------------------------------- OpenAPI (interface 4.1, 4.3), one per handler below
+registerRoute({
+  method: 'post',
+  path: '/api/app/payments',
+  operationId: 'appCreatePayment',
+  summary: "The dashboard's New payment: the same body and answers as POST /v1/payments, with the session cookie",
+  tags: ['Payments'],
+  auth: 'session',
+  body: CreatePaymentInput,
+  responses: { 201: { description: 'Created.', schema: PaymentResource }, 200: { description: 'An existing payment (same reference and body).', schema: PaymentResource }, 400: E400, 401: E401s, 409: E409 },
+});
 registerRoute({
   method: 'post',
   path: '/api/v1/payments',
@@ -111,7 +121,7 @@ export function paymentsRouter(deps: Core): Router {
     res.json({ ok: true, account: auth(res).accountId, live: true } satisfies PingResponse);
   });
 
-  r.post('/v1/payments', async (req, res) => {
+  const create: RequestHandler = async (req, res) => {
     const key = req.get('Idempotency-Key');
     if (key !== undefined && !IdempotencyKeyHeader.safeParse(key).success) {
       throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
@@ -127,7 +137,10 @@ export function paymentsRouter(deps: Core): Router {
     // Stripe's convention: tell the client this answer repeats an earlier request.
     if (created.replayed) res.set('Idempotent-Replayed', 'true');
     res.status(created.created ? CREATE_STATUS.created : CREATE_STATUS.found).json(await present(created.payment));
-  });
+  };
+  r.post('/v1/payments', create);
+  // The dashboard's "New payment" (issue 27): the same use case with the session cookie.
+  r.post('/app/payments', requireSession(deps), create);
 
   r.get('/v1/payments', async (req, res) => {
     const q = parseInput(ListPaymentsQuery, req.query);

@@ -33,6 +33,14 @@ export class Wallets {
   /** True when the dev-only helpers exist: never in production, only on the embedded chain. */
   readonly devTools: boolean;
 
+  /**
+   * The embedded dev chain's JSON-RPC URL (a wallet such as MetaMask can be pointed at it), and
+   * undefined for an operator's RPC_URL, which may carry a provider key and is never shown.
+   */
+  get devRpcUrl(): string | undefined {
+    return this.chain.embedded ? this.chain.rpcUrl : undefined;
+  }
+
   get chainId(): number {
     return this.chain.chainId;
   }

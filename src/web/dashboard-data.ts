@@ -1,3 +1,4 @@
+import { timeText } from '../lib/time-text.js';
 /**
  * The dashboard's reads, always scoped to one account: the filtered payments list (also as
  * CSV), totals for a period with a daily series, and one payment with its events and their
@@ -16,7 +17,7 @@ import { DashboardQuery, MAX_PERIOD_DAYS } from '../payments/search.js';
 type Row = Payment & { amountRefunded?: string; stablecoinRefunded?: string; canceledAt?: string; cancellationReason?: string };
 
 const dayOf = (iso: string) => iso.slice(0, 10);
-const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+const utcText = (iso: string) => timeText(iso); // one format with its zone on every page (src/lib/time-text.ts)
 
 export function dashboardNetwork(deps: Pick<WebDeps, 'wallets'>): NetworkInfo {
   return deps.wallets.network;

@@ -178,7 +178,7 @@ describe('GET /api/openapi.json', () => {
     expect(checkout.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CheckoutError' });
 
     expect(doc.paths['/keys'].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
-    expect(doc.paths['/me'].get.security).toEqual([{ sessionCookie: [] }]);
+    expect(doc.paths['/me'].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]); // issue 27: a key reads its own account
     expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'sp_session' });
 
     // The checkout view schema lists exactly the public fields.

@@ -21,7 +21,13 @@ export async function layoutProblems(page: Page, root = 'body'): Promise<string[
       const s = getComputedStyle(el);
       if (s.display === 'none' || s.visibility === 'hidden') return false;
       const r = el.getBoundingClientRect();
-      return r.width > 1 && r.height > 1; // visually-hidden text is 1px on purpose
+      if (r.width <= 1 || r.height <= 1) return false; // visually-hidden text is 1px on purpose
+      // ...and so is everything inside a visually-hidden box (a table head on a phone).
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const ar = a.getBoundingClientRect();
+        if ((ar.width <= 1 || ar.height <= 1) && getComputedStyle(a).overflow !== 'visible') return false;
+      }
+      return true;
     };
     const rootEl = document.querySelector(rootSel);
     if (!rootEl) return [`no ${rootSel}`];

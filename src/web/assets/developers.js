@@ -243,7 +243,7 @@ hookForm.addEventListener('submit', async (e) => {
     return;
   }
   setText('webhook-status', url ? 'Webhook endpoint saved.' : 'Webhook endpoint removed.');
-  void loadEndpoints();
+  loadEndpoints();
   // Saving the first endpoint creates the signing secret and returns it, once.
   if (typeof res.body?.secret === 'string' && res.body.secret) {
     hasSecret = true;
@@ -290,62 +290,17 @@ rotate.addEventListener('click', async () => {
   });
 });
 
-// ---------------------------------------------------------------- all endpoints
-
-const eTable = document.getElementById('endpoints-table');
-const eBody = document.getElementById('endpoints-body');
-
-/** CSSOM, not a style attribute: the CSP allows no inline styles. */
-function noWrap(node) {
-  node.style.whiteSpace = 'nowrap';
-  return node;
+// All endpoints (add, edit, delete, test): assets/endpoints.js; it reloads on 'endpoints-changed'.
+function loadEndpoints() {
+  document.dispatchEvent(new CustomEvent('endpoints-changed'));
 }
-
-function endpointRow(e) {
-  const disabled = e.status === 'disabled';
-  // The badge colours of a delivery: green when events go out, red when nothing is sent.
-  const badge = el('span', { class: `badge ${disabled ? 'badge-dead' : 'badge-delivered'}`, text: disabled ? 'disabled' : 'enabled' });
-  let action = null;
-  if (disabled) {
-    action = el('button', { type: 'button', class: 'btn btn-small' }, 'Enable', el('span', { class: 'visually-hidden', text: ` ${e.url}` }));
-    action.addEventListener('click', async () => {
-      action.disabled = true;
-      const res = e.default
-        ? await api('/api/webhook-endpoint', { method: 'PUT', body: { url: e.url } })
-        : await api(`/api/webhook-endpoints/${encodeURIComponent(e.id)}`, { method: 'PATCH', body: { disabled: false } });
-      if (!res.ok) {
-        action.disabled = false;
-        setText('endpoints-status', `Could not enable it: ${res.message}`);
-        return;
-      }
-      await loadEndpoints(`Enabled ${e.url}.`);
-    });
-  }
-  return el(
-    'tr',
-    { 'data-endpoint-id': e.id },
-    el('td', { 'data-label': 'URL', class: 'wrap' }, el('div', {}, el('code', { text: String(e.url) }), el('span', { class: 'sub', text: e.default ? 'default' : e.description ?? '' }))),
-    // Event types break only between names (a type split mid-word reads badly).
-    el('td', { 'data-label': 'Events' }, Array.isArray(e.enabled_events) ? e.enabled_events.flatMap((t, i) => [i ? ' ' : null, noWrap(el('code', { text: t }))]) : 'all'),
-    el('td', { 'data-label': 'Status' }, badge, disabled && e.disabled_reason ? el('span', { class: 'sub', text: String(e.disabled_reason) }) : null),
-    el('td', { class: 'actions' }, action),
-  );
-}
-
-async function loadEndpoints(message) {
-  const res = await api('/api/webhook-endpoints');
-  if (!res.ok || !Array.isArray(res.body?.data)) {
-    eTable.hidden = true;
-    setText('endpoints-status', `Could not load the endpoints. ${res.message ?? ''}`.trim());
-    return;
-  }
-  const data = res.body.data;
-  eBody.replaceChildren(...data.map(endpointRow));
-  eTable.hidden = data.length === 0;
-  const off = data.filter((e) => e.status === 'disabled').length;
-  const summary = data.length === 0 ? 'No endpoints yet.' : `${data.length} endpoint${data.length === 1 ? '' : 's'}${off ? `, ${off} disabled` : ''}.`;
-  setText('endpoints-status', message ? `${message} ${summary}` : summary);
-}
+// Adding the account's first endpoint there created the signing secret: shown once, here.
+document.addEventListener('webhook-secret-created', (e) => {
+  hasSecret = true;
+  showSecretInfo(new Date().toISOString());
+  setText('webhook-secret-status', 'A signing secret was created for your endpoint.');
+  showSecret('webhook-secret', e.detail);
+});
 
 // ---------------------------------------------------------------- delivery log
 
@@ -422,5 +377,4 @@ document.getElementById('deliveries-refresh').addEventListener('click', () => vo
 
 void loadKeys();
 void loadEndpoint();
-void loadEndpoints();
 void loadDeliveries();

@@ -61,9 +61,13 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// One format with its zone on every page (issue 27), as the server writes it (src/lib/time-text.ts):
+// "26 Nov 2026, 21:04 UTC".
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+const DATE_TIME = { format: (d) => `${DAY.format(d)}, ${CLOCK.format(d)} UTC` };
 
-/** A <time> element in the reader's locale, with the exact instant in `datetime` and `title`. */
+/** A <time> element ("26 Nov 2026, 21:04 UTC"), with the exact instant in `datetime` and `title`. */
 export function timeEl(iso) {
   const d = new Date(iso);
   if (!iso || Number.isNaN(d.getTime())) return el('span', { text: '—' });

@@ -1,4 +1,5 @@
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
+import { timeHtml } from '../format.js';
 import type { PendingActionView } from '../../agent/index.js';
 
 const STATUS_TEXT: Record<PendingActionView['status'], string> = {
@@ -9,11 +10,19 @@ const STATUS_TEXT: Record<PendingActionView['status'], string> = {
   expired: 'Expired before it was confirmed. Nothing was done.',
 };
 
+/** Who asked, by the door the request came through (the pending action keeps its channel). */
+const ASKED_BY: Record<string, string> = {
+  mcp: 'An AI assistant connected to your account over MCP (with one of your secret keys)',
+  api: 'Your server, through the agent API (POST /api/agent/settle, with one of your secret keys)',
+  chat: 'The Assistant in this app',
+  telegram: 'The StablePay bot on Telegram',
+};
+
 /**
  * The page an AI assistant (MCP) sends the account holder to: what the action does, exactly as
  * stored, with Confirm and Cancel as plain same-origin form posts (no script needed).
  */
-export function actionPage(account: SignedInAccount, a: PendingActionView, outcome?: { ok: boolean; reply: string }): string {
+export function actionPage(account: SignedInAccount, a: PendingActionView & { channel: string; created_at: string }, outcome?: { ok: boolean; reply: string }): string {
   const buttons =
     a.status === 'pending'
       ? `<div class="actions">
@@ -29,11 +38,11 @@ export function actionPage(account: SignedInAccount, a: PendingActionView, outco
     account,
     body: `<section class="card narrow" aria-labelledby="action-title">
   <h1 id="action-title">Confirm an action</h1>
-  <p>An assistant connected to your account asked to do this:</p>
+  <p id="asked-by">${escapeHtml(ASKED_BY[a.channel] ?? 'An assistant connected to your account')} asked on ${timeHtml(a.created_at)} to do this:</p>
   <p class="action-description" id="description"><strong>${escapeHtml(a.description)}</strong></p>
   <p id="status" data-status="${escapeHtml(a.status)}">${escapeHtml(STATUS_TEXT[a.status])}</p>
   ${result}
-  ${a.status === 'pending' ? `<p class="hint">Expires ${escapeHtml(a.expires_at)}.</p>` : ''}
+  ${a.status === 'pending' ? `<p class="hint" id="expires">Expires on ${timeHtml(a.expires_at)}; after that it can no longer be confirmed.</p>` : ''}
   ${buttons}
 </section>`,
   });

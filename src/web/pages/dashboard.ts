@@ -1,3 +1,4 @@
+import { shareHtml } from '../format.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 
 export interface DashboardFilters {
@@ -26,7 +27,7 @@ function filterForm(f: DashboardFilters, error: string | undefined, csvHref: str
   return `<form class="filters" id="filters" method="get" action="/app" role="search" aria-label="Filter payments">
     <div class="field">
       <label for="f-q">Search</label>
-      <input type="search" id="f-q" name="q" value="${escapeHtml(f.q ?? '')}" maxlength="100" placeholder="Reference or payment id" aria-describedby="f-q-hint">
+      <input type="search" id="f-q" name="q" value="${escapeHtml(f.q ?? '')}" maxlength="100" placeholder="e.g. order-1001" aria-describedby="f-q-hint">
       <p class="hint" id="f-q-hint">Part of a reference, or a payment id.</p>
     </div>
     <div class="field">
@@ -58,7 +59,7 @@ export function dashboardPage(account: SignedInAccount, filters: DashboardFilter
     title: 'Dashboard',
     account,
     active: 'dashboard',
-    scripts: ['dashboard.js'],
+    scripts: ['dashboard.js', 'share.js', 'new-payment.js'],
     body: `<h1>Dashboard</h1>
 <div class="grid-2">
   <section class="card" aria-labelledby="account-title">
@@ -76,6 +77,43 @@ export function dashboardPage(account: SignedInAccount, filters: DashboardFilter
     </dl>
   </section>
 </div>
+<section class="card" aria-labelledby="new-payment-title" id="new-payment">
+  <h2 id="new-payment-title">New payment</h2>
+  <p class="hint">Create a payment link to send a customer (chat, email, a QR code on the counter). They pay in USDC on the hosted checkout page.</p>
+  <form class="inline-form new-payment-form" id="new-payment-form" novalidate>
+    <div class="field field-amount">
+      <label for="np-amount">Amount</label>
+      <input type="text" id="np-amount" name="amount" inputmode="decimal" autocomplete="off" required aria-describedby="np-amount-error">
+      <p class="field-error" id="np-amount-error" hidden></p>
+    </div>
+    <div class="field field-currency">
+      <label for="np-currency">Currency</label>
+      <input type="text" id="np-currency" name="currency" value="USD" maxlength="8" autocomplete="off" required aria-describedby="np-currency-error">
+      <p class="field-error" id="np-currency-error" hidden></p>
+    </div>
+    <div class="field">
+      <label for="np-description">Description <span class="hint">(optional)</span></label>
+      <input type="text" id="np-description" name="description" maxlength="300" autocomplete="off">
+    </div>
+    <div class="field">
+      <label for="np-reference">Your reference <span class="hint">(optional)</span></label>
+      <input type="text" id="np-reference" name="reference" maxlength="64" autocomplete="off" aria-describedby="np-reference-error">
+      <p class="field-error" id="np-reference-error" hidden></p>
+    </div>
+    <div class="field">
+      <label for="np-redirect">After paying, send the customer to</label>
+      <input type="url" id="np-redirect" name="redirect_url" maxlength="2048" autocomplete="url" required aria-describedby="np-redirect-hint np-redirect-error">
+      <p class="hint" id="np-redirect-hint">Your shop or a thank-you page.</p>
+      <p class="field-error" id="np-redirect-error" hidden></p>
+    </div>
+    <div class="filter-actions"><button type="submit" class="btn btn-primary" id="np-submit">Create payment link</button></div>
+  </form>
+  <p class="status-line" id="np-status" role="status" aria-live="polite"></p>
+  <div id="np-result" hidden>
+    <h3 id="np-result-title">Payment link</h3>
+    ${shareHtml('np-link', '')}
+  </div>
+</section>
 <section class="card" aria-labelledby="totals-title" id="totals" data-from="${escapeHtml(filters.from ?? '')}" data-to="${escapeHtml(filters.to ?? '')}">
   <div class="section-head">
     <h2 id="totals-title">Totals <span class="period" id="totals-period"></span></h2>

@@ -1,5 +1,8 @@
-import { formatEther } from 'viem';
+import { formatEther, formatUnits } from 'viem';
+import { groupThousands } from '../../lib/money.js';
+import { hashHtml, timeHtml } from '../format.js';
 import type { X402Usage } from '../../x402/schemas.js';
+import { EVENT_TYPES } from '../../webhooks/schemas.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 import { policiesSection } from './policies-section.js';
 
@@ -20,12 +23,21 @@ function secretBox(id: string, title: string, warning: string): string {
 </div>`;
 }
 
+/** Gas cost in the native coin, to 8 decimals (rounded half up), never 18 digits: "0.00004321". */
+export function nativeText(wei: string): string {
+  const w = BigInt(wei);
+  if (w > 0n && w < 5_000_000_000n) return '< 0.00000001';
+  const [int, frac = ''] = formatUnits((w + 5_000_000_000n) / 10_000_000_000n, 8).split('.');
+  return `${groupThousands(int!)}${frac ? `.${frac}` : ''}`;
+}
+
 /** Developers screen: API keys, a ping snippet and webhooks; driven by assets/developers.js. */
 /** What the relayer paid in gas for this account's x402 facilitator settles (GET /api/x402/usage). */
 function x402Section(base: string, usage: X402Usage): string {
   const rows = usage.recent
     .map(
-      (r) => `<tr><td>${escapeHtml(r.created_at)}</td><td><code>${escapeHtml(r.transaction)}</code></td><td>${escapeHtml(r.gas_used)}</td><td>${escapeHtml(formatEther(BigInt(r.gas_cost_wei)))}</td></tr>`,
+      (r) =>
+        `<tr><td data-label="Time">${timeHtml(r.created_at)}</td><td data-label="Transaction">${hashHtml(r.transaction)}</td><td data-label="Gas used">${escapeHtml(groupThousands(r.gas_used))}</td><td data-label="Gas cost">${escapeHtml(nativeText(r.gas_cost_wei))}</td></tr>`,
     )
     .join('');
   return `<section class="card" aria-labelledby="x402-title">
@@ -33,12 +45,12 @@ function x402Section(base: string, usage: X402Usage): string {
   <p>AI agents pay your own API over x402 with StablePay as the facilitator: point <code>HTTPFacilitatorClient</code> at <code>${escapeHtml(base)}/api/x402</code> with your secret key. Our relayer pays the gas of every settle; this is what it spent for you on <code>${escapeHtml(usage.network)}</code>.</p>
   <dl class="facts" id="x402-usage" data-settlements="${usage.settlements}" data-gas-used="${escapeHtml(usage.gas_used)}" data-gas-cost-wei="${escapeHtml(usage.gas_cost_wei)}">
     <div><dt>Settlements</dt><dd id="x402-settlements">${usage.settlements}</dd></div>
-    <div><dt>Gas used</dt><dd id="x402-gas-used">${escapeHtml(usage.gas_used)}</dd></div>
-    <div><dt>Gas cost</dt><dd id="x402-gas-cost">${escapeHtml(formatEther(BigInt(usage.gas_cost_wei)))} (native currency, paid by us)</dd></div>
+    <div><dt>Gas used</dt><dd id="x402-gas-used">${escapeHtml(groupThousands(usage.gas_used))}</dd></div>
+    <div><dt>Gas cost</dt><dd id="x402-gas-cost"><span title="${escapeHtml(formatEther(BigInt(usage.gas_cost_wei)))}">${escapeHtml(nativeText(usage.gas_cost_wei))}</span> (native currency, paid by us)</dd></div>
   </dl>
   ${
     rows
-      ? `<table class="rtable" id="x402-recent"><caption>Most recent settlements</caption><thead><tr><th scope="col">Time</th><th scope="col">Transaction</th><th scope="col">Gas used</th><th scope="col">Gas cost</th></tr></thead><tbody>${rows}</tbody></table>`
+      ? `<h3 id="x402-recent-title">Most recent settlements</h3><table class="rtable" id="x402-recent" aria-labelledby="x402-recent-title"><thead><tr><th scope="col">Time</th><th scope="col">Transaction</th><th scope="col">Gas used</th><th scope="col">Gas cost</th></tr></thead><tbody>${rows}</tbody></table>`
       : '<p class="hint">No x402 settlements yet.</p>'
   }
   <p class="hint">The same figures as JSON: <code>GET /api/x402/usage</code>.</p>
@@ -51,7 +63,7 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
     title: 'Developers',
     account,
     active: 'developers',
-    scripts: ['developers.js', 'policies.js'],
+    scripts: ['developers.js', 'endpoints.js', 'policies.js'],
     body: `<h1>Developers</h1>
 <p class="lede">Secret keys let your server create payments and call the agent. Keep them server-side: never in browser code or source control.</p>
 
@@ -104,12 +116,32 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
   <p class="status-line" id="webhook-status" role="status" aria-live="polite"></p>
 
   <h3 id="endpoints-title">All endpoints</h3>
-  <p class="hint">The default endpoint and those added with <code>POST /api/webhook-endpoints</code>, each with the event types it gets. One that answered <code>410 Gone</code> is disabled until you enable it again.</p>
+  <p class="hint">The default endpoint and any others, each with the event types it gets. <strong>Send test event</strong> posts a signed sample event there now and shows the answer. One that answered <code>410 Gone</code> is disabled until you enable it again.</p>
   <p class="status-line" id="endpoints-status" role="status" aria-live="polite">Loading endpoints…</p>
   <table class="rtable" id="endpoints-table" aria-labelledby="endpoints-title" hidden>
     <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody id="endpoints-body"></tbody>
   </table>
+  <form id="endpoint-form" class="stack endpoint-form" novalidate aria-labelledby="endpoint-form-title">
+    <h4 id="endpoint-form-title">Add an endpoint</h4>
+    <div class="field">
+      <label for="endpoint-url">Endpoint URL</label>
+      <input type="url" id="endpoint-url" name="url" maxlength="2048" autocomplete="off" placeholder="https://erp.example.com/hooks" aria-describedby="endpoint-url-error">
+      <p class="field-error" id="endpoint-url-error" hidden></p>
+    </div>
+    <div class="field">
+      <label for="endpoint-description">Description <span class="hint">(optional)</span></label>
+      <input type="text" id="endpoint-description" name="description" maxlength="200" autocomplete="off">
+    </div>
+    <fieldset class="event-types">
+      <legend>Event types <span class="hint">(none ticked: all)</span></legend>
+      ${EVENT_TYPES.map((t) => `<label class="check"><input type="checkbox" name="endpoint-event" value="${t}"> <code>${t}</code></label>`).join('')}
+    </fieldset>
+    <div class="form-actions">
+      <button type="submit" class="btn btn-primary" id="endpoint-submit">Add endpoint</button>
+      <button type="button" class="btn" id="endpoint-cancel" hidden>Cancel</button>
+    </div>
+  </form>
 
   <h3>Signing secret</h3>
   <p>Rotating creates a new <code>whsec_</code> secret. The previous one keeps working for an overlap period, so you can deploy the new one without dropping events.</p>

@@ -1,6 +1,7 @@
 import type { PaymentDetail } from '../dashboard-data.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 import { formatAmount, groupThousands } from '../../lib/money.js';
+import { shareHtml, timeHtml } from '../format.js';
 
 export interface PaymentPageExtras {
   /** "5,000.00 KES" */
@@ -17,13 +18,7 @@ export interface PaymentPageExtras {
 
 
 
-function utc(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return escapeHtml(iso);
-  const text = `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)} UTC`;
-  return `<time datetime="${escapeHtml(d.toISOString())}">${text}</time>`;
-}
+const utc = timeHtml;
 
 function link(href: string | null | undefined, text: string, external = true): string {
   if (!href) return escapeHtml(text);
@@ -59,6 +54,12 @@ function actions(d: PaymentDetail, x: PaymentPageExtras): string {
   </form>`);
   }
   if (p.status === 'pending') {
+    // The link to hand the customer while the session is open (issue 27).
+    parts.push(`<div class="share-box">
+    <h3 id="share-title">Payment link</h3>
+    <p class="hint">Send it to your customer; it works until the session expires.</p>
+    ${shareHtml('pay-link', p.checkout_url)}
+  </div>`);
     parts.push(`<div class="cancel-box">
     <h3>Cancel</h3>
     <p class="hint" id="cancel-hint">Closes the checkout session: the customer can no longer pay it.</p>
@@ -133,7 +134,7 @@ export function paymentPage(account: SignedInAccount, d: PaymentDetail, x: Payme
     title: `Payment ${p.reference ?? p.id}`,
     account,
     active: 'dashboard',
-    scripts: ['payment.js'],
+    scripts: ['payment.js', 'share.js'],
     body: `<p class="crumbs"><a href="/app">← Payments</a></p>
 <div class="payment-head">
   <h1><span id="p-amount">${escapeHtml(x.amountText)}</span> ${badge(p.status)}</h1>
@@ -186,7 +187,7 @@ ${
     <thead><tr><th scope="col">Created</th><th scope="col">Amount</th><th scope="col" class="col-status">Status</th><th scope="col">Reason</th><th scope="col">Transaction</th></tr></thead>
     <tbody>${d.refunds
       .map(
-        (r) => `<tr data-refund-id="${escapeHtml(r.id)}"><td data-label="Created">${utc(r.created_at)}</td><td data-label="Amount"><span class="amount">${escapeHtml(groupThousands(r.amount))} ${escapeHtml(r.currency)}</span><span class="sub">${escapeHtml(formatAmount(r.stablecoin_amount, 'USDC'))}</span></td><td data-label="Status" class="col-status">${badge(r.status)}</td><td data-label="Reason" class="wrap">${escapeHtml(r.reason ?? r.failure_reason ?? '—')}</td><td data-label="Transaction" class="wrap">${r.tx_hash ? link(r.tx_url, r.tx_hash) : '—'}</td></tr>`,
+        (r) => `<tr data-refund-id="${escapeHtml(r.id)}"><td data-label="Created">${utc(r.created_at)}</td><td data-label="Amount"><div><span class="amount">${escapeHtml(groupThousands(r.amount))} ${escapeHtml(r.currency)}</span><span class="sub">${escapeHtml(formatAmount(r.stablecoin_amount, 'USDC'))}</span></div></td><td data-label="Status" class="col-status">${badge(r.status)}</td><td data-label="Reason" class="wrap">${escapeHtml(r.reason ?? r.failure_reason ?? '—')}</td><td data-label="Transaction" class="wrap">${r.tx_hash ? link(r.tx_url, r.tx_hash) : '—'}</td></tr>`,
       )
       .join('')}</tbody>
   </table>
