@@ -25,6 +25,7 @@ import { cancelRouter } from './api/cancel.router.js';
 import { eventsRouter } from './api/events.router.js';
 import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
 import { refundsRouter } from './api/refunds.router.js';
+import { quotesRouter } from './api/quotes.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { dashboardDataRouter } from './web/data.router.js';
 import { webRouter } from './web/router.js';
@@ -64,6 +65,8 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       eventsRouter(core, core.events),
       webhookEndpointsRouter(core, core.webhookEndpoints),
       refundsRouter(core, core.refunds),
+      // Firm quotes (docs/quotes.md).
+      quotesRouter(core),
       ...(devRoutesEnabled(core) ? [devRouter(core)] : []),
       ...(extra.telegram ? [extra.telegram] : []),
     ],

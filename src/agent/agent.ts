@@ -151,7 +151,7 @@ export class Agent {
           log.info({ tool: call.name, ok: false, reason: preview.reason }, 'pending action refused by preview');
           return { kind: 'executed', outcome: preview };
         }
-        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, preview.input);
         log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
         return { kind: 'pending', description: preview.description };
       }
@@ -184,11 +184,23 @@ export class Agent {
     if (MONEY_MOVING_TOOLS.has(call.name)) {
       const preview = await describeCall(call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
+      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, preview.input);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
       return this.pendingResult(pending);
     }
     return fromOutcome(await this.execute(call, ctx));
+  }
+
+  /**
+   * Runs one validated call at once for a door that acts without a Confirm step (the API's
+   * `{quote_id}` confirm: the caller already saw the firm quote's figures).
+   */
+  async act(req: { accountId: string; call: ToolCall; requestId?: string }): Promise<TurnOutcome> {
+    const log = this.opts.logger.child({ requestId: req.requestId, accountId: req.accountId, channel: 'api' });
+    const account = await this.opts.accounts.get(req.accountId);
+    if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
+    const ctx: ToolContext = { accountId: req.accountId, channel: 'api', logger: log, localCurrency: account.localCurrency, ...(req.requestId ? { requestId: req.requestId } : {}) };
+    return fromOutcome(await this.execute(req.call, ctx));
   }
 
   /** The account's own pending action as shown to its owner, or undefined. */
@@ -260,7 +272,11 @@ export class Agent {
     description: string,
     details: Record<string, unknown> | undefined,
     requestId: string | undefined,
+    input?: Record<string, unknown>,
   ): Promise<PendingAction> {
+    // The preview may pin what it described (a firm quote's id): stored only if still valid input.
+    const pinned = input ? toToolCall(call.name, input) : undefined;
+    if (pinned?.ok) call = pinned.call;
     const now = this.now();
     const row: PendingAction = {
       id: newId('act'),

@@ -109,6 +109,10 @@ export const EnvSchema = z.object({
   DEPOSIT_WATCH_INTERVAL: TimerDuration.default(parseDuration('5s')),
   /** How long after a session ends its deposit address is still watched (late money is refunded). */
   DEPOSIT_WATCH_GRACE: Duration.default(parseDuration('24h')),
+  /** How long a firm quote holds its rate (docs/quotes.md). */
+  QUOTE_TTL: TimerDuration.default(parseDuration('60s')),
+  /** A live rate provider (docs/quotes.md, "Live rates"); unset: the shipped table data/fx-rates.json. */
+  FX_RATES_URL: optionalString.pipe(z.url().optional()),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -27,6 +27,8 @@ import { loadBillerCatalogue } from '../bills/catalogue.js';
 import { SandboxBillProvider } from '../bills/sandbox-provider.js';
 import { MarketsService } from '../markets/markets.js';
 import { TransfersService } from '../transfers/transfers.js';
+import { QuotesService } from '../quotes/quotes.js';
+import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
 import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
 import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
@@ -125,11 +127,14 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'bills' }),
   });
   const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
+  // Firm quotes (docs/quotes.md): the shipped table unless a live provider is configured.
+  const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
+  const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });
   const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
 
   const agent = new Agent({
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets }),
+    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes }),
     actions: new PendingActionsStore(store),
     logger: logger.child({ module: 'agent' }),
     accounts,
@@ -191,6 +196,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     agent,
     agentTurns,
     transfers,
+    quotes,
     bills,
     markets,
     seenUpdates: new SeenUpdates(store),

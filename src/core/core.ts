@@ -15,6 +15,7 @@ import type { WalletPayments } from '../settlement/wallet-payments.js';
 import type { Agent } from '../agent/agent.js';
 import type { AgentRateLimit } from '../limits/agent-turns.js';
 import type { TransfersService } from '../transfers/transfers.js';
+import type { QuotesService } from '../quotes/quotes.js';
 import type { BillsService } from '../bills/bills.js';
 import type { MarketsService } from '../markets/markets.js';
 import type { WebhooksService } from '../webhooks/webhooks.js';
@@ -58,6 +59,8 @@ export interface Core {
   agentTurns: AgentRateLimit;
   /** Money modules behind the agent's tools (docs/money-modules.md). */
   transfers: TransfersService;
+  /** Firm quotes: a transfer's price locked for QUOTE_TTL (src/quotes). */
+  quotes: QuotesService;
   bills: BillsService;
   markets: MarketsService;
   /** Chat updates already taken in (the Telegram bridge's dedupe). */
