@@ -17,6 +17,8 @@ export interface Account {
   telegramUserId?: string;
   telegramUsername?: string;
   phone?: string;
+  /** The language the account chose for what others receive from it (claim pages); ISO 639-1. */
+  language?: string;
   /** Per-transfer and daily limits in stablecoin base units (decimal strings). */
   limits?: { perTransfer: string; daily: string };
   createdAt: string;

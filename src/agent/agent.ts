@@ -15,6 +15,7 @@ import {
 } from './tools.js';
 import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
 import { HELP_EXAMPLES } from './local-engine.js';
+import { withoutClaimTokens } from './claim-tools.js';
 import { type PendingAction, type PendingStatus } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 
@@ -394,7 +395,8 @@ export class Agent {
   }
 
   private recordDone(id: string, outcome: ToolOutcome): Promise<PendingAction | undefined> {
-    return this.opts.actions.move(id, 'executing', { status: 'done', outcome, updatedAt: this.now().toISOString() });
+    // A claim link's token is shown once and never stored (docs/claims.md).
+    return this.opts.actions.move(id, 'executing', { status: 'done', outcome: withoutClaimTokens(outcome), updatedAt: this.now().toISOString() });
   }
 
   /** The answer for an action that is no longer pending (double tap, late tap). */

@@ -7,6 +7,7 @@ import type { Transfer, TransfersService } from '../transfers/transfers.js';
 import type { SendTransferInput } from '../transfers/schemas.js';
 import { toTransferQuote, type Quote, type QuotesService } from '../quotes/quotes.js';
 import type { Result } from '../lib/results.js';
+import { claimTarget, previewClaim, sendAsClaim, type ClaimToolDeps } from './claim-tools.js';
 import type { WalletSummary } from '../wallet/balance.js';
 import { local, shortHash } from './money-format.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
@@ -86,7 +87,7 @@ function transferSentence(
   return `${sent} to ${t.recipientLabel}, who receives ${received}. ${formatUsdc(t.stablecoinAmount)} on-chain${rateClause(t)}${fee}`;
 }
 
-export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService; quotes?: QuotesService }): ToolHandler<'send_transfer'> {
+export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService; quotes?: QuotesService; claims?: ClaimToolDeps }): ToolHandler<'send_transfer'> {
   const { transfers, fx } = deps;
   const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = validateInput('send_transfer', input);
@@ -96,7 +97,12 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
     const quoteId = checked.input.quote_id;
     if (quoteId && !deps.quotes) return { ok: false, action: 'transfer', reason: 'not_available', message: 'Firm quotes are not available.' };
     const res = quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, meta) : await transfers.send(ctx.accountId, checked.input, meta);
-    if (!res.ok) return failed('transfer', res);
+    if (!res.ok) {
+      // A phone or email with no account: a claim link instead (docs/claims.md).
+      const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, res.reason));
+      if (deps.claims && target) return sendAsClaim(deps.claims, ctx, checked.input);
+      return failed('transfer', res);
+    }
     const t = res.transfer;
     const sentence = transferSentence(fx, t);
     const summary =
@@ -109,7 +115,11 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
     const checked = validateInput('send_transfer', input);
     if (!checked.ok) return checked;
     const p = await transfers.preview(ctx.accountId, checked.input);
-    if (!p.ok) return failed('transfer', p);
+    if (!p.ok) {
+      const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, p.reason));
+      if (deps.claims && target) return previewClaim(deps.claims, checked.input, target, ctx.localCurrency ?? 'USD');
+      return failed('transfer', p);
+    }
     const { recipient } = p.preview;
     // The figures shown are a firm quote the confirm executes exactly (docs/quotes.md).
     const firm = deps.quotes ? await firmQuote(deps.quotes, ctx.accountId, checked.input) : undefined;

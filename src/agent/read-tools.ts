@@ -6,6 +6,7 @@ import type { PaymentsService } from '../payments/payments.js';
 import { quoteTransfer } from '../transfers/quote.js';
 import type { TransfersService } from '../transfers/transfers.js';
 import { toTransferQuote, type Quote, type QuotesService } from '../quotes/quotes.js';
+import { mask, type ClaimsService } from '../claims/claims.js';
 import { local } from './money-format.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { ToolFailureReason, validateInput, type ToolContext, type ToolHandler, type ToolOutcome } from './tools.js';
@@ -25,6 +26,8 @@ export interface ReadToolDeps {
   markets?: MarketsService;
   /** Firm quotes: quote_transfer records one (with an id and an expiry) when present. */
   quotes?: QuotesService;
+  /** Claim links sent and received. */
+  claims?: ClaimsService;
 }
 
 type Failure = Extract<ToolOutcome, { ok: false }>;
@@ -103,6 +106,19 @@ export function listActivityHandler(deps: ReadToolDeps): ToolHandler<'list_activ
           at: t.createdAt,
           status: t.status,
           text: out ? `Sent ${fmt(t.sourceAmountMinor, t.sourceCurrency)} to ${t.recipientLabel}` : `Received ${fmt(t.recipientAmountMinor, t.recipientCurrency)}`,
+        });
+      }
+    }
+    if (want('transfer') && deps.claims) {
+      // Claim links (docs/claims.md): the sender sees each step, the claimant what they received.
+      for (const c of await deps.claims.history(ctx.accountId, limit)) {
+        const out = c.senderAccountId === ctx.accountId;
+        entries.push({
+          kind: 'transfer',
+          id: c.id,
+          at: c.createdAt,
+          status: c.status,
+          text: out ? `Sent ${fmt(c.sourceAmountMinor, c.sourceCurrency)} to ${mask(c)} by claim link` : `Received ${formatUsdc(c.amount)} from ${c.senderName} (claim link)`,
         });
       }
     }

@@ -14,6 +14,7 @@ import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import { claimEscrowIndex, FEE_WALLET_INDEX } from '../wallet/reserved.js';
+import { claimLanguage } from './language.js';
 import { ClaimReason, Claims, DEFAULT_CLAIM_TTL_MS, IN_FLIGHT, hashClaimToken, newClaimToken, type Claim, type ClaimEventType, type ClaimStatus } from './claim-record.js';
 
 export interface ClaimsOptions {
@@ -124,7 +125,7 @@ export class ClaimsService {
         sourceAmount: q.quote.sourceAmount,
         sourceAmountMinor: q.quote.sourceAmountMinor.toString(),
         ...(input.note ? { note: input.note } : {}),
-        language: input.language ?? 'en',
+        language: input.language ?? claimLanguage(sender),
         events: [],
         expiresAt: new Date(now.getTime() + (this.opts.ttlMs ?? DEFAULT_CLAIM_TTL_MS)).toISOString(),
         createdAt: now.toISOString(),

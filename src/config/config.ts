@@ -111,6 +111,8 @@ export const EnvSchema = z.object({
   DEPOSIT_WATCH_GRACE: Duration.default(parseDuration('24h')),
   /** How long a firm quote holds its rate (docs/quotes.md). */
   QUOTE_TTL: TimerDuration.default(parseDuration('60s')),
+  /** How long a claim link waits for its recipient before the money goes back to the sender (docs/claims.md). */
+  CLAIM_TTL: Duration.pipe(z.number().min(60_000, 'must be at least 1m')).default(parseDuration('7d')),
   /** A live rate provider (docs/quotes.md, "Live rates"); unset: the shipped table data/fx-rates.json. */
   FX_RATES_URL: optionalString.pipe(z.url().optional()),
 });

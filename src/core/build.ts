@@ -28,6 +28,7 @@ import { SandboxBillProvider } from '../bills/sandbox-provider.js';
 import { MarketsService } from '../markets/markets.js';
 import { TransfersService } from '../transfers/transfers.js';
 import { QuotesService } from '../quotes/quotes.js';
+import { ClaimsService } from '../claims/claims.js';
 import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
 import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
@@ -130,11 +131,13 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   // Firm quotes (docs/quotes.md): the shipped table unless a live provider is configured.
   const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
   const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });
+  // Claim links to phones and emails with no account (docs/claims.md).
+  const claims = new ClaimsService(store, chain, fx, accounts, directory, { ...confirm, ttlMs: config.CLAIM_TTL, logger: logger.child({ module: 'claims' }) });
   const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
 
   const agent = new Agent({
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes }),
+    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims }),
     actions: new PendingActionsStore(store),
     logger: logger.child({ module: 'agent' }),
     accounts,
@@ -197,6 +200,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     agentTurns,
     transfers,
     quotes,
+    claims,
     bills,
     markets,
     seenUpdates: new SeenUpdates(store),
@@ -235,6 +239,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
         for (const id of m.payouts) await markets.settlePayouts(id);
       },
     })
+    // Claim links: finish steps a crash or a timeout left in flight (at start: recovery), return expired ones.
+    .add({ name: 'claims:sweep', everyMs: config.RECONCILE_INTERVAL, atStart: true, run: () => claims.sweep() })
     // Pending webhook deliveries without a runner (another instance stopped, a lost wake-up).
     .add({ name: 'webhooks:rescan', everyMs: config.WEBHOOK_RESCAN_INTERVAL, run: () => webhooks.dispatcher.rescan() });
   // With several instances, actions another instance was executing when it died.
