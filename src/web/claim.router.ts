@@ -44,7 +44,7 @@ function view(core: Core, c: Claim): ClaimView {
 export function claimPageRouter(core: Core): Router {
   const r = Router();
   const form = express.urlencoded({ extended: false, limit: '10kb' });
-  const html = (res: Response, body: string, status = 200) => res.status(status).set('Cache-Control', 'no-store').set('Referrer-Policy', 'no-referrer').type('html').send(body);
+  const html = (res: Response, body: string, status = 200) => res.status(status).set('Cache-Control', 'no-store').set('Referrer-Policy', 'same-origin').type('html').send(body);
   const missing = (res: Response) => html(res, '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link not valid · StablePay</title><link rel="stylesheet" href="/app/assets/app.css"></head><body><main class="claim"><section class="card"><h1>This link is not valid</h1><p>Check that you opened the whole link you were sent.</p></section></main></body></html>', 404);
 
   const load = async (req: Request) => {

@@ -137,7 +137,7 @@ export function claimPage(v: ClaimView, o: { action: string; signedInAs?: string
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${e(t.title)} · StablePay</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app/assets/app.css">
