@@ -113,6 +113,8 @@ export const EnvSchema = z.object({
   QUOTE_TTL: TimerDuration.default(parseDuration('60s')),
   /** How long a claim link waits for its recipient before the money goes back to the sender (docs/claims.md). */
   CLAIM_TTL: Duration.pipe(z.number().min(60_000, 'must be at least 1m')).default(parseDuration('7d')),
+  /** Fault injection for the kill -9 tests (NODE_ENV=test only): the claim step at which the process SIGKILLs itself. */
+  FAULT_CLAIM_STEP: optionalString,
   /** A live rate provider (docs/quotes.md, "Live rates"); unset: the shipped table data/fx-rates.json. */
   FX_RATES_URL: optionalString.pipe(z.url().optional()),
 });

@@ -132,7 +132,14 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
   const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });
   // Claim links to phones and emails with no account (docs/claims.md).
-  const claims = new ClaimsService(store, chain, fx, accounts, directory, { ...confirm, ttlMs: config.CLAIM_TTL, logger: logger.child({ module: 'claims' }) });
+  const fault = config.NODE_ENV === 'test' ? config.FAULT_CLAIM_STEP : undefined;
+  const claims = new ClaimsService(store, chain, fx, accounts, directory, {
+    ...confirm,
+    ttlMs: config.CLAIM_TTL,
+    logger: logger.child({ module: 'claims' }),
+    // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
+    ...(fault ? { crashAt: (step: string) => void (step === fault && process.kill(process.pid, 'SIGKILL')) } : {}),
+  });
   const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
 
   const agent = new Agent({
