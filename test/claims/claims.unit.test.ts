@@ -114,6 +114,20 @@ describe('ClaimsService over the fake chain', () => {
     expect((await w.claims.get(made.claim.id))!.events.map((e) => e.type)).toEqual(['transfer.claim_created', 'transfer.claim_expired']);
   });
 
+  it("the page's language: the sender's chosen one, else by their country, else English", async () => {
+    const w = await world();
+    const kenyan = await w.acct('K', 'k@example.com', { country: 'KE' });
+    const chose = await w.acct('P', 'p@example.com', { country: 'KE', language: 'pt' });
+    const plain = await w.acct('E', 'e@example.com');
+    for (const a of [kenyan, chose, plain]) w.chain.fund(w.wallets.addressOf(a), 10_000_000n);
+    const lang = async (id: string) => {
+      const r = await w.claims.create(id, { contact: `to-${id}@example.com`, amount: '1', currency: 'USD' });
+      if (!r.ok) throw new Error(r.message);
+      return r.claim.language;
+    };
+    expect([await lang(kenyan.id), await lang(chose.id), await lang(plain.id)]).toEqual(['sw', 'pt', 'en']);
+  });
+
   it('refuses what the wallet cannot cover and moves nothing', async () => {
     const w = await world();
     const r = await w.claims.create(w.sender.id, { contact: 'x@example.com', amount: '500', currency: 'USD' });
