@@ -9,7 +9,7 @@ import { setSessionCookie } from '../http/auth.js';
 import { toE164 } from '../lib/phone.js';
 import { formatUsdc } from '../lib/money.js';
 import { sameOrigin, sessionAccount } from './deps.js';
-import { claimPage, type ClaimView } from './pages/claim.js';
+import { claimDoneText, claimPage, type ClaimView } from './pages/claim.js';
 
 const Token = z.string().regex(/^[0-9A-Za-z]{32}$/);
 const SignupForm = z.object({
@@ -61,7 +61,7 @@ export function claimPageRouter(core: Core): Router {
     const done = await core.claims.claim(token, accountId);
     const now = (await core.claims.byToken(token))!;
     if (!done.ok) return render(req, res, now, token, { ok: false, text: done.message }, done.reason === 'wrong_claimant' ? 403 : 409);
-    return render(req, res, now, token, { ok: true, text: `Done: ${formatUsdc(now.amount)} is in your wallet.` });
+    return render(req, res, now, token, { ok: true, text: claimDoneText(view(core, now).language, formatUsdc(now.amount)) });
   };
 
   r.get('/claim/:token', async (req, res) => {

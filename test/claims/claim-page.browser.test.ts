@@ -50,7 +50,7 @@ describe('claim page on a phone', () => {
     await page.fill('input[name=password]', 'correct horse battery');
     await page.click('#signup-claim');
     await page.waitForSelector('#outcome');
-    expect(await page.textContent('#outcome')).toContain('is in your wallet');
+    expect(await page.textContent('#outcome')).toContain('sont dans votre portefeuille');
     expect(await page.textContent('#state')).toContain('a été reçu');
     expect((await svc.deps.claims.get(made.claim.id))!.status).toBe('claimed');
     expect(realErrors(consoleErrors)).toEqual([]);

@@ -73,7 +73,7 @@ describe('claim links through the real doors', () => {
 
     const signup = await form(`${svc.url}/claim/${token}/signup`, { name: 'Baraka', email: `baraka${Date.now()}@example.com`, password: 'correct horse battery', phone: '0712 000 111' });
     expect(signup.status).toBe(200);
-    expect(await signup.text()).toContain('is in your wallet');
+    expect(await signup.text()).toContain('ziko kwenye pochi yako');
     const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
     const claimed = (await svc.deps.claims.get(c.id))!;
     expect(claimed).toMatchObject({ status: 'claimed', feeSettled: true });

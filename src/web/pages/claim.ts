@@ -30,6 +30,7 @@ type Texts = {
   claimed: string;
   returned: string;
   waiting: string;
+  done: (usdc: string) => string;
 };
 
 const contact = (v: ClaimView, phone: string, email: string) => (v.contactKind === 'phone' ? phone : email);
@@ -52,6 +53,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     claimed: 'This money has been claimed. It is in the wallet of the account that claimed it.',
     returned: 'This money was not claimed in time or was canceled; it went back to the sender.',
     waiting: 'This money is still on its way. Try again in a minute.',
+    done: (u) => `Done: ${u} is in your wallet.`,
   },
   fr: {
     title: 'De l’argent pour vous',
@@ -69,6 +71,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     claimed: 'Cet argent a été reçu. Il est dans le portefeuille du compte qui l’a réclamé.',
     returned: 'Cet argent n’a pas été réclamé à temps ou a été annulé ; il est retourné à l’expéditeur.',
     waiting: 'Cet argent est encore en route. Réessayez dans une minute.',
+    done: (u) => `C’est fait : ${u} sont dans votre portefeuille.`,
   },
   sw: {
     title: 'Pesa yako',
@@ -86,6 +89,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     claimed: 'Pesa hii imeshapokelewa. Iko kwenye pochi ya akaunti iliyoipokea.',
     returned: 'Pesa hii haikupokelewa kwa wakati au ilighairiwa; imerudi kwa mtumaji.',
     waiting: 'Pesa hii bado iko njiani. Jaribu tena baada ya dakika moja.',
+    done: (u) => `Imekamilika: ${u} ziko kwenye pochi yako.`,
   },
   pt: {
     title: 'Dinheiro para você',
@@ -103,8 +107,14 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     claimed: 'Este dinheiro já foi resgatado. Está na carteira da conta que o resgatou.',
     returned: 'Este dinheiro não foi resgatado a tempo ou foi cancelado; voltou para quem enviou.',
     waiting: 'Este dinheiro ainda está a caminho. Tente de novo em um minuto.',
+    done: (u) => `Pronto: ${u} estão na sua carteira.`,
   },
 };
+
+/** "Done: 5.00 USDC is in your wallet." in the page's language. */
+export function claimDoneText(language: ClaimLanguage, usdc: string): string {
+  return (TEXTS[language] ?? TEXTS.en).done(usdc);
+}
 
 /**
  * The page a claim link opens (/claim/:token): what the money is, from whom, and what to do,
