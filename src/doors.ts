@@ -29,11 +29,14 @@ import { cancelRouter } from './api/cancel.router.js';
 import { eventsRouter } from './api/events.router.js';
 import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
 import { refundsRouter } from './api/refunds.router.js';
+import { quotesRouter } from './api/quotes.router.js';
+import { claimsRouter } from './api/claims.router.js';
 import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { dashboardDataRouter } from './web/data.router.js';
 import { webRouter } from './web/router.js';
 import { appWalletPayRouter } from './checkout/app-wallet.router.js';
 import { checkoutPageRouter } from './checkout/checkout.router.js';
+import { claimPageRouter } from './web/claim.router.js';
 // The Telegram webhook's OpenAPI description (the bridge itself loads only with a bot token).
 import './bridges/telegram/webhook-route.js';
 
@@ -73,10 +76,14 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       eventsRouter(core, core.events),
       webhookEndpointsRouter(core, core.webhookEndpoints),
       refundsRouter(core, core.refunds),
+      // Firm quotes (docs/quotes.md).
+      quotesRouter(core),
+      // Claim links to phones and emails with no account (docs/claims.md).
+      claimsRouter(core),
       ...(devRoutesEnabled(core) ? [devRouter(core)] : []),
       ...(extra.telegram ? [extra.telegram] : []),
     ],
     // The web app at /app, then the hosted checkout page /pay/:id.
-    pages: [webRouter(core), checkoutPageRouter(core)],
+    pages: [webRouter(core), checkoutPageRouter(core), claimPageRouter(core)],
   };
 }

@@ -17,6 +17,8 @@ export interface Account {
   telegramUserId?: string;
   telegramUsername?: string;
   phone?: string;
+  /** The language the account chose for what others receive from it (claim pages); ISO 639-1. */
+  language?: string;
   /** Per-transfer and daily limits in stablecoin base units (decimal strings). */
   limits?: { perTransfer: string; daily: string };
   createdAt: string;
@@ -42,6 +44,10 @@ export const SignupInput = z.object({
   password: z.string().min(8, 'must be at least 8 characters').max(200),
   name: z.string().trim().min(1).max(80),
   country: z.string().length(2).optional(),
+  language: z
+    .enum(['en', 'fr', 'sw', 'pt'])
+    .optional()
+    .describe('The language people you send claim links to see their page in (docs/claims.md); default: by country.'),
 });
 export type SignupInput = z.infer<typeof SignupInput>;
 
@@ -143,6 +149,7 @@ export class AccountsService {
       email: input.email,
       name: input.name,
       country: input.country?.toUpperCase(),
+      ...(input.language ? { language: input.language } : {}),
       passwordHash: await hashPassword(input.password),
     });
   }

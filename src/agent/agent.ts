@@ -4,6 +4,7 @@ import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
 import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
 import { HELP_EXAMPLES } from './local-engine.js';
+import { withoutClaimTokens } from './claim-tools.js';
 import { type PendingAction } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/port.js';
@@ -152,7 +153,7 @@ export class Agent {
           log.info({ tool: call.name, ok: false, reason: preview.reason }, 'pending action refused by preview');
           return { kind: 'executed', outcome: preview };
         }
-        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined);
+        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input);
         log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
         return { kind: 'pending', description: preview.description };
       }
@@ -185,11 +186,39 @@ export class Agent {
     if (MONEY_MOVING_TOOLS.has(call.name)) {
       const preview = await describeCall(call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined);
+      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
       return pendingResult(pending);
     }
     return fromOutcome(await this.execute(call, ctx));
+  }
+
+  /**
+   * Runs one validated call at once for a door that acts without a Confirm step (the API's
+   * `{quote_id}` confirm: the caller already saw the firm quote's figures).
+   */
+  async act(req: { accountId: string; call: ToolCall; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
+    const log = this.opts.logger.child({ requestId: req.requestId, accountId: req.accountId, channel: 'api' });
+    const account = await this.opts.accounts.get(req.accountId);
+    if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
+    const ctx: ToolContext = {
+      accountId: req.accountId,
+      channel: 'api',
+      logger: log,
+      localCurrency: account.localCurrency,
+      ...(req.requestId ? { requestId: req.requestId } : {}),
+      ...(req.keyId ? { keyId: req.keyId } : {}),
+    };
+    // The key's spend policy holds here as on every door: a rule may refuse it or hold it for the person.
+    const admitted = await admitCall(this.opts.policies, req.call, ctx);
+    if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(req.call, admitted));
+    if (admitted.kind === 'hold') {
+      const preview = await describeCall(req.call, ctx, this.opts.handlers);
+      if (!preview.ok) return fromOutcome(preview);
+      const pending = await this.createPending(req.accountId, 'api', req.call, preview.description, preview.details, req.requestId, req.keyId, admitted.message, preview.input);
+      return pendingResult(pending);
+    }
+    return fromOutcome(await this.execute(req.call, ctx));
   }
 
   /** The account's own pending action as shown to its owner, or undefined. */
@@ -256,7 +285,11 @@ export class Agent {
     requestId: string | undefined,
     keyId?: string,
     approval?: string,
+    input?: Record<string, unknown>,
   ): Promise<PendingAction> {
+    // The preview may pin what it described (a firm quote's id): stored only if still valid input.
+    const pinned = input ? toToolCall(call.name, input) : undefined;
+    if (pinned?.ok) call = pinned.call;
     const now = this.now();
     const row: PendingAction = {
       id: newId('act'),
@@ -381,7 +414,8 @@ export class Agent {
   }
 
   private recordDone(id: string, outcome: ToolOutcome): Promise<PendingAction | undefined> {
-    return this.opts.actions.move(id, 'executing', { status: 'done', outcome, updatedAt: this.now().toISOString() });
+    // A claim link's token is shown once and never stored (docs/claims.md).
+    return this.opts.actions.move(id, 'executing', { status: 'done', outcome: withoutClaimTokens(outcome), updatedAt: this.now().toISOString() });
   }
 
   /** Discards a pending action; cancelling twice (or an expired one) is harmless. */

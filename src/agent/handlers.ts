@@ -8,6 +8,8 @@ import type { Wallets } from '../wallet/wallets.js';
 import type { TransfersService } from '../transfers/transfers.js';
 import type { BillsService } from '../bills/bills.js';
 import type { MarketsService } from '../markets/markets.js';
+import type { QuotesService } from '../quotes/quotes.js';
+import type { ClaimsService } from '../claims/claims.js';
 import { getBalanceHandler, payBillHandler, sendTransferHandler } from './money-tools.js';
 import { marketHandlers } from './market-tools.js';
 import { listActivityHandler, quoteTransferHandler } from './read-tools.js';
@@ -24,6 +26,10 @@ export interface ToolHandlerDeps {
   transfers?: TransfersService;
   bills?: BillsService;
   markets?: MarketsService;
+  /** Firm quotes (docs/quotes.md): quote_transfer and transfer previews lock their figures. */
+  quotes?: QuotesService;
+  /** Claim links: a transfer to a phone or email with no account is held for them (docs/claims.md). */
+  claims?: ClaimsService;
 }
 
 /** Payment links made from chat live as long as a default checkout session. */
@@ -101,13 +107,22 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
     ...(deps.transfers ? { transfers: deps.transfers } : {}),
     ...(deps.bills ? { bills: deps.bills } : {}),
     ...(deps.markets ? { markets: deps.markets } : {}),
+    ...(deps.quotes ? { quotes: deps.quotes } : {}),
+    ...(deps.claims ? { claims: deps.claims } : {}),
   };
   return {
     create_payment_link,
     quote_transfer: quoteTransferHandler(readDeps),
     list_activity: listActivityHandler(readDeps),
     send_transfer: deps.transfers
-      ? sendTransferHandler({ transfers: deps.transfers, fx: deps.fx })
+      ? sendTransferHandler({
+          transfers: deps.transfers,
+          fx: deps.fx,
+          ...(deps.quotes ? { quotes: deps.quotes } : {}),
+          ...(deps.claims
+            ? { claims: { claims: deps.claims, fx: deps.fx, publicUrl: deps.publicUrl, country: async (id: string) => (await deps.accounts.get(id))?.country } }
+            : {}),
+        })
       : (notAvailable('send_transfer', 'Sending money') as ToolHandler<'send_transfer'>),
     pay_bill: deps.bills
       ? payBillHandler({ bills: deps.bills, fx: deps.fx })

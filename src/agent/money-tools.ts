@@ -4,6 +4,10 @@ import { formatMeterToken } from '../bills/sandbox-provider.js';
 import type { Wallets } from '../wallet/wallets.js';
 import type { FxService } from '../fx/rates.js';
 import type { Transfer, TransfersService } from '../transfers/transfers.js';
+import type { SendTransferInput } from '../transfers/schemas.js';
+import { toTransferQuote, type Quote, type QuotesService } from '../quotes/quotes.js';
+import type { Result } from '../lib/results.js';
+import { claimTarget, previewClaim, sendAsClaim, type ClaimToolDeps } from './claim-tools.js';
 import type { WalletSummary } from '../wallet/balance.js';
 import { local, shortHash } from './money-format.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
@@ -54,6 +58,7 @@ export function transferResult(fx: FxService, t: Transfer): Record<string, unkno
     fee_status: t.feeStatus,
     fee_tx_hash: t.feeTxHash ?? null,
     note: t.note ?? null,
+    quote_id: t.quoteId ?? null,
     quote_expires_at: t.quoteExpiresAt,
     created_at: t.createdAt,
     settled_at: t.settledAt ?? null,
@@ -82,13 +87,22 @@ function transferSentence(
   return `${sent} to ${t.recipientLabel}, who receives ${received}. ${formatUsdc(t.stablecoinAmount)} on-chain${rateClause(t)}${fee}`;
 }
 
-export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService }): ToolHandler<'send_transfer'> {
+export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService; quotes?: QuotesService; claims?: ClaimToolDeps }): ToolHandler<'send_transfer'> {
   const { transfers, fx } = deps;
   const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = validateInput('send_transfer', input);
     if (!checked.ok) return checked;
-    const res = await transfers.send(ctx.accountId, checked.input, ctx.requestId ? { requestId: ctx.requestId } : {});
-    if (!res.ok) return failed('transfer', res);
+    const meta = ctx.requestId ? { requestId: ctx.requestId } : {};
+    // With a firm quote: exactly its figures, or a refusal (expired: a new quote is offered).
+    const quoteId = checked.input.quote_id;
+    if (quoteId && !deps.quotes) return { ok: false, action: 'transfer', reason: 'not_available', message: 'Firm quotes are not available.' };
+    const res = quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, meta) : await transfers.send(ctx.accountId, checked.input, meta);
+    if (!res.ok) {
+      // A phone or email with no account: a claim link instead (docs/claims.md).
+      const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, res.reason));
+      if (deps.claims && target) return sendAsClaim(deps.claims, ctx, checked.input);
+      return failed('transfer', res);
+    }
     const t = res.transfer;
     const sentence = transferSentence(fx, t);
     const summary =
@@ -101,13 +115,22 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
     const checked = validateInput('send_transfer', input);
     if (!checked.ok) return checked;
     const p = await transfers.preview(ctx.accountId, checked.input);
-    if (!p.ok) return failed('transfer', p);
-    const { quote: q, recipient } = p.preview;
+    if (!p.ok) {
+      const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, p.reason));
+      if (deps.claims && target) return previewClaim(deps.claims, checked.input, target, ctx.localCurrency ?? 'USD');
+      return failed('transfer', p);
+    }
+    const { recipient } = p.preview;
+    // The figures shown are a firm quote the confirm executes exactly (docs/quotes.md).
+    const firm = deps.quotes ? await firmQuote(deps.quotes, ctx.accountId, checked.input) : undefined;
+    if (firm && !firm.ok) return failed('transfer', firm);
+    const q = firm ? toTransferQuote(firm.quote) : p.preview.quote;
+    const held = firm ? ` This rate is held until ${firm.quote.expiresAt.slice(11, 19)} UTC (quote ${firm.quote.id}).` : '';
     const who = recipient.kind === 'account' && recipient.label !== recipient.account.name ? `${recipient.label} (${recipient.account.name})` : recipient.label;
     const description =
       `Send ${local(fx, q.sourceAmountMinor, q.sourceCurrency)} to ${who}: they receive ${local(fx, q.recipientAmountMinor, q.recipientCurrency)}. ` +
       `${formatUsdc(q.stablecoinAmount)} moves on-chain${rateClause(q)}` +
-      `${q.fee > 0n ? ` plus a ${formatUsdc(q.fee)} fee (total ${formatUsdc(q.totalDebit)})` : ' with no fee'}.`;
+      `${q.fee > 0n ? ` plus a ${formatUsdc(q.fee)} fee (total ${formatUsdc(q.totalDebit)})` : ' with no fee'}.${held}`;
     return {
       ok: true,
       description,
@@ -121,10 +144,21 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
         fee: usdcDecimal(q.fee),
         total_debit: usdcDecimal(q.totalDebit),
         rate: q.rate,
+        ...(firm ? { quote_id: firm.quote.id, quote_expires_at: firm.quote.expiresAt } : {}),
       },
+      ...(firm ? { input: { ...checked.input, quote_id: firm.quote.id } } : {}),
     };
   };
   return withPreview<'send_transfer'>(run, preview);
+}
+
+/** The quote a preview shows: the one named (still the caller's), or a new one. */
+async function firmQuote(quotes: QuotesService, accountId: string, input: SendTransferInput): Promise<Result<{ quote: Quote }>> {
+  if (input.quote_id) {
+    const named = await quotes.get(accountId, input.quote_id);
+    return named ? { ok: true, quote: named } : { ok: false, reason: 'quote_not_found', message: `No such quote: ${input.quote_id}.` };
+  }
+  return quotes.create(accountId, { amount: input.amount, recipient: input.recipient, ...(input.currency ? { currency: input.currency } : {}) });
 }
 
 // ------------------------------------------------------------------------ bills

@@ -5,6 +5,8 @@ import type { MarketsService } from '../markets/markets.js';
 import type { PaymentsService } from '../payments/payments.js';
 import { quoteTransfer } from '../transfers/quote.js';
 import type { TransfersService } from '../transfers/transfers.js';
+import { toTransferQuote, type Quote, type QuotesService } from '../quotes/quotes.js';
+import { mask, type ClaimsService } from '../claims/claims.js';
 import { local } from './money-format.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { ToolFailureReason, validateInput, type ToolContext, type ToolHandler, type ToolOutcome } from './tools.js';
@@ -22,6 +24,10 @@ export interface ReadToolDeps {
   transfers?: TransfersService;
   bills?: BillsService;
   markets?: MarketsService;
+  /** Firm quotes: quote_transfer records one (with an id and an expiry) when present. */
+  quotes?: QuotesService;
+  /** Claim links sent and received. */
+  claims?: ClaimsService;
 }
 
 type Failure = Extract<ToolOutcome, { ok: false }>;
@@ -36,7 +42,15 @@ export function quoteTransferHandler(deps: ReadToolDeps): ToolHandler<'quote_tra
     const currency = i.currency ?? account.localCurrency;
     let to: string;
     let q;
-    if (i.recipient && deps.transfers) {
+    let firm: Quote | undefined;
+    if (deps.quotes) {
+      // A firm quote (docs/quotes.md): its id executes exactly these figures until it expires.
+      const made = await deps.quotes.create(ctx.accountId, { amount: i.amount, currency, ...(i.recipient ? { recipient: i.recipient } : {}), ...(i.to_currency ? { to_currency: i.to_currency } : {}) });
+      if (!made.ok) return { ok: false, action: 'quote', reason: made.reason, message: made.message } satisfies Failure;
+      firm = made.quote;
+      q = toTransferQuote(firm);
+      to = firm.recipientLabel ?? firm.recipientCurrency;
+    } else if (i.recipient && deps.transfers) {
       const p = await deps.transfers.preview(ctx.accountId, { recipient: i.recipient, amount: i.amount, currency });
       if (!p.ok) return { ok: false, action: 'quote', reason: p.reason, message: p.message } satisfies Failure;
       q = p.preview.quote;
@@ -66,8 +80,9 @@ export function quoteTransferHandler(deps: ReadToolDeps): ToolHandler<'quote_tra
         fee: usdcDecimal(q.fee),
         total_debit: usdcDecimal(q.totalDebit),
         moved: false,
+        ...(firm ? { quote_id: firm.id, expires_at: firm.expiresAt } : {}),
       },
-      summary: `Quote (nothing sent): ${sent} to ${to} arrives as ${got}${rate}${fee}.`,
+      summary: `Quote (nothing sent): ${sent} to ${to} arrives as ${got}${rate}${fee}.${firm ? ` Held until ${firm.expiresAt.slice(11, 19)} UTC (quote ${firm.id}).` : ''}`,
     };
   };
 }
@@ -91,6 +106,19 @@ export function listActivityHandler(deps: ReadToolDeps): ToolHandler<'list_activ
           at: t.createdAt,
           status: t.status,
           text: out ? `Sent ${fmt(t.sourceAmountMinor, t.sourceCurrency)} to ${t.recipientLabel}` : `Received ${fmt(t.recipientAmountMinor, t.recipientCurrency)}`,
+        });
+      }
+    }
+    if (want('transfer') && deps.claims) {
+      // Claim links (docs/claims.md): the sender sees each step, the claimant what they received.
+      for (const c of await deps.claims.history(ctx.accountId, limit)) {
+        const out = c.senderAccountId === ctx.accountId;
+        entries.push({
+          kind: 'transfer',
+          id: c.id,
+          at: c.createdAt,
+          status: c.status,
+          text: out ? `Sent ${fmt(c.sourceAmountMinor, c.sourceCurrency)} to ${mask(c)} by claim link` : `Received ${formatUsdc(c.amount)} from ${c.senderName} (claim link)`,
         });
       }
     }

@@ -50,7 +50,13 @@ export type ToolOutcome =
  * recipient), or the failure that would stop it (unknown recipient, no balance...).
  */
 export type ToolPreview =
-  | { ok: true; description: string; details?: Record<string, unknown> }
+  | {
+      ok: true;
+      description: string;
+      details?: Record<string, unknown>;
+      /** The input to store instead of the call's (e.g. with the firm `quote_id` the description priced). */
+      input?: Record<string, unknown>;
+    }
   | Extract<ToolOutcome, { ok: false }>;
 
 /**

@@ -6,7 +6,8 @@ import { registerRoute, registerSchema, type RouteResponse } from '../http/opena
 import { E401 } from '../http/openapi-common.js';
 import { auth, requireKey } from '../http/auth.js';
 import { agentTurnsMiddleware } from '../http/rate-limit.js';
-import { UNAVAILABLE, turnJson, type TurnOutcome } from '../agent/index.js';
+import { UNAVAILABLE, confirmQuote, turnJson, type TurnOutcome } from '../agent/index.js';
+import { QuoteId } from '../quotes/schemas.js';
 
 /** Interface 4.6 / 8: the message is 1-500 characters, passed verbatim. */
 export const AgentMessageInput = z.object({
@@ -35,10 +36,13 @@ export const AgentSettleInput = z
     message: AgentMessageInput.shape.message.optional(),
     confirm: z.boolean().optional().describe('false: preview. Hold a money-moving action as `pending` instead of acting; default true.'),
     confirm_action: ActionId.optional().describe('The `pending.id` of a preview to execute, exactly as stored, once.'),
+    quote_id: QuoteId.optional().describe('A firm quote bound to a recipient (`POST /api/quotes`): sends exactly its figures, once; 410 once expired.'),
   })
   .superRefine((b, ctx) => {
-    if ((b.message === undefined) === (b.confirm_action === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'Send exactly one of message or confirm_action.' });
+    if ([b.message, b.confirm_action, b.quote_id].filter((v) => v !== undefined).length !== 1) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'Send exactly one of message, confirm_action or quote_id.' });
+    } else if (b.quote_id !== undefined && b.confirm !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'confirm goes with message, not with quote_id.' });
     } else if (b.confirm_action !== undefined && b.confirm !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'confirm goes with message, not with confirm_action.' });
     }
@@ -131,6 +135,8 @@ registerRoute({
     '- `{confirm_action: "<pending.id>"}`: executes exactly the stored action, once. Repeats (also concurrent ones) answer the ' +
       'first outcome with `already: true` and never move money again. Unknown ids, another account\'s ids and actions held by ' +
       'the chat widget or Telegram answer 404; an expired action 410. A confirm spends no rate-limit budget.',
+    '- `{quote_id: "qt_..."}`: executes a firm quote bound to a recipient (`POST /api/quotes`) at exactly its figures, once; ' +
+      'an expired quote answers 410 `reason:"quote_expired"` with a new quote offered in `reply`; another account\'s quote 404.',
   ].join('\n'),
   tags: ['Agent'],
   auth: 'bearer',
@@ -156,7 +162,7 @@ const AGENT_STATUS = {
   ok: 200,
   failed: 422,
   [UNAVAILABLE]: 503,
-  settleConfirm: { not_found: 404, expired: 410, in_progress: 409, policy_approval_required: 403 } as Readonly<Record<string, number>>,
+  settleConfirm: { not_found: 404, expired: 410, in_progress: 409, policy_approval_required: 403, quote_expired: 410, quote_not_found: 404 } as Readonly<Record<string, number>>,
   /** The spend policies' circuit breaker paused the key (with Retry-After). */
   policy_paused: 429,
 } as const;
@@ -210,6 +216,12 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
     requireKey(deps),
     async (req, res, next) => {
       const body = parseInput(AgentSettleInput, req.body ?? {});
+      if (body.quote_id !== undefined) {
+        // Like a confirm: the caller saw the quote's figures; no model runs.
+        const result = await confirmQuote({ agent: deps.agent, quotes: deps.quotes }, { accountId: auth(res).accountId, quoteId: body.quote_id, requestId: String(req.id), ...(auth(res).keyId ? { keyId: auth(res).keyId } : {}) });
+        res.status(agentStatus(result, 'settle_confirm')).json(turnJson(result));
+        return;
+      }
       if (body.confirm_action === undefined) {
         res.locals.settle = body;
         return next();

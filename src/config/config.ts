@@ -128,6 +128,14 @@ export const EnvSchema = z.object({
     .trim()
     .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ether such as "0.05"')
     .default('0.01'),
+  /** How long a firm quote holds its rate (docs/quotes.md). */
+  QUOTE_TTL: TimerDuration.default(parseDuration('60s')),
+  /** How long a claim link waits for its recipient before the money goes back to the sender (docs/claims.md). */
+  CLAIM_TTL: Duration.pipe(z.number().min(60_000, 'must be at least 1m')).default(parseDuration('7d')),
+  /** Fault injection for the kill -9 tests (NODE_ENV=test only): the claim step at which the process SIGKILLs itself. */
+  FAULT_CLAIM_STEP: optionalString,
+  /** A live rate provider (docs/quotes.md, "Live rates"); unset: the shipped table data/fx-rates.json. */
+  FX_RATES_URL: optionalString.pipe(z.url().optional()),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

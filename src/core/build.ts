@@ -27,6 +27,9 @@ import { loadBillerCatalogue } from '../bills/catalogue.js';
 import { SandboxBillProvider } from '../bills/sandbox-provider.js';
 import { MarketsService } from '../markets/markets.js';
 import { TransfersService } from '../transfers/transfers.js';
+import { QuotesService } from '../quotes/quotes.js';
+import { ClaimsService } from '../claims/claims.js';
+import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
 import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
 import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
@@ -151,6 +154,18 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'bills' }),
   });
   const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
+  // Firm quotes (docs/quotes.md): the shipped table unless a live provider is configured.
+  const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
+  const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });
+  // Claim links to phones and emails with no account (docs/claims.md).
+  const fault = config.NODE_ENV === 'test' ? config.FAULT_CLAIM_STEP : undefined;
+  const claims = new ClaimsService(store, chain, fx, accounts, directory, {
+    ...confirm,
+    ttlMs: config.CLAIM_TTL,
+    logger: logger.child({ module: 'claims' }),
+    // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
+    ...(fault ? { crashAt: (step: string) => void (step === fault && process.kill(process.pid, 'SIGKILL')) } : {}),
+  });
   const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
 
   // Spend policies (docs/policies.md): enforced around every governed tool call, whatever the door.
@@ -176,7 +191,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       },
     },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets }),
+    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims }),
     actions: new PendingActionsStore(store),
     logger: logger.child({ module: 'agent' }),
     accounts,
@@ -264,6 +279,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     policies,
     receipts: new ReceiptsService(store, await loadReceiptKey({ dataDir: config.DATA_DIR, configured: config.RECEIPT_SIGNING_KEY }), config.PUBLIC_URL),
     transfers,
+    quotes,
+    claims,
     bills,
     markets,
     seenUpdates: new SeenUpdates(store),
@@ -306,6 +323,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
         for (const id of m.payouts) await markets.settlePayouts(id);
       },
     })
+    // Claim links: finish steps a crash or a timeout left in flight (at start: recovery), return expired ones.
+    .add({ name: 'claims:sweep', everyMs: config.RECONCILE_INTERVAL, atStart: true, run: () => claims.sweep() })
     // Pending webhook deliveries without a runner (another instance stopped, a lost wake-up).
     .add({ name: 'webhooks:rescan', everyMs: config.WEBHOOK_RESCAN_INTERVAL, run: () => webhooks.dispatcher.rescan() });
   // With several instances, actions another instance was executing when it died.

@@ -15,6 +15,8 @@ import type { WalletPayments } from '../settlement/wallet-payments.js';
 import type { Agent } from '../agent/agent.js';
 import type { AgentRateLimit } from '../limits/agent-turns.js';
 import type { TransfersService } from '../transfers/transfers.js';
+import type { QuotesService } from '../quotes/quotes.js';
+import type { ClaimsService } from '../claims/claims.js';
 import type { BillsService } from '../bills/bills.js';
 import type { MarketsService } from '../markets/markets.js';
 import type { WebhooksService } from '../webhooks/webhooks.js';
@@ -69,6 +71,10 @@ export interface Core {
   receipts: ReceiptsService;
   /** Money modules behind the agent's tools (docs/money-modules.md). */
   transfers: TransfersService;
+  /** Firm quotes: a transfer's price locked for QUOTE_TTL (src/quotes). */
+  quotes: QuotesService;
+  /** Claim links for phones and emails with no account (src/claims). */
+  claims: ClaimsService;
   bills: BillsService;
   markets: MarketsService;
   /** Chat updates already taken in (the Telegram bridge's dedupe). */

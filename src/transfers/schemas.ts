@@ -11,6 +11,11 @@ export const SendTransferInput = z.object({
   amount: DecimalAmount.describe('Amount as a plain decimal string, e.g. "5000".'),
   currency: CurrencyCode.optional().describe("Currency of the amount (e.g. KES, NGN, USD). Omit to use the sender's local currency."),
   note: z.string().trim().max(140).optional().describe('Optional note for the recipient.'),
+  quote_id: z
+    .string()
+    .regex(/^qt_[0-9A-Za-z]{10,64}$/, 'must be a quote id ("qt_...").')
+    .optional()
+    .describe('A firm quote (from quote_transfer) to execute at exactly its figures; refused once it has expired.'),
 });
 export type SendTransferInput = z.infer<typeof SendTransferInput>;
 

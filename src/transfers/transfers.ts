@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
 import type { FxService } from '../fx/rates.js';
-import { newId, nowIso } from '../lib/ids.js';
+import { nowIso } from '../lib/ids.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
@@ -15,6 +15,7 @@ import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
 import { resolveRecipient, type Recipient, type RecipientFailure } from './recipients.js';
 import type { SendTransferInput } from './schemas.js';
+import { buildTransferRow } from './transfer-row.js';
 
 /**
  * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
@@ -55,6 +56,8 @@ export interface Transfer {
   recipientRate: string;
   note?: string;
   quoteExpiresAt: string;
+  /** The firm quote (src/quotes) this transfer executes at, when it had one. */
+  quoteId?: string;
   reservation?: Reservation;
   txHash?: string;
   feeStatus: FeeStatus;
@@ -218,36 +221,16 @@ export class TransfersService {
     if (!p.ok) return p;
     const { sender, recipient, quote } = p.preview;
     const now = this.now();
-    const row: Transfer = {
-      id: newId('tr'),
-      accountId: sender.id,
-      status: 'quoted',
-      recipientKind: recipient.kind,
-      recipientInput: input.recipient,
-      recipientLabel: recipient.label,
-      ...(recipient.kind === 'account' ? { recipientAccountId: recipient.account.id } : {}),
-      toAddress: recipient.address,
-      fromIndex: sender.walletIndex,
+    const row = buildTransferRow({
+      sender,
       fromAddress: this.wallets.addressOf(sender),
-      sourceCurrency: quote.sourceCurrency,
-      sourceAmount: quote.sourceAmount,
-      sourceAmountMinor: quote.sourceAmountMinor.toString(),
-      stablecoinAmount: quote.stablecoinAmount.toString(),
-      fee: quote.fee.toString(),
-      totalDebit: quote.totalDebit.toString(),
-      recipientCurrency: quote.recipientCurrency,
-      recipientAmount: quote.recipientAmount,
-      recipientAmountMinor: quote.recipientAmountMinor.toString(),
-      rate: quote.rate,
-      sourceRate: quote.sourceRate,
-      recipientRate: quote.recipientRate,
-      ...(input.note ? { note: input.note } : {}),
-      quoteExpiresAt: new Date(now.getTime() + (this.opts.quoteTtlMs ?? QUOTE_TTL_MS)).toISOString(),
-      feeStatus: quote.fee > 0n ? 'pending' : 'none',
+      recipient,
+      input,
+      quote,
+      expiresAt: new Date(now.getTime() + (this.opts.quoteTtlMs ?? QUOTE_TTL_MS)),
+      now,
       ...(meta.requestId ? { requestId: meta.requestId } : {}),
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
+    });
     const transfer = await this.store.write(Transfers, (t) => t.insert(row));
     return { ok: true, transfer };
   }

@@ -34,7 +34,7 @@ export interface WalletHolds {
 
 export const WalletHoldsTable = defineTable<WalletHolds>({ name: 'wallet_holds' });
 
-export type HoldKind = 'transfer' | 'bill' | 'stake' | 'checkout';
+export type HoldKind = 'transfer' | 'bill' | 'stake' | 'checkout' | 'claim';
 export const holdKey = (kind: HoldKind, id: string): string => `${kind}:${id}`;
 
 /** A balance read, and the `moved` mark taken just before it. */

@@ -16,7 +16,10 @@ export const FEE_WALLET_INDEX = 1_000_000_000;
 export const BILLER_COLLECTION_BASE = 1_100_000_000;
 export const BILLER_COLLECTION_SLOTS = 100_000_000;
 export const MARKET_ESCROW_BASE = 1_200_000_000;
-export const MARKET_ESCROW_MAX = 2 ** 31 - 1;
+export const MARKET_ESCROW_MAX = 1_999_999_999;
+/** Claim escrow wallets (src/claims): one per claim link, `CLAIM_ESCROW_BASE + claim sequence`. */
+export const CLAIM_ESCROW_BASE = 2_000_000_000;
+export const CLAIM_ESCROW_MAX = 2 ** 31 - 1;
 
 /**
  * Collection wallet index for a biller's catalogue key ("billers/ng-ikedc-prepaid"). A hash
@@ -33,5 +36,12 @@ export function marketEscrowIndex(seq: number): number {
   if (!Number.isSafeInteger(seq) || seq < 0 || index > MARKET_ESCROW_MAX) {
     throw new RangeError(`market escrow sequence out of range: ${seq}`);
   }
+  return index;
+}
+
+/** Escrow wallet index of the claim with sequence number `seq` (0-based, in creation order). */
+export function claimEscrowIndex(seq: number): number {
+  const index = CLAIM_ESCROW_BASE + seq;
+  if (!Number.isSafeInteger(seq) || seq < 0 || index > CLAIM_ESCROW_MAX) throw new RangeError(`claim escrow sequence out of range: ${seq}`);
   return index;
 }

@@ -39,6 +39,8 @@ export function safeNext(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   // A hosted checkout page is a target too: "Sign in to pay from your StablePay wallet".
   if (/^\/pay\/[\w-]{1,64}$/.test(value)) return value;
+  // A claim link's page (docs/claims.md): sign in, then claim.
+  if (/^\/claim\/[0-9A-Za-z]{32}$/.test(value)) return value;
   return /^\/app(\/[\w\-/]*)?$/.test(value) && !value.startsWith('/app/login') && !value.startsWith('/app/signup')
     ? value
     : undefined;

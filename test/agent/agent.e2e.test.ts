@@ -155,8 +155,9 @@ describe('POST /api/agent/settle moves real money (local engine, anvil)', () => 
     const pending = turn.body.pending_action;
     expect(pending.status).toBe('pending');
     // 1000 KES = 7.736944 USDC; fee 0.5% = 0.038684; 7.736944 * 1545.50 = 11957.45 NGN
-    expect(pending.description).toBe(
-      'Send 1,000.00 KES to @amina (Amina): they receive 11,957.45 NGN. 7.736944 USDC moves on-chain at 1 KES = 11.95744681 NGN (129.25 KES/USDC) plus a 0.038684 USDC fee (total 7.775628 USDC).',
+    expect(pending.description).toMatch(
+      // Issue 26: the figures are a firm quote, held for QUOTE_TTL.
+      new RegExp(`^${escapeRe('Send 1,000.00 KES to @amina (Amina): they receive 11,957.45 NGN. 7.736944 USDC moves on-chain at 1 KES = 11.95744681 NGN (129.25 KES/USDC) plus a 0.038684 USDC fee (total 7.775628 USDC).')} This rate is held until \\d\\d:\\d\\d:\\d\\d UTC \\(quote qt_\\w+\\)\\.$`),
     );
     expect(await balance(svc, from)).toBe(fromBefore); // nothing moves before Confirm
 
@@ -199,3 +200,7 @@ describe('POST /api/agent/settle moves real money (local engine, anvil)', () => 
     expect(await snapshot()).toEqual(before);
   });
 });
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

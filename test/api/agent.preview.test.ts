@@ -38,8 +38,11 @@ describe('POST /api/agent/settle preview and confirm', () => {
     expect(r.body).toMatchObject({ ok: true, action: 'transfer', reply: expect.any(String) });
     expect(Object.keys(r.body.pending).sort()).toEqual(['description', 'expires_at', 'id']);
     expect(r.body.pending.id).toMatch(/^act_/);
+    // The figures are a firm quote the confirm executes exactly (issue 26, docs/quotes.md).
+    const quoteId = r.body.transfer.quote_id as string;
     expect(r.body.pending.description).toBe(
-      'Send 1,000.00 KES to @amina (Amina): they receive 11,957.45 NGN. 7.736944 USDC moves on-chain at 1 KES = 11.95744681 NGN (129.25 KES/USDC) plus a 0.038684 USDC fee (total 7.775628 USDC).',
+      'Send 1,000.00 KES to @amina (Amina): they receive 11,957.45 NGN. 7.736944 USDC moves on-chain at 1 KES = 11.95744681 NGN (129.25 KES/USDC) plus a 0.038684 USDC fee (total 7.775628 USDC).' +
+        ` This rate is held until ${r.body.transfer.quote_expires_at.slice(11, 19)} UTC (quote ${quoteId}).`,
     );
     expect(Date.parse(r.body.pending.expires_at)).toBeGreaterThan(Date.now());
     expect(r.body.reply).toContain(r.body.pending.description);

@@ -43,8 +43,8 @@ function documented(d: any): Set<string> {
   return out;
 }
 
-/** HTML pages (/app, /pay/:id, /docs) are the web app, not the JSON API. */
-const isPage = (route: string) => / \/(app|pay|docs)(\/|$)/.test(route) || route === 'get /';
+/** HTML pages (/app, /pay/:id, /docs, /claim/:token) are the web app, not the JSON API. */
+const isPage = (route: string) => / \/(app|pay|docs|claim)(\/|$)/.test(route) || route === 'get /';
 
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document (independent validator)', async () => {

@@ -92,7 +92,8 @@ export interface ClusterOptions {
 
 export interface Cluster {
   mnemonic: string;
-  start(name: string, relayerIndex: number): Promise<Instance>;
+  /** `env`: extra environment for this instance only (e.g. a fault to inject). */
+  start(name: string, relayerIndex: number, env?: Record<string, string>): Promise<Instance>;
   /** Stops (SIGTERM) every instance still running and removes their data dirs. */
   stopAll(): Promise<void>;
 }
@@ -103,7 +104,7 @@ export function cluster(opts: ClusterOptions): Cluster {
   const started: Instance[] = [];
   return {
     mnemonic,
-    async start(name, relayerIndex) {
+    async start(name, relayerIndex, extraEnv = {}) {
       const dataDir = await tempDir(`sp-cluster-${name}-`);
       await mkdir(dataDir, { recursive: true });
       // The same webhook secret box key on every instance (docs/deploy.md: copy secrets.json).
@@ -128,6 +129,7 @@ export function cluster(opts: ClusterOptions): Cluster {
         TELEGRAM_WEBHOOK_URL: '',
         PUBLIC_URL: '',
         ...opts.env,
+        ...extraEnv,
       } as Record<string, string>;
       delete env.TEST_STORE;
       const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });

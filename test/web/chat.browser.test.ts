@@ -193,8 +193,9 @@ describe('chat widget (Chromium)', () => {
     const [action] = (await deps.store.table(PendingActions).findMany({ accountId: sender.id })).filter((a) => a.status === 'pending');
     expect(action).toMatchObject({ channel: 'chat', call: { name: 'send_transfer' } });
     expect(await box.locator('.pending-desc').textContent()).toBe(action!.description);
-    expect(action!.description).toBe(
-      'Send 500.00 KES to @tunde_widget (Tunde): they receive 5,978.72 NGN. 3.868472 USDC moves on-chain at 1 KES = 11.95744681 NGN (129.25 KES/USDC) plus a 0.019342 USDC fee (total 3.887814 USDC).',
+    expect(action!.description).toMatch(
+      // Issue 26: the figures are a firm quote, held for QUOTE_TTL.
+      new RegExp(`^${escapeRe('Send 500.00 KES to @tunde_widget (Tunde): they receive 5,978.72 NGN. 3.868472 USDC moves on-chain at 1 KES = 11.95744681 NGN (129.25 KES/USDC) plus a 0.019342 USDC fee (total 3.887814 USDC).')} This rate is held until \\d\\d:\\d\\d:\\d\\d UTC \\(quote qt_\\w+\\)\\.$`),
     );
     const confirm = box.getByRole('button', { name: 'Confirm' });
     expect(await confirm.isEnabled()).toBe(true);
@@ -232,3 +233,7 @@ describe('chat widget (Chromium)', () => {
     await context.close();
   });
 });
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

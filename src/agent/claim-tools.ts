@@ -1,0 +1,76 @@
+import { claimContact, mask, type ClaimsService } from '../claims/claims.js';
+import type { FxService } from '../fx/rates.js';
+import { formatUsdc, usdcDecimal } from '../lib/money.js';
+import { quoteTransfer } from '../transfers/quote.js';
+import type { SendTransferInput } from '../transfers/schemas.js';
+import { local } from './money-format.js';
+import type { ToolContext, ToolOutcome, ToolPreview } from './tools.js';
+
+/**
+ * send_transfer to a phone or email with no account (docs/claims.md): instead of
+ * `unknown_recipient`, the money goes into a claim held by the service and the sender gets a
+ * claim link, shown once. Used by every door through the send_transfer handler.
+ */
+export interface ClaimToolDeps {
+  claims: ClaimsService;
+  fx: FxService;
+  publicUrl: string;
+  country?: (accountId: string) => Promise<string | undefined>;
+}
+
+/** The contact to hold a claim for, when the failure was "nobody with that phone/email". */
+export async function claimTarget(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput, reason: string) {
+  if (reason !== 'unknown_recipient' || input.quote_id) return undefined;
+  return claimContact(input.recipient, await deps.country?.(ctx.accountId));
+}
+
+export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput): Promise<ToolOutcome> {
+  const made = await deps.claims.create(ctx.accountId, { contact: input.recipient, amount: input.amount, ...(input.currency ? { currency: input.currency } : {}), ...(input.note ? { note: input.note } : {}) });
+  if (!made.ok) return { ok: false, action: 'transfer', reason: made.reason, message: made.message };
+  const c = made.claim;
+  const url = `${deps.publicUrl}/claim/${made.token}`;
+  const sent = local(deps.fx, c.sourceAmountMinor, c.sourceCurrency);
+  const until = c.expiresAt.slice(0, 10);
+  const state = c.status === 'open' ? 'is held for them' : 'is on its way into a claim for them';
+  return {
+    ok: true,
+    action: 'transfer',
+    result: {
+      id: c.id,
+      type: 'claim',
+      status: c.status,
+      recipient: mask(c),
+      amount: c.sourceAmount,
+      currency: c.sourceCurrency,
+      stablecoin_amount: usdcDecimal(c.amount),
+      fee: usdcDecimal(c.fee),
+      total_debit: usdcDecimal(c.total),
+      claim_url: url,
+      expires_at: c.expiresAt,
+      tx_hash: c.fundTxHash ?? null,
+    },
+    summary:
+      `${mask(c)} has no account yet, so ${sent} (${formatUsdc(c.amount)}) ${state} until ${until}. ` +
+      `Send them this link (shown only once): ${url} . They sign up or sign in with ${c.contactKind === 'phone' ? 'that phone number' : 'that email'} to receive it. ` +
+      `You can cancel until it is claimed; if nobody claims it, it comes back to you.`,
+  };
+}
+
+export async function previewClaim(deps: ClaimToolDeps, input: SendTransferInput, target: { kind: 'phone' | 'email'; contact: string }, localCurrency: string): Promise<ToolPreview> {
+  const q = quoteTransfer(deps.fx, { amount: input.amount, currency: input.currency ?? localCurrency, recipientCurrency: 'USDC' });
+  if (!q.ok) return { ok: false, action: 'transfer', reason: q.reason, message: q.message };
+  const who = mask({ contactKind: target.kind, contact: target.contact });
+  return {
+    ok: true,
+    description:
+      `Send ${local(deps.fx, q.quote.sourceAmountMinor, q.quote.sourceCurrency)} to ${who}, who has no account yet: ${formatUsdc(q.quote.stablecoinAmount)} ` +
+      `plus a ${formatUsdc(q.quote.fee)} fee (total ${formatUsdc(q.quote.totalDebit)}) leaves your wallet into a claim held for them, and you get a link to send them. ` +
+      `If it is not claimed in time (or you cancel), all of it comes back to you.`,
+    details: { recipient: who, claim: true, amount: q.quote.sourceAmount, currency: q.quote.sourceCurrency, stablecoin_amount: usdcDecimal(q.quote.stablecoinAmount), fee: usdcDecimal(q.quote.fee), total_debit: usdcDecimal(q.quote.totalDebit) },
+  };
+}
+
+/** A claim link's token is shown once: outcomes are stored (pending actions) with it masked. */
+export function withoutClaimTokens<T>(outcome: T): T {
+  return JSON.parse(JSON.stringify(outcome).replace(/\/claim\/[0-9A-Za-z]{32}/g, '/claim/(link shown once)')) as T;
+}

@@ -1,0 +1,294 @@
+import type { Address } from 'viem';
+import type { Logger } from 'pino';
+import type { Account, AccountsService } from '../accounts/accounts.js';
+import type { ChainPort } from '../chain/port.js';
+import type { FxService } from '../fx/rates.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { formatUsdc } from '../lib/money.js';
+import { toE164 } from '../lib/phone.js';
+import { fail, type Result } from '../lib/results.js';
+import { releaseSpend, type Limits } from '../limits/limits.js';
+import { StoreConflictError, type Store } from '../store/index.js';
+import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy } from '../transfers/quote.js';
+import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { WalletDirectory } from '../wallet/directory.js';
+import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
+import { claimEscrowIndex, FEE_WALLET_INDEX } from '../wallet/reserved.js';
+import { claimLanguage } from './language.js';
+import { ClaimReason, Claims, DEFAULT_CLAIM_TTL_MS, IN_FLIGHT, hashClaimToken, newClaimToken, type Claim, type ClaimEventType, type ClaimStatus } from './claim-record.js';
+
+export interface ClaimsOptions {
+  ttlMs?: number;
+  feePolicy?: FeePolicy;
+  defaultLimits?: Limits;
+  confirmTimeoutMs?: number;
+  logger?: Logger;
+  now?: () => Date;
+  /** Test hook: called at each step boundary (a crash test throws or kills the process there). */
+  crashAt?: (step: ClaimStep) => void;
+}
+
+/** The points a crash test stops at: after each intent is recorded, and after each move. */
+export type ClaimStep = 'funding-recorded' | 'funded' | 'claiming-recorded' | 'paid' | 'returning-recorded' | 'returned';
+
+export interface CreateClaimInput {
+  contact: string;
+  amount: string;
+  currency?: string;
+  note?: string;
+  language?: string;
+}
+
+/** Is `text` a phone number or email (the references a claim link can be sent to)? */
+export function claimContact(text: string, country?: string): { kind: 'phone' | 'email'; contact: string } | undefined {
+  const t = text.trim();
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t)) return { kind: 'email', contact: t.toLowerCase() };
+  if (/^[+0-9][0-9 ()-]{5,}$/.test(t)) {
+    const phone = toE164(t, country);
+    if (phone) return { kind: 'phone', contact: phone };
+  }
+  return undefined;
+}
+
+/**
+ * Claim links (docs/claims.md): money for someone with no account yet moves from the
+ * sender's wallet into an escrow wallet of the claim's own, and from there to the person who
+ * claims it (signed in with that phone or email), or back to the sender (cancel, expiry).
+ */
+export class ClaimsService {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: Store,
+    private readonly chain: ChainPort,
+    private readonly fx: FxService,
+    private readonly accounts: AccountsService,
+    private readonly wallets: WalletDirectory,
+    private readonly opts: ClaimsOptions = {},
+  ) {
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  get(id: string): Promise<Claim | undefined> {
+    return this.store.table(Claims).get(id);
+  }
+
+  byToken(token: string): Promise<Claim | undefined> {
+    return this.store.table(Claims).findOne({ tokenHash: hashClaimToken(token) });
+  }
+
+  /** Claims an account sent or received, newest first. */
+  async history(accountId: string, limit = 50): Promise<Claim[]> {
+    const t = this.store.table(Claims);
+    const [sent, got] = await Promise.all([t.findMany({ senderAccountId: accountId }, { order: 'desc' }), t.findMany({ claimantAccountId: accountId }, { order: 'desc' })]);
+    return [...sent, ...got.filter((c) => c.senderAccountId !== accountId)]
+      .filter((c) => c.status !== 'failed')
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
+      .slice(0, limit);
+  }
+
+  /**
+   * Sends to a phone or email with no account: records the claim (`funding`, with a hold on
+   * the sender's wallet and the limit reserved), moves amount + fee into the claim's escrow,
+   * then `open`. Answers the link token once; only its hash is stored.
+   */
+  async create(senderId: string, input: CreateClaimInput): Promise<Result<{ claim: Claim; token: string }>> {
+    const sender = await this.accounts.get(senderId);
+    if (!sender) return fail('account_not_found', 'Your account was not found.');
+    const c = claimContact(input.contact, sender.country);
+    if (!c) return fail('invalid_recipient', `${input.contact} is not a phone number or email.`, 'recipient');
+    const q = quoteTransfer(this.fx, { amount: input.amount, currency: input.currency ?? sender.localCurrency, recipientCurrency: 'USDC' }, this.opts.feePolicy ?? DEFAULT_FEE_POLICY);
+    if (!q.ok) return q;
+    const fromAddress = this.wallets.addressOf(sender);
+    const { token, hash } = newClaimToken();
+    const id = newId('clm');
+    const now = this.now();
+    for (let attempt = 0; ; attempt++) {
+      const seq = await this.store.table(Claims).count();
+      const escrowIndex = claimEscrowIndex(seq + attempt);
+      const row: Claim = {
+        id,
+        senderAccountId: sender.id,
+        senderName: sender.name,
+        contactKind: c.kind,
+        contact: c.contact,
+        tokenHash: hash,
+        status: 'funding',
+        escrowIndex,
+        escrowAddress: this.chain.custodialAddress(escrowIndex),
+        fromIndex: sender.walletIndex,
+        fromAddress,
+        amount: q.quote.stablecoinAmount.toString(),
+        fee: q.quote.fee.toString(),
+        total: q.quote.totalDebit.toString(),
+        sourceCurrency: q.quote.sourceCurrency,
+        sourceAmount: q.quote.sourceAmount,
+        sourceAmountMinor: q.quote.sourceAmountMinor.toString(),
+        ...(input.note ? { note: input.note } : {}),
+        language: input.language ?? claimLanguage(sender),
+        events: [],
+        expiresAt: new Date(now.getTime() + (this.opts.ttlMs ?? DEFAULT_CLAIM_TTL_MS)).toISOString(),
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      };
+      const recorded = await withWalletFunds(this.store, this.chain, fromAddress as Address, async (tx, funds) => {
+        const reserved = await funds.reserve({
+          key: holdKey('claim', id),
+          amount: q.quote.totalDebit,
+          limit: { account: sender, amount: q.quote.stablecoinAmount, now, defaults: this.opts.defaultLimits },
+          fmt: (v) => formatUsdc(v),
+        });
+        if (!reserved.ok) return reserved;
+        await tx.table(Claims).insert({ ...row, reservation: reserved.reservation });
+        return { ok: true as const };
+      }).catch((e: unknown) => {
+        if (e instanceof StoreConflictError && attempt < 5) return 'retry' as const;
+        throw e;
+      });
+      if (recorded === 'retry') continue;
+      if (!recorded.ok) return fail(recorded.reason, recorded.reason === 'chain_unavailable' ? 'The network is not reachable right now; nothing was sent.' : recorded.message, 'amount');
+      break;
+    }
+    this.opts.crashAt?.('funding-recorded');
+    const claim = await this.fund((await this.get(id))!);
+    if (claim.status === 'failed') return fail('transfer_failed', `Nothing was sent: ${claim.failureMessage ?? 'the network refused the transfer'}.`);
+    return { ok: true, claim, token };
+  }
+
+  /** The recipient takes the money: signed in as the account with the claim's phone or email. */
+  async claim(token: string, claimantId: string): Promise<Result<{ claim: Claim }>> {
+    const c = await this.byToken(token);
+    if (!c) return fail(ClaimReason.notFound, 'This claim link is not valid.');
+    if (c.status === 'claimed' || c.status === 'claiming') return fail(ClaimReason.alreadyClaimed, 'This money has already been claimed.');
+    if (c.status !== 'open') return fail(ClaimReason.notOpen, c.status === 'funding' ? 'This money is still on its way; try again in a minute.' : 'This claim was canceled or expired; the money went back to the sender.');
+    if (Date.parse(c.expiresAt) <= this.now().getTime()) return fail(ClaimReason.expired, 'This claim has expired; the money goes back to the sender.');
+    const claimant = await this.accounts.get(claimantId);
+    if (!claimant) return fail('account_not_found', 'Your account was not found.');
+    if (claimant.id === c.senderAccountId) return fail(ClaimReason.ownClaim, 'You sent this money; you cannot claim it yourself (cancel it instead).');
+    const mine = c.contactKind === 'email' ? claimant.email?.toLowerCase() === c.contact : claimant.phone === c.contact;
+    if (!mine) return fail(ClaimReason.wrongClaimant, `This money was sent to ${mask(c)}; sign in with that ${c.contactKind} to claim it.`);
+    const moved = await this.transition(c.id, 'open', { status: 'claiming', claimantAccountId: claimant.id });
+    if (!moved) return fail(ClaimReason.alreadyClaimed, 'This money has already been claimed.');
+    this.opts.crashAt?.('claiming-recorded');
+    return { ok: true, claim: await this.payout(moved) };
+  }
+
+  /** The sender takes an unclaimed claim back (the fee too: nothing was delivered). */
+  async cancel(senderId: string, claimId: string): Promise<Result<{ claim: Claim }>> {
+    const c = await this.get(claimId);
+    if (!c || c.senderAccountId !== senderId) return fail(ClaimReason.notFound, `No such claim: ${claimId}.`);
+    if (c.status !== 'open') return fail(ClaimReason.notOpen, c.status === 'claimed' || c.status === 'claiming' ? 'It has already been claimed.' : `This claim is ${c.status}.`);
+    const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'canceled' });
+    if (!moved) return fail(ClaimReason.notOpen, 'This claim is no longer open.');
+    this.opts.crashAt?.('returning-recorded');
+    return { ok: true, claim: await this.giveBack(moved) };
+  }
+
+  /**
+   * The scheduler's pass (and recovery at start): finishes every step a crash or timeout left in
+   * flight (same nonces, so nothing moves twice) and returns open claims past their expiry.
+   */
+  async sweep(): Promise<number> {
+    let n = 0;
+    const t = this.store.table(Claims);
+    for (const status of IN_FLIGHT) {
+      for (const c of await t.findMany({ status })) {
+        n++;
+        if (status === 'funding') await this.fund(c);
+        else if (status === 'claiming') await this.payout(c);
+        else await this.giveBack(c);
+      }
+    }
+    for (const c of await t.findMany({ status: 'claimed' })) if (!c.feeSettled && BigInt(c.fee) > 0n) await this.payout(c);
+    const now = this.now().getTime();
+    for (const c of await t.findMany({ status: 'open' })) {
+      if (Date.parse(c.expiresAt) > now) continue;
+      const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'expired' });
+      if (moved) {
+        n++;
+        await this.giveBack(moved);
+      }
+    }
+    return n;
+  }
+
+  // ------------------------------------------------------------------ steps
+
+  private async fund(c: Claim): Promise<Claim> {
+    const out = await this.move(c.fromIndex, c.escrowAddress, BigInt(c.total), 'claim-fund', c.id);
+    this.opts.crashAt?.('funded');
+    return this.store.transaction(async (tx) => {
+      const t = tx.table(Claims);
+      const key = holdKey('claim', c.id);
+      if (out.status === 'settled') {
+        const row = await t.update(c.id, { status: 'open', fundTxHash: out.txHash, events: [...c.events, this.event('transfer.claim_created', out.txHash)], updatedAt: nowIso() }, { status: 'funding' });
+        if (row) await settleHold(tx, c.fromAddress, key, BigInt(c.total));
+        return row ?? (await t.get(c.id))!;
+      }
+      if (out.status === 'failed') {
+        const row = await t.update(c.id, { status: 'failed', failureMessage: out.message, updatedAt: nowIso() }, { status: 'funding' });
+        if (row) {
+          await dropHold(tx, c.fromAddress, key);
+          if (c.reservation) await releaseSpend(tx, c.senderAccountId, c.reservation);
+        }
+        return row ?? (await t.get(c.id))!;
+      }
+      return (await t.get(c.id))!;
+    });
+  }
+
+  private async payout(c: Claim): Promise<Claim> {
+    const claimant = await this.accounts.get(c.claimantAccountId!);
+    if (!claimant) return c;
+    let row = c;
+    if (c.status === 'claiming') {
+      const out = await this.move(c.escrowIndex, this.wallets.addressOf(claimant), BigInt(c.amount), 'claim-pay', c.id);
+      this.opts.crashAt?.('paid');
+      if (out.status !== 'settled') {
+        this.opts.logger?.warn({ claimId: c.id, out }, 'claim payout not settled yet; the sweep retries it');
+        return c;
+      }
+      row = (await this.transition(c.id, 'claiming', { status: 'claimed', payoutTxHash: out.txHash, events: [...c.events, this.event('transfer.claimed', out.txHash)] })) ?? (await this.get(c.id))!;
+    }
+    if (row.status === 'claimed' && !row.feeSettled && BigInt(row.fee) > 0n) {
+      const fee = await this.move(row.escrowIndex, this.wallets.address(FEE_WALLET_INDEX), BigInt(row.fee), 'claim-fee', row.id);
+      if (fee.status === 'settled') row = (await this.transition(row.id, 'claimed', { feeSettled: true, feeTxHash: fee.txHash })) ?? row;
+    }
+    return row;
+  }
+
+  private async giveBack(c: Claim): Promise<Claim> {
+    const out = await this.move(c.escrowIndex, c.fromAddress, BigInt(c.total), 'claim-return', c.id);
+    this.opts.crashAt?.('returned');
+    if (out.status !== 'settled') {
+      this.opts.logger?.warn({ claimId: c.id, out }, 'claim return not settled yet; the sweep retries it');
+      return c;
+    }
+    const final: ClaimStatus = c.returnReason === 'expired' ? 'expired' : 'canceled';
+    const type: ClaimEventType = final === 'expired' ? 'transfer.claim_expired' : 'transfer.claim_canceled';
+    return (await this.transition(c.id, 'returning', { status: final, returnTxHash: out.txHash, events: [...c.events, this.event(type, out.txHash)] })) ?? (await this.get(c.id))!;
+  }
+
+  private move(fromIndex: number, to: string, value: bigint, kind: string, id: string): Promise<MoveOutcome> {
+    return moveOnce(this.chain, { fromIndex, to: to as Address, value, kind, id }, this.opts.confirmTimeoutMs);
+  }
+
+  private transition(id: string, from: ClaimStatus, patch: Partial<Claim>): Promise<Claim | undefined> {
+    return this.store.write(Claims, (t) => t.update(id, { ...patch, updatedAt: nowIso() }, { status: from }));
+  }
+
+  private event(type: ClaimEventType, txHash?: string) {
+    return { type, at: this.now().toISOString(), ...(txHash ? { txHash } : {}) };
+  }
+}
+
+/** "+2547•••••678" / "a•••@example.com": enough to recognise, not to learn the contact. */
+export function mask(c: Pick<Claim, 'contactKind' | 'contact'>): string {
+  if (c.contactKind === 'email') {
+    const [user, domain] = c.contact.split('@');
+    return `${user!.slice(0, 1)}•••@${domain}`;
+  }
+  return `${c.contact.slice(0, 5)}•••••${c.contact.slice(-3)}`;
+}
+
+export type { Claim } from './claim-record.js';

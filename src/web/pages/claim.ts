@@ -1,0 +1,171 @@
+import { escapeHtml } from '../layout.js';
+import type { ClaimLanguage } from '../../claims/language.js';
+
+/** What the claim page needs to say; no token, no full contact (it is masked). */
+export interface ClaimView {
+  senderName: string;
+  amountText: string;
+  usdcText: string;
+  note?: string;
+  contactKind: 'phone' | 'email';
+  maskedContact: string;
+  expiresOn: string;
+  status: 'waiting' | 'open' | 'claimed' | 'returned';
+  language: ClaimLanguage;
+}
+
+type Texts = {
+  title: string;
+  sent: (v: ClaimView) => string;
+  what: string;
+  how: (v: ClaimView) => string;
+  until: (v: ClaimView) => string;
+  claim: string;
+  signup: string;
+  login: string;
+  name: string;
+  email: string;
+  phone: string;
+  password: string;
+  claimed: string;
+  returned: string;
+  waiting: string;
+  done: (usdc: string) => string;
+};
+
+const contact = (v: ClaimView, phone: string, email: string) => (v.contactKind === 'phone' ? phone : email);
+
+/** The sender's language (docs/claims.md); English is the fallback for anything missing. */
+const TEXTS: Record<ClaimLanguage, Texts> = {
+  en: {
+    title: 'Money for you',
+    sent: (v) => `${v.senderName} sent you ${v.amountText}.`,
+    what: 'It is a digital dollar (USDC) held safely for you by StablePay until you claim it. You can keep it, send it on or pay bills with it.',
+    how: (v) => `To receive it, create a free account or sign in with ${contact(v, 'the phone number', 'the email')} it was sent to (${v.maskedContact}).`,
+    until: (v) => `Claim it by ${v.expiresOn}. After that it goes back to ${v.senderName}.`,
+    claim: 'Claim the money',
+    signup: 'Create an account and claim',
+    login: 'I already have an account: sign in',
+    name: 'Your name',
+    email: 'Email',
+    phone: 'Phone number',
+    password: 'Password (8 characters or more)',
+    claimed: 'This money has been claimed. It is in the wallet of the account that claimed it.',
+    returned: 'This money was not claimed in time or was canceled; it went back to the sender.',
+    waiting: 'This money is still on its way. Try again in a minute.',
+    done: (u) => `Done: ${u} is in your wallet.`,
+  },
+  fr: {
+    title: 'De l’argent pour vous',
+    sent: (v) => `${v.senderName} vous a envoyé ${v.amountText}.`,
+    what: 'C’est un dollar numérique (USDC) gardé en sécurité pour vous par StablePay jusqu’à ce que vous le réclamiez. Vous pouvez le garder, l’envoyer ou payer des factures.',
+    how: (v) => `Pour le recevoir, créez un compte gratuit ou connectez-vous avec ${contact(v, 'le numéro de téléphone', 'l’e-mail')} auquel il a été envoyé (${v.maskedContact}).`,
+    until: (v) => `Réclamez-le avant le ${v.expiresOn}. Ensuite, il retourne à ${v.senderName}.`,
+    claim: 'Recevoir l’argent',
+    signup: 'Créer un compte et recevoir',
+    login: 'J’ai déjà un compte : me connecter',
+    name: 'Votre nom',
+    email: 'E-mail',
+    phone: 'Numéro de téléphone',
+    password: 'Mot de passe (8 caractères ou plus)',
+    claimed: 'Cet argent a été reçu. Il est dans le portefeuille du compte qui l’a réclamé.',
+    returned: 'Cet argent n’a pas été réclamé à temps ou a été annulé ; il est retourné à l’expéditeur.',
+    waiting: 'Cet argent est encore en route. Réessayez dans une minute.',
+    done: (u) => `C’est fait : ${u} sont dans votre portefeuille.`,
+  },
+  sw: {
+    title: 'Pesa yako',
+    sent: (v) => `${v.senderName} amekutumia ${v.amountText}.`,
+    what: 'Ni dola ya kidijitali (USDC) inayohifadhiwa salama na StablePay hadi uipokee. Unaweza kuiweka, kuituma au kulipia bili.',
+    how: (v) => `Ili kuipokea, fungua akaunti bure au ingia kwa ${contact(v, 'namba ya simu', 'barua pepe')} iliyotumiwa (${v.maskedContact}).`,
+    until: (v) => `Ipokee kabla ya ${v.expiresOn}. Baada ya hapo inarudi kwa ${v.senderName}.`,
+    claim: 'Pokea pesa',
+    signup: 'Fungua akaunti na upokee',
+    login: 'Nina akaunti tayari: ingia',
+    name: 'Jina lako',
+    email: 'Barua pepe',
+    phone: 'Namba ya simu',
+    password: 'Nenosiri (herufi 8 au zaidi)',
+    claimed: 'Pesa hii imeshapokelewa. Iko kwenye pochi ya akaunti iliyoipokea.',
+    returned: 'Pesa hii haikupokelewa kwa wakati au ilighairiwa; imerudi kwa mtumaji.',
+    waiting: 'Pesa hii bado iko njiani. Jaribu tena baada ya dakika moja.',
+    done: (u) => `Imekamilika: ${u} ziko kwenye pochi yako.`,
+  },
+  pt: {
+    title: 'Dinheiro para você',
+    sent: (v) => `${v.senderName} enviou ${v.amountText} para você.`,
+    what: 'É um dólar digital (USDC) guardado com segurança pela StablePay até você resgatar. Você pode guardar, enviar ou pagar contas.',
+    how: (v) => `Para receber, crie uma conta grátis ou entre com ${contact(v, 'o número de telefone', 'o e-mail')} para o qual foi enviado (${v.maskedContact}).`,
+    until: (v) => `Resgate até ${v.expiresOn}. Depois disso, volta para ${v.senderName}.`,
+    claim: 'Receber o dinheiro',
+    signup: 'Criar conta e receber',
+    login: 'Já tenho conta: entrar',
+    name: 'Seu nome',
+    email: 'E-mail',
+    phone: 'Número de telefone',
+    password: 'Senha (8 caracteres ou mais)',
+    claimed: 'Este dinheiro já foi resgatado. Está na carteira da conta que o resgatou.',
+    returned: 'Este dinheiro não foi resgatado a tempo ou foi cancelado; voltou para quem enviou.',
+    waiting: 'Este dinheiro ainda está a caminho. Tente de novo em um minuto.',
+    done: (u) => `Pronto: ${u} estão na sua carteira.`,
+  },
+};
+
+/** "Done: 5.00 USDC is in your wallet." in the page's language. */
+export function claimDoneText(language: ClaimLanguage, usdc: string): string {
+  return (TEXTS[language] ?? TEXTS.en).done(usdc);
+}
+
+/**
+ * The page a claim link opens (/claim/:token): what the money is, from whom, and what to do,
+ * in the sender's language; made for a phone (one column, large targets). Plain form posts,
+ * no script needed.
+ */
+export function claimPage(v: ClaimView, o: { action: string; signedInAs?: string; outcome?: { ok: boolean; text: string } }): string {
+  const t = TEXTS[v.language] ?? TEXTS.en;
+  const e = escapeHtml;
+  const next = encodeURIComponent(o.action);
+  let body: string;
+  if (v.status === 'claimed') body = `<p class="notice" id="state">${e(t.claimed)}</p>`;
+  else if (v.status === 'returned') body = `<p class="notice" id="state">${e(t.returned)}</p>`;
+  else if (v.status === 'waiting') body = `<p class="hint" id="state">${e(t.waiting)}</p>`;
+  else if (o.signedInAs) {
+    body = `<form method="post" action="${e(o.action)}"><button type="submit" class="btn btn-primary btn-block" id="claim">${e(t.claim)}</button></form>`;
+  } else {
+    body = `<form method="post" action="${e(o.action)}/signup" class="stack" id="signup">
+  <label>${e(t.name)}<input type="text" name="name" autocomplete="name" required maxlength="80"></label>
+  <label>${e(t.email)}<input type="email" name="email" autocomplete="email" required maxlength="254"></label>
+  ${v.contactKind === 'phone' ? `<label>${e(t.phone)}<input type="tel" name="phone" autocomplete="tel" required maxlength="20"></label>` : ''}
+  <label>${e(t.password)}<input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="200"></label>
+  <button type="submit" class="btn btn-primary btn-block" id="signup-claim">${e(t.signup)}</button>
+</form>
+<p><a class="btn btn-quiet btn-block" id="login" href="/app/login?next=${next}">${e(t.login)}</a></p>`;
+  }
+  const outcome = o.outcome ? `<p class="${o.outcome.ok ? 'notice' : 'error'}" id="outcome" role="status">${e(o.outcome.text)}</p>` : '';
+  return `<!doctype html>
+<html lang="${e(v.language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<title>${e(t.title)} · StablePay</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/app/assets/app.css">
+<style>.claim{max-width:28rem;margin:0 auto}.claim .amount{font-size:1.6rem;font-weight:700;margin:.25rem 0}.claim label{display:block;margin:.6rem 0}.claim input{width:100%;min-height:2.75rem;box-sizing:border-box}.claim .btn{min-height:2.75rem}</style>
+</head>
+<body>
+<main id="main" class="claim">
+<section class="card" aria-labelledby="claim-title">
+  <h1 id="claim-title">${e(t.title)}</h1>
+  <p id="from">${e(t.sent(v))}</p>
+  <p class="amount" id="amount">${e(v.amountText)} <span class="hint">(${e(v.usdcText)})</span></p>
+  ${v.note ? `<blockquote id="note">“${e(v.note)}”</blockquote>` : ''}
+  <p id="what">${e(t.what)}</p>
+  ${v.status === 'open' ? `<p id="how">${e(t.how(v))}</p><p class="hint" id="until">${e(t.until(v))}</p>` : ''}
+  ${outcome}
+  ${body}
+</section>
+</main>
+</body>
+</html>`;
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { newAccount, fund } from '../helpers/money.js';
+import { ARTIFACTS, launchBrowser, newPage, realErrors } from '../web/browser.js';
+
+/**
+ * The claim page on a phone (390×844) in real Chromium: it says what the money is, from whom
+ * and what to do, in the sender's language (French here), fits the screen, and the sign-up
+ * form on it creates the account and claims the money.
+ */
+describe('claim page on a phone', () => {
+  let svc: TestService;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.stop({ removeData: true });
+  });
+
+  it('explains the money in the sender’s language and claims it through its sign-up form', async () => {
+    const sender = await newAccount(svc, { name: 'Awa Diop', email: `awa${Date.now()}@example.com`, country: 'SN', localCurrency: 'XOF' });
+    await fund(svc, sender, '50');
+    const email = `fatou${Date.now()}@example.com`;
+    const made = await svc.deps.claims.create(sender.id, { contact: email, amount: '5000', note: 'Pour le marché' });
+    if (!made.ok) throw new Error(made.message);
+
+    const { context, page, consoleErrors } = await newPage(browser, svc.url, { width: 390, height: 844 });
+    await page.goto(`/claim/${made.token}`);
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    expect(await page.textContent('#from')).toContain('Awa Diop vous a envoyé');
+    expect(await page.textContent('#what')).toContain('dollar numérique');
+    expect(await page.textContent('#how')).toContain('f•••@example.com');
+    expect(await page.textContent('#note')).toContain('Pour le marché');
+    // Fits a phone: nothing wider than the screen, the main button is a comfortable target.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const box = await page.locator('#signup-claim').boundingBox();
+    expect(box!.height).toBeGreaterThanOrEqual(44);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'claim-phone.png'), fullPage: true });
+
+    await page.fill('input[name=name]', 'Fatou');
+    await page.fill('input[name=email]', email);
+    await page.fill('input[name=password]', 'correct horse battery');
+    await page.click('#signup-claim');
+    await page.waitForSelector('#outcome');
+    expect(await page.textContent('#outcome')).toContain('sont dans votre portefeuille');
+    expect(await page.textContent('#state')).toContain('a été reçu');
+    expect((await svc.deps.claims.get(made.claim.id))!.status).toBe('claimed');
+    expect(realErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
+});
