@@ -91,6 +91,7 @@ describe('checkout page: pay from a phone wallet by EIP-681 transfer (Chromium)'
       expect(await page.locator('#tx code').getAttribute('title')).toBe(record.tx_hash);
       expect((await page.locator('#payer').innerText()).replace(/\s/g, '')).toMatch(new RegExp(`^${payer.address.slice(0, 8)}`, 'i'));
       await page.screenshot({ path: path.join(ARTIFACTS, `checkout-deposit-${size.name}-paid.png`), fullPage: true });
-    });
+      // Two chain transfers, two deposit passes and the page's 5 s polls: 60-100 s on a loaded 2-core machine.
+    }, 180_000);
   }
 });

@@ -146,7 +146,7 @@ describe('checkout pages as people see them (issue 27, Chromium)', () => {
       await fits(page, `${size.name}-refunded`);
     });
 
-    it(`${size.name}: expired and canceled pages say when, and claim no rate "locked at checkout"`, async () => {
+    it(`${size.name}: expired and canceled pages say when, and claim no rate "locked at checkout"; processing and failed fit`, async () => {
       const page = await open(size);
       const gone = await createPayment(ctx, { redirect_url: `${SHOP}/back`, reference: `order-exp-${size.name}` });
       const at = new Date(Date.now() - 60_000).toISOString();
@@ -165,6 +165,16 @@ describe('checkout pages as people see them (issue 27, Chromium)', () => {
       expect(await page.locator('main').innerText()).not.toContain('locked at checkout');
       await expect(page.locator('#status').innerText()).resolves.toMatch(new RegExp(`^The merchant canceled this payment on ${TIME.source}\\. Nothing was charged\\.$`));
       await fits(page, `${size.name}-canceled`);
+
+      // Being confirmed, and failed: nothing cut or overflowing either.
+      const processing = await createPayment(ctx, { redirect_url: `${SHOP}/back` });
+      await ctx.svc.deps.payments.transition(processing.id, 'pending', 'processing', { payer: '0x000000000000000000000000000000000000dEaD' });
+      await page.goto(`/pay/${processing.id}`);
+      await fits(page, `${size.name}-processing`);
+      await ctx.svc.deps.payments.transition(processing.id, 'processing', 'failed', { failureReason: 'reverted' });
+      await page.goto(`/pay/${processing.id}`);
+      expect(await page.locator('main').innerText()).not.toContain('locked at checkout');
+      await fits(page, `${size.name}-failed`);
     });
   }
 });

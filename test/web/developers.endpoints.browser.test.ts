@@ -48,7 +48,7 @@ describe('Developers screen: endpoints and layout (Chromium)', () => {
       await page.locator('#endpoints-status', { hasText: 'No endpoints yet.' }).waitFor();
 
       // Add, with two event types: the first endpoint also creates the signing secret (shown once).
-      await page.getByLabel('Endpoint URL', { exact: true }).last().fill(`${receiver.url}/erp`);
+      await page.getByLabel('Receiver URL').fill(`${receiver.url}/erp`);
       await page.getByLabel('Description').fill('ERP');
       await page.getByLabel('payment.canceled').check();
       await page.getByLabel('refund.succeeded').check();
@@ -70,7 +70,7 @@ describe('Developers screen: endpoints and layout (Chromium)', () => {
 
       // Edit: another URL, all event types.
       await row.getByRole('button', { name: /^Edit/ }).click();
-      await page.getByLabel('Endpoint URL', { exact: true }).last().fill(`${receiver.url}/erp2`);
+      await page.getByLabel('Receiver URL').fill(`${receiver.url}/erp2`);
       await page.getByLabel('payment.canceled').uncheck();
       await page.getByLabel('refund.succeeded').uncheck();
       await page.getByRole('button', { name: 'Save changes' }).click();

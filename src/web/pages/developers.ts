@@ -125,7 +125,7 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
   <form id="endpoint-form" class="stack endpoint-form" novalidate aria-labelledby="endpoint-form-title">
     <h4 id="endpoint-form-title">Add an endpoint</h4>
     <div class="field">
-      <label for="endpoint-url">Endpoint URL</label>
+      <label for="endpoint-url">Receiver URL</label>
       <input type="url" id="endpoint-url" name="url" maxlength="2048" autocomplete="off" placeholder="https://erp.example.com/hooks" aria-describedby="endpoint-url-error">
       <p class="field-error" id="endpoint-url-error" hidden></p>
     </div>
