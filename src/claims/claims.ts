@@ -9,6 +9,7 @@ import { toE164 } from '../lib/phone.js';
 import { fail, type Result } from '../lib/results.js';
 import { releaseSpend, type Limits } from '../limits/limits.js';
 import { StoreConflictError, type Store, type Tx } from '../store/index.js';
+import { Quotes, toTransferQuote, type Quote } from '../quotes/quotes.js';
 import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy } from '../transfers/quote.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { WalletDirectory } from '../wallet/directory.js';
@@ -61,7 +62,11 @@ export interface CreateClaimInput {
   currency?: string;
   note?: string;
   language?: string;
+  /** A firm quote into USDC already checked (QuotesService.forClaim): its figures, used once. */
+  quote?: Quote;
 }
+
+class QuoteTaken extends Error {}
 
 /** Is `text` a phone number or email (the references a claim link can be sent to)? */
 export function claimContact(text: string, country?: string): { kind: 'phone' | 'email'; contact: string } | undefined {
@@ -121,7 +126,10 @@ export class ClaimsService {
     if (!sender) return fail('account_not_found', 'Your account was not found.');
     const c = claimContact(input.contact, sender.country);
     if (!c) return fail('invalid_recipient', `${input.contact} is not a phone number or email.`, 'recipient');
-    const q = quoteTransfer(this.fx, { amount: input.amount, currency: input.currency ?? sender.localCurrency, recipientCurrency: 'USDC' }, this.opts.feePolicy ?? DEFAULT_FEE_POLICY);
+    const firm = input.quote;
+    const q = firm
+      ? { ok: true as const, quote: toTransferQuote(firm) }
+      : quoteTransfer(this.fx, { amount: input.amount, currency: input.currency ?? sender.localCurrency, recipientCurrency: 'USDC' }, this.opts.feePolicy ?? DEFAULT_FEE_POLICY);
     if (!q.ok) return q;
     const fromAddress = this.wallets.addressOf(sender);
     const { token, hash } = newClaimToken();
@@ -163,9 +171,13 @@ export class ClaimsService {
           fmt: (v) => formatUsdc(v),
         });
         if (!reserved.ok) return reserved;
+        // The firm quote is spent with the claim that uses it, or not at all.
+        // (Thrown, so the hold and limit just taken roll back with it.)
+        if (firm && !(await tx.table(Quotes).update(firm.id, { status: 'used', transferId: id, updatedAt: nowIso() }, { status: 'open' }))) throw new QuoteTaken();
         await tx.table(Claims).insert({ ...row, reservation: reserved.reservation });
         return { ok: true as const };
       }).catch((e: unknown) => {
+        if (e instanceof QuoteTaken) return fail('quote_used', `Quote ${firm!.id} was already used; nothing was sent.`);
         if (e instanceof StoreConflictError && attempt < 5) return 'retry' as const;
         throw e;
       });
