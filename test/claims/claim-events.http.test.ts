@@ -18,6 +18,7 @@ describe('claim steps as webhook events (real HTTP, anvil)', () => {
   let sender: Merchant;
   let receiver: Receiver;
   let secret: string;
+  let onlyExpired: Receiver;
   const wallet = async (id: string): Promise<Address> => svc.deps.chain.custodialAddress((await svc.deps.accounts.get(id))!.walletIndex);
   const settle = (body: unknown) => call(`${svc.api}/agent/settle`, { key: sender.key, body });
   const of = (type: string, claimId: string) => (r: Received) => r.json?.type === type && r.json?.data?.id === claimId;
@@ -33,10 +34,22 @@ describe('claim steps as webhook events (real HTTP, anvil)', () => {
     const set = await call(`${svc.api}/webhook-endpoint`, { method: 'PUT', key: sender.key, body: { url: receiver.url } });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     secret = set.body.secret;
+    // An added endpoint can subscribe to one transfer event type.
+    onlyExpired = await startReceiver();
+    const added = await call(`${svc.api}/webhook-endpoints`, { key: sender.key, body: { url: onlyExpired.url, enabled_events: ['transfer.claim_expired'] } });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
   });
   afterAll(async () => {
     await svc?.stop({ removeData: true });
     await receiver?.close();
+    await onlyExpired?.close();
+  });
+
+  it('the Developers screen offers the transfer event types', async () => {
+    const page = await fetch(`${svc.url}/app/developers`, { headers: { cookie: sender.cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    for (const t of ['transfer.claim_created', 'transfer.claimed', 'transfer.claim_canceled', 'transfer.claim_expired']) expect(html).toContain(`value="${t}"`);
   });
 
   /** Signed by the Standard Webhooks scheme and listed by the events API with the same body. */
@@ -69,6 +82,9 @@ describe('claim steps as webhook events (real HTTP, anvil)', () => {
     expect(await balance(svc, c.escrowAddress as Address)).toBe(0n);
     const listed = await call(`${svc.api}/v1/events?type=transfer.claim_expired`, { key: sender.key });
     expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(expired.json.id);
+    // The endpoint subscribed to transfer.claim_expired only got that one.
+    await got(of('transfer.claim_expired', id), onlyExpired);
+    expect(onlyExpired.received.map((r) => r.json.type)).toEqual(['transfer.claim_expired']);
   });
 
   it('canceled: transfer.claim_canceled', async () => {
