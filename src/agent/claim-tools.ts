@@ -1,5 +1,6 @@
 import { claimContact, mask, type ClaimsService } from '../claims/claims.js';
 import type { FxService } from '../fx/rates.js';
+import { toTransferQuote, type QuotesService } from '../quotes/quotes.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { quoteTransfer } from '../transfers/quote.js';
 import type { SendTransferInput } from '../transfers/schemas.js';
@@ -15,17 +16,28 @@ export interface ClaimToolDeps {
   claims: ClaimsService;
   fx: FxService;
   publicUrl: string;
+  /** Firm quotes: a claim's preview pins one and its confirm is priced from it (docs/claims.md). */
+  quotes?: QuotesService;
   country?: (accountId: string) => Promise<string | undefined>;
 }
 
 /** The contact to hold a claim for, when the failure was "nobody with that phone/email". */
 export async function claimTarget(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput, reason: string) {
-  if (reason !== 'unknown_recipient' || input.quote_id) return undefined;
+  if (reason !== 'unknown_recipient' || (input.quote_id && !deps.quotes)) return undefined;
   return claimContact(input.recipient, await deps.country?.(ctx.accountId));
 }
 
 export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput): Promise<ToolOutcome> {
-  const made = await deps.claims.create(ctx.accountId, { contact: input.recipient, amount: input.amount, ...(input.currency ? { currency: input.currency } : {}), ...(input.note ? { note: input.note } : {}) });
+  // A pinned firm quote (the preview's): exactly its figures, or quote_expired and nothing moves.
+  const firm = input.quote_id && deps.quotes ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, input) : undefined;
+  if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };
+  const made = await deps.claims.create(ctx.accountId, {
+    contact: input.recipient,
+    amount: input.amount,
+    ...(input.currency ? { currency: input.currency } : {}),
+    ...(input.note ? { note: input.note } : {}),
+    ...(firm ? { quote: firm.quote } : {}),
+  });
   if (!made.ok) return { ok: false, action: 'transfer', reason: made.reason, message: made.message };
   const c = made.claim;
   const url = `${deps.publicUrl}/claim/${made.token}`;
@@ -56,17 +68,36 @@ export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: 
   };
 }
 
-export async function previewClaim(deps: ClaimToolDeps, input: SendTransferInput, target: { kind: 'phone' | 'email'; contact: string }, localCurrency: string): Promise<ToolPreview> {
-  const q = quoteTransfer(deps.fx, { amount: input.amount, currency: input.currency ?? localCurrency, recipientCurrency: 'USDC' });
+export async function previewClaim(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput, target: { kind: 'phone' | 'email'; contact: string }): Promise<ToolPreview> {
+  const currency = input.currency ?? ctx.localCurrency ?? 'USD';
+  // With firm quotes: the figures shown are a quote into USDC the confirm executes exactly.
+  const firm = deps.quotes
+    ? input.quote_id
+      ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, { amount: input.amount, currency })
+      : await deps.quotes.create(ctx.accountId, { amount: input.amount, currency, to_currency: 'USDC' })
+    : undefined;
+  if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };
+  const q = firm ? { ok: true as const, quote: toTransferQuote(firm.quote) } : quoteTransfer(deps.fx, { amount: input.amount, currency, recipientCurrency: 'USDC' });
   if (!q.ok) return { ok: false, action: 'transfer', reason: q.reason, message: q.message };
   const who = mask({ contactKind: target.kind, contact: target.contact });
+  const held = firm ? ` This rate is held until ${firm.quote.expiresAt.slice(11, 19)} UTC (quote ${firm.quote.id}).` : '';
   return {
     ok: true,
     description:
       `Send ${local(deps.fx, q.quote.sourceAmountMinor, q.quote.sourceCurrency)} to ${who}, who has no account yet: ${formatUsdc(q.quote.stablecoinAmount)} ` +
       `plus a ${formatUsdc(q.quote.fee)} fee (total ${formatUsdc(q.quote.totalDebit)}) leaves your wallet into a claim held for them, and you get a link to send them. ` +
-      `If it is not claimed in time (or you cancel), all of it comes back to you.`,
-    details: { recipient: who, claim: true, amount: q.quote.sourceAmount, currency: q.quote.sourceCurrency, stablecoin_amount: usdcDecimal(q.quote.stablecoinAmount), fee: usdcDecimal(q.quote.fee), total_debit: usdcDecimal(q.quote.totalDebit) },
+      `If it is not claimed in time (or you cancel), all of it comes back to you.${held}`,
+    details: {
+      recipient: who,
+      claim: true,
+      amount: q.quote.sourceAmount,
+      currency: q.quote.sourceCurrency,
+      stablecoin_amount: usdcDecimal(q.quote.stablecoinAmount),
+      fee: usdcDecimal(q.quote.fee),
+      total_debit: usdcDecimal(q.quote.totalDebit),
+      ...(firm ? { rate: firm.quote.rate, quote_id: firm.quote.id, quote_expires_at: firm.quote.expiresAt } : {}),
+    },
+    ...(firm ? { input: { ...input, quote_id: firm.quote.id } } : {}),
   };
 }
 

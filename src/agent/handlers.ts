@@ -120,7 +120,7 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
           fx: deps.fx,
           ...(deps.quotes ? { quotes: deps.quotes } : {}),
           ...(deps.claims
-            ? { claims: { claims: deps.claims, fx: deps.fx, publicUrl: deps.publicUrl, country: async (id: string) => (await deps.accounts.get(id))?.country } }
+            ? { claims: { claims: deps.claims, fx: deps.fx, publicUrl: deps.publicUrl, ...(deps.quotes ? { quotes: deps.quotes } : {}), country: async (id: string) => (await deps.accounts.get(id))?.country } }
             : {}),
         })
       : (notAvailable('send_transfer', 'Sending money') as ToolHandler<'send_transfer'>),

@@ -117,7 +117,7 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
     const p = await transfers.preview(ctx.accountId, checked.input);
     if (!p.ok) {
       const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, p.reason));
-      if (deps.claims && target) return previewClaim(deps.claims, checked.input, target, ctx.localCurrency ?? 'USD');
+      if (deps.claims && target) return previewClaim(deps.claims, ctx, checked.input, target);
       return failed('transfer', p);
     }
     const { recipient } = p.preview;

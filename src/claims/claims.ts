@@ -4,11 +4,12 @@ import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
-import { formatUsdc } from '../lib/money.js';
+import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { toE164 } from '../lib/phone.js';
 import { fail, type Result } from '../lib/results.js';
 import { releaseSpend, type Limits } from '../limits/limits.js';
-import { StoreConflictError, type Store } from '../store/index.js';
+import { StoreConflictError, type Store, type Tx } from '../store/index.js';
+import { Quotes, toTransferQuote, type Quote } from '../quotes/quotes.js';
 import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy } from '../transfers/quote.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { WalletDirectory } from '../wallet/directory.js';
@@ -24,6 +25,12 @@ export interface ClaimsOptions {
   confirmTimeoutMs?: number;
   logger?: Logger;
   now?: () => Date;
+  /**
+   * Called inside the transaction that records a step (funded, claimed, canceled, expired), once
+   * per account the event is for: the composition root hands it to the webhook outbox, so a step
+   * and its event commit together and a re-run step that loses its compare-and-set emits nothing.
+   */
+  onEvent?: (tx: Tx, type: ClaimEventType, accountId: string, data: ClaimEventData, nowMs: number) => Promise<void>;
   /** Test hook: called at each step boundary (a crash test throws or kills the process there). */
   crashAt?: (step: ClaimStep) => void;
 }
@@ -31,13 +38,35 @@ export interface ClaimsOptions {
 /** The points a crash test stops at: after each intent is recorded, and after each move. */
 export type ClaimStep = 'funding-recorded' | 'funded' | 'claiming-recorded' | 'paid' | 'returning-recorded' | 'returned';
 
+/** The `data` of a `transfer.*` event (docs/claims.md, "Events and webhooks"). */
+export interface ClaimEventData {
+  id: string;
+  object: 'transfer';
+  type: 'claim';
+  role: 'sender' | 'recipient';
+  status: 'open' | 'claimed' | 'canceled' | 'expired';
+  amount: string;
+  fee: string;
+  currency: 'USDC';
+  source_amount: string;
+  source_currency: string;
+  recipient: string;
+  sender_account: string;
+  expires_at: string;
+  tx_hash?: string;
+}
+
 export interface CreateClaimInput {
   contact: string;
   amount: string;
   currency?: string;
   note?: string;
   language?: string;
+  /** A firm quote into USDC already checked (QuotesService.forClaim): its figures, used once. */
+  quote?: Quote;
 }
+
+class QuoteTaken extends Error {}
 
 /** Is `text` a phone number or email (the references a claim link can be sent to)? */
 export function claimContact(text: string, country?: string): { kind: 'phone' | 'email'; contact: string } | undefined {
@@ -97,7 +126,10 @@ export class ClaimsService {
     if (!sender) return fail('account_not_found', 'Your account was not found.');
     const c = claimContact(input.contact, sender.country);
     if (!c) return fail('invalid_recipient', `${input.contact} is not a phone number or email.`, 'recipient');
-    const q = quoteTransfer(this.fx, { amount: input.amount, currency: input.currency ?? sender.localCurrency, recipientCurrency: 'USDC' }, this.opts.feePolicy ?? DEFAULT_FEE_POLICY);
+    const firm = input.quote;
+    const q = firm
+      ? { ok: true as const, quote: toTransferQuote(firm) }
+      : quoteTransfer(this.fx, { amount: input.amount, currency: input.currency ?? sender.localCurrency, recipientCurrency: 'USDC' }, this.opts.feePolicy ?? DEFAULT_FEE_POLICY);
     if (!q.ok) return q;
     const fromAddress = this.wallets.addressOf(sender);
     const { token, hash } = newClaimToken();
@@ -139,9 +171,13 @@ export class ClaimsService {
           fmt: (v) => formatUsdc(v),
         });
         if (!reserved.ok) return reserved;
+        // The firm quote is spent with the claim that uses it, or not at all.
+        // (Thrown, so the hold and limit just taken roll back with it.)
+        if (firm && !(await tx.table(Quotes).update(firm.id, { status: 'used', transferId: id, updatedAt: nowIso() }, { status: 'open' }))) throw new QuoteTaken();
         await tx.table(Claims).insert({ ...row, reservation: reserved.reservation });
         return { ok: true as const };
       }).catch((e: unknown) => {
+        if (e instanceof QuoteTaken) return fail('quote_used', `Quote ${firm!.id} was already used; nothing was sent.`);
         if (e instanceof StoreConflictError && attempt < 5) return 'retry' as const;
         throw e;
       });
@@ -222,7 +258,10 @@ export class ClaimsService {
       const key = holdKey('claim', c.id);
       if (out.status === 'settled') {
         const row = await t.update(c.id, { status: 'open', fundTxHash: out.txHash, events: [...c.events, this.event('transfer.claim_created', out.txHash)], updatedAt: nowIso() }, { status: 'funding' });
-        if (row) await settleHold(tx, c.fromAddress, key, BigInt(c.total));
+        if (row) {
+          await settleHold(tx, c.fromAddress, key, BigInt(c.total));
+          await this.emit(tx, row, 'transfer.claim_created', out.txHash);
+        }
         return row ?? (await t.get(c.id))!;
       }
       if (out.status === 'failed') {
@@ -248,7 +287,7 @@ export class ClaimsService {
         this.opts.logger?.warn({ claimId: c.id, out }, 'claim payout not settled yet; the sweep retries it');
         return c;
       }
-      row = (await this.transition(c.id, 'claiming', { status: 'claimed', payoutTxHash: out.txHash, events: [...c.events, this.event('transfer.claimed', out.txHash)] })) ?? (await this.get(c.id))!;
+      row = (await this.transition(c.id, 'claiming', { status: 'claimed', payoutTxHash: out.txHash, events: [...c.events, this.event('transfer.claimed', out.txHash)] }, 'transfer.claimed')) ?? (await this.get(c.id))!;
     }
     if (row.status === 'claimed' && !row.feeSettled && BigInt(row.fee) > 0n) {
       const fee = await this.move(row.escrowIndex, this.wallets.address(FEE_WALLET_INDEX), BigInt(row.fee), 'claim-fee', row.id);
@@ -266,20 +305,57 @@ export class ClaimsService {
     }
     const final: ClaimStatus = c.returnReason === 'expired' ? 'expired' : 'canceled';
     const type: ClaimEventType = final === 'expired' ? 'transfer.claim_expired' : 'transfer.claim_canceled';
-    return (await this.transition(c.id, 'returning', { status: final, returnTxHash: out.txHash, events: [...c.events, this.event(type, out.txHash)] })) ?? (await this.get(c.id))!;
+    return (await this.transition(c.id, 'returning', { status: final, returnTxHash: out.txHash, events: [...c.events, this.event(type, out.txHash)] }, type)) ?? (await this.get(c.id))!;
   }
 
   private move(fromIndex: number, to: string, value: bigint, kind: string, id: string): Promise<MoveOutcome> {
     return moveOnce(this.chain, { fromIndex, to: to as Address, value, kind, id }, this.opts.confirmTimeoutMs);
   }
 
-  private transition(id: string, from: ClaimStatus, patch: Partial<Claim>): Promise<Claim | undefined> {
-    return this.store.write(Claims, (t) => t.update(id, { ...patch, updatedAt: nowIso() }, { status: from }));
+  /** Compare-and-set on the status; with `emit`, the step's event commits with it (only if it won). */
+  private transition(id: string, from: ClaimStatus, patch: Partial<Claim>, emit?: ClaimEventType): Promise<Claim | undefined> {
+    if (!emit || !this.opts.onEvent) return this.store.write(Claims, (t) => t.update(id, { ...patch, updatedAt: nowIso() }, { status: from }));
+    return this.store.transaction(async (tx) => {
+      const row = await tx.table(Claims).update(id, { ...patch, updatedAt: nowIso() }, { status: from });
+      if (row) await this.emit(tx, row, emit, row.events.at(-1)?.txHash);
+      return row;
+    });
+  }
+
+  /**
+   * The step's event for the sender; `transfer.claimed` also for the claimant (money in for them:
+   * a merchant account that claims sees it on its endpoints too).
+   */
+  private async emit(tx: Tx, c: Claim, type: ClaimEventType, txHash?: string): Promise<void> {
+    if (!this.opts.onEvent) return;
+    const nowMs = this.now().getTime();
+    await this.opts.onEvent(tx, type, c.senderAccountId, claimEventData(c, 'sender', txHash), nowMs);
+    if (type === 'transfer.claimed' && c.claimantAccountId) await this.opts.onEvent(tx, type, c.claimantAccountId, claimEventData(c, 'recipient', txHash), nowMs);
   }
 
   private event(type: ClaimEventType, txHash?: string) {
     return { type, at: this.now().toISOString(), ...(txHash ? { txHash } : {}) };
   }
+}
+
+export function claimEventData(c: Claim, role: 'sender' | 'recipient', txHash?: string): ClaimEventData {
+  const status = c.status === 'claimed' || c.status === 'canceled' || c.status === 'expired' ? c.status : 'open';
+  return {
+    id: c.id,
+    object: 'transfer',
+    type: 'claim',
+    role,
+    status,
+    amount: usdcDecimal(c.amount),
+    fee: usdcDecimal(c.fee),
+    currency: 'USDC',
+    source_amount: c.sourceAmount,
+    source_currency: c.sourceCurrency,
+    recipient: mask(c),
+    sender_account: c.senderAccountId,
+    expires_at: c.expiresAt,
+    ...(txHash ? { tx_hash: txHash } : {}),
+  };
 }
 
 /** "+2547•••••678" / "a•••@example.com": enough to recognise, not to learn the contact. */

@@ -131,7 +131,8 @@ export const EnvSchema = z.object({
   /** How long a firm quote holds its rate (docs/quotes.md). */
   QUOTE_TTL: TimerDuration.default(parseDuration('60s')),
   /** How long a claim link waits for its recipient before the money goes back to the sender (docs/claims.md). */
-  CLAIM_TTL: Duration.pipe(z.number().min(60_000, 'must be at least 1m')).default(parseDuration('7d')),
+  /** At least 1m; NODE_ENV=test allows seconds so the expiry can be tested through the doors. */
+  CLAIM_TTL: Duration.pipe(z.number().min(1_000, 'must be at least 1s')).default(parseDuration('7d')),
   /** Fault injection for the kill -9 tests (NODE_ENV=test only): the claim step at which the process SIGKILLs itself. */
   FAULT_CLAIM_STEP: optionalString,
   /** A live rate provider (docs/quotes.md, "Live rates"); unset: the shipped table data/fx-rates.json. */
@@ -163,6 +164,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'Invalid configuration:\n  CHAIN_RPC_URL: a real network also needs CHAIN_ID, TOKEN_ADDRESS and RELAYER_PRIVATE_KEY',
     );
+  }
+  if (e.CLAIM_TTL < 60_000 && e.NODE_ENV !== 'test') {
+    throw new ConfigError('Invalid configuration:\n  CLAIM_TTL: must be at least 1m');
   }
   if (e.TELEGRAM_WEBHOOK_URL && !e.TELEGRAM_WEBHOOK_SECRET) {
     throw new ConfigError('Invalid configuration:\n  TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_WEBHOOK_URL is set');

@@ -163,6 +163,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     ...confirm,
     ttlMs: config.CLAIM_TTL,
     logger: logger.child({ module: 'claims' }),
+    // Each step's `transfer.*` event, in the step's own transaction (docs/claims.md).
+    onEvent: async (tx, type, accountId, data, nowMs) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs)),
     // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
     ...(fault ? { crashAt: (step: string) => void (step === fault && process.kill(process.pid, 'SIGKILL')) } : {}),
   });

@@ -151,7 +151,7 @@ export class QuotesService {
     const now = this.now();
     if (q.status === 'expired' || Date.parse(q.expiresAt) <= now.getTime()) {
       await this.store.write(Quotes, (t) => t.update(q.id, { status: 'expired', updatedAt: nowIso() }, { status: 'open' }));
-      return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, input), 'quote_id');
+      return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, { amount: input.amount, currency: q.sourceCurrency, recipient: input.recipient }), 'quote_id');
     }
     const row = buildTransferRow({
       sender,
@@ -179,6 +179,30 @@ export class QuotesService {
     return this.transfers.confirm(accountId, row.id);
   }
 
+  /**
+   * A firm quote for a claim link (docs/claims.md, "Price"): a quote into USDC bound to no
+   * account (the contact has none). Checks it is the caller's, open, for this amount and in
+   * time; the claim marks it used in the transaction that records the claim. Expired: refused
+   * with `quote_expired` and a fresh quote offered, nothing moved.
+   */
+  async forClaim(accountId: string, quoteId: string, input: { amount: string; currency?: string }): Promise<Result<{ quote: Quote }, TransferFailure | QuoteFailureReason>> {
+    const q = await this.get(accountId, quoteId);
+    if (!q) return fail(QuoteReason.notFound, `No such quote: ${quoteId}.`, 'quote_id');
+    if (q.status === 'used') return fail(QuoteReason.used, `Quote ${quoteId} was already used.`, 'quote_id');
+    const sender = await this.accounts.get(accountId);
+    if (!sender) return fail('account_not_found', 'Your account was not found.');
+    const currency = input.currency ?? sender.localCurrency;
+    if (currency !== q.sourceCurrency || !sameAmount(input.amount, q.sourceAmount)) {
+      return fail(QuoteReason.mismatch, `Quote ${quoteId} is for ${q.sourceAmount} ${q.sourceCurrency}, not ${input.amount} ${currency}; ask for a new quote.`, 'quote_id');
+    }
+    if (q.recipientAddress || q.recipientCurrency !== 'USDC') return fail(QuoteReason.mismatch, `Quote ${quoteId} prices another recipient; ask for a new quote.`, 'quote_id');
+    if (q.status === 'expired' || Date.parse(q.expiresAt) <= this.now().getTime()) {
+      await this.store.write(Quotes, (t) => t.update(q.id, { status: 'expired', updatedAt: nowIso() }, { status: 'open' }));
+      return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, { amount: input.amount, currency: q.sourceCurrency, to_currency: 'USDC' }), 'quote_id');
+    }
+    return { ok: true, quote: q };
+  }
+
   private mismatch(q: Quote, sender: Account, input: SendTransferInput, recipient: Recipient): string | undefined {
     const currency = input.currency ?? sender.localCurrency;
     if (currency !== q.sourceCurrency || !sameAmount(input.amount, q.sourceAmount)) {
@@ -192,9 +216,9 @@ export class QuotesService {
   }
 
   /** "That quote expired...; a new one: ..." with a fresh quote when one can be priced. */
-  private async expiredMessage(q: Quote, accountId: string, input: SendTransferInput): Promise<string> {
+  private async expiredMessage(q: Quote, accountId: string, again: CreateQuoteInput): Promise<string> {
     const head = `That quote (${q.id}) expired at ${q.expiresAt.slice(11, 19)} UTC; nothing was sent.`;
-    const fresh = await this.create(accountId, { amount: input.amount, currency: q.sourceCurrency, recipient: input.recipient });
+    const fresh = await this.create(accountId, again);
     if (!fresh.ok) return `${head} Ask again for a new quote.`;
     const n = fresh.quote;
     return (

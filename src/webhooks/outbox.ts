@@ -9,12 +9,12 @@ import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
 import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
-import type { EventType, WebhookEventPayload } from './schemas.js';
+import type { EventType, PaymentEventPayload, PaymentEventType, TransferEventData, TransferEventType } from './schemas.js';
 
 /** The event kinds, defined with the payload schemas (./schemas.ts). */
 export { EVENT_TYPES, type EventType } from './schemas.js';
 
-const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, EventType>> = {
+const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, PaymentEventType>> = {
   settled: 'payment.settled',
   expired: 'payment.expired',
   failed: 'payment.failed',
@@ -28,6 +28,7 @@ export type { WebhookEventPayload } from './schemas.js';
 export interface WebhookEvent {
   readonly id: string;
   accountId: string;
+  /** The subject: a payment (`pay_...`), or a claim (`clm_...`) for `transfer.*` events. */
   paymentId: string;
   type: EventType;
   createdAt: string;
@@ -116,15 +117,15 @@ export function endpointWants(e: WebhookEndpoint, type: EventType): boolean {
 /** Attempt log entries kept per delivery (redeliveries can add more without bound). */
 export const MAX_ATTEMPTS_KEPT = 100;
 
-export function eventTypeFor(status: PaymentStatus): EventType | undefined {
+export function eventTypeFor(status: PaymentStatus): PaymentEventType | undefined {
   return TYPE_FOR_STATUS[status];
 }
 
 /** Fields beyond the payment's own, e.g. the refund of a `refund.*` or `payment.refunded` event. */
-export type EventExtra = Pick<WebhookEventPayload['data'], 'refund'>;
+export type EventExtra = Pick<PaymentEventPayload['data'], 'refund'>;
 
-export function eventPayload(id: string, type: EventType, payment: Payment, createdMs: number, extra: EventExtra = {}): WebhookEventPayload {
-  const data: WebhookEventPayload['data'] = {
+export function eventPayload(id: string, type: PaymentEventType, payment: Payment, createdMs: number, extra: EventExtra = {}): PaymentEventPayload {
+  const data: PaymentEventPayload['data'] = {
     id: payment.id,
     // Interface 6 types the reference as a string; payments created without one send "".
     reference: payment.reference ?? '',
@@ -179,31 +180,49 @@ export class Outbox {
   /** Stores the event and, when the payment or its account has an endpoint, its delivery. */
   async record(
     tx: Tx,
-    type: EventType,
+    type: PaymentEventType,
     payment: Payment,
     nowMs = Date.now(),
     extra: EventExtra = {},
   ): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
     const id = newId('evt');
+    return this.insert(tx, { id, accountId: payment.accountId, subjectId: payment.id, type, nowMs, body: eventPayload(id, type, payment, nowMs, extra), webhookUrl: payment.webhookUrl });
+  }
+
+  /**
+   * A transfer step's event (a claim's, docs/claims.md) for one account: called by the claims
+   * module inside the transaction that records the step, so a re-run step that loses its
+   * compare-and-set records nothing. Goes to the account's default and added endpoints.
+   */
+  async recordTransfer(tx: Tx, type: TransferEventType, accountId: string, data: TransferEventData, nowMs = Date.now()): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
+    const id = newId('evt');
+    return this.insert(tx, { id, accountId, subjectId: data.id, type, nowMs, body: { id, type, created: Math.floor(nowMs / 1000), data } });
+  }
+
+  private async insert(
+    tx: Tx,
+    e: { id: string; accountId: string; subjectId: string; type: EventType; nowMs: number; body: object; webhookUrl?: string },
+  ): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
+    const { id, type, nowMs } = e;
     const created = new Date(nowMs).toISOString();
     const event = await tx.table(WebhookEvents).insert({
       id,
-      accountId: payment.accountId,
-      paymentId: payment.id,
+      accountId: e.accountId,
+      paymentId: e.subjectId,
       type,
       createdAt: created,
-      body: JSON.stringify(eventPayload(id, type, payment, nowMs, extra)),
+      body: JSON.stringify(e.body),
     });
-    const targets = await this.targets(tx, type, payment);
+    const targets = await this.targets(tx, type, e.accountId, e.webhookUrl);
     if (targets.length === 0) return { event };
     // Every account with an endpoint has a signing secret; one made here is revealed by rotating.
-    await this.opts.secrets.ensureIn(tx, payment.accountId);
+    await this.opts.secrets.ensureIn(tx, e.accountId);
     let first: WebhookDelivery | undefined;
     for (const target of targets) {
       const delivery = await tx.table(WebhookDeliveries).insert({
         id: newId('whd'),
-        accountId: payment.accountId,
-        paymentId: payment.id,
+        accountId: e.accountId,
+        paymentId: e.subjectId,
         eventId: id,
         eventType: type,
         url: target.url,
@@ -228,15 +247,15 @@ export class Outbox {
    * Where an event goes: the payment's own `webhook_url`, else the default endpoint; plus every
    * added endpoint that subscribes to the type. Disabled endpoints get nothing; a URL gets one copy.
    */
-  private async targets(tx: Tx, type: EventType, payment: Payment): Promise<Array<{ url: string; endpointId?: string }>> {
+  private async targets(tx: Tx, type: EventType, accountId: string, webhookUrl?: string): Promise<Array<{ url: string; endpointId?: string }>> {
     const endpoints = tx.table(WebhookEndpoints);
     const out: Array<{ url: string; endpointId?: string }> = [];
-    if (payment.webhookUrl) out.push({ url: payment.webhookUrl });
+    if (webhookUrl) out.push({ url: webhookUrl });
     else {
-      const main = await endpoints.get(payment.accountId);
+      const main = await endpoints.get(accountId);
       if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
     }
-    for (const e of await endpoints.findMany({ accountId: payment.accountId })) {
+    for (const e of await endpoints.findMany({ accountId })) {
       if (endpointWants(e, type) && !out.some((t) => t.url === e.url)) out.push({ url: e.url, endpointId: e.id });
     }
     return out;

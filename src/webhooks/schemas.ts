@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Metadata, PaymentStatus } from '../payments/schemas.js';
 import { RefundResource } from '../refunds/schemas.js';
 
-export const EVENT_TYPES = [
+/** Events about a payment (the body's `data` is the payment). */
+export const PAYMENT_EVENT_TYPES = [
   'payment.settled',
   'payment.expired',
   'payment.failed',
@@ -12,7 +13,13 @@ export const EVENT_TYPES = [
   'refund.succeeded',
   'refund.failed',
 ] as const;
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+/** Events about a transfer by claim link (docs/claims.md; `data` is the claim). */
+export const TRANSFER_EVENT_TYPES = ['transfer.claim_created', 'transfer.claimed', 'transfer.claim_canceled', 'transfer.claim_expired'] as const;
+export type TransferEventType = (typeof TRANSFER_EVENT_TYPES)[number];
+export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...TRANSFER_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+export const isTransferEvent = (t: EventType): t is TransferEventType => (TRANSFER_EVENT_TYPES as readonly string[]).includes(t);
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 
@@ -46,9 +53,9 @@ export const DeliveryId = z.string().regex(/^whd_[0-9A-Za-z]{10,64}$/, 'not a we
  * The JSON body merchants receive (interface 6): built by `eventPayload`, stored as text
  * with the event, and documented in OpenAPI from this same schema.
  */
-export const WebhookEventPayload = z.object({
+export const PaymentEventPayload = z.object({
   id: z.string().describe('Event id: evt_...'),
-  type: z.enum(EVENT_TYPES),
+  type: z.enum(PAYMENT_EVENT_TYPES),
   created: z.number().int().describe('Unix seconds of the state change.'),
   data: z.object({
     id: z.string(),
@@ -63,4 +70,35 @@ export const WebhookEventPayload = z.object({
     refund: RefundResource.optional().describe('`refund.*` and `payment.refunded` events: the refund concerned.'),
   }),
 });
+export type PaymentEventPayload = z.infer<typeof PaymentEventPayload>;
+
+/** `data` of a `transfer.*` event: the claim (docs/claims.md, "Events and webhooks"). */
+export const TransferEventData = z.object({
+  id: z.string().describe('The claim: clm_...'),
+  object: z.literal('transfer'),
+  type: z.literal('claim'),
+  role: z.enum(['sender', 'recipient']).describe("Whose event this is: the account that sent the claim, or the one that claimed it."),
+  status: z.enum(['open', 'claimed', 'canceled', 'expired']),
+  amount: z.string().describe('What the recipient gets, in USDC (decimal string).'),
+  fee: z.string().describe('The fee in USDC (given back with the amount on cancel or expiry).'),
+  currency: z.literal('USDC'),
+  source_amount: z.string().describe("The amount as the sender typed it, in `source_currency`."),
+  source_currency: z.string(),
+  recipient: z.string().describe('The phone or email sent to, masked.'),
+  sender_account: z.string(),
+  expires_at: z.string().describe('When an unclaimed claim goes back to the sender (ISO 8601).'),
+  tx_hash: z.string().optional().describe("The step's on-chain transaction."),
+});
+export type TransferEventData = z.infer<typeof TransferEventData>;
+
+export const TransferEventPayload = z.object({
+  id: z.string().describe('Event id: evt_...'),
+  type: z.enum(TRANSFER_EVENT_TYPES),
+  created: z.number().int().describe('Unix seconds of the step.'),
+  data: TransferEventData,
+});
+export type TransferEventPayload = z.infer<typeof TransferEventPayload>;
+
+/** Any event body: a payment's or a transfer's (tell them apart by `type`). */
+export const WebhookEventPayload = z.union([PaymentEventPayload, TransferEventPayload]);
 export type WebhookEventPayload = z.infer<typeof WebhookEventPayload>;

@@ -12,7 +12,7 @@ import { randomBase62 } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { Store } from '../store/index.js';
 import { WebhookEndpoints, type EventType } from './outbox.js';
-import type { WebhookEventPayload } from './schemas.js';
+import { isTransferEvent, type PaymentEventPayload, type PaymentEventType, type WebhookEventPayload } from './schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';
 import { signatureHeader, standardWebhookHeaders } from './signing.js';
@@ -26,7 +26,7 @@ export interface TestEventOutcome {
   result: SendResult;
 }
 
-const STATUS_OF: Record<EventType, WebhookEventPayload['data']['status']> = {
+const STATUS_OF: Record<PaymentEventType, PaymentEventPayload['data']['status']> = {
   'payment.settled': 'settled',
   'payment.expired': 'expired',
   'payment.failed': 'failed',
@@ -36,7 +36,31 @@ const STATUS_OF: Record<EventType, WebhookEventPayload['data']['status']> = {
   'refund.failed': 'settled',
 };
 
+const CLAIM_STATUS_OF = { 'transfer.claim_created': 'open', 'transfer.claimed': 'claimed', 'transfer.claim_canceled': 'canceled', 'transfer.claim_expired': 'expired' } as const;
+
 export function testEventBody(type: EventType, now = Date.now()): WebhookEventPayload {
+  if (isTransferEvent(type)) {
+    return {
+      id: `evt_test_${randomBase62(20)}`,
+      type,
+      created: Math.floor(now / 1000),
+      data: {
+        id: `clm_test_${randomBase62(16)}`,
+        object: 'transfer',
+        type: 'claim',
+        role: 'sender',
+        status: CLAIM_STATUS_OF[type],
+        amount: '12.5',
+        fee: '0.0625',
+        currency: 'USDC',
+        source_amount: '12.5',
+        source_currency: 'USD',
+        recipient: '+2547•••••678',
+        sender_account: 'acct_test',
+        expires_at: new Date(now + 7 * 86_400_000).toISOString(),
+      },
+    };
+  }
   return {
     id: `evt_test_${randomBase62(20)}`,
     type,

@@ -98,6 +98,12 @@ describe('a claim killed (SIGKILL) at each step', () => {
       }
       expect(await bal(done.escrowAddress)).toBe(want === 'open' ? BigInt(done.total) : 0n);
       await conserved();
+      // Each step's transfer.* event exactly once, though the step was re-run after the kill
+      // (transfer.claimed twice: the sender's and the claimant's copy).
+      const events = (await client!.query<{ doc: { type: string } }>("SELECT doc FROM webhook_events WHERE doc->>'paymentId' = $1", [id])).rows.map((r) => r.doc.type).sort();
+      expect(events).toEqual(
+        want === 'open' ? ['transfer.claim_created'] : want === 'claimed' ? ['transfer.claim_created', 'transfer.claimed', 'transfer.claimed'] : ['transfer.claim_canceled', 'transfer.claim_created'],
+      );
     }
   });
 });

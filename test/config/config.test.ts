@@ -146,4 +146,12 @@ describe('loadConfig', () => {
   it('production follows NODE_ENV', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
   });
+
+  it('CLAIM_TTL: at least 1m, seconds only under NODE_ENV=test (the expiry test through the doors)', () => {
+    expect(() => loadConfig({ CLAIM_TTL: '10s' })).toThrow(/CLAIM_TTL: must be at least 1m/);
+    expect(() => loadConfig({ NODE_ENV: 'production', CLAIM_TTL: '59s' })).toThrow(ConfigError);
+    expect(loadConfig({ NODE_ENV: 'test', CLAIM_TTL: '10s' }).CLAIM_TTL).toBe(10_000);
+    expect(() => loadConfig({ NODE_ENV: 'test', CLAIM_TTL: '500ms' })).toThrow(/at least 1s/);
+    expect(loadConfig({ CLAIM_TTL: '1m' }).CLAIM_TTL).toBe(60_000);
+  });
 });
