@@ -8,6 +8,7 @@ import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { LANGS } from '../../src/agent/local/language.js';
 import { outcomeReply } from '../../src/agent/local/outcome-replies-i18n.js';
 import { failureReply, LOCALIZED_FAILURES } from '../../src/agent/local/failure-replies-i18n.js';
+import { readReply } from '../../src/agent/local/replies-read.js';
 import { pendingAsk } from '../../src/agent/local/pending-replies-i18n.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 import type { ToolContext, ToolOutcome } from '../../src/agent/tools.js';
@@ -122,6 +123,17 @@ describe('money-moving results in eight languages', () => {
 
   it('a result of another shape (a claim link) keeps the English summary', () => {
     expect(outcomeReply('send_transfer', { id: 'clm_1', claim_url: 'x' }, 'fr')).toBeUndefined();
+  });
+});
+
+describe('a firm quote (held until a time, under an id)', () => {
+  const summary = 'Quote (nothing sent): 100.00 BRL to MXN arrives as 353.20 MXN at 1 BRL = 3.53202847 MXN; fee 0.088967 USDC (total 17.882561 USDC from your wallet). Held until 08:19:57 UTC (quote qt_JUs852).';
+  it('is answered whole in each language with its time and id', () => {
+    for (const lang of LANGS.filter((l) => l !== 'en')) {
+      const r = readReply('quote_transfer', summary, lang)!;
+      for (const f of ['100.00 BRL', '353.20 MXN', '1 BRL = 3.53202847 MXN', '0.088967 USDC', '17.882561 USDC', '08:19:57 UTC', 'qt_JUs852']) expect(r, lang).toContain(f);
+      expect(r, lang).not.toMatch(/Held until|nothing sent/);
+    }
   });
 });
 
