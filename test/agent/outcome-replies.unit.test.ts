@@ -9,6 +9,8 @@ import { LANGS } from '../../src/agent/local/language.js';
 import { outcomeReply } from '../../src/agent/local/outcome-replies-i18n.js';
 import { failureReply, LOCALIZED_FAILURES } from '../../src/agent/local/failure-replies-i18n.js';
 import { readReply } from '../../src/agent/local/replies-read.js';
+import { localizeQuestion } from '../../src/agent/local/replies-questions-i18n.js';
+import { replies } from '../../src/agent/local/replies.js';
 import { pendingAsk } from '../../src/agent/local/pending-replies-i18n.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 import type { ToolContext, ToolOutcome } from '../../src/agent/tools.js';
@@ -160,6 +162,28 @@ describe('failures and confirmations in eight languages', () => {
       if (lang !== 'en') expect(ask).not.toMatch(/Confirm to go ahead|This expires/);
     }
     expect(pendingAsk('en', 1)).toBe('Confirm to go ahead, or cancel. This expires in 1 minute.');
+  });
+});
+
+describe("the builders' questions in eight languages", () => {
+  const r = replies;
+  const questions = [
+    r.transferNeedsBoth, r.transferNeedsRecipient('5,000.00 KES'), r.transferNeedsAmount('@zawadi'), r.transferOneRecipient, r.transferNationalPhone('0712345678'),
+    r.transferNamedRecipient('Mama Ngozi'), r.noScheduling, r.amountPositive, r.amountTooLarge, r.billNeedsBiller, r.billNeedsAccount('Acme Power', 'meter number'),
+    r.billNeedsAmount('Acme Power'), r.billNeedsAll, r.marketNeedsQuestion, r.marketQuestionLength, r.marketOutcomeCount, r.marketClosePast, r.stakeNeedsMarket,
+    r.stakeNeedsOutcome('mkt_Q7'), r.stakeNeedsAmount('mkt_Q7'), r.resolveNeedsMarket, r.resolveNeedsOutcome('mkt_Q7'), r.cancelNeedsMarket, r.linkNeedsAmount,
+  ];
+  for (const lang of LANGS.filter((l) => l !== 'en')) {
+    it(`${lang}: every question is translated, its filled-in parts kept`, () => {
+      for (const q of questions) {
+        const out = localizeQuestion(q, lang);
+        expect(out, `${lang}: ${q}`).not.toBe(q);
+        for (const part of ['@zawadi', '0712345678', 'Mama Ngozi', 'Acme Power', 'mkt_Q7', '5,000.00 KES']) if (q.includes(part)) expect(out, `${lang}: ${q}`).toContain(part);
+      }
+    });
+  }
+  it('English keeps the builders\' own words', () => {
+    for (const q of questions) expect(localizeQuestion(q, 'en')).toBe(q);
   });
 });
 
