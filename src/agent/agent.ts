@@ -247,7 +247,7 @@ export class Agent {
     if (state.ended) return state.ended;
     // A held call is answered with the engine's own words (what it understood, why it waits) when it has them,
     // else with grounding's note (an inferred argument) before the description.
-    if (state.pending) return pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote);
+    if (state.pending) return pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote, result.kind === 'reply' ? result.ask : undefined);
     if (state.outcomes.length > 0) {
       // The turn reports its money-moving outcome if it had one, else its last one.
       const primary =
@@ -257,7 +257,9 @@ export class Agent {
       const exact = primary.outcome.ok && MONEY_MOVING_TOOLS.has(primary.call.name);
       // A lead in the user's language may go before the exact summary, never replace it.
       const led = result.kind === 'reply' && result.lead && primary.outcome.ok ? `${result.lead}${primary.outcome.summary}` : undefined;
-      return fromOutcome(primary.outcome, exact ? led : (text ?? led));
+      // The local engine's reply in the person's language, from this outcome's own fields, when it has one.
+      const localized = result.kind === 'reply' ? result.localized : undefined;
+      return fromOutcome(primary.outcome, localized ?? (exact ? led : (text ?? led)));
     }
     switch (result.kind) {
       case 'refuse':

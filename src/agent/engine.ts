@@ -46,6 +46,14 @@ export type EngineResult =
       text?: string;
       /** Said before a tool's exact summary (the local engine's "Imefanyika." in Swahili). */
       lead?: string;
+      /**
+       * The whole reply for the turn's tool outcome in the person's language, built from that
+       * outcome's own result fields (same figures as its summary); used in place of the summary
+       * or failure message. Only the local engine sets it; a model's text never fills it.
+       */
+      localized?: string;
+      /** "Confirm or cancel; it expires in N minutes" in the person's language, for a held action. */
+      ask?: (minutes: number) => string;
       /** The whole reply for a call held for confirmation (what was understood, why it waits), in the person's language. */
       held?: string;
     }

@@ -33,7 +33,7 @@ export interface ToolHandlerDeps {
 }
 
 /** Payment links made from chat live as long as a default checkout session. */
-const PAYMENT_LINK_MINUTES = 60;
+export const PAYMENT_LINK_MINUTES = 60;
 
 function notAvailable(name: ToolName, what: string): ToolHandler<ToolName> {
   return async (input: unknown) => {
@@ -90,6 +90,7 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
         status: p.status,
         amount: Number(p.amount),
         currency: p.currency,
+        amount_text: shown,
         stablecoin_amount: stablecoin,
         rate: p.rate,
         checkout_url: url,

@@ -2,6 +2,9 @@ import { parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, type ParseResult 
 import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
 import { detectLanguage } from './local/language.js';
 import { DONE_LEAD } from './local/replies-i18n.js';
+import { outcomeReply } from './local/outcome-replies-i18n.js';
+import { failureReply } from './local/failure-replies-i18n.js';
+import { pendingAsk } from './local/pending-replies-i18n.js';
 import { heldReply } from './local/replies-held.js';
 import { READ_ONLY_TOOLS, readReply } from './local/replies-read.js';
 
@@ -49,7 +52,7 @@ export class LocalEngine implements Engine {
         return { kind: 'refuse', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
       case 'tool': {
         // The reply is built by the agent from the outcome (or the pending action); in another
-        // language a short lead in that language goes before the exact summary.
+        // language the engine gives it whole in that language, from the same outcome's figures.
         const lang = detectLanguage(turn.message);
         if (parsed.hold) {
           // Understood, but not every word: the call waits for a person to confirm, on every channel.
@@ -57,13 +60,22 @@ export class LocalEngine implements Engine {
           return step.kind === 'pending' ? { kind: 'reply', held: heldReply(lang, parsed.hold, step.description) } : { kind: 'reply' };
         }
         const step = await runTool(parsed.call.name, parsed.call.input);
-        if (step.kind !== 'executed' || !step.outcome.ok || lang === 'en') return { kind: 'reply' };
+        // Held for a person's Confirm (a people-facing channel, a preview): asked in their language.
+        if (step.kind === 'pending' && lang !== 'en') return { kind: 'reply', ask: (minutes) => pendingAsk(lang, minutes) };
+        if (step.kind !== 'executed' || lang === 'en') return { kind: 'reply' };
+        if (!step.outcome.ok) {
+          // Why nothing moved, in the person's language (keyed by reason); else the tool's own message.
+          const localized = failureReply(step.outcome.reason, lang);
+          return localized ? { kind: 'reply', localized } : { kind: 'reply' };
+        }
         // A quote or a balance did nothing: it is answered whole in the person's language, never with "done".
         if (READ_ONLY_TOOLS.has(parsed.call.name)) {
           const text = readReply(parsed.call.name, step.outcome.summary, lang);
           return text ? { kind: 'reply', text } : { kind: 'reply' };
         }
-        return { kind: 'reply', lead: DONE_LEAD[lang] };
+        // A money-moving result, whole in the person's language, from the outcome's own figures.
+        const localized = outcomeReply(parsed.call.name, step.outcome.result, lang);
+        return localized ? { kind: 'reply', localized } : { kind: 'reply', lead: DONE_LEAD[lang] };
       }
     }
   }

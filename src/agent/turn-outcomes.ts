@@ -53,14 +53,20 @@ export function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<Tu
   return { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...retry, ...extra };
 }
 
-export function pendingResult(p: PendingAction, held?: string, note?: string): TurnOutcome {
+/**
+ * `ask`, when the engine has one, says "confirm or cancel; expires in N minutes" in the
+ * person's language; a spend policy's approval note stays as the policy wrote it.
+ */
+export function pendingResult(p: PendingAction, held?: string, note?: string, ask?: (minutes: number) => string): TurnOutcome {
   const action = TOOL_ACTIONS[p.call.name];
   const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
-  const ask = p.approval ?? 'Confirm to go ahead, or cancel.';
   const lead = note ? `${note} ` : '';
+  const tail = p.approval
+    ? `${p.approval} This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+    : (ask?.(minutes) ?? `Confirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   // The engine's own words for a call it held (what it understood, why it waits), unless a spend
   // policy holds it too: then the person must read which rule asks for their approval.
-  const reply = held && !p.approval ? held : `${lead}${p.description}\n${ask} This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  const reply = held && !p.approval ? held : `${lead}${p.description}\n${tail}`;
   return {
     ok: true,
     action,

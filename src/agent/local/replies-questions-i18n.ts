@@ -1,5 +1,6 @@
 import type { Lang } from './language.js';
 import { NOT_UNDERSTOOD, replies } from './replies.js';
+import { MORE_FIXED, MORE_VARIABLE } from './replies-builders-i18n.js';
 
 /**
  * The parser's own questions ("how much?", "to whom?", "which market?") in the message's
@@ -101,10 +102,10 @@ const VARIABLE: ReadonlyArray<[RegExp, Tr]> = [
 /** `reply` in `lang` when a translation exists; the English reply otherwise. */
 export function localizeQuestion(reply: string, lang: Lang): string {
   if (lang === 'en') return reply;
-  for (const [en, tr] of FIXED) if (en === reply) return tr[lang];
-  for (const [re, tr] of VARIABLE) {
+  for (const [en, tr] of [...FIXED, ...MORE_FIXED]) if (en === reply) return tr[lang];
+  for (const [re, tr] of [...VARIABLE, ...MORE_VARIABLE]) {
     const m = re.exec(reply);
-    if (m) return tr[lang].replace('{x}', m[1]!);
+    if (m) return tr[lang].replace('{x}', m[1]!).replace('{y}', m[2] ?? '');
   }
   return reply;
 }

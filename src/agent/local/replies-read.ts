@@ -44,6 +44,17 @@ const FEE: Texts = {
 };
 const NO_FEE: Texts = { en: '; no fee', pcm: '; no fee', sw: '; bila ada', fr: ' ; sans frais', pt: '; sem tarifa', es: '; sin comisión', hi: '; koi fee nahi', tl: '; walang bayad' };
 
+const FIRM: Texts = {
+  en: ' Held until {until} UTC (quote {id}).',
+  pcm: ' This price go hold reach {until} UTC (quote {id}).',
+  sw: ' Bei hii inashikiliwa hadi {until} UTC (quote {id}).',
+  fr: ' Ce prix est garanti jusqu’à {until} UTC (devis {id}).',
+  pt: ' Valores garantidos até {until} UTC (cotação {id}).',
+  es: ' Precio garantizado hasta las {until} UTC (cotización {id}).',
+  hi: ' Yeh rate {until} UTC tak pakka hai (quote {id}).',
+  tl: ' Hawak ang presyong ito hanggang {until} UTC (quote {id}).',
+};
+
 const fill = (t: string, v: Record<string, string>) => t.replace(/\{(\w+)\}/g, (_, k: string) => v[k] ?? '');
 
 /** The reply for a read-only tool's summary in `lang`, or undefined to keep the tool's own. */
@@ -54,10 +65,12 @@ export function readReply(tool: string, summary: string, lang: Lang): string | u
     return fill(BALANCE[lang], { usdc: m[1]!, local: m[2] ? fill(LOCAL_AT[lang], { amt: m[2], rate: m[3]! }) : '' });
   }
   if (tool === 'quote_transfer') {
-    const m = /^Quote \(nothing sent\): (.+?) to (.+?) arrives as (.+?)(?: at (1 \S+ = \S+ \S+))?(?:; fee (.+?) \(total (.+?) from your wallet\)|; no fee)\.$/.exec(summary);
+    const m = /^Quote \(nothing sent\): (.+?) to (.+?) arrives as (.+?)(?: at (1 \S+ = \S+ \S+))?(?:; fee (.+?) \(total (.+?) from your wallet\)|; no fee)\.(?: Held until (\d\d:\d\d:\d\d) UTC \(quote (\S+)\)\.)?$/.exec(summary);
     if (!m) return undefined;
     const fee = m[5] ? fill(FEE[lang], { fee: m[5], total: m[6]! }) : NO_FEE[lang];
-    return fill(QUOTE[lang], { sent: m[1]!, to: m[2]!, got: m[3]!, rate: m[4] ? fill(RATE[lang], { r: m[4] }) : '', fee });
+    // A firm quote: its figures are held until a time, under its id (src/quotes).
+    const firm = m[7] ? fill(FIRM[lang], { until: m[7], id: m[8]! }) : '';
+    return fill(QUOTE[lang], { sent: m[1]!, to: m[2]!, got: m[3]!, rate: m[4] ? fill(RATE[lang], { r: m[4] }) : '', fee }) + firm;
   }
   return undefined;
 }

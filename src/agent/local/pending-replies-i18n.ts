@@ -1,0 +1,21 @@
+import type { Lang } from './language.js';
+
+/**
+ * The last line of a held action (a preview or a people-facing channel's Confirm step) in the
+ * message's language: confirm or cancel, and when it expires. The `en` row is the agent's own
+ * sentence (src/agent/turn-outcomes.ts pendingResult), unchanged.
+ */
+const ASK: Readonly<Record<Lang, (n: number) => string>> = {
+  en: (n) => `Confirm to go ahead, or cancel. This expires in ${n} minute${n === 1 ? '' : 's'}.`,
+  pcm: (n) => `Confirm make I do am, or cancel. E go expire for ${n} minute${n === 1 ? '' : 's'} time.`,
+  sw: (n) => `Thibitisha niendelee, au ghairi. Muda wake unaisha baada ya dakika ${n}.`,
+  fr: (n) => `Confirmez pour continuer, ou annulez. Expire dans ${n} minute${n === 1 ? '' : 's'}.`,
+  pt: (n) => `Confirme para continuar, ou cancele. Expira em ${n} minuto${n === 1 ? '' : 's'}.`,
+  es: (n) => `Confirma para continuar, o cancela. Vence en ${n} minuto${n === 1 ? '' : 's'}.`,
+  hi: (n) => `Aage badhne ke liye confirm kijiye, ya cancel kijiye. Yeh ${n} minute mein expire ho jayega.`,
+  tl: (n) => `I-confirm para ituloy, o i-cancel. Mag-e-expire ito sa loob ng ${n} minuto.`,
+};
+
+export function pendingAsk(lang: Lang, minutes: number): string {
+  return ASK[lang](minutes);
+}
