@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
-import { MONEY_MOVING_TOOLS, type ToolCall, type ToolName } from './tool-inputs.js';
+import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import {
   TOOL_ACTIONS,
   ToolFailureReason,
@@ -8,64 +8,19 @@ import {
   executeCall,
   toToolCall,
   type Channel,
-  type ToolAction,
   type ToolContext,
   type ToolHandlers,
   type ToolOutcome,
 } from './tools.js';
-import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
-import { HELP_EXAMPLES } from './local-engine.js';
-import { type PendingAction, type PendingStatus } from './pending-actions.js';
+import type { Engine } from './engine.js';
+import { type PendingAction } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/port.js';
-import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
+import { QUOTED_ONLY_REPLY } from './grounding/index.js';
+import { failure, fromOutcome, pendingResult, view, type PendingActionView, type TurnOutcome, type TurnRequest } from './turn-outcome.js';
+import { runEngineTurn } from './turn-runner.js';
 
-export type AgentAction = ToolAction | 'none';
-
-export interface PendingActionView {
-  id: string;
-  expires_at: string;
-  description: string;
-  status: PendingStatus;
-  tool: ToolName;
-}
-
-/** Why a turn could not be answered at all: the model provider failed after retries. */
-export const UNAVAILABLE = 'unavailable';
-
-/**
- * The turn's outcome, in the agent's own terms (no HTTP status: each door maps it with its own
- * table). `action` names what happened and `result` carries its record (ids, amounts, rate,
- * status, tx hash); `reason` names why a failed turn was not done (`unavailable`: the model
- * provider failed, nothing was read); `pending` is the action awaiting the user's Confirm that
- * the turn (or a confirm/cancel) concerns; `already` marks a late confirm answered with the
- * action's first outcome. `turnJson` (./turn-json.ts) is its documented JSON.
- */
-export interface TurnOutcome {
-  ok: boolean;
-  action: AgentAction;
-  reply: string;
-  reason?: string;
-  pending?: PendingActionView;
-  result?: unknown;
-  already?: true;
-}
-
-export interface TurnRequest {
-  /** From authentication only (key, session, Telegram user): never from the message. */
-  accountId: string;
-  message: string;
-  channel: Channel;
-  requestId?: string;
-  /** Hold a money-moving call as a pending action even through the API (`confirm: false`). */
-  preview?: boolean;
-  /**
-   * Text the person passed on rather than wrote (a forwarded message, the message replied to):
-   * data to read, never an instruction; no argument of a money-moving call may come from it.
-   */
-  quoted?: string[];
-}
-
+export { UNAVAILABLE, type AgentAction, type PendingActionView, type TurnOutcome, type TurnRequest } from './turn-outcome.js';
 
 export interface AgentOptions {
   engine: Engine;
@@ -85,33 +40,6 @@ export interface AgentOptions {
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
-
-const failure = (action: AgentAction, reply: string, reason: string, pending?: PendingActionView): TurnOutcome => ({
-  ok: false,
-  action,
-  reply,
-  reason,
-  ...(pending ? { pending } : {}),
-});
-
-function view(p: PendingAction): PendingActionView {
-  return { id: p.id, expires_at: p.expiresAt, description: p.description, status: p.status, tool: p.call.name };
-}
-
-function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<TurnOutcome, 'pending' | 'already'> = {}): TurnOutcome {
-  if (outcome.ok) return { ok: true, action: outcome.action, reply: reply ?? outcome.summary, result: outcome.result, ...extra };
-  return { ok: false, action: outcome.action, reply: reply ?? outcome.message, reason: outcome.reason, ...extra };
-}
-
-interface TurnState {
-  outcomes: { call: ToolCall; outcome: ToolOutcome }[];
-  pending?: PendingAction;
-  /** Why the assistant held the action instead of acting (an argument it inferred). */
-  heldNote?: string;
-  rejected: string[];
-  /** Set when grounding ended the turn: its answer, whatever the engine does next. */
-  ended?: TurnOutcome;
-}
 
 /**
  * One plain-language message -> at most a few tool calls -> one reply. Through the API the
@@ -150,55 +78,19 @@ export class Agent {
     const quoted = (req.quoted ?? []).filter((q) => q.trim());
     if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
-    const state: TurnState = { outcomes: [], rejected: [] };
-    const runTool: ToolRunner = async (name, input, runOpts) => {
-      // Grounding ended the turn: nothing else runs in it, whatever the engine asks next.
-      if (state.ended) return { kind: 'ended', message: state.ended.reply };
-      const checked = toToolCall(name, input);
-      if (!checked.ok) {
-        state.rejected.push(checked.message);
-        log.info({ tool: name }, 'tool call rejected: invalid input');
-        return { kind: 'rejected', message: checked.message };
-      }
-      const call = checked.call;
-      const moving = MONEY_MOVING_TOOLS.has(call.name);
-      // One money-moving action per message: the turn reports one outcome, and the user saw one action.
-      if (moving && (state.pending || state.outcomes.some((o) => MONEY_MOVING_TOOLS.has(o.call.name)))) {
-        log.info({ tool: call.name }, 'tool call rejected: second money-moving action in one message');
-        return { kind: 'rejected', message: 'Only one action that moves money can be done per message; ask the user to send the next one separately.' };
-      }
-      // Grounding (./grounding): every argument in the person's own words, the request past the gate.
-      const grounding = moving ? groundCall({ call, message: req.message, quoted, localCurrency: account.localCurrency, now: this.now() }) : { kind: 'act' as const };
-      if (grounding.kind === 'end') {
-        // A refusal (not_grounded, injection…) is a 422 naming the action; a gate answer (negation, question) a 200 `none`.
-        state.ended = grounding.refuse
-          ? failure(TOOL_ACTIONS[call.name], grounding.reply, grounding.reason)
-          : { ok: true, action: 'none', reply: grounding.reply, reason: grounding.reason };
-        log.warn({ tool: call.name, reason: grounding.reason, missing: grounding.missing }, 'money-moving call stopped by grounding; turn ended');
-        return { kind: 'ended', message: grounding.reply };
-      }
-      if (grounding.kind === 'hold') state.heldNote = grounding.note;
-      // A call the engine holds (it did not understand the whole message) waits for a person, on every channel.
-      if ((channel !== 'api' || req.preview || runOpts?.hold || grounding.kind === 'hold') && moving) {
-        const preview = await describeCall(call, ctx, this.opts.handlers);
-        if (!preview.ok) {
-          state.outcomes.push({ call, outcome: preview });
-          log.info({ tool: call.name, ok: false, reason: preview.reason }, 'pending action refused by preview');
-          return { kind: 'executed', outcome: preview };
-        }
-        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
-        log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
-        return { kind: 'pending', description: preview.description };
-      }
-      const outcome = await this.execute(call, ctx);
-      state.outcomes.push({ call, outcome });
-      return { kind: 'executed', outcome };
-    };
-
-    const turn = { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log };
-    const result = await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool);
-    return this.finish(result, state);
+    const ctx = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}) };
+    return runEngineTurn(
+      {
+        engine: this.opts.engine,
+        handlers: this.opts.handlers,
+        now: this.now,
+        execute: (call, c) => this.execute(call, c),
+        createPending: (call, description, details) => this.createPending(accountId, channel, call, description, details, requestId),
+      },
+      req,
+      ctx,
+      quoted,
+    );
   }
 
   /**
@@ -220,7 +112,7 @@ export class Agent {
       if (!preview.ok) return fromOutcome(preview);
       const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
-      return this.pendingResult(pending);
+      return pendingResult(pending);
     }
     return fromOutcome(await this.execute(call, ctx));
   }
@@ -243,51 +135,6 @@ export class Agent {
       'agent action executed',
     );
     return outcome;
-  }
-
-  private finish(result: EngineResult, state: TurnState): TurnOutcome {
-    if (state.ended) return state.ended;
-    // A held call is answered with the engine's own words (what it understood, why it waits) when it has them,
-    // else with grounding's note (an inferred argument) before the description.
-    if (state.pending) return this.pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote);
-    if (state.outcomes.length > 0) {
-      // The turn reports its money-moving outcome if it had one, else its last one.
-      const primary =
-        [...state.outcomes].reverse().find((o) => MONEY_MOVING_TOOLS.has(o.call.name)) ?? state.outcomes[state.outcomes.length - 1]!;
-      const text = result.kind === 'reply' ? result.text : undefined;
-      // Money that moved is reported from the tool's own exact summary, never the model's paraphrase.
-      const exact = primary.outcome.ok && MONEY_MOVING_TOOLS.has(primary.call.name);
-      // A lead in the user's language may go before the exact summary, never replace it.
-      const led = result.kind === 'reply' && result.lead && primary.outcome.ok ? `${result.lead}${primary.outcome.summary}` : undefined;
-      return fromOutcome(primary.outcome, exact ? led : (text ?? led));
-    }
-    switch (result.kind) {
-      case 'refuse':
-        return failure('none', result.reply, result.reason ?? 'not_allowed');
-      case 'unavailable':
-        return { ok: false, action: 'none', reply: UNAVAILABLE_REPLY, reason: UNAVAILABLE };
-      case 'help':
-        return { ok: true, action: 'info', reply: result.reply, result: { topic: 'help', examples: HELP_EXAMPLES } };
-      case 'none':
-        return { ok: true, action: 'none', reply: result.reply, ...(result.reason ? { reason: result.reason } : {}) };
-      case 'reply':
-        if (!result.text && state.rejected.length > 0) {
-          return failure('none', `I couldn't do that: ${state.rejected[state.rejected.length - 1]}`, 'invalid_input');
-        }
-        return { ok: true, action: 'info', reply: result.text ?? "Sorry, I couldn't work that out. Try rephrasing.", result: { topic: 'answer' } };
-    }
-  }
-
-  private pendingResult(p: PendingAction, held?: string, note?: string): TurnOutcome {
-    const action = TOOL_ACTIONS[p.call.name];
-    const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
-    return {
-      ok: true,
-      action,
-      reply: held ?? `${note ? `${note} ` : ''}${p.description}\nConfirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
-      pending: view(p),
-    };
   }
 
   private async createPending(

@@ -246,3 +246,46 @@ describe('groundCall', () => {
     expect(d).toMatchObject({ kind: 'end', missing: ['amount'] });
   });
 });
+
+describe('grounding: a market the engine looked up with list_markets in the same turn', () => {
+  let store: LowdbStore;
+  beforeEach(async () => {
+    store = await tempStore();
+  });
+  afterEach(() => store.close());
+
+  const LISTED = [
+    { id: 'mkt_arsenal1', question: 'Will Arsenal win the Premier League this season?' },
+    { id: 'mkt_rain1', question: 'Will it rain in Nairobi on Saturday?' },
+  ];
+  const run = async (message: string, calls: { name: string; input: unknown }[]) => {
+    const fake = fakeHandlers({
+      outcomes: { list_markets: () => ({ ok: true, action: 'market', result: { operation: 'list', markets: LISTED }, summary: '2 markets' }) },
+    });
+    const agent = new Agent({ engine: new ScriptedEngine(calls), handlers: fake.handlers, actions: new PendingActionsStore(store), logger: silentLogger(), accounts: fakeAccounts });
+    const out = await agent.runTurn({ accountId: ALICE, message, channel: 'api' });
+    return { out, ran: fake.calls.map((c) => c.name) };
+  };
+  const list = { name: 'list_markets', input: {} };
+  const stake = (market: string, outcome = 'Yes') => ({ name: 'stake_market', input: { market, outcome, amount: '500', currency: 'KES' } });
+
+  it.each([
+    ['by the id it looked up', 'bet 500 KES on yes in the Arsenal market', 'mkt_arsenal1'],
+    ['by the question as listed', 'bet 500 KES on yes in the Arsenal market', 'Will Arsenal win the Premier League this season?'],
+    ['in Swahili, the market named by its place', 'weka 500 KES kwa Yes kwenye soko la mvua Nairobi', 'mkt_rain1'],
+  ])('the market named by the person and passed %s acts', async (_how, message, market) => {
+    const { out, ran } = await run(message, [list, stake(market)]);
+    expect(out).toMatchObject({ ok: true, action: 'market' });
+    expect(ran).toEqual(['list_markets', 'stake_market']);
+  });
+
+  it.each([
+    ['another listed market than the one named', 'bet 500 KES on yes in the Arsenal market', [list, stake('mkt_rain1')]],
+    ['an id never listed in the turn', 'bet 500 KES on yes in the Arsenal market', [stake('mkt_arsenal1')]],
+    ['a listed market sharing only filler words ("will", "win", the outcome)', 'bet 500 KES on yes, will they win?', [list, stake('mkt_arsenal1')]],
+  ])('%s is not grounded: nothing staked', async (_what, message, calls) => {
+    const { out, ran } = await run(message, calls);
+    expect(out).toMatchObject({ ok: false, reason: 'not_grounded' });
+    expect(ran).not.toContain('stake_market');
+  });
+});
