@@ -3,6 +3,7 @@ import { Agent } from '../../src/agent/agent.js';
 import type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from '../../src/agent/engine.js';
 import { groundCall, ownWords, QUOTED_ONLY_REPLY } from '../../src/agent/grounding/index.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
+import { parseMessage } from '../../src/agent/local/index.js';
 import type { Channel } from '../../src/agent/tools.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 import type { PendingAction } from '../../src/agent/pending-actions.js';
@@ -239,6 +240,20 @@ describe('groundCall', () => {
   it('names every missing argument', () => {
     const d = ground('send money', { name: 'send_transfer', input: { recipient: '@carol', amount: '5', currency: 'USD' } });
     expect(d).toMatchObject({ kind: 'end', reason: 'not_grounded', missing: ['recipient', 'amount'] });
+  });
+
+  it('a French decimal comma is the amount the local parser reads ("2,5 dollars" is 2.5 USD); in English it stays unread', () => {
+    const call: ToolCall = { name: 'send_transfer', input: { recipient: '@zawadi', amount: '2.5', currency: 'USD' } };
+    expect(groundCall({ call, message: 'envoie 2,5 dollars à @zawadi', localCurrency: 'XOF', now })).toEqual({ kind: 'act' });
+    expect(parseMessage('envoie 2,5 dollars à @zawadi', { now, localCurrency: 'XOF' })).toMatchObject({ kind: 'tool', call });
+    expect(groundCall({ call, message: 'send 2,5 dollars to @zawadi', localCurrency: 'KES', now })).toMatchObject({ kind: 'end', missing: ['amount'] });
+  });
+
+  it('a biller named by its kind in the person\'s language ("lipa stima") holds, as a generic alias does; another country\'s does not ground', () => {
+    const kplc: ToolCall = { name: 'pay_bill', input: { biller: 'ke-kplc-prepaid', account_number: '37987654321', amount: '2000' } };
+    expect(ground('lipa stima 2k meter 37987654321', kplc)).toMatchObject({ kind: 'hold', inferred: ['biller_from_category_and_country'] });
+    const eskom: ToolCall = { name: 'pay_bill', input: { biller: 'za-eskom-prepaid', account_number: '37987654321', amount: '2000' } };
+    expect(ground('lipa stima 2k meter 37987654321', eskom)).toMatchObject({ kind: 'end', missing: ['biller'] });
   });
 
   it('a meter number is not an amount', () => {

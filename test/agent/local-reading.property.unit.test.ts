@@ -88,6 +88,15 @@ function neighboursNumber(message: string, at: number): boolean {
 }
 
 describe('complete reading (issue 20): a message that acts at once stops acting when anything is added', () => {
+  it('"account", "meter", "number" are placed only where they name the account number', () => {
+    for (const m of ['buy 1000 airtime for account 08031112233', 'pay 5000 naira IKEDC meter no. 45012345678', 'pay DStv 5000 naira smartcard number 7023456789']) {
+      expect(actsAtOnce(parseMessage(m, ctx('NGN'))), m).toBe(true);
+    }
+    for (const m of ['account buy 1000 airtime for 08031112233', 'buy 1000 airtime meter for 08031112233', 'buy 1000 airtime for 08031112233 number']) {
+      expect(parseMessage(m, ctx('NGN')), m).toMatchObject({ kind: 'tool', hold: expect.arrayContaining([m.split(' ').find((w) => ['account', 'meter', 'number'].includes(w))]) });
+    }
+  });
+
   it('every base message acts at once as written', () => {
     for (const [m, cur] of CLEAR) expect(actsAtOnce(parseMessage(m, ctx(cur))), m).toBe(true);
   });
