@@ -92,6 +92,8 @@ describe('complete reading (issue 20): a message that acts at once stops acting 
     for (const m of ['buy 1000 airtime for account 08031112233', 'pay 5000 naira IKEDC meter no. 45012345678', 'pay DStv 5000 naira smartcard number 7023456789']) {
       expect(actsAtOnce(parseMessage(m, ctx('NGN'))), m).toBe(true);
     }
+    // Portuguese "no" ("in the") stays a connector, though "no" also names an account number.
+    expect(actsAtOnce(parseMessage('aposta 20 reais no Sim no mkt_flamengo', ctx('BRL')))).toBe(true);
     for (const m of ['account buy 1000 airtime for 08031112233', 'buy 1000 airtime meter for 08031112233', 'buy 1000 airtime for 08031112233 number']) {
       expect(parseMessage(m, ctx('NGN')), m).toMatchObject({ kind: 'tool', hold: expect.arrayContaining([m.split(' ').find((w) => ['account', 'meter', 'number'].includes(w))]) });
     }

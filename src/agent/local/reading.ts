@@ -108,8 +108,9 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
       case 'word': {
         if (quoted.has(i)) break;
         // "account", "meter", "number" are placed only where they name the account number
-        // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere.
-        if (ACCOUNT_WORDS.has(norm) && !argWords.has(norm) && !argWords.has(lemma)) {
+        // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere; a word that is
+        // also a connector (Portuguese "no", "in the") stays one.
+        if (ACCOUNT_WORDS.has(norm) && !argWords.has(norm) && !argWords.has(lemma) && !CONNECTORS.has(norm)) {
           if (namesAccount(t, i, argDigits)) placed.add(i);
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         else if (RELATIONS.has(norm) && nextIsRecipient(a, i)) placed.add(i);
