@@ -254,6 +254,9 @@ describe('groundCall', () => {
     expect(ground('lipa stima 2k meter 37987654321', kplc)).toMatchObject({ kind: 'hold', inferred: ['biller_from_category_and_country'] });
     const eskom: ToolCall = { name: 'pay_bill', input: { biller: 'za-eskom-prepaid', account_number: '37987654321', amount: '2000' } };
     expect(ground('lipa stima 2k meter 37987654321', eskom)).toMatchObject({ kind: 'end', missing: ['biller'] });
+    // A brand the person named is never replaced by an inference from its kind.
+    const ekedc: ToolCall = { name: 'pay_bill', input: { biller: 'ng-ekedc-prepaid', account_number: '45123456789', amount: '5000' } };
+    expect(groundCall({ call: ekedc, message: 'pay 5000 naira IKEDC light meter 45123456789', localCurrency: 'NGN', now })).toMatchObject({ kind: 'end', missing: ['biller'] });
   });
 
   it('a meter number is not an amount', () => {

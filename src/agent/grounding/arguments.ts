@@ -164,8 +164,11 @@ function billerFound(
     return want && containsKeys(keys, want) ? 'words' : 'missing';
   }
   if (keys.some((k) => k && k === billerKey(resolved.id))) return 'words';
-  const matches = scanAliases(index, keys).filter((m) => m.entry.billerIds.includes(resolved.id));
+  const all = scanAliases(index, keys);
+  const matches = all.filter((m) => m.entry.billerIds.includes(resolved.id));
   if (matches.some((m) => !m.entry.generic)) return 'words';
+  // The person named another biller's brand ("IKEDC meter…" paid to EKEDC): no inference overrides it.
+  if (all.some((m) => !m.entry.generic)) return 'missing';
   // A network from the phone number's prefix ("airtime for 0803…").
   if (resolved.category === 'airtime' || resolved.category === 'internet') {
     const phoneCountry = account.startsWith('+') ? splitPhone(account)?.country : undefined;
