@@ -191,11 +191,15 @@ const OUTCOME_WORDS = new Set(['si', 'sim', 'nao', 'oui', 'non', 'ndiyo', 'ndio'
 /** Words that name an account or phone number: placed only right before it (./reading-words.ts BILL_WORDS and the number role words). */
 const ACCOUNT_WORDS = new Set([...BILL_WORDS, 'number', 'meter', 'line', 'smartcard', 'decoder']);
 const ACCOUNT_PUNCT = new Set([':', '.', '#', '-', '–']);
+/** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …": a copula between the word and its number. */
+const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my']);
 
-/** Token `i` leads, through other such words and ":", ".", "#", to an account or phone number that is an argument. */
+/** Token `i` leads, through other such words, a copula and ":", ".", "#" (a few tokens at most), to an account or phone number that is an argument. */
 function namesAccount(t: Analysis['tokens'], i: number, argDigits: ReadonlySet<string>): boolean {
   let j = i + 1;
-  while (j < t.length && ((t[j]!.kind === 'word' && ACCOUNT_WORDS.has(fold(t[j]!.norm))) || (t[j]!.kind === 'punct' && ACCOUNT_PUNCT.has(t[j]!.text)))) j++;
+  const linking = (x: Analysis['tokens'][number]) =>
+    (x.kind === 'word' && (ACCOUNT_WORDS.has(fold(x.norm)) || ACCOUNT_LINKS.has(fold(x.norm)))) || (x.kind === 'punct' && ACCOUNT_PUNCT.has(x.text));
+  while (j < t.length && j - i <= 4 && linking(t[j]!)) j++;
   const next = t[j];
   return next !== undefined && (next.kind === 'number' || next.kind === 'phone' || next.kind === 'account_id') && sameDigits(next.digits ?? next.text, argDigits);
 }
