@@ -8,7 +8,8 @@ import { withoutClaimTokens } from './claim-tools.js';
 import { type PendingAction } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/port.js';
-import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
+import { groundCall, QUOTED_ONLY_REPLY, type SeenMarket } from './grounding/index.js';
+import { marketsShown } from './grounding/markets-shown.js';
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
@@ -70,6 +71,8 @@ interface TurnState {
   rejected: string[];
   /** Set when grounding ended the turn: its answer, whatever the engine does next. */
   ended?: TurnOutcome;
+  /** Markets a read tool showed in this turn: a later call may name one by the id it looked up. */
+  markets: SeenMarket[];
 }
 
 /**
@@ -110,7 +113,7 @@ export class Agent {
     if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
     const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
-    const state: TurnState = { outcomes: [], rejected: [] };
+    const state: TurnState = { outcomes: [], rejected: [], markets: [] };
     const runTool: ToolRunner = async (name, input, runOpts) => {
       // Grounding ended the turn: nothing else runs in it, whatever the engine asks next.
       if (state.ended) return { kind: 'ended', message: state.ended.reply };
@@ -128,7 +131,7 @@ export class Agent {
         return { kind: 'rejected', message: 'Only one action that moves money can be done per message; ask the user to send the next one separately.' };
       }
       // Grounding (./grounding): every argument in the person's own words, the request past the gate.
-      const grounding = moving ? groundCall({ call, message: req.message, quoted, localCurrency: account.localCurrency, now: this.now() }) : { kind: 'act' as const };
+      const grounding = moving ? groundCall({ call, message: req.message, quoted, localCurrency: account.localCurrency, now: this.now(), markets: state.markets }) : { kind: 'act' as const };
       if (grounding.kind === 'end') {
         // A refusal (not_grounded, injection…) is a 422 naming the action; a gate answer (negation, question) a 200 `none`.
         state.ended = grounding.refuse
@@ -159,6 +162,7 @@ export class Agent {
       }
       const outcome = await this.execute(call, ctx);
       state.outcomes.push({ call, outcome });
+      state.markets.push(...marketsShown(outcome));
       return { kind: 'executed', outcome };
     };
 

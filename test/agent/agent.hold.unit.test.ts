@@ -12,9 +12,13 @@ import { PendingActionsStore } from '../../src/pending-actions/pending-actions.j
  */
 const ALICE = 'acct_alice0000000000000000';
 const TRANSFER: ToolCall = { name: 'send_transfer', input: { recipient: '@amina', amount: '5000', currency: 'KES' } };
+// The messages carry the call's arguments, so grounding (every argument in the person's words)
+// passes both; only the engine's hold tells them apart.
+const CLEAR = 'send 5000 KES to @amina';
+const LEFTOVER = 'send 5000 KES to @amina zorblat';
 const script: Record<string, LocalParseResult> = {
-  clear: { kind: 'tool', call: TRANSFER },
-  'with a leftover': { kind: 'tool', call: TRANSFER, hold: ['lol'] },
+  [CLEAR]: { kind: 'tool', call: TRANSFER },
+  [LEFTOVER]: { kind: 'tool', call: TRANSFER, hold: ['zorblat'] },
 };
 const parse = (text: string): LocalParseResult => script[text] ?? { kind: 'none', reply: 'no script' };
 
@@ -33,17 +37,17 @@ describe('Agent: held calls (engine hold option)', () => {
   });
 
   it('through the API a complete reading acts at once, a held one waits with the pending shape of a preview', async () => {
-    const acted = await agent.runTurn({ accountId: ALICE, message: 'clear', channel: 'api' });
+    const acted = await agent.runTurn({ accountId: ALICE, message: CLEAR, channel: 'api' });
     expect(acted.pending).toBeUndefined();
     expect(fake.calls.length).toBe(1);
 
-    const held = await agent.runTurn({ accountId: ALICE, message: 'with a leftover', channel: 'api' });
-    const preview = await agent.runTurn({ accountId: ALICE, message: 'clear', channel: 'api', preview: true });
+    const held = await agent.runTurn({ accountId: ALICE, message: LEFTOVER, channel: 'api' });
+    const preview = await agent.runTurn({ accountId: ALICE, message: CLEAR, channel: 'api', preview: true });
     expect(fake.calls.length).toBe(1);
     expect(held.pending).toMatchObject({ status: 'pending', tool: 'send_transfer' });
     expect(held.result).toMatchObject({ status: 'awaiting_confirmation', tool: 'send_transfer', input: TRANSFER.input });
     expect(Object.keys(held).sort()).toEqual(Object.keys(preview).sort());
-    expect(held.reply).toContain('"lol"');
+    expect(held.reply).toContain('"zorblat"');
 
     const done = await agent.confirm(ALICE, held.pending!.id);
     expect(done.ok).toBe(true);

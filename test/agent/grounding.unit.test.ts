@@ -3,6 +3,7 @@ import { Agent } from '../../src/agent/agent.js';
 import type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from '../../src/agent/engine.js';
 import { groundCall, ownWords, QUOTED_ONLY_REPLY } from '../../src/agent/grounding/index.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
+import { parseMessage } from '../../src/agent/local/index.js';
 import type { Channel } from '../../src/agent/tools.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 import type { PendingAction } from '../../src/agent/pending-actions.js';
@@ -241,8 +242,68 @@ describe('groundCall', () => {
     expect(d).toMatchObject({ kind: 'end', reason: 'not_grounded', missing: ['recipient', 'amount'] });
   });
 
+  it('a French decimal comma is the amount the local parser reads ("2,5 dollars" is 2.5 USD); in English it stays unread', () => {
+    const call: ToolCall = { name: 'send_transfer', input: { recipient: '@zawadi', amount: '2.5', currency: 'USD' } };
+    expect(groundCall({ call, message: 'envoie 2,5 dollars à @zawadi', localCurrency: 'XOF', now })).toEqual({ kind: 'act' });
+    expect(parseMessage('envoie 2,5 dollars à @zawadi', { now, localCurrency: 'XOF' })).toMatchObject({ kind: 'tool', call });
+    expect(groundCall({ call, message: 'send 2,5 dollars to @zawadi', localCurrency: 'KES', now })).toMatchObject({ kind: 'end', missing: ['amount'] });
+  });
+
+  it('a biller named by its kind in the person\'s language ("lipa stima") holds, as a generic alias does; another country\'s does not ground', () => {
+    const kplc: ToolCall = { name: 'pay_bill', input: { biller: 'ke-kplc-prepaid', account_number: '37987654321', amount: '2000' } };
+    expect(ground('lipa stima 2k meter 37987654321', kplc)).toMatchObject({ kind: 'hold', inferred: ['biller_from_category_and_country'] });
+    const eskom: ToolCall = { name: 'pay_bill', input: { biller: 'za-eskom-prepaid', account_number: '37987654321', amount: '2000' } };
+    expect(ground('lipa stima 2k meter 37987654321', eskom)).toMatchObject({ kind: 'end', missing: ['biller'] });
+    // A brand the person named is never replaced by an inference from its kind.
+    const ekedc: ToolCall = { name: 'pay_bill', input: { biller: 'ng-ekedc-prepaid', account_number: '45123456789', amount: '5000' } };
+    expect(groundCall({ call: ekedc, message: 'pay 5000 naira IKEDC light meter 45123456789', localCurrency: 'NGN', now })).toMatchObject({ kind: 'end', missing: ['biller'] });
+  });
+
   it('a meter number is not an amount', () => {
     const d = ground('pay KPLC meter 45123456789', { name: 'pay_bill', input: { biller: 'KPLC', account_number: '45123456789', amount: '45123456789' } });
     expect(d).toMatchObject({ kind: 'end', missing: ['amount'] });
+  });
+});
+
+describe('grounding: a market the engine looked up with list_markets in the same turn', () => {
+  let store: LowdbStore;
+  beforeEach(async () => {
+    store = await tempStore();
+  });
+  afterEach(() => store.close());
+
+  const LISTED = [
+    { id: 'mkt_arsenal1', question: 'Will Arsenal win the Premier League this season?' },
+    { id: 'mkt_rain1', question: 'Will it rain in Nairobi on Saturday?' },
+  ];
+  const run = async (message: string, calls: { name: string; input: unknown }[]) => {
+    const fake = fakeHandlers({
+      outcomes: { list_markets: () => ({ ok: true, action: 'market', result: { operation: 'list', markets: LISTED }, summary: '2 markets' }) },
+    });
+    const agent = new Agent({ engine: new ScriptedEngine(calls), handlers: fake.handlers, actions: new PendingActionsStore(store), logger: silentLogger(), accounts: fakeAccounts });
+    const out = await agent.runTurn({ accountId: ALICE, message, channel: 'api' });
+    return { out, ran: fake.calls.map((c) => c.name) };
+  };
+  const list = { name: 'list_markets', input: {} };
+  const stake = (market: string, outcome = 'Yes') => ({ name: 'stake_market', input: { market, outcome, amount: '500', currency: 'KES' } });
+
+  it.each([
+    ['by the id it looked up', 'bet 500 KES on yes in the Arsenal market', 'mkt_arsenal1'],
+    ['by the question as listed', 'bet 500 KES on yes in the Arsenal market', 'Will Arsenal win the Premier League this season?'],
+    ['in Swahili, the market named by its place', 'weka 500 KES kwa Yes kwenye soko la mvua Nairobi', 'mkt_rain1'],
+  ])('the market named by the person and passed %s acts', async (_how, message, market) => {
+    const { out, ran } = await run(message, [list, stake(market)]);
+    expect(out).toMatchObject({ ok: true, action: 'market' });
+    expect(ran).toEqual(['list_markets', 'stake_market']);
+  });
+
+  it.each([
+    ['another listed market than the one named', 'bet 500 KES on yes in the Arsenal market', [list, stake('mkt_rain1')]],
+    ['an id never listed in the turn', 'bet 500 KES on yes in the Arsenal market', [stake('mkt_arsenal1')]],
+    ['a listed market sharing only filler words ("will", "win", the outcome)', 'bet 500 KES on yes, will they win?', [list, stake('mkt_arsenal1')]],
+  ])('%s is not grounded: nothing staked', async (_what, message, calls) => {
+    const { out, ran } = await run(message, calls);
+    expect(out).toMatchObject({ ok: false, reason: 'not_grounded' });
+    expect(ran).not.toContain('stake_market');
   });
 });

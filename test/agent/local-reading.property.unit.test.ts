@@ -73,6 +73,12 @@ function insertAt(message: string, insert: string, at: number): string {
 
 const NUMBER_WORDS = new Set(['do', 'hazaar', 'cinq', 'mille', 'mil', 'quinientos', 'mia', 'tano', 'two', 'thousand', 'five', 'hundred', 'limang', 'daan']);
 
+/** The word after insertion point `at` is an account or phone number (6 digits or more). */
+function namesNumberAfter(message: string, at: number): boolean {
+  const words = message.split(' ');
+  return /^\+?\d{6,}$/.test(words[at % (words.length + 1)] ?? '');
+}
+
 /** The insertion point `at` touches a number (digits or a number word of the base messages). */
 function neighboursNumber(message: string, at: number): boolean {
   const words = message.split(' ');
@@ -82,6 +88,17 @@ function neighboursNumber(message: string, at: number): boolean {
 }
 
 describe('complete reading (issue 20): a message that acts at once stops acting when anything is added', () => {
+  it('"account", "meter", "number" are placed only where they name the account number', () => {
+    for (const m of ['buy 1000 airtime for account 08031112233', 'pay 5000 naira IKEDC meter no. 45012345678', 'pay DStv 5000 naira smartcard number 7023456789']) {
+      expect(actsAtOnce(parseMessage(m, ctx('NGN'))), m).toBe(true);
+    }
+    // Portuguese "no" ("in the") stays a connector, though "no" also names an account number.
+    expect(actsAtOnce(parseMessage('aposta 20 reais no Sim no mkt_flamengo', ctx('BRL')))).toBe(true);
+    for (const m of ['account buy 1000 airtime for 08031112233', 'buy 1000 airtime meter for 08031112233', 'buy 1000 airtime for 08031112233 number']) {
+      expect(parseMessage(m, ctx('NGN')), m).toMatchObject({ kind: 'tool', hold: expect.arrayContaining([m.split(' ').find((w) => ['account', 'meter', 'number'].includes(w))]) });
+    }
+  });
+
   it('every base message acts at once as written', () => {
     for (const [m, cur] of CLEAR) expect(actsAtOnce(parseMessage(m, ctx(cur))), m).toBe(true);
   });
@@ -98,6 +115,8 @@ describe('complete reading (issue 20): a message that acts at once stops acting 
           // Next to a number, a number or a scale word is part of it in a locale format ("2 150" is
           // 2150 as "1 500" is 1500; "300 mil" is 300,000): that is one amount, not a second one.
           if (name === 'a second amount') fc.pre(!neighboursNumber(message, at));
+          // "account" right before the account number names it ("airtime for account 0803…"): a complete reading.
+          if (name === 'an unknown token') fc.pre(!(insert === 'account' && namesNumberAfter(message, at)));
           const r = parseMessage(changed, ctx(cur));
           expect(actsAtOnce(r), `${changed} -> ${JSON.stringify(r)}`).toBe(false);
         }),

@@ -1,6 +1,7 @@
 import {
   billerAliasIndex,
   billerKey,
+  CATEGORY_HINT_WORDS,
   CURRENCY_COUNTRY,
   findBiller,
   loadBillerCatalogue,
@@ -25,7 +26,10 @@ export type ArgumentsGrounding = {
   ambiguous: Ambiguous[];
 };
 
-export type GroundingContext = { localCurrency: string; catalogue?: BillerCatalogue };
+/** A market a read tool showed earlier in the same turn (list_markets): its id and question. */
+export type SeenMarket = { id: string; question: string };
+
+export type GroundingContext = { localCurrency: string; catalogue?: BillerCatalogue; markets?: readonly SeenMarket[] };
 
 let defaultCatalogue: { catalogue: BillerCatalogue; index: BillerAliasIndex } | null | undefined;
 function catalogueOf(given: BillerCatalogue | undefined): { catalogue: BillerCatalogue; index: BillerAliasIndex } | undefined {
@@ -66,16 +70,16 @@ export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingC
       break;
     }
     case 'stake_market':
-      if (!marketFound(call.input.market, own)) out.missing.push('market');
+      if (!marketFound(call.input.market, own, ctx.markets, call.input.outcome)) out.missing.push('market');
       if (!outcomeFound(call.input.outcome, own)) out.missing.push('outcome');
       money(out, own, call.input.amount, call.input.currency, local, []);
       break;
     case 'resolve_market':
-      if (!marketFound(call.input.market, own)) out.missing.push('market');
+      if (!marketFound(call.input.market, own, ctx.markets, call.input.outcome)) out.missing.push('market');
       if (!outcomeFound(call.input.outcome, own)) out.missing.push('outcome');
       break;
     case 'cancel_market':
-      if (!marketFound(call.input.market, own)) out.missing.push('market');
+      if (!marketFound(call.input.market, own, ctx.markets)) out.missing.push('market');
       break;
     default:
       break;
@@ -160,8 +164,11 @@ function billerFound(
     return want && containsKeys(keys, want) ? 'words' : 'missing';
   }
   if (keys.some((k) => k && k === billerKey(resolved.id))) return 'words';
-  const matches = scanAliases(index, keys).filter((m) => m.entry.billerIds.includes(resolved.id));
+  const all = scanAliases(index, keys);
+  const matches = all.filter((m) => m.entry.billerIds.includes(resolved.id));
   if (matches.some((m) => !m.entry.generic)) return 'words';
+  // The person named another biller's brand ("IKEDC meter…" paid to EKEDC): no inference overrides it.
+  if (all.some((m) => !m.entry.generic)) return 'missing';
   // A network from the phone number's prefix ("airtime for 0803…").
   if (resolved.category === 'airtime' || resolved.category === 'internet') {
     const phoneCountry = account.startsWith('+') ? splitPhone(account)?.country : undefined;
@@ -173,6 +180,11 @@ function billerFound(
   }
   // "pay my water bill…": a generic word, and the only such biller in the person's country.
   if (matches.length > 0) return 'biller_from_category_and_country';
+  // "lipa stima…": the category in the person's language (the local lexicon's lemma), a biller of
+  // that category in the person's country: what the local engine picks, held like a generic alias.
+  const category = own.a.lemmas.some((l) => CATEGORY_HINT_WORDS[l] === resolved.category);
+  const countries = new Set([...own.currencies, local].map((c) => CURRENCY_COUNTRY[c]));
+  if (category && countries.has(resolved.country)) return 'biller_from_category_and_country';
   return 'missing';
 }
 
@@ -193,13 +205,37 @@ const REF_FILLERS = new Set([
   'el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'de', 'del', 'do', 'da', 'du', 'des', 'en', 'em', 'no', 'na', 'mercado', 'marche', 'soko', 'ya', 'wale', 'sa', 'ng',
 ]);
 
-function marketFound(market: string, own: OwnReading): boolean {
+/** Words of a market question that name no market in particular ("will … win … this season?"). */
+const QUESTION_FILLERS = new Set([
+  'who', 'what', 'which', 'wins', 'win', 'won', 'gana', 'ganara', 'ganar', 'gagner', 'gagne', 'va', 'il', 't', 'vai', 'ganhar', 'ganha',
+  'beat', 'this', 'season', 'year', 'torneo', 'temporada', 'saison', 'or', 'ou', 'o', 'it', 'este', 'esta', 'cette', 'ce',
+  'yes', 'no', 'si', 'sim', 'nao', 'oui', 'non',
+]);
+
+/**
+ * The market must be the one the person named. Either the reference is in their words ("the
+ * Arsenal market"), or it is a market a read tool showed earlier in this turn (the model listed
+ * the markets and passes an id or the question as listed) whose question shares a word that
+ * names it with the person's words ("Arsenal", "AFCON", "Nairobi"): not a filler, not the
+ * outcome being backed, not a yes/no word.
+ */
+function marketFound(market: string, own: OwnReading, seen: readonly SeenMarket[] = [], outcome?: string): boolean {
   const m = market.trim().toLowerCase();
-  if (/^mkt_/.test(m)) return own.ids.has(m);
-  const words = fold(m).split(/[^\p{L}\p{N}]+/u).filter((w) => w && !REF_FILLERS.has(w));
-  if (!words.length) return false;
+  if (/^mkt_/.test(m) && own.ids.has(m)) return true;
   const have = new Set(own.words);
-  return words.every((w) => have.has(w));
+  const refWords = fold(m).split(/[^\p{L}\p{N}]+/u).filter((w) => w && !REF_FILLERS.has(w));
+  if (!/^mkt_/.test(m) && refWords.length && refWords.every((w) => have.has(w))) return true;
+  const listed = seen.find((s) => s.id.toLowerCase() === m || sameQuestion(s.question, market));
+  if (!listed) return false;
+  const backed = new Set(outcome ? fold(outcome.toLowerCase()).split(/[^\p{L}\p{N}]+/u) : []);
+  return fold(listed.question.toLowerCase())
+    .split(/[^\p{L}\p{N}]+/u)
+    .some((w) => w.length >= 2 && !REF_FILLERS.has(w) && !QUESTION_FILLERS.has(w) && !backed.has(w) && !yesNo(w) && have.has(w));
+}
+
+function sameQuestion(a: string, b: string): boolean {
+  const n = (s: string) => fold(s.toLowerCase()).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return n(a) === n(b);
 }
 
 /** "Yes" is grounded by any yes-word of the eight languages, "No" by any no-word; a named outcome by its words. */

@@ -4,12 +4,13 @@ import { check } from '../local/gate.js';
 import { gateReply } from '../local/replies-i18n.js';
 import type { BillerCatalogue } from '../../bills/catalogue.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from '../tool-inputs.js';
-import { groundArguments } from './arguments.js';
+import { groundArguments, type SeenMarket } from './arguments.js';
 import { AMBIGUOUS, GroundingReason, INFERRED, type Ambiguous, type Inferred } from './reasons.js';
 import { readOwnWords } from './words.js';
 
 export { AMBIGUOUS, GroundingReason, INFERRED, QUOTED_ONLY_REPLY, type Ambiguous, type Inferred } from './reasons.js';
 export { ownWords } from './own-words.js';
+export type { SeenMarket } from './arguments.js';
 
 /**
  * Grounding (docs/agent.md "Grounding"): the core's check of every money-moving call, whichever
@@ -32,6 +33,8 @@ export type GroundingInput = {
   localCurrency: string;
   now: Date;
   catalogue?: BillerCatalogue;
+  /** Markets a read tool showed earlier in the same turn (an id the model looked up). */
+  markets?: readonly SeenMarket[];
 };
 
 /** The local gate's reasons answered 422 (not allowed, not an exact amount); the rest are a 200 answer. */
@@ -62,7 +65,11 @@ export function groundCall(input: GroundingInput): GroundingDecision {
 
   // The arguments first: a value the person never wrote is the plainest reason not to act.
   const own = readOwnWords(input.message, input.localCurrency, input.now);
-  const found = groundArguments(call, own, { localCurrency: input.localCurrency, ...(input.catalogue ? { catalogue: input.catalogue } : {}) });
+  const found = groundArguments(call, own, {
+    localCurrency: input.localCurrency,
+    ...(input.catalogue ? { catalogue: input.catalogue } : {}),
+    ...(input.markets ? { markets: input.markets } : {}),
+  });
   if (found.missing.length) {
     return { kind: 'end', refuse: true, reason: GroundingReason.not_grounded, reply: notGroundedReply(found.missing), missing: found.missing };
   }

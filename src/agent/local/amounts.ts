@@ -83,7 +83,10 @@ export function findMoney(
     if (t.malformed || (t.blob && /[.,]/.test(t.blob) && !t.blob.includes(' ') && !t.spelled && !t.scaled)) {
       // The currency decides "1.000" (BRL: one thousand) and "120,00" (EUR: 120).
       const named = t.currency ?? currencyAt(tokens, i + 1, ctx)?.code ?? currencyBefore(tokens, i, ctx)?.code;
-      const reading = readDigits(t.blob!, named ? styleFor(named, undefined) : (ctx.style ?? DEFAULT_STYLE));
+      let reading = readDigits(t.blob!, named ? styleFor(named, undefined) : (ctx.style ?? DEFAULT_STYLE));
+      // "envoie 2,5 dollars": a form the currency's style cannot read ("2,5" is no thousands
+      // grouping) is read in the writer's own style, where it has one meaning (2.5).
+      if (!reading.ok && named && ctx.style) reading = readDigits(t.blob!, ctx.style);
       if (!reading.ok) {
         refused.push(t);
         continue;

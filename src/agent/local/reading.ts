@@ -107,7 +107,12 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
         break;
       case 'word': {
         if (quoted.has(i)) break;
-        if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
+        // "account", "meter", "number" are placed only where they name the account number
+        // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere; a word that is
+        // also a connector (Portuguese "no", "in the") stays one.
+        if (ACCOUNT_WORDS.has(norm) && !argWords.has(norm) && !argWords.has(lemma) && !CONNECTORS.has(norm)) {
+          if (namesAccount(t, i, argDigits)) placed.add(i);
+        } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         else if (RELATIONS.has(norm) && nextIsRecipient(a, i)) placed.add(i);
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
@@ -183,6 +188,22 @@ function plausibleOutcome(v: string): boolean {
 const OUTCOME_WORDS = new Set(['si', 'sim', 'nao', 'oui', 'non', 'ndiyo', 'ndio', 'hapana', 'haan', 'nahi', 'oo', 'opo', 'hindi', 'yes', 'no']);
 
 /** Phone and account numbers compare by their last 9 digits (with or without country code). */
+/** Words that name an account or phone number: placed only right before it (./reading-words.ts BILL_WORDS and the number role words). */
+const ACCOUNT_WORDS = new Set([...BILL_WORDS, 'number', 'meter', 'line', 'smartcard', 'decoder']);
+const ACCOUNT_PUNCT = new Set([':', '.', '#', '-', '–']);
+/** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …": a copula between the word and its number. */
+const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my']);
+
+/** Token `i` leads, through other such words, a copula and ":", ".", "#" (a few tokens at most), to an account or phone number that is an argument. */
+function namesAccount(t: Analysis['tokens'], i: number, argDigits: ReadonlySet<string>): boolean {
+  let j = i + 1;
+  const linking = (x: Analysis['tokens'][number]) =>
+    (x.kind === 'word' && (ACCOUNT_WORDS.has(fold(x.norm)) || ACCOUNT_LINKS.has(fold(x.norm)))) || (x.kind === 'punct' && ACCOUNT_PUNCT.has(x.text));
+  while (j < t.length && j - i <= 4 && linking(t[j]!)) j++;
+  const next = t[j];
+  return next !== undefined && (next.kind === 'number' || next.kind === 'phone' || next.kind === 'account_id') && sameDigits(next.digits ?? next.text, argDigits);
+}
+
 function sameDigits(text: string, argDigits: ReadonlySet<string>): boolean {
   const d = text.replace(/\D/g, '');
   return d.length >= 6 && [...argDigits].some((x) => x.slice(-9) === d.slice(-9));

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runEval } from './run-eval.js';
-import { ORACLE_READ_TOOLS, oracleEngine, recklessEngine } from './oracle.js';
+import { INFERRED } from '../../../src/agent/grounding/index.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { ORACLE_READ_TOOLS, bypassingEngine, oracleEngine, recklessEngine } from './oracle.js';
 
 /**
  * The yardstick itself: an engine that answers each message with exactly the expected call
@@ -19,16 +21,37 @@ describe('agent evaluation set: an engine giving the expected answers scores the
     expect(report.chainMismatches).toBe(0);
     expect(report.wrongMoves).toBe(0);
     expect(report.sampled).toBeGreaterThanOrEqual(30);
-    // The sampled money really moved (the chain check is not vacuous).
-    expect(report.results.filter((r) => r.sampled && r.observed.moved).length).toBe(report.sampled);
+    // The sampled money really moved (the chain check is not vacuous), except where grounding holds
+    // a call by a rule it names (a network from the phone's prefix, a biller from its kind): those wait for a confirm.
+    const sampled = report.results.filter((r) => r.sampled);
+    const moved = sampled.filter((r) => r.observed.moved);
+    const heldByRule = sampled.filter((r) => !r.observed.moved && r.observed.held && Object.values(INFERRED).some((note) => r.reply.startsWith(note)));
+    expect(sampled.filter((r) => !moved.includes(r) && !heldByRule.includes(r)).map((r) => r.id)).toEqual([]);
+    expect(moved.length).toBeGreaterThanOrEqual(20);
   });
 
-  it('an engine that moves money on every message is caught on chain for each message that must not move any', { timeout: 300_000 }, async () => {
-    const report = await runEval({ engine: recklessEngine(), filter: (c) => c.expect.action === 'none' && c.id.endsWith('1'), executeEvery: 0 });
+  const mustNotMove = (c: { id: string; expect: { action: string } }) => c.expect.action === 'none' && c.id.endsWith('1');
+
+  it('an engine that asks to move money on every message is stopped by grounding: not_grounded, nothing moved on chain', { timeout: 300_000 }, async () => {
+    const report = await runEval({ engine: recklessEngine(), filter: mustNotMove, executeEvery: 0 });
     expect(report.total).toBeGreaterThanOrEqual(8);
-    expect(report.forbiddenMoves).toBe(report.total);
-    // 1 USD and the 0.5% fee left each sender's wallet, read from the chain.
-    expect(report.results.map((r) => r.senderDelta)).toEqual(report.results.map(() => -1_005_000n));
-    expect(report.actionAccuracy).toBe(0);
+    expect(report.forbiddenMoves).toBe(0);
+    expect(report.results.map((r) => r.senderDelta)).toEqual(report.results.map(() => 0n));
+    // Each stopped by the core: the recipient and amount are in none of these messages, or the gate refused it.
+    expect(report.results.filter((r) => r.observed.status !== 422 && r.observed.action !== 'none').map((r) => r.id)).toEqual([]);
+  });
+
+  it('money moved past the core on every message is caught on chain for each message that must not move any', { timeout: 300_000 }, async () => {
+    let svc: TestService | undefined;
+    svc = await startTestService({ AGENT_RATE_LIMIT: '1000000/min' }, { engine: bypassingEngine(() => svc!.deps.agent) });
+    try {
+      const report = await runEval({ service: svc, engine: bypassingEngine(() => svc!.deps.agent), filter: mustNotMove, executeEvery: 0 });
+      expect(report.total).toBeGreaterThanOrEqual(8);
+      expect(report.forbiddenMoves).toBe(report.total);
+      // 1 USD and the 0.5% fee left each sender's wallet, read from the chain.
+      expect(report.results.map((r) => r.senderDelta)).toEqual(report.results.map(() => -1_005_000n));
+    } finally {
+      await svc.stop({ removeData: true });
+    }
   });
 });
