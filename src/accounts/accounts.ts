@@ -4,6 +4,7 @@ import { defineTable, StoreConflictError, type Store } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { CORRIDOR_LANGUAGES } from '../lib/languages.js';
 
 export interface Account {
   readonly id: string;
@@ -45,7 +46,7 @@ export const SignupInput = z.object({
   name: z.string().trim().min(1).max(80),
   country: z.string().length(2).optional(),
   language: z
-    .enum(['en', 'fr', 'sw', 'pt'])
+    .enum(CORRIDOR_LANGUAGES)
     .optional()
     .describe('The language people you send claim links to see their page in (docs/claims.md); default: by country.'),
 });

@@ -119,13 +119,16 @@ describe('ClaimsService over the fake chain', () => {
     const kenyan = await w.acct('K', 'k@example.com', { country: 'KE' });
     const chose = await w.acct('P', 'p@example.com', { country: 'KE', language: 'pt' });
     const plain = await w.acct('E', 'e@example.com');
-    for (const a of [kenyan, chose, plain]) w.chain.fund(w.wallets.addressOf(a), 10_000_000n);
+    // Every corridor language: a Nigerian sender's page is in Pidgin, a chosen Taglish one in Taglish.
+    const naija = await w.acct('N', 'n@example.com', { country: 'NG' });
+    const pinoy = await w.acct('T', 't@example.com', { country: 'KE', language: 'tl' });
+    for (const a of [kenyan, chose, plain, naija, pinoy]) w.chain.fund(w.wallets.addressOf(a), 10_000_000n);
     const lang = async (id: string) => {
       const r = await w.claims.create(id, { contact: `to-${id}@example.com`, amount: '1', currency: 'USD' });
       if (!r.ok) throw new Error(r.message);
       return r.claim.language;
     };
-    expect([await lang(kenyan.id), await lang(chose.id), await lang(plain.id)]).toEqual(['sw', 'pt', 'en']);
+    expect([await lang(kenyan.id), await lang(chose.id), await lang(plain.id), await lang(naija.id), await lang(pinoy.id)]).toEqual(['sw', 'pt', 'en', 'pcm', 'tl']);
   });
 
   it('refuses what the wallet cannot cover and moves nothing', async () => {
