@@ -147,6 +147,11 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
     const payer = payers[0]!;
     payerOf.set(victim, payer.address);
     const body = await sign(a.api, victim, payer);
+    // With instant mining a settle is over before a poll can see it in flight: hold mining so c is
+    // killed with its transaction sent and its receipt not yet in (then mine it again).
+    const rpc = (method: string, params: unknown[] = []) =>
+      fetch(chain!.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    if (!blockTimeSeconds) await rpc('evm_setAutomine', [false]);
     const cut = settleVia(c, victim, body);
     await until(
       async () => (await q.query(`SELECT 1 FROM payments WHERE id = $1 AND doc->>'status' = 'processing'`, [victim])).rowCount === 1,
@@ -154,6 +159,10 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
       20_000,
     );
     await c.kill();
+    if (!blockTimeSeconds) {
+      await rpc('evm_setAutomine', [true]);
+      await rpc('evm_mine');
+    }
     await cut;
     // The payer retries on a live instance: "processing" or the settled answer, never "nothing charged".
     await settleVia(a, victim, body);
