@@ -227,10 +227,11 @@ export class Agent {
 
   /** The account's own pending action as shown to its owner, or undefined. */
   /** One action for its confirmation page: the view plus where and when it was asked for. */
-  async pendingAction(accountId: string, actionId: string): Promise<(PendingActionView & { channel: string; created_at: string }) | undefined> {
+  async pendingAction(accountId: string, actionId: string): Promise<(PendingActionView & { channel: string; created_at: string; key_id?: string }) | undefined> {
     const row = await this.own(accountId, actionId);
     if (!row) return undefined;
-    const asked = { channel: row.channel, created_at: row.createdAt };
+    // Which door, when, and through which secret key (the confirmation page names it).
+    const asked = { channel: row.channel, created_at: row.createdAt, ...(row.keyId ? { key_id: row.keyId } : {}) };
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);
       return { ...view({ ...row, status: 'expired' }), ...asked };

@@ -5,7 +5,7 @@ import type { Core } from '../core/core.js';
 
 /** Pending actions from AI assistants (MCP) are confirmed on /app/actions/:id (the agent). */
 /** The x402 facilitator's gas usage is shown on the Developers screen. */
-export type WebDeps = Pick<Core, 'config' | 'logger' | 'fx' | 'accounts' | 'payments' | 'agent' | 'refunds' | 'webhooks' | 'wallets' | 'facilitator'>;
+export type WebDeps = Pick<Core, 'config' | 'logger' | 'fx' | 'accounts' | 'payments' | 'agent' | 'refunds' | 'webhooks' | 'wallets' | 'facilitator' | 'keys'>;
 
 /** The session cookie the auth routes set (httpOnly, SameSite=Lax; DESIGN.md 4). */
 export const SESSION_COOKIE = 'sp_session';

@@ -167,12 +167,15 @@ export function webRouter(deps: WebDeps): Router {
     res.set('Referrer-Policy', 'same-origin');
     next();
   });
+  // The secret key an action was asked through, by its label and masked prefix (never the secret).
+  const askingKey = async (accountId: string, keyId: string | undefined) =>
+    keyId ? (await deps.keys.list(accountId)).find((k) => k.id === keyId) : undefined;
   r.get('/app/actions/:id', async (req, res, next) => {
     const account = await signedIn(req);
     if (!account) return page(() => '')(req, res, next);
     const a = ACTION_ID.test(String(req.params.id)) ? await deps.agent.pendingAction(account.id, String(req.params.id)) : undefined;
     if (!a) return html(res, notFoundPage(shown(account)), 404);
-    html(res, actionPage(shown(account), a));
+    html(res, actionPage(shown(account), a, undefined, await askingKey(account.id, a.key_id)));
   });
   for (const verb of ['confirm', 'cancel'] as const) {
     r.post(`/app/actions/:id/${verb}`, async (req, res) => {
@@ -184,7 +187,7 @@ export function webRouter(deps: WebDeps): Router {
       const result = verb === 'confirm' ? await deps.agent.confirm(account.id, id, { requestId: String(req.id), via: 'web' }) : await deps.agent.cancel(account.id, id);
       const a = await deps.agent.pendingAction(account.id, id);
       if (!a) return html(res, notFoundPage(shown(account)), 404);
-      html(res, actionPage(shown(account), a, { ok: result.ok, reply: result.reply }), ACTION_PAGE_STATUS[result.ok ? 'ok' : 'failed']);
+      html(res, actionPage(shown(account), a, { ok: result.ok, reply: result.reply }, await askingKey(account.id, a.key_id)), ACTION_PAGE_STATUS[result.ok ? 'ok' : 'failed']);
     });
   }
 

@@ -22,7 +22,14 @@ const ASKED_BY: Record<string, string> = {
  * The page an AI assistant (MCP) sends the account holder to: what the action does, exactly as
  * stored, with Confirm and Cancel as plain same-origin form posts (no script needed).
  */
-export function actionPage(account: SignedInAccount, a: PendingActionView & { channel: string; created_at: string }, outcome?: { ok: boolean; reply: string }): string {
+export function actionPage(
+  account: SignedInAccount,
+  a: PendingActionView & { channel: string; created_at: string },
+  outcome?: { ok: boolean; reply: string },
+  key?: { label: string; prefix: string },
+): string {
+  // A revoked key is no longer listed: the door alone is named then.
+  const through = key ? ` through the key “${key.label}” (${key.prefix})` : '';
   const buttons =
     a.status === 'pending'
       ? `<div class="actions">
@@ -38,7 +45,7 @@ export function actionPage(account: SignedInAccount, a: PendingActionView & { ch
     account,
     body: `<section class="card narrow" aria-labelledby="action-title">
   <h1 id="action-title">Confirm an action</h1>
-  <p id="asked-by">${escapeHtml(ASKED_BY[a.channel] ?? 'An assistant connected to your account')} asked on ${timeHtml(a.created_at)} to do this:</p>
+  <p id="asked-by">${escapeHtml(ASKED_BY[a.channel] ?? 'An assistant connected to your account')}${escapeHtml(through)} asked on ${timeHtml(a.created_at)} to do this:</p>
   <p class="action-description" id="description"><strong>${escapeHtml(a.description)}</strong></p>
   <p id="status" data-status="${escapeHtml(a.status)}">${escapeHtml(STATUS_TEXT[a.status])}</p>
   ${result}
