@@ -2,24 +2,20 @@ import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
-import { UNAVAILABLE_REPLY, type Engine, type EngineResult, type ToolRunner } from './engine.js';
-import { HELP_EXAMPLES } from './local-engine.js';
+import type { Engine, ToolRunner } from './engine.js';
 import { withoutClaimTokens } from './claim-tools.js';
 import { type PendingAction } from './pending-actions.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/port.js';
-import { groundCall, QUOTED_ONLY_REPLY, type SeenMarket } from './grounding/index.js';
+import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 import { marketsShown } from './grounding/markets-shown.js';
+import { finishTurn, type TurnState } from './turn-finish.js';
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
 export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
 
-
-
-/** Why a turn could not be answered at all: the model provider failed after retries. */
-export const UNAVAILABLE = 'unavailable';
-
+export { UNAVAILABLE } from './turn-finish.js';
 
 export interface TurnRequest {
   /** From authentication only (key, session, Telegram user): never from the message. */
@@ -37,7 +33,6 @@ export interface TurnRequest {
   /** The API key the turn came through (its spend policy applies too). */
   keyId?: string;
 }
-
 
 export interface AgentOptions {
   engine: Engine;
@@ -62,18 +57,6 @@ export const PENDING_TTL_MS = 10 * 60_000;
 
 /** The door a person (or, for `api`, a key) confirmed a pending action through. */
 export type ConfirmDoor = 'chat' | 'telegram' | 'web' | 'api';
-
-interface TurnState {
-  outcomes: { call: ToolCall; outcome: ToolOutcome }[];
-  pending?: PendingAction;
-  /** Why the assistant held the action instead of acting (an argument it inferred). */
-  heldNote?: string;
-  rejected: string[];
-  /** Set when grounding ended the turn: its answer, whatever the engine does next. */
-  ended?: TurnOutcome;
-  /** Markets a read tool showed in this turn: a later call may name one by the id it looked up. */
-  markets: SeenMarket[];
-}
 
 /**
  * One plain-language message -> at most a few tool calls -> one reply. Through the API the
@@ -168,7 +151,7 @@ export class Agent {
 
     const turn = { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log };
     const result = await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool);
-    return this.finish(result, state);
+    return finishTurn(result, state);
   }
 
   /**
@@ -205,14 +188,7 @@ export class Agent {
     const log = this.opts.logger.child({ requestId: req.requestId, accountId: req.accountId, channel: 'api' });
     const account = await this.opts.accounts.get(req.accountId);
     if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
-    const ctx: ToolContext = {
-      accountId: req.accountId,
-      channel: 'api',
-      logger: log,
-      localCurrency: account.localCurrency,
-      ...(req.requestId ? { requestId: req.requestId } : {}),
-      ...(req.keyId ? { keyId: req.keyId } : {}),
-    };
+    const ctx: ToolContext = { accountId: req.accountId, channel: 'api', logger: log, localCurrency: account.localCurrency, ...(req.requestId ? { requestId: req.requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
     // The key's spend policy holds here as on every door: a rule may refuse it or hold it for the person.
     const admitted = await admitCall(this.opts.policies, req.call, ctx);
     if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(req.call, admitted));
@@ -246,41 +222,6 @@ export class Agent {
       'agent action executed',
     );
     return outcome;
-  }
-
-  private finish(result: EngineResult, state: TurnState): TurnOutcome {
-    if (state.ended) return state.ended;
-    // A held call is answered with the engine's own words (what it understood, why it waits) when it has them,
-    // else with grounding's note (an inferred argument) before the description.
-    if (state.pending) return pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote, result.kind === 'reply' ? result.ask : undefined);
-    if (state.outcomes.length > 0) {
-      // The turn reports its money-moving outcome if it had one, else its last one.
-      const primary =
-        [...state.outcomes].reverse().find((o) => MONEY_MOVING_TOOLS.has(o.call.name)) ?? state.outcomes[state.outcomes.length - 1]!;
-      const text = result.kind === 'reply' ? result.text : undefined;
-      // Money that moved is reported from the tool's own exact summary, never the model's paraphrase.
-      const exact = primary.outcome.ok && MONEY_MOVING_TOOLS.has(primary.call.name);
-      // A lead in the user's language may go before the exact summary, never replace it.
-      const led = result.kind === 'reply' && result.lead && primary.outcome.ok ? `${result.lead}${primary.outcome.summary}` : undefined;
-      // The local engine's reply in the person's language, from this outcome's own fields, when it has one.
-      const localized = result.kind === 'reply' ? result.localized : undefined;
-      return fromOutcome(primary.outcome, localized ?? (exact ? led : (text ?? led)));
-    }
-    switch (result.kind) {
-      case 'refuse':
-        return failure('none', result.reply, result.reason ?? 'not_allowed');
-      case 'unavailable':
-        return { ok: false, action: 'none', reply: UNAVAILABLE_REPLY, reason: UNAVAILABLE };
-      case 'help':
-        return { ok: true, action: 'info', reply: result.reply, result: { topic: 'help', examples: HELP_EXAMPLES } };
-      case 'none':
-        return { ok: true, action: 'none', reply: result.reply, ...(result.reason ? { reason: result.reason } : {}) };
-      case 'reply':
-        if (!result.text && state.rejected.length > 0) {
-          return failure('none', `I couldn't do that: ${state.rejected[state.rejected.length - 1]}`, 'invalid_input');
-        }
-        return { ok: true, action: 'info', reply: result.text ?? "Sorry, I couldn't work that out. Try rephrasing.", result: { topic: 'answer' } };
-    }
   }
 
   private async createPending(
