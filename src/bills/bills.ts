@@ -9,6 +9,7 @@ import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { RelayAttempts } from '../chain/owned-relay.js';
 import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { billerCollectionIndex } from '../wallet/reserved.js';
@@ -111,6 +112,8 @@ export interface BillQuote {
 export interface BillsOptions {
   defaultLimits?: Limits;
   confirmTimeoutMs?: number;
+  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
+  attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
 }
@@ -298,6 +301,7 @@ export class BillsService {
           id: bill.id,
         },
         this.opts.confirmTimeoutMs,
+        this.opts.attempts,
       );
       bill = await this.recordPayment(bill, outcome);
       if (outcome.status === 'failed') {
@@ -338,6 +342,7 @@ export class BillsService {
           id: bill.id,
         },
         this.opts.confirmTimeoutMs,
+        this.opts.attempts,
       );
       if (outcome.status === 'settled') {
         bill = await this.store.transaction(async (tx) => {

@@ -12,6 +12,7 @@ import { StoreConflictError, type Store, type Tx } from '../store/index.js';
 import { Quotes, toTransferQuote, type Quote } from '../quotes/quotes.js';
 import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy } from '../transfers/quote.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { RelayAttempts } from '../chain/owned-relay.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import { claimEscrowIndex, FEE_WALLET_INDEX } from '../wallet/reserved.js';
@@ -23,6 +24,8 @@ export interface ClaimsOptions {
   feePolicy?: FeePolicy;
   defaultLimits?: Limits;
   confirmTimeoutMs?: number;
+  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
+  attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
   /**
@@ -309,7 +312,7 @@ export class ClaimsService {
   }
 
   private move(fromIndex: number, to: string, value: bigint, kind: string, id: string): Promise<MoveOutcome> {
-    return moveOnce(this.chain, { fromIndex, to: to as Address, value, kind, id }, this.opts.confirmTimeoutMs);
+    return moveOnce(this.chain, { fromIndex, to: to as Address, value, kind, id }, this.opts.confirmTimeoutMs, this.opts.attempts);
   }
 
   /** Compare-and-set on the status; with `emit`, the step's event commits with it (only if it won). */

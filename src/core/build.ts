@@ -146,7 +146,10 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   // Transfers, bills and markets (docs/money-modules.md): the money-moving modules behind the
   // agent's tools, over one directory of custodial wallets.
   const directory = new WalletDirectory(chain, store);
-  const confirm = { confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT };
+  // Every relayed move (transfers, bills, stakes, claims, refunds) has one owner attempt across
+  // instances, on the same ledger as checkout and x402 settles (docs/settlement.md, issue 21).
+  const moveAttempts = new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress);
+  const confirm = { confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT, attempts: moveAttempts };
   const catalogue = loadBillerCatalogue();
   const transfers = new TransfersService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'transfers' }) });
   const bills = new BillsService(store, chain, fx, accounts, directory, catalogue, new SandboxBillProvider(catalogue), {
@@ -245,6 +248,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     outbox: webhooks.outbox,
     logger: logger.child({ module: 'refunds' }),
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
+    attempts: moveAttempts,
   });
   defer(() => refunds.close());
 

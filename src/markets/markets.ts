@@ -9,6 +9,7 @@ import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { RelayAttempts } from '../chain/owned-relay.js';
 import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { marketEscrowIndex } from '../wallet/reserved.js';
@@ -140,6 +141,8 @@ export interface MarketsOptions {
   /** Latest allowed close time, from now. Default one year. */
   maxHorizonMs?: number;
   confirmTimeoutMs?: number;
+  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
+  attempts?: RelayAttempts;
   /** Payouts sent at once (the relayer's nonce manager orders them). */
   payoutConcurrency?: number;
   logger?: Logger;
@@ -401,6 +404,7 @@ export class MarketsService {
         id: stake.id,
       },
       this.opts.confirmTimeoutMs,
+      this.opts.attempts,
     );
   }
 
@@ -574,6 +578,7 @@ export class MarketsService {
               id: `${market.id}:${s.id}`,
             },
             this.opts.confirmTimeoutMs,
+            this.opts.attempts,
           );
           await this.store.write(Stakes, (t) =>
             outcome.status === 'settled'

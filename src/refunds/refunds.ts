@@ -29,6 +29,7 @@ import type { FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { RelayAttempts } from '../chain/owned-relay.js';
 import type { CreateRefundInput, ListRefundsQuery, RefundResource, RefundStatus } from './schemas.js';
 
 export interface Refund {
@@ -115,6 +116,8 @@ export interface RefundsOptions {
   logger: Logger;
   /** How long a refund request waits for its receipt before answering `pending`. */
   confirmTimeoutMs?: number;
+  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
+  attempts?: RelayAttempts;
 }
 
 export class RefundsService {
@@ -267,6 +270,7 @@ export class RefundsService {
           this.o.chain,
           { fromIndex: r.fromIndex, to: r.to as Address, value: BigInt(r.stablecoinAmount), kind: REFUND_NONCE_KIND, id: r.id },
           this.o.confirmTimeoutMs,
+          this.o.attempts,
         );
       } catch (err) {
         outcome = { status: 'pending', message: `the chain could not be asked: ${(err as Error).message}` };

@@ -11,10 +11,15 @@
  * instances finds one row, and the second caller waits for that row's answer instead of
  * relaying again. `answer` is what every caller of the attempt is told once it is final.
  */
-import { defineTable, type Store, type Tx } from '../store/index.js';
+import { defineTable, StoreConflictError, type Store, type Tx } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
+import type { NewRelayAttempt, RelayAttempts } from '../chain/owned-relay.js';
 
-export type AttemptKind = 'checkout' | 'x402';
+/**
+ * `checkout` and `x402` settles; every other relayed move (deposit sweeps and give-backs,
+ * refunds, custodial transfers, bills, stakes, claims) uses its nonce kind (src/chain/owned-relay.ts).
+ */
+export type AttemptKind = 'checkout' | 'x402' | (string & {});
 
 /** The final answer of an attempt, as every caller of it gets it. */
 export interface AttemptAnswer {
@@ -31,7 +36,7 @@ export interface AttemptAnswer {
 export interface SettlementAttempt {
   readonly id: string;
   kind: AttemptKind;
-  /** Checkout: the payment id. x402: the merchant account the settle is booked to. */
+  /** Checkout: the payment id. x402: the merchant account the settle is booked to. Other moves: their record's id. */
   subject: string;
   payer: string;
   nonce: string;
@@ -83,7 +88,10 @@ export interface NewAttempt {
   signature: string;
 }
 
-export class AttemptLedger {
+export class AttemptLedger implements RelayAttempts {
+  /** Attempt ids this process is relaying right now (relayOwned). */
+  readonly running = new Set<string>();
+
   constructor(
     private readonly store: Store,
     readonly owner: AttemptOwner,
@@ -126,6 +134,17 @@ export class AttemptLedger {
     if (!existing) return t.insert({ id, generation: 1, ...fields });
     if (existing.state === 'open') return undefined;
     return t.update(id, { ...fields, generation: existing.generation + 1 }, { generation: existing.generation, state: 'done' });
+  }
+
+  /** `open` in a transaction of its own (relayed moves whose record is written apart). */
+  async openAlone(a: NewRelayAttempt): Promise<SettlementAttempt | undefined> {
+    try {
+      return await this.store.transaction((tx) => this.open(tx, a));
+    } catch (e) {
+      // Another instance inserted the same row at the same moment: it owns the attempt.
+      if (e instanceof StoreConflictError) return undefined;
+      throw e;
+    }
   }
 
   /** Takes an open attempt over from an owner that is gone (compare-and-set on its generation). */

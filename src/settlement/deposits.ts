@@ -15,10 +15,13 @@
  *
  * Every intent is stored before its transaction is sent, so a pass after a crash finishes it
  * from the chain (the authorization state says whether it was used) instead of moving twice.
+ * Each sweep and give-back is one owner attempt on the attempt ledger (src/chain/owned-relay.ts,
+ * issue 21): a pass on another instance never sends it again, nor calls it failed (which puts
+ * the session back to `pending`), while the owner's transaction could still land.
  */
 import { getAddress, type Address, type Hex } from 'viem';
 import type { ChainPort } from '../chain/port.js';
-import { relayOnce } from '../chain/relay.js';
+import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
 import { defineTable, StoreConflictError, type Store } from '../store/index.js';
@@ -121,6 +124,8 @@ export interface DepositWatcherOptions {
   recipientFor: (p: Payment) => Promise<Address | undefined>;
   /** The settlement's per-payment queue: a deposit decision never interleaves with a settle of the same payment. */
   exclusive: <T>(paymentId: string, fn: () => Promise<T>) => Promise<T>;
+  /** The attempt ledger: one owner per sweep and give-back across instances. */
+  attempts: RelayAttempts;
   /** How long a session's address is watched after it ends. */
   graceMs: number;
   /** Receipt wait of a sweep or refund within a pass (then the next pass looks again). */
@@ -382,16 +387,19 @@ export class DepositWatcher {
       const r = await this.o.chain.waitForReceipt(s.txHash as Hex, KNOWN_TX_WAIT_MS);
       if (r.status !== 'reverted') return r.status === 'success' ? this.finishSweep(d.id, s.txHash as Hex) : false;
     }
-    const signed = await this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(s.payTo), value: BigInt(s.value), nonce });
-    if (!signed.ok) return false;
-    const relayed = await relayOnce(this.o.chain, signed.auth, signed.signature, {
+    const relayed = await relayOwned(this.o.chain, this.o.attempts, {
+      kind: DEPOSIT_SWEEP_NONCE_KIND,
+      subject: d.id,
+      from,
+      nonce,
+      sign: () => this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(s.payTo), value: BigInt(s.value), nonce }),
       timeoutMs: this.o.relayWaitMs ?? 10_000,
       since: d.createdAt,
       onSent: (txHash) => this.recordSweepTx(d.id, txHash),
     });
     if (relayed.status === 'settled') return this.finishSweep(d.id, relayed.txHash);
     if (relayed.status === 'pending') return false;
-    // Nothing moved: the session is payable again and the next pass tries once more.
+    // Provably nothing moved (relayOwned): the session is payable again and the next pass tries once more.
     this.log.warn({ paymentId: d.id, reason: relayed.reason, message: relayed.message }, 'deposit sweep failed; nothing moved');
     await this.o.store.transaction(async (tx) => {
       await this.o.payments.transitionIn(tx, d.id, 'processing', 'pending', { payer: undefined, viaDeposit: undefined, depositExcess: undefined });
@@ -448,9 +456,15 @@ export class DepositWatcher {
     if (used === 'unknown') return false;
     let txHash: Hex | undefined = used;
     if (!txHash) {
-      const signed = await this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(t.from), value: BigInt(t.value), nonce });
-      if (!signed.ok) return false;
-      const relayed = await relayOnce(this.o.chain, signed.auth, signed.signature, { timeoutMs: this.o.relayWaitMs ?? 10_000, since: d.createdAt });
+      const relayed = await relayOwned(this.o.chain, this.o.attempts, {
+        kind: DEPOSIT_REFUND_NONCE_KIND,
+        subject: d.id,
+        from,
+        nonce,
+        sign: () => this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(t.from), value: BigInt(t.value), nonce }),
+        timeoutMs: this.o.relayWaitMs ?? 10_000,
+        since: d.createdAt,
+      });
       if (relayed.status !== 'settled') {
         if (relayed.status === 'failed') this.log.warn({ paymentId: d.id, transfer: t.id, reason: relayed.reason }, 'deposit refund failed; next pass');
         return false;

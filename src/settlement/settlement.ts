@@ -129,6 +129,8 @@ export class SettlementService {
       logger: o.logger.child({ part: 'deposits' }),
       recipientFor: (p) => this.recipientFor(p),
       exclusive: (id, fn) => this.serialized(id, fn),
+      // Each sweep and give-back has one owner attempt across instances (issue 21).
+      attempts: this.ledger,
       graceMs: o.depositGraceMs ?? 24 * 3_600_000,
       // One pass decides every watched deposit in turn: a receipt wait is bounded so one slow
       // block does not hold up the others (an unconfirmed sweep is looked at again next pass).

@@ -9,6 +9,7 @@ import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import type { RelayAttempts } from '../chain/owned-relay.js';
 import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
@@ -126,6 +127,8 @@ export interface TransfersOptions {
   quoteTtlMs?: number;
   /** Receipt wait for each on-chain transfer (chain default otherwise). */
   confirmTimeoutMs?: number;
+  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
+  attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
 }
@@ -360,6 +363,7 @@ export class TransfersService {
         id: transfer.id,
       },
       this.opts.confirmTimeoutMs,
+      this.opts.attempts,
     );
     const recorded = await this.recordOutcome(transfer, outcome);
     let row = recorded.row;
@@ -420,6 +424,7 @@ export class TransfersService {
         id: transfer.id,
       },
       this.opts.confirmTimeoutMs,
+      this.opts.attempts,
     );
     if (outcome.status !== 'settled') {
       this.opts.logger?.warn({ transferId: transfer.id, outcome }, 'transfer fee not collected yet');

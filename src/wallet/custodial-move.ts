@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem';
 import type { ChainPort } from '../chain/port.js';
-import { relayOnce, type RelayFailure } from '../chain/relay.js';
+import { relayOnce, type RelayFailure, type RelayOutcome } from '../chain/relay.js';
+import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 
 /**
  * One custodial token movement with an exactly-once nonce, and its outcome in three
@@ -8,6 +9,10 @@ import { relayOnce, type RelayFailure } from '../chain/relay.js';
  * cannot be known (no receipt yet, RPC down after sending) the outcome is `pending`, and
  * calling `moveOnce` again with the same nonce is safe: the token accepts each
  * (authorizer, nonce) pair once, so a retry finds the first transaction instead of paying twice.
+ *
+ * With the attempt ledger (`attempts`, wired by src/core/build.ts) the move has one owner across
+ * instances (src/chain/owned-relay.ts, issue 21): a retry, a reconcile pass or another instance
+ * never sends it again or calls it failed while the owner's transaction could still land.
  */
 export type MoveFailure = 'insufficient_balance' | 'reverted' | 'rejected';
 
@@ -32,12 +37,18 @@ interface MoveParams extends MoveRequest {
   nonce: Hex;
 }
 
-export async function moveOnce(chain: ChainPort, req: MoveRequest, timeoutMs?: number): Promise<MoveOutcome> {
+export async function moveOnce(chain: ChainPort, req: MoveRequest, timeoutMs?: number, attempts?: RelayAttempts): Promise<MoveOutcome> {
   // Both are derived (addresses are cached by the chain layer), so callers cannot pass a mismatch.
   const p: MoveParams = { ...req, from: chain.custodialAddress(req.fromIndex), nonce: chain.nonceFor(req.kind, req.id) };
-  const signed = await chain.signCustodialAuthorization({ fromIndex: p.fromIndex, to: p.to, value: p.value, nonce: p.nonce });
-  if (!signed.ok) return { status: 'pending', message: signed.message };
-  const outcome = await relayOnce(chain, signed.auth, signed.signature, timeoutMs === undefined ? {} : { timeoutMs });
+  const sign = () => chain.signCustodialAuthorization({ fromIndex: p.fromIndex, to: p.to, value: p.value, nonce: p.nonce });
+  let outcome: RelayOutcome;
+  if (attempts) {
+    outcome = await relayOwned(chain, attempts, { kind: p.kind, subject: p.id, from: p.from, nonce: p.nonce, sign, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  } else {
+    const signed = await sign();
+    if (!signed.ok) return { status: 'pending', message: signed.message };
+    outcome = await relayOnce(chain, signed.auth, signed.signature, timeoutMs === undefined ? {} : { timeoutMs });
+  }
   switch (outcome.status) {
     case 'settled':
       return { status: 'settled', txHash: outcome.txHash };

@@ -1,0 +1,240 @@
+/**
+ * One owner and one truthful answer for every relayed move (issue 21, point 5): deposit sweeps,
+ * deposit give-backs, refunds and the custodial moves (transfers, bills, market stakes and
+ * payouts, claims) relay through `relayOwned`, over the same durable attempt ledger as checkout
+ * and x402 settles (table `settlement_attempts`, src/settlement/attempts.ts implements the port).
+ *
+ * - One attempt row per move (`<kind>:<from>:<nonce>`), opened before anything is sent and
+ *   holding the signed authorization, the owner instance, its relayer, the tx hash and a deadline.
+ * - While its owner is live, or before its deadline, nobody else sends it or judges it: another
+ *   caller (another instance, a reconcile pass) waits for its answer or is told `pending`.
+ * - Once the owner is gone past the deadline, the chain decides: the authorization used → that
+ *   transaction; the window closed unused → failed; our transaction still in the pool → pending;
+ *   otherwise the attempt is taken over and its stored authorization sent again (the EIP-3009
+ *   nonce lets one transfer through, whoever sends it).
+ * - `failed` ("nothing moved") only when provable: the run that signed the authorization saw it
+ *   refused or reverted with the authorization unused, or its window closed unused. A take-over
+ *   whose send fails stays `pending` (the earlier send may still land) until one of those holds.
+ *
+ * Pure over two ports (the chain, the ledger): the decision is unit-tested with the fake chain.
+ */
+import type { Address, Hex } from 'viem';
+import type { TransferAuthorization } from './authorization.js';
+import { relayOnce, type RelayChain, type RelayFailure, type RelayOutcome } from './relay.js';
+
+/** The part of an attempt row this helper reads (SettlementAttempt has it). */
+export interface RelayAttempt {
+  readonly id: string;
+  generation: number;
+  state: 'open' | 'done';
+  instanceId: string;
+  validBefore: string;
+  authorization: Record<string, string>;
+  signature: string;
+  txHash?: string;
+  startedAt: string;
+  deadlineAt: string;
+  answer?: { ok: boolean; reason?: string; message?: string; param?: string; txHash?: string };
+}
+
+export interface NewRelayAttempt {
+  kind: string;
+  subject: string;
+  payer: string;
+  nonce: string;
+  validBefore: bigint;
+  authorization: Record<string, string>;
+  signature: string;
+}
+
+/** The attempt ledger as this helper uses it (AttemptLedger in src/settlement/attempts.ts). */
+export interface RelayAttempts {
+  readonly owner: { readonly id: string };
+  /** Attempt ids this process is relaying right now. */
+  readonly running: Set<string>;
+  get(id: string): Promise<RelayAttempt | undefined>;
+  /** Opens the row in its own transaction; undefined when it is open already (someone owns it). */
+  openAlone(a: NewRelayAttempt): Promise<RelayAttempt | undefined>;
+  takeOver(a: RelayAttempt): Promise<RelayAttempt | undefined>;
+  sent(id: string, generation: number, txHash: string): Promise<void>;
+  close(id: string, answer: NonNullable<RelayAttempt['answer']>): Promise<void>;
+  busy(a: RelayAttempt, runningHere: (a: RelayAttempt) => boolean): Promise<boolean>;
+}
+
+export interface OwnedRelayChain extends RelayChain {
+  chainTime(): Promise<bigint>;
+  transactionKnown(txHash: Hex): Promise<boolean>;
+}
+
+type Signed = { ok: true; auth: TransferAuthorization; signature: Hex } | { ok: false; message: string };
+
+export interface OwnedRelayRequest {
+  /** The attempt kind, e.g. 'refund', 'transfer', 'deposit-sweep'. */
+  kind: string;
+  /** The business record the move belongs to. */
+  subject: string;
+  from: Address;
+  nonce: Hex;
+  /** Signs the authorization (only when a new attempt is opened; a take-over sends the stored one). */
+  sign(): Promise<Signed>;
+  /** Receipt wait, and how long a caller waits on another owner's attempt before `pending`. */
+  timeoutMs?: number;
+  since?: Date | string;
+  onSent?: (txHash: Hex) => Promise<void> | void;
+}
+
+export function relayAttemptId(kind: string, from: string, nonce: string): string {
+  return `${kind}:${from.toLowerCase()}:${nonce.toLowerCase()}`;
+}
+
+const POLL_MS = 250;
+
+export async function relayOwned(chain: OwnedRelayChain, attempts: RelayAttempts, req: OwnedRelayRequest): Promise<RelayOutcome> {
+  const id = relayAttemptId(req.kind, req.from, req.nonce);
+  let row = await attempts.get(id);
+  if (row?.state === 'done' && row.answer?.ok) return settledFrom(row);
+  if (!row || row.state === 'done') {
+    // New, or the earlier run ended provably with nothing moved: a fresh attempt, freshly signed.
+    const signed = await req.sign();
+    if (!signed.ok) return { status: 'pending', message: signed.message, mayHaveSent: false };
+    const opened = await attempts.openAlone({
+      kind: req.kind,
+      subject: req.subject,
+      payer: req.from,
+      nonce: req.nonce,
+      validBefore: signed.auth.validBefore,
+      authorization: authFields(signed.auth),
+      signature: signed.signature,
+    });
+    if (opened) return run(chain, attempts, req, opened, signed.auth, signed.signature as Hex, true);
+    row = await attempts.get(id);
+    if (!row) return { status: 'pending', message: 'the move is owned by another attempt', mayHaveSent: true };
+  }
+  return join(chain, attempts, req, row);
+}
+
+/** An open attempt: wait for its owner's answer while it may still be working; then the chain decides. */
+async function join(chain: OwnedRelayChain, attempts: RelayAttempts, req: OwnedRelayRequest, first: RelayAttempt): Promise<RelayOutcome> {
+  const until = Date.now() + (req.timeoutMs ?? 0);
+  let row: RelayAttempt | undefined = first;
+  for (;;) {
+    if (!row) return { status: 'pending', message: 'the move is owned by another attempt', mayHaveSent: true };
+    if (row.state === 'done') return answerOf(row);
+    if (!(await attempts.busy(row, (a) => attempts.running.has(a.id)))) return decide(chain, attempts, req, row);
+    // Our own attempt we no longer relay (it answered pending) is not waited on: its deadline decides.
+    const ownIdle = row.instanceId === attempts.owner.id && !attempts.running.has(row.id);
+    if (ownIdle || Date.now() >= until) return pendingOf(row, 'the move is in flight; its owner or the chain decides it');
+    await sleep(Math.min(POLL_MS, Math.max(10, until - Date.now())));
+    row = await attempts.get(row.id);
+  }
+}
+
+/** Nobody may still be working on `row`: read the chain, then finish, wait or take over. */
+async function decide(chain: OwnedRelayChain, attempts: RelayAttempts, req: OwnedRelayRequest, row: RelayAttempt): Promise<RelayOutcome> {
+  const auth = authFrom(row);
+  try {
+    // Chain time before the state: if the window had closed by then, "unused" is final.
+    const windowClosed = (await chain.chainTime()) >= auth.validBefore;
+    if (await chain.authorizationState(auth.from, auth.nonce)) {
+      const tx = await chain.findAuthorizationTx(auth.from, auth.nonce, { since: row.startedAt, ...(row.txHash ? { txHash: row.txHash as Hex } : {}) });
+      if (!tx) return pendingOf(row, 'the authorization was used; its transaction is not found yet');
+      const r = await chain.waitForReceipt(tx, req.timeoutMs);
+      if (r.status !== 'success') return pendingOf(row, 'the authorization was used; its receipt is not readable yet');
+      await attempts.close(row.id, { ok: true, txHash: tx });
+      return { status: 'settled', txHash: tx };
+    }
+    if (windowClosed) {
+      const message = 'the authorization expired unused: nothing moved';
+      await attempts.close(row.id, { ok: false, reason: 'expired', message });
+      return { status: 'failed', reason: 'expired', message };
+    }
+    if (row.txHash && (await chain.transactionKnown(row.txHash as Hex))) return pendingOf(row, 'the transaction is still in the pool');
+  } catch {
+    return pendingOf(row, 'the chain could not be asked');
+  }
+  const taken = await attempts.takeOver(row);
+  if (!taken) {
+    const now = await attempts.get(row.id);
+    return now?.state === 'done' ? answerOf(now) : pendingOf(row, 'another instance took the move over');
+  }
+  return run(chain, attempts, req, taken, auth, row.signature as Hex, false);
+}
+
+/** Relays the attempt's authorization from this instance and records the outcome. */
+async function run(
+  chain: OwnedRelayChain,
+  attempts: RelayAttempts,
+  req: OwnedRelayRequest,
+  row: RelayAttempt,
+  auth: TransferAuthorization,
+  signature: Hex,
+  fresh: boolean,
+): Promise<RelayOutcome> {
+  attempts.running.add(row.id);
+  try {
+    const outcome = await relayOnce(chain, auth, signature, {
+      ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+      since: req.since ?? row.startedAt,
+      onSent: async (txHash) => {
+        await attempts.sent(row.id, row.generation, txHash);
+        await req.onSent?.(txHash);
+      },
+    });
+    if (outcome.status === 'settled') await attempts.close(row.id, { ok: true, txHash: outcome.txHash });
+    else if (outcome.status === 'failed') {
+      // Provable only for the run that signed this authorization: nobody else ever sent it.
+      if (!fresh) return { status: 'pending', ...(outcome.txHash ? { txHash: outcome.txHash } : {}), message: `${outcome.message}; an earlier send may still land`, mayHaveSent: true };
+      await attempts.close(row.id, {
+        ok: false,
+        reason: outcome.spent ? 'insufficient_balance' : outcome.reason,
+        message: outcome.message,
+        ...(outcome.param ? { param: outcome.param } : {}),
+      });
+    }
+    return outcome;
+  } catch (err) {
+    // Unknown whether anything left: the attempt stays open for its deadline and the chain.
+    return { status: 'pending', message: `the relay was cut off: ${(err as Error).message}`, mayHaveSent: true };
+  } finally {
+    attempts.running.delete(row.id);
+  }
+}
+
+function settledFrom(row: RelayAttempt): RelayOutcome {
+  return { status: 'settled', txHash: row.answer!.txHash as Hex };
+}
+
+/** The stored final answer of an attempt, as every caller of it gets it. */
+function answerOf(row: RelayAttempt): RelayOutcome {
+  const a = row.answer;
+  if (!a) return pendingOf(row, 'the move ended without an answer');
+  if (a.ok) return settledFrom(row);
+  return {
+    status: 'failed',
+    reason: (a.reason ?? 'rejected') as RelayFailure,
+    message: a.message ?? 'nothing moved',
+    ...(a.param ? { param: a.param } : {}),
+  };
+}
+
+function pendingOf(row: RelayAttempt, message: string): RelayOutcome {
+  return row.txHash ? { status: 'pending', txHash: row.txHash as Hex, message, mayHaveSent: true } : { status: 'pending', message, mayHaveSent: true };
+}
+
+function authFields(a: TransferAuthorization): Record<string, string> {
+  return { from: a.from, to: a.to, value: a.value.toString(), validAfter: a.validAfter.toString(), validBefore: a.validBefore.toString(), nonce: a.nonce };
+}
+
+function authFrom(row: RelayAttempt): TransferAuthorization {
+  const a = row.authorization;
+  return {
+    from: a.from as Address,
+    to: a.to as Address,
+    value: BigInt(a.value!),
+    validAfter: BigInt(a.validAfter!),
+    validBefore: BigInt(a.validBefore!),
+    nonce: a.nonce as Hex,
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
