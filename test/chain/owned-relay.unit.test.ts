@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { keccak256, toHex, type Address, type Hex } from 'viem';
+import type { TransferAuthorization } from '../../src/chain/authorization.js';
+import type { ReceiptOutcome, SubmitResult } from '../../src/chain/chain.js';
+import { relayOwned, relayAttemptId, type OwnedRelayRequest } from '../../src/chain/owned-relay.js';
+import { AttemptLedger, type AttemptOwner } from '../../src/settlement/attempts.js';
+import { LowdbStore } from '../../src/store/index.js';
+import { moveOnce } from '../../src/wallet/custodial-move.js';
+import { FakeChain } from '../helpers/fake-chain.js';
+
+// Issue 21, point 5 on the unit layer: one owner attempt for every relayed move (sweeps,
+// refunds, custodial transfers), two "instances" (two ledgers with their own owners) on one
+// store and the fake chain. The real PostgreSQL, anvil and processes: moves.instances.pg.test.ts.
+
+/** A fake chain with a mempool: while `hold` is set, a send waits in the pool until `mine()`. */
+class PoolChain extends FakeChain {
+  hold = false;
+  submits = 0;
+  private readonly pool = new Map<Hex, TransferAuthorization>();
+  override async submitTransferWithAuthorization(auth: TransferAuthorization): Promise<SubmitResult> {
+    this.submits++;
+    if (!this.hold) return super.submitTransferWithAuthorization(auth);
+    const txHash = keccak256(toHex(`pooled${this.submits}`));
+    this.sent.push(txHash);
+    this.pool.set(txHash, auth);
+    return { ok: true, txHash };
+  }
+  /** Waits for the receipt like a node (the base fake answers at once). */
+  override async waitForReceipt(txHash: Hex, timeoutMs = 0): Promise<ReceiptOutcome> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await super.waitForReceipt(txHash);
+      if (r.status !== 'timeout' || Date.now() >= until) return r;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  }
+  /** Mines every pooled transaction: the first of an authorization moves the money, the others revert. */
+  mine(): void {
+    for (const [txHash, auth] of this.pool) {
+      const k = `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
+      if (this.used.has(k) || this.balance(auth.from) < auth.value) this.receipts.set(txHash, 'reverted');
+      else {
+        this.balances.set(auth.from.toLowerCase(), this.balance(auth.from) - auth.value);
+        this.balances.set(auth.to.toLowerCase(), this.balance(auth.to) + auth.value);
+        this.used.set(k, txHash);
+        this.receipts.set(txHash, 'success');
+      }
+    }
+    this.pool.clear();
+  }
+  /** The node forgets its pool (a restart): nothing pooled will be mined. */
+  drop(): void {
+    for (const txHash of this.pool.keys()) this.sent.splice(this.sent.indexOf(txHash), 1);
+    this.pool.clear();
+  }
+}
+
+function setup(opts: { deadlineMs?: number } = {}) {
+  const store = LowdbStore.inMemory();
+  const chain = new PoolChain();
+  const live = new Set(['a', 'b']);
+  const owner = (id: string): AttemptOwner => ({ id, isLive: async (o) => o !== undefined && live.has(o) });
+  const ledger = (id: string) => new AttemptLedger(store, owner(id), opts.deadlineMs ?? 60_000, `0xrelayer-${id}`);
+  const from = chain.custodialAddress(7);
+  chain.fund(from, 50_000_000n);
+  const to = '0x00000000000000000000000000000000000000b0' as Address;
+  const nonce = chain.nonceFor('refund', 're_1');
+  const req = (timeoutMs = 0): OwnedRelayRequest => ({
+    kind: 'refund',
+    subject: 're_1',
+    from,
+    nonce,
+    timeoutMs,
+    sign: () => chain.signCustodialAuthorization({ fromIndex: 7, to, value: 5_000_000n, nonce }),
+  });
+  return { store, chain, live, a: ledger('a'), b: ledger('b'), req, from, to, id: relayAttemptId('refund', from, nonce) };
+}
+
+describe('relayOwned: one owner and one truthful answer per relayed move', () => {
+  it('the same move on two instances at once: one send, both callers the same transaction', async () => {
+    const s = setup();
+    s.chain.hold = true;
+    const first = relayOwned(s.chain, s.a, s.req(1_500));
+    const second = relayOwned(s.chain, s.b, s.req(1_500));
+    setTimeout(() => s.chain.mine(), 300);
+    const [x, y] = await Promise.all([first, second]);
+    expect(s.chain.submits).toBe(1);
+    expect(x).toEqual({ status: 'settled', txHash: s.chain.sent[0] });
+    expect(y).toEqual(x);
+    expect(s.chain.balance(s.to)).toBe(5_000_000n);
+  });
+
+  it('another instance (or a reconcile pass) never resends nor fails a move whose owner is live: pending, then the owner\'s answer', async () => {
+    const s = setup({ deadlineMs: 0 });
+    s.chain.hold = true;
+    const owned = await relayOwned(s.chain, s.a, s.req(0));
+    expect(owned.status).toBe('pending');
+    // Even with too little left in the wallet, which would make a fresh send fail.
+    s.chain.balances.set(s.from.toLowerCase(), 5_000_000n);
+    s.chain.hold = false;
+    const other = await relayOwned(s.chain, s.b, s.req(0));
+    expect(other.status).toBe('pending');
+    expect(s.chain.submits).toBe(1);
+    s.chain.mine();
+    // The owner's own pass decides from the chain (its own idle attempt, past its deadline).
+    expect(await relayOwned(s.chain, s.a, s.req(0))).toEqual({ status: 'settled', txHash: s.chain.sent[0] });
+    expect(await relayOwned(s.chain, s.b, s.req(0))).toEqual({ status: 'settled', txHash: s.chain.sent[0] });
+    expect(s.chain.submits).toBe(1);
+  });
+
+  it('an owner killed with its transaction in the pool: the other waits for it, never sends a second one', async () => {
+    const s = setup({ deadlineMs: 0 });
+    s.chain.hold = true;
+    await relayOwned(s.chain, s.a, s.req(0));
+    s.live.delete('a');
+    expect((await relayOwned(s.chain, s.b, s.req(0))).status).toBe('pending');
+    expect(s.chain.submits).toBe(1);
+    s.chain.mine();
+    expect(await relayOwned(s.chain, s.b, s.req(0))).toEqual({ status: 'settled', txHash: s.chain.sent[0] });
+    expect((await s.b.get(s.id))?.answer).toEqual({ ok: true, txHash: s.chain.sent[0] });
+  });
+
+  it('an owner killed and its transaction lost: the other takes over and sends the stored authorization once', async () => {
+    const s = setup({ deadlineMs: 0 });
+    s.chain.hold = true;
+    await relayOwned(s.chain, s.a, s.req(0));
+    const stored = (await s.a.get(s.id))!;
+    s.live.delete('a');
+    s.chain.drop();
+    s.chain.hold = false;
+    const r = await relayOwned(s.chain, s.b, s.req(0));
+    expect(r.status).toBe('settled');
+    expect(s.chain.submits).toBe(2);
+    const row = (await s.b.get(s.id))!;
+    expect(row).toMatchObject({ instanceId: 'b', generation: 2, state: 'done', signature: stored.signature, authorization: stored.authorization });
+    expect(s.chain.balance(s.to)).toBe(5_000_000n);
+  });
+
+  it('a take-over whose send fails is not "nothing moved" (the first send may land) until the window closes unused', async () => {
+    const s = setup({ deadlineMs: 0 });
+    s.chain.hold = true;
+    await relayOwned(s.chain, s.a, s.req(0));
+    s.live.delete('a');
+    s.chain.drop();
+    s.chain.hold = false;
+    s.chain.balances.set(s.from.toLowerCase(), 0n);
+    const r = await relayOwned(s.chain, s.b, s.req(0));
+    expect(r.status).toBe('pending');
+    expect((await s.b.get(s.id))?.state).toBe('open');
+    // Past validBefore and unused: now provably nothing moved, and every caller hears it.
+    s.chain.advanceSeconds = 2 ** 41;
+    s.live.delete('b');
+    const end = await relayOwned(s.chain, s.a, s.req(0));
+    expect(end).toMatchObject({ status: 'failed', reason: 'expired' });
+    expect((await s.a.get(s.id))?.state).toBe('done');
+  });
+
+  it('a fresh send refused by the node is provably nothing moved; a retry is a new attempt (same nonce) and moves once', async () => {
+    const s = setup();
+    s.chain.script.push('refuse');
+    const r = await relayOwned(s.chain, s.a, s.req(0));
+    expect(r).toMatchObject({ status: 'failed', reason: 'rejected' });
+    expect((await s.a.get(s.id))?.state).toBe('done');
+    const again = await relayOwned(s.chain, s.b, s.req(0));
+    expect(again.status).toBe('settled');
+    expect((await s.b.get(s.id))?.generation).toBe(2);
+    // A settled attempt answers its transaction to every later caller without sending.
+    const before = s.chain.submits;
+    expect(await relayOwned(s.chain, s.a, s.req(0))).toEqual(again);
+    expect(s.chain.submits).toBe(before);
+  });
+
+  it('moveOnce with the ledger: a custodial move on two instances is one owner and one transfer', async () => {
+    const s = setup();
+    s.chain.hold = true;
+    const req = { fromIndex: 7, to: s.to, value: 5_000_000n, kind: 'transfer', id: 'tr_1' };
+    const x = moveOnce(s.chain, req, 1_500, s.a);
+    const y = moveOnce(s.chain, req, 1_500, s.b);
+    setTimeout(() => s.chain.mine(), 300);
+    const [ox, oy] = await Promise.all([x, y]);
+    expect(s.chain.submits).toBe(1);
+    expect(ox.status).toBe('settled');
+    expect(oy).toEqual(ox);
+  });
+});
