@@ -6,9 +6,11 @@
  *
  * - One attempt row per move (`<kind>:<from>:<nonce>`), opened before anything is sent and
  *   holding the signed authorization, the owner instance, its relayer, the tx hash and a deadline.
- * - While its owner is live, or before its deadline, nobody else sends it or judges it: another
- *   caller (another instance, a reconcile pass) waits for its answer or is told `pending`.
- * - Once the owner is gone past the deadline, the chain decides: the authorization used → that
+ * - Before its deadline (confirm timeout plus the chain's worst delay), or while this process
+ *   relays it, nobody else sends it or judges it: another caller (another instance, a reconcile
+ *   pass) waits for its answer or is told `pending`; money that moved is read from the chain.
+ * - Past the deadline the chain decides (whether or not the owner still lives: its relay call is
+ *   over by then, and nobody ever calls the move lost): the authorization used → that
  *   transaction; the window closed unused → failed; our transaction still in the pool → pending;
  *   otherwise the attempt is taken over and its stored authorization sent again (the EIP-3009
  *   nonce lets one transfer through, whoever sends it).
@@ -58,7 +60,6 @@ export interface RelayAttempts {
   takeOver(a: RelayAttempt): Promise<RelayAttempt | undefined>;
   sent(id: string, generation: number, txHash: string): Promise<void>;
   close(id: string, answer: NonNullable<RelayAttempt['answer']>): Promise<void>;
-  busy(a: RelayAttempt, runningHere: (a: RelayAttempt) => boolean): Promise<boolean>;
 }
 
 export interface OwnedRelayChain extends RelayChain {
@@ -113,19 +114,46 @@ export async function relayOwned(chain: OwnedRelayChain, attempts: RelayAttempts
   return join(chain, attempts, req, row);
 }
 
-/** An open attempt: wait for its owner's answer while it may still be working; then the chain decides. */
+/**
+ * An open attempt: while someone may still be relaying it (this process now, or anyone before its
+ * deadline) wait for its answer, then look at the chain; past the deadline the chain decides.
+ */
 async function join(chain: OwnedRelayChain, attempts: RelayAttempts, req: OwnedRelayRequest, first: RelayAttempt): Promise<RelayOutcome> {
   const until = Date.now() + (req.timeoutMs ?? 0);
   let row: RelayAttempt | undefined = first;
   for (;;) {
     if (!row) return { status: 'pending', message: 'the move is owned by another attempt', mayHaveSent: true };
     if (row.state === 'done') return answerOf(row);
-    if (!(await attempts.busy(row, (a) => attempts.running.has(a.id)))) return decide(chain, attempts, req, row);
-    // Our own attempt we no longer relay (it answered pending) is not waited on: its deadline decides.
-    const ownIdle = row.instanceId === attempts.owner.id && !attempts.running.has(row.id);
-    if (ownIdle || Date.now() >= until) return pendingOf(row, 'the move is in flight; its owner or the chain decides it');
+    if (!inFlight(attempts, row)) return decide(chain, attempts, req, row);
+    if (Date.now() >= until) return (await movedBy(chain, attempts, req, row)) ?? pendingOf(row, 'the move is in flight; its owner or the chain decides it');
     await sleep(Math.min(POLL_MS, Math.max(10, until - Date.now())));
     row = await attempts.get(row.id);
+  }
+}
+
+/**
+ * Someone may still be relaying `row`: this process is, or its deadline (the confirm timeout plus
+ * the chain's worst delay, longer than any relay call waits) has not passed. Past it, another
+ * instance may act even while the owner lives: it never calls the move lost, it sends the same
+ * stored authorization again, and the nonce lets one transfer through.
+ */
+function inFlight(attempts: RelayAttempts, row: RelayAttempt): boolean {
+  return attempts.running.has(row.id) || Date.parse(row.deadlineAt) > Date.now();
+}
+
+/** The chain says the authorization was used (money moved): the attempt ends with that transaction. */
+async function movedBy(chain: OwnedRelayChain, attempts: RelayAttempts, req: OwnedRelayRequest, row: RelayAttempt): Promise<RelayOutcome | undefined> {
+  const auth = authFrom(row);
+  try {
+    if (!(await chain.authorizationState(auth.from, auth.nonce))) return undefined;
+    const tx = await chain.findAuthorizationTx(auth.from, auth.nonce, { since: row.startedAt, ...(row.txHash ? { txHash: row.txHash as Hex } : {}) });
+    if (!tx) return pendingOf(row, 'the authorization was used; its transaction is not found yet');
+    const r = await chain.waitForReceipt(tx, req.timeoutMs);
+    if (r.status !== 'success') return pendingOf(row, 'the authorization was used; its receipt is not readable yet');
+    await attempts.close(row.id, { ok: true, txHash: tx });
+    return { status: 'settled', txHash: tx };
+  } catch {
+    return pendingOf(row, 'the chain could not be asked');
   }
 }
 
@@ -135,14 +163,8 @@ async function decide(chain: OwnedRelayChain, attempts: RelayAttempts, req: Owne
   try {
     // Chain time before the state: if the window had closed by then, "unused" is final.
     const windowClosed = (await chain.chainTime()) >= auth.validBefore;
-    if (await chain.authorizationState(auth.from, auth.nonce)) {
-      const tx = await chain.findAuthorizationTx(auth.from, auth.nonce, { since: row.startedAt, ...(row.txHash ? { txHash: row.txHash as Hex } : {}) });
-      if (!tx) return pendingOf(row, 'the authorization was used; its transaction is not found yet');
-      const r = await chain.waitForReceipt(tx, req.timeoutMs);
-      if (r.status !== 'success') return pendingOf(row, 'the authorization was used; its receipt is not readable yet');
-      await attempts.close(row.id, { ok: true, txHash: tx });
-      return { status: 'settled', txHash: tx };
-    }
+    const moved = await movedBy(chain, attempts, req, row);
+    if (moved) return moved;
     if (windowClosed) {
       const message = 'the authorization expired unused: nothing moved';
       await attempts.close(row.id, { ok: false, reason: 'expired', message });

@@ -90,21 +90,32 @@ describe('relayOwned: one owner and one truthful answer per relayed move', () =>
     expect(s.chain.balance(s.to)).toBe(5_000_000n);
   });
 
-  it('another instance (or a reconcile pass) never resends nor fails a move whose owner is live: pending, then the owner\'s answer', async () => {
-    const s = setup({ deadlineMs: 0 });
+  it('before its deadline another instance (or a reconcile pass) never resends nor fails the move; money that moved is read from the chain', async () => {
+    const s = setup({ deadlineMs: 60_000 });
     s.chain.hold = true;
     const owned = await relayOwned(s.chain, s.a, s.req(0));
     expect(owned.status).toBe('pending');
     // Even with too little left in the wallet, which would make a fresh send fail.
     s.chain.balances.set(s.from.toLowerCase(), 5_000_000n);
     s.chain.hold = false;
-    const other = await relayOwned(s.chain, s.b, s.req(0));
+    const other = await relayOwned(s.chain, s.b, s.req(200));
     expect(other.status).toBe('pending');
     expect(s.chain.submits).toBe(1);
+    // Mined while nobody watches it: the next caller, anywhere, settles it from the chain.
     s.chain.mine();
-    // The owner's own pass decides from the chain (its own idle attempt, past its deadline).
-    expect(await relayOwned(s.chain, s.a, s.req(0))).toEqual({ status: 'settled', txHash: s.chain.sent[0] });
     expect(await relayOwned(s.chain, s.b, s.req(0))).toEqual({ status: 'settled', txHash: s.chain.sent[0] });
+    expect(await relayOwned(s.chain, s.a, s.req(0))).toEqual({ status: 'settled', txHash: s.chain.sent[0] });
+    expect(s.chain.submits).toBe(1);
+    expect(s.chain.balance(s.to)).toBe(5_000_000n);
+  });
+
+  it('before its deadline a lost transaction is not resent (it could be in another node\'s pool)', async () => {
+    const s = setup({ deadlineMs: 60_000 });
+    s.chain.hold = true;
+    await relayOwned(s.chain, s.a, s.req(0));
+    s.chain.drop();
+    s.chain.hold = false;
+    expect((await relayOwned(s.chain, s.b, s.req(0))).status).toBe('pending');
     expect(s.chain.submits).toBe(1);
   });
 
