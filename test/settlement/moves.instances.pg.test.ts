@@ -1,0 +1,227 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createWalletClient, getAddress, http, parseUnits, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
+import { nonceFor } from '../../src/chain/authorization.js';
+import { cluster, devAccount, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
+import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { call, createMerchant } from '../helpers/service.js';
+
+/**
+ * Issue 21, point 5: every relayed move has one owner and one truthful answer, with three real
+ * service processes on one PostgreSQL database and one anvil.
+ * - Refunds requested on one instance while the refund reconciler runs every 300 ms on another
+ *   (the request answers `pending` before its receipt): each refund moves money once, by exactly
+ *   one transaction on the chain (no second send), and is never reported `failed`.
+ * - An instance killed mid-refund (its transaction sent, then lost by the node): a survivor takes
+ *   the attempt over and sends the stored authorization once; the refund succeeds.
+ * - The instance running a deposit sweep killed mid-sweep (transaction lost): a survivor finishes
+ *   it from the chain; the payment never reads `pending` again, the merchant gets the amount once.
+ * Once with anvil's instant mining (mining held where a window is needed) and once mining a block
+ * every 2 s (`anvil --block-time 2`), where the window is real.
+ */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const scenarios = [
+  { name: 'instant mining', blockTimeSeconds: 0, refunds: 6 },
+  { name: 'a block every 2 s', blockTimeSeconds: 2, refunds: 6 },
+];
+
+describe.each(scenarios)('three instances, one owner per relayed move ($name)', ({ blockTimeSeconds, refunds: rounds }) => {
+  let db: TestDatabase | undefined;
+  let chain: SharedChain | undefined;
+  let nodes: Cluster | undefined;
+  let client: pg.Client | undefined;
+  let watching = false;
+  afterAll(async () => {
+    watching = false;
+    await client?.end().catch(() => undefined);
+    await nodes?.stopAll();
+    await chain?.stop();
+    await db?.drop();
+  });
+
+  it('refunds raced by another instance\'s reconciler, an instance killed mid-refund and mid-sweep: one send, truthful answers', { timeout: 300_000 }, async () => {
+    db = await createDatabase(undefined, { prefix: 'moves21_' });
+    chain = await startSharedChain({ blockTimeSeconds });
+    nodes = cluster({
+      databaseUrl: db.url,
+      chain,
+      env: {
+        SETTLEMENT_CONFIRM_TIMEOUT: '1s',
+        SETTLEMENT_CHAIN_DELAY: '2s',
+        RECONCILE_INTERVAL: '300ms',
+        DEPOSIT_WATCH_INTERVAL: '300ms',
+      },
+    });
+    const all = (await Promise.all([nodes.start('a', 1), nodes.start('b', 2), nodes.start('c', 3)])) as [Instance, Instance, Instance];
+    const byRelayer = new Map(all.map((i) => [i.relayer.toLowerCase(), i]));
+    const shop = await createMerchant(all[0].api, 'Moves Shop');
+    const rpc = async (method: string, params: unknown[] = []) =>
+      (await (await fetch(chain!.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown };
+    const holdMining = async (on: boolean) => {
+      if (blockTimeSeconds) return;
+      await rpc('evm_setAutomine', [!on]);
+      if (!on) await rpc('evm_mine');
+    };
+    client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const q = client;
+    // Every status each refund and payment is seen in, in order (the database read every 100 ms).
+    const seen = new Map<string, string[]>();
+    watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const rows = await q
+          .query<{ id: string; status: string }>(`SELECT id, doc->>'status' AS status FROM refunds UNION ALL SELECT id, doc->>'status' FROM payments`)
+          .catch(() => ({ rows: [] as Array<{ id: string; status: string }> }));
+        for (const r of rows.rows) {
+          const list = seen.get(r.id) ?? [];
+          if (list[list.length - 1] !== r.status) list.push(r.status);
+          seen.set(r.id, list);
+        }
+        await sleep(100);
+      }
+    })();
+    const token = { address: chain.tokenAddress, abi: stablecoinAbi } as const;
+    const balance = (a: Address) => chain!.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [a] });
+    /** Mined transactions to the token carrying `nonce` (a second send would be a reverted one). */
+    const minedWith = async (nonce: Hex) => {
+      const latest = await chain!.publicClient.getBlockNumber();
+      const found: Array<{ hash: Hex; status: string }> = [];
+      for (let n = 0n; n <= latest; n++) {
+        const block = await chain!.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
+        for (const tx of block.transactions) {
+          if (tx.to?.toLowerCase() === chain!.tokenAddress.toLowerCase() && tx.input.includes(nonce.slice(2).toLowerCase())) {
+            const r = await chain!.publicClient.getTransactionReceipt({ hash: tx.hash });
+            found.push({ hash: tx.hash, status: r.status });
+          }
+        }
+      }
+      return found;
+    };
+    const attemptOf = async (subject: string, kind: string) =>
+      (await q.query<{ doc: any }>(`SELECT doc FROM settlement_attempts WHERE doc->>'subject' = $1 AND doc->>'kind' = $2`, [subject, kind])).rows[0]?.doc;
+    const refundRow = async (id: string) => (await q.query<{ doc: any }>(`SELECT doc FROM refunds WHERE id = $1`, [id])).rows[0]!.doc;
+
+    // ------------------------------------------------------------ settled payments to refund
+    const payer: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey());
+    await chain.mint(payer.address, parseUnits('1000', 6));
+    const paid: string[] = [];
+    for (let i = 0; i < rounds + 1; i++) {
+      const inst = all[i % 3]!;
+      const made = await call(`${inst.api}/v1/payments`, { key: shop.key, body: { amount: 2, currency: 'USD', redirect_url: 'https://shop.example/done' } });
+      expect(made.status).toBe(201);
+      const auth = await call(`${inst.api}/checkout/${made.body.id}/authorization`, { body: { from: payer.address } });
+      const settled = await call(`${inst.api}/checkout/${made.body.id}/settle`, {
+        body: { authorization: auth.body.typedData.message, signature: await payer.signTypedData(auth.body.typedData) },
+      });
+      if (settled.status === 202) await until(async () => (await call(`${inst.api}/checkout/${made.body.id}`)).body.payment.status === 'settled', 'settled', 20_000);
+      else expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+      paid.push(made.body.id);
+    }
+    const payerBefore = await balance(payer.address);
+
+    // ------------------------------------------------------------ refunds raced by another instance's reconciler
+    const answers: Array<{ refund: string; via: string; status: number; body: any }> = [];
+    await holdMining(true);
+    await Promise.all(
+      paid.slice(0, rounds).map(async (id, i) => {
+        const inst = all[i % 3]!;
+        const r = await call(`${inst.api}/v1/payments/${id}/refunds`, { key: shop.key, body: {} });
+        answers.push({ refund: r.body.id, via: inst.name, status: r.status, body: r.body });
+      }),
+    );
+    // The reconciler (on whichever instance holds its lease) looks at them past their deadline (3 s).
+    await sleep(4_000);
+    await holdMining(false);
+    const refundIds = answers.map((x) => x.refund);
+    await until(async () => (await Promise.all(refundIds.map(refundRow))).every((r) => r.status === 'succeeded'), 'every refund to succeed', 60_000);
+
+    // ------------------------------------------------------------ an instance killed mid-refund
+    const [a, b, c] = all;
+    await holdMining(true);
+    const cutRefund = call(`${c.api}/v1/payments/${paid[rounds]}/refunds`, { key: shop.key, body: {} }).catch(() => undefined);
+    const victimAttempt = await until(
+      async () => {
+        const r = (await q.query<{ id: string }>(`SELECT id FROM refunds WHERE doc->>'paymentId' = $1`, [paid[rounds]])).rows[0];
+        const att = r && (await attemptOf(r.id, 'refund'));
+        return att?.txHash ? { refund: r!.id, att } : undefined;
+      },
+      'c to send the refund',
+      20_000,
+    );
+    await c.kill();
+    await cutRefund;
+    // The node loses c's transaction: only a take-over can finish the refund.
+    await rpc('anvil_dropTransaction', [victimAttempt.att.txHash]);
+    await holdMining(false);
+    await until(async () => (await refundRow(victimAttempt.refund)).status === 'succeeded', 'a survivor to finish the refund', 60_000);
+    refundIds.push(victimAttempt.refund);
+
+    // ------------------------------------------------------------ the sweeping instance killed mid-sweep
+    const made = await call(`${a.api}/v1/payments`, { key: shop.key, body: { amount: 3, currency: 'USD', redirect_url: 'https://shop.example/done' } });
+    const sweepId = made.body.id as string;
+    const deposit = getAddress((await call(`${a.api}/checkout/${sweepId}`)).body.payment.depositAddress);
+    const phone = devAccount(7);
+    await chain.mint(phone.address, parseUnits('3', 6));
+    // The merchant's settlement wallet (where a sweep goes, and where refunds come from).
+    const shopWallet = getAddress(answers[0]!.body.from as string);
+    const shopBefore = await balance(shopWallet);
+    await holdMining(true);
+    const wallet = createWalletClient({ account: phone, chain: { ...foundry, rpcUrls: { default: { http: [chain.rpcUrl] } } }, transport: http(chain.rpcUrl) });
+    await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [deposit, parseUnits('3', 6)] });
+    if (!blockTimeSeconds) await rpc('evm_mine');
+    const sweep = await until(async () => {
+      const att = await attemptOf(sweepId, 'deposit-sweep');
+      return att?.txHash ? att : undefined;
+    }, 'a sweep to be sent', 30_000);
+    const sweeper = byRelayer.get(String(sweep.relayer).toLowerCase())!;
+    expect(sweeper).toBeDefined();
+    await sweeper.kill();
+    await rpc('anvil_dropTransaction', [sweep.txHash]);
+    await holdMining(false);
+    await until(async () => seen.get(sweepId)?.at(-1) === 'settled', 'a survivor to finish the sweep', 60_000);
+    watching = false;
+    await watcher;
+
+    // ------------------------------------------------------------ the truth, from the chain
+    const problems: string[] = [];
+    for (const id of refundIds) {
+      const r = await refundRow(id);
+      const nonce = nonceFor('refund', id) as Hex;
+      const mined = await minedWith(nonce);
+      const used = await chain.publicClient.readContract({ ...token, functionName: 'authorizationState', args: [r.from, nonce] });
+      if (!used) problems.push(`${id}: authorization unused on-chain, record ${r.status}`);
+      if (mined.length !== 1) problems.push(`${id}: ${mined.length} mined transactions carry its nonce (${JSON.stringify(mined)})`);
+      if (mined[0]?.hash !== r.txHash) problems.push(`${id}: recorded ${r.txHash}, chain ${mined[0]?.hash}`);
+      if ((seen.get(id) ?? []).includes('failed')) problems.push(`${id}: read failed (${seen.get(id)!.join(' -> ')}) though its money moved`);
+      for (const ans of answers.filter((x) => x.refund === id)) {
+        if (ans.status !== 201 || !['pending', 'succeeded'].includes(ans.body.status)) problems.push(`${id}: answered ${ans.status} ${JSON.stringify(ans.body).slice(0, 160)}`);
+      }
+    }
+    // The payer got every refund back exactly once.
+    expect(await balance(payer.address)).toBe(payerBefore + BigInt(refundIds.length) * parseUnits('2', 6));
+    // The sweep: one mined transaction with its nonce, the merchant paid the amount once, never pending again.
+    const sweptWith = await minedWith(nonceFor('deposit-sweep', sweepId) as Hex);
+    const sweepHistory = seen.get(sweepId) ?? [];
+    const payment = (await q.query<{ doc: any }>(`SELECT doc FROM payments WHERE id = $1`, [sweepId])).rows[0]!.doc;
+    expect(sweptWith).toHaveLength(1);
+    expect(sweptWith[0]!.status).toBe('success');
+    expect(payment.txHash).toBe(sweptWith[0]!.hash);
+    expect(sweepHistory.slice(sweepHistory.indexOf('processing'))).toEqual(['processing', 'settled']);
+    expect(await balance(shopWallet)).toBe(shopBefore + parseUnits('3', 6));
+    expect(await balance(deposit)).toBe(0n);
+    expect(problems).toEqual([]);
+    const final = await attemptOf(sweepId, 'deposit-sweep');
+    expect(final).toMatchObject({ state: 'done', generation: 2 });
+    console.log(
+      `issue 21 moves (${blockTimeSeconds ? `block time ${blockTimeSeconds}s` : 'instant'}): ${refundIds.length} refunds, each one mined transaction ` +
+        `(${answers.filter((x) => x.body.status === 'pending').length} answered pending, ${answers.filter((x) => x.body.status === 'succeeded').length} succeeded, 0 failed); ` +
+        `killed mid-refund (${c.name}) and mid-sweep (${sweeper.name}): finished by a survivor from the chain; ${b.name === sweeper.name ? a.name : b.name} survived`,
+    );
+  });
+});
+
