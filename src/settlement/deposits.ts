@@ -87,8 +87,6 @@ const COUNTER_ID = 'deposit-index';
 // The first pass ever (no cursor) looks this far back; sessions are never older than a day.
 const FIRST_SCAN_LOOKBACK = 10_000n;
 const PAGE = 500;
-// A sweep already on its way gets a short look per pass; the next pass looks again.
-const KNOWN_TX_WAIT_MS = 2_000;
 // With nothing to watch, the cursor moves once it is this many blocks behind (a later scan stays short).
 const IDLE_CURSOR_LAG = 1_000n;
 // Each pass scans again this many blocks behind its cursor: a node may name a block as the head
@@ -379,14 +377,8 @@ export class DepositWatcher {
     const s = d.sweep!;
     const from = getAddress(d.address);
     const nonce = this.o.chain.nonceFor(DEPOSIT_SWEEP_NONCE_KIND, d.id);
-    // After a crash or a lost answer: the chain says whether the sweep already went through.
-    const mined = await this.usedTx(from, nonce, d, s.txHash as Hex | undefined);
-    if (mined === 'unknown') return false;
-    if (mined) return this.finishSweep(d.id, mined);
-    if (s.txHash && (await this.o.chain.transactionKnown(s.txHash as Hex).catch(() => true))) {
-      const r = await this.o.chain.waitForReceipt(s.txHash as Hex, KNOWN_TX_WAIT_MS);
-      if (r.status !== 'reverted') return r.status === 'success' ? this.finishSweep(d.id, s.txHash as Hex) : false;
-    }
+    // The sweep's attempt decides from the chain (used → its transaction; in the pool → wait) and
+    // sends only when nobody else may still be (after a crash, a lost answer, another instance).
     const relayed = await relayOwned(this.o.chain, this.o.attempts, {
       kind: DEPOSIT_SWEEP_NONCE_KIND,
       subject: d.id,
@@ -452,25 +444,20 @@ export class DepositWatcher {
     }
     const from = getAddress(d.address);
     const nonce = this.o.chain.nonceFor(DEPOSIT_REFUND_NONCE_KIND, `${d.id}:${t.id}`);
-    const used = await this.usedTx(from, nonce, d);
-    if (used === 'unknown') return false;
-    let txHash: Hex | undefined = used;
-    if (!txHash) {
-      const relayed = await relayOwned(this.o.chain, this.o.attempts, {
-        kind: DEPOSIT_REFUND_NONCE_KIND,
-        subject: d.id,
-        from,
-        nonce,
-        sign: () => this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(t.from), value: BigInt(t.value), nonce }),
-        timeoutMs: this.o.relayWaitMs ?? 10_000,
-        since: d.createdAt,
-      });
-      if (relayed.status !== 'settled') {
-        if (relayed.status === 'failed') this.log.warn({ paymentId: d.id, transfer: t.id, reason: relayed.reason }, 'deposit refund failed; next pass');
-        return false;
-      }
-      txHash = relayed.txHash;
+    const relayed = await relayOwned(this.o.chain, this.o.attempts, {
+      kind: DEPOSIT_REFUND_NONCE_KIND,
+      subject: d.id,
+      from,
+      nonce,
+      sign: () => this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(t.from), value: BigInt(t.value), nonce }),
+      timeoutMs: this.o.relayWaitMs ?? 10_000,
+      since: d.createdAt,
+    });
+    if (relayed.status !== 'settled') {
+      if (relayed.status === 'failed') this.log.warn({ paymentId: d.id, transfer: t.id, reason: relayed.reason }, 'deposit refund failed; next pass');
+      return false;
     }
+    const txHash = relayed.txHash;
     await this.o.store.write(Deposits, async (tbl) => {
       const cur = await tbl.get(d.id);
       if (!cur) return;
@@ -483,15 +470,6 @@ export class DepositWatcher {
     return true;
   }
 
-  /** The transaction that used (from, nonce), undefined when unused, 'unknown' when the chain cannot say yet. */
-  private async usedTx(from: Address, nonce: Hex, d: Deposit, txHash?: Hex): Promise<Hex | undefined | 'unknown'> {
-    try {
-      if (!(await this.o.chain.authorizationState(from, nonce))) return undefined;
-      return (await this.o.chain.findAuthorizationTx(from, nonce, { since: d.createdAt, ...(txHash ? { txHash } : {}) })) ?? 'unknown';
-    } catch {
-      return 'unknown';
-    }
-  }
 }
 
 /** A deposit the pass must look at even without a new transfer. */
