@@ -1,4 +1,9 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { AccountsService } from '../../src/accounts/accounts.js';
+import { FxService, loadFxTable } from '../../src/fx/rates.js';
+import { TransfersService } from '../../src/transfers/transfers.js';
+import { WalletDirectory } from '../../src/wallet/directory.js';
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import type { TransferAuthorization } from '../../src/chain/authorization.js';
 import type { ReceiptOutcome, SubmitResult } from '../../src/chain/chain.js';
@@ -192,5 +197,46 @@ describe('relayOwned: one owner and one truthful answer per relayed move', () =>
     expect(s.chain.submits).toBe(1);
     expect(ox.status).toBe('settled');
     expect(oy).toEqual(ox);
+  });
+});
+
+describe('a custodial transfer on two instances (TransfersService over the ledger)', () => {
+  it('the transfer in flight on one instance: the other\'s reconcile neither resends nor says "nothing was sent"; then it settles from the chain', async () => {
+    const store = LowdbStore.inMemory();
+    const chain = new PoolChain();
+    const fx = new FxService(loadFxTable());
+    const accounts = new AccountsService(store, {});
+    const wallets = new WalletDirectory(chain, store);
+    const live = new Set(['a', 'b']);
+    const service = (id: string) =>
+      new TransfersService(store, chain, fx, accounts, wallets, {
+        logger: pino({ level: 'silent' }),
+        confirmTimeoutMs: 20,
+        attempts: new AttemptLedger(store, { id, isLive: async (o) => o !== undefined && live.has(o) }, 60_000, `0xrelayer-${id}`),
+      });
+    const [a, b] = [service('a'), service('b')];
+    const make = async (name: string, email: string) => {
+      const r = await accounts.create({ name, email, localCurrency: 'USD' });
+      if (!r.ok) throw new Error(r.message);
+      return r.account;
+    };
+    const sender = await make('Amina', 'amina@example.com');
+    const recipient = await make('Zawadi', 'zawadi@example.com');
+    chain.fund(wallets.addressOf(sender), 30_000_000n);
+    chain.hold = true;
+    const sent = await a.send(sender.id, { recipient: 'zawadi@example.com', amount: '25', currency: 'USD' });
+    expect(sent.ok && sent.transfer.status).toBe('submitted');
+    if (!sent.ok) return;
+    const submits = chain.submits;
+    // The wallet is drained meanwhile: a second send would fail with "nothing was sent".
+    chain.balances.set(wallets.addressOf(sender).toLowerCase(), 25_000_000n);
+    chain.hold = false;
+    const other = await b.reconcile(sent.transfer.id);
+    expect(other.ok && other.transfer.status).toBe('submitted');
+    expect(chain.submits).toBe(submits);
+    chain.mine();
+    const done = await b.reconcile(sent.transfer.id);
+    expect(done.ok && done.transfer).toMatchObject({ status: 'settled', txHash: chain.sent[0] });
+    expect(chain.balance(wallets.addressOf(recipient))).toBe(25_000_000n);
   });
 });
