@@ -4,7 +4,7 @@
  *  (a) parse-only: `parseMessage` in-process over thousands of varied messages (transfers,
  *      bills, markets, payment links, balance, help, refusals, small talk) -> turns/s, p50/p99.
  *  (b) full turns: `POST /api/agent/settle` "send N KES to <recipient>" from many funded
- *      accounts, each settling an on-chain transfer (principal + fee, two relayed moves),
+ *      accounts, each settling an on-chain transfer (principal and fee in one relayed transaction when the token can batch them),
  *      sequentially and with many turns in flight -> turns/s, p50/p99, split into the parse
  *      time (parseMessage timed in-process on the same message) and the rest (HTTP turn minus
  *      parse: auth, rate limit, quote, store, both on-chain moves and their receipts).
@@ -336,7 +336,7 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     print(splitTable);
     print('');
     print(
-      `agent: full transfer turns/s at ${concurrency} in flight = ${result.turnVsBareMoveRatio} x bare custodial moves/s (a turn makes 2 moves: principal + fee); ` +
+      `agent: full transfer turns/s at ${concurrency} in flight = ${result.turnVsBareMoveRatio} x bare custodial moves/s (a turn makes one on-chain move: principal and fee together); ` +
         `sequential turn p50 = ${result.turnVsPingLatencyRatio} x the ping p50.`,
     );
     return result;

@@ -12,6 +12,10 @@ pragma solidity ^0.8.20;
  *  - EIP-2612 permit;
  *  - both (v, r, s) and packed `bytes signature` forms, with ERC-1271 for contract signers;
  *  - EIP-712 domain {name, version "2", chainId, verifyingContract}, plus EIP-5267.
+ * One addition USDC lacks: `transferWithAuthorizations`, several ordinary EIP-3009 transfer
+ * authorizations in one transaction, all or none (an agent transfer and its fee in one on-chain
+ * move). The service detects it (an empty call succeeds) and without it sends one
+ * `transferWithAuthorization` each.
  * Minting is restricted to the owner (the deployer), which the embedded faucet uses.
  * Self-contained on purpose: it compiles offline with the solc npm package.
  */
@@ -40,6 +44,17 @@ contract Stablecoin {
     bytes4 private constant ERC1271_MAGIC_VALUE = 0x1626ba7e;
     // Upper bound for s (secp256k1n / 2), as in USDC's ECRecover: rejects malleable signatures.
     uint256 private constant MAX_S = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
+
+    /// @notice One EIP-3009 TransferWithAuthorization, signed exactly as for transferWithAuthorization.
+    struct TransferAuthorization {
+        address from;
+        address to;
+        uint256 value;
+        uint256 validAfter;
+        uint256 validBefore;
+        bytes32 nonce;
+        bytes signature;
+    }
 
     address public owner;
     uint256 public totalSupply;
@@ -163,6 +178,14 @@ contract Stablecoin {
         bytes memory signature
     ) external {
         _transferWithAuthorization(from, to, value, validAfter, validBefore, nonce, signature);
+    }
+
+    /// @notice Executes every authorization in order, or none: one that fails reverts them all.
+    function transferWithAuthorizations(TransferAuthorization[] calldata authorizations) external {
+        for (uint256 i = 0; i < authorizations.length; i++) {
+            TransferAuthorization calldata a = authorizations[i];
+            _transferWithAuthorization(a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, a.signature);
+        }
     }
 
     function receiveWithAuthorization(

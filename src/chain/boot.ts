@@ -15,6 +15,7 @@ import { type Eip712Domain } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
 import { ChainServiceImpl } from './chain-service.js';
+import { supportsBatchTransfers } from './submit-batch.js';
 import type { ChainService, CreateChainOptions } from './chain.js';
 import type { RelayJournal } from './relay-journal.js';
 
@@ -116,9 +117,10 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     }
 
     const token = { address: tokenAddress, abi: stablecoinAbi } as const;
-    const [domainInfo, decimals] = await Promise.all([
+    const [domainInfo, decimals, batchTransfers] = await Promise.all([
       readDomain(publicClient, tokenAddress),
       publicClient.readContract({ ...token, functionName: 'decimals' }),
+      supportsBatchTransfers(publicClient, tokenAddress, relayer.address),
     ]);
     const eip712Domain: Eip712Domain = {
       name: domainInfo.name,
@@ -146,6 +148,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       maxLookback: positive(opts.logScan?.maxLookbackBlocks, DEFAULT_MAX_LOOKBACK),
       journal: opts.journal,
       journalRetentionMs: opts.journalRetentionMs ?? 3_600_000,
+      batchTransfers,
     });
     if (opts.journal) {
       if (redeployed) {
@@ -158,7 +161,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       service.startJournalSweep(opts.journalSweepMs ?? 10_000);
     }
     log.info(
-      { chainId, tokenAddress, relayer: relayer.address, embedded, tokenName: `${domainInfo.name} v${domainInfo.version}` },
+      { chainId, tokenAddress, relayer: relayer.address, embedded, batchTransfers, tokenName: `${domainInfo.name} v${domainInfo.version}` },
       'chain ready',
     );
     return service;

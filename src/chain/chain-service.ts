@@ -23,6 +23,7 @@ import { RelayJournalRecovery } from './relay-journal-recovery.js';
 import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './results.js';
 import { RelayerSender } from './sender.js';
 import { TransferSubmitter } from './submit.js';
+import { BatchSubmitter, type SignedAuthorization } from './submit-batch.js';
 import { TransferVerifier } from './verify.js';
 import type { CustodialKeyring } from './wallets.js';
 
@@ -44,6 +45,8 @@ export interface ServiceParts {
   maxLookback: bigint;
   journal: RelayJournal | undefined;
   journalRetentionMs: number;
+  /** The token has `transferWithAuthorizations` (boot.ts asks it once). */
+  batchTransfers: boolean;
 }
 
 export class ChainServiceImpl implements ChainService {
@@ -56,6 +59,7 @@ export class ChainServiceImpl implements ChainService {
   readonly embedded: boolean;
   readonly rpcUrl: string;
   readonly deployBlock: bigint | undefined;
+  readonly batchTransfers: boolean;
 
   private readonly p: ServiceParts;
   private closed: Promise<void> | undefined;
@@ -63,6 +67,7 @@ export class ChainServiceImpl implements ChainService {
   private readonly verifier: TransferVerifier;
   private readonly sender: RelayerSender;
   private readonly submitter: TransferSubmitter;
+  private readonly batchSubmitter: BatchSubmitter;
   private readonly journalRecovery: RelayJournalRecovery | undefined;
   private readonly custodialCtx: CustodialContext;
   private readonly depositCtx: CustodialContext;
@@ -79,6 +84,7 @@ export class ChainServiceImpl implements ChainService {
     this.embedded = p.embedded;
     this.rpcUrl = p.rpcUrl;
     this.deployBlock = p.deployBlock;
+    this.batchTransfers = p.batchTransfers;
 
     // Embedded anvil mines on demand (a block per transaction): poll fast; a real network's blocks come every second or more.
     const pollMs = p.embedded ? 20 : 1_000;
@@ -90,6 +96,7 @@ export class ChainServiceImpl implements ChainService {
     this.verifier = new TransferVerifier({ ...base, eip712Domain: this.eip712Domain, latest });
     this.sender = new RelayerSender({ log: p.log, chainId: p.chainId, publicClient: p.publicClient, relayer: p.relayer, journal: p.journal });
     this.submitter = new TransferSubmitter({ ...base, verifier: this.verifier, sender: this.sender });
+    this.batchSubmitter = new BatchSubmitter({ ...base, sender: this.sender });
     this.journalRecovery = p.journal
       ? new RelayJournalRecovery({
           log: p.log,
@@ -155,6 +162,13 @@ export class ChainServiceImpl implements ChainService {
 
   submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts: SubmitOptions = {}): Promise<SubmitResult> {
     return this.submitter.submit(auth, signature, opts);
+  }
+
+  submitTransferWithAuthorizations(items: readonly SignedAuthorization[]): Promise<SubmitResult> {
+    if (!this.batchTransfers) {
+      return Promise.resolve({ ok: false, reason: 'simulation_failed', message: 'this token has no transferWithAuthorizations' } as const);
+    }
+    return this.batchSubmitter.submit(items);
   }
 
   async waitForReceipt(txHash: Hex, timeoutMs = this.p.confirmTimeoutMs): Promise<ReceiptOutcome> {

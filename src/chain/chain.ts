@@ -56,6 +56,18 @@ export interface ChainService {
    * authorization whose transaction is pending or mined returns the same txHash.
    */
   submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: SubmitOptions): Promise<SubmitResult>;
+  /**
+   * True when the token executes several authorizations in one transaction
+   * (`transferWithAuthorizations`, contracts/Stablecoin.sol): read once at start-up. USDC and a
+   * stablecoin deployed before the function existed do not.
+   */
+  readonly batchTransfers: boolean;
+  /**
+   * Sends `items` in one transaction, all or none (submit-batch.ts); only with `batchTransfers`.
+   * The gas estimate is the one simulation; a revert answers the reason a single
+   * authorization would. Resubmitting the same batch returns the same txHash.
+   */
+  submitTransferWithAuthorizations(items: readonly { auth: TransferAuthorization; signature: Hex }[]): Promise<SubmitResult>;
   /** Never throws; default timeout `confirmTimeoutMs`. */
   waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
   /** True when the node knows the transaction (in its pool or mined). Throws when the node cannot say. */

@@ -19,6 +19,8 @@ export type ChainPort = Pick<
   | 'transferWithAuthorizationTypedData'
   | 'verifyTransferAuthorization'
   | 'submitTransferWithAuthorization'
+  | 'batchTransfers'
+  | 'submitTransferWithAuthorizations'
   | 'signCustodialAuthorization'
   | 'waitForReceipt'
   | 'transactionKnown'

@@ -74,6 +74,8 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),
   CHAIN_ID: z.coerce.number().int().positive().optional(),
+  /** Loopback port of the embedded anvil (unset: any free one); lets a benchmark reach the chain the service started. */
+  ANVIL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
   RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
   WALLET_MNEMONIC: optionalString,

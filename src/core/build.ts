@@ -114,6 +114,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     tokenAddress: config.TOKEN_ADDRESS as `0x${string}` | undefined,
     relayerPrivateKey: config.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
     walletMnemonic: config.WALLET_MNEMONIC,
+    ...(config.ANVIL_PORT ? { anvil: { port: config.ANVIL_PORT } } : {}),
     logScan: { windowBlocks: BigInt(config.CHAIN_LOG_SCAN_BLOCKS), maxLookbackBlocks: BigInt(config.CHAIN_LOG_MAX_LOOKBACK_BLOCKS) },
     logger: logger.child({ module: 'chain' }),
     // Signed transactions are kept until the chain surely has them (docs/chain.md, "Power loss").

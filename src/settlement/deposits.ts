@@ -26,6 +26,7 @@ import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
 import { defineTable, StoreConflictError, type Store } from '../store/index.js';
 import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
+import { DepositIndexes } from './deposit-indexes.js';
 
 /** One token transfer into a deposit address. */
 export interface DepositTransfer {
@@ -74,15 +75,6 @@ interface ScanCursor {
 }
 const DepositScan = defineTable<ScanCursor>({ name: 'deposit_scan' });
 const CURSOR_ID = 'transfers';
-
-/** The last deposit index given out (one row): O(1) per new session, not a count of every deposit. */
-interface IndexCounter {
-  readonly id: string;
-  last: number;
-  updatedAt: string;
-}
-const DepositIndexCounter = defineTable<IndexCounter>({ name: 'deposit_index_counter' });
-const COUNTER_ID = 'deposit-index';
 
 // The first pass ever (no cursor) looks this far back; sessions are never older than a day.
 const FIRST_SCAN_LOOKBACK = 10_000n;
@@ -137,10 +129,12 @@ export class DepositWatcher {
   private readonly o: DepositWatcherOptions;
   private readonly log: Logger;
   private running: Promise<DepositPassSummary> | undefined;
+  private readonly indexes: DepositIndexes;
 
   constructor(o: DepositWatcherOptions) {
     this.o = o;
     this.log = o.logger;
+    this.indexes = new DepositIndexes(o.store, (i) => o.chain.depositAddress(i), () => o.store.table(Deposits).count());
   }
 
   /** The EIP-681 link paying `amount` into `address`. */
@@ -174,23 +168,18 @@ export class DepositWatcher {
     const watchUntil = new Date(Date.parse(p.expiresAt) + this.o.graceMs).toISOString();
     for (let attempt = 0; ; attempt++) {
       try {
+        // An index from a block reserved ahead, its address derived already (deposit-indexes.ts);
+        // the unique key on `index` guards across instances as well.
+        const { index, address } = await this.indexes.next();
         return await this.o.store.transaction(async (tx) => {
           const t = tx.table(Deposits);
           const existing = await t.get(p.id);
           if (existing) return existing;
-          // One counter row: concurrent allocations conflict on it and run again (below); the
-          // unique key on `index` guards across instances as well. A store from before the
-          // counter starts it from the number of deposits.
-          const counters = tx.table(DepositIndexCounter);
-          const counter = await counters.get(COUNTER_ID);
-          const index = (counter ? counter.last : await t.count()) + 1;
           const now = nowIso();
-          if (counter) await counters.update(COUNTER_ID, { last: index, updatedAt: now });
-          else await counters.insert({ id: COUNTER_ID, last: index, updatedAt: now });
           return t.insert({
             id: p.id,
             index,
-            address: this.o.chain.depositAddress(index),
+            address,
             createdAt: now,
             watch: 'open',
             watchUntil,

@@ -10,6 +10,7 @@ import { checkPerOperation, limitsFor, releaseSpend, usedToday, SpendUsageTable,
 import { defineTable, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { RelayAttempts } from '../chain/owned-relay.js';
+import { moveWithFeeOnce } from '../wallet/custodial-fee-move.js';
 import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
@@ -353,19 +354,14 @@ export class TransfersService {
   // ------------------------------------------------------------------------ internals
 
   private async execute(transfer: Transfer, sender: Account): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
-    const outcome = await moveOnce(
-      this.chain,
-      {
-        fromIndex: transfer.fromIndex,
-        to: transfer.toAddress as Address,
-        value: BigInt(transfer.stablecoinAmount),
-        kind: 'transfer',
-        id: transfer.id,
-      },
-      this.opts.confirmTimeoutMs,
-      this.opts.attempts,
-    );
-    const recorded = await this.recordOutcome(transfer, outcome);
+    const move = { fromIndex: transfer.fromIndex, to: transfer.toAddress as Address, value: BigInt(transfer.stablecoinAmount), kind: 'transfer', id: transfer.id };
+    // One on-chain move for the transfer and its fee when the token takes both in one
+    // transaction (docs/performance.md, issue 23 point 3); otherwise the fee follows the principal.
+    const withFee = this.chain.batchTransfers && transfer.feeStatus === 'pending' && BigInt(transfer.fee) > 0n;
+    const outcome = withFee
+      ? await moveWithFeeOnce(this.chain, move, { to: this.feeWalletAddress, value: BigInt(transfer.fee), kind: 'transfer-fee' }, this.opts.confirmTimeoutMs, this.opts.attempts)
+      : await moveOnce(this.chain, move, this.opts.confirmTimeoutMs, this.opts.attempts);
+    const recorded = await this.recordOutcome(transfer, outcome, withFee);
     let row = recorded.row;
     if (outcome.status === 'failed') {
       const reason = outcome.reason === 'insufficient_balance' ? TransferReason.insufficientBalance : TransferReason.transferFailed;
@@ -376,22 +372,25 @@ export class TransfersService {
       return fail(reason, message);
     }
     if (outcome.status === 'settled') {
-      row = await this.collectFee(row);
+      if (!withFee) row = await this.collectFee(row);
       // Only the call that moved the row to `settled` notifies: the recipient hears once.
       if (recorded.changed) this.notify(row, sender);
     }
     return { ok: true, transfer: row };
   }
 
-  private async recordOutcome(transfer: Transfer, outcome: MoveOutcome): Promise<{ row: Transfer; changed: boolean }> {
+  /** `withFee`: the fee moved in the same transaction as the principal (all or none). */
+  private async recordOutcome(transfer: Transfer, outcome: MoveOutcome, withFee: boolean): Promise<{ row: Transfer; changed: boolean }> {
     return this.store.transaction(async (tx) => {
       const t = tx.table(Transfers);
       const at = nowIso();
       let row: Transfer | undefined;
       if (outcome.status === 'settled') {
-        row = await t.update(transfer.id, { status: 'settled', txHash: outcome.txHash, settledAt: at, updatedAt: at }, { status: 'submitted' });
-        // The principal left the wallet; the fee stays held until it moves too.
-        if (row) await settleHold(tx, transfer.fromAddress, holdKey('transfer', transfer.id), BigInt(transfer.stablecoinAmount));
+        const fee: Partial<Transfer> = withFee ? { feeStatus: 'settled', feeTxHash: outcome.txHash } : {};
+        row = await t.update(transfer.id, { status: 'settled', txHash: outcome.txHash, ...fee, settledAt: at, updatedAt: at }, { status: 'submitted' });
+        // The principal left the wallet (with its fee when batched); an unpaid fee stays held until it moves too.
+        const moved = BigInt(transfer.stablecoinAmount) + (withFee ? BigInt(transfer.fee) : 0n);
+        if (row) await settleHold(tx, transfer.fromAddress, holdKey('transfer', transfer.id), moved);
       } else if (outcome.status === 'failed') {
         row = await t.update(
           transfer.id,

@@ -17,6 +17,8 @@ export class FakeChain implements ChainPort {
   readonly tokenAddress = '0x00000000000000000000000000000000000070c0' as Address;
   readonly decimals = 6;
   readonly embedded = true;
+  /** Whether the token takes several authorizations in one transaction (set false for a USDC-like token). */
+  batchTransfers = true;
   readonly domain: Eip712Domain = { name: 'Test USD Coin', version: '2', chainId: 31337, verifyingContract: this.tokenAddress };
   readonly balances = new Map<string, bigint>();
   /** (authorizer:nonce) -> the tx that used it. */
@@ -117,6 +119,33 @@ export class FakeChain implements ChainPort {
     // Mined at once (the answer may still be lost, or the receipt held back).
     this.move(auth.from, auth.to, auth.value, txHash);
     this.used.set(k, txHash);
+    this.receipts.set(txHash, mode === 'no-receipt' ? 'timeout' : 'success');
+    if (mode === 'lose-answer') return { ok: false, reason: 'submit_failed', message: 'socket hang up', sendOutcome: 'unknown', txHash };
+    return { ok: true, txHash };
+  }
+
+  /** Several authorizations in one "transaction", all or none, under the same script as a single send. */
+  async submitTransferWithAuthorizations(items: readonly { auth: TransferAuthorization; signature: Hex }[]): Promise<SubmitResult> {
+    if (!this.batchTransfers) return { ok: false, reason: 'simulation_failed', message: 'this token has no transferWithAuthorizations' };
+    const mode = this.script.shift() ?? 'mine';
+    if (mode === 'down') return { ok: false, reason: 'chain_unavailable', message: 'the chain could not be reached' };
+    if (items.some(({ auth }) => this.used.has(key(auth.from, auth.nonce)))) {
+      return { ok: false, reason: 'authorization_used', message: 'this authorization was already used or canceled' };
+    }
+    const debits = new Map<string, bigint>();
+    for (const { auth } of items) debits.set(auth.from.toLowerCase(), (debits.get(auth.from.toLowerCase()) ?? 0n) + auth.value);
+    for (const [from, total] of debits) if (this.balance(from as Address) < total) return { ok: false, reason: 'insufficient_balance', message: 'too little' };
+    const txHash = keccak256(toHex(`tx${++this.seq}`));
+    if (mode === 'refuse') return { ok: false, reason: 'submit_failed', message: 'txpool is full', sendOutcome: 'refused', txHash };
+    this.sent.push(txHash);
+    if (mode === 'revert') {
+      this.receipts.set(txHash, 'reverted');
+      return { ok: true, txHash };
+    }
+    for (const { auth } of items) {
+      this.move(auth.from, auth.to, auth.value, txHash);
+      this.used.set(key(auth.from, auth.nonce), txHash);
+    }
     this.receipts.set(txHash, mode === 'no-receipt' ? 'timeout' : 'success');
     if (mode === 'lose-answer') return { ok: false, reason: 'submit_failed', message: 'socket hang up', sendOutcome: 'unknown', txHash };
     return { ok: true, txHash };

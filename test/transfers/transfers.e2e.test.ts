@@ -1,4 +1,6 @@
+import { parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { balance, fund, newAccount, usdc, walletOf } from '../helpers/money.js';
 import type { Account } from '../../src/accounts/accounts.js';
@@ -25,6 +27,7 @@ describe('transfers on anvil', () => {
     await fund(svc, kenyan, '100');
   });
   afterAll(() => svc?.stop({ removeData: true }));
+  const relayerTxCount = () => svc.deps.chain.publicClient.getTransactionCount({ address: svc.deps.chain.relayerAddress });
 
   it('sends KES to @username: settles on-chain, recipient sees NGN, sender pays the fee and no gas', async () => {
     const events: TransferSettledEvent[] = [];
@@ -43,6 +46,7 @@ describe('transfers on anvil', () => {
       svc.deps.chain.nativeBalance(from),
     ]);
 
+    const txBefore = await relayerTxCount();
     const res = await transfers.send(kenyan.id, { recipient: '@amina', amount: '5000' });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
@@ -56,6 +60,16 @@ describe('transfers on anvil', () => {
     expect(t.recipientAmount).toBe('59787.23');
     expect(t.rate).toBe('11.95744681');
     expect(t.feeStatus).toBe('settled');
+    // One on-chain move (issue 23, point 3): the fee travels in the transfer's own transaction.
+    expect(svc.deps.chain.batchTransfers).toBe(true);
+    expect(t.feeTxHash).toBe(t.txHash);
+    expect(await relayerTxCount()).toBe(txBefore + 1);
+    const receipt = await svc.deps.chain.publicClient.getTransactionReceipt({ hash: t.txHash as `0x${string}` });
+    const moves = parseEventLogs({ abi: stablecoinAbi, eventName: 'Transfer', logs: receipt.logs }).map((l) => [l.args.from, l.args.to, l.args.value]);
+    expect(moves).toEqual([
+      [from, to, 38_684_720n],
+      [from, feeWallet, 193_423n],
+    ]);
 
     expect(await balance(svc, from)).toBe(before - 38_684_720n - 193_423n);
     expect(await balance(svc, to)).toBe(toBefore + 38_684_720n);
@@ -145,8 +159,6 @@ describe('transfers on anvil', () => {
     expect(last?.failureReason).toBe('insufficient_balance');
   });
 
-  const relayerTxCount = () => svc.deps.chain.publicClient.getTransactionCount({ address: svc.deps.chain.relayerAddress });
-
   it('concurrent transfers from one wallet never overspend it: the ones that do not fit send nothing', async () => {
     const racer = await newAccount(svc, { country: 'KE' });
     await fund(svc, racer, '100');
@@ -163,9 +175,9 @@ describe('transfers on anvil', () => {
     expect(refused.map((r) => !r.ok && r.reason)).toEqual(['insufficient_balance', 'insufficient_balance']);
     expect(await balance(svc, from)).toBe(usdc('100') - 3n * (usdc('30') + usdc('0.15')));
     expect(await balance(svc, to)).toBe(toBefore + usdc('90'));
-    // Exactly a principal and a fee per settled transfer reached the chain: no reverted,
-    // gas-paid attempt for the refused ones.
-    expect(await relayerTxCount()).toBe(txBefore + 6);
+    // Exactly one transaction (principal and fee together) per settled transfer reached the
+    // chain: no reverted, gas-paid attempt for the refused ones.
+    expect(await relayerTxCount()).toBe(txBefore + 3);
     const rows = await svc.deps.store.table(Transfers).findMany({ accountId: racer.id });
     const failed = rows.filter((r) => r.status === 'failed');
     expect(failed).toHaveLength(2);
@@ -205,8 +217,8 @@ describe('transfers on anvil', () => {
 
     const spent = (bill.ok ? usdc('20') : 0n) + (stake.ok ? usdc('20') : 0n) + (transfer.ok ? usdc('20.1') : 0n);
     expect(await balance(svc, from)).toBe(usdc('50') - spent);
-    // One transaction per bill or stake, two per transfer (principal, fee); none for the refusal.
-    expect(await relayerTxCount()).toBe(txBefore + (bill.ok ? 1 : 0) + (stake.ok ? 1 : 0) + (transfer.ok ? 2 : 0));
+    // One transaction per bill, stake or transfer (its fee rides along); none for the refusal.
+    expect(await relayerTxCount()).toBe(txBefore + (bill.ok ? 1 : 0) + (stake.ok ? 1 : 0) + (transfer.ok ? 1 : 0));
     const holds = await svc.deps.store.table(WalletHoldsTable).get(from.toLowerCase());
     expect(holds?.holds).toEqual({});
     expect(holds?.moved).toBe(spent.toString());

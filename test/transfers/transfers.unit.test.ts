@@ -37,6 +37,9 @@ describe('TransfersService over the fake chain port', () => {
     expect(r.ok, JSON.stringify(r)).toBe(true);
     if (!r.ok) return;
     expect(r.transfer).toMatchObject({ status: 'settled', txHash: w.chain.sent[0], recipientAccountId: w.recipient.id });
+    // One on-chain move carries the principal and the fee (issue 23, point 3).
+    expect(w.chain.sent).toHaveLength(1);
+    expect(r.transfer).toMatchObject({ feeStatus: 'settled', feeTxHash: w.chain.sent[0] });
     expect(w.chain.balance(w.to)).toBe(25_000_000n);
     const fee = BigInt(r.transfer.fee);
     expect(w.chain.balance(w.transfers.feeWalletAddress)).toBe(fee);
@@ -45,6 +48,31 @@ describe('TransfersService over the fake chain port', () => {
     const again = await w.transfers.confirm(w.sender.id, r.transfer.id);
     expect(again).toMatchObject({ ok: false, reason: 'invalid_state' });
     expect(w.chain.balance(w.to)).toBe(25_000_000n);
+  });
+
+  it('a token without batched authorizations (USDC): the fee follows the principal as a second move', async () => {
+    const w = await world();
+    w.chain.batchTransfers = false;
+    w.chain.fund(w.from, 100_000_000n);
+    const r = await w.transfers.send(w.sender.id, { recipient: 'zawadi@example.com', amount: '25', currency: 'USD' });
+    if (!r.ok) throw new Error(r.message);
+    expect(w.chain.sent).toHaveLength(2);
+    expect(r.transfer).toMatchObject({ status: 'settled', txHash: w.chain.sent[0], feeStatus: 'settled', feeTxHash: w.chain.sent[1] });
+    const fee = BigInt(r.transfer.fee);
+    expect(w.chain.balance(w.transfers.feeWalletAddress)).toBe(fee);
+    expect(w.chain.balance(w.from)).toBe(100_000_000n - 25_000_000n - fee);
+  });
+
+  it('a batched move that reverts moves neither the principal nor the fee; the transfer fails cleanly', async () => {
+    const w = await world();
+    w.chain.fund(w.from, 100_000_000n);
+    w.chain.script.push('revert');
+    const r = await w.transfers.send(w.sender.id, { recipient: 'zawadi@example.com', amount: '25', currency: 'USD' });
+    expect(r).toMatchObject({ ok: false, reason: 'transfer_failed' });
+    expect(w.chain.balance(w.to)).toBe(0n);
+    expect(w.chain.balance(w.transfers.feeWalletAddress)).toBe(0n);
+    const [row] = await w.transfers.history(w.sender.id);
+    expect(row).toMatchObject({ status: 'failed', feeStatus: 'none' });
   });
 
   it('refuses a transfer the wallet cannot cover and sends nothing', async () => {
@@ -73,7 +101,10 @@ describe('TransfersService over the fake chain port', () => {
     const id = r.ok ? r.transfer.id : (await w.transfers.history(w.sender.id))[0]!.id;
     const done = await w.transfers.reconcile(id);
     expect(done.ok && done.transfer.status).toBe('settled');
+    expect(done.ok && done.transfer.feeStatus).toBe('settled');
     expect(w.chain.balance(w.to)).toBe(10_000_000n);
+    expect(w.chain.balance(w.transfers.feeWalletAddress)).toBe(done.ok ? BigInt(done.transfer.fee) : -1n);
+    expect(w.chain.sent).toHaveLength(1);
   });
 
   it('a quote of someone else cannot be confirmed', async () => {

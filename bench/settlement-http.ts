@@ -1,0 +1,263 @@
+/**
+ * Settlement through the route a customer uses, with the service in its own process
+ * (issue 23, point 2): `src/main.ts` is spawned with the embedded anvil (and, for the second
+ * run, PostgreSQL), and this process is only the client. So the service's CPU per settlement
+ * (from /proc, the service process alone) is reported apart from the client's and anvil's.
+ *
+ * Per store: N payments created over HTTP, their authorizations issued
+ * (`POST /api/checkout/:id/authorization`) and signed by one funded payer (not measured), then
+ * N `POST /api/checkout/:id/settle` at once (the burst); then N more started at a steady rate
+ * (latency at an offered load); then, on the same chain in the same run, N bare ERC-20
+ * transfers from one account with batched JSON-RPC (the chain's ceiling for one sender).
+ *
+ *   npx tsx bench/settlement-http.ts [payments=100] [rate=100] [stores=lowdb,pg]
+ *   BENCH_CPU_PROF=<dir>: the service runs with --cpu-prof (a .cpuprofile per run, written at exit).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createNonceManager, createPublicClient, createWalletClient, defineChain, http, parseEther, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { jsonRpc } from 'viem/nonce';
+import { stablecoinAbi } from '../src/chain/artifacts/stablecoin.js';
+import { ADMIN_URL, admin } from './pg-admin.js';
+import { percentile, pool } from './stats.js';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const ROOT = path.resolve(path.dirname(MAIN), '..');
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+function childNamed(comm: string, parent: number): number | undefined {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')) === comm && Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]) === parent) return Number(d);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
+}
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: r.status, body: await r.json().catch(() => undefined) };
+}
+
+export interface HttpSettlementRun {
+  store: string;
+  payments: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  pacedPerSecond: number;
+  pacedP50Ms: number;
+  pacedP99Ms: number;
+  bareBatchedPerSecond: number;
+  ratioBatched: number;
+  /** CPU ms per settlement over both measured phases: the service process, the client (this process), anvil. */
+  serviceCpuMs: number;
+  clientCpuMs: number;
+  anvilCpuMs: number;
+}
+
+async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l: string) => void): Promise<HttpSettlementRun> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-bench-settle-http-'));
+  const port = await freePort();
+  let dbName: string | undefined;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    ANVIL_PORT: String(port),
+    RECONCILE_INTERVAL: '1h',
+    ANTHROPIC_API_KEY: '',
+    TELEGRAM_BOT_TOKEN: '',
+    PUBLIC_URL: '',
+  };
+  delete env.CHAIN_RPC_URL;
+  delete env.DATABASE_URL;
+  if (store === 'pg') {
+    dbName = `settle_bench_${randomBytes(4).toString('hex')}`;
+    await admin(`CREATE DATABASE "${dbName}"`);
+    const u = new URL(ADMIN_URL);
+    u.pathname = `/${dbName}`;
+    env.DATABASE_URL = u.toString();
+  }
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const logs: string[] = [];
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  readline.createInterface({ input: child.stderr! }).on('line', (l) => logs.push(l));
+  try {
+    const api = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+        logs.push(line);
+        const m = /API: (http:\/\/\S+\/api)[,)]/.exec(line);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then(() => reject(new Error(`service exited during start:\n${logs.slice(-20).join('\n')}`)));
+    });
+
+    // Setup (not measured): a merchant and its key, 2N payments, one funded payer's signatures.
+    const email = `bench${Date.now()}@example.com`;
+    const signup = await fetch(`${api}/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery', name: 'Bench Shop' }),
+    });
+    const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
+    const key = (await post(`${api}/keys`, { label: 'bench' }, { cookie })).body.key.secret as string;
+    const payer = privateKeyToAccount(generatePrivateKey());
+    const funded = await post(`${api}/dev/faucet`, { address: payer.address, amount: String(2 * n * 2 + 10) });
+    if (funded.status !== 200) throw new Error(`faucet: ${funded.status} ${JSON.stringify(funded.body)}`);
+    const prepared: Array<{ id: string; authorization: unknown; signature: Hex }> = [];
+    await pool(
+      Array.from({ length: 2 * n }, (_, i) => i),
+      8,
+      async () => {
+        const created = await post(`${api}/v1/payments`, { amount: 2, currency: 'USD', redirect_url: 'https://shop.example/done' }, { authorization: `Bearer ${key}` });
+        if (created.status !== 201) throw new Error(`create: ${created.status}`);
+        const auth = await post(`${api}/checkout/${created.body.id}/authorization`, { from: payer.address });
+        if (auth.status !== 200) throw new Error(`authorization: ${auth.status} ${JSON.stringify(auth.body)}`);
+        prepared.push({ id: created.body.id, authorization: auth.body.typedData.message, signature: await payer.signTypedData(auth.body.typedData) });
+      },
+    );
+    const paced = prepared.splice(n);
+    const anvil = childNamed('anvil', child.pid!);
+    const settle = async (p: (typeof prepared)[number]) => {
+      const r = await fetch(`${api}/checkout/${p.id}/settle`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ authorization: p.authorization, signature: p.signature }),
+      });
+      const body = (await r.json()) as { ok?: boolean; payment?: { status?: string } };
+      if (r.status !== 200 || body.payment?.status !== 'settled') throw new Error(`settle ${p.id}: ${r.status} ${JSON.stringify(body)}`);
+    };
+
+    const cpu0 = { service: cpuSeconds(child.pid!), anvil: anvil ? cpuSeconds(anvil) : NaN, client: process.cpuUsage() };
+    const burst: number[] = [];
+    const t0 = performance.now();
+    await Promise.all(
+      prepared.map(async (p) => {
+        const s = performance.now();
+        await settle(p);
+        burst.push(performance.now() - s);
+      }),
+    );
+    const burstSeconds = (performance.now() - t0) / 1000;
+    const pacedTimes: number[] = [];
+    const tp = performance.now();
+    await Promise.all(
+      paced.map(async (p, i) => {
+        await new Promise((r) => setTimeout(r, (i * 1000) / rate));
+        const s = performance.now();
+        await settle(p);
+        pacedTimes.push(performance.now() - s);
+      }),
+    );
+    const pacedSeconds = (performance.now() - tp) / 1000;
+    const client = process.cpuUsage(cpu0.client);
+    const per = (secs: number) => round((secs * 1000) / (2 * n), 2);
+    const serviceCpuMs = per(cpuSeconds(child.pid!) - cpu0.service);
+    const anvilCpuMs = anvil ? per(cpuSeconds(anvil) - cpu0.anvil) : NaN;
+    const clientCpuMs = per((client.user + client.system) / 1e6);
+
+    // The ceiling on the same chain, same run: N bare transfers from one account, batched JSON-RPC.
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    const chain = defineChain({ id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 });
+    const tokenAddress = JSON.parse(readFileSync(path.join(dataDir, 'chain', 'deployment.json'), 'utf8')).tokenAddress as Address;
+    const sender = privateKeyToAccount(generatePrivateKey(), { nonceManager: createNonceManager({ source: jsonRpc() }) });
+    const f2 = await post(`${api}/dev/faucet`, { address: sender.address, amount: '1' });
+    if (f2.status !== 200) throw new Error(`faucet: ${f2.status}`);
+    await publicClient.request({ method: 'anvil_setBalance' as never, params: [sender.address, `0x${parseEther('1').toString(16)}`] as never });
+    const wallet = createWalletClient({ account: sender, chain, transport: http(rpcUrl, { batch: { wait: 0 } }) });
+    const sink = privateKeyToAccount(generatePrivateKey()).address;
+    const tb = performance.now();
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        const hash = await wallet.writeContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [sink, 1n] });
+        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        if (receipt.status !== 'success') throw new Error(`bare transfer ${hash}: ${receipt.status}`);
+      }),
+    );
+    const bareBatchedPerSecond = n / ((performance.now() - tb) / 1000);
+
+    burst.sort((a, b) => a - b);
+    pacedTimes.sort((a, b) => a - b);
+    const run: HttpSettlementRun = {
+      store,
+      payments: n,
+      perSecond: round(n / burstSeconds),
+      p50Ms: round(percentile(burst, 50)),
+      p99Ms: round(percentile(burst, 99)),
+      pacedPerSecond: round(n / pacedSeconds),
+      pacedP50Ms: round(percentile(pacedTimes, 50)),
+      pacedP99Ms: round(percentile(pacedTimes, 99)),
+      bareBatchedPerSecond: round(bareBatchedPerSecond),
+      ratioBatched: round(n / burstSeconds / bareBatchedPerSecond, 2),
+      serviceCpuMs,
+      clientCpuMs,
+      anvilCpuMs,
+    };
+    print(
+      `settlement over HTTP (${store}): ${n} settles at once ${run.perSecond}/s (p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms); ` +
+        `batched bare transfers ${run.bareBatchedPerSecond}/s; settlement / batched bare = ${run.ratioBatched}; ` +
+        `paced ${rate}/s offered: ${run.pacedPerSecond}/s, p50 ${run.pacedP50Ms} ms, p99 ${run.pacedP99Ms} ms; ` +
+        `CPU per settlement: service ${serviceCpuMs} ms, client ${clientCpuMs} ms, anvil ${anvilCpuMs} ms`,
+    );
+    return run;
+  } finally {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+    await rm(dataDir, { recursive: true, force: true });
+    if (dbName) await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+  }
+}
+
+export async function benchSettlementHttp(opts: { payments?: number; rate?: number; stores?: Array<'lowdb' | 'pg'>; print?: (l: string) => void } = {}) {
+  const print = opts.print ?? ((l: string) => console.log(l));
+  const runs: HttpSettlementRun[] = [];
+  for (const store of opts.stores ?? ['lowdb', 'pg']) runs.push(await runOnce(store, opts.payments ?? 100, opts.rate ?? 100, print));
+  const lowdb = runs.find((r) => r.store === 'lowdb');
+  const pg = runs.find((r) => r.store === 'pg');
+  if (lowdb && pg) print(`settlement over HTTP: PostgreSQL / embedded = ${round(pg.perSecond / lowdb.perSecond, 2)} (burst), ${round(pg.ratioBatched / lowdb.ratioBatched, 2)} (each against its own run's ceiling)`);
+  return runs;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [n, rate, stores] = process.argv.slice(2);
+  benchSettlementHttp({
+    payments: n ? Number(n) : undefined,
+    rate: rate ? Number(rate) : undefined,
+    stores: stores ? (stores.split(',') as Array<'lowdb' | 'pg'>) : undefined,
+  }).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
