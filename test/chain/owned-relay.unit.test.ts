@@ -21,13 +21,22 @@ import { FakeChain } from '../helpers/fake-chain.js';
 class PoolChain extends FakeChain {
   hold = false;
   submits = 0;
-  private readonly pool = new Map<Hex, TransferAuthorization>();
+  private readonly pool = new Map<Hex, TransferAuthorization[]>();
   override async submitTransferWithAuthorization(auth: TransferAuthorization): Promise<SubmitResult> {
     this.submits++;
     if (!this.hold) return super.submitTransferWithAuthorization(auth);
+    return this.pooled([auth]);
+  }
+  /** A batch (a transfer and its fee) pools as one transaction, mined all or none. */
+  override async submitTransferWithAuthorizations(items: readonly { auth: TransferAuthorization; signature: Hex }[]): Promise<SubmitResult> {
+    this.submits++;
+    if (!this.hold) return super.submitTransferWithAuthorizations(items);
+    return this.pooled(items.map((i) => i.auth));
+  }
+  private pooled(auths: TransferAuthorization[]): SubmitResult {
     const txHash = keccak256(toHex(`pooled${this.submits}`));
     this.sent.push(txHash);
-    this.pool.set(txHash, auth);
+    this.pool.set(txHash, auths);
     return { ok: true, txHash };
   }
   /** Waits for the receipt like a node (the base fake answers at once). */
@@ -41,13 +50,16 @@ class PoolChain extends FakeChain {
   }
   /** Mines every pooled transaction: the first of an authorization moves the money, the others revert. */
   mine(): void {
-    for (const [txHash, auth] of this.pool) {
-      const k = `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
-      if (this.used.has(k) || this.balance(auth.from) < auth.value) this.receipts.set(txHash, 'reverted');
+    for (const [txHash, auths] of this.pool) {
+      const k = (a: TransferAuthorization) => `${a.from.toLowerCase()}:${a.nonce.toLowerCase()}`;
+      const total = auths.reduce((t, a) => t + a.value, 0n);
+      if (auths.some((a) => this.used.has(k(a))) || this.balance(auths[0]!.from) < total) this.receipts.set(txHash, 'reverted');
       else {
-        this.balances.set(auth.from.toLowerCase(), this.balance(auth.from) - auth.value);
-        this.balances.set(auth.to.toLowerCase(), this.balance(auth.to) + auth.value);
-        this.used.set(k, txHash);
+        for (const auth of auths) {
+          this.balances.set(auth.from.toLowerCase(), this.balance(auth.from) - auth.value);
+          this.balances.set(auth.to.toLowerCase(), this.balance(auth.to) + auth.value);
+          this.used.set(k(auth), txHash);
+        }
         this.receipts.set(txHash, 'success');
       }
     }
@@ -201,9 +213,13 @@ describe('relayOwned: one owner and one truthful answer per relayed move', () =>
 });
 
 describe('a custodial transfer on two instances (TransfersService over the ledger)', () => {
-  it('the transfer in flight on one instance: the other\'s reconcile neither resends nor says "nothing was sent"; then it settles from the chain', async () => {
+  it.each([
+    ['its fee in the same transaction', true],
+    ['a token without batched moves', false],
+  ])('the transfer in flight on one instance (%s): the other\'s reconcile neither resends nor says "nothing was sent"; then it settles from the chain', async (_label, batch) => {
     const store = LowdbStore.inMemory();
     const chain = new PoolChain();
+    chain.batchTransfers = batch;
     const fx = new FxService(loadFxTable());
     const accounts = new AccountsService(store, {});
     const wallets = new WalletDirectory(chain, store);
@@ -229,7 +245,8 @@ describe('a custodial transfer on two instances (TransfersService over the ledge
     if (!sent.ok) return;
     const submits = chain.submits;
     // The wallet is drained meanwhile: a second send would fail with "nothing was sent".
-    chain.balances.set(wallets.addressOf(sender).toLowerCase(), 25_000_000n);
+    const fee = batch ? BigInt(sent.transfer.fee) : 0n;
+    chain.balances.set(wallets.addressOf(sender).toLowerCase(), 25_000_000n + fee);
     chain.hold = false;
     const other = await b.reconcile(sent.transfer.id);
     expect(other.ok && other.transfer.status).toBe('submitted');
@@ -238,5 +255,8 @@ describe('a custodial transfer on two instances (TransfersService over the ledge
     const done = await b.reconcile(sent.transfer.id);
     expect(done.ok && done.transfer).toMatchObject({ status: 'settled', txHash: chain.sent[0] });
     expect(chain.balance(wallets.addressOf(recipient))).toBe(25_000_000n);
+    // With the batch, the one transaction also carried the fee: nothing left, nothing sent twice.
+    expect(chain.balance(wallets.addressOf(sender))).toBe(0n);
+    expect(chain.sent).toHaveLength(1);
   });
 });
