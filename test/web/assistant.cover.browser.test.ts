@@ -3,13 +3,17 @@
  * page that carries the Assistant (home, dashboard, a payment, Developers, a confirm-action page,
  * not-found), at 390x844 and 1280x800, scrolled to the very end, the Assistant's box intersects no
  * card, text or control; and it still works there: it opens inside the screen, sends a message to
- * the real agent and shows the answer.
+ * the real agent and shows the answer. Each page is also held to the layout rules (nothing wider
+ * than its parent, no text cut, no word broken across lines) and writes every time one way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { call, startTestService, type TestService } from '../helpers/service.js';
 import { fund, newAccount } from '../helpers/money.js';
 import { SIZES, launchBrowser, newPage, realErrors, screenshot, signUpThroughUi } from './browser.js';
+import { brokenWords, layoutProblems } from './layout.js';
+
+const TIME = /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC$/;
 
 /** What a person reads or presses; containers (main, sections without a card) are left out. */
 const CONTENT = '.card, a, button, input, select, textarea, label, summary, td, th, p, li, dt, dd, h1, h2, h3, h4, pre, code, img, svg, table';
@@ -82,6 +86,12 @@ describe('the Assistant covers nothing and works on every page (Chromium)', () =
         await page.goto(url);
         await page.locator('#chat-toggle').waitFor();
         await page.waitForLoadState('networkidle');
+        await screenshot(page, `page-27-${size.name}-${name}`);
+        expect({ page: name, problems: await layoutProblems(page, 'main') }).toEqual({ page: name, problems: [] });
+        expect({ page: name, broken: await brokenWords(page, 'main') }).toEqual({ page: name, broken: [] });
+        // One time format everywhere: "28 Nov 2026, 09:41 UTC", never raw ISO.
+        for (const t of await page.locator('main time').allInnerTexts()) expect(t.trim(), name).toMatch(TIME);
+        expect(await page.locator('main').innerText(), name).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
         await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         await screenshot(page, `assistant-27-${size.name}-${name}-end`, { fullPage: false });
         expect({ page: name, covered: await covered(page) }).toEqual({ page: name, covered: [] });

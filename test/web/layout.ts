@@ -67,7 +67,7 @@ export async function lineCount(page: Page, selector: string): Promise<number> {
 }
 
 /**
- * Words (up to 20 characters, outside code) that the browser broke across lines: "Settlement / s",
+ * Words (2 to 20 characters, outside code) that the browser broke across lines: "Settlement / s",
  * a caption written one or two letters per line. Long hashes and URLs may wrap; words may not.
  */
 export async function brokenWords(page: Page, root = 'main'): Promise<string[]> {
@@ -86,7 +86,9 @@ export async function brokenWords(page: Page, root = 'main'): Promise<string[]> 
       }
       if (hidden) continue;
       const text = n.textContent ?? '';
-      for (const m of text.matchAll(/\S{2,20}/g)) {
+      // Words split at spaces, hyphens and slashes (a break after "on-" is ordinary typesetting).
+      for (const m of text.matchAll(/[^\s\-/]+/g)) {
+        if (m[0].length < 2 || m[0].length > 20) continue;
         const range = document.createRange();
         range.setStart(n, m.index!);
         range.setEnd(n, m.index! + m[0].length);
