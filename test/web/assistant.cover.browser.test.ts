@@ -92,6 +92,11 @@ describe('the Assistant covers nothing and works on every page (Chromium)', () =
         // One time format everywhere: "28 Nov 2026, 09:41 UTC", never raw ISO.
         for (const t of await page.locator('main time').allInnerTexts()) expect(t.trim(), name).toMatch(TIME);
         expect(await page.locator('main').innerText(), name).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+        if (name === 'action') {
+          // The confirm page: a readable expiry, and who asked (the signed-in chat, no key).
+          await expect(page.locator('#expires').innerText()).resolves.toMatch(/^Expires on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC;/);
+          await expect(page.locator('#asked-by').innerText()).resolves.toMatch(/ asked on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC to do this:$/);
+        }
         await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         await screenshot(page, `assistant-27-${size.name}-${name}-end`, { fullPage: false });
         expect({ page: name, covered: await covered(page) }).toEqual({ page: name, covered: [] });

@@ -63,7 +63,7 @@ describe('/docs: the API reference (Redoc, Chromium)', () => {
       },
     );
     await page.goto('/docs');
-    await page.locator('body[data-reference="ready"]').waitFor({ timeout: 30_000 });
+    await page.locator('body[data-reference="ready"]').waitFor({ timeout: 60_000 }); // Redoc is slow to start on a loaded machine
     return { page, offsite, errors: consoleErrors };
   }
 
