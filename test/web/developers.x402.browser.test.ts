@@ -119,6 +119,6 @@ describe('Developers screen: x402 settlements (Chromium, real x402 client and ch
       expect(await axeViolations(page)).toEqual([]);
       expect(realErrors(consoleErrors)).toEqual([]);
       await context.close();
-    });
+    }, 180_000); // many pages and real settles: slow on a shared machine
   }
 });
