@@ -70,4 +70,11 @@ describe('npm start with PORT=0', () => {
     const url = /running at (http:\/\/localhost:\d+) /.exec(stdout)![1];
     expect(stdout).toContain(`Sign in at ${url}/app,`);
   });
+
+  it('prints the embedded chain\'s JSON-RPC URL (issue 27), and a wallet pointed there reaches that chain', async () => {
+    const m = /Embedded test chain: JSON-RPC (http:\/\/127\.0\.0\.1:\d+) \(chain id (\d+)\)/.exec(stdout);
+    expect(m, stdout).not.toBeNull();
+    const rpc = await fetch(m![1]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    expect(Number(((await rpc.json()) as { result: string }).result)).toBe(Number(m![2]));
+  });
 });

@@ -1,7 +1,9 @@
 /**
  * How the app's server pages write times and hashes (issue 27): one time format with its zone on
  * every page ("26 Nov 2026, 21:04 UTC", src/lib/time-text.ts, mirrored by assets/lib.js), and
- * hashes in two halves that wrap between them, never leaving a last character on its own line.
+ * hashes in unbreakable pieces of at most 17 characters that wrap only between pieces, never
+ * leaving a last character on its own line (a 66-character hash is four pieces; a half would not
+ * fit a card's value column on a 390px phone).
  */
 import { timeText } from '../lib/time-text.js';
 import { escapeHtml } from './layout.js';
@@ -14,10 +16,14 @@ export function timeHtml(iso: string | null | undefined): string {
   return `<time datetime="${escapeHtml(d.toISOString())}" title="${escapeHtml(d.toISOString())}">${escapeHtml(timeText(d))}</time>`;
 }
 
-/** A hash (or address) in full, in two unbreakable halves; linked when `url` is given. */
+const HASH_PIECE = 17;
+
+/** A hash (or address) in full, in even unbreakable pieces (see above); linked when `url` is given. */
 export function hashHtml(value: string, url?: string): string {
-  const mid = Math.ceil(value.length / 2);
-  const code = `<code class="hash" title="${escapeHtml(value)}"><span>${escapeHtml(value.slice(0, mid))}</span><span>${escapeHtml(value.slice(mid))}</span></code>`;
+  const pieces = Math.max(1, Math.ceil(value.length / HASH_PIECE));
+  const size = Math.ceil(value.length / pieces);
+  const spans = Array.from({ length: pieces }, (_, i) => `<span>${escapeHtml(value.slice(i * size, (i + 1) * size))}</span>`).join('');
+  const code = `<code class="hash" title="${escapeHtml(value)}">${spans}</code>`;
   return url ? `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${code}</a>` : code;
 }
 

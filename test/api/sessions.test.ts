@@ -70,7 +70,7 @@ describe('signup, login, logout, me', () => {
     expect(me.body.error.type).toBe('authentication_error');
   });
 
-  it('GET /api/me needs a session (a bearer key is not a session)', async () => {
+  it('GET /api/me refuses no credentials and a forged session (a key works too: readme-promises.test.ts)', async () => {
     expect((await call(`${s.api}/me`)).status).toBe(401);
     expect((await call(`${s.api}/me`, { cookie: 'sp_session=forged' })).status).toBe(401);
   });

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { call } from '../helpers/service.js';
 import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
-import { belowFold, layoutProblems, lineCount } from '../web/layout.js';
+import { belowFold, brokenWords, layoutProblems, lineCount } from '../web/layout.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, paymentRecord, setup, until, type Ctx } from '../settlement/helpers.js';
 import { Payments } from '../../src/payments/payments.js';
@@ -49,6 +49,7 @@ describe('checkout pages as people see them (issue 27, Chromium)', () => {
   async function fits(page: Page, shot: string) {
     await page.screenshot({ path: path.join(ARTIFACTS, `checkout-27-${shot}.png`), fullPage: true });
     expect(await layoutProblems(page)).toEqual([]);
+    expect(await brokenWords(page, 'body')).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
   }
 

@@ -63,7 +63,7 @@ describe('/docs: the API reference (Redoc, Chromium)', () => {
       },
     );
     await page.goto('/docs');
-    await page.locator('body[data-reference="ready"]').waitFor({ timeout: 30_000 });
+    await page.locator('body[data-reference="ready"]').waitFor({ timeout: 60_000 }); // Redoc is slow to start on a loaded machine
     return { page, offsite, errors: consoleErrors };
   }
 
@@ -82,6 +82,14 @@ describe('/docs: the API reference (Redoc, Chromium)', () => {
         if (schema.required.includes(name)) expect(details, `${name} required`).toContain('required');
       }
       expect(text).toContain('Default: 60'); // expires_in_minutes, from its description
+      // Response fields too: the 201 answer opens to id, checkout_url and status.
+      await op.getByRole('button', { name: /^201\b/ }).first().click();
+      for (const field of ['id', 'checkout_url', 'status']) {
+        await op.locator('td[kind="field"]', { hasText: new RegExp(`^\\s*${field}\\s*(required)?\\s*$`) }).first().waitFor();
+      }
+      // The reference uses the window: on a desktop not half of it (issue 27).
+      const used = await page.locator('#redoc').evaluate((e) => e.getBoundingClientRect().width);
+      expect(used).toBeGreaterThan(size.width * 0.9);
       // Code samples beside the payload: curl and Node, with the key and the required fields.
       await op.getByRole('tab', { name: 'curl', exact: true }).click();
       const curl = (await op.locator('[role="tabpanel"]', { hasText: 'curl -s' }).first().innerText()).replace(/\s+/g, ' ');

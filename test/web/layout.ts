@@ -65,3 +65,37 @@ export async function belowFold(page: Page, selector: string): Promise<boolean> 
 export async function lineCount(page: Page, selector: string): Promise<number> {
   return page.evaluate((sel) => new Set(Array.from(document.querySelector(sel)!.getClientRects(), (r) => Math.round(r.top))).size, selector);
 }
+
+/**
+ * Words (2 to 20 characters, outside code) that the browser broke across lines: "Settlement / s",
+ * a caption written one or two letters per line. Long hashes and URLs may wrap; words may not.
+ */
+export async function brokenWords(page: Page, root = 'main'): Promise<string[]> {
+  return page.evaluate((rootSel) => {
+    const broken: string[] = [];
+    const rootEl = document.querySelector(rootSel);
+    if (!rootEl) return [`no ${rootSel}`];
+    const walker = document.createTreeWalker(rootEl, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement!;
+      if (parent.closest('code, pre, svg, #chat')) continue;
+      let hidden = false; // visually-hidden text (a table head on a phone) is 1px on purpose
+      for (let a: Element | null = parent; a && !hidden; a = a.parentElement) {
+        const r = a.getBoundingClientRect();
+        hidden = r.width <= 1 || r.height <= 1 || getComputedStyle(a).display === 'none';
+      }
+      if (hidden) continue;
+      const text = n.textContent ?? '';
+      // Words split at spaces, hyphens and slashes (a break after "on-" is ordinary typesetting).
+      for (const m of text.matchAll(/[^\s\-/]+/g)) {
+        if (m[0].length < 2 || m[0].length > 20) continue;
+        const range = document.createRange();
+        range.setStart(n, m.index!);
+        range.setEnd(n, m.index! + m[0].length);
+        const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+        if (new Set(rects.map((r) => Math.round(r.top))).size > 1) broken.push(`"${m[0]}" in ${parent.tagName.toLowerCase()}${parent.id ? `#${parent.id}` : ''}`);
+      }
+    }
+    return broken;
+  }, root);
+}

@@ -43,7 +43,7 @@ function x402Section(base: string, usage: X402Usage): string {
   return `<section class="card" aria-labelledby="x402-title">
   <h2 id="x402-title">x402 facilitator</h2>
   <p>AI agents pay your own API over x402 with StablePay as the facilitator: point <code>HTTPFacilitatorClient</code> at <code>${escapeHtml(base)}/api/x402</code> with your secret key. Our relayer pays the gas of every settle; this is what it spent for you on <code>${escapeHtml(usage.network)}</code>.</p>
-  <dl class="facts" id="x402-usage" data-settlements="${usage.settlements}" data-gas-used="${escapeHtml(usage.gas_used)}" data-gas-cost-wei="${escapeHtml(usage.gas_cost_wei)}">
+  <dl class="facts facts-wide" id="x402-usage" data-settlements="${usage.settlements}" data-gas-used="${escapeHtml(usage.gas_used)}" data-gas-cost-wei="${escapeHtml(usage.gas_cost_wei)}">
     <div><dt>Settlements</dt><dd id="x402-settlements">${usage.settlements}</dd></div>
     <div><dt>Gas used</dt><dd id="x402-gas-used">${escapeHtml(groupThousands(usage.gas_used))}</dd></div>
     <div><dt>Gas cost</dt><dd id="x402-gas-cost"><span title="${escapeHtml(formatEther(BigInt(usage.gas_cost_wei)))}">${escapeHtml(nativeText(usage.gas_cost_wei))}</span> (native currency, paid by us)</dd></div>

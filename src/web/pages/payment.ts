@@ -1,7 +1,7 @@
 import type { PaymentDetail } from '../dashboard-data.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 import { formatAmount, groupThousands } from '../../lib/money.js';
-import { shareHtml, timeHtml } from '../format.js';
+import { hashHtml, shareHtml, timeHtml } from '../format.js';
 
 export interface PaymentPageExtras {
   /** "5,000.00 KES" */
@@ -187,7 +187,7 @@ ${
     <thead><tr><th scope="col">Created</th><th scope="col">Amount</th><th scope="col" class="col-status">Status</th><th scope="col">Reason</th><th scope="col">Transaction</th></tr></thead>
     <tbody>${d.refunds
       .map(
-        (r) => `<tr data-refund-id="${escapeHtml(r.id)}"><td data-label="Created">${utc(r.created_at)}</td><td data-label="Amount"><div><span class="amount">${escapeHtml(groupThousands(r.amount))} ${escapeHtml(r.currency)}</span><span class="sub">${escapeHtml(formatAmount(r.stablecoin_amount, 'USDC'))}</span></div></td><td data-label="Status" class="col-status">${badge(r.status)}</td><td data-label="Reason" class="wrap">${escapeHtml(r.reason ?? r.failure_reason ?? '—')}</td><td data-label="Transaction" class="wrap">${r.tx_hash ? link(r.tx_url, r.tx_hash) : '—'}</td></tr>`,
+        (r) => `<tr data-refund-id="${escapeHtml(r.id)}"><td data-label="Created">${utc(r.created_at)}</td><td data-label="Amount"><div><span class="amount">${escapeHtml(groupThousands(r.amount))} ${escapeHtml(r.currency)}</span><span class="sub">${escapeHtml(formatAmount(r.stablecoin_amount, 'USDC'))}</span></div></td><td data-label="Status" class="col-status">${badge(r.status)}</td><td data-label="Reason" class="wrap">${escapeHtml(r.reason ?? r.failure_reason ?? '—')}</td><td data-label="Transaction">${r.tx_hash ? hashHtml(r.tx_hash, r.tx_url ?? undefined) : '—'}</td></tr>`,
       )
       .join('')}</tbody>
   </table>
