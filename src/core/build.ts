@@ -32,7 +32,7 @@ import { ClaimsService } from '../claims/claims.js';
 import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
 import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
-import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
+import { Agent, createEngine, createToolHandlers, type Engine, type PendingAction } from '../agent/index.js';
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { AttemptLedger } from '../settlement/attempts.js';
 import { Facilitator } from '../x402/facilitator.js';
@@ -183,6 +183,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     },
     ownsKey: (accountId, keyId) => keys.owns(accountId, keyId),
   });
+  // Pending actions carry the mode of the key that asked (docs/test-mode.md).
+  const agentActions = new PendingActionsStore<PendingAction>(store, { livemodeOfKey: (id) => keys.livemodeOf(id) });
   const agent = new Agent({
     policies: {
       guard: spendGuard,
@@ -193,8 +195,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       },
     },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims }),
-    actions: new PendingActionsStore(store),
+    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims, livemodeOfKey: (id) => keys.livemodeOf(id) }),
+    actions: agentActions,
     logger: logger.child({ module: 'agent' }),
     accounts,
     instance,
@@ -277,6 +279,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     x402Port,
     wallets,
     agent,
+    agentActions,
     agentTurns,
     policies,
     receipts: new ReceiptsService(store, await loadReceiptKey({ dataDir: config.DATA_DIR, configured: config.RECEIPT_SIGNING_KEY }), config.PUBLIC_URL),
