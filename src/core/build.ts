@@ -13,6 +13,7 @@ import { storeRelayJournal } from '../chain/relay-journal.js';
 import { FxService, loadFxTable } from '../fx/rates.js';
 import { AccountsService } from '../accounts/accounts.js';
 import { KeysService } from '../keys/keys.js';
+import { backfillLivemode } from './livemode-backfill.js';
 import { PaymentsService } from '../payments/payments.js';
 import { PaymentCancellation } from '../payments/cancel.js';
 import { createWebhooks } from '../webhooks/webhooks.js';
@@ -91,6 +92,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   metrics.instance(instance.id);
   const shared = config.DATABASE_URL !== undefined;
   phase('store');
+  // Records from before test mode are live (docs/test-mode.md); PostgreSQL did it in migration 0016.
+  await backfillLivemode(store);
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
@@ -182,6 +185,10 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       return account?.email ? (await accounts.authenticate({ email: account.email, password })).ok : false;
     },
     ownsKey: (accountId, keyId) => keys.owns(accountId, keyId),
+    livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
+    // policy.updated is a real event: listed in /api/v1/events and delivered signed (docs/policies.md).
+    recordEvent: async (tx, accountId, e, livemode) =>
+      void (await webhooks.outbox.recordPolicy(tx, { id: e.id, accountId, subjectId: e.data.key_id ?? accountId, data: e.data, nowMs: e.created * 1000, livemode })),
   });
   // Pending actions carry the mode of the key that asked (docs/test-mode.md).
   const agentActions = new PendingActionsStore<PendingAction>(store, { livemodeOfKey: (id) => keys.livemodeOf(id) });
