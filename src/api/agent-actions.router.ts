@@ -7,10 +7,10 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
 import type { PendingAction } from '../agent/index.js';
-import { invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { AgentErrorBody, invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
-import { E400, E401, err } from '../http/openapi-common.js';
+import { E401 } from '../http/openapi-common.js';
 import { PageLimit } from '../lib/paging.js';
 
 export const AgentActionResource = registerSchema(
@@ -46,7 +46,11 @@ registerRoute({
   tags: ['Agent'],
   auth: 'sessionOrBearer',
   query: ListActionsQuery,
-  responses: { 200: { description: 'A page of actions.', schema: AgentActionList }, 400: E400, 401: E401 },
+  responses: {
+    200: { description: 'A page of actions.', schema: AgentActionList },
+    400: { description: 'A bad query or cursor: `{ok:false, reply}` (the agent routes\' error body).', schema: AgentErrorBody },
+    401: E401,
+  },
 });
 registerRoute({
   method: 'get',
@@ -56,7 +60,11 @@ registerRoute({
   tags: ['Agent'],
   auth: 'sessionOrBearer',
   params: z.object({ id: z.string() }),
-  responses: { 200: { description: 'The action.', schema: AgentActionResource }, 401: E401, 404: err("No such action for this account and mode (another account's or mode's is a 404 too).") },
+  responses: {
+    200: { description: 'The action.', schema: AgentActionResource },
+    401: E401,
+    404: { description: "No such action for this account and mode (another account's or mode's is a 404 too): `{ok:false, reply}`.", schema: AgentErrorBody },
+  },
 });
 
 function actionResource(a: PendingAction): z.infer<typeof AgentActionResource> {
