@@ -24,6 +24,8 @@ export const CORE_ON_POSTGRES = [
   'test/web/dashboard-data.test.ts',
   // Issue 25: payment-identifier (the identifier row's primary key is the lock across instances).
   'test/x402/payment-identifier.test.ts',
+  // Issue 24: test mode beside live (isolation in every list and by id, livemode on webhooks).
+  'test/test-mode/isolation.test.ts',
 ];
 
 // Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core

@@ -13,6 +13,7 @@ import { authRouter } from './api/auth.router.js';
 import { keysRouter } from './api/keys.router.js';
 import { policiesRouter } from './api/policies.router.js';
 import { jwksRouter, receiptsRouter } from './api/receipts.router.js';
+import { agentActionsRouter } from './api/agent-actions.router.js';
 import { paymentsRouter } from './api/payments.router.js';
 import { checkoutRouter } from './api/checkout.router.js';
 import { openapiRouter } from './api/openapi.router.js';
@@ -61,6 +62,7 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       webhooksRouter(core, core.webhooks),
       agentRouter(core, agentLimiter),
       receiptsRouter(core),
+      agentActionsRouter(core),
       chatRouter(core, agentLimiter),
       // The agent's tools over MCP (docs/mcp.md); money-moving tools wait for a person on /app/actions/:id.
       mcpRouter(core),

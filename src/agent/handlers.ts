@@ -30,6 +30,8 @@ export interface ToolHandlerDeps {
   quotes?: QuotesService;
   /** Claim links: a transfer to a phone or email with no account is held for them (docs/claims.md). */
   claims?: ClaimsService;
+  /** The mode of the key a call came through: a test key's payment link is a test-mode payment (docs/test-mode.md). */
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
 }
 
 /** Payment links made from chat live as long as a default checkout session. */
@@ -72,7 +74,8 @@ export function createToolHandlers(deps: ToolHandlerDeps): ToolHandlers {
     if (!parsed.success) {
       return { ok: false, action: 'payment', reason: ToolFailureReason.invalid_amount, message: parsed.error.issues[0]?.message ?? 'Invalid payment link.' };
     }
-    const created = await deps.payments.create(ctx.accountId, parsed.data);
+    const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
+    const created = await deps.payments.create(ctx.accountId, parsed.data, undefined, livemode);
     if (!created.ok) {
       const reason = created.reason === 'unsupported_currency' ? ToolFailureReason.unsupported_currency : ToolFailureReason.invalid_amount;
       return { ok: false, action: 'payment', reason, message: created.message };

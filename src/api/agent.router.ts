@@ -22,6 +22,9 @@ export const AgentMessageInput = z.object({
 export type AgentMessageInput = z.infer<typeof AgentMessageInput>;
 
 /** A pending action's id as the preview answered it. */
+/** An id no action has: what a confirm of the other mode's action is asked about. */
+const OTHER_MODE = 'act_of_the_other_mode';
+
 export const ActionId = z
   .string({ message: 'confirm_action must be the pending.id a preview answered ("act_...").' })
   .regex(/^act_[0-9A-Za-z]{10,64}$/, 'confirm_action must be the pending.id a preview answered ("act_...").');
@@ -227,7 +230,10 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
         return next();
       }
       // A confirm runs no model and each action runs at most once: it spends no turn budget.
-      const result = await deps.agent.confirm(auth(res).accountId, body.confirm_action, { requestId: String(req.id), channel: 'api' });
+      // An action of the other mode does not exist for this key (docs/test-mode.md): the agent
+      // is asked about an id nobody has, so the answer is exactly its "no such action".
+      const own = await deps.agentActions.getInMode(auth(res).accountId, body.confirm_action, auth(res).livemode);
+      const result = await deps.agent.confirm(auth(res).accountId, own ? body.confirm_action : OTHER_MODE, { requestId: String(req.id), channel: 'api' });
       if (result.retryAfterSeconds) res.setHeader('Retry-After', String(result.retryAfterSeconds));
       res.status(agentStatus(result, 'settle_confirm')).json(turnJson(result));
     },

@@ -26,7 +26,7 @@ export function appPaymentsRouter(deps: Core): Router {
   const r = Router();
   r.get('/app/payments', requireSession(deps), async (req, res) => {
     const q = parseInput(ListPaymentsQuery, req.query);
-    const listed = await deps.payments.list(auth(res).accountId, q);
+    const listed = await deps.payments.list(auth(res).accountId, q, auth(res).livemode);
     if (!listed.ok) throw invalidRequest(listed.message, listed.param);
     const data = await Promise.all(
       listed.data.map(async (p) =>

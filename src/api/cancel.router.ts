@@ -57,7 +57,7 @@ export function cancelRouter(deps: Core): Router {
   const r = Router();
   const handle = async (req: Request, res: Response) => {
     const input = parseInput(CancelPaymentInput, req.body ?? {});
-    const done = await deps.cancellation.cancel(auth(res).accountId, String(req.params.id), input);
+    const done = await deps.cancellation.cancel(auth(res).accountId, String(req.params.id), input, auth(res).livemode);
     if (!done.ok) {
       if (done.reason === CancelReason.notFound) throw notFound(done.message);
       if (done.reason === CancelReason.chainUnavailable) throw new ApiError(503, 'api_error', done.message);

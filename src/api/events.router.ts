@@ -54,7 +54,7 @@ export function eventsRouter(deps: Core, events: EventsService): Router {
   const r = Router();
   r.get('/v1/events', requireKey(deps), async (req, res) => {
     const q = parseInput(ListEventsQuery, req.query);
-    const listed = await events.list(auth(res).accountId, q);
+    const listed = await events.list(auth(res).accountId, q, auth(res).livemode);
     if (!listed.ok) throw invalidRequest(listed.message, listed.param);
     res.set('Cache-Control', 'no-store');
     res.json({ object: 'list', data: listed.data, has_more: listed.hasMore } satisfies EventList);
@@ -62,7 +62,7 @@ export function eventsRouter(deps: Core, events: EventsService): Router {
 
   r.get('/v1/events/:id', requireKey(deps), async (req, res) => {
     const id = String(req.params.id);
-    const event = EventId.safeParse(id).success ? await events.get(auth(res).accountId, id) : undefined;
+    const event = EventId.safeParse(id).success ? await events.get(auth(res).accountId, id, auth(res).livemode) : undefined;
     if (!event) throw notFound(`No such event: ${id}`);
     res.set('Cache-Control', 'no-store');
     res.json(event);

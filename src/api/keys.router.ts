@@ -32,7 +32,7 @@ registerRoute({
   method: 'post',
   path: '/api/keys',
   operationId: 'createKey',
-  summary: 'Create an API key; the secret is returned once, in this response only',
+  summary: 'Create an API key (`mode`: live, the default, or test); the secret is returned once, in this response only',
   tags: ['Keys'],
   auth: 'sessionOrBearer',
   body: CreateKeyInput,
@@ -67,7 +67,7 @@ export function keysRouter(deps: Core): Router {
   r.post('/keys', async (req, res) => {
     const input = parseInput(CreateKeyInput, req.body ?? {});
     const key = await deps.keys.create(auth(res).accountId, input);
-    const body = { ok: true, key: { id: key.id, label: key.label, secret: key.secret, prefix: key.prefix, createdAt: key.createdAt } } as const;
+    const body = { ok: true, key } as const;
     res.status(201).json(body satisfies z.infer<typeof KeyCreatedResponse>);
   });
 

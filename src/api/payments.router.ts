@@ -15,7 +15,7 @@ export const IdempotencyKeyHeader = z.string().regex(IDEMPOTENCY_KEY).max(255);
 export const PingResponse = z.object({
   ok: z.literal(true),
   account: z.string().describe('Id of the account the key is scoped to.'),
-  live: z.boolean().describe('Whether the key is a live key (every key is).'),
+  live: z.boolean().describe('Whether the key is a live key (`sk_live_`); false for test keys (`sk_test_`).'),
 });
 export type PingResponse = z.infer<typeof PingResponse>;
 
@@ -118,7 +118,7 @@ export function paymentsRouter(deps: Core): Router {
     paymentResource(p, deps.payments.checkoutUrl(p.id), await deps.present.payment(p));
 
   r.get('/v1/ping', (_req, res) => {
-    res.json({ ok: true, account: auth(res).accountId, live: true } satisfies PingResponse);
+    res.json({ ok: true, account: auth(res).accountId, live: auth(res).livemode } satisfies PingResponse);
   });
 
   const create: RequestHandler = async (req, res) => {
@@ -132,7 +132,7 @@ export function paymentsRouter(deps: Core): Router {
       const checked = await deps.webhooks.checkUrl(input.webhook_url, 'webhook_url');
       if (!checked.ok) throw invalidRequest(checked.message, checked.param);
     }
-    const created = await deps.payments.create(auth(res).accountId, input, key);
+    const created = await deps.payments.create(auth(res).accountId, input, key, auth(res).livemode);
     if (!created.ok) throw invalidRequest(created.message, created.param, CREATE_STATUS.refused[created.reason] ?? CREATE_STATUS.invalid);
     // Stripe's convention: tell the client this answer repeats an earlier request.
     if (created.replayed) res.set('Idempotent-Replayed', 'true');
@@ -144,13 +144,13 @@ export function paymentsRouter(deps: Core): Router {
 
   r.get('/v1/payments', async (req, res) => {
     const q = parseInput(ListPaymentsQuery, req.query);
-    const listed = await deps.payments.list(auth(res).accountId, q);
+    const listed = await deps.payments.list(auth(res).accountId, q, auth(res).livemode);
     if (!listed.ok) throw invalidRequest(listed.message, listed.param);
     res.json({ object: 'list', data: await Promise.all(listed.data.map(present)), has_more: listed.hasMore });
   });
 
   r.get('/v1/payments/:id', async (req, res) => {
-    const p = await deps.payments.getForAccount(auth(res).accountId, String(req.params.id));
+    const p = await deps.payments.getForAccount(auth(res).accountId, String(req.params.id), auth(res).livemode);
     if (!p) throw notFound(`No such payment: ${req.params.id}`);
     res.json(await present(p));
   });

@@ -59,7 +59,7 @@ export function jwksRouter(deps: Core): Router {
 export function receiptsRouter(deps: Core): Router {
   const r = Router();
   r.get('/agent/actions/:id/receipt', requireSessionOrKey(deps), async (req, res) => {
-    const got = await deps.receipts.forAction(auth(res).accountId, String(req.params.id));
+    const got = await deps.receipts.forAction(auth(res).accountId, String(req.params.id), auth(res).livemode);
     if (!got.ok) {
       if (got.reason === 'not_found') throw notFound(got.message);
       throw new ApiError(409, 'invalid_request_error', got.message);

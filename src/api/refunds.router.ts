@@ -89,7 +89,7 @@ export function refundsRouter(deps: Core, refunds: RefundsService): Router {
       throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
     }
     const input = parseInput(CreateRefundInput, req.body ?? {});
-    const made = await refunds.create(auth(res).accountId, String(req.params.id), input, key);
+    const made = await refunds.create(auth(res).accountId, String(req.params.id), input, key, auth(res).livemode);
     if (!made.ok) {
       if (made.reason === RefundReason.notFound) throw notFound(made.message);
       if (made.reason === RefundReason.chainUnavailable) throw new ApiError(503, 'api_error', made.message);
@@ -101,7 +101,7 @@ export function refundsRouter(deps: Core, refunds: RefundsService): Router {
 
   const list = async (req: Request, res: Response) => {
     const q = parseInput(ListRefundsQuery, req.query);
-    const listed = await refunds.list(auth(res).accountId, String(req.params.id), q);
+    const listed = await refunds.list(auth(res).accountId, String(req.params.id), q, auth(res).livemode);
     if (!listed.ok) {
       if (listed.reason === 'not_found') throw notFound(listed.message);
       throw invalidRequest(listed.message, listed.param);
@@ -117,7 +117,7 @@ export function refundsRouter(deps: Core, refunds: RefundsService): Router {
 
   r.get('/v1/refunds/:id', requireKey(deps), async (req, res) => {
     const id = String(req.params.id);
-    const found = RefundId.safeParse(id).success ? await refunds.get(auth(res).accountId, id) : undefined;
+    const found = RefundId.safeParse(id).success ? await refunds.get(auth(res).accountId, id, auth(res).livemode) : undefined;
     if (!found) throw notFound(`No such refund: ${id}`);
     res.set('Cache-Control', 'no-store');
     res.json(refundResource(found));

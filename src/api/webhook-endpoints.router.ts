@@ -28,6 +28,7 @@ export const WebhookEndpointResource = z.object({
   disabled_reason: z.string().nullable(),
   created_at: Timestamp.nullable(),
   updated_at: Timestamp,
+  livemode: z.boolean().describe('false for a test-mode object (docs/test-mode.md).'),
 });
 export type WebhookEndpointResource = z.infer<typeof WebhookEndpointResource>;
 
@@ -143,6 +144,7 @@ export function endpointResource(e: WebhookEndpoint): WebhookEndpointResource {
     disabled_reason: e.disabledReason ?? null,
     created_at: e.createdAt ?? null,
     updated_at: e.updatedAt,
+    livemode: e.livemode !== false,
   };
 }
 
@@ -157,13 +159,13 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
   };
 
   r.get('/webhook-endpoints', async (_req, res) => {
-    const list = await endpoints.list(auth(res).accountId);
+    const list = await endpoints.list(auth(res).accountId, auth(res).livemode);
     res.json({ ok: true, object: 'list', data: list.map(endpointResource) } satisfies z.infer<typeof WebhookEndpointList>);
   });
 
   r.post('/webhook-endpoints', async (req, res) => {
     const input = parseInput(CreateEndpointInput, req.body ?? {});
-    const made = await endpoints.create(auth(res).accountId, input);
+    const made = await endpoints.create(auth(res).accountId, input, auth(res).livemode);
     if (!made.ok) throw invalidRequest(made.message, made.param, made.reason === 'too_many' ? 409 : 400);
     const body: z.infer<typeof WebhookEndpointCreated> = {
       ok: true,
@@ -175,7 +177,7 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
 
   r.get('/webhook-endpoints/:id', async (req, res) => {
     const id = idOf(req.params.id);
-    const e = await endpoints.get(auth(res).accountId, id);
+    const e = await endpoints.get(auth(res).accountId, id, auth(res).livemode);
     if (!e) throw notFound(`No such webhook endpoint: ${id}`);
     res.json({ ok: true, endpoint: endpointResource(e) } satisfies z.infer<typeof WebhookEndpointOne>);
   });
@@ -183,7 +185,7 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
   r.patch('/webhook-endpoints/:id', async (req, res) => {
     const id = idOf(req.params.id);
     const input = parseInput(UpdateEndpointInput, req.body ?? {});
-    const done = await endpoints.update(auth(res).accountId, id, input);
+    const done = await endpoints.update(auth(res).accountId, id, input, auth(res).livemode);
     if (!done.ok) {
       if (done.reason === 'not_found') throw notFound(done.message);
       throw invalidRequest(done.message, done.param);
@@ -193,7 +195,7 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
 
   r.post('/webhook-endpoints/:id/test', async (req, res) => {
     const id = req.params.id === 'default' ? 'default' : idOf(req.params.id);
-    const sent = await deps.webhooks.sendTest(auth(res).accountId, id);
+    const sent = await deps.webhooks.sendTest(auth(res).accountId, id, auth(res).livemode);
     if (!sent.ok) {
       if (sent.reason === 'not_found') throw notFound(sent.message);
       throw invalidRequest(sent.message, undefined, 409);
@@ -213,7 +215,7 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
 
   r.delete('/webhook-endpoints/:id', async (req, res) => {
     const id = idOf(req.params.id);
-    if (!(await endpoints.remove(auth(res).accountId, id))) throw notFound(`No such webhook endpoint: ${id}`);
+    if (!(await endpoints.remove(auth(res).accountId, id, auth(res).livemode))) throw notFound(`No such webhook endpoint: ${id}`);
     res.json({ ok: true });
   });
   return r;

@@ -70,6 +70,7 @@ export const WebhookDeliveryResource = z.object({
   attempt_count: z.number().int(),
   attempts: z.array(WebhookDeliveryAttempt).describe('Oldest first.'),
   event: WebhookEventPayload.nullable().describe('The event as sent on every attempt.'),
+  livemode: z.boolean().describe('false for a test-mode object (docs/test-mode.md).'),
 });
 export type WebhookDeliveryResource = z.infer<typeof WebhookDeliveryResource>;
 
@@ -209,6 +210,7 @@ export function deliveryResource({ delivery: d, event }: DeliveryWithEvent): Web
       }),
     ),
     event: event ? (JSON.parse(event.body) as WebhookEventPayload) : null,
+    livemode: d.livemode !== false,
   };
 }
 
@@ -224,7 +226,7 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
   });
 
   r.get('/webhook-endpoint', async (_req, res) => {
-    const { url, secret, endpoint } = await webhooks.getEndpoint(auth(res).accountId);
+    const { url, secret, endpoint } = await webhooks.getEndpoint(auth(res).accountId, auth(res).livemode);
     const body: WebhookEndpointResponse = {
       ok: true,
       url,
@@ -241,7 +243,7 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
 
   r.put('/webhook-endpoint', async (req, res) => {
     const input = parseInput(SetEndpointInput, req.body ?? {});
-    const set = await webhooks.setEndpoint(auth(res).accountId, input.url, input.enabled_events);
+    const set = await webhooks.setEndpoint(auth(res).accountId, input.url, input.enabled_events, auth(res).livemode);
     if (!set.ok) throw invalidRequest(set.message, set.param);
     const body: WebhookEndpointSetResponse = { ok: true, url: set.url, ...(set.secret ? { secret: set.secret } : {}) };
     res.json(body);
@@ -249,7 +251,7 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
 
   r.get('/webhook-deliveries', async (req, res) => {
     const q = parseInput(ListDeliveriesQuery, req.query);
-    const listed = await webhooks.listDeliveries(auth(res).accountId, q);
+    const listed = await webhooks.listDeliveries(auth(res).accountId, q, auth(res).livemode);
     if (!listed.ok) throw invalidRequest(listed.message, listed.param);
     const body: WebhookDeliveryListResponse = { ok: true, object: 'list', data: listed.data.map(deliveryResource), has_more: listed.hasMore };
     res.json(body);
@@ -257,14 +259,14 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
 
   r.get('/webhook-deliveries/:id', async (req, res) => {
     const id = String(req.params.id);
-    const found = DeliveryId.safeParse(id).success ? await webhooks.getDelivery(auth(res).accountId, id) : undefined;
+    const found = DeliveryId.safeParse(id).success ? await webhooks.getDelivery(auth(res).accountId, id, auth(res).livemode) : undefined;
     if (!found) throw notFound(`No such webhook delivery: ${id}`);
     res.json(deliveryResource(found));
   });
 
   r.post('/webhook-deliveries/:id/redeliver', async (req, res) => {
     const id = String(req.params.id);
-    const done = DeliveryId.safeParse(id).success ? await webhooks.redeliver(auth(res).accountId, id) : undefined;
+    const done = DeliveryId.safeParse(id).success ? await webhooks.redeliver(auth(res).accountId, id, auth(res).livemode) : undefined;
     if (!done?.ok) throw notFound(`No such webhook delivery: ${id}`);
     const body: WebhookRedeliverResponse = { ok: true, delivery: deliveryResource(done) };
     res.json(body);

@@ -13,6 +13,7 @@ import { storeRelayJournal } from '../chain/relay-journal.js';
 import { FxService, loadFxTable } from '../fx/rates.js';
 import { AccountsService } from '../accounts/accounts.js';
 import { KeysService } from '../keys/keys.js';
+import { backfillLivemode } from './livemode-backfill.js';
 import { PaymentsService } from '../payments/payments.js';
 import { PaymentCancellation } from '../payments/cancel.js';
 import { createWebhooks } from '../webhooks/webhooks.js';
@@ -32,7 +33,7 @@ import { ClaimsService } from '../claims/claims.js';
 import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
 import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
-import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
+import { Agent, createEngine, createToolHandlers, type Engine, type PendingAction } from '../agent/index.js';
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { AttemptLedger } from '../settlement/attempts.js';
 import { Facilitator } from '../x402/facilitator.js';
@@ -91,6 +92,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   metrics.instance(instance.id);
   const shared = config.DATABASE_URL !== undefined;
   phase('store');
+  // Records from before test mode are live (docs/test-mode.md); PostgreSQL did it in migration 0016.
+  await backfillLivemode(store);
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
@@ -186,7 +189,13 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       return account?.email ? (await accounts.authenticate({ email: account.email, password })).ok : false;
     },
     ownsKey: (accountId, keyId) => keys.owns(accountId, keyId),
+    livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
+    // policy.updated is a real event: listed in /api/v1/events and delivered signed (docs/policies.md).
+    recordEvent: async (tx, accountId, e, livemode) =>
+      void (await webhooks.outbox.recordPolicy(tx, { id: e.id, accountId, subjectId: e.data.key_id ?? accountId, data: e.data, nowMs: e.created * 1000, livemode })),
   });
+  // Pending actions carry the mode of the key that asked (docs/test-mode.md).
+  const agentActions = new PendingActionsStore<PendingAction>(store, { livemodeOfKey: (id) => keys.livemodeOf(id) });
   const agent = new Agent({
     policies: {
       guard: spendGuard,
@@ -197,8 +206,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       },
     },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims }),
-    actions: new PendingActionsStore(store),
+    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims, livemodeOfKey: (id) => keys.livemodeOf(id) }),
+    actions: agentActions,
     logger: logger.child({ module: 'agent' }),
     accounts,
     instance,
@@ -282,6 +291,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     x402Port,
     wallets,
     agent,
+    agentActions,
     agentTurns,
     policies,
     receipts: new ReceiptsService(store, await loadReceiptKey({ dataDir: config.DATA_DIR, configured: config.RECEIPT_SIGNING_KEY }), config.PUBLIC_URL),

@@ -13,6 +13,8 @@ import type { FxService } from '../fx/rates.js';
 import type { SettlementService } from '../settlement/settlement.js';
 import type { WalletPayments } from '../settlement/wallet-payments.js';
 import type { Agent } from '../agent/agent.js';
+import type { PendingAction } from '../agent/index.js';
+import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { AgentRateLimit } from '../limits/agent-turns.js';
 import type { TransfersService } from '../transfers/transfers.js';
 import type { QuotesService } from '../quotes/quotes.js';
@@ -63,6 +65,8 @@ export interface Core {
   wallets: Wallets;
   /** The agent: turns, pending actions (confirm/cancel). */
   agent: Agent;
+  /** The agent's actions as rows, per mode (`GET /api/agent/actions`, docs/test-mode.md). */
+  agentActions: PendingActionsStore<PendingAction>;
   /** AGENT_RATE_LIMIT: the one per-account turn counter every door (HTTP, chat, Telegram) takes from. */
   agentTurns: AgentRateLimit;
   /** Spend policies: read and changed by the person (docs/policies.md); enforced inside the agent. */

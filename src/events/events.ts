@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PageLimit } from '../lib/paging.js';
 import type { Store } from '../store/index.js';
 import { fail, type Result } from '../lib/results.js';
+import { inMode } from '../lib/livemode.js';
 import { EVENT_TYPES, WebhookEvents, type WebhookEvent } from '../webhooks/outbox.js';
 import type { WebhookEventPayload } from '../webhooks/schemas.js';
 
@@ -44,6 +45,7 @@ export class EventsService {
   async list(
     accountId: string,
     q: ListEventsQuery,
+    livemode = true,
   ): Promise<Result<{ data: WebhookEventPayload[]; hasMore: boolean }, EventsFailure>> {
     if (q.created_gte !== undefined && q.created_lte !== undefined && q.created_gte > q.created_lte) {
       return fail('invalid_range', 'created_gte must not be after created_lte.', 'created_gte');
@@ -51,20 +53,20 @@ export class EventsService {
     const table = this.store.table(WebhookEvents);
     if (q.starting_after) {
       const cursor = await table.get(q.starting_after);
-      if (!cursor || cursor.accountId !== accountId) {
+      if (!cursor || cursor.accountId !== accountId || !inMode(cursor, livemode)) {
         return fail('invalid_cursor', `No such event: ${q.starting_after}`, 'starting_after');
       }
     }
-    const where = { accountId, ...(q.type ? { type: q.type } : {}), ...(q.payment ? { paymentId: q.payment } : {}) };
+    const where = { accountId, livemode, ...(q.type ? { type: q.type } : {}), ...(q.payment ? { paymentId: q.payment } : {}) };
     const ranged = q.created_gte !== undefined || q.created_lte !== undefined;
     const rows = await table.findMany(where, { order: 'desc', after: q.starting_after, limit: ranged ? undefined : q.limit + 1 });
     const inRange = ranged ? rows.filter((e) => within(e, q)) : rows;
     return { ok: true, data: inRange.slice(0, q.limit).map(body), hasMore: inRange.length > q.limit };
   }
 
-  async get(accountId: string, id: string): Promise<WebhookEventPayload | undefined> {
+  async get(accountId: string, id: string, livemode = true): Promise<WebhookEventPayload | undefined> {
     const e = await this.store.table(WebhookEvents).get(id);
-    return e && e.accountId === accountId ? body(e) : undefined;
+    return e && e.accountId === accountId && inMode(e, livemode) ? body(e) : undefined;
   }
 }
 

@@ -9,6 +9,20 @@ export interface AuthContext {
   accountId: string;
   via: 'key' | 'session';
   keyId?: string;
+  /**
+   * The mode the request sees and makes objects in (docs/test-mode.md): a key's own mode; for a
+   * session, the app's mode switch (cookie `sp_mode=test`, or the `StablePay-Mode` header).
+   */
+  livemode: boolean;
+}
+
+/** The app's mode switch (the Developers screen sets it); anything but `test` is live. */
+export const MODE_COOKIE = 'sp_mode';
+
+export function sessionLivemode(req: Request): boolean {
+  const header = req.headers['stablepay-mode'];
+  const chosen = typeof header === 'string' && header !== '' ? header : parseCookies(req.headers.cookie)[MODE_COOKIE];
+  return chosen?.trim().toLowerCase() !== 'test';
 }
 
 export function auth(res: Response): AuthContext {
@@ -50,11 +64,11 @@ async function fromKey(deps: Core, req: Request, res: Response): Promise<boolean
   if (!key) {
     throw unauthenticated(
       b.secret
-        ? `Invalid API key provided: ${b.secret.startsWith('sk_live_') ? 'sk_live_…' + b.secret.slice(-4) : '(malformed)'}. It may have been revoked.`
+        ? `Invalid API key provided: ${/^sk_(live|test)_/.test(b.secret) ? b.secret.slice(0, 8) + '…' + b.secret.slice(-4) : '(malformed)'}. It may have been revoked.`
         : 'Malformed Authorization header. Use "Authorization: Bearer sk_live_...".',
     );
   }
-  res.locals.auth = { accountId: key.accountId, via: 'key', keyId: key.id } satisfies AuthContext;
+  res.locals.auth = { accountId: key.accountId, via: 'key', keyId: key.id, livemode: key.livemode !== false } satisfies AuthContext;
   return true;
 }
 
@@ -80,7 +94,7 @@ export function requireSessionOrKey(deps: Core, opts: { keyAllowed?: boolean } =
     const account = token ? await deps.accounts.accountForSession(token) : undefined;
     if (!account) throw unauthenticated(keyAllowed ? NO_KEY : 'Sign in required.');
     checkOrigin(deps, req);
-    res.locals.auth = { accountId: account.id, via: 'session' } satisfies AuthContext;
+    res.locals.auth = { accountId: account.id, via: 'session', livemode: sessionLivemode(req) } satisfies AuthContext;
     next();
   };
 }

@@ -53,6 +53,7 @@ export const PaymentResource = z.object({
     .optional()
     .describe('Where an AI agent pays this session over x402: GET answers 402 with the requirements; a paid retry settles it.'),
   discoverable: z.boolean().describe('Listed in the public x402 discovery listing while payable.'),
+  livemode: z.boolean().describe('false for a test-mode payment (made with an `sk_test_` key; docs/test-mode.md).'),
 });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 
@@ -127,6 +128,7 @@ export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<s
     cancellation_reason: p.cancellationReason ?? null,
     ...(p.depositExcess ? { stablecoin_excess: usdcDecimal(p.depositExcess) } : {}),
     discoverable: p.discoverable === true,
+    livemode: p.livemode !== false,
     ...extra,
   };
 }

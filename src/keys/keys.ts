@@ -3,11 +3,18 @@ import { z } from 'zod';
 import { defineTable, type Store, type Subscription } from '../store/index.js';
 import { newId, nowIso, randomBase62 } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
+import { isLive } from '../lib/livemode.js';
 
 export const KEY_PREFIX = 'sk_live_';
-/** sk_live_ + 40 base62 chars (~238 bits). */
+/** Test-mode keys (docs/test-mode.md): they see and make test-mode objects only. */
+export const TEST_KEY_PREFIX = 'sk_test_';
+/** sk_live_ / sk_test_ + 40 base62 chars (~238 bits). */
 const SECRET_LENGTH = 40;
-export const SECRET_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32,128}$/;
+export const SECRET_KEY_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{32,128}$/;
+
+export const KEY_MODES = ['live', 'test'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+export const modeOf = (livemode: boolean): KeyMode => (livemode ? 'live' : 'test');
 
 export interface ApiKey {
   readonly id: string;
@@ -19,24 +26,32 @@ export interface ApiKey {
   createdAt: string;
   revokedAt?: string;
   lastUsedAt?: string;
+  /** false for `sk_test_` keys; keys made before test mode have none and are live (migration 0016). */
+  livemode?: boolean;
 }
 
 export const ApiKeys = defineTable<ApiKey>({ name: 'api_keys', unique: [['hash']], indexes: ['accountId', 'hash'] });
 
 export const CreateKeyInput = z.object({
   label: z.string().trim().min(1, 'must be 1-60 characters').max(60, 'must be 1-60 characters'),
+  mode: z
+    .enum(KEY_MODES, { error: 'mode must be "live" or "test"' })
+    .default('live')
+    .describe('`live` (default, `sk_live_…`) or `test` (`sk_test_…`, sees test-mode objects only).'),
 });
-export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
+export type CreateKeyInput = z.input<typeof CreateKeyInput>;
 
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
-export const maskedPrefix = (last4: string) => `${KEY_PREFIX}…${last4}`;
+export const maskedPrefix = (last4: string, livemode = true) => `${livemode ? KEY_PREFIX : TEST_KEY_PREFIX}…${last4}`;
 
 /** A key as listed: never the secret (interface 2.3, 4.4). */
 export const ListedKey = z.object({
   id: z.string(),
   label: z.string(),
-  prefix: z.string().describe('Masked key: sk_live_… and the last 4 characters.'),
+  prefix: z.string().describe('Masked key: sk_live_… (or sk_test_…) and the last 4 characters.'),
   createdAt: z.iso.datetime(),
+  mode: z.enum(KEY_MODES).describe('`live` or `test` (docs/test-mode.md).'),
+  livemode: z.boolean().describe('true for live keys.'),
 });
 export type ListedKey = z.infer<typeof ListedKey>;
 
@@ -47,7 +62,8 @@ export const CreatedKey = ListedKey.extend({
 export type CreatedKey = z.infer<typeof CreatedKey>;
 
 export function listedKey(k: ApiKey): ListedKey {
-  return { id: k.id, label: k.label, prefix: maskedPrefix(k.last4), createdAt: k.createdAt };
+  const live = isLive(k);
+  return { id: k.id, label: k.label, prefix: maskedPrefix(k.last4, live), createdAt: k.createdAt, mode: modeOf(live), livemode: live };
 }
 
 /** Bound on remembered keys; past it the memory starts over (a miss only costs a lookup). */
@@ -86,7 +102,8 @@ export class KeysService {
 
   /** Returns the full secret exactly once. */
   async create(accountId: string, input: CreateKeyInput): Promise<CreatedKey> {
-    const secret = KEY_PREFIX + randomBase62(SECRET_LENGTH);
+    const livemode = (input.mode ?? 'live') === 'live';
+    const secret = (livemode ? KEY_PREFIX : TEST_KEY_PREFIX) + randomBase62(SECRET_LENGTH);
     const key = await this.store.write(ApiKeys, (t) =>
       t.insert({
         id: newId('key'),
@@ -95,9 +112,10 @@ export class KeysService {
         hash: hashSecret(secret),
         last4: secret.slice(-4),
         createdAt: nowIso(),
+        livemode,
       }),
     );
-    return { id: key.id, label: key.label, secret, prefix: maskedPrefix(key.last4), createdAt: key.createdAt };
+    return { ...listedKey(key), secret };
   }
 
   async list(accountId: string) {
@@ -121,6 +139,12 @@ export class KeysService {
   async owns(accountId: string, id: string): Promise<boolean> {
     const k = await this.store.table(ApiKeys).get(id);
     return !!k && k.accountId === accountId && !k.revokedAt;
+  }
+
+  /** The key's mode: false for a test key (an unknown key counts as live, the safe side for lists). */
+  async livemodeOf(id: string): Promise<boolean> {
+    const k = await this.store.table(ApiKeys).get(id);
+    return !k || isLive(k);
   }
 
   /** Resolves a presented secret to its live key, or undefined (unknown, malformed or revoked). */

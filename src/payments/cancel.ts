@@ -52,8 +52,8 @@ export class PaymentCancellation {
   ) {}
 
   /** Cancels the account's pending payment; canceling a canceled one returns it again. */
-  async cancel(accountId: string, id: string, input: CancelPaymentInput = {}): Promise<Result<{ payment: Payment }, CancelReason>> {
-    const p = await this.payments.getForAccount(accountId, id);
+  async cancel(accountId: string, id: string, input: CancelPaymentInput = {}, livemode = true): Promise<Result<{ payment: Payment }, CancelReason>> {
+    const p = await this.payments.getForAccount(accountId, id, livemode);
     if (!p) return fail(CancelReason.notFound, `No such payment: ${id}`);
     const refused = refusal(p);
     if (refused) return refused;
@@ -82,7 +82,7 @@ export class PaymentCancellation {
     });
     if (canceled) return { ok: true, payment: canceled };
     // Lost a race (a settle started, the sweeper expired it, or another cancel): answer from now.
-    const now = await this.payments.getForAccount(accountId, id);
+    const now = await this.payments.getForAccount(accountId, id, livemode);
     if (!now) return fail(CancelReason.notFound, `No such payment: ${id}`);
     if (now.status === 'canceled') return { ok: true, payment: now };
     return refusal(now) ?? fail(CancelReason.processing, 'The payment changed state while canceling; read it and try again.');

@@ -4,6 +4,7 @@ import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { FxFailure, FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
+import { inMode } from '../lib/livemode.js';
 import type { CreatePaymentInput, ListPaymentsQuery, Metadata, PaymentStatus } from './schemas.js';
 import { noMetrics, type Metrics } from '../metrics/port.js';
 
@@ -65,11 +66,14 @@ export interface Payment {
   stablecoinRefunded?: string;
   /** Listed in the x402 discovery listing while payable (src/x402/discovery.ts). */
   discoverable?: boolean;
+  /** false: made with a test key (docs/test-mode.md); rows from before test mode are live (migration 0016). */
+  livemode?: boolean;
 }
 
 export const Payments = defineTable<Payment>({
   name: 'payments',
-  unique: [['accountId', 'reference']],
+  // A reference is unique per account and mode: a test payment never dedupes onto a live one.
+  unique: [['accountId', 'livemode', 'reference']],
   indexes: ['accountId', 'status'],
   // The background passes read only what is due through these (payments.ts `sweepExpired`,
   // `processing`, `pendingWithAttempts`), never every pending payment.
@@ -184,6 +188,7 @@ export class PaymentsService {
     accountId: string,
     input: CreatePaymentInput,
     idempotencyKey?: string,
+    livemode = true,
   ): Promise<Result<CreateResult, CreateFailure>> {
     const decimal = numberToDecimal(input.amount);
     if (decimal === undefined) {
@@ -196,8 +201,9 @@ export class PaymentsService {
       return fail('invalid_amount', 'Amount is too small to settle in the stablecoin.', 'amount');
     }
     const requestHash = canonicalHash(input);
-    const idemId = idempotencyKey ? canonicalHash([accountId, idempotencyKey]) : undefined;
-    const row = this.newRow(accountId, input, conversion, decimal, requestHash);
+    // Live keys keep the hash they always had; a test key's idempotency keys are its own.
+    const idemId = idempotencyKey ? canonicalHash(livemode ? [accountId, idempotencyKey] : [accountId, idempotencyKey, 'test']) : undefined;
+    const row = { ...this.newRow(accountId, input, conversion, decimal, requestHash), livemode };
     let result: Result<CreateResult, CreateFailure>;
     if (!idemId) {
       // The reference dedupe and the insert are one statement (on PostgreSQL one round trip).
@@ -289,24 +295,25 @@ export class PaymentsService {
     return p && this.view(p);
   }
 
-  /** Every payment of the account as stored (not the effective status), in `order` of creation. */
-  allOf(accountId: string, order: 'asc' | 'desc' = 'asc'): Promise<Payment[]> {
-    return this.store.table(Payments).findMany({ accountId }, { order });
+  /** Every payment of the account in one mode as stored (not the effective status), in `order` of creation. */
+  allOf(accountId: string, order: 'asc' | 'desc' = 'asc', livemode = true): Promise<Payment[]> {
+    return this.store.table(Payments).findMany({ accountId, livemode }, { order });
   }
 
-  /** The account's own payment, or undefined (another account's payment does not exist for it). */
-  async getForAccount(accountId: string, id: string): Promise<Payment | undefined> {
+  /** The account's own payment in this mode, or undefined (another account's or mode's payment does not exist for it). */
+  async getForAccount(accountId: string, id: string, livemode = true): Promise<Payment | undefined> {
     const p = await this.get(id);
-    return p && p.accountId === accountId ? p : undefined;
+    return p && p.accountId === accountId && inMode(p, livemode) ? p : undefined;
   }
 
   async list(
     accountId: string,
     q: ListPaymentsQuery,
+    livemode = true,
   ): Promise<Result<{ data: Payment[]; hasMore: boolean }, 'invalid_cursor'>> {
     if (q.starting_after) {
       const cursor = await this.store.table(Payments).get(q.starting_after);
-      if (!cursor || cursor.accountId !== accountId) {
+      if (!cursor || cursor.accountId !== accountId || !inMode(cursor, livemode)) {
         return fail('invalid_cursor', `No such payment: ${q.starting_after}`, 'starting_after');
       }
     }
@@ -315,6 +322,7 @@ export class PaymentsService {
     const effective = q.status === 'pending' || q.status === 'expired';
     const where = {
       accountId,
+      livemode,
       ...(q.reference ? { reference: q.reference } : {}),
       ...(q.status && q.status !== 'expired' ? { status: q.status } : {}),
     };

@@ -5,6 +5,7 @@
  * pending -> executing -> done, pending -> cancelled, pending -> expired.
  */
 import { defineTable, type Store } from '../store/index.js';
+import { inMode } from '../lib/livemode.js';
 
 export type PendingStatus = 'pending' | 'executing' | 'done' | 'cancelled' | 'expired';
 
@@ -32,6 +33,8 @@ export interface PendingActionRow<Call = unknown, Outcome = unknown> {
   confirmedAt?: string;
   /** The instance executing it (status `executing`); another takes over only once it is gone. */
   executor?: string;
+  /** false when asked through a test key (docs/test-mode.md); older rows have none and are live. */
+  livemode?: boolean;
 }
 
 export const PendingActions = defineTable<PendingActionRow>({
@@ -39,12 +42,32 @@ export const PendingActions = defineTable<PendingActionRow>({
   indexes: ['accountId', 'status'],
 });
 
+export interface PendingActionsOptions {
+  /** The mode of the key that asked (a test key's actions are test-mode objects); no key: live. */
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
+}
+
 /** The rows of pending actions, typed by the caller's own call and outcome shapes. */
 export class PendingActionsStore<R extends PendingActionRow = PendingActionRow> {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly opts: PendingActionsOptions = {},
+  ) {}
 
   async insert(row: R): Promise<R> {
-    return (await this.store.write(PendingActions, (t) => t.insert(row))) as R;
+    const livemode = row.livemode ?? (row.keyId && this.opts.livemodeOfKey ? await this.opts.livemodeOfKey(row.keyId) : true);
+    return (await this.store.write(PendingActions, (t) => t.insert({ ...row, livemode }))) as R;
+  }
+
+  /** The account's actions in one mode, newest first (`GET /api/agent/actions`). */
+  async list(accountId: string, livemode: boolean, opts: { limit: number; after?: string }): Promise<R[]> {
+    return (await this.store.table(PendingActions).findMany({ accountId, livemode }, { order: 'desc', limit: opts.limit, ...(opts.after ? { after: opts.after } : {}) })) as R[];
+  }
+
+  /** The account's action in this mode, or undefined (another account's or mode's action does not exist for it). */
+  async getInMode(accountId: string, id: string, livemode: boolean): Promise<R | undefined> {
+    const row = await this.get(id);
+    return row && row.accountId === accountId && inMode(row, livemode) ? row : undefined;
   }
 
   async get(id: string): Promise<R | undefined> {

@@ -5,7 +5,7 @@
  */
 import { newId } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
-import type { Store } from '../store/index.js';
+import type { Store, Tx } from '../store/index.js';
 import type { PolicyEventView, PolicyView, SpendPolicy } from './schemas.js';
 import { Policies, PolicyEvents, type PolicyEventRow, type PolicyRow } from './tables.js';
 
@@ -14,6 +14,13 @@ export interface PolicyOwnerChecks {
   passwordMatches(accountId: string, password: string): Promise<boolean>;
   /** True when `keyId` is a live key of the account. */
   ownsKey(accountId: string, keyId: string): Promise<boolean>;
+  /** The key's mode: a test key's policy change is a test-mode event (docs/test-mode.md). */
+  livemodeOfKey?(keyId: string): Promise<boolean>;
+  /**
+   * Records `policy.updated` as a webhook event (the outbox: listed in the events API, delivered
+   * signed to the endpoints of its mode), inside the transaction that changes the policy.
+   */
+  recordEvent?(tx: Tx, accountId: string, event: PolicyEventView, livemode: boolean): Promise<void>;
 }
 
 export type PolicyFailure = 'not_found' | 'wrong_password';
@@ -54,6 +61,8 @@ export class PoliciesService {
     const { breaker, ...narrowing } = policy;
     const stored: SpendPolicy = keyId ? narrowing : { ...narrowing, ...(breaker ? { breaker } : {}) };
     const at = this.now().toISOString();
+    // The account's policy is a live event; a key's, the key's mode.
+    const livemode = keyId && this.owner.livemodeOfKey ? await this.owner.livemodeOfKey(keyId) : true;
     const { row, event } = await this.store.transaction(async (tx) => {
       const t = tx.table(Policies);
       const id = keyId ?? accountId;
@@ -70,6 +79,7 @@ export class PoliciesService {
         previous: before?.policy ?? {},
         createdAt: at,
       });
+      await this.owner.recordEvent?.(tx, accountId, eventView(event), livemode);
       return { row, event };
     });
     return { ok: true, policy: view(scope, keyId, row), event: eventView(event) };

@@ -6,6 +6,7 @@
  * and the outcome with its transaction hash. Signed once, when first asked for after the action
  * finished, and kept: the same receipt is returned every time.
  */
+import { inMode } from '../lib/livemode.js';
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { defineTable, StoreConflictError, type Store } from '../store/index.js';
@@ -64,7 +65,10 @@ export class ReceiptsService {
   }
 
   /** The account's receipt for an action it confirmed (another account's: not found). */
-  async forAction(accountId: string, actionId: string): Promise<Result<{ receipt: ReceiptRow }, ReceiptFailure>> {
+  async forAction(accountId: string, actionId: string, livemode = true): Promise<Result<{ receipt: ReceiptRow }, ReceiptFailure>> {
+    // A test key never sees a live action's receipt, nor a live key a test one's (docs/test-mode.md).
+    const action = await this.store.table(PendingActions).get(actionId);
+    if (action && !inMode(action, livemode)) return fail('not_found', `No such action: ${actionId}`);
     const kept = await this.store.table(Receipts).get(actionId);
     if (kept) return kept.accountId === accountId ? { ok: true, receipt: kept } : fail('not_found', `No such action: ${actionId}`);
     const row = await this.store.table(PendingActions).get(actionId);

@@ -17,6 +17,7 @@
  * the full amount create one refund and 19 refusals.
  */
 import { createHash } from 'node:crypto';
+import { inMode } from '../lib/livemode.js';
 import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Store, Tx } from '../store/index.js';
@@ -56,6 +57,8 @@ export interface Refund {
   createdAt: string;
   updatedAt: string;
   succeededAt?: string;
+  /** The payment's mode (docs/test-mode.md); rows from before test mode are live. */
+  livemode?: boolean;
 }
 
 export const Refunds = defineTable<Refund>({ name: 'refunds', indexes: ['paymentId', 'accountId', 'status'] });
@@ -136,11 +139,12 @@ export class RefundsService {
     paymentId: string,
     input: CreateRefundInput,
     idempotencyKey?: string,
+    livemode = true,
   ): Promise<Result<CreatedRefund, RefundReason>> {
-    const p = await this.o.payments.getForAccount(accountId, paymentId);
+    const p = await this.o.payments.getForAccount(accountId, paymentId, livemode);
     if (!p) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
     const requestHash = sha256(JSON.stringify([paymentId, input.amount ?? null, input.reason ?? null]));
-    const idemId = idempotencyKey ? sha256(JSON.stringify([accountId, idempotencyKey])) : undefined;
+    const idemId = idempotencyKey ? sha256(JSON.stringify(livemode ? [accountId, idempotencyKey] : [accountId, idempotencyKey, 'test'])) : undefined;
     if (idemId) {
       const replay = await this.replay(idemId, requestHash);
       if (replay) return replay;
@@ -220,6 +224,7 @@ export class RefundsService {
         to: now.payer!,
         createdAt: at,
         updatedAt: at,
+        livemode,
       });
       if (idemId) await tx.table(RefundIdempotencyKeys).insert({ id: idemId, accountId, requestHash, refundId: refund.id, createdAt: at });
       return { ok: true, refund };
@@ -240,14 +245,14 @@ export class RefundsService {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async get(accountId: string, id: string): Promise<Refund | undefined> {
+  async get(accountId: string, id: string, livemode = true): Promise<Refund | undefined> {
     const r = await this.o.store.table(Refunds).get(id);
-    return r && r.accountId === accountId ? r : undefined;
+    return r && r.accountId === accountId && inMode(r, livemode) ? r : undefined;
   }
 
   /** The payment's refunds, newest first. */
-  async list(accountId: string, paymentId: string, q: ListRefundsQuery): Promise<Result<{ data: Refund[]; hasMore: boolean }, 'not_found' | 'invalid_cursor'>> {
-    const p = await this.o.payments.getForAccount(accountId, paymentId);
+  async list(accountId: string, paymentId: string, q: ListRefundsQuery, livemode = true): Promise<Result<{ data: Refund[]; hasMore: boolean }, 'not_found' | 'invalid_cursor'>> {
+    const p = await this.o.payments.getForAccount(accountId, paymentId, livemode);
     if (!p) return fail('not_found', `No such payment: ${paymentId}`);
     const table = this.o.store.table(Refunds);
     if (q.starting_after) {
@@ -408,6 +413,7 @@ export function refundResource(r: Refund): RefundResource {
     tx_hash: r.txHash ?? null,
     failure_reason: r.failureReason ?? null,
     created_at: r.createdAt,
+    livemode: r.livemode !== false,
     succeeded_at: r.succeededAt ?? null,
   };
 }

@@ -54,6 +54,7 @@ export const RefundResource = z.object({
   failure_reason: z.string().nullable(),
   created_at: Timestamp,
   succeeded_at: Timestamp.nullable(),
+  livemode: z.boolean().optional().describe("The payment's mode (docs/test-mode.md); always present on the API, absent in events stored before test mode."),
 });
 export type RefundResource = z.infer<typeof RefundResource>;
 

@@ -24,8 +24,8 @@ export function dashboardNetwork(deps: Pick<WebDeps, 'wallets'>): NetworkInfo {
 }
 
 /** The account's payments matching the filter, newest first (effective statuses). */
-async function matching(deps: WebDeps, accountId: string, q: DashboardQuery): Promise<Row[]> {
-  const rows = (await deps.payments.allOf(accountId, 'desc')).map((p) => deps.payments.view(p) as Row);
+async function matching(deps: WebDeps, accountId: string, q: DashboardQuery, livemode = true): Promise<Row[]> {
+  const rows = (await deps.payments.allOf(accountId, 'desc', livemode)).map((p) => deps.payments.view(p) as Row);
   const needle = q.q?.toLowerCase();
   return rows.filter((p) => {
     if (q.status && p.status !== q.status) return false;
@@ -55,8 +55,8 @@ export function listItem(p: Row, checkoutUrl: string) {
   };
 }
 
-export async function listPayments(deps: WebDeps, accountId: string, q: DashboardQuery) {
-  const rows = await matching(deps, accountId, q);
+export async function listPayments(deps: WebDeps, accountId: string, q: DashboardQuery, livemode = true) {
+  const rows = await matching(deps, accountId, q, livemode);
   let start = 0;
   if (q.starting_after) {
     const i = rows.findIndex((p) => p.id === q.starting_after);
@@ -85,8 +85,8 @@ function cell(v: unknown): string {
 }
 
 /** Every payment matching the filter (no paging) as RFC 4180 CSV. */
-export async function paymentsCsv(deps: WebDeps, accountId: string, q: DashboardQuery): Promise<string> {
-  const rows = await matching(deps, accountId, q);
+export async function paymentsCsv(deps: WebDeps, accountId: string, q: DashboardQuery, livemode = true): Promise<string> {
+  const rows = await matching(deps, accountId, q, livemode);
   const lines = [CSV_COLUMNS.join(',')];
   for (const p of rows) {
     const values: Record<(typeof CSV_COLUMNS)[number], unknown> = {
@@ -127,14 +127,14 @@ export function periodOf(q: Pick<DashboardQuery, 'from' | 'to'>, now = new Date(
  * in the stablecoin, with one entry per day for the chart. Other filters (status, search) do
  * not apply: the totals are the period's.
  */
-export async function summary(deps: WebDeps, accountId: string, q: Pick<DashboardQuery, 'from' | 'to'>) {
+export async function summary(deps: WebDeps, accountId: string, q: Pick<DashboardQuery, 'from' | 'to'>, livemode = true) {
   const { from, to } = periodOf(q);
   const days = new Map<string, { settled: bigint; refunded: bigint; count: number }>();
   for (let d = from; d <= to; d = addDays(d, 1)) days.set(d, { settled: 0n, refunded: 0n, count: 0 });
   let settled = 0n;
   let refunded = 0n;
   let count = 0;
-  const rows = (await deps.payments.allOf(accountId)) as Row[];
+  const rows = (await deps.payments.allOf(accountId, 'asc', livemode)) as Row[];
   for (const p of rows) {
     if (!p.settledAt) continue;
     const slot = days.get(dayOf(p.settledAt));
@@ -147,7 +147,7 @@ export async function summary(deps: WebDeps, accountId: string, q: Pick<Dashboar
   }
   // Refunds count on the day the money went back (as a balance report does), whenever the
   // payment itself settled.
-  for (const r of await deps.refunds.succeededOf(accountId)) {
+  for (const r of (await deps.refunds.succeededOf(accountId)).filter((x) => (x.livemode !== false) === livemode)) {
     const slot = days.get(dayOf(r.succeededAt ?? r.updatedAt));
     if (!slot) continue;
     slot.refunded += BigInt(r.stablecoinAmount);
@@ -174,8 +174,8 @@ export interface TimelineEntry {
 }
 
 /** One payment, its events and their deliveries; undefined when it is not this account's. */
-export async function paymentDetail(deps: WebDeps, accountId: string, id: string) {
-  const stored = await deps.payments.getForAccount(accountId, id);
+export async function paymentDetail(deps: WebDeps, accountId: string, id: string, livemode = true) {
+  const stored = await deps.payments.getForAccount(accountId, id, livemode);
   if (!stored) return undefined;
   const p = stored as Row;
   const network = dashboardNetwork(deps);

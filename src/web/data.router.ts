@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Account } from '../accounts/accounts.js';
 import { sessionAccount, type WebDeps } from './deps.js';
 import { DashboardQuery, listPayments, paymentDetail, paymentsCsv, summary } from './dashboard-data.js';
+import { sessionLivemode } from '../http/auth.js';
 import { registerRoute } from '../http/openapi.js';
 import { E401app, E404payment, err } from '../http/openapi-common.js';
 import { PaymentId, PaymentStatus } from '../payments/schemas.js';
@@ -162,7 +163,7 @@ export function dashboardDataRouter(deps: WebDeps): Router {
   r.get('/app/dashboard/payments', session, async (req, res) => {
     const q = parseQuery(DashboardQuery, req, res);
     if (!q) return;
-    const listed = await listPayments(deps, account(res).id, q);
+    const listed = await listPayments(deps, account(res).id, q, sessionLivemode(req));
     if (!listed.ok) return sendError(res, 400, 'invalid_request_error', listed.message, listed.param);
     res.json({ object: 'list', data: listed.data, has_more: listed.has_more, total_count: listed.total_count });
   });
@@ -173,18 +174,18 @@ export function dashboardDataRouter(deps: WebDeps): Router {
     const stamp = new Date().toISOString().slice(0, 10);
     res.type('text/csv; charset=utf-8');
     res.set('Content-Disposition', `attachment; filename="payments-${stamp}.csv"`);
-    res.send(await paymentsCsv(deps, account(res).id, q));
+    res.send(await paymentsCsv(deps, account(res).id, q, sessionLivemode(req)));
   });
 
   r.get('/app/dashboard/summary', session, async (req, res) => {
     const q = parseQuery(DashboardQuery, req, res);
     if (!q) return;
-    res.json(await summary(deps, account(res).id, q));
+    res.json(await summary(deps, account(res).id, q, sessionLivemode(req)));
   });
 
   r.get('/app/dashboard/payments/:id', session, async (req, res) => {
     const id = String(req.params.id);
-    const detail = await paymentDetail(deps, account(res).id, id);
+    const detail = await paymentDetail(deps, account(res).id, id, sessionLivemode(req));
     if (!detail) return sendError(res, 404, 'invalid_request_error', `No such payment: ${id}`, 'id');
     res.json(detail);
   });

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import type { Store } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
-import { EVENT_TYPES, WebhookEndpoints, type EventType, type WebhookEndpoint } from './outbox.js';
+import { inMode } from '../lib/livemode.js';
+import { defaultEndpointId, EVENT_TYPES, WebhookEndpoints, type EventType, type WebhookEndpoint } from './outbox.js';
 import type { WebhookSecretsService } from './secrets.js';
 import type { UrlCheckFailure } from './url-guard.js';
 
@@ -53,19 +54,19 @@ export class WebhookEndpointsService {
   ) {}
 
   /** The default endpoint first (when set), then the added ones in creation order. */
-  async list(accountId: string): Promise<WebhookEndpoint[]> {
+  async list(accountId: string, livemode = true): Promise<WebhookEndpoint[]> {
     const t = this.store.table(WebhookEndpoints);
-    const main = await t.get(accountId);
-    return [...(main ? [main] : []), ...(await t.findMany({ accountId }))];
+    const main = await t.get(defaultEndpointId(accountId, livemode));
+    return [...(main ? [main] : []), ...(await t.findMany({ accountId, livemode }))];
   }
 
-  async get(accountId: string, id: string): Promise<WebhookEndpoint | undefined> {
+  async get(accountId: string, id: string, livemode = true): Promise<WebhookEndpoint | undefined> {
     const e = await this.store.table(WebhookEndpoints).get(id);
-    return e && e.accountId === accountId ? e : undefined;
+    return e && e.accountId === accountId && inMode(e, livemode) ? e : undefined;
   }
 
   /** Adds an endpoint; returns the signing secret when this created it (shown once). */
-  async create(accountId: string, input: CreateEndpointInput): Promise<Result<{ endpoint: WebhookEndpoint; secret?: string }, EndpointFailure>> {
+  async create(accountId: string, input: CreateEndpointInput, livemode = true): Promise<Result<{ endpoint: WebhookEndpoint; secret?: string }, EndpointFailure>> {
     const checked = await this.checkUrl(input.url, 'url');
     if (!checked.ok) return checked;
     return this.store.transaction(async (tx) => {
@@ -82,13 +83,14 @@ export class WebhookEndpointsService {
         ...(input.description !== undefined ? { description: input.description } : {}),
         createdAt: now,
         updatedAt: now,
+        livemode,
       });
       const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true });
       return secret ? { ok: true as const, endpoint, secret } : { ok: true as const, endpoint };
     });
   }
 
-  async update(accountId: string, id: string, input: UpdateEndpointInput): Promise<Result<{ endpoint: WebhookEndpoint }, EndpointFailure>> {
+  async update(accountId: string, id: string, input: UpdateEndpointInput, livemode = true): Promise<Result<{ endpoint: WebhookEndpoint }, EndpointFailure>> {
     if (input.url !== undefined) {
       const checked = await this.checkUrl(input.url, 'url');
       if (!checked.ok) return checked;
@@ -96,7 +98,7 @@ export class WebhookEndpointsService {
     return this.store.transaction(async (tx) => {
       const t = tx.table(WebhookEndpoints);
       const e = await t.get(id);
-      if (!e || e.accountId !== accountId) return fail('not_found' as const, `No such webhook endpoint: ${id}`);
+      if (!e || e.accountId !== accountId || !inMode(e, livemode)) return fail('not_found' as const, `No such webhook endpoint: ${id}`);
       const now = nowIso();
       const patch: Partial<WebhookEndpoint> = { updatedAt: now };
       if (input.url !== undefined) patch.url = input.url;
@@ -109,11 +111,11 @@ export class WebhookEndpointsService {
     });
   }
 
-  async remove(accountId: string, id: string): Promise<boolean> {
+  async remove(accountId: string, id: string, livemode = true): Promise<boolean> {
     return this.store.transaction(async (tx) => {
       const t = tx.table(WebhookEndpoints);
       const e = await t.get(id);
-      if (!e || e.accountId !== accountId) return false;
+      if (!e || e.accountId !== accountId || !inMode(e, livemode)) return false;
       return t.remove(id);
     });
   }

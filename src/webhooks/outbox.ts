@@ -9,7 +9,7 @@ import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
 import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
-import type { EventType, PaymentEventPayload, PaymentEventType, TransferEventData, TransferEventType } from './schemas.js';
+import type { EventType, PaymentEventPayload, PaymentEventType, PolicyEventData, PolicyEventPayload, TransferEventData, TransferEventType } from './schemas.js';
 
 /** The event kinds, defined with the payload schemas (./schemas.ts). */
 export { EVENT_TYPES, type EventType } from './schemas.js';
@@ -34,6 +34,8 @@ export interface WebhookEvent {
   createdAt: string;
   /** The exact JSON sent on every attempt (stored as text so every retry is byte-identical). */
   body: string;
+  /** false for test-mode events (docs/test-mode.md); migration 0016 made older rows live. */
+  livemode?: boolean;
 }
 
 export const WebhookEvents = defineTable<WebhookEvent>({ name: 'webhook_events', indexes: ['accountId', 'paymentId'] });
@@ -79,6 +81,8 @@ export interface WebhookDelivery {
   inFlight?: { startedAt: string; cycle: number; owner?: string };
   deliveredAt?: string;
   attempts: DeliveryAttempt[];
+  /** The event's mode (docs/test-mode.md). */
+  livemode?: boolean;
 }
 
 export const WebhookDeliveries = defineTable<WebhookDelivery>({
@@ -106,8 +110,16 @@ export interface WebhookEndpoint {
   disabledReason?: string;
   createdAt?: string;
   updatedAt: string;
+  /** false: a test-mode endpoint, which gets test-mode events only (docs/test-mode.md). */
+  livemode?: boolean;
 }
 export const WebhookEndpoints = defineTable<WebhookEndpoint>({ name: 'webhook_endpoints', indexes: ['accountId'] });
+
+/**
+ * The default endpoint's row id: the account id in live mode (as always), `<account>:test` in
+ * test mode, so each mode has its own default endpoint.
+ */
+export const defaultEndpointId = (accountId: string, livemode = true): string => (livemode ? accountId : `${accountId}:test`);
 
 /** True when the endpoint is enabled and subscribes to `type`. */
 export function endpointWants(e: WebhookEndpoint, type: EventType): boolean {
@@ -138,7 +150,7 @@ export function eventPayload(id: string, type: PaymentEventType, payment: Paymen
   if (payment.failureReason) data.failure_reason = payment.failureReason;
   if (payment.amountRefunded !== undefined) data.amount_refunded = Number(payment.amountRefunded);
   if (extra.refund) data.refund = extra.refund;
-  return { id, type, created: Math.floor(createdMs / 1000), data };
+  return { id, type, created: Math.floor(createdMs / 1000), livemode: payment.livemode !== false, data };
 }
 
 /**
@@ -186,7 +198,8 @@ export class Outbox {
     extra: EventExtra = {},
   ): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
     const id = newId('evt');
-    return this.insert(tx, { id, accountId: payment.accountId, subjectId: payment.id, type, nowMs, body: eventPayload(id, type, payment, nowMs, extra), webhookUrl: payment.webhookUrl });
+    const livemode = payment.livemode !== false;
+    return this.insert(tx, { id, accountId: payment.accountId, subjectId: payment.id, type, nowMs, body: eventPayload(id, type, payment, nowMs, extra), webhookUrl: payment.webhookUrl, livemode });
   }
 
   /**
@@ -194,16 +207,26 @@ export class Outbox {
    * module inside the transaction that records the step, so a re-run step that loses its
    * compare-and-set records nothing. Goes to the account's default and added endpoints.
    */
-  async recordTransfer(tx: Tx, type: TransferEventType, accountId: string, data: TransferEventData, nowMs = Date.now()): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
+  async recordTransfer(tx: Tx, type: TransferEventType, accountId: string, data: TransferEventData, nowMs = Date.now(), livemode = true): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
     const id = newId('evt');
-    return this.insert(tx, { id, accountId, subjectId: data.id, type, nowMs, body: { id, type, created: Math.floor(nowMs / 1000), data } });
+    return this.insert(tx, { id, accountId, subjectId: data.id, type, nowMs, body: { id, type, created: Math.floor(nowMs / 1000), livemode, data }, livemode });
+  }
+
+  /**
+   * `policy.updated` (docs/policies.md): called by the policies service inside the transaction
+   * that changes the policy, with the id its own record has. The subject is the account (or key).
+   */
+  async recordPolicy(tx: Tx, e: { id: string; accountId: string; subjectId: string; data: PolicyEventData; nowMs: number; livemode: boolean }): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
+    const type = 'policy.updated' as const;
+    const body: PolicyEventPayload = { id: e.id, type, created: Math.floor(e.nowMs / 1000), livemode: e.livemode, data: e.data };
+    return this.insert(tx, { id: e.id, accountId: e.accountId, subjectId: e.subjectId, type, nowMs: e.nowMs, body, livemode: e.livemode });
   }
 
   private async insert(
     tx: Tx,
-    e: { id: string; accountId: string; subjectId: string; type: EventType; nowMs: number; body: object; webhookUrl?: string },
+    e: { id: string; accountId: string; subjectId: string; type: EventType; nowMs: number; body: object; webhookUrl?: string; livemode: boolean },
   ): Promise<{ event: WebhookEvent; delivery?: WebhookDelivery }> {
-    const { id, type, nowMs } = e;
+    const { id, type, nowMs, livemode } = e;
     const created = new Date(nowMs).toISOString();
     const event = await tx.table(WebhookEvents).insert({
       id,
@@ -212,8 +235,9 @@ export class Outbox {
       type,
       createdAt: created,
       body: JSON.stringify(e.body),
+      livemode,
     });
-    const targets = await this.targets(tx, type, e.accountId, e.webhookUrl);
+    const targets = await this.targets(tx, type, e.accountId, livemode, e.webhookUrl);
     if (targets.length === 0) return { event };
     // Every account with an endpoint has a signing secret; one made here is revealed by rotating.
     await this.opts.secrets.ensureIn(tx, e.accountId);
@@ -234,6 +258,7 @@ export class Outbox {
         scheduleIndex: 0,
         nextAttemptAt: new Date(attemptDueAt(this.opts.schedule, nowMs, 0)!).toISOString(),
         attempts: [],
+        livemode,
       });
       first ??= delivery;
       // Wake the dispatcher only once the delivery is committed.
@@ -246,16 +271,17 @@ export class Outbox {
   /**
    * Where an event goes: the payment's own `webhook_url`, else the default endpoint; plus every
    * added endpoint that subscribes to the type. Disabled endpoints get nothing; a URL gets one copy.
+   * Only endpoints of the event's mode (docs/test-mode.md).
    */
-  private async targets(tx: Tx, type: EventType, accountId: string, webhookUrl?: string): Promise<Array<{ url: string; endpointId?: string }>> {
+  private async targets(tx: Tx, type: EventType, accountId: string, livemode: boolean, webhookUrl?: string): Promise<Array<{ url: string; endpointId?: string }>> {
     const endpoints = tx.table(WebhookEndpoints);
     const out: Array<{ url: string; endpointId?: string }> = [];
     if (webhookUrl) out.push({ url: webhookUrl });
     else {
-      const main = await endpoints.get(accountId);
+      const main = await endpoints.get(defaultEndpointId(accountId, livemode));
       if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
     }
-    for (const e of await endpoints.findMany({ accountId })) {
+    for (const e of await endpoints.findMany({ accountId, livemode })) {
       if (endpointWants(e, type) && !out.some((t) => t.url === e.url)) out.push({ url: e.url, endpointId: e.id });
     }
     return out;

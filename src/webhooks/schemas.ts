@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { Metadata, PaymentStatus } from '../payments/schemas.js';
 import { RefundResource } from '../refunds/schemas.js';
+import { PolicyEventView } from '../policies/schemas.js';
+
+const Livemode = z.boolean().describe('false for test-mode events (made with an `sk_test_` key; docs/test-mode.md).');
 
 /** Events about a payment (the body's `data` is the payment). */
 export const PAYMENT_EVENT_TYPES = [
@@ -17,7 +20,9 @@ export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 /** Events about a transfer by claim link (docs/claims.md; `data` is the claim). */
 export const TRANSFER_EVENT_TYPES = ['transfer.claim_created', 'transfer.claimed', 'transfer.claim_canceled', 'transfer.claim_expired'] as const;
 export type TransferEventType = (typeof TRANSFER_EVENT_TYPES)[number];
-export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...TRANSFER_EVENT_TYPES] as const;
+/** A spend policy changed (docs/policies.md; `data` is the policy before and after). */
+export const POLICY_EVENT_TYPES = ['policy.updated'] as const;
+export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...TRANSFER_EVENT_TYPES, ...POLICY_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const isTransferEvent = (t: EventType): t is TransferEventType => (TRANSFER_EVENT_TYPES as readonly string[]).includes(t);
 
@@ -57,6 +62,7 @@ export const PaymentEventPayload = z.object({
   id: z.string().describe('Event id: evt_...'),
   type: z.enum(PAYMENT_EVENT_TYPES),
   created: z.number().int().describe('Unix seconds of the state change.'),
+  livemode: Livemode,
   data: z.object({
     id: z.string(),
     reference: z.string().describe('"" for payments created without one.'),
@@ -95,10 +101,24 @@ export const TransferEventPayload = z.object({
   id: z.string().describe('Event id: evt_...'),
   type: z.enum(TRANSFER_EVENT_TYPES),
   created: z.number().int().describe('Unix seconds of the step.'),
+  livemode: Livemode,
   data: TransferEventData,
 });
 export type TransferEventPayload = z.infer<typeof TransferEventPayload>;
 
-/** Any event body: a payment's or a transfer's (tell them apart by `type`). */
-export const WebhookEventPayload = z.union([PaymentEventPayload, TransferEventPayload]);
+/** `data` of `policy.updated`: which policy (the account's or one key's), after and before. */
+export const PolicyEventData = PolicyEventView.shape.data;
+export type PolicyEventData = z.infer<typeof PolicyEventData>;
+
+export const PolicyEventPayload = z.object({
+  id: z.string().describe('Event id: evt_... (the same id as in GET /api/policies/events).'),
+  type: z.enum(POLICY_EVENT_TYPES),
+  created: z.number().int().describe('Unix seconds of the change.'),
+  livemode: Livemode.describe("The account's policy: true; a key's policy: the key's mode."),
+  data: PolicyEventData,
+});
+export type PolicyEventPayload = z.infer<typeof PolicyEventPayload>;
+
+/** Any event body: a payment's, a transfer's or a policy's (tell them apart by `type`). */
+export const WebhookEventPayload = z.union([PaymentEventPayload, TransferEventPayload, PolicyEventPayload]);
 export type WebhookEventPayload = z.infer<typeof WebhookEventPayload>;

@@ -5,13 +5,15 @@
  * account: nothing is stored, retried or listed in the delivery log or the events API.
  *
  * The body has the shape of every event (interface 6), of the endpoint's first event type, about
- * a payment that does not exist (`pay_test_...`, `"livemode": false` is not part of the shape, so
- * the marker is the `StablePay-Test-Event: 1` header, the `evt_test_` id and the metadata).
+ * a payment that does not exist (`pay_test_...`). It carries the endpoint's mode in `livemode`
+ * (docs/test-mode.md), so the marker is the `StablePay-Test-Event: 1` header, the `evt_test_` id
+ * and the metadata.
  */
 import { randomBase62 } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
+import { inMode } from '../lib/livemode.js';
 import type { Store } from '../store/index.js';
-import { WebhookEndpoints, type EventType } from './outbox.js';
+import { defaultEndpointId, WebhookEndpoints, type EventType } from './outbox.js';
 import { isTransferEvent, type PaymentEventPayload, type PaymentEventType, type WebhookEventPayload } from './schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';
@@ -38,12 +40,22 @@ const STATUS_OF: Record<PaymentEventType, PaymentEventPayload['data']['status']>
 
 const CLAIM_STATUS_OF = { 'transfer.claim_created': 'open', 'transfer.claimed': 'claimed', 'transfer.claim_canceled': 'canceled', 'transfer.claim_expired': 'expired' } as const;
 
-export function testEventBody(type: EventType, now = Date.now()): WebhookEventPayload {
+export function testEventBody(type: EventType, now = Date.now(), livemode = true): WebhookEventPayload {
+  if (type === 'policy.updated') {
+    return {
+      id: `evt_test_${randomBase62(20)}`,
+      type,
+      created: Math.floor(now / 1000),
+      livemode,
+      data: { scope: 'account', key_id: null, policy: { usd: { per_transaction: '50' } }, previous: {} },
+    };
+  }
   if (isTransferEvent(type)) {
     return {
       id: `evt_test_${randomBase62(20)}`,
       type,
       created: Math.floor(now / 1000),
+      livemode,
       data: {
         id: `clm_test_${randomBase62(16)}`,
         object: 'transfer',
@@ -65,6 +77,7 @@ export function testEventBody(type: EventType, now = Date.now()): WebhookEventPa
     id: `evt_test_${randomBase62(20)}`,
     type,
     created: Math.floor(now / 1000),
+    livemode,
     data: {
       id: `pay_test_${randomBase62(16)}`,
       reference: 'test-event',
@@ -88,17 +101,18 @@ export interface TestEventDeps {
  * Sends a test event to the account's endpoint `id` (`default` or `we_...`). Another account's
  * endpoint is `not_found`, exactly like one that does not exist.
  */
-export async function sendTestEvent(deps: TestEventDeps, accountId: string, id: string): Promise<Result<TestEventOutcome, 'not_found' | 'no_secret'>> {
-  // The default endpoint's row has the account id as its id; added ones carry `accountId`.
-  const endpoint = await deps.store.table(WebhookEndpoints).get(id === 'default' ? accountId : id);
-  const owned = id === 'default' ? endpoint?.id === accountId : endpoint?.accountId === accountId;
+export async function sendTestEvent(deps: TestEventDeps, accountId: string, id: string, livemode = true): Promise<Result<TestEventOutcome, 'not_found' | 'no_secret'>> {
+  // The default endpoint's row has the account id (per mode) as its id; added ones carry `accountId`.
+  const mainId = defaultEndpointId(accountId, livemode);
+  const endpoint = await deps.store.table(WebhookEndpoints).get(id === 'default' ? mainId : id);
+  const owned = id === 'default' ? endpoint?.id === mainId : endpoint?.accountId === accountId && inMode(endpoint, livemode);
   if (!endpoint || !owned || !endpoint.url) {
     return fail('not_found', `No such webhook endpoint: ${id}`);
   }
   const now = Date.now();
   const secrets = await deps.secrets.signingSecrets(accountId, now);
   if (secrets.length === 0) return fail('no_secret', 'No signing secret yet: create one first (POST /api/webhook-secret).');
-  const event = testEventBody(endpoint.enabledEvents?.[0] ?? 'payment.settled', now);
+  const event = testEventBody(endpoint.enabledEvents?.[0] ?? 'payment.settled', now, livemode);
   const body = JSON.stringify(event);
   const result = await (deps.send ?? postWebhook)(endpoint.url, body, {
     headers: { [SIGNATURE_HEADER]: signatureHeader(body, secrets, now), ...standardWebhookHeaders(event.id, body, secrets, now), [TEST_EVENT_HEADER]: '1' },

@@ -8,8 +8,10 @@ import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
+import { inMode } from '../lib/livemode.js';
 import type { PaymentsService } from '../payments/payments.js';
 import {
+  defaultEndpointId,
   Outbox,
   WebhookDeliveries,
   WebhookEndpoints,
@@ -44,8 +46,8 @@ export class WebhooksService {
     return checkWebhookUrl(url, { production: this.production, param });
   }
 
-  async getEndpoint(accountId: string): Promise<{ url: string | null; secret: SecretStatus; endpoint?: WebhookEndpoint }> {
-    const row = await this.store.table(WebhookEndpoints).get(accountId);
+  async getEndpoint(accountId: string, livemode = true): Promise<{ url: string | null; secret: SecretStatus; endpoint?: WebhookEndpoint }> {
+    const row = await this.store.table(WebhookEndpoints).get(defaultEndpointId(accountId, livemode));
     return { url: row?.url ?? null, secret: await this.secrets.status(accountId), ...(row ? { endpoint: row } : {}) };
   }
 
@@ -57,23 +59,25 @@ export class WebhooksService {
     accountId: string,
     url: string | null,
     enabledEvents?: EventType[] | null,
+    livemode = true,
   ): Promise<Result<{ url: string | null; secret?: string }, UrlCheckFailure>> {
+    const id = defaultEndpointId(accountId, livemode);
     if (url !== null) {
       const checked = await this.checkUrl(url, 'url');
       if (!checked.ok) return checked;
     }
     return this.store.transaction(async (tx) => {
       const t = tx.table(WebhookEndpoints);
-      const existing = await t.get(accountId);
+      const existing = await t.get(id);
       if (url === null) {
-        if (existing) await t.remove(accountId);
+        if (existing) await t.remove(id);
         return { ok: true as const, url: null };
       }
       // Setting the URL again also enables an endpoint a 410 Gone disabled.
       const events = enabledEvents === undefined ? existing?.enabledEvents : (enabledEvents ?? undefined);
       const fields = { url, enabledEvents: events, disabledAt: undefined, disabledReason: undefined, updatedAt: nowIso() };
-      if (existing) await t.update(accountId, fields);
-      else await t.insert({ id: accountId, ...fields });
+      if (existing) await t.update(id, fields);
+      else await t.insert({ id, ...fields, livemode });
       const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true });
       return secret ? { ok: true as const, url, secret } : { ok: true as const, url };
     });
@@ -87,37 +91,38 @@ export class WebhooksService {
   async listDeliveries(
     accountId: string,
     q: ListDeliveriesQuery,
+    livemode = true,
   ): Promise<Result<{ data: DeliveryWithEvent[]; hasMore: boolean }, 'invalid_cursor'>> {
     const table = this.store.table(WebhookDeliveries);
     if (q.starting_after) {
       const cursor = await table.get(q.starting_after);
-      if (!cursor || cursor.accountId !== accountId) {
+      if (!cursor || cursor.accountId !== accountId || !inMode(cursor, livemode)) {
         return fail('invalid_cursor', `No such webhook delivery: ${q.starting_after}`, 'starting_after');
       }
     }
     const rows = await table.findMany(
-      { accountId, ...(q.payment_id ? { paymentId: q.payment_id } : {}) },
+      { accountId, livemode, ...(q.payment_id ? { paymentId: q.payment_id } : {}) },
       { order: 'desc', after: q.starting_after, limit: q.limit + 1 },
     );
     const page = rows.slice(0, q.limit);
     return { ok: true, data: await Promise.all(page.map((d) => this.withEvent(d))), hasMore: rows.length > q.limit };
   }
 
-  async getDelivery(accountId: string, id: string): Promise<DeliveryWithEvent | undefined> {
+  async getDelivery(accountId: string, id: string, livemode = true): Promise<DeliveryWithEvent | undefined> {
     const d = await this.store.table(WebhookDeliveries).get(id);
-    return d && d.accountId === accountId ? this.withEvent(d) : undefined;
+    return d && d.accountId === accountId && inMode(d, livemode) ? this.withEvent(d) : undefined;
   }
 
   /**
    * Sends the event again now and starts a fresh run of the retry schedule from this
    * moment (so a dead delivery comes back to life). Resolves after that attempt is logged.
    */
-  async redeliver(accountId: string, id: string): Promise<Result<DeliveryWithEvent, 'not_found'>> {
+  async redeliver(accountId: string, id: string, livemode = true): Promise<Result<DeliveryWithEvent, 'not_found'>> {
     const now = nowIso();
     const reset = await this.store.transaction(async (tx) => {
       const t = tx.table(WebhookDeliveries);
       const d = await t.get(id);
-      if (!d || d.accountId !== accountId) return undefined;
+      if (!d || d.accountId !== accountId || !inMode(d, livemode)) return undefined;
       return t.update(
         id,
         { status: 'pending', cycle: d.cycle + 1, cycleStartedAt: now, scheduleIndex: 0, nextAttemptAt: now, deliveredAt: undefined },
@@ -126,13 +131,13 @@ export class WebhooksService {
     });
     if (!reset) return fail('not_found', `No such webhook delivery: ${id}`);
     await this.dispatcher.attemptNow(id, reset.cycle);
-    const after = await this.getDelivery(accountId, id);
+    const after = await this.getDelivery(accountId, id, livemode);
     return after ? { ok: true, ...after } : fail('not_found', `No such webhook delivery: ${id}`);
   }
 
   /** One signed sample event to the account's endpoint `id` (`default` or `we_...`), now (src/webhooks/test-event.ts). */
-  sendTest(accountId: string, id: string): Promise<Result<TestEventOutcome, 'not_found' | 'no_secret'>> {
-    return sendTestEvent({ store: this.store, secrets: this.secrets, guard: this.production }, accountId, id);
+  sendTest(accountId: string, id: string, livemode = true): Promise<Result<TestEventOutcome, 'not_found' | 'no_secret'>> {
+    return sendTestEvent({ store: this.store, secrets: this.secrets, guard: this.production }, accountId, id, livemode);
   }
 
   /** The events of the account's payment and their deliveries (a payment's timeline). */

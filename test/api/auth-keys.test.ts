@@ -96,13 +96,13 @@ describe('API keys (interface 2.3, 4.4, 4.5)', () => {
     expect(prefix).toBe(`sk_live_…${secret.slice(-4)}`);
   });
 
-  it('the list never includes a secret, only id, label, prefix, createdAt (newest first)', async () => {
+  it('the list never includes a secret, only id, label, prefix, createdAt and the mode (newest first)', async () => {
     const a = await newKey('list a');
     const b = await newKey('list b');
     const r = await call(`${s.api}/keys`, { cookie: m.cookie });
     expect(r.status).toBe(200);
     KeyListResponse.parse(r.body);
-    for (const k of r.body.keys) expect(Object.keys(k).sort()).toEqual(['createdAt', 'id', 'label', 'prefix']);
+    for (const k of r.body.keys) expect(Object.keys(k).sort()).toEqual(['createdAt', 'id', 'label', 'livemode', 'mode', 'prefix']);
     const text = JSON.stringify(r.body);
     expect(text).not.toContain(a.body.key.secret);
     expect(text).not.toContain(b.body.key.secret);

@@ -4,6 +4,23 @@ import { api, el, errorParam, formatTime, setFieldError, setText, statusBadge, t
 
 wireCopyButtons();
 
+// ---------------------------------------------------------------- live / test mode switch
+// The app's views follow the `sp_mode` cookie (docs/test-mode.md): the server scopes every
+// session request to it, so switching reloads the page and every list shows the other mode.
+
+const viewMode = /(?:^|;\s*)sp_mode=test(?:;|$)/.test(document.cookie) ? 'test' : 'live';
+document.getElementById(`mode-${viewMode}`).checked = true;
+document.body.dataset.mode = viewMode;
+if (viewMode === 'test') {
+  setText('mode-status', 'Test data: the webhook endpoints, deliveries and payments of your test keys (sk_test_). Nothing here touches live data.');
+}
+for (const input of document.querySelectorAll('input[name="view-mode"]')) {
+  input.addEventListener('change', () => {
+    document.cookie = `sp_mode=${input.value === 'test' ? 'test' : 'live'}; path=/; SameSite=Lax`;
+    location.reload();
+  });
+}
+
 // ---------------------------------------------------------------- one-time secret boxes
 
 function showSecret(id, secret, extra) {
@@ -122,6 +139,7 @@ function keyRow(k) {
     { 'data-key-id': k.id },
     el('td', { 'data-label': 'Label', class: 'wrap', text: k.label }),
     el('td', { 'data-label': 'Key' }, el('code', { text: k.prefix })),
+    el('td', { 'data-label': 'Mode' }, el('span', { class: `badge mode-${k.mode}`, 'data-mode': k.mode, text: k.mode === 'test' ? 'Test' : 'Live' })),
     el('td', { 'data-label': 'Created' }, timeEl(k.createdAt)),
     el('td', { class: 'actions' }, revoke),
   );
@@ -157,7 +175,8 @@ keyForm.addEventListener('submit', async (e) => {
   }
   const button = keyForm.querySelector('button[type="submit"]');
   button.disabled = true;
-  const res = await api('/api/keys', { method: 'POST', body: { label: keyLabel.value.trim() } });
+  const mode = document.getElementById('key-mode').value === 'test' ? 'test' : 'live';
+  const res = await api('/api/keys', { method: 'POST', body: { label: keyLabel.value.trim(), mode } });
   button.disabled = false;
   if (!res.ok || !res.body?.key?.secret) {
     // Server-side validation (or any failure) is shown under the field.

@@ -67,6 +67,13 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
     body: `<h1>Developers</h1>
 <p class="lede">Secret keys let your server create payments and call the agent. Keep them server-side: never in browser code or source control.</p>
 
+<fieldset class="card mode-switch" id="mode-switch">
+  <legend>Viewing</legend>
+  <label class="check"><input type="radio" name="view-mode" value="live" id="mode-live" checked> Live data</label>
+  <label class="check"><input type="radio" name="view-mode" value="test" id="mode-test"> Test data</label>
+  <p class="hint" id="mode-status" role="status" aria-live="polite">Live data: the webhook endpoints, deliveries and payments of your live keys (<code>sk_live_</code>).</p>
+</fieldset>
+
 <section class="card" aria-labelledby="keys-title">
   <h2 id="keys-title">API keys</h2>
   <form id="key-form" class="inline-form" novalidate>
@@ -76,13 +83,21 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
       <p class="hint" id="key-label-hint">1-60 characters, to tell your keys apart.</p>
       <p class="field-error" id="key-label-error" hidden></p>
     </div>
+    <div class="field">
+      <label for="key-mode">Mode</label>
+      <select id="key-mode" name="mode" aria-describedby="key-mode-hint">
+        <option value="live" selected>Live (sk_live_)</option>
+        <option value="test">Test (sk_test_)</option>
+      </select>
+      <p class="hint" id="key-mode-hint">A test key sees and makes test-mode objects only.</p>
+    </div>
     <button type="submit" class="btn btn-primary">Create key</button>
   </form>
   ${secretBox('new-key', 'Your new secret key', KEY_ONCE_WARNING)}
   <p class="status-line" id="keys-status" role="status" aria-live="polite">Loading keys…</p>
   <table class="rtable" id="keys-table" hidden>
     <caption class="visually-hidden">Active API keys</caption>
-    <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <thead><tr><th scope="col">Label</th><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody id="keys-body"></tbody>
   </table>
 </section>
