@@ -110,7 +110,8 @@ export function localizeQuestion(reply: string, lang: Lang): string {
     // The bill question's field label comes from the catalogue in English: it is translated too.
     const x = re === BILL_ACCOUNT_QUESTION ? accountLabel(m[1]!, lang) : m[1]!;
     const text = tr[lang].replace('{x}', x).replace('{y}', m[2] ?? '');
-    return `${text[0]!.toUpperCase()}${text.slice(1)}`;
+    // A translated label may open the sentence ("Namba ya mita ya …"): capitalised, never an id.
+    return re === BILL_ACCOUNT_QUESTION ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text;
   }
   return reply;
 }
