@@ -5,10 +5,10 @@ import { balance, usdc } from '../helpers/money.js';
 import type { SpendPolicy } from '../../src/policies/schemas.js';
 
 /**
- * Issue 20, rule 5, through the real POST /api/agent/settle on the embedded chain: a held
+ * Issue 20, rules 4 and 5, through the real POST /api/agent/settle on the embedded chain: a held
  * action's description ("Send 500 KES to @x: they receive …") and a spend policy's refusal or
  * hold (which rule applied, what to do) are in the person's language, in all eight; English
- * keeps the tools' and the policies' own sentences.
+ * keeps the tools' and the policies' own sentences. A Swahili stake finds an English market.
  */
 let svc: TestService;
 const settle = (m: Merchant, body: unknown) => call(`${svc.api}/agent/settle`, { key: m.key, body });
@@ -91,6 +91,19 @@ describe('a held action is described in the person\'s language', () => {
     const r = await settle(fr, { message: `je mise 2000 FCFA sur Oui dans ${id}`, confirm: false });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.pending.description).toMatch(new RegExp(`^Miser 2,000 XOF \\(.+ au taux de .+ XOF/USDC\\) sur « Oui » dans « Le Sénégal va-t-il gagner la CAN \\? » \\(${id}\\) ; les mises ferment le `));
+  });
+});
+
+describe('a market referred to in another language than its question', () => {
+  it('Swahili "weka 200 kwa Ndiyo kwenye soko la mvua Nairobi" stakes on the English "Will it rain in Nairobi on Saturday?" and settles', async () => {
+    const ke = senders.sw!;
+    const created = await svc.deps.markets.create(ke.accountId, { question: 'Will it rain in Nairobi on Saturday?', outcomes: ['Yes', 'No'], closes_at: new Date(Date.now() + 5 * 86_400_000).toISOString() });
+    expect(created.ok).toBe(true);
+    const before = await balance(svc, await wallet(ke));
+    const r = await settle(ke, { message: 'weka 200 kwa Ndiyo kwenye soko la mvua Nairobi' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.market).toMatchObject({ status: 'settled', outcome: 'Yes', question: 'Will it rain in Nairobi on Saturday?' });
+    expect(await balance(svc, await wallet(ke))).toBeLessThan(before);
   });
 });
 
