@@ -145,6 +145,8 @@ export class Agent {
         return { kind: 'pending', description };
       }
       const outcome = await this.execute(call, ctx);
+      // A lookup the engine makes to decide (never money-moving) is not the turn's answer.
+      if (runOpts?.lookup && !moving) return { kind: 'executed', outcome };
       state.outcomes.push({ call, outcome });
       state.markets.push(...marketsShown(outcome));
       return { kind: 'executed', outcome };

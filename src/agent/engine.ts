@@ -37,6 +37,11 @@ export type ToolStep =
 export type ToolRunOptions = {
   hold?: string;
   /**
+   * A read-only call the engine makes only to decide (the recipient's currency, from a quote):
+   * it runs, but it is not the turn's answer. Ignored for money-moving tools.
+   */
+  lookup?: boolean;
+  /**
    * The held action's description in the person's language, from the preview's `details` (the
    * same figures); undefined keeps the preview's own sentence. Stored on the pending action, so
    * every door that shows it (the reply, Telegram's Confirm message) shows it in that language.

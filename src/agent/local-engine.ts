@@ -9,7 +9,7 @@ import { policyReply } from './local/policy-replies-i18n.js';
 import type { Lang } from './local/language.js';
 import type { ToolOutcome } from './tools.js';
 import { pendingDescription } from './local/pending-descriptions-i18n.js';
-import { heldReply } from './local/replies-held.js';
+import { heldReply, pesosHeldReply } from './local/replies-held.js';
 import { READ_ONLY_TOOLS, readReply } from './local/replies-read.js';
 
 export type LocalParseContext = ParseContext;
@@ -50,6 +50,26 @@ export class LocalEngine implements Engine {
     return localized ? { kind: 'reply', localized } : { kind: 'reply' };
   }
 
+  /**
+   * "send 500 pesos to @x" from an account holding no pesos: when the recipient receives Mexican or
+   * Philippine pesos (a quote tells, as a lookup), those are the pesos meant, as a named inference:
+   * the transfer is held for the person to confirm, never acted on at once. Otherwise undefined: the
+   * engine asks which pesos, in the person's language.
+   */
+  private async pesos(p: NonNullable<Extract<ParseResult, { kind: 'none' }>['pesos']>, message: string, runTool: ToolRunner): Promise<EngineResult | undefined> {
+    const looked = await runTool('quote_transfer', { amount: p.amount, recipient: p.recipient }, { lookup: true });
+    const result = looked.kind === 'executed' && looked.outcome.ok ? (looked.outcome.result as { recipient_currency?: unknown }) : undefined;
+    const currency = result?.recipient_currency;
+    if (currency !== 'MXN' && currency !== 'PHP') return undefined;
+    const lang = detectLanguage(message);
+    const describe = (tool: string, details: Record<string, unknown> | undefined) => pendingDescription(tool, details, lang);
+    const input = { recipient: p.recipient, amount: p.amount, currency, ...(p.note ? { note: p.note } : {}) };
+    const step = await runTool('send_transfer', input, { hold: `pesos -> ${currency}`, describe });
+    if (step.kind === 'pending') return { kind: 'reply', held: pesosHeldReply(lang, currency, p.recipient, step.description), ...(lang === 'en' ? {} : { ask: (m: number) => pendingAsk(lang, m) }) };
+    if (step.kind === 'executed' && !step.outcome.ok) return this.failed(step.outcome, lang);
+    return { kind: 'reply' };
+  }
+
   async run(turn: EngineTurn, runTool: ToolRunner): Promise<EngineResult> {
     const parsed = this.parse(turn.message, {
       now: turn.now,
@@ -61,6 +81,10 @@ export class LocalEngine implements Engine {
       case 'help':
         return { kind: 'help', reply: HELP_TEXT };
       case 'none':
+        if (parsed.pesos) {
+          const held = await this.pesos(parsed.pesos, turn.message, runTool);
+          if (held) return held;
+        }
         return { kind: 'none', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
       case 'refuse':
         return { kind: 'refuse', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };

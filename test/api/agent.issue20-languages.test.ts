@@ -33,7 +33,7 @@ beforeAll(async () => {
     ['pt', 'BR', 'BRL'], ['es', 'MX', 'MXN'], ['hi', 'IN', 'INR'], ['tl', 'PH', 'PHP'],
   ];
   for (const [lang, country, cur] of corridor) senders[lang] = await make(`Sender ${lang}`, country, cur, { fund: true });
-  for (const [h, country, cur] of [['amaka', 'NG', 'NGN'], ['zawadi', 'KE', 'KES'], ['moussa', 'SN', 'XOF'], ['ana_souza', 'BR', 'BRL'], ['juanperez', 'MX', 'MXN'], ['priya', 'IN', 'INR'], ['josebau', 'PH', 'PHP']] as const) {
+  for (const [h, country, cur] of [['amaka', 'NG', 'NGN'], ['zawadi', 'KE', 'KES'], ['moussa', 'SN', 'XOF'], ['ana_souza', 'BR', 'BRL'], ['juanperez', 'MX', 'MXN'], ['priya', 'IN', 'INR'], ['josebau', 'PH', 'PHP'], ['lizareyes', 'PH', 'PHP']] as const) {
     await make(h, country, cur, { handle: h });
   }
 });
@@ -104,6 +104,32 @@ describe('a market referred to in another language than its question', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.market).toMatchObject({ status: 'settled', outcome: 'Yes', question: 'Will it rain in Nairobi on Saturday?' });
     expect(await balance(svc, await wallet(ke))).toBeLessThan(before);
+  });
+});
+
+describe('"pesos" from an account that holds none (f-en-06)', () => {
+  it('English "send 500 pesos to @lizareyes": the recipient receives PHP, so PHP is used as a named inference, held, asked in English; nothing moves until confirmed', async () => {
+    const ng = senders.en!;
+    const before = await balance(svc, await wallet(ng));
+    const r = await settle(ng, { message: 'send 500 pesos to @lizareyes' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.transfer).toMatchObject({ status: 'awaiting_confirmation', input: { recipient: '@lizareyes', amount: '500', currency: 'PHP' } });
+    expect(r.body.reply).toMatch(/^I have not done this yet: you wrote "pesos" without saying which, so I used Philippine pesos \(PHP\), the currency @lizareyes receives\./);
+    expect(r.body.reply).toContain('Send 500.00 PHP to @lizareyes');
+    expect(await balance(svc, await wallet(ng))).toBe(before);
+    const done = await settle(ng, { confirm_action: r.body.pending.id });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.transfer).toMatchObject({ status: 'settled', currency: 'PHP', amount: '500' });
+  });
+
+  it('when the recipient receives no pesos, the question which pesos is asked in the language written (English, Swahili)', async () => {
+    const r = await settle(senders.en!, { message: 'send 500 pesos to @amaka' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ action: 'none', reason: 'ambiguous_currency' });
+    expect(r.body.reply).toMatch(/^Which pesos do you mean: Mexican \(MXN\) or Philippine \(PHP\)\?/);
+    const sw = await settle(senders.sw!, { message: 'tuma pesos 500 kwa @zawadi' });
+    expect(sw.body).toMatchObject({ action: 'none', reason: 'ambiguous_currency' });
+    expect(sw.body.reply).not.toMatch(/Which pesos/);
   });
 });
 

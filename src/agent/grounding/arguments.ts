@@ -12,6 +12,7 @@ import {
 import { billerForPhone } from '../../bills/networks.js';
 import { splitPhone } from '../../lib/phone.js';
 import { meaningOf } from '../../markets/market-words.js';
+import { AMBIGUOUS_PESO } from '../local/currencies.js';
 import { fold } from '../local/lexicon-i18n.js';
 import type { ToolCall } from '../tool-inputs.js';
 import type { Ambiguous, Inferred } from './reasons.js';
@@ -110,6 +111,11 @@ function money(out: ArgumentsGrounding, own: OwnReading, amount: string, currenc
   const explicit = currency?.trim().toUpperCase();
   const effective = explicit ?? fallback;
   if (mentions.some((m) => m.currency === effective)) return;
+  // "500 pesos" from an account that holds no pesos: Mexican or Philippine, as a named inference (held).
+  if ((effective === 'MXN' || effective === 'PHP') && mentions.some((m) => m.currency === AMBIGUOUS_PESO)) {
+    out.inferred.push('peso_from_recipient');
+    return;
+  }
   if (!mentions.some((m) => m.currency === undefined)) {
     out.missing.push('currency');
     return;
