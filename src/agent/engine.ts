@@ -74,6 +74,8 @@ export type EngineResult =
        * person's language; undefined keeps the policy's own sentence.
        */
       approval?: (note: string, minutes: number) => string | undefined;
+      /** Grounding's note before a held action (what was inferred) in the person's language; undefined keeps it. */
+      note?: (note: string) => string | undefined;
     }
   | { kind: 'help'; reply: string }
   /** Nothing done; `reason` names why when the engine's gate decided it (negation, past_tense…). */

@@ -6,6 +6,7 @@ import { outcomeReply } from './local/outcome-replies-i18n.js';
 import { failureReply } from './local/failure-replies-i18n.js';
 import { pendingAsk, pendingExpires } from './local/pending-replies-i18n.js';
 import { policyReply } from './local/policy-replies-i18n.js';
+import { groundingNote } from './local/grounding-notes-i18n.js';
 import type { Lang } from './local/language.js';
 import type { ToolOutcome } from './tools.js';
 import { pendingDescription } from './local/pending-descriptions-i18n.js';
@@ -100,6 +101,7 @@ export class LocalEngine implements Engine {
             ? {}
             : {
                 ask: (minutes: number) => pendingAsk(lang, minutes),
+                note: (note: string) => groundingNote(note, lang),
                 approval: (note: string, minutes: number) => {
                   const said = policyReply(note, lang);
                   return said ? `${said} ${pendingExpires(lang, minutes)}` : undefined;

@@ -63,10 +63,11 @@ export function pendingResult(
   note?: string,
   ask?: (minutes: number) => string,
   approval?: (note: string, minutes: number) => string | undefined,
+  noteText?: (note: string) => string | undefined,
 ): TurnOutcome {
   const action = TOOL_ACTIONS[p.call.name];
   const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
-  const lead = note ? `${note} ` : '';
+  const lead = note ? `${noteText?.(note) ?? note} ` : '';
   const tail = p.approval
     ? (approval?.(p.approval, minutes) ?? `${p.approval} This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`)
     : (ask?.(minutes) ?? `Confirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`);

@@ -4,6 +4,8 @@ import type { Spend } from '../../src/policies/valuation.js';
 import type { SpendReservation } from '../../src/policies/tables.js';
 import { policyReply } from '../../src/agent/local/policy-replies-i18n.js';
 import { CORRIDOR_LANGUAGES } from '../../src/lib/languages.js';
+import { AMBIGUOUS, INFERRED } from '../../src/agent/grounding/reasons.js';
+import { groundingNote } from '../../src/agent/local/grounding-notes-i18n.js';
 
 /**
  * Issue 20, rule 5: every sentence a spend policy speaks (src/policies/rules.ts, guard.ts) is
@@ -49,5 +51,21 @@ describe('spend policy sentences in the eight languages', () => {
     const fr = policyReply(sentences[3]![1], 'fr')!;
     expect(fr).toBe("Non effectué : 3.87 USD dépasse la limite de 1.00 USD par transaction de votre politique de dépenses. Essayez un montant plus petit. Vous pouvez modifier la politique dans l'écran Développeurs de l'application (connecté, avec votre mot de passe).");
     expect(policyReply(sentences[0]![1], 'sw')).toMatch(/^Haikufanyika: sera ya matumizi ya ufunguo huu wa API hairuhusu kulipa bili\./);
+  });
+});
+
+describe("grounding's notes before a held action in the eight languages", () => {
+  it('every inference and ambiguity note, alone and joined, is said in every language; English is kept', () => {
+    const all = [...Object.values(INFERRED), ...Object.values(AMBIGUOUS)];
+    for (const lang of CORRIDOR_LANGUAGES.filter((l) => l !== 'en')) {
+      for (const en of all) {
+        const said = groundingNote(en, lang);
+        expect(said, `${lang}: ${en}`).toBeTruthy();
+        expect(said).not.toBe(en);
+      }
+      expect(groundingNote(`${INFERRED.network_from_phone} ${AMBIGUOUS.several_amounts}`, lang)!.split(/(?<=[.!?]) /).length).toBeGreaterThanOrEqual(2);
+    }
+    expect(groundingNote(INFERRED.network_from_phone, 'en')).toBeUndefined();
+    expect(groundingNote('Something else entirely.', 'sw')).toBeUndefined();
   });
 });

@@ -94,6 +94,17 @@ describe('a held action is described in the person\'s language', () => {
   });
 });
 
+describe('grounding\'s note before a held action', () => {
+  it('Swahili airtime whose network is read from the phone prefix: held, the note, the description (with its translated label) and the ask all Swahili', async () => {
+    const r = await settle(senders.sw!, { message: 'nunulia 0722334455 airtime ya 50' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.pending, JSON.stringify(r.body)).toBeDefined();
+    expect(r.body.reply).toMatch(/^Nimechagua mtandao wa simu kutokana na mwanzo wa namba ya simu\. Lipa 50\.00 KES kwa .+ kwa namba ya simu \+254722334455 /);
+    expect(r.body.reply).toMatch(/Thibitisha niendelee, au ghairi\./);
+    expect(r.body.reply).not.toMatch(/I picked|phone number|Confirm to go ahead/);
+  });
+});
+
 describe('a market referred to in another language than its question', () => {
   it('Swahili "weka 200 kwa Ndiyo kwenye soko la mvua Nairobi" stakes on the English "Will it rain in Nairobi on Saturday?" and settles', async () => {
     const ke = senders.sw!;
