@@ -139,11 +139,14 @@ export class Agent {
           log.info({ tool: call.name, ok: false, reason: preview.reason }, 'pending action refused by preview');
           return { kind: 'executed', outcome: preview };
         }
-        state.pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input);
+        const description = runOpts?.describe?.(call.name, preview.details) ?? preview.description;
+        state.pending = await this.createPending(accountId, channel, call, description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input);
         log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
-        return { kind: 'pending', description: preview.description };
+        return { kind: 'pending', description };
       }
       const outcome = await this.execute(call, ctx);
+      // A lookup the engine makes to decide (never money-moving) is not the turn's answer.
+      if (runOpts?.lookup && !moving) return { kind: 'executed', outcome };
       state.outcomes.push({ call, outcome });
       state.markets.push(...marketsShown(outcome));
       return { kind: 'executed', outcome };

@@ -95,6 +95,7 @@ export async function previewClaim(deps: ClaimToolDeps, ctx: ToolContext, input:
       stablecoin_amount: usdcDecimal(q.quote.stablecoinAmount),
       fee: usdcDecimal(q.quote.fee),
       total_debit: usdcDecimal(q.quote.totalDebit),
+      amount_text: local(deps.fx, q.quote.sourceAmountMinor, q.quote.sourceCurrency),
       ...(firm ? { rate: firm.quote.rate, quote_id: firm.quote.id, quote_expires_at: firm.quote.expiresAt } : {}),
     },
     ...(firm ? { input: { ...input, quote_id: firm.quote.id } } : {}),

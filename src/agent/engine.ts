@@ -34,7 +34,20 @@ export type ToolStep =
  * not the whole message; the agent then holds it for confirmation on every channel, the API
  * included, exactly like a preview (`confirm: false`).
  */
-export type ToolRunOptions = { hold?: string };
+export type ToolRunOptions = {
+  hold?: string;
+  /**
+   * A read-only call the engine makes only to decide (the recipient's currency, from a quote):
+   * it runs, but it is not the turn's answer. Ignored for money-moving tools.
+   */
+  lookup?: boolean;
+  /**
+   * The held action's description in the person's language, from the preview's `details` (the
+   * same figures); undefined keeps the preview's own sentence. Stored on the pending action, so
+   * every door that shows it (the reply, Telegram's Confirm message) shows it in that language.
+   */
+  describe?: (tool: string, details: Record<string, unknown> | undefined) => string | undefined;
+};
 
 /** The engine hands every tool call it wants to this; it never executes tools itself. */
 export type ToolRunner = (name: string, input: unknown, opts?: ToolRunOptions) => Promise<ToolStep>;
@@ -56,6 +69,13 @@ export type EngineResult =
       ask?: (minutes: number) => string;
       /** The whole reply for a call held for confirmation (what was understood, why it waits), in the person's language. */
       held?: string;
+      /**
+       * A spend policy's approval note (which rule holds it, what to do) and its expiry in the
+       * person's language; undefined keeps the policy's own sentence.
+       */
+      approval?: (note: string, minutes: number) => string | undefined;
+      /** Grounding's note before a held action (what was inferred) in the person's language; undefined keeps it. */
+      note?: (note: string) => string | undefined;
     }
   | { kind: 'help'; reply: string }
   /** Nothing done; `reason` names why when the engine's gate decided it (negation, past_tense…). */

@@ -4,8 +4,13 @@ import { detectLanguage } from './local/language.js';
 import { DONE_LEAD } from './local/replies-i18n.js';
 import { outcomeReply } from './local/outcome-replies-i18n.js';
 import { failureReply } from './local/failure-replies-i18n.js';
-import { pendingAsk } from './local/pending-replies-i18n.js';
-import { heldReply } from './local/replies-held.js';
+import { pendingAsk, pendingExpires } from './local/pending-replies-i18n.js';
+import { policyReply } from './local/policy-replies-i18n.js';
+import { groundingNote } from './local/grounding-notes-i18n.js';
+import type { Lang } from './local/language.js';
+import type { ToolOutcome } from './tools.js';
+import { pendingDescription } from './local/pending-descriptions-i18n.js';
+import { heldReply, pesosHeldReply } from './local/replies-held.js';
 import { READ_ONLY_TOOLS, readReply } from './local/replies-read.js';
 
 export type LocalParseContext = ParseContext;
@@ -36,6 +41,36 @@ export class LocalEngine implements Engine {
     this.parse = opts.parse ?? parseMessage;
   }
 
+  /**
+   * Why nothing moved, in the person's language: a spend policy's refusal whole (which rule, what
+   * to do), else by reason; else the tool's own message.
+   */
+  private failed(outcome: Extract<ToolOutcome, { ok: false }>, lang: Lang): EngineResult {
+    if (lang === 'en') return { kind: 'reply' };
+    const localized = (outcome.reason.startsWith('policy_') ? policyReply(outcome.message, lang) : undefined) ?? failureReply(outcome.reason, lang);
+    return localized ? { kind: 'reply', localized } : { kind: 'reply' };
+  }
+
+  /**
+   * "send 500 pesos to @x" from an account holding no pesos: when the recipient receives Mexican or
+   * Philippine pesos (a quote tells, as a lookup), those are the pesos meant, as a named inference:
+   * the transfer is held for the person to confirm, never acted on at once. Otherwise undefined: the
+   * engine asks which pesos, in the person's language.
+   */
+  private async pesos(p: NonNullable<Extract<ParseResult, { kind: 'none' }>['pesos']>, message: string, runTool: ToolRunner): Promise<EngineResult | undefined> {
+    const looked = await runTool('quote_transfer', { amount: p.amount, recipient: p.recipient }, { lookup: true });
+    const result = looked.kind === 'executed' && looked.outcome.ok ? (looked.outcome.result as { recipient_currency?: unknown }) : undefined;
+    const currency = result?.recipient_currency;
+    if (currency !== 'MXN' && currency !== 'PHP') return undefined;
+    const lang = detectLanguage(message);
+    const describe = (tool: string, details: Record<string, unknown> | undefined) => pendingDescription(tool, details, lang);
+    const input = { recipient: p.recipient, amount: p.amount, currency, ...(p.note ? { note: p.note } : {}) };
+    const step = await runTool('send_transfer', input, { hold: `pesos -> ${currency}`, describe });
+    if (step.kind === 'pending') return { kind: 'reply', held: pesosHeldReply(lang, currency, p.recipient, step.description), ...(lang === 'en' ? {} : { ask: (m: number) => pendingAsk(lang, m) }) };
+    if (step.kind === 'executed' && !step.outcome.ok) return this.failed(step.outcome, lang);
+    return { kind: 'reply' };
+  }
+
   async run(turn: EngineTurn, runTool: ToolRunner): Promise<EngineResult> {
     const parsed = this.parse(turn.message, {
       now: turn.now,
@@ -47,6 +82,10 @@ export class LocalEngine implements Engine {
       case 'help':
         return { kind: 'help', reply: HELP_TEXT };
       case 'none':
+        if (parsed.pesos) {
+          const held = await this.pesos(parsed.pesos, turn.message, runTool);
+          if (held) return held;
+        }
         return { kind: 'none', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
       case 'refuse':
         return { kind: 'refuse', reply: parsed.reply, ...(parsed.reason ? { reason: parsed.reason } : {}) };
@@ -54,20 +93,30 @@ export class LocalEngine implements Engine {
         // The reply is built by the agent from the outcome (or the pending action); in another
         // language the engine gives it whole in that language, from the same outcome's figures.
         const lang = detectLanguage(turn.message);
+        // A held action's description in the person's language, from its preview's figures.
+        const describe = (tool: string, details: Record<string, unknown> | undefined) => pendingDescription(tool, details, lang);
+        // Held for a person's Confirm, or by a spend policy's approval rule: asked in their language.
+        const held =
+          lang === 'en'
+            ? {}
+            : {
+                ask: (minutes: number) => pendingAsk(lang, minutes),
+                note: (note: string) => groundingNote(note, lang),
+                approval: (note: string, minutes: number) => {
+                  const said = policyReply(note, lang);
+                  return said ? `${said} ${pendingExpires(lang, minutes)}` : undefined;
+                },
+              };
         if (parsed.hold) {
           // Understood, but not every word: the call waits for a person to confirm, on every channel.
-          const step = await runTool(parsed.call.name, parsed.call.input, { hold: parsed.hold.join(' ') });
-          return step.kind === 'pending' ? { kind: 'reply', held: heldReply(lang, parsed.hold, step.description) } : { kind: 'reply' };
+          const step = await runTool(parsed.call.name, parsed.call.input, { hold: parsed.hold.join(' '), describe });
+          if (step.kind === 'pending') return { kind: 'reply', held: heldReply(lang, parsed.hold, step.description), ...held };
+          return step.kind === 'executed' && !step.outcome.ok ? this.failed(step.outcome, lang) : { kind: 'reply' };
         }
-        const step = await runTool(parsed.call.name, parsed.call.input);
-        // Held for a person's Confirm (a people-facing channel, a preview): asked in their language.
-        if (step.kind === 'pending' && lang !== 'en') return { kind: 'reply', ask: (minutes) => pendingAsk(lang, minutes) };
+        const step = await runTool(parsed.call.name, parsed.call.input, { describe });
+        if (step.kind === 'pending') return { kind: 'reply', ...held };
         if (step.kind !== 'executed' || lang === 'en') return { kind: 'reply' };
-        if (!step.outcome.ok) {
-          // Why nothing moved, in the person's language (keyed by reason); else the tool's own message.
-          const localized = failureReply(step.outcome.reason, lang);
-          return localized ? { kind: 'reply', localized } : { kind: 'reply' };
-        }
+        if (!step.outcome.ok) return this.failed(step.outcome, lang);
         // A quote or a balance did nothing: it is answered whole in the person's language, never with "done".
         if (READ_ONLY_TOOLS.has(parsed.call.name)) {
           const text = readReply(parsed.call.name, step.outcome.summary, lang);

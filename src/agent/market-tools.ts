@@ -94,7 +94,11 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     return {
       ok: true,
       description: `Stake ${local(fx, c.conversion.amountMinor, c.conversion.currency)} (${formatUsdc(c.amount)} at ${c.conversion.rate} ${c.conversion.currency}/USDC) on "${label}" in "${c.market.question}" (${c.market.id}); staking closes ${c.market.closesAt}.`,
-      details: { market_id: c.market.id, outcome: label, amount: c.conversion.amount, currency: c.conversion.currency, stablecoin_amount: usdcDecimal(c.amount), rate: c.conversion.rate },
+      details: {
+        market_id: c.market.id, outcome: label, amount: c.conversion.amount, currency: c.conversion.currency, stablecoin_amount: usdcDecimal(c.amount), rate: c.conversion.rate,
+        // The description's own phrases, for the person's language (local/pending-descriptions-i18n.ts).
+        amount_text: local(fx, c.conversion.amountMinor, c.conversion.currency), question: c.market.question, closes_at: c.market.closesAt,
+      },
     };
   };
 
@@ -130,7 +134,8 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     const payouts = parimutuelPayouts(stakes.map((s) => ({ id: s.id, outcome: s.outcome, amount: BigInt(s.amount) })), o);
     const winners = payouts.filter((p) => p.kind === 'win').length;
     const how = winners ? `pay the ${formatUsdc(m.totalPool)} pool to ${winners} winning stake${winners === 1 ? '' : 's'} pro rata` : `refund all ${stakes.length} stakes (nobody backed "${m.outcomes[o]}")`;
-    return { ok: true, description: `Resolve "${m.question}" (${m.id}) as "${m.outcomes[o]}" and ${how}.`, details: { market_id: m.id, outcome: m.outcomes[o] } };
+    const said = { question: m.question, winning_stakes: winners, stakes: stakes.length, pool_text: formatUsdc(m.totalPool) };
+    return { ok: true, description: `Resolve "${m.question}" (${m.id}) as "${m.outcomes[o]}" and ${how}.`, details: { market_id: m.id, outcome: m.outcomes[o], ...said } };
   };
 
   const cancel_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
@@ -153,7 +158,7 @@ export function marketHandlers(deps: MarketToolDeps): Pick<
     if (!found.ok) return failed(found);
     const m = found.market;
     if (m.creatorAccountId !== ctx.accountId) return failed({ reason: 'not_creator', message: 'Only the creator of this market can cancel it.' });
-    return { ok: true, description: `Cancel "${m.question}" (${m.id}) and refund all ${m.stakeCount} stakes (${formatUsdc(m.totalPool)}).`, details: { market_id: m.id } };
+    return { ok: true, description: `Cancel "${m.question}" (${m.id}) and refund all ${m.stakeCount} stakes (${formatUsdc(m.totalPool)}).`, details: { market_id: m.id, question: m.question, stakes: m.stakeCount, pool_text: formatUsdc(m.totalPool) } };
   };
 
   const list_markets = async (input: unknown): Promise<ToolOutcome> => {

@@ -145,6 +145,10 @@ export function sendTransferHandler(deps: { transfers: TransfersService; fx: FxS
         total_debit: usdcDecimal(q.totalDebit),
         rate: q.rate,
         ...(firm ? { quote_id: firm.quote.id, quote_expires_at: firm.quote.expiresAt } : {}),
+        // The description's own phrases, so it can be said in the person's language (local/pending-descriptions-i18n.ts).
+        amount_text: local(fx, q.sourceAmountMinor, q.sourceCurrency),
+        recipient_amount_text: local(fx, q.recipientAmountMinor, q.recipientCurrency),
+        rate_text: rateClause(q).replace(/^ at /, ''),
       },
       ...(firm ? { input: { ...checked.input, quote_id: firm.quote.id } } : {}),
     };
@@ -231,6 +235,8 @@ export function payBillHandler(deps: { bills: BillsService; fx: FxService }): To
         currency: b.biller.currency,
         stablecoin_amount: usdcDecimal(b.stablecoinAmount),
         rate: b.rate,
+        amount_text: local(fx, b.amountMinor, b.biller.currency),
+        account_label: b.biller.account.label.toLowerCase(),
       },
     };
   };

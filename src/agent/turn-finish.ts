@@ -27,7 +27,10 @@ export function finishTurn(result: EngineResult, state: TurnState): TurnOutcome 
   if (state.ended) return state.ended;
   // A held call is answered with the engine's own words (what it understood, why it waits) when it has them,
   // else with grounding's note (an inferred argument) before the description.
-  if (state.pending) return pendingResult(state.pending, result.kind === 'reply' ? result.held : undefined, state.heldNote, result.kind === 'reply' ? result.ask : undefined);
+  if (state.pending) {
+    const r = result.kind === 'reply' ? result : undefined;
+    return pendingResult(state.pending, r?.held, state.heldNote, r?.ask, r?.approval, r?.note);
+  }
   if (state.outcomes.length > 0) {
     // The turn reports its money-moving outcome if it had one, else its last one.
     const primary =

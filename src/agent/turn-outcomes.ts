@@ -57,12 +57,19 @@ export function fromOutcome(outcome: ToolOutcome, reply?: string, extra: Pick<Tu
  * `ask`, when the engine has one, says "confirm or cancel; expires in N minutes" in the
  * person's language; a spend policy's approval note stays as the policy wrote it.
  */
-export function pendingResult(p: PendingAction, held?: string, note?: string, ask?: (minutes: number) => string): TurnOutcome {
+export function pendingResult(
+  p: PendingAction,
+  held?: string,
+  note?: string,
+  ask?: (minutes: number) => string,
+  approval?: (note: string, minutes: number) => string | undefined,
+  noteText?: (note: string) => string | undefined,
+): TurnOutcome {
   const action = TOOL_ACTIONS[p.call.name];
   const minutes = Math.max(1, Math.round((Date.parse(p.expiresAt) - Date.parse(p.createdAt)) / 60_000));
-  const lead = note ? `${note} ` : '';
+  const lead = note ? `${noteText?.(note) ?? note} ` : '';
   const tail = p.approval
-    ? `${p.approval} This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+    ? (approval?.(p.approval, minutes) ?? `${p.approval} This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`)
     : (ask?.(minutes) ?? `Confirm to go ahead, or cancel. This expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   // The engine's own words for a call it held (what it understood, why it waits), unless a spend
   // policy holds it too: then the person must read which rule asks for their approval.

@@ -1,4 +1,5 @@
 /** Finding a market by words of its question, and an outcome by its label. */
+import { meaningOf } from './market-words.js';
 
 const STOP_WORDS = new Set([
   'a', 'an', 'the', 'on', 'in', 'of', 'to', 'for', 'is', 'be', 'by', 'at', 'it', 'will', 'my', 'that', 'this',
@@ -22,7 +23,10 @@ export function questionMatches(ref: string, question: string): boolean {
   const wanted = words(ref).filter((w) => !STOP_WORDS.has(w));
   if (!wanted.length) return false;
   const have = words(question);
-  return wanted.every((w) => have.some((h) => h === w || (w.length >= 3 && h.startsWith(w))));
+  // A word also matches its meaning in another language ("mvua" the question's "rain"): a
+  // Swahili or French reference finds an English question (./market-words.ts).
+  const meanings = new Set(have.map(meaningOf));
+  return wanted.every((w) => have.some((h) => h === w || (w.length >= 3 && h.startsWith(w))) || meanings.has(meaningOf(w)));
 }
 
 /** Yes and no in the corridor languages: "Sí" backs a market's "Yes", "Non" its "No", "Haan" its "Sim". */

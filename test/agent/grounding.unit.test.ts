@@ -291,6 +291,9 @@ describe('grounding: a market the engine looked up with list_markets in the same
     ['by the id it looked up', 'bet 500 KES on yes in the Arsenal market', 'mkt_arsenal1'],
     ['by the question as listed', 'bet 500 KES on yes in the Arsenal market', 'Will Arsenal win the Premier League this season?'],
     ['in Swahili, the market named by its place', 'weka 500 KES kwa Yes kwenye soko la mvua Nairobi', 'mkt_rain1'],
+    // Issue 20: the one naming word is Swahili for the question's "rain" (the markets' cross-language word map).
+    ['in Swahili, the market named only by its subject ("mvua" = rain)', 'weka 500 KES kwa Ndiyo kwenye soko la mvua', 'mkt_rain1'],
+    ['in French, "pluie" for the question\'s "rain"', 'mise 500 KES sur Oui, le marché de la pluie', 'Will it rain in Nairobi on Saturday?'],
   ])('the market named by the person and passed %s acts', async (_how, message, market) => {
     const { out, ran } = await run(message, [list, stake(market)]);
     expect(out).toMatchObject({ ok: true, action: 'market' });
@@ -301,6 +304,7 @@ describe('grounding: a market the engine looked up with list_markets in the same
     ['another listed market than the one named', 'bet 500 KES on yes in the Arsenal market', [list, stake('mkt_rain1')]],
     ['an id never listed in the turn', 'bet 500 KES on yes in the Arsenal market', [stake('mkt_arsenal1')]],
     ['a listed market sharing only filler words ("will", "win", the outcome)', 'bet 500 KES on yes, will they win?', [list, stake('mkt_arsenal1')]],
+    ['a listed market whose subject is another than the one written in Swahili ("mvua" is rain, not Arsenal)', 'weka 500 KES kwa Ndiyo kwenye soko la mvua', [list, stake('mkt_arsenal1')]],
   ])('%s is not grounded: nothing staked', async (_what, message, calls) => {
     const { out, ran } = await run(message, calls);
     expect(out).toMatchObject({ ok: false, reason: 'not_grounded' });

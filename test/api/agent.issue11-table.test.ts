@@ -108,6 +108,7 @@ describe('issue 11 table: no row moves money through POST /api/agent/settle', ()
     const r = await settle(senders.mx, { message: 'manda 25 dólares a @carlos', confirm: false });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ ok: true, action: 'transfer' });
-    expect(r.body.pending.description).toMatch(/^Send 25(\.00)? USD to @carlos/);
+    // Said in the message's language since issue 20 (Spanish or Portuguese: "manda" is both); the figures are the point.
+    expect(r.body.pending.description).toMatch(/^(Send|Enviar) 25(\.00)? USD (to|a|para) @carlos/);
   });
 });

@@ -12,6 +12,22 @@ describe('market references', () => {
     expect(questionMatches('ra', q)).toBe(false);
   });
 
+  it('issue 20: a reference in another language finds the question by shared names and the cross-language word map', () => {
+    const rain = 'Will it rain in Nairobi on Saturday?';
+    expect(questionMatches('mvua Nairobi', rain)).toBe(true);
+    expect(questionMatches('mvua', rain)).toBe(true);
+    expect(questionMatches('pluie Nairobi', rain)).toBe(true);
+    expect(questionMatches('baarish Nairobi', rain)).toBe(true);
+    expect(questionMatches('ulan sa Nairobi', rain)).toBe(false); // "sa" is no word of the question and means nothing mapped
+    expect(questionMatches('mvua Lagos', rain)).toBe(false);
+    expect(questionMatches('mechi Nairobi', rain)).toBe(false);
+    const gilas = 'Will Gilas Pilipinas beat Japan on Sunday?';
+    expect(questionMatches('Gilas Hapon', gilas)).toBe(true);
+    expect(questionMatches('Brasil Hapon', gilas)).toBe(false);
+    expect(questionMatches('CAN Sénégal', 'Le Sénégal va-t-il gagner la CAN ?')).toBe(true);
+    expect(questionMatches('uchaguzi Kenya', 'Will Ruto win the Kenya election?')).toBe(true);
+  });
+
   it('finds outcomes case-insensitively, or by a unique prefix', () => {
     expect(matchOutcome(['Yes', 'No'], 'yes')).toBe(0);
     expect(matchOutcome(['Yes', 'No'], 'N')).toBe(1);

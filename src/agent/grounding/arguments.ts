@@ -11,6 +11,8 @@ import {
 } from '../../bills/catalogue.js';
 import { billerForPhone } from '../../bills/networks.js';
 import { splitPhone } from '../../lib/phone.js';
+import { meaningOf } from '../../markets/market-words.js';
+import { AMBIGUOUS_PESO } from '../local/currencies.js';
 import { fold } from '../local/lexicon-i18n.js';
 import type { ToolCall } from '../tool-inputs.js';
 import type { Ambiguous, Inferred } from './reasons.js';
@@ -109,6 +111,11 @@ function money(out: ArgumentsGrounding, own: OwnReading, amount: string, currenc
   const explicit = currency?.trim().toUpperCase();
   const effective = explicit ?? fallback;
   if (mentions.some((m) => m.currency === effective)) return;
+  // "500 pesos" from an account that holds no pesos: Mexican or Philippine, as a named inference (held).
+  if ((effective === 'MXN' || effective === 'PHP') && mentions.some((m) => m.currency === AMBIGUOUS_PESO)) {
+    out.inferred.push('peso_from_recipient');
+    return;
+  }
   if (!mentions.some((m) => m.currency === undefined)) {
     out.missing.push('currency');
     return;
@@ -223,14 +230,18 @@ function marketFound(market: string, own: OwnReading, seen: readonly SeenMarket[
   const m = market.trim().toLowerCase();
   if (/^mkt_/.test(m) && own.ids.has(m)) return true;
   const have = new Set(own.words);
+  // A word the person wrote in another language names the same thing ("mvua" is the question's
+  // "rain"): the markets' own cross-language word map (src/markets/market-words.ts).
+  const meant = new Set(own.words.map(meaningOf));
+  const said = (w: string) => have.has(w) || meant.has(meaningOf(w));
   const refWords = fold(m).split(/[^\p{L}\p{N}]+/u).filter((w) => w && !REF_FILLERS.has(w));
-  if (!/^mkt_/.test(m) && refWords.length && refWords.every((w) => have.has(w))) return true;
+  if (!/^mkt_/.test(m) && refWords.length && refWords.every(said)) return true;
   const listed = seen.find((s) => s.id.toLowerCase() === m || sameQuestion(s.question, market));
   if (!listed) return false;
   const backed = new Set(outcome ? fold(outcome.toLowerCase()).split(/[^\p{L}\p{N}]+/u) : []);
   return fold(listed.question.toLowerCase())
     .split(/[^\p{L}\p{N}]+/u)
-    .some((w) => w.length >= 2 && !REF_FILLERS.has(w) && !QUESTION_FILLERS.has(w) && !backed.has(w) && !yesNo(w) && have.has(w));
+    .some((w) => w.length >= 2 && !REF_FILLERS.has(w) && !QUESTION_FILLERS.has(w) && !backed.has(w) && !yesNo(w) && said(w));
 }
 
 function sameQuestion(a: string, b: string): boolean {

@@ -14,6 +14,8 @@ export const INFERRED = {
   currency_from_account: "I used your account's currency; the message names none.",
   network_from_phone: "I picked the mobile network from the phone number's prefix.",
   biller_from_category_and_country: 'I picked the only biller of that kind in your country.',
+  /** "pesos" says MXN or PHP but not which: the engine took the recipient's own (the held action names it). */
+  peso_from_recipient: 'Your message says "pesos" without saying which: I used the pesos the recipient receives.',
 } as const;
 export type Inferred = keyof typeof INFERRED;
 

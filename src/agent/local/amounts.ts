@@ -114,7 +114,8 @@ export function findMoney(
     let end = i + 1;
     let first = i;
     const scale = tokens[end] && tokens[end]!.kind === 'word' ? scaleWord(tokens[end]!.norm, ctx.lang ?? 'en') : undefined;
-    if (scale !== undefined && !scaled) {
+    // A spelled number already holds its own scales: "two thousand two" + "thousand" is two amounts, not 2,002,000.
+    if (scale !== undefined && !scaled && !t.spelled) {
       amount = shiftDecimal(amount, scale);
       scaled = true;
       end++;

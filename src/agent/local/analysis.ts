@@ -121,7 +121,9 @@ function foldNumberWords(tokens: Token[], lang: Lang): Token[] {
     for (let j = i; j < tokens.length && tokens[j]!.kind === 'word'; j++) words.push(tokens[j]!.text);
     const read = words.length ? (readNumberWords(words, lang) ?? (lang !== 'en' ? readNumberWords(words, 'en') : undefined)) : undefined;
     // "2 million": a scale word after digits is the digits' multiplier, not a number of its own.
-    const afterDigits = out[out.length - 1]?.kind === 'number' && scaleWord(tokens[i]!.norm, lang) !== undefined;
+    // Not after a spelled number ("do hazaar" + "do hazaar"): that scale starts a second amount.
+    const prev = out[out.length - 1];
+    const afterDigits = prev?.kind === 'number' && !prev.spelled && scaleWord(tokens[i]!.norm, lang) !== undefined;
     if (read && !afterDigits && (!read.weak || isCurrencyWord(tokens[i + read.length]))) {
       const first = tokens[i]!;
       const last = tokens[i + read.length - 1]!;

@@ -143,6 +143,18 @@ export function readNumberWords(tokens: readonly string[], lang: Lang): SpelledN
     if (!p.length || !p.every((x) => isNumberWord(x, lang))) break;
     parts.push(p);
   }
+  // Two amounts side by side ("do hazaar do hazaar", "five hundred five hundred"): when the whole
+  // run is not one number but splits into two that are, the first ends where the second starts;
+  // never the longest prefix, which would glue a word of the second onto the first (2,002,000).
+  const whole = parts.length > 1 ? readRun(parts, lang) : undefined;
+  if (parts.length > 1 && !whole) {
+    for (let k = parts.length - 1; k > 0; k--) {
+      const second = parts[k]![0]!;
+      if (startsNoNumber(second, lang)) continue;
+      const head = readRun(parts.slice(0, k), lang);
+      if (head && readRun(parts.slice(k), lang)) return head;
+    }
+  }
   for (let n = parts.length; n > 0; n--) {
     const flat = parts.slice(0, n).flat();
     // A run may not start or end with a linking word ("and", "na", "y").
@@ -154,6 +166,22 @@ export function readNumberWords(tokens: readonly string[], lang: Lang): SpelledN
     if (value !== undefined && value > 0) return { value: formatValue(value), length: n, weak };
   }
   return undefined;
+}
+
+/** The whole of `parts` read as one number, or undefined. */
+function readRun(parts: readonly string[][], lang: Lang): SpelledNumber | undefined {
+  const flat = parts.flat();
+  if (isLink(flat[0]!, lang) || isLink(flat[flat.length - 1]!, lang)) return undefined;
+  const value = lang === 'sw' ? readSwahili(flat) : readAdditive(flat, lang);
+  if (value === undefined || value <= 0) return undefined;
+  return { value: formatValue(value), length: parts.length, weak: flat.length === 1 && Boolean(WEAK[lang]?.has(flat[0]!)) };
+}
+
+/** A word no number starts with in English order: a bare "thousand", "hundred" or "and" continues one. */
+function startsNoNumber(word: string, lang: Lang): boolean {
+  if (lang === 'sw') return word === 'na';
+  const kind = TABLES[lang]?.[word]?.kind;
+  return kind === 'scale' || kind === 'hundred' || kind === 'link';
 }
 
 function unitsAdd(prev: number, next: number, lang: Lang): boolean {

@@ -26,7 +26,16 @@ export type ParseResult =
   | { kind: 'tool'; call: ToolCall; hold?: string[] }
   | { kind: 'help' }
   /** Nothing to do: a question back, an answer, or the gate's reason in `reason`. */
-  | { kind: 'none'; reply: string; reason?: string }
+  | {
+      kind: 'none';
+      reply: string;
+      reason?: string;
+      /**
+       * "pesos" with no word saying which (reason `ambiguous_currency`): the transfer it would be,
+       * so the engine may take the recipient's own peso as a named inference, held (local-engine.ts).
+       */
+      pesos?: { recipient: string; amount: string; note?: string };
+    }
   /** Must not be done (422): another account, embedded instructions, an amount that is not exact. */
   | { kind: 'refuse'; reply: string; reason?: string };
 
@@ -149,7 +158,13 @@ function build(intent: Exclude<Intent, 'help' | 'quote_transfer' | 'list_activit
 function finish(draft: Draft, a: Analysis): ParseResult {
   if ('reply' in draft) return { kind: 'none', reply: draft.reply };
   const input = draft.call.input as Record<string, unknown>;
-  if (input.currency === AMBIGUOUS_PESO || input.to_currency === AMBIGUOUS_PESO) return { kind: 'none', reply: PESO_QUESTION[a.lang], reason: 'ambiguous_currency' };
+  if (input.currency === AMBIGUOUS_PESO || input.to_currency === AMBIGUOUS_PESO) {
+    const c = draft.call;
+    const pesos = c.name === 'send_transfer' && typeof input.recipient === 'string' && typeof input.amount === 'string'
+      ? { pesos: { recipient: input.recipient, amount: input.amount, ...(typeof input.note === 'string' ? { note: input.note } : {}) } }
+      : {};
+    return { kind: 'none', reply: PESO_QUESTION[a.lang], reason: 'ambiguous_currency', ...pesos };
+  }
   if (typeof input.amount === 'string' && integerDigits(input.amount) > 12) return { kind: 'none', reply: replies.amountTooLarge };
   const parsed = ToolInputs[draft.call.name].safeParse(input);
   if (!parsed.success) {

@@ -16,6 +16,22 @@ const ASK: Readonly<Record<Lang, (n: number) => string>> = {
   tl: (n) => `I-confirm para ituloy, o i-cancel. Mag-e-expire ito sa loob ng ${n} minuto.`,
 };
 
+/** "This expires in N minutes." alone, after a spend policy's approval note. */
+const EXPIRES: Readonly<Record<Lang, (n: number) => string>> = {
+  en: (n) => `This expires in ${n} minute${n === 1 ? '' : 's'}.`,
+  pcm: (n) => `E go expire for ${n} minute${n === 1 ? '' : 's'} time.`,
+  sw: (n) => `Muda wake unaisha baada ya dakika ${n}.`,
+  fr: (n) => `Expire dans ${n} minute${n === 1 ? '' : 's'}.`,
+  pt: (n) => `Expira em ${n} minuto${n === 1 ? '' : 's'}.`,
+  es: (n) => `Vence en ${n} minuto${n === 1 ? '' : 's'}.`,
+  hi: (n) => `Yeh ${n} minute mein expire ho jayega.`,
+  tl: (n) => `Mag-e-expire ito sa loob ng ${n} minuto.`,
+};
+
+export function pendingExpires(lang: Lang, minutes: number): string {
+  return EXPIRES[lang](minutes);
+}
+
 export function pendingAsk(lang: Lang, minutes: number): string {
   return ASK[lang](minutes);
 }

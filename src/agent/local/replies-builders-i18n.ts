@@ -57,6 +57,9 @@ export const MORE_FIXED: ReadonlyArray<[string, Tr]> = [
     'Aling market ang ika-cancel ko? Hal. "cancel mkt_abc123".')],
 ];
 
+/** The bill question "What's the {label} for {biller}?" (its label is translated: account-labels-i18n.ts). */
+export const BILL_ACCOUNT_QUESTION = /^What's the (.+) for (.+)\?$/;
+
 /** One or two variable parts, kept verbatim: [English pattern, translations with {x} and {y}]. */
 export const MORE_VARIABLE: ReadonlyArray<[RegExp, Tr]> = [
   [/^Please write (.+) in international format with the country code/, tr(
@@ -75,7 +78,7 @@ export const MORE_VARIABLE: ReadonlyArray<[RegExp, Tr]> = [
     'Necesito el @usuario de Telegram de {x}, su teléfono, correo, id acct_… o dirección 0x.',
     'Mujhe {x} ka Telegram @username, phone number, email, acct_… id ya 0x address chahiye.',
     'Kailangan ko ang Telegram @username ni {x}, numero, email, acct_… id o 0x address.')],
-  [/^What's the (.+) for (.+)\?$/, tr(
+  [BILL_ACCOUNT_QUESTION, tr(
     'Wetin be the {x} for {y}?', '{x} ya {y} ni ipi?', 'Quel est le {x} pour {y} ?', 'Qual é o {x} para {y}?', '¿Cuál es el {x} para {y}?', '{y} ka {x} kya hai?', 'Ano ang {x} para sa {y}?')],
   [/^How much should I pay (.+)\?$/, tr(
     'How much I go pay {x}?', 'Nilipe {x} kiasi gani?', 'Combien dois-je payer à {x} ?', 'Quanto devo pagar para {x}?', '¿Cuánto le pago a {x}?', '{x} ko kitna pay karna hai?', 'Magkano ang babayaran ko sa {x}?')],

@@ -41,6 +41,27 @@ export const QUOTED_INSTRUCTION: Texts = {
   tl: 'Ang request na iyan ay nasa loob ng quoted o forwarded na mensahe, kaya impormasyon lang iyan, hindi utos mo. Walang naipadala. Kung gusto mong magbayad, isulat ito sa sarili mong salita.',
 };
 
+/** "pesos" read as the recipient's own pesos ({cur}: MXN or PHP), a named inference the person confirms. */
+const PESOS: Texts = {
+  en: 'I have not done this yet: you wrote "pesos" without saying which, so I used {name} ({cur}), the currency {to} receives. Here is what I understood:',
+  pcm: 'I never do am yet: you write "pesos" but you no talk which one, so I use {name} ({cur}), na the money {to} dey receive. Na wetin I understand be this:',
+  sw: 'Sijafanya bado: uliandika "pesos" bila kusema ni zipi, kwa hiyo nimetumia {name} ({cur}), sarafu anayopokea {to}. Hivi ndivyo nilivyoelewa:',
+  fr: "Je ne l'ai pas encore fait : vous avez écrit « pesos » sans préciser lesquels, j'ai donc pris {name} ({cur}), la devise que reçoit {to}. Voici ce que j'ai compris :",
+  pt: 'Ainda não fiz: você escreveu "pesos" sem dizer quais, então usei {name} ({cur}), a moeda que {to} recebe. Foi isto que entendi:',
+  es: 'Todavía no lo hice: escribiste "pesos" sin decir cuáles, así que usé {name} ({cur}), la moneda que recibe {to}. Esto es lo que entendí:',
+  hi: 'Maine abhi kuch nahi kiya: aapne "pesos" likha par kaunse nahi bataya, isliye maine {name} ({cur}) liye, jo {to} ko milte hain. Maine yeh samjha:',
+  tl: 'Hindi ko pa ito ginawa: "pesos" ang isinulat mo pero hindi mo sinabi kung alin, kaya {name} ({cur}) ang ginamit ko, ang perang natatanggap ni {to}. Ito ang naintindihan ko:',
+};
+const PESO_NAMES: Readonly<Record<'MXN' | 'PHP', Texts>> = {
+  MXN: { en: 'Mexican pesos', pcm: 'Mexican pesos', sw: 'pesos za Mexico', fr: 'des pesos mexicains', pt: 'pesos mexicanos', es: 'pesos mexicanos', hi: 'Mexican pesos', tl: 'Mexican pesos' },
+  PHP: { en: 'Philippine pesos', pcm: 'Philippine pesos', sw: 'pesos za Ufilipino', fr: 'des pesos philippins', pt: 'pesos filipinos', es: 'pesos filipinos', hi: 'Philippine pesos', tl: 'piso ng Pilipinas' },
+};
+
+export function pesosHeldReply(lang: Lang, currency: 'MXN' | 'PHP', recipient: string, description: string): string {
+  const lead = PESOS[lang].replace('{name}', PESO_NAMES[currency][lang]).replace('{cur}', currency).replace('{to}', recipient);
+  return `${lead}\n${description}\n${CONFIRM[lang]}`;
+}
+
 /** The whole reply of a held call: why it waits, what was understood (the agent's description), confirm or cancel. */
 export function heldReply(lang: Lang, leftover: readonly string[], description: string): string {
   const left = leftover.map((w) => `"${w}"`).join(', ');

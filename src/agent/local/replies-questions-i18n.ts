@@ -1,6 +1,7 @@
 import type { Lang } from './language.js';
 import { NOT_UNDERSTOOD, replies } from './replies.js';
-import { MORE_FIXED, MORE_VARIABLE } from './replies-builders-i18n.js';
+import { BILL_ACCOUNT_QUESTION, MORE_FIXED, MORE_VARIABLE } from './replies-builders-i18n.js';
+import { accountLabel } from './account-labels-i18n.js';
 
 /**
  * The parser's own questions ("how much?", "to whom?", "which market?") in the message's
@@ -105,7 +106,12 @@ export function localizeQuestion(reply: string, lang: Lang): string {
   for (const [en, tr] of [...FIXED, ...MORE_FIXED]) if (en === reply) return tr[lang];
   for (const [re, tr] of [...VARIABLE, ...MORE_VARIABLE]) {
     const m = re.exec(reply);
-    if (m) return tr[lang].replace('{x}', m[1]!).replace('{y}', m[2] ?? '');
+    if (!m) continue;
+    // The bill question's field label comes from the catalogue in English: it is translated too.
+    const x = re === BILL_ACCOUNT_QUESTION ? accountLabel(m[1]!, lang) : m[1]!;
+    const text = tr[lang].replace('{x}', x).replace('{y}', m[2] ?? '');
+    // A translated label may open the sentence ("Namba ya mita ya …"): capitalised, never an id.
+    return re === BILL_ACCOUNT_QUESTION ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text;
   }
   return reply;
 }

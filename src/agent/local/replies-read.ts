@@ -44,7 +44,7 @@ const FEE: Texts = {
 };
 const NO_FEE: Texts = { en: '; no fee', pcm: '; no fee', sw: '; bila ada', fr: ' ; sans frais', pt: '; sem tarifa', es: '; sin comisión', hi: '; koi fee nahi', tl: '; walang bayad' };
 
-const FIRM: Texts = {
+export const FIRM: Texts = {
   en: ' Held until {until} UTC (quote {id}).',
   pcm: ' This price go hold reach {until} UTC (quote {id}).',
   sw: ' Bei hii inashikiliwa hadi {until} UTC (quote {id}).',

@@ -1,3 +1,4 @@
+import { NOTES } from '../../../src/agent/local/grounding-notes-i18n.js';
 import { describe, expect, it } from 'vitest';
 import { runEval } from './run-eval.js';
 import { INFERRED } from '../../../src/agent/grounding/index.js';
@@ -25,7 +26,9 @@ describe('agent evaluation set: an engine giving the expected answers scores the
     // a call by a rule it names (a network from the phone's prefix, a biller from its kind): those wait for a confirm.
     const sampled = report.results.filter((r) => r.sampled);
     const moved = sampled.filter((r) => r.observed.moved);
-    const heldByRule = sampled.filter((r) => !r.observed.moved && r.observed.held && Object.values(INFERRED).some((note) => r.reply.startsWith(note)));
+    // The note in the person's language (issue 20): the English one or its translation.
+    const notes = [...Object.values(INFERRED), ...Object.values(NOTES).flatMap((tr) => Object.values(tr))];
+    const heldByRule = sampled.filter((r) => !r.observed.moved && r.observed.held && notes.some((note) => r.reply.startsWith(note)));
     expect(sampled.filter((r) => !moved.includes(r) && !heldByRule.includes(r)).map((r) => r.id)).toEqual([]);
     expect(moved.length).toBeGreaterThanOrEqual(20);
   });
