@@ -21,7 +21,7 @@ import type { ChainPort } from '../chain/port.js';
 import { relayOnce } from '../chain/relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
-import { defineTable, StoreConflictError, type Store } from '../store/index.js';
+import { defineTable, rangeAll, StoreConflictError, type Store } from '../store/index.js';
 import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
 
 /** One token transfer into a deposit address. */
@@ -268,15 +268,8 @@ export class DepositWatcher {
     return summary;
   }
 
-  private async watched(): Promise<Deposit[]> {
-    const out: Deposit[] = [];
-    for (let after: { value: unknown; id: string } | undefined; ; ) {
-      const page = await this.o.store.table(Deposits).findRange({ watch: 'open' }, { field: 'watchUntil', after, limit: PAGE });
-      out.push(...page);
-      if (page.length < PAGE) return out;
-      const last = page[page.length - 1]!;
-      after = { value: last.watchUntil, id: last.id };
-    }
+  private watched(): Promise<Deposit[]> {
+    return rangeAll(this.o.store.table(Deposits), { watch: 'open' }, { field: 'watchUntil', limit: PAGE });
   }
 
   /** Adds the transfers not credited yet; returns how many. */
