@@ -5,7 +5,7 @@ import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { quoteTransfer } from '../transfers/quote.js';
 import type { SendTransferInput } from '../transfers/schemas.js';
 import { local } from './money-format.js';
-import type { ToolContext, ToolOutcome, ToolPreview } from './tools.js';
+import type { ToolContext, ToolOutcome, ToolPreview } from './tools/contract.js';
 
 /**
  * send_transfer to a phone or email with no account (docs/claims.md): instead of

@@ -12,6 +12,8 @@ export { createToolHandlers, type ToolHandlerDeps } from './handlers.js';
 export { LocalEngine } from './local-engine.js';
 export type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from './engine.js';
 export * from './tools.js';
+export { toolCatalogue, toolsTable, type CatalogueEntry } from './tool-catalogue.js';
+export { TOOLS, type AnyTool } from './tools/registry.js';
 export { PendingActions, type PendingAction, type PendingStatus } from './pending-actions.js';
 
 /**

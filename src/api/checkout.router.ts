@@ -6,6 +6,7 @@ import { CheckoutErrorBody, notFound, useErrorShape } from '../http/errors.js';
 import { CheckoutRead, CheckoutView, checkoutView } from '../http/present.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { PaymentId } from '../payments/schemas.js';
+import { merchantNameFor } from '../payments/merchant-name.js';
 import { usdcDecimal } from '../lib/money.js';
 
 registerSchema('CheckoutView', CheckoutView);
@@ -70,7 +71,7 @@ export function checkoutRouter(deps: Core): Router {
       const body = JSON.stringify({
         ok: true,
         payment: {
-          ...checkoutView(p, account?.name ?? 'Merchant'),
+          ...checkoutView(p, merchantNameFor(p, account)),
           ...deps.present.checkout(),
           ...(deposit
             ? {

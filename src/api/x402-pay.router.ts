@@ -11,6 +11,7 @@ import { sessionExtensions } from '../x402/discovery.js';
 import { isMppRequest, mppChallenge, mppPay } from './x402-mpp.js';
 import { ExactEvmPayload } from '../x402/schemas.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
+import { merchantNameFor } from '../payments/merchant-name.js';
 import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
@@ -109,7 +110,7 @@ export function x402PayRouter(deps: Core): Router {
     if (!payTo) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     const url = x402UrlFor(deps.config.PUBLIC_URL, id);
     const account = await deps.accounts.get(p.accountId);
-    const description = `${p.merchantName ?? account?.name ?? 'Merchant'}: ${p.description ?? `payment ${id}`} (${stablecoinText(p)} USDC)`;
+    const description = `${merchantNameFor(p, account)}: ${p.description ?? `payment ${id}`} (${stablecoinText(p)} USDC)`;
     const requirements = p.status === 'pending' ? sessionRequirements(port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }) : undefined;
     const ask = (error: string, extra: Record<string, unknown> = {}) => {
       const message = paymentRequired(url, description, requirements ? [requirements] : [], error, sessionExtensions(p));

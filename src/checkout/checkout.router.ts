@@ -8,6 +8,7 @@ import type { Account } from '../accounts/accounts.js';
 import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
 import { formatUsdc, groupThousands, usdcCents, usdcDecimal } from '../lib/money.js';
 import { stablecoinText, type Payment } from '../payments/payments.js';
+import { merchantNameFor } from '../payments/merchant-name.js';
 import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel, type ReceiptModel } from './page.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -92,7 +93,7 @@ export function checkoutPageRouter(deps: Core): Router {
       return;
     }
     const account = await deps.accounts.get(p.accountId);
-    const merchantName = p.merchantName ?? account?.name ?? 'Merchant';
+    const merchantName = merchantNameFor(p, account);
     const amountText = money(deps, p.amount, p.currency);
     const extras = deps.present.checkout();
     const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';

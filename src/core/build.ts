@@ -16,6 +16,7 @@ import { KeysService } from '../keys/keys.js';
 import { backfillLivemode } from './livemode-backfill.js';
 import { PaymentsService } from '../payments/payments.js';
 import { PaymentCancellation } from '../payments/cancel.js';
+import { merchantNameOf } from '../payments/merchant-name.js';
 import { createWebhooks } from '../webhooks/webhooks.js';
 import { WebhookEndpointsService } from '../webhooks/endpoints.js';
 import { EventsService } from '../events/events.js';
@@ -286,7 +287,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       port: x402Port,
       publicUrl: config.PUBLIC_URL,
       recipientFor: (p) => settlement.recipientFor(p),
-      merchantName: async (p) => p.merchantName ?? (await accounts.get(p.accountId))?.name ?? 'Merchant',
+      merchantName: (p) => merchantNameOf(p, accounts),
     }),
     x402Port,
     wallets,

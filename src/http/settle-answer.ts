@@ -6,6 +6,7 @@
 import type { Response } from 'express';
 import type { Core } from '../core/core.js';
 import type { Payment } from '../payments/payments.js';
+import { merchantNameFor } from '../payments/merchant-name.js';
 import { SettleReason, type SettleResult } from '../settlement/settlement.js';
 import { checkoutView } from './present.js';
 
@@ -59,7 +60,7 @@ export async function sendSettleResult(deps: Pick<Core, 'payments' | 'accounts' 
     return;
   }
   const account = await deps.accounts.get(r.payment.accountId);
-  const payment = { ...checkoutView(r.payment, account?.name ?? 'Merchant'), ...deps.present.checkout() };
+  const payment = { ...checkoutView(r.payment, merchantNameFor(r.payment, account)), ...deps.present.checkout() };
   if (r.payment.status === 'settled') {
     res.status(200).json({ ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) });
   } else {

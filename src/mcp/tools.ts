@@ -1,11 +1,9 @@
 /**
- * The agent's tools as MCP tools: names, descriptions and input schemas come from the agent's
- * tool registry (ToolInputs, TOOL_DESCRIPTIONS), converted the way the Claude engine converts
- * them, so a tool added to the agent shows up here and no schema can drift.
+ * The agent's tools as MCP tools: names, descriptions, flags and input schemas come from the
+ * agent's tool catalogue (src/agent/tool-catalogue.ts, read off the registry in
+ * src/agent/tools/registry.ts), so a tool added to the agent shows up here and no schema can drift.
  */
-import { z } from 'zod';
-import { TOOL_DESCRIPTIONS } from '../agent/index.js';
-import { MONEY_MOVING_TOOLS, READ_ONLY_TOOLS, ToolInputs, type ToolName } from '../agent/tool-inputs.js';
+import { toolCatalogue, type AnyTool } from '../agent/index.js';
 
 export interface McpToolDef {
   name: string;
@@ -14,22 +12,14 @@ export interface McpToolDef {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
 }
 
-/** JSON Schema of a tool's input, input side (what a caller writes, before transforms). */
-export function toolInputSchema(name: ToolName): McpToolDef['inputSchema'] {
-  const { $schema: _drop, ...json } = z.toJSONSchema(ToolInputs[name], { io: 'input' }) as Record<string, unknown>;
-  return { ...json, type: 'object' };
-}
-
-export function agentToolDefs(): McpToolDef[] {
-  return (Object.keys(ToolInputs) as ToolName[]).map((name) => {
-    const moving = MONEY_MOVING_TOOLS.has(name);
-    return {
-      name,
-      description: moving
-        ? `${TOOL_DESCRIPTIONS[name]} Moves money only after the account holder confirms it on the service's own page: the result carries the confirmation link and the pending action id.`
-        : TOOL_DESCRIPTIONS[name],
-      inputSchema: toolInputSchema(name),
-      annotations: { readOnlyHint: READ_ONLY_TOOLS.has(name), destructiveHint: moving, openWorldHint: false },
-    };
-  });
+/** The MCP tool list of a registry (the agent's own by default; tests pass one with a tool added). */
+export function agentToolDefs(registry?: readonly AnyTool[]): McpToolDef[] {
+  return toolCatalogue(registry).map((t) => ({
+    name: t.name,
+    description: t.movesMoney
+      ? `${t.description} Moves money only after the account holder confirms it on the service's own page: the result carries the confirmation link and the pending action id.`
+      : t.description,
+    inputSchema: { ...t.inputSchema, type: 'object' },
+    annotations: { readOnlyHint: t.readOnly, destructiveHint: t.movesMoney, openWorldHint: false },
+  }));
 }

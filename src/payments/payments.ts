@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { defineTable, type InsertOrGet, type Store, type Tx } from '../store/index.js';
+import { defineTable, rangePages, type InsertOrGet, type Store, type Tx } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { FxFailure, FxService } from '../fx/rates.js';
@@ -377,8 +377,7 @@ export class PaymentsService {
     // scan on PostgreSQL): a million open sessions cost nothing until they are due.
     const atMost = new Date(now).toISOString();
     let swept = 0;
-    for (let after: RangeCursor | undefined; ; ) {
-      const page = await this.store.table(Payments).findRange({ status: 'pending' }, { field: 'expiresAt', atMost, after, limit: PASS_PAGE });
+    for await (const page of rangePages(this.store.table(Payments), { status: 'pending' }, { field: 'expiresAt', atMost, limit: PASS_PAGE })) {
       const due = page.filter((p) => !hasSettleAttempt(p));
       if (due.length > 0) {
         swept += await this.store.transaction(async (tx) => {
@@ -387,10 +386,8 @@ export class PaymentsService {
           return n;
         });
       }
-      if (page.length < PASS_PAGE) return swept;
-      const last = page[page.length - 1]!;
-      after = { value: last.expiresAt, id: last.id };
     }
+    return swept;
   }
 
   /**
@@ -399,13 +396,7 @@ export class PaymentsService {
    */
   async *processing(olderThanMs = 0, now = Date.now()): AsyncGenerator<Payment[]> {
     const atMost = new Date(now - olderThanMs).toISOString();
-    for (let after: RangeCursor | undefined; ; ) {
-      const page = await this.store.table(Payments).findRange({ status: 'processing' }, { field: 'updatedAt', atMost, after, limit: PASS_PAGE });
-      if (page.length > 0) yield page;
-      if (page.length < PASS_PAGE) return;
-      const last = page[page.length - 1]!;
-      after = { value: last.updatedAt, id: last.id };
-    }
+    yield* rangePages(this.store.table(Payments), { status: 'processing' }, { field: 'updatedAt', atMost, limit: PASS_PAGE });
   }
 
   /**
@@ -413,18 +404,13 @@ export class PaymentsService {
    * not, a page at a time: a partial index holds only the rows that have `attemptedBy`.
    */
   async *pendingWithAttempts(): AsyncGenerator<Payment[]> {
-    for (let after: RangeCursor | undefined; ; ) {
-      const page = await this.store.table(Payments).findRange({ status: 'pending' }, { field: 'attemptedBy', after, limit: PASS_PAGE });
+    for await (const page of rangePages(this.store.table(Payments), { status: 'pending' }, { field: 'attemptedBy', limit: PASS_PAGE })) {
       const attempted = page.filter(hasSettleAttempt);
       if (attempted.length > 0) yield attempted;
-      if (page.length < PASS_PAGE) return;
-      const last = page[page.length - 1]!;
-      after = { value: last.attemptedBy, id: last.id };
     }
   }
 }
 
-type RangeCursor = { value: unknown; id: string };
 
 export type TransitionPatch = Partial<
   Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded' | 'viaDeposit' | 'depositExcess'>

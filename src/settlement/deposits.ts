@@ -24,7 +24,7 @@ import type { ChainPort } from '../chain/port.js';
 import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
-import { defineTable, StoreConflictError, type Store } from '../store/index.js';
+import { defineTable, rangeAll, StoreConflictError, type Store } from '../store/index.js';
 import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
 import { DepositIndexes } from './deposit-indexes.js';
 
@@ -260,15 +260,8 @@ export class DepositWatcher {
     return summary;
   }
 
-  private async watched(): Promise<Deposit[]> {
-    const out: Deposit[] = [];
-    for (let after: { value: unknown; id: string } | undefined; ; ) {
-      const page = await this.o.store.table(Deposits).findRange({ watch: 'open' }, { field: 'watchUntil', after, limit: PAGE });
-      out.push(...page);
-      if (page.length < PAGE) return out;
-      const last = page[page.length - 1]!;
-      after = { value: last.watchUntil, id: last.id };
-    }
+  private watched(): Promise<Deposit[]> {
+    return rangeAll(this.o.store.table(Deposits), { watch: 'open' }, { field: 'watchUntil', limit: PAGE });
   }
 
   /** Adds the transfers not credited yet; returns how many. */

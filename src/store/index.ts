@@ -3,3 +3,4 @@ export { LowdbStore } from './lowdb-store.js';
 export { PgStore } from './pg/pg-store.js';
 export { openStore } from './open.js';
 export { InstanceLease } from './instance.js';
+export { rangeAll, rangePages } from './range.js';

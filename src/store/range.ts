@@ -1,4 +1,4 @@
-import type { RangeQuery, Row, TableDef, Where } from './types.js';
+import type { RangeQuery, ReadTable, Row, TableDef, Where } from './types.js';
 
 /**
  * The part of `findRange` both stores share: checking that the query is one the table declared
@@ -36,4 +36,27 @@ export function rangeOf<T extends Row>(rows: readonly T[], range: RangeQuery): T
   });
   picked.sort((a, b) => compare([f(a), a.id], [f(b), b.id]));
   return picked.slice(0, range.limit);
+}
+
+/**
+ * A range read page by page (the paged loop every background pass needs): `range.limit` rows at
+ * a time, each page read after the last row of the one before (its `range.field` value and id),
+ * until a short page. Yields the non-empty pages; the next page is read only when asked for, so a
+ * pass that changes the rows of one page does so before the next is read.
+ */
+export async function* rangePages<T extends Row>(table: Pick<ReadTable<T>, 'findRange'>, where: Where<T>, range: Omit<RangeQuery, 'after'>): AsyncGenerator<T[]> {
+  for (let after: RangeQuery['after']; ; ) {
+    const page = await table.findRange(where, { ...range, after });
+    if (page.length > 0) yield page;
+    if (page.length < range.limit) return;
+    const last = page[page.length - 1]!;
+    after = { value: (last as Record<string, unknown>)[range.field], id: last.id };
+  }
+}
+
+/** Every row of a range read, read a page at a time (rangePages). */
+export async function rangeAll<T extends Row>(table: Pick<ReadTable<T>, 'findRange'>, where: Where<T>, range: Omit<RangeQuery, 'after'>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const page of rangePages(table, where, range)) out.push(...page);
+  return out;
 }

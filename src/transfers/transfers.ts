@@ -7,7 +7,7 @@ import { nowIso } from '../lib/ids.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
-import { defineTable, type Store } from '../store/index.js';
+import { defineTable, rangeAll, type Store } from '../store/index.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { RelayAttempts } from '../chain/owned-relay.js';
 import { moveWithFeeOnce } from '../wallet/custodial-fee-move.js';
@@ -338,15 +338,7 @@ export class TransfersService {
     // which grows without bound, is never read whole.
     const atMost = new Date(this.now().getTime() - idleMs).toISOString();
     const t = this.store.table(Transfers);
-    const all = async (where: Partial<Transfer>) => {
-      const out: Transfer[] = [];
-      for (let after: { value: unknown; id: string } | undefined; ; ) {
-        const page = await t.findRange(where, { field: 'updatedAt', atMost, after, limit: 500 });
-        out.push(...page);
-        if (page.length < 500) return out;
-        after = { value: page[page.length - 1]!.updatedAt, id: page[page.length - 1]!.id };
-      }
-    };
+    const all = (where: Partial<Transfer>) => rangeAll(t, where, { field: 'updatedAt', atMost, limit: 500 });
     const [submitted, feePending, feeFailed] = await Promise.all([all({ status: 'submitted' }), all({ feeStatus: 'pending' }), all({ feeStatus: 'failed' })]);
     return [...submitted, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')];
   }

@@ -2,8 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { LocalEngine } from '../../src/agent/local-engine.js';
 import { createToolHandlers } from '../../src/agent/handlers.js';
-import { payBillHandler, sendTransferHandler } from '../../src/agent/money-tools.js';
-import { marketHandlers } from '../../src/agent/market-tools.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { LANGS } from '../../src/agent/local/language.js';
 import { outcomeReply } from '../../src/agent/local/outcome-replies-i18n.js';
@@ -57,8 +55,10 @@ const report = { paid: 2, unpaid: 1, total: 24_000_000n, payouts: [] };
 
 /** Each money-moving tool's real outcome: [tool, outcome, figures the reply must carry verbatim]. */
 async function outcomes(): Promise<Array<[string, string, ToolOutcome, string[]]>> {
-  const send = (t: object) => sendTransferHandler({ transfers: { send: async () => ({ ok: true, transfer: t }) } as never, fx })({ recipient: '@zawadi', amount: '5000', currency: 'KES' }, ctx);
-  const pay = (b: object) => payBillHandler({ bills: { pay: async () => ({ ok: true, bill: b }) } as never, fx })({ biller: 'kplc', account_number: '37191234567', amount: '1500' }, ctx);
+  // Each tool's real handler over fakes of the one module it needs (the rest is never reached).
+  const handlers = (deps: object) => createToolHandlers({ fx, ...deps } as never);
+  const send = (t: object) => handlers({ transfers: { send: async () => ({ ok: true, transfer: t }) } }).send_transfer({ recipient: '@zawadi', amount: '5000', currency: 'KES' }, ctx);
+  const pay = (b: object) => handlers({ bills: { pay: async () => ({ ok: true, bill: b }) } }).pay_bill({ biller: 'kplc', account_number: '37191234567', amount: '1500' }, ctx);
   const markets = {
     view: marketView,
     escrowAddress: () => ESCROW,
@@ -67,14 +67,14 @@ async function outcomes(): Promise<Array<[string, string, ToolOutcome, string[]]
     resolve: async () => ({ ok: true, market, report }),
     cancel: async () => ({ ok: true, market, report: { ...report, unpaid: 0, paid: 1 } }),
   };
-  const mh = marketHandlers({ markets: markets as never, accounts: fakeAccounts as never, fx });
+  const mh = handlers({ markets, accounts: fakeAccounts });
   const pendingStake = { ...markets, stake: async () => ({ ok: true, stake: { ...stake, status: 'pending', txHash: undefined }, market }) };
-  const mhPending = marketHandlers({ markets: pendingStake as never, accounts: fakeAccounts as never, fx });
+  const mhPending = handlers({ markets: pendingStake, accounts: fakeAccounts });
   const payments = {
     create: async () => ({ ok: true, payment: { id: 'pay_L1', status: 'pending', amount: '2500', currency: 'PHP', stablecoinAmount: '42589437', rate: '58.70', expiresAt: 'x' } }),
     checkoutUrl: (id: string) => `https://pay.example.test/c/${id}`,
   };
-  const link = createToolHandlers({ accounts: { get: async () => ({ id: 'acct_alice', name: 'Alice', localCurrency: 'PHP' }) } as never, payments: payments as never, fx, publicUrl: 'https://pay.example.test' }).create_payment_link;
+  const link = handlers({ accounts: { get: async () => ({ id: 'acct_alice', name: 'Alice', localCurrency: 'PHP' }) }, payments, publicUrl: 'https://pay.example.test' }).create_payment_link;
   const both = ['5,000.00 KES', '@zawadi', '59,787.27 NGN', '38.684719 USDC', '1 KES = 11.95745 NGN', '129.25 KES/USDC', '0.193424 USDC'];
   return [
     ['send_transfer', 'settled', await send(transfer()), [...both, TX]],

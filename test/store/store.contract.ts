@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreConflictError, defineTable, type Row, type Store } from '../../src/store/index.js';
+import { StoreConflictError, defineTable, rangeAll, rangePages, type Row, type Store } from '../../src/store/index.js';
 
 /**
  * The Store contract (src/store/types.ts), run against every implementation: lowdb
@@ -424,6 +424,31 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
       it('refuses a range the table did not declare (PostgreSQL would have no index for it)', async () => {
         await expect(store.table(Items).findRange({ owner: 'a' }, { field: 'due', limit: 1 })).rejects.toThrow(/not declared/);
         await expect(store.table(Items).findRange({ status: 'open', owner: 'a' }, { field: 'due', limit: 1 })).rejects.toThrow(/exactly one/);
+      });
+
+      it('rangePages reads page after page from the last row of the one before; rangeAll gathers them (issue 22: the one paged loop)', async () => {
+        await store.transaction(async (tx) => {
+          // Seven rows due by the bound: pages of 3 give 3, 3, 1; two share a due time (the id orders them).
+          const dues = ['07', '01', '03', '03', '05', '02', '06', '09'];
+          for (const [i, d] of dues.entries()) await tx.table(Items).insert(item(`p${i}`, { status: 'open', due: `2026-02-${d}T00:00:00.000Z` }));
+          await tx.table(Items).insert(item('p-closed', { status: 'closed', due: '2026-02-01T00:00:00.000Z' }));
+        });
+        const range = { field: 'due', atMost: '2026-02-07T00:00:00.000Z', limit: 3 };
+        const pages: string[][] = [];
+        for await (const page of rangePages(store.table(Items), { status: 'open' }, range)) pages.push(page.map((r) => r.id));
+        expect(pages).toEqual([['p1', 'p5', 'p2'], ['p3', 'p4', 'p6'], ['p0']]);
+        expect((await rangeAll(store.table(Items), { status: 'open' }, range)).map((r) => r.id)).toEqual(['p1', 'p5', 'p2', 'p3', 'p4', 'p6', 'p0']);
+        // A full last page ends on the empty read after it, which yields nothing.
+        const whole: string[][] = [];
+        for await (const page of rangePages(store.table(Items), { status: 'open' }, { ...range, limit: 7 })) whole.push(page.map((r) => r.id));
+        expect(whole).toEqual([['p1', 'p5', 'p2', 'p3', 'p4', 'p6', 'p0']]);
+        // Changing a page's rows before asking for the next one (what a sweep does) loses none.
+        const swept: string[] = [];
+        for await (const page of rangePages(store.table(Items), { status: 'open' }, { field: 'due', limit: 2 })) {
+          for (const r of page) await store.write(Items, (t) => t.update(r.id, { status: 'closed' }));
+          swept.push(...page.map((r) => r.id));
+        }
+        expect(swept).toEqual(['p1', 'p5', 'p2', 'p3', 'p4', 'p6', 'p0', 'p7']);
       });
     });
 

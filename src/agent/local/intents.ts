@@ -107,8 +107,8 @@ export function scoreIntents(a: Analysis): IntentScores {
   const whatIHave = findPhrase(a, ['what', 'do', 'i', 'have']) >= 0 || findPhrase(a, ['what', 'have', 'i', 'got']) >= 0;
   if (findPhrase(a, ['in', 'my', 'wallet']) >= 0 || findPhrase(a, ['in', 'my', 'account']) >= 0 || whatIHave) add('get_balance', 3);
 
-  // Gates: an intent needs at least one of its defining words or shapes.
-  const gates: Record<Intent, boolean> = {
+  // Gates: an intent needs at least one of its defining words or shapes (a tool with none is never scored).
+  const gates: Partial<Record<Intent, boolean>> = {
     send_transfer: hasLemma(a, ...TRANSFER_VERBS) || recipients.length > 0,
     pay_bill: billerHit || hasLemma(a, ...BILL_NOUNS) || findPhrase(a, ['top', 'up']) >= 0,
     create_market: hasLemma(a, 'market', 'poll', 'prediction') || findPhrase(a, ['bet', 'market']) >= 0,

@@ -151,6 +151,9 @@ function build(intent: Exclude<Intent, 'help' | 'quote_transfer' | 'list_activit
       return buildPaymentLink(a);
     case 'get_balance':
       return { call: { name: 'get_balance', input: {} } };
+    // A registered tool the local engine has no builder for (it is never scored, see intents.ts).
+    default:
+      return { reply: NOT_UNDERSTOOD };
   }
 }
 

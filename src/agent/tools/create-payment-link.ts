@@ -1,0 +1,73 @@
+import { CreatePaymentInput } from '../../payments/schemas.js';
+import { usdcDecimal } from '../../lib/money.js';
+import { CreatePaymentLinkInput } from '../../wallet/schemas.js';
+import { ToolFailureReason, amountIn, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
+
+/** Payment links made from chat live as long as a default checkout session. */
+export const PAYMENT_LINK_MINUTES = 60;
+
+/**
+ * create_payment_link: a hosted checkout payment through the payments module, in the caller's
+ * local currency unless one is named, returning to `${publicUrl}/app`. Moves no money by itself.
+ */
+export const createPaymentLink = defineTool({
+  name: 'create_payment_link',
+  input: CreatePaymentLinkInput,
+  action: 'payment',
+  description: 'Create a hosted checkout link through which someone else can pay the user. Moves no money by itself.',
+  movesMoney: false,
+  readOnly: false,
+  prompt: { line: 'a hosted checkout link through which someone else pays the user.' },
+  describe: (i, local) => `Create a payment link for ${amountIn(i.amount, i.currency, local)}${i.description ? ` ("${i.description}")` : ''}.`,
+  handler: (deps) => createPaymentLinkHandler(deps),
+});
+
+function createPaymentLinkHandler(deps: Pick<ToolDeps, 'accounts' | 'payments' | 'fx' | 'publicUrl' | 'livemodeOfKey'>): ToolRun<CreatePaymentLinkInput> {
+  return async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+    const checked = checkInput(createPaymentLink, input);
+    if (!checked.ok) return checked;
+    const i = checked.input;
+    const account = await deps.accounts.get(ctx.accountId);
+    if (!account) return { ok: false, action: 'payment', reason: ToolFailureReason.not_allowed, message: 'Your account could not be found.' };
+    const currency = i.currency ?? account.localCurrency;
+    const parsed = CreatePaymentInput.safeParse({
+      amount: Number(i.amount),
+      currency,
+      redirect_url: `${deps.publicUrl}/app`,
+      ...(i.description ? { description: i.description } : {}),
+      merchant_name: account.name,
+      expires_in_minutes: PAYMENT_LINK_MINUTES,
+    });
+    if (!parsed.success) {
+      return { ok: false, action: 'payment', reason: ToolFailureReason.invalid_amount, message: parsed.error.issues[0]?.message ?? 'Invalid payment link.' };
+    }
+    const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
+    const created = await deps.payments.create(ctx.accountId, parsed.data, undefined, livemode);
+    if (!created.ok) {
+      const reason = created.reason === 'unsupported_currency' ? ToolFailureReason.unsupported_currency : ToolFailureReason.invalid_amount;
+      return { ok: false, action: 'payment', reason, message: created.message };
+    }
+    const p = created.payment;
+    const url = deps.payments.checkoutUrl(p.id);
+    const stablecoin = usdcDecimal(p.stablecoinAmount);
+    const parsedAmount = deps.fx.parseAmount(p.amount, p.currency);
+    const shown = parsedAmount.ok ? deps.fx.format(parsedAmount.minor, p.currency) : `${p.amount} ${p.currency}`;
+    return {
+      ok: true,
+      action: 'payment',
+      result: {
+        id: p.id,
+        status: p.status,
+        amount: Number(p.amount),
+        currency: p.currency,
+        amount_text: shown,
+        stablecoin_amount: stablecoin,
+        rate: p.rate,
+        checkout_url: url,
+        description: p.description ?? null,
+        expires_at: p.expiresAt,
+      },
+      summary: `Payment link for ${shown} (${stablecoin} USDC at ${p.rate} ${p.currency}/USDC): ${url} (valid for ${PAYMENT_LINK_MINUTES} minutes).`,
+    };
+  };
+}

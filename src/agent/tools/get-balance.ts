@@ -1,0 +1,44 @@
+import type { AccountsService } from '../../accounts/accounts.js';
+import type { FxService } from '../../fx/rates.js';
+import { formatUsdc } from '../../lib/money.js';
+import type { WalletSummary } from '../../wallet/balance.js';
+import { GetBalanceInput } from '../../wallet/schemas.js';
+import type { Wallets } from '../../wallet/wallets.js';
+import { local } from '../money-format.js';
+import { ToolFailureReason, checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';
+
+/** get_balance: the caller's wallet in the stablecoin and in their local currency. */
+export const getBalance = defineTool({
+  name: 'get_balance',
+  input: GetBalanceInput,
+  action: 'balance',
+  description: "Show the user's wallet balance in the stablecoin and in their local currency.",
+  movesMoney: false,
+  readOnly: true,
+  prompt: { line: "the user's own balance." },
+  describe: () => 'Show your balance.',
+  handler: (deps) => getBalanceHandler({ wallets: deps.wallets, fx: deps.fx, accounts: deps.accounts }),
+});
+
+function getBalanceHandler(deps: { wallets: Pick<Wallets, 'summary'>; fx: FxService; accounts: AccountsService }): ToolRun<GetBalanceInput> {
+  return async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+    const checked = checkInput(getBalance, input);
+    if (!checked.ok) return checked;
+    const account = await deps.accounts.get(ctx.accountId);
+    if (!account) return { ok: false, action: 'balance', reason: ToolFailureReason.not_allowed, message: 'Your account could not be found.' };
+    let w: WalletSummary;
+    try {
+      w = await deps.wallets.summary(account);
+    } catch {
+      return { ok: false, action: 'balance', reason: 'chain_unavailable', message: 'The network is not reachable right now; try again shortly.' };
+    }
+    const inLocal = deps.fx.fromStablecoin(BigInt(w.balance_base_units), w.currency);
+    const localText = inLocal.ok ? local(deps.fx, inLocal.minor, w.currency) : null;
+    return {
+      ok: true,
+      action: 'balance',
+      result: { ...w, stablecoin: 'USDC' },
+      summary: `Your balance is ${formatUsdc(w.balance_base_units)}${localText ? ` (${localText} at ${w.rate} ${w.currency}/USDC)` : ''}.`,
+    };
+  };
+}

@@ -1,0 +1,36 @@
+import type { MarketsService } from '../../markets/markets.js';
+import { ListMarketsInput } from '../../markets/schemas.js';
+import { formatUsdc } from '../../lib/money.js';
+import { checkInput, defineTool, type ToolOutcome, type ToolRun } from './contract.js';
+
+/** list_markets: prediction markets, optionally by status (newest 10 in the summary). */
+export const listMarkets = defineTool({
+  name: 'list_markets',
+  input: ListMarketsInput,
+  action: 'market',
+  description: 'List prediction markets, optionally by status.',
+  movesMoney: false,
+  readOnly: true,
+  prompt: { group: 'prediction markets' },
+  describe: (i) => (i.status ? `List ${i.status} markets.` : 'List markets.'),
+  handler: ({ markets }) => listMarketsHandler(markets),
+});
+
+function listMarketsHandler(markets: MarketsService): ToolRun<ListMarketsInput> {
+  return async (input: unknown): Promise<ToolOutcome> => {
+    const checked = checkInput(listMarkets, input);
+    if (!checked.ok) return checked;
+    const list = await markets.list(checked.input);
+    const views = list.map((m) => markets.view(m));
+    const lines = views.slice(0, 10).map((v) => `• ${v.question} (${v.id}) — ${v.status}, pool ${formatUsdc(v.total_pool_base_units)}, ${v.outcomes.map((o) => o.label).join(' / ')}`);
+    const label = checked.input.status ? `${checked.input.status} markets` : 'markets';
+    return {
+      ok: true,
+      action: 'market',
+      result: { operation: 'list', status: checked.input.status ?? null, markets: views },
+      summary: views.length
+        ? `${views.length} ${views.length === 1 ? label.replace(/s$/, '') : label}${views.length > 10 ? ' (newest 10 shown)' : ''}:\n${lines.join('\n')}`
+        : `There are no ${label}.`,
+    };
+  };
+}

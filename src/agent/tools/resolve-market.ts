@@ -1,0 +1,54 @@
+import { matchOutcome } from '../../markets/match.js';
+import type { MarketsService } from '../../markets/markets.js';
+import { parimutuelPayouts } from '../../markets/parimutuel.js';
+import { ResolveMarketInput } from '../../markets/schemas.js';
+import { formatUsdc } from '../../lib/money.js';
+import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { failed, reportResult, settleSummary } from './market-results.js';
+
+/** resolve_market: the creator names the winning outcome; the pool is paid out pro rata from escrow. */
+export const resolveMarket = defineTool({
+  name: 'resolve_market',
+  input: ResolveMarketInput,
+  action: 'market',
+  description: 'Resolve a market the user created by naming the winning outcome; the pool is paid out pro rata.',
+  movesMoney: true,
+  readOnly: false,
+  prompt: { group: 'prediction markets' },
+  describe: (i) => `Resolve the market "${i.market}" with "${i.outcome}" as the winning outcome and pay out the pool.`,
+  handler: ({ markets }) => resolveMarketHandler(markets),
+});
+
+function resolveMarketHandler(markets: MarketsService): ToolRun<ResolveMarketInput> {
+  const resolve_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+    const checked = checkInput(resolveMarket, input);
+    if (!checked.ok) return checked;
+    const res = await markets.resolve(ctx.accountId, checked.input);
+    if (!res.ok) return failed(res);
+    const { market: m, report } = res;
+    const winner = m.outcomes[m.winningOutcome!]!;
+    return {
+      ok: true,
+      action: 'market',
+      result: { ...markets.view(m), operation: 'resolve', ...reportResult(report) },
+      summary: settleSummary(`Resolved "${m.question}" as "${winner}".`, m, report),
+    };
+  };
+  const resolve_preview = async (input: unknown, ctx: ToolContext): Promise<ToolPreview> => {
+    const checked = checkInput(resolveMarket, input);
+    if (!checked.ok) return checked;
+    const found = await markets.find(checked.input.market, 'manage', ctx.accountId);
+    if (!found.ok) return failed(found);
+    const m = found.market;
+    if (m.creatorAccountId !== ctx.accountId) return failed({ reason: 'not_creator', message: 'Only the creator of this market can resolve it.' });
+    const o = matchOutcome(m.outcomes, checked.input.outcome);
+    if (o === undefined) return failed({ reason: 'invalid_outcome', message: `"${checked.input.outcome}" is not an outcome of this market; choose ${m.outcomes.join(' or ')}.` });
+    const stakes = (await markets.stakes(m.id)).filter((s) => s.status === 'settled');
+    const payouts = parimutuelPayouts(stakes.map((s) => ({ id: s.id, outcome: s.outcome, amount: BigInt(s.amount) })), o);
+    const winners = payouts.filter((p) => p.kind === 'win').length;
+    const how = winners ? `pay the ${formatUsdc(m.totalPool)} pool to ${winners} winning stake${winners === 1 ? '' : 's'} pro rata` : `refund all ${stakes.length} stakes (nobody backed "${m.outcomes[o]}")`;
+    const said = { question: m.question, winning_stakes: winners, stakes: stakes.length, pool_text: formatUsdc(m.totalPool) };
+    return { ok: true, description: `Resolve "${m.question}" (${m.id}) as "${m.outcomes[o]}" and ${how}.`, details: { market_id: m.id, outcome: m.outcomes[o], ...said } };
+  };
+  return withPreview(resolve_market, resolve_preview);
+}

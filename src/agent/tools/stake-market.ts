@@ -1,0 +1,57 @@
+import type { AccountsService } from '../../accounts/accounts.js';
+import type { FxService } from '../../fx/rates.js';
+import type { MarketsService } from '../../markets/markets.js';
+import { StakeMarketInput } from '../../markets/schemas.js';
+import { formatUsdc, usdcDecimal } from '../../lib/money.js';
+import { local, shortHash } from '../money-format.js';
+import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { failed, stakeResult } from './market-results.js';
+
+/** stake_market: the caller's money on one outcome of an open market, held in escrow on-chain. */
+export const stakeMarket = defineTool({
+  name: 'stake_market',
+  input: StakeMarketInput,
+  action: 'market',
+  description: "Stake the user's own money on one outcome of an open prediction market.",
+  movesMoney: true,
+  readOnly: false,
+  prompt: { group: 'prediction markets' },
+  describe: (i, local) => `Stake ${amountIn(i.amount, i.currency, local)} on "${i.outcome}" in the market "${i.market}".`,
+  handler: ({ markets, accounts, fx }) => stakeMarketHandler({ markets, accounts, fx }),
+});
+
+function stakeMarketHandler({ markets, accounts, fx }: { markets: MarketsService; accounts: AccountsService; fx: FxService }): ToolRun<StakeMarketInput> {
+  const stake_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+    const checked = checkInput(stakeMarket, input);
+    if (!checked.ok) return checked;
+    const res = await markets.stake(ctx.accountId, checked.input);
+    if (!res.ok) return failed(res);
+    const { stake: s, market: m } = res;
+    const escrow = markets.escrowAddress(m);
+    const what = `${local(fx, s.localAmountMinor, s.currency)} (${formatUsdc(s.amount)} at ${s.rate} ${s.currency}/USDC) on "${s.outcomeLabel}" in "${m.question}"`;
+    const summary =
+      s.status === 'settled'
+        ? `Staked ${what}. Held in escrow (tx ${shortHash(s.txHash!)}); the pool is now ${formatUsdc(m.totalPool)}.`
+        : `Submitted a stake of ${what}. Waiting for the network to confirm; nothing will be moved twice.`;
+    return { ok: true, action: 'market', result: { ...stakeResult(fx, s, m, escrow), operation: 'stake', market: markets.view(m) }, summary };
+  };
+  const stake_preview = async (input: unknown, ctx: ToolContext): Promise<ToolPreview> => {
+    const checked = checkInput(stakeMarket, input);
+    if (!checked.ok) return checked;
+    const account = await accounts.get(ctx.accountId);
+    if (!account) return failed({ reason: 'account_not_found', message: 'Your account was not found.' });
+    const c = await markets.checkStake(account, checked.input);
+    if (!c.ok) return failed(c);
+    const label = c.market.outcomes[c.outcome]!;
+    return {
+      ok: true,
+      description: `Stake ${local(fx, c.conversion.amountMinor, c.conversion.currency)} (${formatUsdc(c.amount)} at ${c.conversion.rate} ${c.conversion.currency}/USDC) on "${label}" in "${c.market.question}" (${c.market.id}); staking closes ${c.market.closesAt}.`,
+      details: {
+        market_id: c.market.id, outcome: label, amount: c.conversion.amount, currency: c.conversion.currency, stablecoin_amount: usdcDecimal(c.amount), rate: c.conversion.rate,
+        // The description's own phrases, for the person's language (local/pending-descriptions-i18n.ts).
+        amount_text: local(fx, c.conversion.amountMinor, c.conversion.currency), question: c.market.question, closes_at: c.market.closesAt,
+      },
+    };
+  };
+  return withPreview(stake_market, stake_preview);
+}

@@ -1,0 +1,99 @@
+/**
+ * Issue 22 point 4: one file per agent tool, one registry, and everything generated from it.
+ * A tool added to a temporary registry shows up in all four consumers: the catalogue, the
+ * Claude engine's prompt and tool definitions, the MCP tool list (through a real MCP server and
+ * client) and the docs table; and docs/agent.md's table is the real registry's.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { checkInput, defineTool, type ToolOutcome, type ToolRun } from '../../src/agent/tools/contract.js';
+import { TOOLS, type AnyTool } from '../../src/agent/tools/registry.js';
+import { toolCatalogue, toolsTable } from '../../src/agent/tool-catalogue.js';
+import { REFUSE_TOOL, SYSTEM_PROMPT, systemPrompt, toolDefinitions } from '../../src/agent/claude-engine.js';
+import { createToolHandlers } from '../../src/agent/handlers.js';
+import { MONEY_MOVING_TOOLS, READ_ONLY_TOOLS, ToolInputs } from '../../src/agent/tool-inputs.js';
+import { TOOL_ACTIONS, genericDescription } from '../../src/agent/tools.js';
+import { agentToolDefs } from '../../src/mcp/tools.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+
+/** A tool that exists only in this test: one definition, as a new tool file would hold it. */
+const TipJarInput = z.object({ amount: z.string().describe('Amount to tip, a plain decimal string.'), jar: z.string().describe('The tip jar, e.g. "@kofi".') });
+const tipJar = defineTool({
+  name: 'tip_jar',
+  input: TipJarInput,
+  action: 'transfer',
+  description: 'Drop a tip into a tip jar from the user’s own wallet.',
+  movesMoney: true,
+  readOnly: false,
+  prompt: { line: 'tip a creator’s jar from the user’s own wallet.' },
+  describe: (i, local) => `Tip ${i.amount} ${local} into ${i.jar}.`,
+  // The handler's type is written out: it reads `tipJar` itself (checkInput), as every tool file's does.
+  handler: (): ToolRun<z.infer<typeof TipJarInput>> => async (input): Promise<ToolOutcome> => {
+    const checked = checkInput(tipJar, input);
+    return checked.ok ? { ok: true, action: 'transfer', result: { jar: checked.input.jar }, summary: `Tipped ${checked.input.jar}.` } : checked;
+  },
+});
+const withTip: readonly AnyTool[] = [...TOOLS, tipJar];
+
+async function mcpToolNames(registry: readonly AnyTool[]) {
+  const server = createMcpServer({ listTools: async () => agentToolDefs(registry), callTool: async () => ({ content: [] }) });
+  const client = new Client({ name: 'registry-test', version: '0' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(a), client.connect(b)]);
+  try {
+    return (await client.listTools()).tools;
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the tool registry (src/agent/tools/registry.ts)', () => {
+  it('a tool added to a registry appears in the catalogue, the Claude prompt and tool definitions, the MCP tool list and the docs table', async () => {
+    expect(toolCatalogue(TOOLS).map((t) => t.name)).not.toContain('tip_jar');
+    const entry = toolCatalogue(withTip).find((t) => t.name === 'tip_jar');
+    expect(entry).toMatchObject({ action: 'transfer', movesMoney: true, readOnly: false });
+    expect(Object.keys(entry!.inputSchema.properties as object)).toEqual(['amount', 'jar']);
+
+    // Claude: the overview line, the money-moving rule, and the tool definition.
+    const prompt = systemPrompt(withTip);
+    expect(prompt).toContain('- tip_jar: tip a creator’s jar');
+    expect(prompt).toContain('Never call send_transfer, pay_bill, stake_market, resolve_market, cancel_market or tip_jar for a question');
+    expect(SYSTEM_PROMPT).not.toContain('tip_jar');
+    const defs = toolDefinitions(withTip);
+    expect(defs.map((d) => d.name)).toEqual([...TOOLS.map((t) => t.name), 'tip_jar', REFUSE_TOOL]);
+    expect(defs.find((d) => d.name === 'tip_jar')?.input_schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['amount', 'jar'] });
+
+    // MCP: through a real server and client, with the money-moving flag as annotations.
+    const listed = await mcpToolNames(withTip);
+    const tip = listed.find((t) => t.name === 'tip_jar');
+    expect(tip?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(tip?.description).toContain('Moves money only after the account holder confirms it');
+    expect((await mcpToolNames(TOOLS)).map((t) => t.name)).not.toContain('tip_jar');
+
+    // Docs.
+    expect(toolsTable(withTip)).toMatch(/^\| `tip_jar` \| `transfer` \| moves money .*\| `amount`, `jar` \| Drop a tip/m);
+  });
+
+  it('docs/agent.md carries the registry’s tool table (npx tsx scripts/docs-tools.ts rewrites it)', () => {
+    expect(readFileSync(new URL('../../docs/agent.md', import.meta.url), 'utf8')).toContain(toolsTable());
+  });
+
+  it('every map the agent reads is the registry’s: names, inputs, flags, actions, executors, describe sentences', () => {
+    const names = TOOLS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(ToolInputs)).toEqual(names);
+    expect([...MONEY_MOVING_TOOLS]).toEqual(TOOLS.filter((t) => t.movesMoney).map((t) => t.name));
+    expect([...READ_ONLY_TOOLS]).toEqual(TOOLS.filter((t) => t.readOnly).map((t) => t.name));
+    for (const t of TOOLS) {
+      expect(t.movesMoney && t.readOnly).toBe(false);
+      expect(TOOL_ACTIONS[t.name]).toBe(t.action);
+    }
+    expect(Object.keys(createToolHandlers({} as never))).toEqual(names);
+    expect(genericDescription({ name: 'send_transfer', input: { recipient: '@amina', amount: '5000' } }, 'KES')).toBe('Send 5000 KES to @amina.');
+    // The tool's own describe, with the same default for the local currency.
+    expect(genericDescription({ name: 'stake_market', input: { market: 'mkt_1', outcome: 'Yes', amount: '10' } })).toBe('Stake 10 your local currency on "Yes" in the market "mkt_1".');
+  });
+});
