@@ -35,6 +35,7 @@ import { Wallets } from '../wallet/wallets.js';
 import { Agent, createEngine, createToolHandlers, type Engine } from '../agent/index.js';
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { AttemptLedger } from '../settlement/attempts.js';
+import { authCapturePort } from '../x402/auth-capture/port.js';
 import { Facilitator } from '../x402/facilitator.js';
 import { Discovery } from '../x402/discovery.js';
 import { chainPort } from '../x402/exact-evm.js';
@@ -234,6 +235,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     // One owner per relayed authorization across instances (issue 21).
     ledger: new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress),
+    authCapturePort: authCapturePort(chain),
   });
   // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
   const refunds = new RefundsService({
