@@ -19,6 +19,9 @@ const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, PaymentEventType>> = {
   expired: 'payment.expired',
   failed: 'payment.failed',
   canceled: 'payment.canceled',
+  authorized: 'payment.authorized',
+  captured: 'payment.captured',
+  voided: 'payment.voided',
   // `refunded` is recorded by the refunds module itself, with the refund in `data`.
 };
 
