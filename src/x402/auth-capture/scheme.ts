@@ -136,7 +136,7 @@ export async function verifyAuthCapture(port: AuthCapturePort, req: FacilitatorR
   };
   const refused = await consent(port, ctx, ra, c.hash, m, p.authorizerSignature, c.payer, R.authorizerSignature);
   if (refused) return refused;
-  if (p.voidAuthorizerSignature !== undefined || false) {
+  if (p.voidAuthorizerSignature !== undefined) {
     const v = await consent(port, ctx, ra, c.hash, { primaryType: 'Void', message: { paymentInfoHash: c.hash } }, p.voidAuthorizerSignature, c.payer, R.voidAuthorizerSignature);
     if (v) return v;
   }
