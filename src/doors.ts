@@ -27,6 +27,7 @@ import { x402Router } from './api/x402.router.js';
 import { x402DiscoveryRouter } from './api/x402-discovery.router.js';
 import { x402PayRouter } from './api/x402-pay.router.js';
 import { cancelRouter } from './api/cancel.router.js';
+import { captureRouter } from './api/capture.router.js';
 import { eventsRouter } from './api/events.router.js';
 import { webhookEndpointsRouter } from './api/webhook-endpoints.router.js';
 import { refundsRouter } from './api/refunds.router.js';
@@ -75,6 +76,7 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
       x402Router(core),
       x402PayRouter(core),
       cancelRouter(core),
+      captureRouter(core),
       eventsRouter(core, core.events),
       webhookEndpointsRouter(core, core.webhookEndpoints),
       refundsRouter(core, core.refunds),

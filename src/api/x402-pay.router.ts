@@ -15,6 +15,7 @@ import { merchantNameFor } from '../payments/merchant-name.js';
 import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
+import type { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
 
 const PaidSession = z.object({
   ok: z.literal(true),
@@ -90,6 +91,31 @@ function refuseStatus(res: Response, p: Payment): void {
   else refuse(res, SettleReason.notFound, `No such payment: ${p.id}`);
 }
 
+/** A manual-capture session's x402 door: 402 with its auth-capture requirement, or the authorize step. */
+async function payManual(mc: ManualCaptureSessions, p: Payment, payTo: Address, url: string, description: string, header: string | undefined, res: Response): Promise<void> {
+  const requirements = p.status === 'pending' ? mc.requirements(p, payTo) : undefined;
+  const ask = (error: string) => {
+    const message = paymentRequired(url, description, requirements ? [requirements] : [], error);
+    res.set('PAYMENT-REQUIRED', encodeHeader(message));
+    res.status(402).json({ ...message, reason: error });
+  };
+  const payload = header ? decodePaymentSignature(header) : undefined;
+  if (p.status !== 'pending') {
+    // The same authorization again after it went through: its answer again.
+    const again = payload && p.paymentInfoHash ? await mc.authorize(p, payTo, payload) : undefined;
+    if (again?.ok) return void res.set('PAYMENT-RESPONSE', encodeHeader(again.settle)).status(200).json({ ok: true, id: p.id, status: again.payment.status, tx_hash: again.settle.transaction });
+    return refuseStatus(res, p);
+  }
+  if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
+  if (!header) return ask('PAYMENT-SIGNATURE header is required');
+  if (!payload) return ask(X402Reason.invalidPayload);
+  const r = await mc.authorize(p, payTo, payload);
+  if (r.ok) return void res.set('PAYMENT-RESPONSE', encodeHeader(r.settle)).status(200).json({ ok: true, id: p.id, status: r.payment.status, tx_hash: r.settle.transaction });
+  if (r.status === 402) return ask(r.reason);
+  if (r.settle) res.set('PAYMENT-RESPONSE', encodeHeader(r.settle));
+  res.status(r.status).json({ ok: false, error: r.message, reason: r.reason });
+}
+
 /**
  * x402 door of a hosted payment session (docs/x402.md): `GET` without payment answers 402 with
  * the session's requirements; with a `PAYMENT-SIGNATURE` it settles the session through the same
@@ -117,6 +143,9 @@ export function x402PayRouter(deps: Core): Router {
       res.set('PAYMENT-REQUIRED', encodeHeader(message));
       res.status(402).json({ ...message, ...extra });
     };
+
+    // Manual capture (x402 auth-capture): the agent authorizes, the merchant captures later.
+    if (p.captureMethod === 'manual' && deps.manualCapture) return payManual(deps.manualCapture, p, payTo, url, description, req.get('PAYMENT-SIGNATURE'), res);
 
     const mppTerms = { payment: p, payTo, windowSeconds: requirements?.maxTimeoutSeconds ?? 600, description };
     // MPP beside x402 (src/api/x402-mpp.ts): `Authorization: Payment` is an MPP credential.

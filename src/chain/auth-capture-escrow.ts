@@ -45,6 +45,17 @@ async function setCode(pc: Client, address: Address, code: Hex): Promise<void> {
   await pc.request({ method: 'anvil_setCode' as never, params: [address, code] as never });
 }
 
+/**
+ * Where the escrow is on this chain, or undefined: the embedded chain gets it at start-up
+ * (`ensureAuthCaptureEscrow`, from a throwaway deployer so the relayer's nonces and its relay
+ * journal are untouched); a real network must have the canonical v1.0 deployment already
+ * (Base and Base Sepolia do), else auth-capture is off there.
+ */
+export async function findAuthCaptureEscrow(pc: Client): Promise<typeof AUTH_CAPTURE_V1_0 | undefined> {
+  const present = async (a: Address) => ((await pc.getCode({ address: a })) ?? '0x') !== '0x';
+  return (await present(AUTH_CAPTURE_V1_0.escrow)) && (await present(AUTH_CAPTURE_V1_0.eip3009Collector)) ? AUTH_CAPTURE_V1_0 : undefined;
+}
+
 /** Puts the escrow and the collector at their v1.0 addresses on an anvil chain (no-op when there). */
 export async function ensureAuthCaptureEscrow(pc: Client, wallet: WalletClient<Transport, Chain, Account>): Promise<typeof AUTH_CAPTURE_V1_0> {
   const present = async (a: Address) => ((await pc.getCode({ address: a })) ?? '0x') !== '0x';

@@ -16,6 +16,7 @@ import { deployStablecoin, readDeployment, writeDeployment } from './deployment.
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
 import { ChainServiceImpl } from './chain-service.js';
 import { supportsBatchTransfers } from './submit-batch.js';
+import { ensureAuthCaptureEscrow, findAuthCaptureEscrow } from './auth-capture-escrow.js';
 import type { ChainService, CreateChainOptions } from './chain.js';
 import type { RelayJournal } from './relay-journal.js';
 
@@ -129,6 +130,9 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       verifyingContract: tokenAddress,
     };
     const mnemonic = await loadOrCreateMnemonic(opts.dataDir, opts.walletMnemonic);
+    const authCapture = embedded ? await placeEscrow(publicClient, chain, transport) : await findAuthCaptureEscrow(publicClient);
+    if (authCapture) log.info({ escrow: authCapture.escrow }, 'auth-capture escrow ready');
+    else log.warn({ chainId }, 'no commerce-payments AuthCaptureEscrow v1.0 on this chain: x402 auth-capture is off');
 
     const service = new ChainServiceImpl({
       log,
@@ -149,6 +153,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       journal: opts.journal,
       journalRetentionMs: opts.journalRetentionMs ?? 3_600_000,
       batchTransfers,
+      authCapture,
     });
     if (opts.journal) {
       if (redeployed) {
@@ -169,6 +174,18 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     await anvil?.stop();
     throw e;
   }
+}
+
+/**
+ * The escrow on the embedded chain, deployed by a throwaway account: the relayer's nonces belong
+ * to the relay journal, whose transactions are replayed after this.
+ */
+async function placeEscrow(publicClient: PublicClient<HttpTransport, Chain>, chain: Chain, transport: HttpTransport) {
+  const there = await findAuthCaptureEscrow(publicClient);
+  if (there) return there;
+  const deployer = privateKeyToAccount(generatePrivateKey());
+  await publicClient.request({ method: 'anvil_setBalance' as never, params: [deployer.address, toHex(parseEther('10'))] as never });
+  return ensureAuthCaptureEscrow(publicClient, createWalletClient({ account: deployer, chain, transport }));
 }
 
 /**

@@ -9,7 +9,8 @@ import { type Fail, type Ok, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { type AnvilHandle } from './anvil.js';
 import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAuthorization } from './authorization.js';
-import type { ChainService } from './chain.js';
+import type { AuthCaptureDeployment, ChainService, RelayerCallPort } from './chain.js';
+import { relayerCalls } from './relayer-call.js';
 import { signAsCustodial, signCustodialAuthorization, type CustodialContext } from './custodial.js';
 import { revertReason } from './errors.js';
 import { faucet } from './faucet.js';
@@ -47,6 +48,7 @@ export interface ServiceParts {
   journalRetentionMs: number;
   /** The token has `transferWithAuthorizations` (boot.ts asks it once). */
   batchTransfers: boolean;
+  authCapture?: AuthCaptureDeployment;
 }
 
 export class ChainServiceImpl implements ChainService {
@@ -60,6 +62,8 @@ export class ChainServiceImpl implements ChainService {
   readonly rpcUrl: string;
   readonly deployBlock: bigint | undefined;
   readonly batchTransfers: boolean;
+  readonly authCapture: AuthCaptureDeployment | undefined;
+  readonly relayerCall: RelayerCallPort;
 
   private readonly p: ServiceParts;
   private closed: Promise<void> | undefined;
@@ -85,6 +89,7 @@ export class ChainServiceImpl implements ChainService {
     this.rpcUrl = p.rpcUrl;
     this.deployBlock = p.deployBlock;
     this.batchTransfers = p.batchTransfers;
+    this.authCapture = p.authCapture;
 
     // Embedded anvil mines on demand (a block per transaction): poll fast; a real network's blocks come every second or more.
     const pollMs = p.embedded ? 20 : 1_000;
@@ -109,6 +114,7 @@ export class ChainServiceImpl implements ChainService {
           waitForReceipt: (h, t) => this.waitForReceipt(h, t),
         })
       : undefined;
+    this.relayerCall = relayerCalls(p, this.sender);
     this.custodialCtx = { custodial: p.custodial, eip712Domain: this.eip712Domain, latest };
     this.depositCtx = { custodial: p.custodial.branch(DEPOSIT_PATH), eip712Domain: this.eip712Domain, latest };
     this.logScanCtx = {

@@ -130,10 +130,37 @@ export interface ChainService {
     opts?: { nativeAmount?: bigint },
   ): Promise<Result<{ mintTxHash: Hex; gasTxHash?: Hex }, FaucetReason>>;
 
+  /**
+   * The commerce-payments AuthCaptureEscrow v1.0 on this chain (x402 auth-capture), when there:
+   * placed at start-up on the embedded chain, found at its canonical address on a real one.
+   */
+  readonly authCapture?: AuthCaptureDeployment;
+  /**
+   * A contract call from the relayer (the auth-capture operator): `simulate` runs it against the
+   * latest state, `send` simulates, sends (nonce, relay journal) and returns the hash.
+   * Optional so test doubles need not provide it.
+   */
+  relayerCall?: RelayerCallPort;
+
   /** Readiness: the RPC answers with the expected chain id. */
   ping(): Promise<boolean>;
   /** Stops the embedded anvil (which dumps its state). Idempotent. */
   close(): Promise<void>;
+}
+
+export interface AuthCaptureDeployment {
+  escrow: Address;
+  eip3009Collector: Address;
+}
+
+/** A refused call: `data` is the revert data (a custom error to decode) when the node gave it. */
+export type RelayerCallFailure = { ok: false; reason: 'reverted' | 'unavailable'; message: string; data?: Hex };
+
+export interface RelayerCallPort {
+  simulate(call: { to: Address; data: Hex }): Promise<{ ok: true } | RelayerCallFailure>;
+  send(call: { to: Address; data: Hex }): Promise<{ ok: true; txHash: Hex } | RelayerCallFailure>;
+  /** EIP-712 signature by the relayer key (the facilitator's receiver authorizer). */
+  signTypedData(typed: { domain: Record<string, unknown>; types: Record<string, readonly { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> }): Promise<Hex>;
 }
 
 export interface CreateChainOptions {

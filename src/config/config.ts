@@ -114,6 +114,12 @@ export const EnvSchema = z.object({
    * attempt started (and while its instance lives), no other instance judges it (docs/settlement.md).
    */
   SETTLEMENT_CHAIN_DELAY: TimerDuration.default(parseDuration('30s')),
+  /** x402 auth-capture (manual capture): how long an authorization may be held before it is voided automatically (its captureDeadline). */
+  AUTH_CAPTURE_HOLD: Duration.default(parseDuration('7d')),
+  /** How long after the capture deadline a captured amount can still be refunded through the escrow (its refundDeadline). */
+  AUTH_CAPTURE_REFUND_WINDOW: Duration.default(parseDuration('30d')),
+  /** How often expired holds are voided and interrupted authorizations resolved from the escrow. */
+  AUTH_CAPTURE_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How often the settlement reconciler resolves `processing` payments from the chain. */
   RECONCILE_INTERVAL: TimerDuration.default(parseDuration('30s')),
   /** How often the deposit watcher looks for transfers into checkout deposit addresses (docs/settlement.md). */

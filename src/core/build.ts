@@ -37,6 +37,8 @@ import { Wallets } from '../wallet/wallets.js';
 import { Agent, createEngine, createToolHandlers, type Engine, type PendingAction } from '../agent/index.js';
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { AttemptLedger } from '../settlement/attempts.js';
+import { authCapturePort } from '../x402/auth-capture/port.js';
+import { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
 import { Facilitator } from '../x402/facilitator.js';
 import { Discovery } from '../x402/discovery.js';
 import { chainPort } from '../x402/exact-evm.js';
@@ -93,7 +95,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   metrics.instance(instance.id);
   const shared = config.DATABASE_URL !== undefined;
   phase('store');
-  // Records from before test mode are live (docs/test-mode.md); PostgreSQL did it in migration 0016.
+  // Records from before test mode are live (docs/test-mode.md); PostgreSQL did it in migration 0015.
   await backfillLivemode(store);
 
   const fx = new FxService(loadFxTable());
@@ -248,7 +250,20 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     // One owner per relayed authorization across instances (issue 21).
     ledger: new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress),
+    authCapturePort: authCapturePort(chain),
   });
+  // Manual-capture sessions over x402 auth-capture (docs/x402.md), when the chain has the escrow.
+  const manualCapture = facilitator.authCapture
+    ? new ManualCaptureSessions({
+        ac: facilitator.authCapture,
+        payments,
+        store,
+        record: (tx, type, p) => webhooks.outbox.record(tx, type, p),
+        logger: logger.child({ module: 'auth-capture' }),
+        holdMs: config.AUTH_CAPTURE_HOLD,
+        refundWindowMs: config.AUTH_CAPTURE_REFUND_WINDOW,
+      })
+    : undefined;
   // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
   const refunds = new RefundsService({
     store,
@@ -282,6 +297,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),
     events: new EventsService(store),
     facilitator,
+    manualCapture,
     discovery: new Discovery({
       store,
       port: x402Port,
@@ -329,6 +345,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     // Transfers into checkout deposit addresses: settle, sweep, give back (docs/settlement.md); also finishes a sweep after a crash.
     .add({ name: 'watch:deposits', everyMs: config.DEPOSIT_WATCH_INTERVAL, atStart: true, run: () => settlement.deposits.pass() })
     .add({ name: 'reconcile:refunds', everyMs: config.RECONCILE_INTERVAL, atStart: true, run: () => refunds.reconcile() })
+    // Manual capture: holds past their capture deadline are voided; authorizations a crash interrupted are resolved from the escrow.
+    .add({ name: 'sweep:auth-capture', everyMs: config.AUTH_CAPTURE_SWEEP_INTERVAL, atStart: true, run: () => manualCapture?.sweep() ?? Promise.resolve(0) })
     // Transfers, bills and market stakes/payouts stopped part-way (receipt timeouts, provider outages, crashes).
     .add({
       name: 'reconcile:money',

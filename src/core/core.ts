@@ -26,6 +26,7 @@ import type { WebhookEndpointsService } from '../webhooks/endpoints.js';
 import type { EventsService } from '../events/events.js';
 import type { RefundsService } from '../refunds/refunds.js';
 import type { Facilitator } from '../x402/facilitator.js';
+import type { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
 import type { Discovery } from '../x402/discovery.js';
 import type { ExactEvmPort } from '../x402/exact-evm.js';
 import type { Wallets } from '../wallet/wallets.js';
@@ -58,6 +59,8 @@ export interface Core {
   events: EventsService;
   /** x402 v2 facilitator (src/x402), and the terms the exact-EVM scheme checks a session against. */
   facilitator: Facilitator;
+  /** Manual-capture sessions (x402 auth-capture), when the chain has the escrow. */
+  manualCapture: ManualCaptureSessions | undefined;
   /** The public x402 bazaar listing of discoverable sessions (src/x402/discovery.ts). */
   discovery: Discovery;
   x402Port: Pick<ExactEvmPort, 'chainId' | 'tokenAddress' | 'eip712Domain'>;

@@ -2,7 +2,7 @@
  * Test mode's data migration (docs/test-mode.md, "Existing data"): every key, payment, refund,
  * event, delivery, webhook endpoint and agent action made before test mode is live, so it gets
  * `livemode: true` (and an event's stored body `"livemode":true`), which lets the mode's equality
- * filters find it. PostgreSQL does this in migration 0016 (which also records it as done here);
+ * filters find it. PostgreSQL does this in migration 0015 (which also records it as done here);
  * lowdb runs this once at start and records it the same way, so it never runs twice.
  */
 import { defineTable, type Row, type Store, type TableDef } from '../store/index.js';
@@ -19,7 +19,7 @@ export interface BackfillRow {
 }
 export const StoreBackfills = defineTable<BackfillRow>({ name: 'store_backfills' });
 
-export const LIVEMODE_BACKFILL = 'livemode_0016';
+export const LIVEMODE_BACKFILL = 'livemode_0015';
 
 type ModedRow = Row & { livemode?: boolean };
 const MODED = [ApiKeys, Payments, Refunds, WebhookEvents, WebhookDeliveries, WebhookEndpoints, PendingActions] as unknown as ReadonlyArray<TableDef<ModedRow>>;

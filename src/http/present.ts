@@ -54,6 +54,11 @@ export const PaymentResource = z.object({
     .describe('Where an AI agent pays this session over x402: GET answers 402 with the requirements; a paid retry settles it.'),
   discoverable: z.boolean().describe('Listed in the public x402 discovery listing while payable.'),
   livemode: z.boolean().describe('false for a test-mode payment (made with an `sk_test_` key; docs/test-mode.md).'),
+  capture_method: z.enum(['automatic', 'manual']).optional().describe('`manual`: x402 auth-capture, funds held until captured or voided.'),
+  amount_capturable: z.string().optional().describe('Manual capture: stablecoin held in escrow, capturable now (decimal text).'),
+  amount_captured: z.string().optional().describe('Manual capture: stablecoin captured to the merchant so far (decimal text).'),
+  amount_voided: z.string().optional().describe('Manual capture: stablecoin released back to the payer (decimal text).'),
+  capture_before: Timestamp.nullable().optional().describe('Manual capture: an uncaptured hold is voided automatically at this time.'),
 });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 
@@ -129,6 +134,15 @@ export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<s
     ...(p.depositExcess ? { stablecoin_excess: usdcDecimal(p.depositExcess) } : {}),
     discoverable: p.discoverable === true,
     livemode: p.livemode !== false,
+    ...(p.captureMethod === 'manual'
+      ? {
+          capture_method: 'manual' as const,
+          amount_capturable: usdcDecimal(p.amountCapturable ?? '0'),
+          amount_captured: usdcDecimal(p.amountCaptured ?? '0'),
+          amount_voided: usdcDecimal(p.amountVoided ?? '0'),
+          capture_before: p.captureBefore ?? null,
+        }
+      : {}),
     ...extra,
   };
 }

@@ -26,7 +26,7 @@ export interface ApiKey {
   createdAt: string;
   revokedAt?: string;
   lastUsedAt?: string;
-  /** false for `sk_test_` keys; keys made before test mode have none and are live (migration 0016). */
+  /** false for `sk_test_` keys; keys made before test mode have none and are live (migration 0015). */
   livemode?: boolean;
 }
 

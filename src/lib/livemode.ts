@@ -1,7 +1,7 @@
 /**
  * Test mode beside live (docs/test-mode.md). Records made with a test key carry
  * `livemode: false`; records made before test mode existed carry none and are live (migration
- * 0016 and its lowdb twin write `livemode: true` into them, so equality filters find them).
+ * 0015 and its lowdb twin write `livemode: true` into them, so equality filters find them).
  */
 export type Moded = { livemode?: boolean };
 

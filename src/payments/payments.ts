@@ -66,8 +66,21 @@ export interface Payment {
   stablecoinRefunded?: string;
   /** Listed in the x402 discovery listing while payable (src/x402/discovery.ts). */
   discoverable?: boolean;
-  /** false: made with a test key (docs/test-mode.md); rows from before test mode are live (migration 0016). */
+  /** false: made with a test key (docs/test-mode.md); rows from before test mode are live (migration 0015). */
   livemode?: boolean;
+  /** `manual`: paid by x402 auth-capture, funds held until captured or voided (src/x402/auth-capture/sessions.ts). */
+  captureMethod?: 'manual';
+  /** The escrow's paymentInfoHash of the authorization (manual capture). */
+  paymentInfoHash?: string;
+  /** Stablecoin base units held in escrow (capturable), captured, and released back to the payer. */
+  amountCapturable?: string;
+  amountCaptured?: string;
+  amountVoided?: string;
+  authorizedAt?: string;
+  /** ISO: when an uncaptured hold is voided automatically. */
+  captureBefore?: string;
+  /** Transactions of the lifecycle steps already applied (each applied once). */
+  captureSteps?: string[];
 }
 
 export const Payments = defineTable<Payment>({
@@ -105,13 +118,17 @@ const IdempotencyKeys = defineTable<IdempotencyRecord>({ name: 'idempotency_keys
  * given back in full turns `settled` into `refunded` (docs/refunds.md).
  */
 const TRANSITIONS: Record<PaymentStatus, PaymentStatus[]> = {
-  pending: ['processing', 'expired', 'canceled'],
+  pending: ['processing', 'expired', 'canceled', 'authorized'],
   processing: ['settled', 'failed', 'pending'],
   settled: ['refunded'],
   failed: [],
   expired: [],
   canceled: [],
   refunded: [],
+  // Manual capture (x402 auth-capture): held, then captured (all or part) or released.
+  authorized: ['captured', 'voided'],
+  captured: ['refunded'],
+  voided: [],
 };
 
 /** Called inside the transaction that changes a payment's status (webhook outbox hooks in here). */
@@ -283,6 +300,7 @@ export class PaymentsService {
       webhookUrl: input.webhook_url,
       expiresInMinutes: input.expires_in_minutes,
       ...(input.discoverable ? { discoverable: true } : {}),
+      ...(input.capture_method === 'manual' ? { captureMethod: 'manual' as const } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + input.expires_in_minutes * 60_000).toISOString(),
       updatedAt: now.toISOString(),
@@ -413,7 +431,7 @@ export class PaymentsService {
 
 
 export type TransitionPatch = Partial<
-  Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded' | 'viaDeposit' | 'depositExcess'>
+  Pick<Payment, 'txHash' | 'payer' | 'attemptedBy' | 'authNonce' | 'settledAt' | 'failureReason' | 'canceledAt' | 'cancellationReason' | 'amountRefunded' | 'stablecoinRefunded' | 'viaDeposit' | 'depositExcess' | 'paymentInfoHash' | 'amountCapturable' | 'amountCaptured' | 'amountVoided' | 'authorizedAt' | 'captureBefore' | 'captureSteps'>
 >;
 
 /** A settle was started for this payment at least once (see `Payment.attemptedBy`). */

@@ -33,7 +33,7 @@ export type Metadata = z.infer<typeof Metadata>;
  * settled unit given back) are additive; a partial refund reads as `settled` with a non-zero
  * `amount_refunded`.
  */
-export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired', 'canceled', 'refunded'] as const;
+export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'expired', 'canceled', 'refunded', 'authorized', 'captured', 'voided'] as const;
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
@@ -86,6 +86,10 @@ export const CreatePaymentInput = z
       .boolean({ message: 'discoverable must be true or false' })
       .optional()
       .describe('List this session in the public x402 discovery listing (`GET /api/x402/discovery/resources`, bazaar) while it can be paid, so agents can find it.'),
+    capture_method: z
+      .enum(['automatic', 'manual'], { message: 'capture_method must be "automatic" or "manual"' })
+      .optional()
+      .describe('`manual`: an agent paying the `x402_url` authorizes (x402 auth-capture: the funds are held in escrow, status `authorized`); you capture all or part with `POST /v1/payments/{id}/capture` or release it with `/void`; an authorization not captured by its deadline is voided automatically. Default `automatic`.'),
   })
   .strict();
 export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;

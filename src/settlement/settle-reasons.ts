@@ -155,6 +155,12 @@ export function statusFailure(p: Payment): AuthorizationFailure | undefined {
       return fail(SettleReason.paymentFailed, 'This payment has failed and can no longer be paid.');
     case 'processing':
       return fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
+    // Manual capture (x402 auth-capture): paid by an authorization already.
+    case 'authorized':
+    case 'captured':
+      return fail(SettleReason.alreadySettled, 'This payment has already been paid (authorized).');
+    case 'voided':
+      return fail(SettleReason.canceled, 'The authorization of this payment was voided. Nothing was charged.');
   }
 }
 

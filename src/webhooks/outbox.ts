@@ -19,6 +19,9 @@ const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, PaymentEventType>> = {
   expired: 'payment.expired',
   failed: 'payment.failed',
   canceled: 'payment.canceled',
+  authorized: 'payment.authorized',
+  captured: 'payment.captured',
+  voided: 'payment.voided',
   // `refunded` is recorded by the refunds module itself, with the refund in `data`.
 };
 
@@ -34,7 +37,7 @@ export interface WebhookEvent {
   createdAt: string;
   /** The exact JSON sent on every attempt (stored as text so every retry is byte-identical). */
   body: string;
-  /** false for test-mode events (docs/test-mode.md); migration 0016 made older rows live. */
+  /** false for test-mode events (docs/test-mode.md); migration 0015 made older rows live. */
   livemode?: boolean;
 }
 

@@ -15,6 +15,10 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.refunded',
   'refund.succeeded',
   'refund.failed',
+  // Manual capture (x402 auth-capture, docs/x402.md).
+  'payment.authorized',
+  'payment.captured',
+  'payment.voided',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 /** Events about a transfer by claim link (docs/claims.md; `data` is the claim). */

@@ -36,6 +36,9 @@ const STATUS_OF: Record<PaymentEventType, PaymentEventPayload['data']['status']>
   'payment.refunded': 'refunded',
   'refund.succeeded': 'settled',
   'refund.failed': 'settled',
+  'payment.authorized': 'authorized',
+  'payment.captured': 'captured',
+  'payment.voided': 'voided',
 };
 
 const CLAIM_STATUS_OF = { 'transfer.claim_created': 'open', 'transfer.claimed': 'claimed', 'transfer.claim_canceled': 'canceled', 'transfer.claim_expired': 'expired' } as const;

@@ -17,6 +17,9 @@ import { EXACT_SCHEME, X402_VERSION, checkExact, networkOf, settleExact, verifyE
 import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from './schemas.js';
 import { PAYMENT_IDENTIFIER, PaymentIdentifierLedger, fingerprintOf, paymentIdentifierOf } from './payment-identifier.js';
 import { X402Reason } from './reasons.js';
+import { AUTH_CAPTURE_SCHEME } from './auth-capture/checks.js';
+import { AuthCaptureService } from './auth-capture/service.js';
+import type { AuthCapturePort } from './auth-capture/scheme.js';
 
 export interface X402Settlement extends Row {
   id: string;
@@ -47,6 +50,8 @@ export interface FacilitatorOptions {
   receiptTimeoutMs?: number;
   /** Settle attempts shared by the instances on one store; without it, joins stay within this process. */
   ledger?: AttemptLedger;
+  /** The `auth-capture` scheme's port, when the chain has the escrow (src/x402/auth-capture). */
+  authCapturePort?: AuthCapturePort;
 }
 
 /** Another instance is still settling this payload: the x402 "pending" answer, with its transaction when known. */
@@ -65,9 +70,14 @@ export class Facilitator {
   private readonly inflight = new Map<string, Promise<SettleResponse>>();
   /** The payment-identifier ledger (also used by sessions' x402_url, with their own scope). */
   readonly ids: PaymentIdentifierLedger;
+  /** The `auth-capture` scheme (also used by manual-capture checkout sessions), when the chain has the escrow. */
+  readonly authCapture: AuthCaptureService | undefined;
 
   constructor(private readonly o: FacilitatorOptions) {
     this.ids = new PaymentIdentifierLedger(o.store);
+    this.authCapture = o.authCapturePort
+      ? new AuthCaptureService({ port: o.authCapturePort, store: o.store, ids: this.ids, logger: o.logger, receiptTimeoutMs: o.receiptTimeoutMs })
+      : undefined;
   }
 
   get network(): string {
@@ -85,6 +95,7 @@ export class Facilitator {
           // Not required by the spec; tells a resource server which asset and domain we settle.
           extra: { asset: this.o.port.tokenAddress, name: d.name, version: d.version, assetTransferMethod: 'eip3009' },
         },
+        ...(this.authCapture ? [this.authCapture.supportedKind()] : []),
       ],
       extensions: [PAYMENT_IDENTIFIER],
       signers: { 'eip155:*': [this.o.port.relayerAddress] },
@@ -96,6 +107,7 @@ export class Facilitator {
    * refused; this very payload settled under it already, valid (its retry gets the first result).
    */
   async verify(accountId: string, req: FacilitatorRequest): Promise<VerifyResponse> {
+    if (req.paymentRequirements.scheme === AUTH_CAPTURE_SCHEME && this.authCapture) return this.authCapture.verify({ accountId }, req);
     const pid = paymentIdentifierOf(req.paymentPayload);
     if (pid.invalid) return { isValid: false, invalidReason: X402Reason.invalidPaymentIdentifier, invalidMessage: pid.invalid };
     const local = checkExact(this.o.port, req);
@@ -116,6 +128,7 @@ export class Facilitator {
    * the same payload again gets the first successful answer, another payload a conflict.
    */
   async settle(accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+    if (req.paymentRequirements.scheme === AUTH_CAPTURE_SCHEME && this.authCapture) return this.authCapture.settle({ accountId }, req);
     const pid = paymentIdentifierOf(req.paymentPayload);
     if (pid.invalid) return { success: false, errorReason: X402Reason.invalidPaymentIdentifier, errorMessage: pid.invalid, transaction: '', network: this.network };
     const local = checkExact(this.o.port, req);

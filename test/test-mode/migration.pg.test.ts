@@ -1,5 +1,5 @@
 /**
- * Issue 24: migration 0016 on PostgreSQL. A database at 0015 holding rows written before test
+ * Issue 24: migration 0015 on PostgreSQL. A database at 0014 holding rows written before test
  * mode (no `livemode`) is migrated: every key, payment, refund, event (its stored body too),
  * delivery, endpoint and agent action becomes live; the payments' reference key now includes the
  * mode; the lowdb backfill is recorded as done so it never runs on top.
@@ -17,13 +17,13 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('migration 0016 (PostgreSQL)', () => {
+describe('migration 0015 (PostgreSQL)', () => {
   it('marks older rows live, rewrites event bodies, re-keys payment references by mode', async () => {
     db = await createDatabase();
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     try {
       const all = await loadMigrations();
-      await migrate(pool, all.filter((m) => m.version < 16));
+      await migrate(pool, all.filter((m) => m.version < 15));
       const body = '{"id":"evt_old1","type":"payment.settled","created":1,"data":{"id":"pay_old1"}}';
       const rows: Array<[string, string, Record<string, unknown>]> = [
         ['api_keys', 'key_old1', { accountId: 'acct_1', label: 'old', hash: 'h1', last4: 'abcd', createdAt: '2026-01-01T00:00:00.000Z' }],
@@ -36,7 +36,7 @@ describe('migration 0016 (PostgreSQL)', () => {
       ];
       for (const [table, id, doc] of rows) await pool.query(`INSERT INTO "${table}" (id, doc) VALUES ($1, $2)`, [id, { id, ...doc }]);
       const applied = await migrate(pool);
-      expect(applied).toContain(16);
+      expect(applied).toContain(15);
       for (const [table, id] of rows) {
         const { rows: got } = await pool.query(`SELECT doc FROM "${table}" WHERE id = $1`, [id]);
         expect(got[0].doc.livemode, table).toBe(true);

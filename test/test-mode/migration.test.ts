@@ -1,7 +1,7 @@
 /**
  * Issue 24: data from before test mode keeps working. A data directory whose keys, payments,
  * events, deliveries and endpoints have no `livemode` (as every one written before this change)
- * is backfilled at start (src/core/livemode-backfill.ts, the lowdb twin of migration 0016): the
+ * is backfilled at start (src/core/livemode-backfill.ts, the lowdb twin of migration 0015): the
  * old `sk_live_` key still authenticates, pings `live:true`, and sees its old records in every
  * list; the old event's body reads `"livemode":true`. On PostgreSQL: test/test-mode/migration.pg.test.ts.
  */

@@ -99,7 +99,11 @@ describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () =>
   it('lists the exact scheme on our network with our relayer as signer', async () => {
     const res = await call(`${svc.api}/x402/supported`, { key: merchant.key });
     expect(res.status).toBe(200);
-    expect(res.body.kinds).toEqual([expect.objectContaining({ x402Version: 2, scheme: 'exact', network: `eip155:${svc.deps.chain.chainId}` })]);
+    // exact, then auth-capture (issue 25; its own test: test/x402/auth-capture.test.ts).
+    expect(res.body.kinds).toEqual([
+      expect.objectContaining({ x402Version: 2, scheme: 'exact', network: `eip155:${svc.deps.chain.chainId}` }),
+      expect.objectContaining({ x402Version: 2, scheme: 'auth-capture', network: `eip155:${svc.deps.chain.chainId}` }),
+    ]);
     expect(res.body.signers['eip155:*']).toEqual([svc.deps.chain.relayerAddress]);
     expect(res.body.extensions).toEqual(['payment-identifier']);
   });

@@ -27,4 +27,4 @@ CREATE TABLE "store_backfills" (
   doc jsonb NOT NULL
 );
 CREATE UNIQUE INDEX "store_backfills__seq" ON "store_backfills" (seq);
-INSERT INTO "store_backfills" (id, doc) VALUES ('livemode_0016', jsonb_build_object('id', 'livemode_0016', 'doneAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')));
+INSERT INTO "store_backfills" (id, doc) VALUES ('livemode_0015', jsonb_build_object('id', 'livemode_0015', 'doneAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')));

@@ -1,0 +1,83 @@
+/**
+ * Reasons of the x402 `auth-capture` scheme on EVM, verbatim from the binding's error tables
+ * (specs/schemes/auth-capture/scheme_auth_capture_evm.md, "Error Codes"), one constant each.
+ * Reasons it shares with every scheme keep their x402 names (`invalid_network`, `settlement_pending`).
+ */
+export const AuthCaptureReason = {
+  // -- verification
+  payloadFormat: 'invalid_auth_capture_evm_payload_format',
+  payloadType: 'invalid_auth_capture_evm_payload_type',
+  voidAuthorizerSignature: 'invalid_auth_capture_evm_void_authorizer_signature',
+  voidRemainderFullCapture: 'invalid_auth_capture_evm_void_remainder_full_capture',
+  unsupportedPaymentFlow: 'invalid_auth_capture_evm_unsupported_payment_flow',
+  scheme: 'invalid_auth_capture_evm_scheme',
+  networkMismatch: 'invalid_auth_capture_evm_network_mismatch',
+  invalidNetwork: 'invalid_network',
+  extra: 'invalid_auth_capture_evm_extra',
+  missingReceiverAuthorizer: 'invalid_auth_capture_evm_missing_receiver_authorizer',
+  unsupportedOperatorType: 'invalid_auth_capture_evm_unsupported_operator_type',
+  policy: 'invalid_auth_capture_evm_policy',
+  lifecycleNotRelayed: 'invalid_auth_capture_evm_lifecycle_not_relayed',
+  operatorNotAdmitted: 'invalid_auth_capture_evm_operator_not_admitted',
+  operatorMismatch: 'invalid_auth_capture_evm_operator_mismatch',
+  saltBindingMismatch: 'invalid_auth_capture_evm_salt_binding_mismatch',
+  authorizerSignature: 'invalid_auth_capture_evm_authorizer_signature',
+  unauthenticatedAuthorizerRequest: 'invalid_auth_capture_evm_unauthenticated_authorizer_request',
+  unexpectedPaymentState: 'invalid_auth_capture_evm_unexpected_payment_state',
+  refundFundingUnavailable: 'invalid_auth_capture_evm_refund_funding_unavailable',
+  unsupportedAssetTransferMethod: 'invalid_auth_capture_evm_unsupported_asset_transfer_method',
+  payloadMethodMismatch: 'invalid_auth_capture_evm_payload_method_mismatch',
+  captureDeadlineExpired: 'invalid_auth_capture_evm_capture_deadline_expired',
+  refundDeadlineExpired: 'invalid_auth_capture_evm_refund_deadline_expired',
+  deadlineOrdering: 'invalid_auth_capture_evm_deadline_ordering',
+  authorizationExpired: 'invalid_auth_capture_evm_authorization_expired',
+  authorizationNotYetValid: 'invalid_auth_capture_evm_authorization_not_yet_valid',
+  signature: 'invalid_auth_capture_evm_signature',
+  amountMismatch: 'invalid_auth_capture_evm_amount_mismatch',
+  tokenCollectorMismatch: 'invalid_auth_capture_evm_token_collector_mismatch',
+  nonceMismatch: 'invalid_auth_capture_evm_nonce_mismatch',
+  insufficientBalance: 'invalid_auth_capture_evm_insufficient_balance',
+  simulationFailed: 'invalid_auth_capture_evm_simulation_failed',
+  // -- typed simulation reverts of AuthCaptureEscrow
+  paymentAlreadyCollected: 'invalid_auth_capture_evm_payment_already_collected',
+  tokenCollectionFailed: 'invalid_auth_capture_evm_token_collection_failed',
+  collector: 'invalid_auth_capture_evm_collector',
+  amountOverflow: 'invalid_auth_capture_evm_amount_overflow',
+  feeBps: 'invalid_auth_capture_evm_fee_bps',
+  feeBpsRange: 'invalid_auth_capture_evm_fee_bps_range',
+  feeBpsOutOfRange: 'invalid_auth_capture_evm_fee_bps_out_of_range',
+  zeroFeeReceiver: 'invalid_auth_capture_evm_zero_fee_receiver',
+  feeReceiver: 'invalid_auth_capture_evm_fee_receiver',
+  insufficientAuthorization: 'invalid_auth_capture_evm_insufficient_authorization',
+  zeroAuthorization: 'invalid_auth_capture_evm_zero_authorization',
+  refundExceedsCapture: 'invalid_auth_capture_evm_refund_exceeds_capture',
+  // -- settlement
+  verificationFailed: 'invalid_auth_capture_evm_verification_failed',
+  transactionReverted: 'invalid_auth_capture_evm_transaction_reverted',
+  settlementPending: 'settlement_pending',
+  unexpectedSettleError: 'unexpected_settle_error',
+} as const;
+export type AuthCaptureReason = (typeof AuthCaptureReason)[keyof typeof AuthCaptureReason];
+
+/** The escrow's custom errors and the reasons the binding maps them to ("Typed simulation reverts"). */
+export const ESCROW_ERROR_REASON: Record<string, AuthCaptureReason> = {
+  AfterPreApprovalExpiry: AuthCaptureReason.authorizationExpired,
+  InvalidExpiries: AuthCaptureReason.deadlineOrdering,
+  ExceedsMaxAmount: AuthCaptureReason.amountMismatch,
+  PaymentAlreadyCollected: AuthCaptureReason.paymentAlreadyCollected,
+  TokenCollectionFailed: AuthCaptureReason.tokenCollectionFailed,
+  InvalidCollectorForOperation: AuthCaptureReason.collector,
+  InvalidSender: AuthCaptureReason.operatorMismatch,
+  ZeroAmount: AuthCaptureReason.amountMismatch,
+  AmountOverflow: AuthCaptureReason.amountOverflow,
+  FeeBpsOverflow: AuthCaptureReason.feeBps,
+  InvalidFeeBpsRange: AuthCaptureReason.feeBpsRange,
+  FeeBpsOutOfRange: AuthCaptureReason.feeBpsOutOfRange,
+  ZeroFeeReceiver: AuthCaptureReason.zeroFeeReceiver,
+  InvalidFeeReceiver: AuthCaptureReason.feeReceiver,
+  AfterAuthorizationExpiry: AuthCaptureReason.captureDeadlineExpired,
+  InsufficientAuthorization: AuthCaptureReason.insufficientAuthorization,
+  ZeroAuthorization: AuthCaptureReason.zeroAuthorization,
+  AfterRefundExpiry: AuthCaptureReason.refundDeadlineExpired,
+  RefundExceedsCapture: AuthCaptureReason.refundExceedsCapture,
+};

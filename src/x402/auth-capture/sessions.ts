@@ -1,0 +1,216 @@
+/**
+ * Manual-capture checkout sessions (`capture_method: "manual"`, docs/x402.md): the session's
+ * `x402_url` asks for `auth-capture`; the agent's authorization is settled as `authorize` by our
+ * facilitator (funds held in the escrow, payment `authorized`); the merchant captures all or part
+ * or voids; a hold not captured by its deadline is voided by the sweep. Every step goes through the
+ * same AuthCaptureService as `/api/x402/settle` (its checks, its idempotency per step), and is
+ * applied to the payment once (its transaction hash is remembered in `captureSteps`), with its
+ * event (`payment.authorized`, `payment.captured`, `payment.voided`) in the same store transaction.
+ */
+import { isAddressEqual, type Address, type Hex } from 'viem';
+import type { Store, Tx } from '../../store/index.js';
+import { nowIso } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { Payments, type Payment, type PaymentsService } from '../../payments/payments.js';
+import type { PaymentEventType } from '../../webhooks/schemas.js';
+import type { PaymentPayload, PaymentRequirements } from '../schemas.js';
+import { AUTH_CAPTURE_SCHEME } from './checks.js';
+import { AuthCaptures, type AuthCaptureRecord } from './records.js';
+import type { AuthCaptureService } from './service.js';
+import type { AuthCaptureSettleResponse } from './scheme.js';
+
+const MAX_WINDOW_SECONDS = 600;
+const CLOCK_ROOM_SECONDS = 30;
+const MIN_WINDOW_SECONDS = 15;
+
+export interface ManualCaptureOptions {
+  ac: AuthCaptureService;
+  payments: PaymentsService;
+  store: Store;
+  record: (tx: Tx, type: PaymentEventType, p: Payment) => Promise<unknown>;
+  logger: Logger;
+  holdMs: number;
+  refundWindowMs: number;
+}
+
+export type StepResult = { ok: true; payment: Payment; settle: AuthCaptureSettleResponse } | { ok: false; status: number; reason: string; message: string; settle?: AuthCaptureSettleResponse };
+
+export class ManualCaptureSessions {
+  constructor(private readonly o: ManualCaptureOptions) {}
+
+  /** The session's `auth-capture` requirement (bound to us as receiver authorizer), or undefined when it closes too soon. */
+  requirements(p: Payment, payTo: Address, nowMs = Date.now()): PaymentRequirements | undefined {
+    const port = this.o.ac.port;
+    const now = Math.floor(nowMs / 1000);
+    const left = Math.floor((Date.parse(p.expiresAt) - nowMs) / 1000) - CLOCK_ROOM_SECONDS;
+    const captureDeadline = now + Math.floor(this.o.holdMs / 1000);
+    const window = Math.min(MAX_WINDOW_SECONDS, left, captureDeadline - now - 5);
+    if (window < MIN_WINDOW_SECONDS) return undefined;
+    return {
+      scheme: AUTH_CAPTURE_SCHEME,
+      network: `eip155:${port.chainId}`,
+      amount: p.stablecoinAmount,
+      asset: port.tokenAddress,
+      payTo,
+      maxTimeoutSeconds: window,
+      extra: {
+        name: port.eip712Domain.name,
+        version: port.eip712Domain.version,
+        authCaptureEscrow: port.escrow,
+        captureAuthorizer: port.operator,
+        receiverAuthorizer: port.operator,
+        operatorType: 'delegated',
+        paymentFlow: 'escrow',
+        captureMode: 'deferred',
+        captureDeadline,
+        refundDeadline: captureDeadline + Math.floor(this.o.refundWindowMs / 1000),
+        feeRecipient: payTo,
+        minFeeBps: 0,
+        maxFeeBps: 0,
+        assetTransferMethod: 'eip3009',
+      },
+    };
+  }
+
+  /** The client's echo of our requirement must be ours (amount, payTo, operator, a deadline we could have offered). */
+  private ours(p: Payment, payTo: Address, accepted: PaymentRequirements, nowMs: number): boolean {
+    const e = (accepted.extra ?? {}) as Record<string, unknown>;
+    const now = Math.floor(nowMs / 1000);
+    const cd = Number(e.captureDeadline);
+    return (
+      accepted.scheme === AUTH_CAPTURE_SCHEME && accepted.amount === p.stablecoinAmount && typeof accepted.payTo === 'string' &&
+      /^0x[0-9a-fA-F]{40}$/.test(accepted.payTo) && isAddressEqual(accepted.payTo as Address, payTo) &&
+      Number.isInteger(cd) && cd > now && cd <= now + Math.floor(this.o.holdMs / 1000) + 60 &&
+      Number(e.refundDeadline) === cd + Math.floor(this.o.refundWindowMs / 1000) &&
+      typeof e.feeRecipient === 'string' && isAddressEqual(e.feeRecipient as Address, payTo)
+    );
+  }
+
+  /** An agent's authorization for a pending manual session: `authorize`, then `pending -> authorized`. */
+  async authorize(p: Payment, payTo: Address, payload: PaymentPayload, nowMs = Date.now()): Promise<StepResult> {
+    if (!this.ours(p, payTo, payload.accepted, nowMs)) return { ok: false, status: 402, reason: 'invalid_payment_requirements', message: 'the payload was not made for this session\'s auth-capture requirement' };
+    const settle = await this.o.ac.settle({ accountId: p.accountId, paymentId: p.id }, { x402Version: 2, paymentPayload: payload, paymentRequirements: payload.accepted });
+    if (!settle.success) return { ok: false, status: settle.errorReason === 'settlement_pending' ? 202 : 402, reason: settle.errorReason ?? 'unexpected_settle_error', message: settle.errorMessage ?? '', settle };
+    const rec = await this.o.ac.record(settle.paymentInfoHash!);
+    const payment = await this.apply(p.id, rec!, 'authorize', settle.transaction, BigInt(settle.amount ?? p.stablecoinAmount));
+    return payment ? { ok: true, payment, settle } : { ok: false, status: 409, reason: 'already_settled', message: 'This payment was paid by another authorization.', settle };
+  }
+
+  /** Captures `amount` base units (default: everything held). */
+  async capture(p: Payment, amount?: bigint): Promise<StepResult> {
+    const held = BigInt(p.amountCapturable ?? '0');
+    if (!p.paymentInfoHash || (p.status !== 'authorized' && p.status !== 'captured') || held === 0n) {
+      return { ok: false, status: 409, reason: 'not_capturable', message: `Nothing is held for this payment (status ${p.status}).` };
+    }
+    const want = amount ?? held;
+    if (want <= 0n || want > held) return { ok: false, status: 400, reason: 'invalid_request', message: `amount must be more than 0 and at most what is held` };
+    return this.step(p, 'capture', want);
+  }
+
+  async void(p: Payment): Promise<StepResult> {
+    if (!p.paymentInfoHash || (p.status !== 'authorized' && p.status !== 'captured') || BigInt(p.amountCapturable ?? '0') === 0n) {
+      return { ok: false, status: 409, reason: 'not_voidable', message: `Nothing is held for this payment (status ${p.status}).` };
+    }
+    return this.step(p, 'void');
+  }
+
+  private async step(p: Payment, type: 'capture' | 'void', amount?: bigint): Promise<StepResult> {
+    const rec = await this.o.ac.record(p.paymentInfoHash!);
+    if (!rec) return { ok: false, status: 409, reason: 'not_capturable', message: 'The authorization record is missing.' };
+    const settle = await this.o.ac.settle({ accountId: rec.accountId, paymentId: p.id }, await this.lifecycleRequest(rec, type, amount));
+    if (!settle.success) return { ok: false, status: settle.errorReason === 'settlement_pending' ? 202 : 409, reason: settle.errorReason ?? 'unexpected_settle_error', message: settle.errorMessage ?? '', settle };
+    const payment = await this.apply(p.id, rec, type, settle.transaction, BigInt(settle.amount ?? '0'));
+    return { ok: true, payment: payment ?? (await this.o.payments.get(p.id))!, settle };
+  }
+
+  /** A lifecycle payload for the stored PaymentInfo, against the escrow's current balances; consent is ours (delegated). */
+  private async lifecycleRequest(rec: AuthCaptureRecord, type: 'capture' | 'void', amount?: bigint) {
+    const port = this.o.ac.port;
+    const info = rec.paymentInfo as Record<string, string | number>;
+    const state = await port.paymentState(rec.id as Hex);
+    const requirements: PaymentRequirements = {
+      scheme: AUTH_CAPTURE_SCHEME,
+      network: `eip155:${port.chainId}`,
+      amount: String(info.maxAmount),
+      asset: String(info.token),
+      payTo: String(info.receiver),
+      maxTimeoutSeconds: 0,
+      extra: {
+        name: port.eip712Domain.name, version: port.eip712Domain.version, authCaptureEscrow: port.escrow,
+        captureAuthorizer: info.operator, receiverAuthorizer: port.operator, operatorType: 'delegated', paymentFlow: 'escrow', captureMode: 'deferred',
+        captureDeadline: info.authorizationExpiry, refundDeadline: info.refundExpiry, feeRecipient: info.feeReceiver, minFeeBps: info.minFeeBps, maxFeeBps: info.maxFeeBps,
+      },
+    };
+    const payload: Record<string, unknown> = { type, paymentInfo: info, saltNonce: rec.saltNonce };
+    if (type === 'capture') Object.assign(payload, { amount: amount!.toString(), feeBps: 0, feeReceiver: info.feeReceiver, expectedCapturableAmount: state.capturable.toString(), expectedRefundableAmount: state.refundable.toString() });
+    return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload }, paymentRequirements: requirements };
+  }
+
+  /**
+   * Applies one mined step to the payment, once per transaction hash, with its event in the same
+   * store transaction: a status change through the payments service (its listener records the
+   * event), or, when the status stays (a further capture, the rest voided after a capture), the
+   * event recorded here.
+   */
+  private async apply(paymentId: string, rec: AuthCaptureRecord, step: 'authorize' | 'capture' | 'void', txHash: string, amount: bigint): Promise<Payment | undefined> {
+    const key = `${step}:${txHash || rec.id}`;
+    return this.o.store.transaction(async (tx) => {
+      const before = await tx.table(Payments).get(paymentId);
+      if (!before) return undefined;
+      if (before.captureSteps?.includes(key)) return before;
+      const steps = [...(before.captureSteps ?? []), key];
+      const held = BigInt(before.amountCapturable ?? '0');
+      const captured = BigInt(before.amountCaptured ?? '0');
+      if (step === 'authorize') {
+        if (before.status !== 'pending') return before.paymentInfoHash === rec.id ? before : undefined;
+        return this.o.payments.transitionIn(tx, paymentId, 'pending', 'authorized', {
+          paymentInfoHash: rec.id, payer: rec.payer, txHash, amountCapturable: amount.toString(), amountCaptured: '0', amountVoided: '0',
+          authorizedAt: nowIso(), captureBefore: rec.captureDeadline, captureSteps: steps,
+        });
+      }
+      const patch = step === 'capture'
+        ? { amountCapturable: (held - amount).toString(), amountCaptured: (captured + amount).toString(), captureSteps: steps }
+        : { amountCapturable: '0', amountVoided: (BigInt(before.amountVoided ?? '0') + held).toString(), captureSteps: steps };
+      if (before.status === 'authorized') {
+        const to = step === 'capture' ? 'captured' : 'voided';
+        return this.o.payments.transitionIn(tx, paymentId, 'authorized', to, { ...patch, ...(step === 'capture' ? { settledAt: nowIso() } : {}) });
+      }
+      const after = await tx.table(Payments).update(paymentId, { ...patch, updatedAt: nowIso() }, { updatedAt: before.updatedAt });
+      if (after) await this.o.record(tx, step === 'capture' ? 'payment.captured' : 'payment.voided', after);
+      return after;
+    });
+  }
+
+  /**
+   * The sweep: holds past their capture deadline are voided (the money back to the payer), and an
+   * authorize interrupted by a crash is resolved from the escrow (held: the payment is `authorized`).
+   */
+  async sweep(nowMs = Date.now()): Promise<number> {
+    let n = 0;
+    const port = this.o.ac.port;
+    const t = this.o.store.table(AuthCaptures);
+    const interrupted = await t.findRange({ state: 'authorizing' }, { field: 'captureDeadline', limit: 100 });
+    for (const rec of interrupted) {
+      const s = await port.paymentState(rec.id as Hex);
+      if (!s.collected) continue;
+      await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'open', updatedAt: nowIso() }));
+      if (rec.paymentId) {
+        const p = await this.o.payments.get(rec.paymentId);
+        if (p?.status === 'pending') await this.apply(p.id, rec, 'authorize', rec.authorizeTx ?? '', s.capturable);
+      }
+      n++;
+    }
+    const due = await t.findRange({ state: 'open' }, { field: 'captureDeadline', atMost: new Date(nowMs).toISOString(), limit: 100 });
+    for (const rec of due) {
+      const p = rec.paymentId ? await this.o.payments.get(rec.paymentId) : undefined;
+      if (p) {
+        const r = await this.void(p);
+        if (r.ok || r.reason === 'not_voidable') n++;
+        else this.o.logger.warn({ paymentId: p.id, reason: r.reason }, 'expired hold not voided yet');
+      }
+      const s = await port.paymentState(rec.id as Hex);
+      if (s.capturable === 0n) await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'closed', updatedAt: nowIso() }));
+    }
+    return n;
+  }
+}
