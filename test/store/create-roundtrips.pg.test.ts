@@ -78,7 +78,7 @@ describe('round trips of one create on PostgreSQL', () => {
   it("the insert-or-get statement's generic plan (prepared) reads the holder through the indexes, never a scan", async () => {
     const store = s.deps.store as PgStore;
     const sql = (store as any).tableSql(Payments);
-    const row = { id: 'pay_plan_probe', accountId: m.accountId, reference: `rt-${Date.now()}-1`, status: 'pending' };
+    const row = { id: 'pay_plan_probe', accountId: m.accountId, livemode: true, reference: `rt-${Date.now()}-1`, status: 'pending' };
     const q = sql.insertOrGet(row, JSON.stringify(row)) as { text: string; params: unknown[] };
     const c = await store.pool.connect();
     try {
@@ -87,7 +87,7 @@ describe('round trips of one create on PostgreSQL', () => {
       await c.query({ name: 'probe_plan', text: q.text, values: q.params });
       const plan = (await c.query(`EXPLAIN (COSTS OFF) ${q.text}`, q.params)).rows.map((r: any) => r['QUERY PLAN']).join('\n');
       expect(plan).not.toMatch(/Seq Scan on payments/);
-      expect(plan).toMatch(/Index Scan using "payments__u__accountId__reference"/);
+      expect(plan).toMatch(/Index Scan using "payments__u__accountId__livemode__reference"/);
     } finally {
       await c.query('ROLLBACK');
       c.release();

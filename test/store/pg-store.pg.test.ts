@@ -53,8 +53,8 @@ describe('PostgreSQL store: migrations', () => {
     await expect(sql(db.url, `INSERT INTO api_keys (id, doc) VALUES ('k2', '{"id":"k2","hash":"h","accountId":"b"}')`)).rejects.toMatchObject({
       code: '23505',
     });
-    await sql(db.url, `INSERT INTO payments (id, doc) VALUES ('p1', '{"id":"p1","accountId":"a","reference":"R"}')`);
-    await expect(sql(db.url, `INSERT INTO payments (id, doc) VALUES ('p2', '{"id":"p2","accountId":"a","reference":"R"}')`)).rejects.toMatchObject({
+    await sql(db.url, `INSERT INTO payments (id, doc) VALUES ('p1', '{"id":"p1","accountId":"a","livemode":true,"reference":"R"}')`);
+    await expect(sql(db.url, `INSERT INTO payments (id, doc) VALUES ('p2', '{"id":"p2","accountId":"a","livemode":true,"reference":"R"}')`)).rejects.toMatchObject({
       code: '23505',
     });
   });
