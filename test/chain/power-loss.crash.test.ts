@@ -141,11 +141,11 @@ describe('power loss: the service and its embedded chain SIGKILLed together', ()
       // Settled in the store -> the authorization was used on chain, by the recorded transaction.
       const missing: string[] = [];
       for (const p of settledPayments) {
-        const ok = (await used(p.payer as Address, nonceFor('payment', p.id))) && (await receiptOk(client, p.txHash as Hex));
+        const ok = (await used(p.payer as Address, nonceFor('payment', p.id))) && (await receiptOk(client, p.txHash as Hex, p.payer as Address, nonceFor('payment', p.id)));
         if (!ok) missing.push(p.id);
       }
       for (const t of settledTransfers) {
-        const ok = (await used(t.fromAddress as Address, nonceFor('transfer', t.id))) && (await receiptOk(client, t.txHash as Hex));
+        const ok = (await used(t.fromAddress as Address, nonceFor('transfer', t.id))) && (await receiptOk(client, t.txHash as Hex, t.fromAddress as Address, nonceFor('transfer', t.id)));
         if (!ok) missing.push(t.id);
       }
       expect(missing).toEqual([]);
@@ -173,9 +173,11 @@ describe('power loss: the service and its embedded chain SIGKILLed together', ()
   });
 });
 
-async function receiptOk(client: ReturnType<typeof createPublicClient>, hash: Hex | undefined): Promise<boolean> {
+/** The recorded transaction succeeded and used exactly this authorization once (a transfer's batch also uses its fee's). */
+async function receiptOk(client: ReturnType<typeof createPublicClient>, hash: Hex | undefined, authorizer: Address, nonce: Hex): Promise<boolean> {
   if (!hash) return false;
   const r = await client.getTransactionReceipt({ hash }).catch(() => undefined);
   if (!r || r.status !== 'success') return false;
-  return parseEventLogs({ abi: stablecoinAbi, eventName: 'AuthorizationUsed', logs: r.logs }).length === 1;
+  const uses = parseEventLogs({ abi: stablecoinAbi, eventName: 'AuthorizationUsed', logs: r.logs });
+  return uses.filter((u) => u.args.authorizer.toLowerCase() === authorizer.toLowerCase() && u.args.nonce === nonce).length === 1;
 }
