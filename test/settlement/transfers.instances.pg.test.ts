@@ -1,12 +1,14 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getAddress, parseUnits, type Address, type Hex } from 'viem';
+import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { nonceFor } from '../../src/chain/authorization.js';
 import { custodialAccount } from '../../src/chain/wallets.js';
 import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
-import { cluster, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
+import { cluster, devAccount, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
 import { call, createMerchant } from '../helpers/service.js';
 
@@ -21,6 +23,9 @@ import { call, createMerchant } from '../helpers/service.js';
  *   every one of them while its owner's transaction is in flight.
  * - An instance killed mid-transfer (its transaction sent, then dropped by the node): a survivor's
  *   reconcile pass takes the attempt over and sends the stored authorization (with the fee) once.
+ * - A deposit give-back (money sent to a canceled session's deposit address) on the two instances
+ *   left, the one relaying it killed mid-move (transaction dropped): the last one finishes it;
+ *   the sender gets the money back exactly once.
  * Checked against the chain: exactly one mined transaction per transfer nonce, the fee's nonce in
  * that same transaction (moved once), the caller never told "nothing was sent", final `settled`.
  */
@@ -55,6 +60,7 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
         SETTLEMENT_CONFIRM_TIMEOUT: '1s',
         SETTLEMENT_CHAIN_DELAY: '2s',
         RECONCILE_INTERVAL: '300ms',
+        DEPOSIT_WATCH_INTERVAL: '300ms',
         MONEY_RECONCILE_IDLE: '100ms',
         AGENT_RATE_LIMIT: '1000/min',
       },
@@ -122,8 +128,33 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
       return { quote: quote.body as { id: string; stablecoin_amount: string; fee: string; total_debit: string }, sent };
     };
 
-    // ------------------------------------------------------------ transfers raced by another instance's reconcile pass
     const answers: Array<{ transfer: string; via: string; status: number; body: any }> = [];
+    /** The truth, from the chain: what each transfer did, and what its caller was told. */
+    const truth = async (ids: string[]) => {
+      const problems: string[] = [];
+      for (const id of ids) {
+        const t = await transferRow(id);
+        const mined = await minedWith(nonceFor('transfer', id) as Hex);
+        const feeMined = await minedWith(nonceFor('transfer-fee', id) as Hex);
+        const used = await chain!.publicClient.readContract({ ...token, functionName: 'authorizationState', args: [from, nonceFor('transfer', id) as Hex] });
+        if (!used) problems.push(`${id}: authorization unused on-chain, record ${t.status}`);
+        if (mined.length !== 1 || mined[0]!.status !== 'success') problems.push(`${id}: ${mined.length} mined transactions carry its nonce (${JSON.stringify(mined)})`);
+        // The fee's authorization rode in the same (one) transaction.
+        if (feeMined.length !== 1 || feeMined[0]!.hash !== mined[0]?.hash) problems.push(`${id}: fee mined ${JSON.stringify(feeMined)}, transfer ${mined[0]?.hash}`);
+        if (t.status !== 'settled' || t.feeStatus !== 'settled') problems.push(`${id}: ends ${t.status}, fee ${t.feeStatus}`);
+        if (t.txHash !== mined[0]?.hash || t.feeTxHash !== mined[0]?.hash) problems.push(`${id}: recorded ${t.txHash} / fee ${t.feeTxHash}, chain ${mined[0]?.hash}`);
+        if ((seen.get(id) ?? []).includes('failed')) problems.push(`${id}: read failed (${seen.get(id)!.join(' -> ')}) though its money moved`);
+        for (const ans of answers.filter((x) => x.transfer === id)) {
+          const text = JSON.stringify(ans.body);
+          if (ans.status !== 200 || ans.body.ok !== true || !['submitted', 'settled'].includes(ans.body.transfer?.status) || /nothing was sent|not sent/i.test(text)) {
+            problems.push(`${id}: answered ${ans.status} ${text.slice(0, 200)}`);
+          }
+        }
+      }
+      return problems;
+    };
+
+    // ------------------------------------------------------------ transfers raced by another instance's reconcile pass
     const quoted: Array<{ stablecoin_amount: string; fee: string; total_debit: string }> = [];
     await holdMining(true);
     await Promise.all(
@@ -140,6 +171,8 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
     await holdMining(false);
     const transferIds = answers.map((x) => x.transfer);
     await until(async () => (await Promise.all(transferIds.map(transferRow))).every((t) => t.status === 'settled'), 'every transfer to settle', 60_000);
+    // Checked before anything else happens (a second send shows here as a second, reverted transaction).
+    expect(await truth(transferIds)).toEqual([]);
 
     // ------------------------------------------------------------ an instance killed mid-transfer
     const [a, b, c] = all;
@@ -164,29 +197,8 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
     transferIds.push(victim.transfer);
     watching = false;
     await watcher;
+    expect(await truth(transferIds)).toEqual([]);
 
-    // ------------------------------------------------------------ the truth, from the chain
-    const problems: string[] = [];
-    for (const id of transferIds) {
-      const t = await transferRow(id);
-      const mined = await minedWith(nonceFor('transfer', id) as Hex);
-      const feeMined = await minedWith(nonceFor('transfer-fee', id) as Hex);
-      const used = await chain.publicClient.readContract({ ...token, functionName: 'authorizationState', args: [from, nonceFor('transfer', id) as Hex] });
-      if (!used) problems.push(`${id}: authorization unused on-chain, record ${t.status}`);
-      if (mined.length !== 1 || mined[0]!.status !== 'success') problems.push(`${id}: ${mined.length} mined transactions carry its nonce (${JSON.stringify(mined)})`);
-      // The fee's authorization rode in the same (one) transaction.
-      if (feeMined.length !== 1 || feeMined[0]!.hash !== mined[0]?.hash) problems.push(`${id}: fee mined ${JSON.stringify(feeMined)}, transfer ${mined[0]?.hash}`);
-      if (t.status !== 'settled' || t.feeStatus !== 'settled') problems.push(`${id}: ends ${t.status}, fee ${t.feeStatus}`);
-      if (t.txHash !== mined[0]?.hash || t.feeTxHash !== mined[0]?.hash) problems.push(`${id}: recorded ${t.txHash} / fee ${t.feeTxHash}, chain ${mined[0]?.hash}`);
-      if ((seen.get(id) ?? []).includes('failed')) problems.push(`${id}: read failed (${seen.get(id)!.join(' -> ')}) though its money moved`);
-      for (const ans of answers.filter((x) => x.transfer === id)) {
-        const text = JSON.stringify(ans.body);
-        if (ans.status !== 200 || ans.body.ok !== true || !['submitted', 'settled'].includes(ans.body.transfer?.status) || /nothing was sent|not sent/i.test(text)) {
-          problems.push(`${id}: answered ${ans.status} ${text.slice(0, 200)}`);
-        }
-      }
-    }
-    expect(problems).toEqual([]);
     // Money conserved to the unit: each transfer and each fee moved exactly once.
     const sum = (k: 'stablecoin_amount' | 'fee' | 'total_debit') => quoted.reduce((s, x) => s + parseUnits(x[k], 6), 0n);
     expect(await balance(to)).toBe(sum('stablecoin_amount'));
@@ -194,10 +206,49 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
     expect(await balance(from)).toBe(fromBefore - sum('total_debit'));
     const taken = await attemptOf(victim.transfer, 'transfer');
     expect(taken).toMatchObject({ state: 'done' });
+
+    // ------------------------------------------------------------ a give-back across the two instances left, its relayer killed mid-move
+    const shop = await createMerchant(a.api, 'Give-back Shop');
+    const made = await call(`${a.api}/v1/payments`, { key: shop.key, body: { amount: 3, currency: 'USD', redirect_url: 'https://shop.example/done' } });
+    expect(made.status).toBe(201);
+    const sessionId = made.body.id as string;
+    const deposit = getAddress((await call(`${a.api}/checkout/${sessionId}`)).body.payment.depositAddress);
+    expect((await call(`${b.api}/v1/payments/${sessionId}/cancel`, { key: shop.key, body: {} })).status).toBe(200);
+    const phone = devAccount(7);
+    await chain.mint(phone.address, parseUnits('3', 6));
+    const phoneBefore = await balance(phone.address);
+    await holdMining(true);
+    const wallet = createWalletClient({ account: phone, chain: { ...foundry, rpcUrls: { default: { http: [chain.rpcUrl] } } }, transport: http(chain.rpcUrl) });
+    await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [deposit, parseUnits('3', 6)] });
+    if (!blockTimeSeconds) await rpc('evm_mine');
+    const giving = await until(async () => {
+      const att = await attemptOf(sessionId, 'deposit-refund');
+      return att?.txHash ? att : undefined;
+    }, 'a give-back to be sent', 30_000);
+    const byRelayer = new Map([a, b].map((i) => [i.relayer.toLowerCase(), i]));
+    const giver = byRelayer.get(String(giving.relayer).toLowerCase())!;
+    expect(giver).toBeDefined();
+    await giver.kill();
+    await rpc('anvil_dropTransaction', [giving.txHash]);
+    await holdMining(false);
+    const depositRow = async () => (await q.query<{ doc: any }>(`SELECT doc FROM payment_deposits WHERE id = $1`, [sessionId])).rows[0]?.doc;
+    await until(async () => (await depositRow())?.transfers.every((t: any) => t.refundTxHash), 'the survivor to finish the give-back', 60_000);
+    const given = (await depositRow()).transfers as Array<{ id: string; refundTxHash: string }>;
+    expect(given).toHaveLength(1);
+    const givenWith = await minedWith(nonceFor('deposit-refund', `${sessionId}:${given[0]!.id}`) as Hex);
+    expect(givenWith).toHaveLength(1);
+    expect(givenWith[0]!.status).toBe('success');
+    expect(given[0]!.refundTxHash).toBe(givenWith[0]!.hash);
+    // Returned exactly once: the sender has all of it back, the deposit address is empty.
+    expect(await balance(phone.address)).toBe(phoneBefore);
+    expect(await balance(deposit)).toBe(0n);
+    const gave = await attemptOf(sessionId, 'deposit-refund');
+    expect(gave).toMatchObject({ state: 'done' });
     console.log(
       `issue 21 transfers (${blockTimeSeconds ? `block time ${blockTimeSeconds}s` : 'instant'}): ${transferIds.length} transfers, each one mined transaction carrying its fee ` +
         `(${answers.filter((x) => x.body.transfer?.status === 'submitted').length} answered submitted, ${answers.filter((x) => x.body.transfer?.status === 'settled').length} settled, 0 failed); ` +
-        `killed mid-transfer (${c.name}): finished by a survivor (attempt generation ${taken.generation}); ${a.name}, ${b.name} survived`,
+        `killed mid-transfer (${c.name}): finished by a survivor (attempt generation ${taken.generation}); ` +
+        `give-back: its relayer ${giver.name} killed mid-move, returned once by the survivor (attempt generation ${gave.generation})`,
     );
   });
 });
