@@ -19,8 +19,8 @@ import { call, createMerchant } from '../helpers/service.js';
  * (src/wallet/custodial-fee-move.ts) owned through the attempt ledger.
  * - Transfers sent on every instance while the chain holds their transactions, so each request
  *   answers before its receipt and leaves the transfer `submitted`; the `reconcile:money` pass
- *   (every 300 ms, `MONEY_RECONCILE_IDLE=100ms`, on whichever instance holds its lease) retries
- *   every one of them while its owner's transaction is in flight.
+ *   (every 300 ms, `MONEY_RECONCILE_IDLE=100ms`, on whichever instance holds its lease) picks them
+ *   up while their owners' transactions are in flight (mining held 4 s against a 3 s deadline).
  * - An instance killed mid-transfer (its transaction sent, then dropped by the node): a survivor's
  *   reconcile pass takes the attempt over and sends the stored authorization (with the fee) once.
  * - A deposit give-back (money sent to a canceled session's deposit address) on the two instances
