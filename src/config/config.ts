@@ -122,6 +122,12 @@ export const EnvSchema = z.object({
   AUTH_CAPTURE_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How often the settlement reconciler resolves `processing` payments from the chain. */
   RECONCILE_INTERVAL: TimerDuration.default(parseDuration('30s')),
+  /**
+   * How long a transfer, bill or market stake must sit untouched before the `reconcile:money` pass
+   * retries it. Safe at any value (each move has one owner in the attempt ledger, issue 21); the
+   * default keeps the pass off moves still in their own request.
+   */
+  MONEY_RECONCILE_IDLE: Duration.default(parseDuration('2m')),
   /** How often the deposit watcher looks for transfers into checkout deposit addresses (docs/settlement.md). */
   DEPOSIT_WATCH_INTERVAL: TimerDuration.default(parseDuration('5s')),
   /** How long after a session ends its deposit address is still watched (late money is refunded). */

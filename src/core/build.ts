@@ -352,9 +352,10 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       name: 'reconcile:money',
       everyMs: config.RECONCILE_INTERVAL,
       run: async () => {
-        for (const t of await transfers.unfinished()) await transfers.reconcile(t.id);
-        for (const b of await bills.unfinished()) await bills.reconcile(b.id);
-        const m = await markets.unfinished();
+        const idle = config.MONEY_RECONCILE_IDLE;
+        for (const t of await transfers.unfinished(idle)) await transfers.reconcile(t.id);
+        for (const b of await bills.unfinished(idle)) await bills.reconcile(b.id);
+        const m = await markets.unfinished(idle);
         for (const id of m.stakes) await markets.reconcileStakes(id);
         for (const id of m.payouts) await markets.settlePayouts(id);
       },
