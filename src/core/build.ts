@@ -174,7 +174,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     ttlMs: config.CLAIM_TTL,
     logger: logger.child({ module: 'claims' }),
     // Each step's `transfer.*` event, in the step's own transaction (docs/claims.md).
-    onEvent: async (tx, type, accountId, data, nowMs) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs)),
+    onEvent: async (tx, type, accountId, data, nowMs, livemode) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs, livemode)),
     // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
     ...(fault ? { crashAt: (step: string) => void (step === fault && process.kill(process.pid, 'SIGKILL')) } : {}),
   });
@@ -185,6 +185,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     store,
     logger: logger.child({ module: 'policies' }),
     recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
+    livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
   });
   const policies = new PoliciesService(store, {
     passwordMatches: async (accountId, password) => {

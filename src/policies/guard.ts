@@ -39,6 +39,8 @@ export interface SpendGuardDeps {
   logger?: Logger;
   /** Every identifier of a transfer's recipient (handle, phone, email, address), for the lists. */
   recipientIds?: (accountId: string, recipient: string) => Promise<string[]>;
+  /** A key's mode (false: a test key). Caps count test and live spending apart; without it all is live. */
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
   now?: () => Date;
 }
 
@@ -78,7 +80,7 @@ export class SpendGuard {
     if (paused) return paused;
     const policies = await this.policiesFor(who);
     const ids = await this.recipientIds(spend, who);
-    const refused = checkStatic(spend, policies, ids) ?? checkRolling(spend, policies, await this.recent(who.accountId), this.now());
+    const refused = checkStatic(spend, policies, ids) ?? checkRolling(spend, policies, await this.recent(who.accountId, await this.livemodeOf(who)), this.now());
     if (refused) return this.refuse(refused, spend, who, opts, policies);
     const held = overThreshold(spend, policies);
     return held ? { kind: 'hold', message: held.message } : { kind: 'go' };
@@ -117,10 +119,11 @@ export class SpendGuard {
    */
   private async reserve(spend: Spend, who: PolicyCaller, policies: ScopedPolicy[]): Promise<{ ok: true; id: string } | ({ ok: false } & Refusal)> {
     const amount = spend.amount!;
+    const livemode = await this.livemodeOf(who);
     return this.deps.store.transaction(async (tx) => {
       const now = this.now();
       const t = tx.table(SpendReservations);
-      const rows = await this.recent(who.accountId, t);
+      const rows = await this.recent(who.accountId, livemode, t);
       const over = checkRolling(spend, policies, rows, now);
       if (over) return { ok: false as const, ...over };
       const row = await t.insert({
@@ -132,6 +135,7 @@ export class SpendGuard {
         currency: amount.currency,
         minor: amount.minor.toString(),
         status: 'reserved',
+        livemode,
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),
       });
@@ -139,14 +143,22 @@ export class SpendGuard {
     });
   }
 
-  /** The account's reservations of the last 30 days (through the range index). */
-  private async recent(accountId: string, table: Pick<ReadTable<SpendReservation>, 'findRange'> = this.deps.store.table(SpendReservations)): Promise<SpendReservation[]> {
+  /** The call's mode: its key's (a test key spends test money); the person's own doors are live. */
+  private async livemodeOf(who: PolicyCaller): Promise<boolean> {
+    return who.keyId && this.deps.livemodeOfKey ? this.deps.livemodeOfKey(who.keyId) : true;
+  }
+
+  /**
+   * The account's reservations of the last 30 days in one mode (through the range index): test
+   * spending never uses up a live cap, nor live spending a test one.
+   */
+  private async recent(accountId: string, livemode: boolean, table: Pick<ReadTable<SpendReservation>, 'findRange'> = this.deps.store.table(SpendReservations)): Promise<SpendReservation[]> {
     const since = new Date(this.now().getTime() - LONGEST_WINDOW_MS).toISOString();
     const out: SpendReservation[] = [];
     let after = { value: since as unknown, id: '' };
     for (;;) {
       const page = await table.findRange({ accountId }, { field: 'createdAt', after, limit: PAGE });
-      out.push(...page);
+      out.push(...page.filter((r) => (r.livemode !== false) === livemode));
       if (page.length < PAGE) return out;
       const last = page[page.length - 1]!;
       after = { value: last.createdAt, id: last.id };
