@@ -100,7 +100,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
-  const keys = new KeysService(store);
+  // Test mode needs a chain of its own: only the embedded chain gives it one (docs/test-mode.md).
+  const testMode = !config.CHAIN_RPC_URL;
+  const keys = new KeysService(store, testMode);
   // Listens for revocations from every instance before any request is authenticated.
   await keys.start();
   defer(() => keys.stop());
@@ -186,6 +188,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'policies' }),
     recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
     livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
+    testModeSettles: testMode,
   });
   const policies = new PoliciesService(store, {
     passwordMatches: async (accountId, password) => {
@@ -239,6 +242,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     owner: instance,
     relayer: chain.relayerAddress,
     chainDelayMs: config.SETTLEMENT_CHAIN_DELAY,
+    testModeSettles: testMode,
   });
   defer(() => settlement.close());
   if (metrics.enabled) countSettles(settlement, metrics);
@@ -276,6 +280,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'refunds' }),
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     attempts: moveAttempts,
+    testModeSettles: testMode,
   });
   defer(() => refunds.close());
 
