@@ -100,7 +100,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
-  const keys = new KeysService(store);
+  // Test mode needs a chain of its own: only the embedded chain gives it one (docs/test-mode.md).
+  const testMode = !config.CHAIN_RPC_URL;
+  const keys = new KeysService(store, testMode);
   // Listens for revocations from every instance before any request is authenticated.
   await keys.start();
   defer(() => keys.stop());
@@ -174,7 +176,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     ttlMs: config.CLAIM_TTL,
     logger: logger.child({ module: 'claims' }),
     // Each step's `transfer.*` event, in the step's own transaction (docs/claims.md).
-    onEvent: async (tx, type, accountId, data, nowMs) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs)),
+    onEvent: async (tx, type, accountId, data, nowMs, livemode) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs, livemode)),
     // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
     ...(fault ? { crashAt: (step: string) => void (step === fault && process.kill(process.pid, 'SIGKILL')) } : {}),
   });
@@ -185,6 +187,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     store,
     logger: logger.child({ module: 'policies' }),
     recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
+    livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
+    testModeSettles: testMode,
   });
   const policies = new PoliciesService(store, {
     passwordMatches: async (accountId, password) => {
@@ -238,6 +242,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     owner: instance,
     relayer: chain.relayerAddress,
     chainDelayMs: config.SETTLEMENT_CHAIN_DELAY,
+    testModeSettles: testMode,
   });
   defer(() => settlement.close());
   if (metrics.enabled) countSettles(settlement, metrics);
@@ -275,6 +280,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'refunds' }),
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     attempts: moveAttempts,
+    testModeSettles: testMode,
   });
   defer(() => refunds.close());
 
