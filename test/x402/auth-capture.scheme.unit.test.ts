@@ -10,6 +10,12 @@ import { boundSalt } from '../../src/x402/auth-capture/payment-info.js';
 import { AuthCaptureReason as R } from '../../src/x402/auth-capture/reasons.js';
 import { settleAuthCapture, verifyAuthCapture, type AuthCapturePort, type PaymentState } from '../../src/x402/auth-capture/scheme.js';
 import type { FacilitatorRequest } from '../../src/x402/schemas.js';
+import { LowdbStore } from '../../src/store/index.js';
+import { PaymentIdentifierLedger } from '../../src/x402/payment-identifier.js';
+import { AuthCaptureService } from '../../src/x402/auth-capture/service.js';
+import { AuthCaptures } from '../../src/x402/auth-capture/records.js';
+import { paymentInfoHash } from '../../src/x402/auth-capture/payment-info.js';
+import { PaymentInfoWire } from '../../src/x402/auth-capture/schemas.js';
 
 const operator = privateKeyToAccount(generatePrivateKey());
 const ESCROW = getAddress('0xBdEA0D1bcC5966192B070Fdf62aB4EF5b4420cff');
@@ -135,5 +141,41 @@ describe('auth-capture lifecycle refusals (fake port)', () => {
     expect((await refusal({ maxFeeBps: 100 })).reason).toBe(R.extra);
     expect((await refusal({ receiverAuthorizer: ZERO })).reason).toBe(R.lifecycleNotRelayed);
     expect((await refusal({ type: 'refund' })).reason).toBe(R.refundFundingUnavailable);
+  });
+});
+
+describe('auth-capture service: one idempotency key per step', () => {
+  async function service() {
+    const store = LowdbStore.inMemory();
+    const fake = fakePort(HELD);
+    const quiet = { warn() {}, info() {}, error() {}, debug() {}, child() { return quiet; } };
+    const svc = new AuthCaptureService({ port: fake.port, store, ids: new PaymentIdentifierLedger(store), logger: quiet as never });
+    // The authorization is the merchant acct_a's (recorded when it was authorized).
+    const info = PaymentInfoWire.parse((request().paymentPayload.payload as { paymentInfo: unknown }).paymentInfo);
+    const now = new Date().toISOString();
+    await store.write(AuthCaptures, (t) => t.insertOrGet({ id: paymentInfoHash(31337, ESCROW, info), accountId: 'acct_a', payer: PAYER, paymentInfo: {}, state: 'open', captureDeadline: now, createdAt: now, updatedAt: now }));
+    return { svc, sent: fake.sent };
+  }
+  const withId = (req: FacilitatorRequest, id: string): FacilitatorRequest =>
+    ({ ...req, paymentPayload: { ...req.paymentPayload, extensions: { 'payment-identifier': { info: { required: false, id } } } } }) as FacilitatorRequest;
+
+  it('the same step again replays the first answer and sends nothing more', async () => {
+    const { svc, sent } = await service();
+    const first = await svc.settle({ accountId: 'acct_a' }, request());
+    const again = await svc.settle({ accountId: 'acct_a' }, request());
+    expect(first.success).toBe(true);
+    expect(again).toEqual(first);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a used idempotency key with another payload is a conflict; another account is refused', async () => {
+    const { svc, sent } = await service();
+    const id = 'pay_' + 'k'.repeat(28);
+    expect((await svc.settle({ accountId: 'acct_a' }, withId(request(), id))).success).toBe(true);
+    const other = await svc.settle({ accountId: 'acct_a' }, withId(request({ amount: '500000' }), id));
+    expect(other).toMatchObject({ success: false, errorReason: 'payment_identifier_conflict' });
+    const stranger = await svc.settle({ accountId: 'acct_b' }, request({ amount: '400000' }));
+    expect(stranger).toMatchObject({ success: false, errorReason: R.unauthenticatedAuthorizerRequest });
+    expect(sent).toHaveLength(1);
   });
 });
