@@ -149,6 +149,8 @@ export const EnvSchema = z.object({
   CLAIM_TTL: Duration.pipe(z.number().min(1_000, 'must be at least 1s')).default(parseDuration('7d')),
   /** Fault injection for the kill -9 tests (NODE_ENV=test only): the claim step at which the process SIGKILLs itself. */
   FAULT_CLAIM_STEP: optionalString,
+  /** Fault injection for the auth-capture kill -9 test (NODE_ENV=test only): `authorize-sent` or `authorize-mined`. */
+  FAULT_AUTH_CAPTURE_STEP: optionalString,
   /** A live rate provider (docs/quotes.md, "Live rates"); unset: the shipped table data/fx-rates.json. */
   FX_RATES_URL: optionalString.pipe(z.url().optional()),
 });

@@ -248,6 +248,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   if (metrics.enabled) countSettles(settlement, metrics);
   // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
   const x402Port = chainPort(chain);
+  const acFault = config.NODE_ENV === 'test' ? config.FAULT_AUTH_CAPTURE_STEP : undefined;
   const facilitator = new Facilitator({
     port: x402Port,
     store,
@@ -256,6 +257,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     // One owner per relayed authorization across instances (issue 21).
     ledger: new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress),
     authCapturePort: authCapturePort(chain),
+    // The kill -9 test (test/x402/auth-capture.crash.pg.test.ts) stops the process between authorize and capture.
+    ...(acFault ? { authCaptureCrashAt: (step: string) => void (step === acFault && process.kill(process.pid, 'SIGKILL')) } : {}),
   });
   // Manual-capture sessions over x402 auth-capture (docs/x402.md), when the chain has the escrow.
   const manualCapture = facilitator.authCapture
