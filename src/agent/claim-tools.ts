@@ -19,6 +19,8 @@ export interface ClaimToolDeps {
   /** Firm quotes: a claim's preview pins one and its confirm is priced from it (docs/claims.md). */
   quotes?: QuotesService;
   country?: (accountId: string) => Promise<string | undefined>;
+  /** The key's mode: a test key's claim is a test-mode claim (docs/test-mode.md). */
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
 }
 
 /** The contact to hold a claim for, when the failure was "nobody with that phone/email". */
@@ -31,7 +33,9 @@ export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: 
   // A pinned firm quote (the preview's): exactly its figures, or quote_expired and nothing moves.
   const firm = input.quote_id && deps.quotes ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, input) : undefined;
   if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };
+  const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
   const made = await deps.claims.create(ctx.accountId, {
+    livemode,
     contact: input.recipient,
     amount: input.amount,
     ...(input.currency ? { currency: input.currency } : {}),

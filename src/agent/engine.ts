@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Channel, ToolOutcome } from './tools.js';
+import type { Lang } from './local/language.js';
 
 /** One user message to interpret, with what the engine may know about the caller. */
 export interface EngineTurn {
@@ -74,6 +75,8 @@ export type EngineResult =
        * person's language; undefined keeps the policy's own sentence.
        */
       approval?: (note: string, minutes: number) => string | undefined;
+      /** The language the reply is in (read from the person's words): a door adds its own lines to a held action in it. */
+      lang?: Lang;
       /** Grounding's note before a held action (what was inferred) in the person's language; undefined keeps it. */
       note?: (note: string) => string | undefined;
     }

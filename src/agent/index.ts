@@ -7,6 +7,7 @@ import { billerAliasIndex, loadBillerCatalogue } from '../bills/catalogue.js';
 
 export { Agent, PENDING_TTL_MS, UNAVAILABLE, type AgentAction, type AgentOptions, type PendingActionView, type TurnOutcome, type TurnRequest } from './agent.js';
 export { turnJson, type TurnJson } from './turn-json.js';
+export { pendingAskAt } from './local/pending-replies-i18n.js';
 export { confirmQuote, type QuoteLookup } from './quote-confirm.js';
 export { createToolHandlers, type ToolHandlerDeps } from './handlers.js';
 export { LocalEngine } from './local-engine.js';

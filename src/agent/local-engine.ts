@@ -30,6 +30,22 @@ export interface LocalEngineOptions {
 }
 
 /**
+ * A held action's closing words in the person's language: confirm or cancel, grounding's note (what
+ * was inferred), a spend policy's approval rule. English keeps the agent's and the policy's own.
+ */
+function heldAsks(lang: Lang): Pick<Extract<EngineResult, { kind: 'reply' }>, 'ask' | 'note' | 'approval'> {
+  if (lang === 'en') return {};
+  return {
+    ask: (minutes) => pendingAsk(lang, minutes),
+    note: (note) => groundingNote(note, lang),
+    approval: (note, minutes) => {
+      const said = policyReply(note, lang);
+      return said ? `${said} ${pendingExpires(lang, minutes)}` : undefined;
+    },
+  };
+}
+
+/**
  * The built-in engine (no ANTHROPIC_API_KEY): one deterministic parse, at most one tool
  * call per turn; replies come from the tool's outcome (built by the agent).
  */
@@ -66,7 +82,7 @@ export class LocalEngine implements Engine {
     const describe = (tool: string, details: Record<string, unknown> | undefined) => pendingDescription(tool, details, lang);
     const input = { recipient: p.recipient, amount: p.amount, currency, ...(p.note ? { note: p.note } : {}) };
     const step = await runTool('send_transfer', input, { hold: `pesos -> ${currency}`, describe });
-    if (step.kind === 'pending') return { kind: 'reply', held: pesosHeldReply(lang, currency, p.recipient, step.description), ...(lang === 'en' ? {} : { ask: (m: number) => pendingAsk(lang, m) }) };
+    if (step.kind === 'pending') return { kind: 'reply', lang, held: pesosHeldReply(lang, currency, p.recipient, step.description), ...heldAsks(lang) };
     if (step.kind === 'executed' && !step.outcome.ok) return this.failed(step.outcome, lang);
     return { kind: 'reply' };
   }
@@ -95,26 +111,15 @@ export class LocalEngine implements Engine {
         const lang = detectLanguage(turn.message);
         // A held action's description in the person's language, from its preview's figures.
         const describe = (tool: string, details: Record<string, unknown> | undefined) => pendingDescription(tool, details, lang);
-        // Held for a person's Confirm, or by a spend policy's approval rule: asked in their language.
-        const held =
-          lang === 'en'
-            ? {}
-            : {
-                ask: (minutes: number) => pendingAsk(lang, minutes),
-                note: (note: string) => groundingNote(note, lang),
-                approval: (note: string, minutes: number) => {
-                  const said = policyReply(note, lang);
-                  return said ? `${said} ${pendingExpires(lang, minutes)}` : undefined;
-                },
-              };
+        const held = heldAsks(lang);
         if (parsed.hold) {
           // Understood, but not every word: the call waits for a person to confirm, on every channel.
           const step = await runTool(parsed.call.name, parsed.call.input, { hold: parsed.hold.join(' '), describe });
-          if (step.kind === 'pending') return { kind: 'reply', held: heldReply(lang, parsed.hold, step.description), ...held };
+          if (step.kind === 'pending') return { kind: 'reply', lang, held: heldReply(lang, parsed.hold, step.description), ...held };
           return step.kind === 'executed' && !step.outcome.ok ? this.failed(step.outcome, lang) : { kind: 'reply' };
         }
         const step = await runTool(parsed.call.name, parsed.call.input, { describe });
-        if (step.kind === 'pending') return { kind: 'reply', ...held };
+        if (step.kind === 'pending') return { kind: 'reply', lang, ...held };
         if (step.kind !== 'executed' || lang === 'en') return { kind: 'reply' };
         if (!step.outcome.ok) return this.failed(step.outcome, lang);
         // A quote or a balance did nothing: it is answered whole in the person's language, never with "done".

@@ -29,7 +29,8 @@ export function finishTurn(result: EngineResult, state: TurnState): TurnOutcome 
   // else with grounding's note (an inferred argument) before the description.
   if (state.pending) {
     const r = result.kind === 'reply' ? result : undefined;
-    return pendingResult(state.pending, r?.held, state.heldNote, r?.ask, r?.approval, r?.note);
+    const held = pendingResult(state.pending, r?.held, state.heldNote, r?.ask, r?.approval, r?.note);
+    return r?.lang ? { ...held, lang: r.lang } : held;
   }
   if (state.outcomes.length > 0) {
     // The turn reports its money-moving outcome if it had one, else its last one.

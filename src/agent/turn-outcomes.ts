@@ -4,6 +4,7 @@ import type { PendingAction } from './pending-actions.js';
 import type { ToolAction } from './tools.js';
 import type { PendingStatus } from './pending-actions.js';
 import type { ToolName } from './tool-inputs.js';
+import type { Lang } from './local/language.js';
 
 export type AgentAction = ToolAction | 'none';
 
@@ -31,6 +32,11 @@ export interface TurnOutcome {
   pending?: PendingActionView;
   result?: unknown;
   already?: true;
+  /**
+   * The language of the reply when the engine read it from the person's words (the local engine):
+   * a door that adds its own lines (Telegram's Confirm step) says them in it. Not in the turn's JSON.
+   */
+  lang?: Lang;
   /** A key paused by the spend policies' circuit breaker may try again after this many seconds. */
   retryAfterSeconds?: number;
 }

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { CreateKeyInput, CreatedKey, ListedKey } from '../keys/keys.js';
+import { CreateKeyInput, CreatedKey, ListedKey, TEST_MODE_UNAVAILABLE } from '../keys/keys.js';
 import type { Core } from '../core/core.js';
-import { notFound, parseInput } from '../http/errors.js';
+import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401, E403, err } from '../http/openapi-common.js';
@@ -36,7 +36,13 @@ registerRoute({
   tags: ['Keys'],
   auth: 'sessionOrBearer',
   body: CreateKeyInput,
-  responses: { 201: { description: 'Created.', schema: KeyCreatedResponse }, 400: E400, 401: E401, 403: E403 },
+  responses: {
+    201: { description: 'Created.', schema: KeyCreatedResponse },
+    400: E400,
+    401: E401,
+    403: E403,
+    409: err('`mode:"test"` on a deployment whose only chain is a real network (`param: "mode"`): test keys are not available there (docs/test-mode.md).'),
+  },
 });
 
 registerRoute({
@@ -66,6 +72,8 @@ export function keysRouter(deps: Core): Router {
 
   r.post('/keys', async (req, res) => {
     const input = parseInput(CreateKeyInput, req.body ?? {});
+    // Only the embedded chain gives test mode a chain of its own (docs/test-mode.md).
+    if (input.mode === 'test' && !deps.keys.testMode) throw invalidRequest(TEST_MODE_UNAVAILABLE, 'mode', 409);
     const key = await deps.keys.create(auth(res).accountId, input);
     const body = { ok: true, key } as const;
     res.status(201).json(body satisfies z.infer<typeof KeyCreatedResponse>);

@@ -65,6 +65,8 @@ export interface Claim {
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
+  /** false: made through a test key (docs/test-mode.md); claims made before test mode have none and are live. */
+  livemode?: boolean;
 }
 
 export const Claims = defineTable<Claim>({

@@ -33,7 +33,7 @@ export interface ClaimsOptions {
    * per account the event is for: the composition root hands it to the webhook outbox, so a step
    * and its event commit together and a re-run step that loses its compare-and-set emits nothing.
    */
-  onEvent?: (tx: Tx, type: ClaimEventType, accountId: string, data: ClaimEventData, nowMs: number) => Promise<void>;
+  onEvent?: (tx: Tx, type: ClaimEventType, accountId: string, data: ClaimEventData, nowMs: number, livemode: boolean) => Promise<void>;
   /** Test hook: called at each step boundary (a crash test throws or kills the process there). */
   crashAt?: (step: ClaimStep) => void;
 }
@@ -67,6 +67,8 @@ export interface CreateClaimInput {
   language?: string;
   /** A firm quote into USDC already checked (QuotesService.forClaim): its figures, used once. */
   quote?: Quote;
+  /** The mode of the key that made it (false: a test key); default live. Its `transfer.*` events carry it. */
+  livemode?: boolean;
 }
 
 class QuoteTaken extends Error {}
@@ -165,6 +167,7 @@ export class ClaimsService {
         expiresAt: new Date(now.getTime() + (this.opts.ttlMs ?? DEFAULT_CLAIM_TTL_MS)).toISOString(),
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),
+        livemode: input.livemode !== false,
       };
       const recorded = await withWalletFunds(this.store, this.chain, fromAddress as Address, async (tx, funds) => {
         const reserved = await funds.reserve({
@@ -332,8 +335,10 @@ export class ClaimsService {
   private async emit(tx: Tx, c: Claim, type: ClaimEventType, txHash?: string): Promise<void> {
     if (!this.opts.onEvent) return;
     const nowMs = this.now().getTime();
-    await this.opts.onEvent(tx, type, c.senderAccountId, claimEventData(c, 'sender', txHash), nowMs);
-    if (type === 'transfer.claimed' && c.claimantAccountId) await this.opts.onEvent(tx, type, c.claimantAccountId, claimEventData(c, 'recipient', txHash), nowMs);
+    // The claim's own mode (a test key's claim emits test-mode events, for the claimant too).
+    const livemode = c.livemode !== false;
+    await this.opts.onEvent(tx, type, c.senderAccountId, claimEventData(c, 'sender', txHash), nowMs, livemode);
+    if (type === 'transfer.claimed' && c.claimantAccountId) await this.opts.onEvent(tx, type, c.claimantAccountId, claimEventData(c, 'recipient', txHash), nowMs, livemode);
   }
 
   private event(type: ClaimEventType, txHash?: string) {

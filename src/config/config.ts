@@ -122,6 +122,12 @@ export const EnvSchema = z.object({
   AUTH_CAPTURE_SWEEP_INTERVAL: TimerDuration.default(parseDuration('15s')),
   /** How often the settlement reconciler resolves `processing` payments from the chain. */
   RECONCILE_INTERVAL: TimerDuration.default(parseDuration('30s')),
+  /**
+   * How long a transfer, bill or market stake must sit untouched before the `reconcile:money` pass
+   * retries it. Safe at any value (each move has one owner in the attempt ledger, issue 21); the
+   * default keeps the pass off moves still in their own request.
+   */
+  MONEY_RECONCILE_IDLE: Duration.default(parseDuration('2m')),
   /** How often the deposit watcher looks for transfers into checkout deposit addresses (docs/settlement.md). */
   DEPOSIT_WATCH_INTERVAL: TimerDuration.default(parseDuration('5s')),
   /** How long after a session ends its deposit address is still watched (late money is refunded). */
@@ -143,6 +149,8 @@ export const EnvSchema = z.object({
   CLAIM_TTL: Duration.pipe(z.number().min(1_000, 'must be at least 1s')).default(parseDuration('7d')),
   /** Fault injection for the kill -9 tests (NODE_ENV=test only): the claim step at which the process SIGKILLs itself. */
   FAULT_CLAIM_STEP: optionalString,
+  /** Fault injection for the auth-capture kill -9 test (NODE_ENV=test only): `authorize-sent` or `authorize-mined`. */
+  FAULT_AUTH_CAPTURE_STEP: optionalString,
   /** A live rate provider (docs/quotes.md, "Live rates"); unset: the shipped table data/fx-rates.json. */
   FX_RATES_URL: optionalString.pipe(z.url().optional()),
 });

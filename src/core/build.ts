@@ -100,7 +100,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
-  const keys = new KeysService(store);
+  // Test mode needs a chain of its own: only the embedded chain gives it one (docs/test-mode.md).
+  const testMode = !config.CHAIN_RPC_URL;
+  const keys = new KeysService(store, testMode);
   // Listens for revocations from every instance before any request is authenticated.
   await keys.start();
   defer(() => keys.stop());
@@ -174,7 +176,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     ttlMs: config.CLAIM_TTL,
     logger: logger.child({ module: 'claims' }),
     // Each step's `transfer.*` event, in the step's own transaction (docs/claims.md).
-    onEvent: async (tx, type, accountId, data, nowMs) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs)),
+    onEvent: async (tx, type, accountId, data, nowMs, livemode) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs, livemode)),
     // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
     ...(fault ? { crashAt: (step: string) => void (step === fault && process.kill(process.pid, 'SIGKILL')) } : {}),
   });
@@ -185,6 +187,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     store,
     logger: logger.child({ module: 'policies' }),
     recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
+    livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
+    testModeSettles: testMode,
   });
   const policies = new PoliciesService(store, {
     passwordMatches: async (accountId, password) => {
@@ -238,11 +242,13 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     owner: instance,
     relayer: chain.relayerAddress,
     chainDelayMs: config.SETTLEMENT_CHAIN_DELAY,
+    testModeSettles: testMode,
   });
   defer(() => settlement.close());
   if (metrics.enabled) countSettles(settlement, metrics);
   // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
   const x402Port = chainPort(chain);
+  const acFault = config.NODE_ENV === 'test' ? config.FAULT_AUTH_CAPTURE_STEP : undefined;
   const facilitator = new Facilitator({
     port: x402Port,
     store,
@@ -251,6 +257,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     // One owner per relayed authorization across instances (issue 21).
     ledger: new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress),
     authCapturePort: authCapturePort(chain),
+    // The kill -9 test (test/x402/auth-capture.crash.pg.test.ts) stops the process between authorize and capture.
+    ...(acFault ? { authCaptureCrashAt: (step: string) => void (step === acFault && process.kill(process.pid, 'SIGKILL')) } : {}),
   });
   // Manual-capture sessions over x402 auth-capture (docs/x402.md), when the chain has the escrow.
   const manualCapture = facilitator.authCapture
@@ -275,6 +283,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'refunds' }),
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     attempts: moveAttempts,
+    testModeSettles: testMode,
   });
   defer(() => refunds.close());
 
@@ -352,9 +361,10 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       name: 'reconcile:money',
       everyMs: config.RECONCILE_INTERVAL,
       run: async () => {
-        for (const t of await transfers.unfinished()) await transfers.reconcile(t.id);
-        for (const b of await bills.unfinished()) await bills.reconcile(b.id);
-        const m = await markets.unfinished();
+        const idle = config.MONEY_RECONCILE_IDLE;
+        for (const t of await transfers.unfinished(idle)) await transfers.reconcile(t.id);
+        for (const b of await bills.unfinished(idle)) await bills.reconcile(b.id);
+        const m = await markets.unfinished(idle);
         for (const id of m.stakes) await markets.reconcileStakes(id);
         for (const id of m.payouts) await markets.settlePayouts(id);
       },

@@ -1,6 +1,7 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { Core } from '../core/core.js';
 import { ApiError, unauthenticated } from './errors.js';
+import { TEST_MODE_UNAVAILABLE } from '../keys/keys.js';
 
 export const SESSION_COOKIE = 'sp_session';
 
@@ -68,6 +69,8 @@ async function fromKey(deps: Core, req: Request, res: Response): Promise<boolean
         : 'Malformed Authorization header. Use "Authorization: Bearer sk_live_...".',
     );
   }
+  // A test key made before the deployment moved to a real network: it must not move real money.
+  if (key.livemode === false && !deps.keys.testMode) throw unauthenticated(TEST_MODE_UNAVAILABLE);
   res.locals.auth = { accountId: key.accountId, via: 'key', keyId: key.id, livemode: key.livemode !== false } satisfies AuthContext;
   return true;
 }
@@ -94,7 +97,8 @@ export function requireSessionOrKey(deps: Core, opts: { keyAllowed?: boolean } =
     const account = token ? await deps.accounts.accountForSession(token) : undefined;
     if (!account) throw unauthenticated(keyAllowed ? NO_KEY : 'Sign in required.');
     checkOrigin(deps, req);
-    res.locals.auth = { accountId: account.id, via: 'session', livemode: sessionLivemode(req) } satisfies AuthContext;
+    // No test mode where the only chain is a real network: the app's switch is ignored (live).
+    res.locals.auth = { accountId: account.id, via: 'session', livemode: sessionLivemode(req) || !deps.keys.testMode } satisfies AuthContext;
     next();
   };
 }

@@ -39,6 +39,13 @@ export interface SpendGuardDeps {
   logger?: Logger;
   /** Every identifier of a transfer's recipient (handle, phone, email, address), for the lists. */
   recipientIds?: (accountId: string, recipient: string) => Promise<string[]>;
+  /** A key's mode (false: a test key). Caps count test and live spending apart; without it all is live. */
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
+  /**
+   * false when the only chain is a real network: every governed call of a test key is refused,
+   * whoever confirms it, so test mode never moves real money (docs/test-mode.md). Default true.
+   */
+  testModeSettles?: boolean;
   now?: () => Date;
 }
 
@@ -74,11 +81,13 @@ export class SpendGuard {
    * (over the threshold; only when a key asked), or let it go on.
    */
   async admit(spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }): Promise<Admission> {
+    const noTestChain = await this.noTestChain(who);
+    if (noTestChain) return noTestChain;
     const paused = await this.paused(spend, who, opts);
     if (paused) return paused;
     const policies = await this.policiesFor(who);
     const ids = await this.recipientIds(spend, who);
-    const refused = checkStatic(spend, policies, ids) ?? checkRolling(spend, policies, await this.recent(who.accountId), this.now());
+    const refused = checkStatic(spend, policies, ids) ?? checkRolling(spend, policies, await this.recent(who.accountId, await this.livemodeOf(who)), this.now());
     if (refused) return this.refuse(refused, spend, who, opts, policies);
     const held = overThreshold(spend, policies);
     return held ? { kind: 'hold', message: held.message } : { kind: 'go' };
@@ -86,6 +95,8 @@ export class SpendGuard {
 
   /** Runs a call under the policies: reserve, then commit or release (see the module comment). */
   async run<T extends ActionOutcome>(spend: Spend, who: PolicyCaller, exec: () => Promise<T>, opts: { byPerson: boolean }): Promise<{ refused: Refused } | { outcome: T }> {
+    const noTestChain = await this.noTestChain(who);
+    if (noTestChain) return { refused: noTestChain };
     const paused = await this.paused(spend, who, opts);
     if (paused) return { refused: paused };
     const policies = await this.policiesFor(who);
@@ -117,10 +128,11 @@ export class SpendGuard {
    */
   private async reserve(spend: Spend, who: PolicyCaller, policies: ScopedPolicy[]): Promise<{ ok: true; id: string } | ({ ok: false } & Refusal)> {
     const amount = spend.amount!;
+    const livemode = await this.livemodeOf(who);
     return this.deps.store.transaction(async (tx) => {
       const now = this.now();
       const t = tx.table(SpendReservations);
-      const rows = await this.recent(who.accountId, t);
+      const rows = await this.recent(who.accountId, livemode, t);
       const over = checkRolling(spend, policies, rows, now);
       if (over) return { ok: false as const, ...over };
       const row = await t.insert({
@@ -132,6 +144,7 @@ export class SpendGuard {
         currency: amount.currency,
         minor: amount.minor.toString(),
         status: 'reserved',
+        livemode,
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),
       });
@@ -139,14 +152,32 @@ export class SpendGuard {
     });
   }
 
-  /** The account's reservations of the last 30 days (through the range index). */
-  private async recent(accountId: string, table: Pick<ReadTable<SpendReservation>, 'findRange'> = this.deps.store.table(SpendReservations)): Promise<SpendReservation[]> {
+  /** A test key's call where test mode has no chain of its own (checked again at run: a held action may be confirmed later). */
+  private async noTestChain(who: PolicyCaller): Promise<Refused | undefined> {
+    if (this.deps.testModeSettles !== false || (await this.livemodeOf(who))) return undefined;
+    return {
+      kind: 'refuse',
+      reason: PolicyReason.testModeUnavailable,
+      message: 'Test mode is not available on this service: its only network is a real one, so a test key cannot move money here. Nothing was done. Use a live key, or a deployment with a test network.',
+    };
+  }
+
+  /** The call's mode: its key's (a test key spends test money); the person's own doors are live. */
+  private async livemodeOf(who: PolicyCaller): Promise<boolean> {
+    return who.keyId && this.deps.livemodeOfKey ? this.deps.livemodeOfKey(who.keyId) : true;
+  }
+
+  /**
+   * The account's reservations of the last 30 days in one mode (through the range index): test
+   * spending never uses up a live cap, nor live spending a test one.
+   */
+  private async recent(accountId: string, livemode: boolean, table: Pick<ReadTable<SpendReservation>, 'findRange'> = this.deps.store.table(SpendReservations)): Promise<SpendReservation[]> {
     const since = new Date(this.now().getTime() - LONGEST_WINDOW_MS).toISOString();
     const out: SpendReservation[] = [];
     let after = { value: since as unknown, id: '' };
     for (;;) {
       const page = await table.findRange({ accountId }, { field: 'createdAt', after, limit: PAGE });
-      out.push(...page);
+      out.push(...page.filter((r) => (r.livemode !== false) === livemode));
       if (page.length < PAGE) return out;
       const last = page[page.length - 1]!;
       after = { value: last.createdAt, id: last.id };

@@ -45,6 +45,8 @@ export interface SpendReservation {
   /** The amount in `currency`'s minor units. */
   minor: string;
   status: ReservationStatus;
+  /** false: spent through a test key. Caps count each mode's spending apart (docs/policies.md); rows before test mode have none and are live. */
+  livemode?: boolean;
   createdAt: string;
   updatedAt: string;
 }

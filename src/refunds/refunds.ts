@@ -87,6 +87,7 @@ export const RefundReason = {
   invalidAmount: 'invalid_amount',
   idempotencyConflict: 'idempotency_conflict',
   chainUnavailable: 'chain_unavailable',
+  testModeUnavailable: 'test_mode_unavailable',
 } as const;
 export type RefundReason = (typeof RefundReason)[keyof typeof RefundReason];
 
@@ -121,6 +122,8 @@ export interface RefundsOptions {
   confirmTimeoutMs?: number;
   /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
   attempts?: RelayAttempts;
+  /** false when the only chain is a real network: a test-mode payment is never refunded on it (docs/test-mode.md). */
+  testModeSettles?: boolean;
 }
 
 export class RefundsService {
@@ -143,6 +146,9 @@ export class RefundsService {
   ): Promise<Result<CreatedRefund, RefundReason>> {
     const p = await this.o.payments.getForAccount(accountId, paymentId, livemode);
     if (!p) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
+    if (p.livemode === false && this.o.testModeSettles === false) {
+      return fail(RefundReason.testModeUnavailable, 'Test mode is not available on this service (its only network is a real one): a test-mode payment cannot be refunded here.');
+    }
     const requestHash = sha256(JSON.stringify([paymentId, input.amount ?? null, input.reason ?? null]));
     const idemId = idempotencyKey ? sha256(JSON.stringify(livemode ? [accountId, idempotencyKey] : [accountId, idempotencyKey, 'test'])) : undefined;
     if (idemId) {

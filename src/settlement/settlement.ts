@@ -68,11 +68,17 @@ export interface SettlementOptions {
    * another instance (its deadline is their sum). Default 30 s.
    */
   chainDelayMs?: number;
+  /**
+   * false on a deployment whose only chain is a real network: a test-mode payment is never
+   * settled there (docs/test-mode.md, "Where test mode settles"). Default true.
+   */
+  testModeSettles?: boolean;
 }
 
 const PAYMENT_NONCE_KIND = 'payment';
 
 export class SettlementService {
+  private readonly testModeSettles: boolean;
   private readonly store: Store;
   private readonly payments: PaymentsService;
   private readonly accounts: AccountsService;
@@ -98,6 +104,7 @@ export class SettlementService {
     this.accounts = o.accounts;
     this.chain = o.chain;
     this.log = o.logger;
+    this.testModeSettles = o.testModeSettles ?? true;
     this.confirmTimeoutMs = o.confirmTimeoutMs ?? 60_000;
     this.reconcileWaitMs = o.reconcileWaitMs ?? 2_000;
     const deadlineMs = this.confirmTimeoutMs + (o.chainDelayMs ?? 30_000);
@@ -192,6 +199,9 @@ export class SettlementService {
     const { authorization: auth, signature } = input;
     const p = await this.payments.get(paymentId);
     if (!p) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+    if (p.livemode === false && !this.testModeSettles) {
+      return fail(SettleReason.testModeUnavailable, 'This is a test-mode payment, and this service has no test network: it cannot be paid here. Nothing was sent.');
+    }
     // Paid into its deposit address: the deposit watcher alone resolves it.
     if (p.viaDeposit && (p.status === 'settled' || p.status === 'processing')) {
       return p.status === 'settled'

@@ -52,6 +52,8 @@ export interface FacilitatorOptions {
   ledger?: AttemptLedger;
   /** The `auth-capture` scheme's port, when the chain has the escrow (src/x402/auth-capture). */
   authCapturePort?: AuthCapturePort;
+  /** Fault injection for the auth-capture kill -9 test (NODE_ENV=test only). */
+  authCaptureCrashAt?: (step: string) => void;
 }
 
 /** Another instance is still settling this payload: the x402 "pending" answer, with its transaction when known. */
@@ -76,7 +78,7 @@ export class Facilitator {
   constructor(private readonly o: FacilitatorOptions) {
     this.ids = new PaymentIdentifierLedger(o.store);
     this.authCapture = o.authCapturePort
-      ? new AuthCaptureService({ port: o.authCapturePort, store: o.store, ids: this.ids, logger: o.logger, receiptTimeoutMs: o.receiptTimeoutMs })
+      ? new AuthCaptureService({ port: o.authCapturePort, store: o.store, ids: this.ids, logger: o.logger, receiptTimeoutMs: o.receiptTimeoutMs, ...(o.authCaptureCrashAt ? { crashAt: o.authCaptureCrashAt } : {}) })
       : undefined;
   }
 

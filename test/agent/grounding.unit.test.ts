@@ -242,6 +242,25 @@ describe('groundCall', () => {
     expect(d).toMatchObject({ kind: 'end', reason: 'not_grounded', missing: ['recipient', 'amount'] });
   });
 
+  it('the not_grounded refusal is in the language of the message, in all eight, naming what is missing', () => {
+    const call: ToolCall = { name: 'send_transfer', input: { recipient: '@carol', amount: '5', currency: 'USD' } };
+    const rows: [string, RegExp][] = [
+      ['send money please', /^I didn't do that: the recipient and the amount are not in your own words/],
+      ['abeg send money', /^I no do am: the person wey go receive and the amount no dey for your own words/],
+      ['tafadhali tuma pesa', /^Sikufanya hivyo: mpokeaji na kiasi havimo kwenye maneno yako mwenyewe/],
+      ["envoie de l'argent stp", /^Je ne l'ai pas fait : le destinataire et le montant ne sont pas dans vos propres mots/],
+      ['manda dinheiro pra mim por favor', /^Não fiz isso: o destinatário e o valor não estão nas suas próprias palavras/],
+      ['envía dinero porfa', /^No lo hice: el destinatario y el monto no están en tus propias palabras/],
+      ['paise bhej do yaar', /^Maine yeh nahi kiya: paane wala aur amount aapke apne shabdon mein nahi hai/],
+      ['padala ka ng pera po', /^Hindi ko ginawa: wala sa sarili mong salita ang tatanggap at ang halaga/],
+    ];
+    for (const [message, reply] of rows) {
+      const d = ground(message, call);
+      expect(d, message).toMatchObject({ kind: 'end', reason: 'not_grounded', missing: ['recipient', 'amount'] });
+      expect(d.kind === 'end' && d.reply, message).toMatch(reply);
+    }
+  });
+
   it('a French decimal comma is the amount the local parser reads ("2,5 dollars" is 2.5 USD); in English it stays unread', () => {
     const call: ToolCall = { name: 'send_transfer', input: { recipient: '@zawadi', amount: '2.5', currency: 'USD' } };
     expect(groundCall({ call, message: 'envoie 2,5 dollars à @zawadi', localCurrency: 'XOF', now })).toEqual({ kind: 'act' });

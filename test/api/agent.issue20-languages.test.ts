@@ -170,6 +170,19 @@ describe('a spend policy speaks the person\'s language: which rule, and what to 
     expect(r.body.reply).not.toMatch(/This is over|This expires/);
   });
 
+  it('Spanish "pesos" from an account holding none, over the approval threshold: the policy\'s hold is said in Spanish too', async () => {
+    const m = await make('Threshold es pesos', 'NG', 'NGN', { fund: true });
+    expect((await putPolicy(m, { approval_threshold_usd: '1' })).status).toBe(200);
+    const before = await balance(svc, await wallet(m));
+    const r = await settle(m, { message: 'envía 500 pesos a @lizareyes' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.reason).toBe('policy_approval_required');
+    expect(r.body.transfer).toMatchObject({ status: 'awaiting_confirmation', input: { recipient: '@lizareyes', amount: '500', currency: 'PHP' } });
+    expect(r.body.reply).toMatch(/Esto supera el umbral de aprobación de 1\.00 USD de tu política de gastos, así que te espera: .+ Vence en \d+ minutos?\.$/);
+    expect(r.body.reply).not.toMatch(/This is over|This expires|Confirm to go ahead/);
+    expect(await balance(svc, await wallet(m))).toBe(before);
+  });
+
   it('Hindi: a blocked recipient is refused in Hindi, naming the recipient and the blocklist', async () => {
     const m = await make('Blocker hi', 'IN', 'INR', { fund: true });
     expect((await putPolicy(m, { block_recipients: ['@priya'] })).status).toBe(200);

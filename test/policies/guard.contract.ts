@@ -18,6 +18,8 @@ import { fakeAccounts, fakeHandlers, silentLogger } from '../agent/fakes.js';
 
 const ALICE = 'acct_alice0000000000000000';
 const KEY = 'key_policytest000000000001';
+/** An `sk_test_` key of the same account (issue 24: caps count each mode apart). */
+const TEST_KEY = 'key_policytest00000000test';
 
 /** "send N USD to @who" -> send_transfer. */
 const parse = (text: string): LocalParseResult => {
@@ -41,7 +43,7 @@ export function guardContract(name: string, open: () => Promise<{ store: Store; 
         outcomes: opts.outcome ? { send_transfer: opts.outcome } : {},
         ...(opts.delayMs ? { gate: new Promise<void>((r) => setTimeout(r, opts.delayMs)) } : {}),
       });
-      const guard = new SpendGuard({ store: s, now: () => clock });
+      const guard = new SpendGuard({ store: s, now: () => clock, livemodeOfKey: async (id) => id !== TEST_KEY });
       const agent = new Agent({
         engine: new LocalEngine({ parse }),
         handlers: fake.handlers,
@@ -101,6 +103,25 @@ export function guardContract(name: string, open: () => Promise<{ store: Store; 
       expect(rows.map((r) => r.status).sort()).toEqual(['committed', 'committed', 'released']);
       clock = new Date(clock.getTime() + 24 * 3600_000 + 1000);
       expect((await api(agent, 'send 90 USD to @a1234')).ok).toBe(true);
+    });
+
+    it('caps count test and live spending apart: a test key never uses up the live cap, nor the reverse', async () => {
+      await setPolicy(ALICE, { usd: { daily: '100' } });
+      const { agent, fake } = build(store);
+      // Test mode spends its whole 100 (concurrently too), then is over its cap.
+      const test = await Promise.all(Array.from({ length: 12 }, () => api(agent, 'send 10 USD to @a1234', TEST_KEY)));
+      expect(test.filter((r) => r.ok)).toHaveLength(10);
+      expect(test.filter((r) => !r.ok).every((r) => r.reason === 'policy_over_cap')).toBe(true);
+      // Live still has all of its own 100: through a live key and the person's own door.
+      expect((await api(agent, 'send 60 USD to @a1234')).ok).toBe(true);
+      expect((await api(agent, 'send 40 USD to @a1234', null)).ok).toBe(true);
+      expect((await api(agent, 'send 1 USD to @a1234')).reason).toBe('policy_over_cap');
+      // And live spending did not free or use anything of the test cap.
+      expect((await api(agent, 'send 1 USD to @a1234', TEST_KEY)).reason).toBe('policy_over_cap');
+      expect(fake.calls).toHaveLength(12);
+      const rows = (await store.table(SpendReservations).findMany({ accountId: ALICE })).filter((r) => r.status === 'committed');
+      const sum = (live: boolean) => rows.filter((r) => r.livemode === live).reduce((s, r) => s + BigInt(r.usd), 0n);
+      expect([sum(false), sum(true)]).toEqual([100_000_000n, 100_000_000n]);
     });
 
     it('an outcome not known (the handler throws) stays reserved', async () => {

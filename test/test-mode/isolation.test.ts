@@ -217,3 +217,26 @@ describe('policy.updated is a real event', () => {
     expect(testRx.received.some((r) => r.json?.type === 'policy.updated')).toBe(false);
   });
 });
+
+describe('claims carry the mode of the key that made them', () => {
+  it("a test key's claim is test mode (its transfer.* events too); a live key's is live", async () => {
+    const made: Record<'live' | 'test', string> = { live: '', test: '' };
+    for (const [mode, key, phone] of [['test', testKey, '+254711999801'], ['live', m.key, '+254711999802']] as const) {
+      const sent = await call(`${svc.api}/agent/settle`, { key, body: { message: `send 1 USD to ${phone}` } });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      made[mode] = sent.body.transfer.id;
+      expect((await svc.deps.claims.get(made[mode]))!.livemode).toBe(mode === 'live');
+    }
+    const created = (rx: Receiver, id: string) => waitFor(() => rx.received.find((r) => r.json?.type === 'transfer.claim_created' && r.json.data?.id === id));
+    const testEvent = await created(testRx, made.test);
+    expect(testEvent.json.livemode).toBe(false);
+    const liveEvent = await created(liveRx, made.live);
+    expect(liveEvent.json.livemode).toBe(true);
+    // Each went to its own mode's endpoint only, and is read back only with its own mode's key.
+    expect(liveRx.received.some((r) => r.json?.data?.id === made.test)).toBe(false);
+    expect(testRx.received.some((r) => r.json?.data?.id === made.live)).toBe(false);
+    expect((await call(`${svc.api}/v1/events/${testEvent.json.id}`, { key: testKey })).body).toEqual(testEvent.json);
+    expect((await call(`${svc.api}/v1/events/${testEvent.json.id}`, { key: m.key })).status).toBe(404);
+    expect((await call(`${svc.api}/v1/events/${liveEvent.json.id}`, { key: testKey })).status).toBe(404);
+  });
+});

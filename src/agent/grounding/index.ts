@@ -7,6 +7,10 @@ import { MONEY_MOVING_TOOLS, type ToolCall } from '../tool-inputs.js';
 import { groundArguments, type SeenMarket } from './arguments.js';
 import { AMBIGUOUS, GroundingReason, INFERRED, type Ambiguous, type Inferred } from './reasons.js';
 import { readOwnWords } from './words.js';
+import { detectLanguage } from '../local/language.js';
+import { notGroundedReply } from '../local/not-grounded-i18n.js';
+
+export { notGroundedReply } from '../local/not-grounded-i18n.js';
 
 export { AMBIGUOUS, GroundingReason, INFERRED, QUOTED_ONLY_REPLY, type Ambiguous, type Inferred } from './reasons.js';
 export { ownWords } from './own-words.js';
@@ -42,22 +46,6 @@ const GATE_REFUSALS = new Set(['prompt_injection', 'other_account', 'malformed_a
 /** The gate's verdicts the local engine applies to resolve and cancel (they carry no amount to send). */
 const MARKET_ADMIN_REASONS = new Set(['question', 'malformed_amount']);
 
-const ARGUMENT_NAMES: Record<string, string> = {
-  amount: 'the amount',
-  currency: 'the currency',
-  recipient: 'the recipient',
-  biller: 'the biller',
-  account_number: 'the account or meter number',
-  market: 'the market',
-  outcome: 'the outcome',
-};
-
-export function notGroundedReply(missing: readonly string[]): string {
-  const names = missing.map((m) => ARGUMENT_NAMES[m] ?? m);
-  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
-  return `I didn't do that: ${list} ${names.length > 1 ? 'are' : 'is'} not in your own words (quoted or forwarded text doesn't count). Nothing was sent. Write exactly what to do, e.g. "send 5,000 KES to @amina".`;
-}
-
 export function groundCall(input: GroundingInput): GroundingDecision {
   const { call } = input;
   if (!MONEY_MOVING_TOOLS.has(call.name)) return { kind: 'act' };
@@ -71,7 +59,7 @@ export function groundCall(input: GroundingInput): GroundingDecision {
     ...(input.markets ? { markets: input.markets } : {}),
   });
   if (found.missing.length) {
-    return { kind: 'end', refuse: true, reason: GroundingReason.not_grounded, reply: notGroundedReply(found.missing), missing: found.missing };
+    return { kind: 'end', refuse: true, reason: GroundingReason.not_grounded, reply: notGroundedReply(found.missing, detectLanguage(input.message)), missing: found.missing };
   }
 
   // Then the request itself, by the local engine's own gate on the whole message: embedded

@@ -14,6 +14,7 @@ import { mentionsLaterTime } from './build-transfer.js';
 import type { Draft } from './draft.js';
 import { replies } from './replies.js';
 import { pickAmount } from './slots.js';
+import { neverABiller } from './biller-stopwords-i18n.js';
 
 /** Words right before a customer number ("meter 4512...", "for 0803...", "line 0712..."). */
 const ACCOUNT_LEADS = new Set([
@@ -127,7 +128,7 @@ function billerFromWords(a: Analysis): { value: string; label: string } | undefi
     const t = a.tokens[i];
     // A currency is never a biller: "buy 80 KES airtime for +254…".
     const currency = CURRENCY_WORDS[t?.norm ?? ''] !== undefined || ISO_CODES.has((t?.norm ?? '').toUpperCase());
-    return t?.kind === 'word' && !currency && !NOT_A_BILLER.has(t.norm) && !BILL_THING.has(a.lemmas[i]!) && !CATEGORY_HINT_WORDS[t.norm] && !CATEGORY_HINT_WORDS[a.lemmas[i]!];
+    return t?.kind === 'word' && !currency && !NOT_A_BILLER.has(t.norm) && !neverABiller(t.norm) && !BILL_THING.has(a.lemmas[i]!) && !CATEGORY_HINT_WORDS[t.norm] && !CATEGORY_HINT_WORDS[a.lemmas[i]!];
   };
   for (let k = 0; k < a.tokens.length; k++) {
     if (!BILL_THING.has(a.lemmas[k]!)) continue;

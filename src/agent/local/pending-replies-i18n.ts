@@ -35,3 +35,23 @@ export function pendingExpires(lang: Lang, minutes: number): string {
 export function pendingAsk(lang: Lang, minutes: number): string {
   return ASK[lang](minutes);
 }
+
+/**
+ * Telegram's Confirm step says when the action expires as a clock time ("14:32 UTC"), since the
+ * message stays in the chat; the same words as ASK otherwise. The `en` row is the door's own sentence.
+ */
+const ASK_AT: Readonly<Record<Lang, (at: string) => string>> = {
+  en: (at) => `Confirm to go ahead, or cancel. This expires at ${at}.`,
+  pcm: (at) => `Confirm make I do am, or cancel. E go expire by ${at}.`,
+  sw: (at) => `Thibitisha niendelee, au ghairi. Muda wake unaisha saa ${at}.`,
+  fr: (at) => `Confirmez pour continuer, ou annulez. Expire à ${at}.`,
+  pt: (at) => `Confirme para continuar, ou cancele. Expira às ${at}.`,
+  es: (at) => `Confirma para continuar, o cancela. Vence a las ${at}.`,
+  hi: (at) => `Aage badhne ke liye confirm kijiye, ya cancel kijiye. Yeh ${at} par expire ho jayega.`,
+  tl: (at) => `I-confirm para ituloy, o i-cancel. Mag-e-expire ito nang ${at}.`,
+};
+
+/** "Confirm or cancel; it expires at <clock time>" in the language; English for a language the engine did not read. */
+export function pendingAskAt(lang: Lang | undefined, at: string): string {
+  return ASK_AT[lang ?? 'en'](at);
+}

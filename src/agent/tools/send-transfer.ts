@@ -31,7 +31,7 @@ export const sendTransfer = defineTool({
       fx: deps.fx,
       ...(deps.quotes ? { quotes: deps.quotes } : {}),
       ...(deps.claims
-        ? { claims: { claims: deps.claims, fx: deps.fx, publicUrl: deps.publicUrl, ...(deps.quotes ? { quotes: deps.quotes } : {}), country: async (id: string) => (await deps.accounts.get(id))?.country } }
+        ? { claims: { claims: deps.claims, fx: deps.fx, publicUrl: deps.publicUrl, ...(deps.quotes ? { quotes: deps.quotes } : {}), country: async (id: string) => (await deps.accounts.get(id))?.country, ...(deps.livemodeOfKey ? { livemodeOfKey: deps.livemodeOfKey } : {}) } }
         : {}),
     }),
 });

@@ -1,5 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { PendingActionView, TurnOutcome } from '../../agent/agent.js';
+import { pendingAskAt } from '../../agent/index.js';
 import type { BotContext, TelegramDeps } from './context.js';
 import { tooManyTurnsReply } from '../../limits/agent-turns.js';
 import { clip, clipAnswer, isNotModified, requireAccount } from './ui.js';
@@ -23,9 +24,9 @@ function expiresText(iso: string): string {
   return `${iso.slice(11, 16)} UTC`;
 }
 
-/** The exact stored action and how to answer it. */
-export function pendingText(p: PendingActionView): string {
-  return `${p.description}\n\nConfirm to go ahead, or cancel. This expires at ${expiresText(p.expires_at)}.`;
+/** The exact stored action and how to answer it, in the language of the turn's reply (the agent read it). */
+export function pendingText(p: PendingActionView, lang?: TurnOutcome['lang']): string {
+  return `${p.description}\n\n${pendingAskAt(lang, expiresText(p.expires_at))}`;
 }
 
 /** A success restates the whole action in the tool's exact words; anything else keeps the action in view. */
@@ -91,7 +92,7 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     });
     const pending = result.pending;
     if (pending && pending.status === 'pending') {
-      return void (await ctx.reply(clip(pendingText(pending)), { reply_markup: pendingKeyboard(pending.id) }));
+      return void (await ctx.reply(clip(pendingText(pending, result.lang)), { reply_markup: pendingKeyboard(pending.id) }));
     }
     await ctx.reply(clip(result.reply));
   });

@@ -162,11 +162,15 @@ export function verifyResponseOf(v: Verdict): VerifyResponse {
 export type AuthCaptureSettleResponse = SettleResponse & { amount?: string; operation?: Operation; paymentInfoHash?: string };
 
 /** Sends one verified call and waits: the hash, or why it did not succeed. */
-async function sendAndWait(port: AuthCapturePort, call: { to: Address; data: Hex }, timeoutMs?: number): Promise<{ ok: true; txHash: Hex } | { ok: false; reason: string; message: string; txHash?: Hex }> {
+async function sendAndWait(port: AuthCapturePort, call: { to: Address; data: Hex }, timeoutMs?: number, onStep?: (step: 'sent' | 'mined') => void): Promise<{ ok: true; txHash: Hex } | { ok: false; reason: string; message: string; txHash?: Hex }> {
   const sent = await port.call.send(call);
   if (!sent.ok) return { ok: false, reason: sent.reason === 'unavailable' ? R.unexpectedSettleError : R.transactionReverted, message: sent.message };
+  onStep?.('sent');
   const r = await port.waitForReceipt(sent.txHash, timeoutMs);
-  if (r.status === 'success') return { ok: true, txHash: sent.txHash };
+  if (r.status === 'success') {
+    onStep?.('mined');
+    return { ok: true, txHash: sent.txHash };
+  }
   if (r.status === 'reverted') return { ok: false, reason: R.transactionReverted, message: 'the escrow call reverted on-chain', txHash: sent.txHash };
   return { ok: false, reason: R.settlementPending, message: 'sent, not mined within the wait; settle the same payload again to read the outcome', txHash: sent.txHash };
 }
@@ -175,6 +179,8 @@ export interface AuthCaptureSettleOptions {
   receiptTimeoutMs?: number;
   /** Called with the verified operation before anything is sent (a durable record of what is about to happen). */
   beforeSend?: (op: VerifiedOperation) => Promise<void>;
+  /** Called when the main call was sent and when it was mined (the kill -9 tests stop the process there). */
+  onStep?: (op: VerifiedOperation, step: 'sent' | 'mined') => void;
 }
 
 /** Re-verifies, sends, waits up to the timeout for the receipt, answers once. */
@@ -184,7 +190,7 @@ export async function settleAuthCapture(port: AuthCapturePort, req: FacilitatorR
   if (!v.ok) return { success: false, errorReason: v.reason, errorMessage: v.message, ...(v.payer ? { payer: v.payer } : {}), transaction: '', network };
   const op = v.op;
   await opts.beforeSend?.(op);
-  const done = await sendAndWait(port, op.call, opts.receiptTimeoutMs);
+  const done = await sendAndWait(port, op.call, opts.receiptTimeoutMs, (step) => opts.onStep?.(op, step));
   const base = { payer: op.payer, network, operation: op.operation, paymentInfoHash: op.hash };
   if (!done.ok) return { ...base, success: false, errorReason: done.reason, errorMessage: done.message, transaction: done.txHash ?? '' };
   if (op.thenVoid) {

@@ -31,6 +31,8 @@ export interface AuthCaptureServiceOptions {
   ids: PaymentIdentifierLedger;
   logger: Logger;
   receiptTimeoutMs?: number;
+  /** Fault injection (NODE_ENV=test only): called at `<operation>-sent` and `<operation>-mined`. */
+  crashAt?: (step: string) => void;
 }
 
 /** What a settle is for: the account whose key asked, and the checkout session it pays, if any. */
@@ -106,6 +108,7 @@ export class AuthCaptureService {
     const r = await settleAuthCapture(this.o.port, req, this.context(scope), {
       receiptTimeoutMs: this.o.receiptTimeoutMs,
       beforeSend: (op) => (op.operation === 'authorize' ? this.recordAuthorizing(scope, req, op) : Promise.resolve()),
+      onStep: (op, step) => this.o.crashAt?.(`${op.operation}-${step}`),
     });
     if (r.success) {
       await this.afterSettled(hash, r.operation!, r.transaction);
