@@ -33,6 +33,10 @@ export const CORE_ON_POSTGRES = [
 // page tests (`npm run test:browser`), so CI can install Chromium only for the last.
 export default defineConfig({
   test: {
+    // Vitest's default on a 2-core machine is one worker (cores - 1), which leaves a core idle
+    // while a file waits on anvil, HTTP or a child process; two keep both busy (docs/testing.md).
+    // The browser project still runs one file at a time (fileParallelism: false).
+    maxWorkers: 2,
     projects: [
       {
         test: {
