@@ -48,7 +48,7 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   const agentLimiter = agentRateLimiter(core);
   return {
     // The public checkout read is the most polled route: answered before the API's body parsing.
-    root: [healthRouter(core), metricsRouter(core), jwksRouter(core), checkoutRouter(core)],
+    root: [checkoutRouter(core), healthRouter(core), metricsRouter(core), jwksRouter(core)],
     api: [
       // The hottest route first: a request walks the routers in order until one answers.
       paymentsRouter(core),

@@ -10,8 +10,7 @@ import { fingerprintOf, paymentIdentifierOf } from '../x402/payment-identifier.j
 import { sessionExtensions } from '../x402/discovery.js';
 import { isMppRequest, mppChallenge, mppPay } from './x402-mpp.js';
 import { ExactEvmPayload } from '../x402/schemas.js';
-import { stablecoinText, type Payment } from '../payments/payments.js';
-import { merchantNameFor } from '../payments/merchant-name.js';
+import type { Payment } from '../payments/payments.js';
 import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
@@ -132,11 +131,12 @@ export function x402PayRouter(deps: Core): Router {
     const settlement = deps.settlement;
     const p = await deps.payments.get(id);
     if (!p) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
-    const payTo = await settlement.recipientFor(p);
+    // The session's one view (src/checkout-sessions): its recipient, name and amount as every door shows them.
+    const view = await deps.checkoutSessions.viewOf(p, { deposit: false, receipt: false });
+    const payTo = view.payTo as Address | undefined;
     if (!payTo) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     const url = x402UrlFor(deps.config.PUBLIC_URL, id);
-    const account = await deps.accounts.get(p.accountId);
-    const description = `${merchantNameFor(p, account)}: ${p.description ?? `payment ${id}`} (${stablecoinText(p)} USDC)`;
+    const description = `${view.merchantName}: ${view.description || `payment ${id}`} (${view.stablecoinAmount} ${view.tokenSymbol})`;
     const requirements = p.status === 'pending' ? sessionRequirements(port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }) : undefined;
     const ask = (error: string, extra: Record<string, unknown> = {}) => {
       const message = paymentRequired(url, description, requirements ? [requirements] : [], error, sessionExtensions(p));

@@ -2,13 +2,12 @@ import { fileURLToPath } from 'node:url';
 import express, { Router, type Request } from 'express';
 import QRCode from 'qrcode';
 import type { Core } from '../core/core.js';
-import { redirectFor } from '../http/settle-answer.js';
 import { sessionToken } from '../http/auth.js';
 import type { Account } from '../accounts/accounts.js';
 import { addressUrl, txUrl, type NetworkInfo } from '../wallet/wallets.js';
 import { formatUsdc, groupThousands, usdcCents, usdcDecimal } from '../lib/money.js';
-import { stablecoinText, type Payment } from '../payments/payments.js';
-import { merchantNameFor } from '../payments/merchant-name.js';
+import type { CheckoutSessionView } from '../checkout-sessions/view.js';
+import { captureModel } from './capture.js';
 import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel, type ReceiptModel } from './page.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -19,7 +18,7 @@ export function checkoutNetwork(deps: Pick<Core, 'wallets'>): NetworkInfo {
 }
 
 /** "1 USDC = 129.25 KES": the rate locked at creation (units of the currency per stablecoin). */
-export function rateText(p: Pick<Payment, 'rate' | 'currency'>, tokenSymbol: string): string {
+export function rateText(p: { rate: string; currency: string }, tokenSymbol: string): string {
   return `1 ${tokenSymbol} = ${groupThousands(p.rate)} ${p.currency}`;
 }
 
@@ -38,44 +37,42 @@ async function signedInAccount(deps: Core, req: Request): Promise<Account | unde
   return token ? deps.accounts.accountForSession(token).catch(() => undefined) : undefined;
 }
 
-async function appWalletModel(deps: Core, account: Account, p: Payment): Promise<AppWalletModel> {
+async function appWalletModel(deps: Core, account: Account, v: CheckoutSessionView): Promise<AppWalletModel> {
   const address = deps.wallets.addressOf(account);
-  const recipient = await deps.settlement.recipientFor(p);
   const balance = await deps.wallets.balanceOf(address).catch(() => undefined);
   return {
     name: account.name,
     balanceText: balance === undefined ? 'unavailable' : formatUsdc(balance),
-    enough: balance !== undefined && balance >= BigInt(p.stablecoinAmount),
-    own: recipient !== undefined && recipient.toLowerCase() === address.toLowerCase(),
+    enough: balance !== undefined && balance >= BigInt(v.stablecoinBaseUnits),
+    own: v.payTo !== undefined && v.payTo.toLowerCase() === address.toLowerCase(),
   };
 }
 
 /** "5,000.00 KES" from decimal text in a currency (as the fx module writes it). */
-function money(deps: Core, amount: string, currency: string): string {
+function money(deps: Pick<Core, 'fx'>, amount: string, currency: string): string {
   const parsed = deps.fx.parseAmount(amount, currency);
   return parsed.ok ? deps.fx.format(parsed.minor, currency) : `${groupThousands(amount)} ${currency}`;
 }
 
-/** The receipt: when and how it was paid, and every refund that succeeded or is on its way. */
-async function receiptModel(deps: Core, p: Payment, network: NetworkInfo): Promise<ReceiptModel> {
-  const refunds = (await deps.refunds.ofPayment(p.accountId, p.id)).filter((r) => r.status !== 'failed');
-  const refunded = p.amountRefunded && p.amountRefunded !== '0' ? p.amountRefunded : undefined;
+/** The receipt block from the session's receipt: when and how it was paid, and every refund. */
+function receiptModel(deps: Pick<Core, 'fx'>, v: CheckoutSessionView, network: NetworkInfo): ReceiptModel {
+  const r = v.receipt;
   return {
-    paidAt: p.settledAt,
-    txHash: p.txHash,
-    txUrl: txUrl(network, p.txHash),
-    payer: p.payer,
-    payerUrl: addressUrl(network, p.payer),
-    refunds: refunds.map((r) => ({
-      amountText: money(deps, r.amount, r.currency),
-      stablecoinText: formatUsdc(r.stablecoinAmount),
-      status: r.status === 'succeeded' ? 'succeeded' : 'pending',
-      at: r.succeededAt ?? r.createdAt,
-      txHash: r.txHash,
-      txUrl: txUrl(network, r.txHash),
+    paidAt: r?.paidAt,
+    txHash: r?.txHash,
+    txUrl: txUrl(network, r?.txHash),
+    payer: r?.payer,
+    payerUrl: addressUrl(network, r?.payer),
+    refunds: (r?.refunds ?? []).map((x) => ({
+      amountText: money(deps, x.amount, v.currency),
+      stablecoinText: formatUsdc(x.stablecoinBaseUnits),
+      status: x.status,
+      at: x.at,
+      txHash: x.txHash,
+      txUrl: txUrl(network, x.txHash),
     })),
-    refundedText: refunded && money(deps, refunded, p.currency),
-    refundedStablecoinText: refunded && p.stablecoinRefunded ? formatUsdc(p.stablecoinRefunded) : undefined,
+    refundedText: r?.amountRefunded && money(deps, r.amountRefunded, v.currency),
+    refundedStablecoinText: r?.amountRefunded && r.stablecoinRefunded ? formatUsdc(r.stablecoinRefunded) : undefined,
   };
 }
 
@@ -87,58 +84,55 @@ export function checkoutPageRouter(deps: Core): Router {
   r.get('/pay/:id', async (req, res) => {
     const id = String(req.params.id);
     res.set('Cache-Control', 'no-store');
-    const p = await deps.payments.get(id);
-    if (!p) {
+    const v = await deps.checkoutSessions.view(id);
+    if (!v) {
       res.status(404).type('html').send(notFoundPage(id));
       return;
     }
-    const account = await deps.accounts.get(p.accountId);
-    const merchantName = merchantNameFor(p, account);
-    const amountText = money(deps, p.amount, p.currency);
-    const extras = deps.present.checkout();
-    const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';
     const network = checkoutNetwork(deps);
-    const payable = p.status === 'pending';
-    const paid = p.status === 'settled' || (p.status as string) === 'refunded';
-    const pageUrl = deps.payments.checkoutUrl(p.id);
+    const payable = v.status === 'pending';
+    const paid = v.status === 'settled' || v.status === 'refunded' || v.status === 'captured';
+    const units = BigInt(v.stablecoinBaseUnits);
+    const pageUrl = deps.payments.checkoutUrl(v.id);
     const visitor = payable ? await signedInAccount(deps, req) : undefined;
     // The session's own deposit address (given out on first view) for a plain transfer from any wallet.
-    const deposit = payable ? await deps.settlement.deposits.depositFor(p).catch((err) => void req.log.warn({ err, paymentId: p.id }, 'no deposit address for this session now')) : undefined;
+    const deposit = payable ? v.deposit : undefined;
     res.type('html').send(
       checkoutPage({
-        id: p.id,
-        merchantName,
-        description: p.description ?? '',
-        reference: p.reference,
-        amountText,
+        id: v.id,
+        merchantName: v.merchantName,
+        description: v.description,
+        reference: v.reference || undefined,
+        amountText: money(deps, v.amountDecimal, v.currency),
         // A receipt states exactly what was paid; before paying, cents with the exact amount below.
-        stablecoinText: paid ? formatUsdc(BigInt(p.stablecoinAmount)).replace(/ USDC$/, '') : groupThousands(usdcCents(BigInt(p.stablecoinAmount))),
-        stablecoinExact: paid || BigInt(p.stablecoinAmount) % 10_000n === 0n ? undefined : groupThousands(stablecoinText(p)),
-        tokenSymbol,
-        currency: p.currency,
-        rateText: rateText(p, tokenSymbol),
-        status: p.status,
-        expiresAt: p.expiresAt,
-        chainId: deps.wallets.chainId,
-        networkName: network.name,
+        stablecoinText: paid ? formatUsdc(units).replace(/ USDC$/, '') : groupThousands(usdcCents(units)),
+        stablecoinExact: paid || units % 10_000n === 0n ? undefined : groupThousands(v.stablecoinAmount),
+        tokenSymbol: v.tokenSymbol,
+        currency: v.currency,
+        rateText: rateText(v, v.tokenSymbol),
+        status: v.status,
+        expiresAt: v.expiresAt,
+        chainId: v.chainId,
+        networkName: v.networkName,
         pageUrl,
         qrSvg: payable ? await qrSvg(pageUrl) : undefined,
         deposit: deposit && {
           address: deposit.address,
           uri: deposit.uri,
           qrSvg: deposit.uri ? await qrSvg(deposit.uri) : undefined,
-          dueText: formatUsdc(deposit.remaining > 0n ? deposit.remaining : BigInt(p.stablecoinAmount)),
-          receivedText: deposit.received > 0n ? formatUsdc(deposit.received) : undefined,
-          received: deposit.received > 0n ? usdcDecimal(deposit.received) : '',
+          dueText: formatUsdc(BigInt(deposit.remaining) > 0n ? BigInt(deposit.remaining) : units),
+          receivedText: deposit.received !== '0' ? formatUsdc(deposit.received) : undefined,
+          received: deposit.received !== '0' ? usdcDecimal(deposit.received) : '',
         },
         testWallet: deps.wallets.devTools,
         // The way back: while pending (status=pending tells the merchant nothing was paid) and
         // once the payment is over, as after paying.
-        returnUrl: p.status === 'processing' ? undefined : redirectFor(p),
-        appWallet: visitor ? await appWalletModel(deps, visitor, p) : undefined,
-        loginUrl: `/app/login?next=${encodeURIComponent(`/pay/${p.id}`)}`,
-        receipt: paid ? await receiptModel(deps, p, network) : undefined,
-        canceledAt: p.canceledAt,
+        returnUrl: v.status === 'processing' ? undefined : v.returnUrl,
+        appWallet: visitor ? await appWalletModel(deps, visitor, v) : undefined,
+        loginUrl: `/app/login?next=${encodeURIComponent(`/pay/${v.id}`)}`,
+        receipt: paid ? receiptModel(deps, v, network) : undefined,
+        capture: v.capture && captureModel(v.capture, v.tokenSymbol),
+        canceledAt: v.canceledAt,
         autoReturn: paid && req.query.paid === '1',
       }),
     );

@@ -9,9 +9,10 @@ import type { PaymentStatus } from '../payments/schemas.js';
 import { ASSETS, escapeHtml, row, shell } from './html.js';
 import { appWalletBlock, phoneBlock, type AppWalletModel, type DepositModel } from './pay-options.js';
 import { paidStatusText, receiptBlock, timeText, type ReceiptModel } from './receipt.js';
+import { captureRows, captureStatusText, type CaptureModel } from './capture.js';
 
 export { ASSETS, escapeHtml };
-export type { AppWalletModel, DepositModel, ReceiptModel };
+export type { AppWalletModel, CaptureModel, DepositModel, ReceiptModel };
 
 export interface CheckoutPageModel {
   id: string;
@@ -49,6 +50,8 @@ export interface CheckoutPageModel {
   /** Where "Sign in to pay from your StablePay wallet" goes. */
   loginUrl: string;
   receipt?: ReceiptModel;
+  /** Manual capture (x402 auth-capture): held, captured and returned amounts. */
+  capture?: CaptureModel;
   /** Just paid on this page: return to the merchant after a short, stoppable countdown. */
   autoReturn: boolean;
 }
@@ -93,6 +96,22 @@ const STATES: Record<string, StateText> = {
     payLabel: 'Stablecoin amount',
     amountLabel: 'Amount',
   },
+  // Manual capture (x402 auth-capture): the money is held first, charged (captured) or released later.
+  authorized: {
+    eyebrow: 'Authorization',
+    heading: (m) => `Authorized for ${m}`,
+    status: 'Authorized: the amount is held, not yet charged.',
+    payLabel: 'Authorized',
+    amountLabel: 'Amount',
+  },
+  captured: { eyebrow: 'Receipt', heading: (m) => `Paid to ${m}`, status: 'Captured by the merchant.', payLabel: 'Authorized', amountLabel: 'Amount' },
+  voided: {
+    eyebrow: 'Authorization',
+    heading: () => 'Authorization released',
+    status: 'The held amount was returned to you. Nothing was charged.',
+    payLabel: 'Authorized',
+    amountLabel: 'Amount',
+  },
   canceled: {
     eyebrow: 'Checkout',
     heading: () => 'Payment canceled',
@@ -117,17 +136,22 @@ function remainingText(expiresAt: string, now = Date.now()): string {
 /** What the exchange-rate row says under the rate: only a paid page was charged at it. */
 function rateNote(status: string): string {
   if (status === 'pending' || status === 'processing') return 'locked for this session';
-  if (status === 'settled' || status === 'refunded') return 'locked at checkout';
+  if (status === 'settled' || status === 'refunded' || status === 'authorized' || status === 'captured' || status === 'voided') return 'locked at checkout';
   return 'quoted for this session';
 }
 
 /** The line under the amounts: what happened, with when, where the page knows it. */
 function statusLine(m: CheckoutPageModel, text: StateText): string {
+  const held = captureStatusText(m.status, m.capture, m.merchantName);
+  if (held) return held;
   if (m.status === 'expired') return `This payment session expired on ${timeText(m.expiresAt)}. Nothing was charged.`;
   if (m.status === 'canceled' && m.canceledAt) return `The merchant canceled this payment on ${timeText(m.canceledAt)}. Nothing was charged.`;
   if (m.status === 'settled' || m.status === 'refunded') return paidStatusText(m.receipt, m.status === 'refunded') ?? text.status;
   return text.status;
 }
+
+/** States whose heading names the merchant: the title needs no second mention. */
+const NAMED_IN_HEADING = new Set<string>(['settled', 'refunded', 'authorized', 'captured']);
 
 export function checkoutPage(m: CheckoutPageModel): string {
   const payable = m.status === 'pending';
@@ -202,6 +226,7 @@ export function checkoutPage(m: CheckoutPageModel): string {
         // Next to the rounded figure it qualifies, not below the table.
         approximate ? `<span class="sub" id="stablecoin-exact">Exact amount: ${escapeHtml(m.stablecoinExact ?? '')} ${escapeHtml(m.tokenSymbol)}</span>` : ''
       }</dd></div>
+      ${captureRows(m.capture)}
       ${m.receipt?.refundedText ? row('Refunded', `<span id="refunded">${escapeHtml(m.receipt.refundedText)}</span>`) : ''}
       <div class="row"><dt>Exchange rate</dt><dd id="rate">${escapeHtml(m.rateText)}<span class="sub" id="rate-note">${rateNote(m.status)}</span></dd></div>
       <div class="row"><dt>Network</dt><dd id="network">${escapeHtml(m.networkName)}</dd></div>
@@ -226,7 +251,7 @@ export function checkoutPage(m: CheckoutPageModel): string {
   </section>
   <noscript><p class="fine">Paying needs JavaScript to talk to your wallet.</p></noscript>
 </main>`;
-  const title = payable ? `Pay ${m.merchantName}` : `${heading}${m.status === 'settled' || (m.status as string) === 'refunded' ? '' : ` · ${m.merchantName}`}`;
+  const title = payable ? `Pay ${m.merchantName}` : `${heading}${NAMED_IN_HEADING.has(m.status) ? '' : ` · ${m.merchantName}`}`;
   return shell(title, body, true);
 }
 

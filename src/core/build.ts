@@ -21,6 +21,7 @@ import { createWebhooks } from '../webhooks/webhooks.js';
 import { WebhookEndpointsService } from '../webhooks/endpoints.js';
 import { EventsService } from '../events/events.js';
 import { SettlementService } from '../settlement/settlement.js';
+import { CheckoutSessions } from '../checkout-sessions/sessions.js';
 import { WalletPayments } from '../settlement/wallet-payments.js';
 import { auditSettledOnChain } from '../settlement/onchain-audit.js';
 import { RefundsService } from '../refunds/refunds.js';
@@ -287,6 +288,19 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   });
   defer(() => refunds.close());
 
+  // The one view of a checkout session every door renders (src/checkout-sessions, docs/checkout.md).
+  const checkoutSessions = new CheckoutSessions({
+    payments,
+    accounts,
+    depositFor: (p) => settlement.deposits.depositFor(p),
+    recipientFor: (p) => settlement.recipientFor(p),
+    refundsOf: (accountId, paymentId) => refunds.ofPayment(accountId, paymentId),
+    network: wallets.network,
+    tokenAddress: chain.tokenAddress,
+    tokenSymbol: 'USDC',
+    warn: (err, paymentId) => logger.warn({ err, paymentId }, 'no deposit address for this session now'),
+  });
+
   const readiness = async () => {
     const [storeUp, chainUp, relayer] = await Promise.all([store.ping().catch(() => false), chain.ping().catch(() => false), relayerHealth.status()]);
     return { ok: storeUp && chainUp, details: { store: storeUp, chain: chainUp, relayer } };
@@ -298,6 +312,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     accounts,
     keys,
     payments,
+    checkoutSessions,
     cancellation: new PaymentCancellation(payments, chain, (id) => settlement.nonceFor(id)),
     settlement,
     walletPayments: new WalletPayments({ store, chain, settlement }),
@@ -339,7 +354,6 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
         const payTo = p.payoutAddress ? getAddress(p.payoutAddress.toLowerCase()) : index !== undefined ? chain.custodialAddress(index) : null;
         return { pay_to: payTo, x402_url: x402UrlFor(config.PUBLIC_URL, p.id) };
       },
-      checkout: () => ({ chainId: chain.chainId, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC' }),
     },
   };
 

@@ -8,6 +8,7 @@ import type { Config } from '../config/config.js';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { KeysService } from '../keys/keys.js';
 import type { Payment, PaymentsService } from '../payments/payments.js';
+import type { CheckoutSessions } from '../checkout-sessions/sessions.js';
 import type { PaymentCancellation } from '../payments/cancel.js';
 import type { FxService } from '../fx/rates.js';
 import type { SettlementService } from '../settlement/settlement.js';
@@ -43,6 +44,8 @@ export interface Core {
   accounts: AccountsService;
   keys: KeysService;
   payments: PaymentsService;
+  /** The one view of a checkout session that every door renders (src/checkout-sessions). */
+  checkoutSessions: CheckoutSessions;
   /** Canceling pending payments (src/payments/cancel.ts). */
   cancellation: PaymentCancellation;
   /** On-chain settlement of checkout payments (src/settlement). */
@@ -97,8 +100,6 @@ export interface Core {
     /** `GET /api/me`: the custodial wallet. */
     account(account: Account): Promise<Record<string, unknown>>;
     /** The authenticated payment record: where it is paid to and its x402 URL. */
-    payment(payment: Payment): Promise<Record<string, unknown>>;
-    /** The public checkout view: the chain the page pays on. */
-    checkout(): Record<string, unknown>;
+    payment(payment: Payment): Promise<{ pay_to: string | null; x402_url: string }>;
   };
 }

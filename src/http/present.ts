@@ -69,38 +69,8 @@ export const PaymentList = z.object({
 });
 export type PaymentList = z.infer<typeof PaymentList>;
 
-/**
- * Interface 2.2: the public checkout view. Exactly these fields, plus what the page needs to
- * pay (the stablecoin amount, and the chain, added by the composition root). Never the
- * account, redirect_url, metadata, webhook URL or any secret.
- */
-export const CheckoutView = z.object({
-  id: z.string(),
-  merchantName: z.string(),
-  description: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  reference: z.string(),
-  status: PaymentStatus,
-  hasPayout: z.boolean(),
-  expiresAt: Timestamp,
-  stablecoinAmount: z.string().describe('Stablecoin amount to pay (decimal text).'),
-  chainId: z.number().int().optional().describe('Chain the page pays on.'),
-  tokenAddress: z.string().optional().describe('Stablecoin contract address.'),
-  tokenSymbol: z.string().optional(),
-  depositAddress: z
-    .string()
-    .optional()
-    .describe('While pending: this session\'s own deposit address. A plain token transfer of the amount to it (from any wallet; the sender pays the gas) settles the session.'),
-  paymentUri: z
-    .string()
-    .optional()
-    .describe('While pending: EIP-681 link `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<base units still due>` for phone wallets; absent once the whole amount arrived (it is being confirmed).'),
-  depositReceived: z.string().optional().describe('While pending: stablecoin received at the deposit address so far (decimal text); present once something arrived.'),
-});
-export type CheckoutView = z.infer<typeof CheckoutView>;
-
-export const CheckoutRead = z.object({ ok: z.literal(true), payment: CheckoutView });
+/** Interface 2.2: the public checkout view, rendered from the session's one view (src/checkout-sessions). */
+export { CheckoutRead, CheckoutView } from '../checkout-sessions/view.js';
 
 /** The authenticated payment resource. */
 export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<string, unknown> = {}): PaymentResource {
@@ -144,21 +114,5 @@ export function paymentResource(p: Payment, checkoutUrl: string, extra: Record<s
         }
       : {}),
     ...extra,
-  };
-}
-
-/** Interface 2.2: the public checkout view. */
-export function checkoutView(p: Payment, merchantName: string): CheckoutView {
-  return {
-    id: p.id,
-    merchantName: p.merchantName ?? merchantName,
-    description: p.description ?? '',
-    amount: Number(p.amount),
-    currency: p.currency,
-    reference: p.reference ?? '',
-    status: p.status,
-    hasPayout: p.payoutAddress !== undefined,
-    expiresAt: p.expiresAt,
-    stablecoinAmount: stablecoinText(p),
   };
 }

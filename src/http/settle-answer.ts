@@ -5,10 +5,11 @@
  */
 import type { Response } from 'express';
 import type { Core } from '../core/core.js';
-import type { Payment } from '../payments/payments.js';
-import { merchantNameFor } from '../payments/merchant-name.js';
 import { SettleReason, type SettleResult } from '../settlement/settlement.js';
-import { checkoutView } from './present.js';
+import { checkoutJson } from '../checkout-sessions/json.js';
+import { redirectFor } from '../checkout-sessions/sessions.js';
+
+export { redirectFor };
 
 /** HTTP status per settlement failure (docs/settlement.md). */
 export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
@@ -35,19 +36,11 @@ export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
   submit_failed: 503,
 };
 
-/** `redirect_url` with `payment_id` and `status` added to its query (keeping the merchant's own). */
-export function redirectFor(p: Payment, status = p.status): string {
-  const url = new URL(p.redirectUrl);
-  url.searchParams.set('payment_id', p.id);
-  url.searchParams.set('status', status);
-  return url.toString();
-}
-
 /**
  * Writes a settle result: 200 settled (with the redirect), 202 still confirming, or the
  * failure as `{ok:false, error, reason}`. Shared with the dev test-wallet route.
  */
-export async function sendSettleResult(deps: Pick<Core, 'payments' | 'accounts' | 'present'>, res: Response, r: SettleResult): Promise<void> {
+export async function sendSettleResult(deps: Pick<Core, 'payments' | 'checkoutSessions'>, res: Response, r: SettleResult): Promise<void> {
   res.set('Cache-Control', 'no-store');
   if (!r.ok) {
     const body: Record<string, unknown> = { ok: false, error: r.message, reason: r.reason };
@@ -60,8 +53,8 @@ export async function sendSettleResult(deps: Pick<Core, 'payments' | 'accounts' 
     res.status(SETTLE_STATUS[r.reason]).json(body);
     return;
   }
-  const account = await deps.accounts.get(r.payment.accountId);
-  const payment = { ...checkoutView(r.payment, merchantNameFor(r.payment, account)), ...deps.present.checkout() };
+  // The session's view of the payment the settle returned, without a deposit address (it is paid).
+  const payment = checkoutJson(await deps.checkoutSessions.viewOf(r.payment, { deposit: false, receipt: false, payTo: false }), { deposit: false });
   if (r.payment.status === 'settled') {
     res.status(200).json({ ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) });
   } else {

@@ -384,7 +384,7 @@ function init(root, paymentId) {
 
   // Paid in another tab, or confirmed by the reconciler: show the new state.
   setInterval(async () => {
-    if (busy || document.hidden || ['settled', 'failed', 'canceled', 'refunded'].includes(status)) return;
+    if (busy || document.hidden || ['settled', 'failed', 'canceled', 'refunded', 'voided'].includes(status)) return;
     const s = await readStatus();
     if (s && s !== status && !(status === 'expired' && s === 'pending') && !busy) window.location.reload();
     // A transfer to the deposit address arrived (part of the amount): show what was received.
