@@ -24,16 +24,20 @@ import type { CheckoutSessionView, DepositView, ReceiptView } from './view.js';
 export interface CheckoutSessionsDeps {
   payments: { get(id: string): Promise<Payment | undefined> };
   accounts: { get(id: string): Promise<{ name: string } | undefined> };
-  /** The session's deposit address (given out on first use while pending; settlement/deposits.ts). */
-  depositFor(p: Payment): Promise<{ address: string; received: bigint; remaining: bigint; uri?: string } | undefined>;
-  /** Where the session settles to (settlement.recipientFor). */
-  recipientFor(p: Payment): Promise<Address | undefined>;
-  refundsOf(accountId: string, paymentId: string): Promise<Array<{ status: string; amount: string; stablecoinAmount: string; createdAt: string; succeededAt?: string; txHash?: string }>>;
+  settlement: {
+    /** Where the session settles to. */
+    recipientFor(p: Payment): Promise<Address | undefined>;
+    /** The session's deposit address (given out on first use while pending; settlement/deposits.ts). */
+    deposits: { depositFor(p: Payment): Promise<{ address: string; received: bigint; remaining: bigint; uri?: string } | undefined> };
+  };
+  refunds: {
+    ofPayment(accountId: string, paymentId: string): Promise<Array<{ status: string; amount: string; stablecoinAmount: string; createdAt: string; succeededAt?: string; txHash?: string }>>;
+  };
   network: NetworkInfo;
   tokenAddress: string;
   tokenSymbol: string;
-  /** Logs a deposit address that could not be given out now (the rest of the view still answers). */
-  warn?: (err: unknown, paymentId: string) => void;
+  /** Warns of a deposit address that could not be given out now (the rest of the view still answers). */
+  logger?: { warn(obj: object, msg: string): void };
 }
 
 export interface ViewOptions {
@@ -87,7 +91,7 @@ export class CheckoutSessions {
     const [name, deposit, payTo, receipt] = await Promise.all([
       this.merchantName(p, false),
       opts.deposit === false ? undefined : this.deposit(p),
-      opts.payTo === false ? undefined : this.d.recipientFor(p).catch(() => undefined),
+      opts.payTo === false ? undefined : this.d.settlement.recipientFor(p).catch(() => undefined),
       opts.receipt === false || !PAID.has(p.status) ? undefined : this.receipt(p),
     ]);
     return this.build(p, name, deposit, payTo, receipt);
@@ -167,13 +171,13 @@ export class CheckoutSessions {
 
   private async deposit(p: Payment): Promise<DepositView | undefined> {
     if (p.status !== 'pending') return undefined;
-    const d = await this.d.depositFor(p).catch((err) => void this.d.warn?.(err, p.id));
+    const d = await this.d.settlement.deposits.depositFor(p).catch((err) => void this.d.logger?.warn({ err, paymentId: p.id }, 'no deposit address for this session now'));
     if (!d) return undefined;
     return { address: d.address, received: String(d.received), remaining: String(d.remaining), ...(d.uri ? { uri: d.uri } : {}) };
   }
 
   private async receipt(p: Payment): Promise<ReceiptView> {
-    const refunds = (await this.d.refundsOf(p.accountId, p.id)).filter((r) => r.status !== 'failed');
+    const refunds = (await this.d.refunds.ofPayment(p.accountId, p.id)).filter((r) => r.status !== 'failed');
     const refunded = p.amountRefunded && p.amountRefunded !== '0' ? p.amountRefunded : undefined;
     return {
       ...(p.settledAt ? { paidAt: p.settledAt } : {}),

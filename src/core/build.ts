@@ -289,18 +289,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   defer(() => refunds.close());
 
   // The one view of a checkout session every door renders (src/checkout-sessions, docs/checkout.md).
-  const checkoutSessions = new CheckoutSessions({
-    payments,
-    accounts,
-    depositFor: (p) => settlement.deposits.depositFor(p),
-    recipientFor: (p) => settlement.recipientFor(p),
-    refundsOf: (accountId, paymentId) => refunds.ofPayment(accountId, paymentId),
-    network: wallets.network,
-    tokenAddress: chain.tokenAddress,
-    tokenSymbol: 'USDC',
-    warn: (err, paymentId) => logger.warn({ err, paymentId }, 'no deposit address for this session now'),
-  });
-
+  const checkoutSessions = new CheckoutSessions({ payments, accounts, settlement, refunds, network: wallets.network, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC', logger });
   const readiness = async () => {
     const [storeUp, chainUp, relayer] = await Promise.all([store.ping().catch(() => false), chain.ping().catch(() => false), relayerHealth.status()]);
     return { ok: storeUp && chainUp, details: { store: storeUp, chain: chainUp, relayer } };

@@ -98,7 +98,7 @@ export interface Core {
   /** The fields the HTTP answers add beyond a record's own (they need the chain or settlement). */
   present: {
     /** `GET /api/me`: the custodial wallet. */
-    account(account: Account): Promise<Record<string, unknown>>;
+    account(account: Account): Promise<{ wallet: Awaited<ReturnType<Wallets['summary']>> }>;
     /** The authenticated payment record: where it is paid to and its x402 URL. */
     payment(payment: Payment): Promise<{ pay_to: string | null; x402_url: string }>;
   };
