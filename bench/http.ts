@@ -42,6 +42,10 @@ export interface Measurement {
   errors: number;
   /** requestsPerSecond / the baseline's. */
   ratio?: number;
+  /** CPU time of the serving process per request (µs), when its pid was given. */
+  cpuUsPerRequest?: number;
+  /** The baseline's CPU per request / this one's: the throughput ratio a machine to itself would give. */
+  cpuRatio?: number;
 }
 
 export interface MeasureOptions {
@@ -58,6 +62,8 @@ export interface MeasureOptions {
   stored?: number;
   /** More servers serving the same path: autocannon spreads the connections over all of them. */
   alsoUrls?: string[];
+  /** The serving process: its CPU time over the measured run is reported per request. */
+  cpuPid?: number;
 }
 
 /** One autocannon run (after a short unmeasured warm-up, so the JIT has settled). */
@@ -83,8 +89,11 @@ export async function measure(o: MeasureOptions): Promise<Measurement> {
       ],
     });
   await run(Math.max(1, Math.min(2, Math.round(o.seconds / 5))));
+  const cpu0 = o.cpuPid === undefined ? undefined : await cpuMsOf(o.cpuPid);
   const r = await run(o.seconds);
+  const cpu = cpu0 === undefined ? undefined : (await cpuMsOf(o.cpuPid!)) - cpu0;
   return {
+    ...(cpu !== undefined && r.requests.total > 0 ? { cpuUsPerRequest: Math.round((cpu * 1000) / r.requests.total) } : {}),
     name: o.name,
     stored: o.stored,
     requestsPerSecond: Math.round(r.requests.average),
@@ -96,8 +105,20 @@ export async function measure(o: MeasureOptions): Promise<Measurement> {
   };
 }
 
+/**
+ * User + system CPU of a process so far (ms), from /proc (Linux; clock ticks of 10 ms). On a
+ * shared, loaded machine CPU per request moves far less than requests per second, which
+ * queueing behind other work inflates (docs/performance.md).
+ */
+async function cpuMsOf(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export function formatTable(rows: Measurement[]): string {
-  const head = ['measurement', 'stored', 'req/s', 'p50 ms', 'p99 ms', 'x baseline', 'non-2xx', 'errors'];
+  const head = ['measurement', 'stored', 'req/s', 'p50 ms', 'p99 ms', 'x baseline', 'non-2xx', 'errors', 'cpu us/req', 'x baseline (cpu)'];
   const body = rows.map((r) => [
     r.name,
     r.stored === undefined ? '-' : r.stored.toLocaleString('en-US'),
@@ -107,6 +128,8 @@ export function formatTable(rows: Measurement[]): string {
     r.ratio === undefined ? '-' : r.ratio.toFixed(2),
     String(r.non2xx),
     String(r.errors),
+    r.cpuUsPerRequest === undefined ? '-' : String(r.cpuUsPerRequest),
+    r.cpuRatio === undefined ? '-' : r.cpuRatio.toFixed(2),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
@@ -117,6 +140,7 @@ export function formatTable(rows: Measurement[]): string {
 
 interface Child {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -138,6 +162,7 @@ export function spawnChild(mode: string, args: string[] = [], env: Record<string
       child.off('exit', onExit);
       resolve({
         url,
+        pid: child.pid!,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();
@@ -305,7 +330,7 @@ export async function benchHttp(opts: HttpBenchOptions): Promise<Measurement[]> 
           stored,
         });
         create.ratio = create.requestsPerSecond / basePost.requestsPerSecond;
-        const baseGet = await measure({ name: 'baseline GET /baseline/:id', url: `${baseline.url}/baseline/pay_x`, seconds, stored });
+        const baseGet = await measure({ name: 'baseline GET /baseline/:id', url: `${baseline.url}/baseline/pay_x`, seconds, stored, cpuPid: baseline.pid });
         let k = 0;
         const ids = seeded.sampleIds;
         // Each session's first read gives it its deposit address (an HD derivation and a store
@@ -319,8 +344,10 @@ export async function benchHttp(opts: HttpBenchOptions): Promise<Measurement[]> 
           path: () => `/api/checkout/${ids[k++ % ids.length]}`,
           seconds,
           stored,
+          cpuPid: svc.pid,
         });
         read.ratio = read.requestsPerSecond / baseGet.requestsPerSecond;
+        if (read.cpuUsPerRequest && baseGet.cpuUsPerRequest) read.cpuRatio = baseGet.cpuUsPerRequest / read.cpuUsPerRequest;
         rows.push(basePost, create, baseGet, read);
         print(formatTable(rows));
       } finally {
