@@ -36,6 +36,7 @@ function fakePort(state: PaymentState) {
     operator: operator.address,
     escrow: ESCROW,
     eip3009Collector: getAddress('0x0E3dF9510de65469C4518D7843919c0b8C7A7757'),
+    operatorRefundCollector: getAddress('0x934907bffd0901b6A21e398B9C53A4A38F02fa5d'),
     call: {
       simulate: async (c) => (simulated.push(c), { ok: true }),
       send: async (c) => (sent.push(c), { ok: true, txHash: ('0x' + 'ab'.repeat(32)) as Hex }),
