@@ -186,3 +186,40 @@ describe('refunds of x402-paid payments', () => {
     expect(new Set(refundIds)).toEqual(new Set([first.body.id, second.body.id]));
   });
 });
+
+describe('a manual capture past its refund deadline', () => {
+  let late: TestService;
+  let shop: Merchant;
+  beforeAll(async () => {
+    // Refund deadline = capture deadline (60 s) + 1 s: inside the two minutes a refund needs.
+    late = await startTestService({ RECONCILE_INTERVAL: '1h', AUTH_CAPTURE_HOLD: '60s', AUTH_CAPTURE_REFUND_WINDOW: '1s' });
+    shop = await createMerchant(late.api, 'Late Refunds');
+  });
+  afterAll(async () => {
+    await late?.stop({ removeData: true });
+  });
+
+  it('refuses the refund with its own reason and moves nothing', async () => {
+    const chain = late.deps.chain;
+    const res = await call(`${late.api}/v1/payments`, { key: shop.key, body: { amount: 1, currency: 'USD', redirect_url: 'https://shop.example/done', capture_method: 'manual' } });
+    const pay = res.body as { id: string; x402_url: string; pay_to: Address };
+    const payer = newPayer();
+    expect((await chain.faucet(payer.address, 1_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const network = `eip155:${chain.chainId}` as const;
+    const client = x402Client.fromConfig({
+      schemes: [{ network, client: new AuthCaptureEvmScheme(payer as never) }],
+      spendControls: { allowedAssets: [{ network, asset: chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
+    });
+    const paid = await wrapFetchWithPayment(fetch, client)(late.url + new URL(pay.x402_url).pathname);
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    expect((await call(`${late.api}/v1/payments/${pay.id}/capture`, { key: shop.key, body: {} })).status).toBe(200);
+    expect(await chain.balanceOf(pay.pay_to)).toBe(1_000_000n);
+
+    const r = await call(`${late.api}/v1/payments/${pay.id}/refunds`, { key: shop.key, body: {} });
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toMatch(/refund deadline of this payment \(.*\) has passed/);
+    expect(await chain.balanceOf(pay.pay_to)).toBe(1_000_000n);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    expect((await call(`${late.api}/v1/payments/${pay.id}/refunds`, { key: shop.key })).body.data).toEqual([]);
+  });
+});
