@@ -142,12 +142,19 @@ describe('refunds of x402-paid payments', () => {
     const other = await createMerchant(svc.api, 'Not The Merchant');
     expect((await refund(pay.id, { amount: 0.25 }, other.key)).status).toBe(404);
 
-    const first = await refund(pay.id, { amount: 0.25 });
+    const idem = { 'Idempotency-Key': `refund-${pay.id}` };
+    const first = await call(`${svc.api}/v1/payments/${pay.id}/refunds`, { key: merchant.key, body: { amount: 0.25 }, headers: idem });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body).toMatchObject({ status: 'succeeded', amount: 0.25, stablecoin_amount_base_units: '250000', from: pay.pay_to, to: payer.address });
     expect(await chain.balanceOf(payer.address)).toBe(3_250_000n);
     expect(await chain.balanceOf(pay.pay_to)).toBe(500_000n);
     expect(await chain.balanceOf(operator)).toBe(operatorBefore);
+    // The same request again (a client retry) replays the first refund; nothing moves twice.
+    const replay = await call(`${svc.api}/v1/payments/${pay.id}/refunds`, { key: merchant.key, body: { amount: 0.25 }, headers: idem });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    expect(await chain.balanceOf(payer.address)).toBe(3_250_000n);
 
     // More than was captured: the held part is not refunded; void releases it.
     const over = await refund(pay.id, { amount: 1 });
