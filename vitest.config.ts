@@ -26,6 +26,8 @@ export const CORE_ON_POSTGRES = [
   'test/x402/payment-identifier.test.ts',
   // Issue 24: test mode beside live (isolation in every list and by id, livemode on webhooks).
   'test/test-mode/isolation.test.ts',
+  // Issue 25: refunds of x402-paid payments (exact, and auth-capture through the escrow).
+  'test/x402/x402-refunds.test.ts',
 ];
 
 // Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core

@@ -2,7 +2,7 @@
  * Compiles the vendored commerce-payments contracts (contracts/commerce-payments, v1.0.0) with the
  * solc npm package, imports resolved from the pinned @openzeppelin/contracts and solady dev
  * dependencies, and renders src/chain/artifacts/auth-capture.ts (ABIs and creation bytecode of
- * AuthCaptureEscrow, TokenStore and ERC3009PaymentCollector).
+ * AuthCaptureEscrow, TokenStore, ERC3009PaymentCollector and OperatorRefundCollector).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,7 @@ const WANTED = {
   AuthCaptureEscrow: 'src/AuthCaptureEscrow.sol',
   TokenStore: 'src/TokenStore.sol',
   ERC3009PaymentCollector: 'src/collectors/ERC3009PaymentCollector.sol',
+  OperatorRefundCollector: 'src/collectors/OperatorRefundCollector.sol',
 } as const;
 
 function resolveImport(p: string): { contents: string } | { error: string } {

@@ -19,7 +19,9 @@ const refundDescription =
   'address that paid, gas paid by the service, exactly once (the nonce is derived from the refund id). The answer waits for the ' +
   'receipt: `succeeded`, `failed` (nothing moved; create a new refund to retry) or `pending` (finished by the reconciler). ' +
   'Refused (400 invalid_request_error, the message says why): the payment is not settled, the amount is more than what is left, ' +
-  'the payment settled to an external `payout_address` (the service holds no key for it), or the settlement wallet holds too little.';
+  'the payment settled to an external `payout_address` (the service holds no key for it), or the settlement wallet holds too little. ' +
+  'A manual-capture (x402 auth-capture) payment refunds only what was captured (the held part is released by void), through the ' +
+  "escrow, funded from the settlement wallet, until its refund deadline (`refund_deadline_passed` after it).";
 const PaymentParams = z.object({ id: PaymentId });
 for (const [path, auth] of [
   ['/api/v1/payments/:id/refunds', 'bearer'],

@@ -8,6 +8,7 @@
  *
  * - the collector's immutables are its constructor arguments (escrow, multicall3): deploy it with
  *   the canonical escrow address, copy its runtime code to the canonical collector address;
+ * - the OperatorRefundCollector's one immutable is its constructor argument (the escrow): the same;
  * - the escrow's one immutable, `tokenStoreImplementation`, is a TokenStore created by its own
  *   constructor for its own address: deploy TokenStore(canonical escrow) separately and write its
  *   address into the escrow's runtime code before copying it to the canonical escrow address.
@@ -18,6 +19,8 @@ import {
   authCaptureEscrowBytecode,
   eRC3009PaymentCollectorAbi,
   eRC3009PaymentCollectorBytecode,
+  operatorRefundCollectorAbi,
+  operatorRefundCollectorBytecode,
   tokenStoreAbi,
   tokenStoreBytecode,
 } from './artifacts/auth-capture.js';
@@ -26,11 +29,13 @@ import {
 export const AUTH_CAPTURE_V1_0 = {
   escrow: getAddress('0xBdEA0D1bcC5966192B070Fdf62aB4EF5b4420cff'),
   eip3009Collector: getAddress('0x0E3dF9510de65469C4518D7843919c0b8C7A7757'),
+  /** Pulls refund liquidity from `paymentInfo.operator` (its ERC-20 allowance): the escrow's `refund`. */
+  operatorRefundCollector: getAddress('0x934907bffd0901b6A21e398B9C53A4A38F02fa5d'),
 } as const;
 /** Multicall3's address on every chain; only ERC-6492 (counterfactual wallet) signatures call it. */
 export const MULTICALL3 = getAddress('0xcA11bde05977b3631167028862bE2a173976CA11');
 
-export { authCaptureEscrowAbi, eRC3009PaymentCollectorAbi };
+export { authCaptureEscrowAbi, eRC3009PaymentCollectorAbi, operatorRefundCollectorAbi };
 
 type Client = PublicClient<Transport, Chain>;
 
@@ -53,12 +58,19 @@ async function setCode(pc: Client, address: Address, code: Hex): Promise<void> {
  */
 export async function findAuthCaptureEscrow(pc: Client): Promise<typeof AUTH_CAPTURE_V1_0 | undefined> {
   const present = async (a: Address) => ((await pc.getCode({ address: a })) ?? '0x') !== '0x';
-  return (await present(AUTH_CAPTURE_V1_0.escrow)) && (await present(AUTH_CAPTURE_V1_0.eip3009Collector)) ? AUTH_CAPTURE_V1_0 : undefined;
+  return (await present(AUTH_CAPTURE_V1_0.escrow)) && (await present(AUTH_CAPTURE_V1_0.eip3009Collector)) && (await present(AUTH_CAPTURE_V1_0.operatorRefundCollector))
+    ? AUTH_CAPTURE_V1_0
+    : undefined;
 }
 
 /** Puts the escrow and the collector at their v1.0 addresses on an anvil chain (no-op when there). */
 export async function ensureAuthCaptureEscrow(pc: Client, wallet: WalletClient<Transport, Chain, Account>): Promise<typeof AUTH_CAPTURE_V1_0> {
   const present = async (a: Address) => ((await pc.getCode({ address: a })) ?? '0x') !== '0x';
+  // A chain from before the refund collector (a kept anvil state) gets just that one.
+  if (!(await present(AUTH_CAPTURE_V1_0.operatorRefundCollector))) {
+    const scratchRefund = await deploy(pc, wallet, operatorRefundCollectorAbi, operatorRefundCollectorBytecode, [AUTH_CAPTURE_V1_0.escrow]);
+    await setCode(pc, AUTH_CAPTURE_V1_0.operatorRefundCollector, (await pc.getCode({ address: scratchRefund }))!);
+  }
   if ((await present(AUTH_CAPTURE_V1_0.escrow)) && (await present(AUTH_CAPTURE_V1_0.eip3009Collector))) return AUTH_CAPTURE_V1_0;
 
   const scratchEscrow = await deploy(pc, wallet, authCaptureEscrowAbi, authCaptureEscrowBytecode, []);

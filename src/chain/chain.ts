@@ -151,6 +151,8 @@ export interface ChainService {
 export interface AuthCaptureDeployment {
   escrow: Address;
   eip3009Collector: Address;
+  /** The refund collector: the escrow's `refund` pulls from the operator through it. */
+  operatorRefundCollector: Address;
 }
 
 /** A refused call: `data` is the revert data (a custom error to decode) when the node gave it. */

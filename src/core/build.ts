@@ -40,6 +40,7 @@ import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { AttemptLedger } from '../settlement/attempts.js';
 import { authCapturePort } from '../x402/auth-capture/port.js';
 import { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
+import { EscrowRefunds } from '../x402/auth-capture/refunds.js';
 import { Facilitator } from '../x402/facilitator.js';
 import { Discovery } from '../x402/discovery.js';
 import { chainPort } from '../x402/exact-evm.js';
@@ -271,6 +272,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
         logger: logger.child({ module: 'auth-capture' }),
         holdMs: config.AUTH_CAPTURE_HOLD,
         refundWindowMs: config.AUTH_CAPTURE_REFUND_WINDOW,
+        // A void after everything captured was refunded makes the payment `refunded` (docs/refunds.md).
+        onHoldReleased: (tx, p) => refunds.completedByVoid(tx, p),
       })
     : undefined;
   // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
@@ -285,6 +288,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     attempts: moveAttempts,
     testModeSettles: testMode,
+    // Manual-capture payments refund through the escrow, funded from the merchant's wallet (docs/refunds.md).
+    ...(facilitator.authCapture ? { escrow: new EscrowRefunds(facilitator.authCapture, config.SETTLEMENT_CONFIRM_TIMEOUT) } : {}),
   });
   defer(() => refunds.close());
 

@@ -16,12 +16,10 @@
  * checked and the refund row inserted in one store transaction, so 20 parallel requests for
  * the full amount create one refund and 19 refusals.
  */
-import { createHash } from 'node:crypto';
 import { inMode } from '../lib/livemode.js';
 import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Store, Tx } from '../store/index.js';
-import { defineTable } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { ChainPort } from '../chain/port.js';
@@ -31,65 +29,11 @@ import { usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { RelayAttempts } from '../chain/owned-relay.js';
-import type { CreateRefundInput, ListRefundsQuery, RefundResource, RefundStatus } from './schemas.js';
+import type { CreateRefundInput, ListRefundsQuery, RefundResource } from './schemas.js';
+import { executeEscrowRefund, REFUND_DEADLINE_ROOM_MS, type EscrowRefundPort } from './escrow.js';
+import { Refunds, RefundIdempotencyKeys, RefundReason, REFUND_NONCE_KIND, refundResource, refusal, sha256, type Refund } from './model.js';
 
-export interface Refund {
-  readonly id: string;
-  accountId: string;
-  paymentId: string;
-  status: RefundStatus;
-  /** Decimal text in `currency`. */
-  amount: string;
-  /** Minor units of `currency` (integer text). */
-  amountMinor: string;
-  currency: string;
-  /** Stablecoin base units (integer text). */
-  stablecoinAmount: string;
-  rate: string;
-  reason?: string;
-  /** Custodial wallet index of the merchant's settlement wallet, and its address. */
-  fromIndex: number;
-  from: string;
-  /** The payer of the payment. */
-  to: string;
-  txHash?: string;
-  failureReason?: string;
-  createdAt: string;
-  updatedAt: string;
-  succeededAt?: string;
-  /** The payment's mode (docs/test-mode.md); rows from before test mode are live. */
-  livemode?: boolean;
-}
-
-export const Refunds = defineTable<Refund>({ name: 'refunds', indexes: ['paymentId', 'accountId', 'status'] });
-
-interface RefundIdempotency {
-  /** sha256 of (account, Idempotency-Key). */
-  readonly id: string;
-  accountId: string;
-  requestHash: string;
-  refundId: string;
-  createdAt: string;
-}
-const RefundIdempotencyKeys = defineTable<RefundIdempotency>({ name: 'refund_idempotency_keys' });
-
-/** The refund kind in the custodial mover's nonce: `nonceFor('refund', refundId)`. */
-export const REFUND_NONCE_KIND = 'refund';
-
-export const RefundReason = {
-  notFound: 'not_found',
-  notSettled: 'not_settled',
-  alreadyRefunded: 'already_refunded',
-  moreThanLeft: 'more_than_left',
-  externalPayout: 'external_payout',
-  noPayer: 'no_payer',
-  insufficientBalance: 'insufficient_balance',
-  invalidAmount: 'invalid_amount',
-  idempotencyConflict: 'idempotency_conflict',
-  chainUnavailable: 'chain_unavailable',
-  testModeUnavailable: 'test_mode_unavailable',
-} as const;
-export type RefundReason = (typeof RefundReason)[keyof typeof RefundReason];
+export { Refunds, RefundReason, REFUND_NONCE_KIND, refundResource, type Refund, type EscrowRefundState } from './model.js';
 
 export interface CreatedRefund {
   refund: Refund;
@@ -124,6 +68,8 @@ export interface RefundsOptions {
   attempts?: RelayAttempts;
   /** false when the only chain is a real network: a test-mode payment is never refunded on it (docs/test-mode.md). */
   testModeSettles?: boolean;
+  /** The auth-capture escrow's refunds, when the chain has the escrow (manual-capture payments, escrow.ts). */
+  escrow?: EscrowRefundPort;
 }
 
 export class RefundsService {
@@ -180,6 +126,12 @@ export class RefundsService {
     } catch {
       return fail(RefundReason.chainUnavailable, 'The chain could not be reached to check the settlement wallet; try again shortly.');
     }
+    // A manual-capture payment refunds through the escrow, until its refund deadline (escrow.ts).
+    const manual = p.captureMethod === 'manual';
+    if (manual) {
+      const late = await this.escrowDeadline(p);
+      if (late) return late;
+    }
 
     const reserved = await this.o.store.transaction(async (tx): Promise<Result<CreatedRefund, RefundReason>> => {
       if (idemId) {
@@ -193,17 +145,24 @@ export class RefundsService {
       const others = (await tx.table(Refunds).findMany({ paymentId })).filter((r) => r.status !== 'failed');
       const takenMinor = others.reduce((s, r) => s + BigInt(r.amountMinor), 0n);
       const takenStable = others.reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
-      const leftMinor = paymentMinor - takenMinor;
-      const leftStable = BigInt(now.stablecoinAmount) - takenStable;
+      // What can go back: the payment, or for a manual capture what was captured (its share of the amount).
+      const limitStable = manual ? BigInt(now.amountCaptured ?? '0') : BigInt(now.stablecoinAmount);
+      const limitMinor = manual ? (paymentMinor * limitStable) / BigInt(now.stablecoinAmount) : paymentMinor;
+      const leftMinor = limitMinor - takenMinor;
+      const leftStable = limitStable - takenStable;
       const fmt = (minor: bigint) => `${this.decimal(minor, now.currency)} ${now.currency}`;
+      const of = manual ? `of ${fmt(limitMinor)} captured` : `of ${fmt(paymentMinor)}`;
+      const held = manual ? BigInt(now.amountCapturable ?? '0') : 0n;
+      const heldNote = held > 0n ? ` The ${usdcDecimal(held)} USDC still held is not refunded: release it with POST /v1/payments/${now.id}/void.` : '';
       if (leftMinor <= 0n) {
-        return fail(RefundReason.moreThanLeft, `Nothing is left to refund: ${fmt(takenMinor)} of ${fmt(paymentMinor)} is already refunded or being refunded.`, 'amount');
+        return fail(RefundReason.moreThanLeft, `Nothing is left to refund: ${fmt(takenMinor)} ${of} is already refunded or being refunded.${heldNote}`, 'amount');
       }
       const amountMinor = requestedMinor ?? leftMinor;
       if (amountMinor > leftMinor) {
-        return fail(RefundReason.moreThanLeft, `amount is more than is left to refund: at most ${fmt(leftMinor)} (of ${fmt(paymentMinor)}).`, 'amount');
+        return fail(RefundReason.moreThanLeft, `amount is more than is left to refund: at most ${fmt(leftMinor)} (${of}).${heldNote}`, 'amount');
       }
-      const stable = amountMinor === leftMinor ? leftStable : (BigInt(now.stablecoinAmount) * amountMinor) / paymentMinor;
+      const share = (BigInt(now.stablecoinAmount) * amountMinor) / paymentMinor;
+      const stable = amountMinor === leftMinor || share > leftStable ? leftStable : share;
       if (stable <= 0n) return fail(RefundReason.invalidAmount, 'amount is too small to refund in the stablecoin.', 'amount');
       // Pending refunds from the same wallet have not left it yet.
       const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
@@ -231,6 +190,7 @@ export class RefundsService {
         createdAt: at,
         updatedAt: at,
         livemode,
+        ...(manual ? { escrow: { hash: now.paymentInfoHash! } } : {}),
       });
       if (idemId) await tx.table(RefundIdempotencyKeys).insert({ id: idemId, accountId, requestHash, refundId: refund.id, createdAt: at });
       return { ok: true, refund };
@@ -277,7 +237,12 @@ export class RefundsService {
     try {
       let outcome: MoveOutcome;
       try {
-        outcome = await moveOnce(
+        const escrow = this.o.escrow;
+        outcome = r.escrow && escrow
+          ? await executeEscrowRefund({ store: this.o.store, chain: this.o.chain, escrow, confirmTimeoutMs: this.o.confirmTimeoutMs, attempts: this.o.attempts }, r)
+          : r.escrow
+            ? { status: 'pending', message: 'the escrow is not available on this chain' }
+            : await moveOnce(
           this.o.chain,
           { fromIndex: r.fromIndex, to: r.to as Address, value: BigInt(r.stablecoinAmount), kind: REFUND_NONCE_KIND, id: r.id },
           this.o.confirmTimeoutMs,
@@ -331,14 +296,54 @@ export class RefundsService {
     const minor = minorBefore + BigInt(refund.amountMinor);
     const stable = BigInt(p.stablecoinRefunded ?? '0') + BigInt(refund.stablecoinAmount);
     const patch = { amountRefunded: this.decimal(minor, p.currency), stablecoinRefunded: stable.toString() };
-    const full = minor >= paymentMinor && p.status === 'settled';
+    // A manual capture is refunded in full when all it captured is back and nothing is held any more
+    // (a refund while some is still held leaves it `captured`; the void that follows completes it).
+    const full = p.captureMethod === 'manual'
+      ? p.status === 'captured' && stable >= BigInt(p.amountCaptured ?? '0') && BigInt(p.amountCapturable ?? '0') === 0n
+      : minor >= paymentMinor && p.status === 'settled';
     let after: Payment | undefined;
     // The status change goes through the payments service (its listeners run in this transaction).
-    if (full) after = await this.o.payments.transitionIn(tx, p.id, 'settled', 'refunded', patch);
+    if (full) after = await this.o.payments.transitionIn(tx, p.id, p.status, 'refunded', patch);
     after ??= await payments.update(p.id, { ...patch, updatedAt: nowIso() });
     const data = { refund: refundResource(refund) };
     await this.o.outbox.record(tx, 'refund.succeeded', after!, Date.now(), data);
     if (full) await this.o.outbox.record(tx, 'payment.refunded', after!, Date.now(), data);
+  }
+
+  /**
+   * The void that empties a manual capture's hold after all it captured was refunded: the payment
+   * becomes `refunded` in the void's own transaction, with `payment.refunded` (its last refund in
+   * `data.refund`). Called by the manual-capture sessions (wired in src/core/build.ts).
+   */
+  async completedByVoid(tx: Tx, p: Payment): Promise<Payment | undefined> {
+    if (p.status !== 'captured' || BigInt(p.amountCapturable ?? '0') !== 0n) return undefined;
+    const refunded = BigInt(p.stablecoinRefunded ?? '0');
+    if (refunded === 0n || refunded < BigInt(p.amountCaptured ?? '0')) return undefined;
+    const after = await this.o.payments.transitionIn(tx, p.id, 'captured', 'refunded');
+    if (!after) return undefined;
+    const last = (await tx.table(Refunds).findMany({ paymentId: p.id, status: 'succeeded' })).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (last) await this.o.outbox.record(tx, 'payment.refunded', after, Date.now(), { refund: refundResource(last) });
+    return after;
+  }
+
+  /** The refund deadline of a manual capture's escrow, refused with room to spare; undefined while open. */
+  private async escrowDeadline(p: Payment): Promise<Result<never, RefundReason> | undefined> {
+    if (!this.o.escrow || !p.paymentInfoHash) return fail(RefundReason.chainUnavailable, 'The escrow of this manual-capture payment is not available on this chain.');
+    let terms;
+    try {
+      terms = await this.o.escrow.terms(p.paymentInfoHash);
+    } catch {
+      return fail(RefundReason.chainUnavailable, 'The chain could not be reached to read the escrow; try again shortly.');
+    }
+    if (!terms) return fail(RefundReason.notSettled, 'The escrow holds no authorization of this payment that this service operates.');
+    const deadline = terms.refundExpiry * 1000;
+    if (Date.now() >= deadline - REFUND_DEADLINE_ROOM_MS) {
+      return fail(
+        RefundReason.refundDeadlinePassed,
+        `The refund deadline of this payment (${new Date(deadline).toISOString()}) has passed: the escrow no longer accepts refunds of it. Send the money back from the settlement wallet yourself if you must.`,
+      );
+    }
+    return undefined;
   }
 
   /** Re-runs every pending refund (after a crash or an unconfirmed receipt); safe to repeat. */
@@ -382,44 +387,3 @@ export class RefundsService {
   }
 }
 
-/** Why this payment cannot be refunded at all, or undefined. */
-function refusal(p: Payment) {
-  if (p.status === 'refunded') return fail(RefundReason.alreadyRefunded, 'This payment has already been refunded in full.');
-  if (p.status !== 'settled') {
-    const why = p.status === 'canceled' ? 'it was canceled and nothing was paid' : `it is ${p.status}`;
-    return fail(RefundReason.notSettled, `Only a settled payment can be refunded; ${why}.`);
-  }
-  if (p.payoutAddress) {
-    return fail(
-      RefundReason.externalPayout,
-      `This payment settled to its payout_address ${p.payoutAddress}, an external wallet the service holds no key for, so the service cannot refund it. Send the refund from that wallet yourself.`,
-    );
-  }
-  if (!p.payer) return fail(RefundReason.noPayer, 'The paying address of this payment is unknown, so it cannot be refunded.');
-  return undefined;
-}
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
-/** The refund as merchants read it (API and `data.refund` of events). */
-export function refundResource(r: Refund): RefundResource {
-  return {
-    id: r.id,
-    object: 'refund',
-    payment_id: r.paymentId,
-    status: r.status,
-    amount: Number(r.amount),
-    currency: r.currency,
-    stablecoin_amount: usdcDecimal(BigInt(r.stablecoinAmount)),
-    stablecoin_amount_base_units: r.stablecoinAmount,
-    rate: r.rate,
-    reason: r.reason ?? null,
-    from: r.from,
-    to: r.to,
-    tx_hash: r.txHash ?? null,
-    failure_reason: r.failureReason ?? null,
-    created_at: r.createdAt,
-    livemode: r.livemode !== false,
-    succeeded_at: r.succeededAt ?? null,
-  };
-}

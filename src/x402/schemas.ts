@@ -66,6 +66,10 @@ export const SettleResponse = z.object({
   /** The transaction hash; empty when nothing was sent. */
   transaction: z.string(),
   network: z.string(),
+  // auth-capture only (the binding's "Return"): the step, the escrow's key for the payment, the amount it settled.
+  operation: z.enum(['authorize', 'capture', 'void', 'refund']).optional().describe('auth-capture: the step this settle ran.'),
+  paymentInfoHash: z.string().optional().describe("auth-capture: the escrow's paymentInfoHash of the payment."),
+  amount: z.string().optional().describe('auth-capture: the amount settled in atomic units (authorize: the hold; capture: the amount captured; void: what was released).'),
 });
 export type SettleResponse = z.infer<typeof SettleResponse>;
 

@@ -4,11 +4,12 @@
  * payload; a valid capture and void pass with the escrow call they would send.
  */
 import { describe, expect, it } from 'vitest';
-import { getAddress, type Address, type Hex } from 'viem';
+import { decodeFunctionData, getAddress, type Address, type Hex } from 'viem';
+import { authCaptureEscrowAbi } from '../../src/chain/artifacts/auth-capture.js';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { boundSalt } from '../../src/x402/auth-capture/payment-info.js';
 import { AuthCaptureReason as R } from '../../src/x402/auth-capture/reasons.js';
-import { settleAuthCapture, verifyAuthCapture, type AuthCapturePort, type PaymentState } from '../../src/x402/auth-capture/scheme.js';
+import { settleAuthCapture, verifyAuthCapture, type AuthCaptureContext, type AuthCapturePort, type PaymentState } from '../../src/x402/auth-capture/scheme.js';
 import type { FacilitatorRequest } from '../../src/x402/schemas.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { PaymentIdentifierLedger } from '../../src/x402/payment-identifier.js';
@@ -36,6 +37,7 @@ function fakePort(state: PaymentState) {
     operator: operator.address,
     escrow: ESCROW,
     eip3009Collector: getAddress('0x0E3dF9510de65469C4518D7843919c0b8C7A7757'),
+    operatorRefundCollector: getAddress('0x934907bffd0901b6A21e398B9C53A4A38F02fa5d'),
     call: {
       simulate: async (c) => (simulated.push(c), { ok: true }),
       send: async (c) => (sent.push(c), { ok: true, txHash: ('0x' + 'ab'.repeat(32)) as Hex }),
@@ -89,7 +91,7 @@ function request(v: Variation = {}): FacilitatorRequest {
 const HELD: PaymentState = { collected: true, capturable: 2_000_000n, refundable: 0n };
 const mine = { delegated: async () => true, nowSeconds: NOW };
 
-async function refusal(v: Variation, state = HELD, ctx = mine) {
+async function refusal(v: Variation, state = HELD, ctx: AuthCaptureContext = mine) {
   const { port, sent, simulated } = fakePort(state);
   const r = await settleAuthCapture(port, request(v), ctx);
   expect(r.success).toBe(false);
@@ -141,6 +143,29 @@ describe('auth-capture lifecycle refusals (fake port)', () => {
     expect((await refusal({ maxFeeBps: 100 })).reason).toBe(R.extra);
     expect((await refusal({ receiverAuthorizer: ZERO })).reason).toBe(R.lifecycleNotRelayed);
     expect((await refusal({ type: 'refund' })).reason).toBe(R.refundFundingUnavailable);
+  });
+});
+
+describe('auth-capture refund under a funding agreement (fake port)', () => {
+  const CAPTURED: PaymentState = { collected: true, capturable: 0n, refundable: 750_000n };
+  const funded = { ...mine, refundFunding: async (_h: Hex, amount: bigint) => amount === 1n };
+
+  it('sends the escrow refund through the OperatorRefundCollector with empty collector data', async () => {
+    const c = fakePort(CAPTURED);
+    const r = await settleAuthCapture(c.port, request({ type: 'refund' }), funded);
+    expect(r).toMatchObject({ success: true, operation: 'refund', amount: '1' });
+    expect(c.sent).toHaveLength(1);
+    const { args, functionName } = decodeFunctionData({ abi: authCaptureEscrowAbi, data: (c.sent[0] as { data: Hex }).data });
+    expect(functionName).toBe('refund');
+    expect(args.slice(1)).toEqual([1n, getAddress('0x934907bffd0901b6A21e398B9C53A4A38F02fa5d'), '0x']);
+  });
+
+  it('refuses what the agreement does not cover, past the refund deadline, beyond what is refundable, on moved books', async () => {
+    expect((await refusal({ type: 'refund' }, CAPTURED, { ...mine, refundFunding: async () => false })).reason).toBe(R.refundFundingUnavailable);
+    expect((await refusal({ type: 'refund' }, CAPTURED, { ...funded, nowSeconds: NOW + 3600 + 86_400 })).reason).toBe(R.refundDeadlineExpired);
+    expect((await refusal({ type: 'refund' }, { collected: true, capturable: 0n, refundable: 0n }, funded)).reason).toBe(R.refundExceedsCapture);
+    expect((await refusal({ type: 'refund' }, { collected: true, capturable: 0n, refundable: 500_000n }, funded)).reason).toBe(R.unexpectedPaymentState);
+    expect((await refusal({ type: 'refund' }, CAPTURED, { ...funded, delegated: async () => false })).reason).toBe(R.unauthenticatedAuthorizerRequest);
   });
 });
 

@@ -28,6 +28,8 @@ export interface AuthCaptureTerms {
   operator: Address;
   escrow: Address;
   eip3009Collector: Address;
+  /** The deployment's OperatorRefundCollector: the escrow's `refund` pulls from the operator through it. */
+  operatorRefundCollector: Address;
 }
 
 export type Refusal = { ok: false; reason: AuthCaptureReason | 'invalid_payment_requirements' | 'invalid_x402_version'; message: string; payer?: Address };

@@ -14,6 +14,7 @@ export function authCapturePort(chain: ChainService): AuthCapturePort | undefine
     operator: chain.relayerAddress,
     escrow: d.escrow,
     eip3009Collector: d.eip3009Collector,
+    operatorRefundCollector: d.operatorRefundCollector,
     call,
     verifyTypedData: (address, typed, signature) => chain.publicClient.verifyTypedData({ address, ...(typed as object), signature } as never).catch(() => false),
     balanceOf: (a) => chain.balanceOf(a),

@@ -7,7 +7,9 @@
  * - collect payload -> `authorize(paymentInfo, amount, collector, signature)`: the client's
  *   ReceiveWithAuthorization is its consent;
  * - `payload.type` capture / void / refund -> the escrow call of that name, consented by the
- *   receiver authorizer's EIP-712 signature. When the receiver authorizer is ours (advertised in
+ *   receiver authorizer's EIP-712 signature. A refund pulls its liquidity from the operator (our
+ *   relayer) through the OperatorRefundCollector, so it is relayed only under a funding agreement
+ *   (`ctx.refundFunding`: the refunds API, which moves the merchant's money to the operator first). When the receiver authorizer is ours (advertised in
  *   `/supported`) and the payload omits the signature, we produce it, but only for a request the
  *   caller authenticated out of band (`ctx.delegated`: the merchant's secret key that authorized it).
  */
@@ -45,7 +47,7 @@ export interface VerifiedOperation {
   payer: Address;
   info: PaymentInfo;
   hash: Hex;
-  /** authorize: the maximum; capture: the amount captured; void: what the hold had left. */
+  /** authorize: the maximum; capture: the amount captured; void: what the hold had left; refund: the amount refunded. */
   amount: bigint;
   call: { to: Address; data: Hex };
   /** capture with `voidAuthorizerSignature`: the void that follows in the same settle. */
@@ -55,6 +57,12 @@ export interface VerifiedOperation {
 export interface AuthCaptureContext {
   /** The caller authenticated this request as the payment's merchant: we may sign as its receiver authorizer. */
   delegated: (hash: Hex) => Promise<boolean>;
+  /**
+   * The binding's "Refund funding" for a delegated operator: true when `amount` for this payment is
+   * covered by a funding agreement (the operator already holds the receiver's money for it and has
+   * approved the refund collector for it). Absent: no agreement, refunds are refused.
+   */
+  refundFunding?: (hash: Hex, amount: bigint) => Promise<boolean>;
   nowSeconds?: number;
 }
 
@@ -117,8 +125,25 @@ export async function verifyAuthCapture(port: AuthCapturePort, req: FacilitatorR
   const state = await port.paymentState(c.hash);
   const info = infoArg(c.info);
   if (p.type === 'refund') {
-    // Delegated: the operator (our relayer) would fund the refund, and we are no source of value.
-    return no(R.refundFundingUnavailable, 'refunds of a delegated operator need a funding agreement; this facilitator has none for resource servers (checkout sessions refund through the refunds API)', c.payer);
+    // Refund funding first: without an agreement the operator (our relayer) would be the source of value.
+    if (!ctx.refundFunding || !(await ctx.refundFunding(c.hash, p.amount))) {
+      return no(R.refundFundingUnavailable, 'no funding agreement covers this refund (a delegated operator refunds only what the receiver has funded: checkout sessions refund through the refunds API)', c.payer);
+    }
+    const m: AuthorizerMessage = {
+      primaryType: 'Refund',
+      message: { paymentInfoHash: c.hash, amount: p.amount, tokenCollector: port.operatorRefundCollector, expectedCapturableAmount: p.expectedCapturableAmount, expectedRefundableAmount: p.expectedRefundableAmount },
+    };
+    const refused = await consent(port, ctx, ra, c.hash, m, p.authorizerSignature, c.payer, R.authorizerSignature);
+    if (refused) return refused;
+    if (now >= c.info.refundExpiry - SKEW_SECONDS) return no(R.refundDeadlineExpired, 'the refund deadline has passed', c.payer);
+    if (p.amount === 0n || p.amount > state.refundable) return no(R.refundExceedsCapture, `0 < amount <= ${state.refundable} (what was captured and not refunded)`, c.payer);
+    if (state.capturable !== p.expectedCapturableAmount || state.refundable !== p.expectedRefundableAmount) {
+      return no(R.unexpectedPaymentState, `the escrow holds ${state.capturable} capturable and ${state.refundable} refundable, not what was signed`, c.payer);
+    }
+    const call = { to: escrow, data: encodeFunctionData({ abi: authCaptureEscrowAbi, functionName: 'refund', args: [info, p.amount, port.operatorRefundCollector, '0x'] }) };
+    const sim = await port.call.simulate(call);
+    if (!sim.ok) return simulationRefusal(sim, c.payer);
+    return { ok: true, op: { operation: 'refund', payer: c.payer, info: c.info, hash: c.hash, amount: p.amount, call } };
   }
   if (p.type === 'void') {
     const refused = await consent(port, ctx, ra, c.hash, { primaryType: 'Void', message: { paymentInfoHash: c.hash } }, p.authorizerSignature, c.payer, R.authorizerSignature);
@@ -162,9 +187,10 @@ export function verifyResponseOf(v: Verdict): VerifyResponse {
 export type AuthCaptureSettleResponse = SettleResponse & { amount?: string; operation?: Operation; paymentInfoHash?: string };
 
 /** Sends one verified call and waits: the hash, or why it did not succeed. */
-async function sendAndWait(port: AuthCapturePort, call: { to: Address; data: Hex }, timeoutMs?: number, onStep?: (step: 'sent' | 'mined') => void): Promise<{ ok: true; txHash: Hex } | { ok: false; reason: string; message: string; txHash?: Hex }> {
+async function sendAndWait(port: AuthCapturePort, call: { to: Address; data: Hex }, timeoutMs?: number, onStep?: (step: 'sent' | 'mined') => void, onSent?: (txHash: Hex) => Promise<void>): Promise<{ ok: true; txHash: Hex } | { ok: false; reason: string; message: string; txHash?: Hex }> {
   const sent = await port.call.send(call);
   if (!sent.ok) return { ok: false, reason: sent.reason === 'unavailable' ? R.unexpectedSettleError : R.transactionReverted, message: sent.message };
+  await onSent?.(sent.txHash);
   onStep?.('sent');
   const r = await port.waitForReceipt(sent.txHash, timeoutMs);
   if (r.status === 'success') {
@@ -181,6 +207,8 @@ export interface AuthCaptureSettleOptions {
   beforeSend?: (op: VerifiedOperation) => Promise<void>;
   /** Called when the main call was sent and when it was mined (the kill -9 tests stop the process there). */
   onStep?: (op: VerifiedOperation, step: 'sent' | 'mined') => void;
+  /** Called with the main call's hash as soon as it is sent (a refund keeps it before waiting). */
+  onSent?: (op: VerifiedOperation, txHash: Hex) => Promise<void>;
 }
 
 /** Re-verifies, sends, waits up to the timeout for the receipt, answers once. */
@@ -190,7 +218,7 @@ export async function settleAuthCapture(port: AuthCapturePort, req: FacilitatorR
   if (!v.ok) return { success: false, errorReason: v.reason, errorMessage: v.message, ...(v.payer ? { payer: v.payer } : {}), transaction: '', network };
   const op = v.op;
   await opts.beforeSend?.(op);
-  const done = await sendAndWait(port, op.call, opts.receiptTimeoutMs, (step) => opts.onStep?.(op, step));
+  const done = await sendAndWait(port, op.call, opts.receiptTimeoutMs, (step) => opts.onStep?.(op, step), opts.onSent ? (h) => opts.onSent!(op, h) : undefined);
   const base = { payer: op.payer, network, operation: op.operation, paymentInfoHash: op.hash };
   if (!done.ok) return { ...base, success: false, errorReason: done.reason, errorMessage: done.message, transaction: done.txHash ?? '' };
   if (op.thenVoid) {

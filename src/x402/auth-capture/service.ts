@@ -41,6 +41,14 @@ export interface SettleScope {
   paymentId?: string;
 }
 
+export type RefundFunding = (hash: Hex, amount: bigint) => Promise<boolean>;
+
+/** What a caller inside the service adds to one step: a refund's funding agreement, the hash as soon as it is sent. */
+export interface StepOptions {
+  refundFunding?: RefundFunding;
+  onSent?: (txHash: Hex) => Promise<void>;
+}
+
 export class AuthCaptureService {
   constructor(private readonly o: AuthCaptureServiceOptions) {}
 
@@ -76,26 +84,30 @@ export class AuthCaptureService {
     return this.o.store.table(AuthCaptures).get(hash);
   }
 
-  private context(scope: SettleScope) {
-    return { delegated: async (hash: Hex) => (await this.record(hash))?.accountId === scope.accountId };
+  private context(scope: SettleScope, refundFunding?: RefundFunding) {
+    return { delegated: async (hash: Hex) => (await this.record(hash))?.accountId === scope.accountId, ...(refundFunding ? { refundFunding } : {}) };
   }
 
   async verify(scope: SettleScope, req: FacilitatorRequest): Promise<VerifyResponse> {
     return verifyResponseOf(await verifyAuthCapture(this.o.port, req, this.context(scope)));
   }
 
-  /** One settle step, idempotent by its key. */
-  async settle(scope: SettleScope, req: FacilitatorRequest): Promise<AuthCaptureSettleResponse> {
+  /**
+   * One settle step, idempotent by its key. `step.refundFunding` is the funding agreement a `refund`
+   * needs (the refunds API passes it; `/api/x402/settle` has none, so a refund there is refused).
+   */
+  async settle(scope: SettleScope, req: FacilitatorRequest, step: StepOptions = {}): Promise<AuthCaptureSettleResponse> {
+    const refundFunding = step.refundFunding;
     const pid = paymentIdentifierOf(req.paymentPayload);
     if (pid.invalid) return { success: false, errorReason: X402Reason.invalidPaymentIdentifier, errorMessage: pid.invalid, transaction: '', network: this.network };
     const lifecycle = isLifecycle(req);
     const checked = lifecycle ? checkLifecycle(this.o.port, req) : checkCollect(this.o.port, req);
-    if (!checked.ok) return settleAuthCapture(this.o.port, req, this.context(scope)); // the same refusal, nothing sent
+    if (!checked.ok) return settleAuthCapture(this.o.port, req, this.context(scope, refundFunding)); // the same refusal, nothing sent
     const operation = lifecycle ? String((req.paymentPayload.payload as { type: string }).type) : 'authorize';
     const fingerprint = fingerprintOf(req.paymentPayload);
     const key = { scope: `ac:${scope.accountId}:${operation}`, payer: checked.payer, id: pid.id ?? fingerprint };
     const r = await this.o.ids.run(key, fingerprint, async () => {
-      const value = await this.settleOnce(scope, req, checked.hash);
+      const value = await this.settleOnce(scope, req, checked.hash, step);
       return { value, final: value.success };
     });
     if (r.kind === 'conflict') {
@@ -104,8 +116,9 @@ export class AuthCaptureService {
     return r.value;
   }
 
-  private async settleOnce(scope: SettleScope, req: FacilitatorRequest, hash: Hex): Promise<AuthCaptureSettleResponse> {
-    const r = await settleAuthCapture(this.o.port, req, this.context(scope), {
+  private async settleOnce(scope: SettleScope, req: FacilitatorRequest, hash: Hex, step: StepOptions): Promise<AuthCaptureSettleResponse> {
+    const r = await settleAuthCapture(this.o.port, req, this.context(scope, step.refundFunding), {
+      ...(step.onSent ? { onSent: (_op: VerifiedOperation, h: Hex) => step.onSent!(h) } : {}),
       receiptTimeoutMs: this.o.receiptTimeoutMs,
       beforeSend: (op) => (op.operation === 'authorize' ? this.recordAuthorizing(scope, req, op) : Promise.resolve()),
       onStep: (op, step) => this.o.crashAt?.(`${op.operation}-${step}`),

@@ -17,7 +17,7 @@ import type { PaymentPayload, PaymentRequirements } from '../schemas.js';
 import { AUTH_CAPTURE_SCHEME } from './checks.js';
 import { AuthCaptures, type AuthCaptureRecord } from './records.js';
 import type { AuthCaptureService } from './service.js';
-import type { AuthCaptureSettleResponse } from './scheme.js';
+import type { AuthCapturePort, AuthCaptureSettleResponse } from './scheme.js';
 
 const MAX_WINDOW_SECONDS = 600;
 const CLOCK_ROOM_SECONDS = 30;
@@ -31,6 +31,8 @@ export interface ManualCaptureOptions {
   logger: Logger;
   holdMs: number;
   refundWindowMs: number;
+  /** After a void emptied the hold of a `captured` payment, in its transaction: all captured may have been refunded already (src/refunds). */
+  onHoldReleased?: (tx: Tx, p: Payment) => Promise<unknown>;
 }
 
 export type StepResult = { ok: true; payment: Payment; settle: AuthCaptureSettleResponse } | { ok: false; status: number; reason: string; message: string; settle?: AuthCaptureSettleResponse };
@@ -128,22 +130,9 @@ export class ManualCaptureSessions {
     const port = this.o.ac.port;
     const info = rec.paymentInfo as Record<string, string | number>;
     const state = await port.paymentState(rec.id as Hex);
-    const requirements: PaymentRequirements = {
-      scheme: AUTH_CAPTURE_SCHEME,
-      network: `eip155:${port.chainId}`,
-      amount: String(info.maxAmount),
-      asset: String(info.token),
-      payTo: String(info.receiver),
-      maxTimeoutSeconds: 0,
-      extra: {
-        name: port.eip712Domain.name, version: port.eip712Domain.version, authCaptureEscrow: port.escrow,
-        captureAuthorizer: info.operator, receiverAuthorizer: port.operator, operatorType: 'delegated', paymentFlow: 'escrow', captureMode: 'deferred',
-        captureDeadline: info.authorizationExpiry, refundDeadline: info.refundExpiry, feeRecipient: info.feeReceiver, minFeeBps: info.minFeeBps, maxFeeBps: info.maxFeeBps,
-      },
-    };
-    const payload: Record<string, unknown> = { type, paymentInfo: info, saltNonce: rec.saltNonce };
+    const payload: Record<string, unknown> = { type };
     if (type === 'capture') Object.assign(payload, { amount: amount!.toString(), feeBps: 0, feeReceiver: info.feeReceiver, expectedCapturableAmount: state.capturable.toString(), expectedRefundableAmount: state.refundable.toString() });
-    return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload }, paymentRequirements: requirements };
+    return lifecycleRequest(port, rec, payload);
   }
 
   /**
@@ -177,6 +166,7 @@ export class ManualCaptureSessions {
       }
       const after = await tx.table(Payments).update(paymentId, { ...patch, updatedAt: nowIso() }, { updatedAt: before.updatedAt });
       if (after) await this.o.record(tx, step === 'capture' ? 'payment.captured' : 'payment.voided', after);
+      if (after && step === 'void') return ((await this.o.onHoldReleased?.(tx, after)) as Payment | undefined) ?? after;
       return after;
     });
   }
@@ -213,4 +203,24 @@ export class ManualCaptureSessions {
     }
     return n;
   }
+}
+
+/** A server-authored lifecycle request (`payload.type` and its fields) for a stored authorization: requirements rebuilt from its PaymentInfo. */
+export function lifecycleRequest(port: AuthCapturePort, rec: AuthCaptureRecord, fields: Record<string, unknown>) {
+  const info = rec.paymentInfo as Record<string, string | number>;
+  const requirements: PaymentRequirements = {
+    scheme: AUTH_CAPTURE_SCHEME,
+    network: `eip155:${port.chainId}`,
+    amount: String(info.maxAmount),
+    asset: String(info.token),
+    payTo: String(info.receiver),
+    maxTimeoutSeconds: 0,
+    extra: {
+      name: port.eip712Domain.name, version: port.eip712Domain.version, authCaptureEscrow: port.escrow,
+      captureAuthorizer: info.operator, receiverAuthorizer: port.operator, operatorType: 'delegated', paymentFlow: 'escrow', captureMode: 'deferred',
+      captureDeadline: info.authorizationExpiry, refundDeadline: info.refundExpiry, feeRecipient: info.feeReceiver, minFeeBps: info.minFeeBps, maxFeeBps: info.maxFeeBps,
+    },
+  };
+  const payload = { ...fields, paymentInfo: info, saltNonce: rec.saltNonce };
+  return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload }, paymentRequirements: requirements };
 }

@@ -1,0 +1,140 @@
+/**
+ * `/api/x402/settle` lifecycle steps over HTTP (docs/x402.md "The scheme in our facilitator"):
+ * a merchant's own resource server authorizes with the real @x402/evm AuthCaptureEvmScheme payload,
+ * then posts `payload.type` capture / void / refund, each with its idempotency key
+ * (`payment-identifier`, or the payload's hash without one). The same key and payload replay the
+ * first answer and move nothing; a used key with another payload is 409 and moves nothing; a
+ * refund at `/settle` has no funding agreement and is refused; another account's key cannot step.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Address, Hex, PrivateKeyAccount } from 'viem';
+import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
+import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { newPayer } from './helpers.js';
+import { AUTH_CAPTURE_V1_0, authCaptureEscrowAbi } from '../../src/chain/auth-capture-escrow.js';
+
+let svc: TestService;
+let merchant: Merchant;
+let shop: Address;
+
+beforeAll(async () => {
+  svc = await startTestService({ RECONCILE_INTERVAL: '1h' });
+  merchant = await createMerchant(svc.api, 'Own Resource Server');
+  shop = newPayer().address;
+});
+
+afterAll(async () => {
+  await svc?.stop({ removeData: true });
+});
+
+type Body = { x402Version: 2; paymentPayload: Record<string, unknown>; paymentRequirements: Record<string, unknown> };
+
+function requirements(amount: string) {
+  const c = svc.deps.chain;
+  const captureDeadline = Math.floor(Date.now() / 1000) + 600;
+  return {
+    scheme: 'auth-capture', network: `eip155:${c.chainId}`, amount, asset: c.tokenAddress, payTo: shop, maxTimeoutSeconds: 120,
+    extra: {
+      name: c.eip712Domain.name, version: c.eip712Domain.version, authCaptureEscrow: AUTH_CAPTURE_V1_0.escrow,
+      captureAuthorizer: c.relayerAddress, receiverAuthorizer: c.relayerAddress, operatorType: 'delegated', paymentFlow: 'escrow',
+      captureMode: 'deferred', captureDeadline, refundDeadline: captureDeadline + 3600, feeRecipient: shop, minFeeBps: 0, maxFeeBps: 0,
+      assetTransferMethod: 'eip3009',
+    },
+  };
+}
+
+const settle = (body: Body, key = merchant.key) => call(`${svc.api}/x402/settle`, { key, body });
+const withId = (b: Body, id: string): Body => ({
+  ...b,
+  paymentPayload: { ...b.paymentPayload, extensions: { [PAYMENT_IDENTIFIER]: { ...declarePaymentIdentifierExtension(false), info: { required: false, id } } } },
+});
+const state = async (hash: Hex) =>
+  (await svc.deps.chain.publicClient.readContract({ address: AUTH_CAPTURE_V1_0.escrow, abi: authCaptureEscrowAbi, functionName: 'paymentState', args: [hash] })) as readonly [boolean, bigint, bigint];
+
+/** The client's authorization, settled as `authorize` by this merchant; what a lifecycle payload needs. */
+async function authorize(payer: PrivateKeyAccount, amount: string) {
+  const req = requirements(amount);
+  const made = await new AuthCaptureEvmScheme(payer as never).createPaymentPayload(2, req as never);
+  const r = await settle({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: req, payload: made.payload }, paymentRequirements: req });
+  expect(r.body, JSON.stringify(r.body)).toMatchObject({ success: true, operation: 'authorize', amount });
+  const hash = r.body.paymentInfoHash as Hex;
+  const rec = (await svc.deps.facilitator.authCapture!.record(hash))!;
+  const step = (payload: Record<string, unknown>): Body => ({
+    x402Version: 2,
+    paymentPayload: { x402Version: 2, accepted: req, payload: { ...payload, paymentInfo: rec.paymentInfo, saltNonce: rec.saltNonce } },
+    paymentRequirements: req,
+  });
+  const capture = async (amt: bigint): Promise<Body> => {
+    const [, capturable, refundable] = await state(hash);
+    return step({ type: 'capture', amount: amt.toString(), feeBps: 0, feeReceiver: shop, expectedCapturableAmount: capturable.toString(), expectedRefundableAmount: refundable.toString() });
+  };
+  return { hash, step, capture };
+}
+
+const rnd = (p: string) => `${p}_${Math.random().toString(36).slice(2)}${Date.now()}`;
+
+describe('/api/x402/settle lifecycle steps, each with its idempotency key', () => {
+  it('capture: same key and payload replay, another payload with the key is 409; void likewise; refund is refused', async () => {
+    const chain = svc.deps.chain;
+    const payer = newPayer();
+    expect((await chain.faucet(payer.address, 5_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const a = await authorize(payer, '2000000');
+    const b = await authorize(payer, '1000000');
+    expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
+
+    // Another account's key: the consent is delegated to us only for the account that authorized it.
+    const other = await createMerchant(svc.api, 'Someone Else');
+    const foreign = await settle(withId(await a.capture(500_000n), rnd('cap')), other.key);
+    expect(foreign.body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_unauthenticated_authorizer_request' });
+
+    // capture 0.50 under key K: replayed with the same transaction, nothing moves twice.
+    const K = rnd('cap');
+    const cap = withId(await a.capture(500_000n), K);
+    const first = await settle(cap);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, operation: 'capture', amount: '500000' });
+    expect(await chain.balanceOf(shop)).toBe(500_000n);
+    const again = await settle(cap);
+    expect(again.body).toMatchObject({ success: true, transaction: first.body.transaction });
+    expect(await chain.balanceOf(shop)).toBe(500_000n);
+    // K with another payload (another amount, against the books as they are now): 409, nothing sent.
+    const conflict = await settle(withId(await a.capture(250_000n), K));
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toMatchObject({ success: false, errorReason: 'payment_identifier_conflict' });
+    expect(await chain.balanceOf(shop)).toBe(500_000n);
+
+    // Without an identifier the payload's own hash is the key: the same capture again replays.
+    const plain = await a.capture(250_000n);
+    const p1 = await settle(plain);
+    const p2 = await settle(plain);
+    expect(p1.body).toMatchObject({ success: true, amount: '250000' });
+    expect(p2.body.transaction).toBe(p1.body.transaction);
+    expect(await chain.balanceOf(shop)).toBe(750_000n);
+    expect(await state(a.hash)).toEqual([true, 1_250_000n, 750_000n]);
+
+    // void under key V: the rest back to the payer; replayed; V on another payment's void is 409.
+    const V = rnd('void');
+    const voidA = withId(a.step({ type: 'void' }), V);
+    const v1 = await settle(voidA);
+    expect(v1.body).toMatchObject({ success: true, operation: 'void' });
+    expect(await chain.balanceOf(payer.address)).toBe(3_250_000n);
+    const v2 = await settle(voidA);
+    expect(v2.body).toMatchObject({ success: true, transaction: v1.body.transaction });
+    const voidB = await settle(withId(b.step({ type: 'void' }), V));
+    expect(voidB.status).toBe(409);
+    expect(voidB.body.errorReason).toBe('payment_identifier_conflict');
+    expect(await state(b.hash)).toEqual([true, 1_000_000n, 0n]);
+    expect(await chain.balanceOf(payer.address)).toBe(3_250_000n);
+
+    // refund: no funding agreement at /settle (the refunds API is ours); refused, nothing moves.
+    const refund = withId(a.step({ type: 'refund', amount: '250000', expectedCapturableAmount: '0', expectedRefundableAmount: '750000' }), rnd('ref'));
+    const verified = await call(`${svc.api}/x402/verify`, { key: merchant.key, body: refund });
+    expect(verified.body).toMatchObject({ isValid: false, invalidReason: 'invalid_auth_capture_evm_refund_funding_unavailable' });
+    const refused = await settle(refund);
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_refund_funding_unavailable', transaction: '' });
+    expect(await state(a.hash)).toEqual([true, 0n, 750_000n]);
+    expect(await chain.balanceOf(payer.address)).toBe(3_250_000n);
+  });
+});
