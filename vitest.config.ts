@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/helpers/sequencer.js';
 
 /**
  * The core HTTP suite (payments, keys, webhooks, settlement, agent) that the `pg` project runs
@@ -30,21 +31,35 @@ export const CORE_ON_POSTGRES = [
   'test/x402/x402-refunds.test.ts',
 ];
 
-// Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core
-// HTTP suite again on PostgreSQL (`npm test` runs both; see scripts/test.mjs), and real-Chromium
-// page tests (`npm run test:browser`), so CI can install Chromium only for the last.
+// Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb
+// (`unit`), the PostgreSQL store's tests plus the core HTTP suite again on PostgreSQL (`pg`;
+// `npm test` runs these three, see scripts/test.mjs), and real-Chromium page tests
+// (`npm run test:browser`), so CI can install Chromium only for the last.
 export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one worker (cores - 1), which leaves a core idle
     // while a file waits on anvil, HTTP or a child process; two keep both busy (docs/testing.md).
-    // The browser project still runs one file at a time (fileParallelism: false).
     maxWorkers: 2,
+    // The slow multi-process files and the agent evaluation start first (test/helpers/sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
+      {
+        test: {
+          // No chain, no service, no child process (docs/testing.md): one module graph per
+          // worker thread instead of one per file, which was most of their time (import).
+          name: 'fast',
+          include: ['test/**/*.unit.test.ts'],
+          exclude: ['test/**/*.browser.test.ts', 'test/**/*.pg.test.ts', 'node_modules/**'],
+          testTimeout: 30_000,
+          pool: 'threads',
+          isolate: false,
+        },
+      },
       {
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.browser.test.ts', 'test/**/*.pg.test.ts', 'node_modules/**'],
+          exclude: ['test/**/*.unit.test.ts', 'test/**/*.browser.test.ts', 'test/**/*.pg.test.ts', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -68,7 +83,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 90_000,
           pool: 'forks',
-          fileParallelism: false,
+          // Two files at once, like the other projects: each file has its own Chromium, its own
+          // service on a free port and its own anvil, so they share nothing but the machine.
         },
       },
     ],

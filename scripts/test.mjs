@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: the unit project, plus the `pg` project (the PostgreSQL store's tests and the core
+ * `npm test`: the fast and unit projects, plus the `pg` project (the PostgreSQL store's tests and the core
  * HTTP suite again on PostgreSQL) when a PostgreSQL server answers at TEST_PG_ADMIN_URL
  * (default postgres://postgres@127.0.0.1:5432/test). Without one, the `pg` project is left out
  * with a loud notice, unless REQUIRE_POSTGRES=1 or CI=true: then a missing server fails the
@@ -26,7 +26,7 @@ async function reachable() {
 }
 
 const ok = await reachable();
-const projects = ['--project', 'unit'];
+const projects = ['--project', 'fast', '--project', 'unit'];
 if (ok === true) {
   projects.push('--project', 'pg');
 } else if (required) {

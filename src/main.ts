@@ -1,5 +1,4 @@
 import { ConfigError, loadConfig } from './config/config.js';
-import { startService } from './service.js';
 
 /** Composition root entry: validate config, start, and stop cleanly on signals. */
 async function main(): Promise<void> {
@@ -13,6 +12,9 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // The service's module graph is loaded only after the configuration is valid: a bad
+  // configuration fails in well under a second, never after importing the whole service.
+  const { startService } = await import('./service.js');
   const service = await startService(config);
   // The service's own PUBLIC_URL: with PORT=0 it follows the port actually bound.
   const publicUrl = service.core.config.PUBLIC_URL;

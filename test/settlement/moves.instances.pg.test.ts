@@ -1,12 +1,11 @@
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWalletClient, getAddress, http, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { nonceFor } from '../../src/chain/authorization.js';
-import { cluster, devAccount, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
-import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { devAccount, until } from '../helpers/cluster.js';
+import { threeInstances } from '../helpers/instances.js';
 import { call, createMerchant } from '../helpers/service.js';
 
 /**
@@ -30,80 +29,26 @@ const scenarios = [
 ];
 
 describe.each(scenarios)('three instances, one owner per relayed move ($name)', ({ blockTimeSeconds, refunds: rounds }) => {
-  let db: TestDatabase | undefined;
-  let chain: SharedChain | undefined;
-  let nodes: Cluster | undefined;
-  let client: pg.Client | undefined;
-  let watching = false;
-  afterAll(async () => {
-    watching = false;
-    await client?.end().catch(() => undefined);
-    await nodes?.stopAll();
-    await chain?.stop();
-    await db?.drop();
+  const start = threeInstances({
+    prefix: 'moves21_',
+    blockTimeSeconds,
+    env: {
+      SETTLEMENT_CONFIRM_TIMEOUT: '1s',
+      SETTLEMENT_CHAIN_DELAY: '2s',
+      RECONCILE_INTERVAL: '300ms',
+      DEPOSIT_WATCH_INTERVAL: '300ms',
+    },
   });
 
   it('refunds raced by another instance\'s reconciler, an instance killed mid-refund and mid-sweep: one send, truthful answers', { timeout: 300_000 }, async () => {
-    db = await createDatabase(undefined, { prefix: 'moves21_' });
-    chain = await startSharedChain({ blockTimeSeconds });
-    nodes = cluster({
-      databaseUrl: db.url,
-      chain,
-      env: {
-        SETTLEMENT_CONFIRM_TIMEOUT: '1s',
-        SETTLEMENT_CHAIN_DELAY: '2s',
-        RECONCILE_INTERVAL: '300ms',
-        DEPOSIT_WATCH_INTERVAL: '300ms',
-      },
-    });
-    const all = (await Promise.all([nodes.start('a', 1), nodes.start('b', 2), nodes.start('c', 3)])) as [Instance, Instance, Instance];
+    const { chain, all, q, rpc, holdMining, watchStatuses, minedWith, attemptOf } = await start();
     const byRelayer = new Map(all.map((i) => [i.relayer.toLowerCase(), i]));
     const shop = await createMerchant(all[0].api, 'Moves Shop');
-    const rpc = async (method: string, params: unknown[] = []) =>
-      (await (await fetch(chain!.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown };
-    const holdMining = async (on: boolean) => {
-      if (blockTimeSeconds) return;
-      await rpc('evm_setAutomine', [!on]);
-      if (!on) await rpc('evm_mine');
-    };
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    const q = client;
     // Every status each refund and payment is seen in, in order (the database read every 100 ms).
-    const seen = new Map<string, string[]>();
-    watching = true;
-    const watcher = (async () => {
-      while (watching) {
-        const rows = await q
-          .query<{ id: string; status: string }>(`SELECT id, doc->>'status' AS status FROM refunds UNION ALL SELECT id, doc->>'status' FROM payments`)
-          .catch(() => ({ rows: [] as Array<{ id: string; status: string }> }));
-        for (const r of rows.rows) {
-          const list = seen.get(r.id) ?? [];
-          if (list[list.length - 1] !== r.status) list.push(r.status);
-          seen.set(r.id, list);
-        }
-        await sleep(100);
-      }
-    })();
+    const watch = watchStatuses(`SELECT id, doc->>'status' AS status FROM refunds UNION ALL SELECT id, doc->>'status' FROM payments`);
+    const seen = watch.seen;
     const token = { address: chain.tokenAddress, abi: stablecoinAbi } as const;
-    const balance = (a: Address) => chain!.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [a] });
-    /** Mined transactions to the token carrying `nonce` (a second send would be a reverted one). */
-    const minedWith = async (nonce: Hex) => {
-      const latest = await chain!.publicClient.getBlockNumber();
-      const found: Array<{ hash: Hex; status: string }> = [];
-      for (let n = 0n; n <= latest; n++) {
-        const block = await chain!.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
-        for (const tx of block.transactions) {
-          if (tx.to?.toLowerCase() === chain!.tokenAddress.toLowerCase() && tx.input.includes(nonce.slice(2).toLowerCase())) {
-            const r = await chain!.publicClient.getTransactionReceipt({ hash: tx.hash });
-            found.push({ hash: tx.hash, status: r.status });
-          }
-        }
-      }
-      return found;
-    };
-    const attemptOf = async (subject: string, kind: string) =>
-      (await q.query<{ doc: any }>(`SELECT doc FROM settlement_attempts WHERE doc->>'subject' = $1 AND doc->>'kind' = $2`, [subject, kind])).rows[0]?.doc;
+    const balance = (a: Address) => chain.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [a] });
     const refundRow = async (id: string) => (await q.query<{ doc: any }>(`SELECT doc FROM refunds WHERE id = $1`, [id])).rows[0]!.doc;
 
     // ------------------------------------------------------------ settled payments to refund
@@ -184,8 +129,7 @@ describe.each(scenarios)('three instances, one owner per relayed move ($name)', 
     await rpc('anvil_dropTransaction', [sweep.txHash]);
     await holdMining(false);
     await until(async () => seen.get(sweepId)?.at(-1) === 'settled', 'a survivor to finish the sweep', 60_000);
-    watching = false;
-    await watcher;
+    await watch.stop();
 
     // ------------------------------------------------------------ the truth, from the chain
     const problems: string[] = [];

@@ -1,11 +1,10 @@
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { buildTransferTypedData, nonceFor } from '../../src/chain/authorization.js';
-import { cluster, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
-import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { until, type Instance } from '../helpers/cluster.js';
+import { threeInstances } from '../helpers/instances.js';
 import { call, createMerchant } from '../helpers/service.js';
 
 /**
@@ -17,7 +16,6 @@ import { call, createMerchant } from '../helpers/service.js';
  * that no payment went from `processing` back to `pending` while its money moved. Once on an
  * instant-mining anvil and once mining a block every 2 s (the window is real there).
  */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Answer {
   payment: string;
@@ -32,54 +30,26 @@ const scenarios = [
 ];
 
 describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeconds, rounds }) => {
-  let db: TestDatabase | undefined;
-  let chain: SharedChain | undefined;
-  let nodes: Cluster | undefined;
-  let client: pg.Client | undefined;
-  let watching = false;
-  afterAll(async () => {
-    watching = false;
-    await client?.end().catch(() => undefined);
-    await nodes?.stopAll();
-    await chain?.stop();
-    await db?.drop();
+  const start = threeInstances({
+    prefix: 'settle21_',
+    blockTimeSeconds,
+    env: {
+      SETTLEMENT_CONFIRM_TIMEOUT: blockTimeSeconds ? '5s' : '2s',
+      SETTLEMENT_CHAIN_DELAY: '2s',
+      RECONCILE_INTERVAL: '300ms',
+      EXPIRY_SWEEP_INTERVAL: '1s',
+    },
   });
 
   it('answers every payer truthfully: same settle on two instances, reconcile racing, an instance killed mid-settle', { timeout: 300_000 }, async () => {
-    db = await createDatabase(undefined, { prefix: 'settle21_' });
-    chain = await startSharedChain({ blockTimeSeconds });
-    nodes = cluster({
-      databaseUrl: db.url,
-      chain,
-      env: {
-        SETTLEMENT_CONFIRM_TIMEOUT: blockTimeSeconds ? '5s' : '2s',
-        SETTLEMENT_CHAIN_DELAY: '2s',
-        RECONCILE_INTERVAL: '300ms',
-        EXPIRY_SWEEP_INTERVAL: '1s',
-      },
-    });
-    const [a, b, c] = (await Promise.all([nodes.start('a', 1), nodes.start('b', 2), nodes.start('c', 3)])) as [Instance, Instance, Instance];
+    const { chain, all: [a, b, c], q, rpc, watchStatuses } = await start();
     const shop = await createMerchant(a.api, 'Instances Shop');
     const payers: PrivateKeyAccount[] = Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()));
     for (const p of payers) await chain.mint(p.address, parseUnits('1000', 6));
 
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    const q = client;
     // The watcher: every status each payment is seen in, in order.
-    const seen = new Map<string, string[]>();
-    watching = true;
-    const watcher = (async () => {
-      while (watching) {
-        const rows = await q.query<{ id: string; status: string }>(`SELECT id, doc->>'status' AS status FROM payments`).catch(() => ({ rows: [] }));
-        for (const r of rows.rows) {
-          const list = seen.get(r.id) ?? [];
-          if (list[list.length - 1] !== r.status) list.push(r.status);
-          seen.set(r.id, list);
-        }
-        await sleep(100);
-      }
-    })();
+    const watch = watchStatuses(`SELECT id, doc->>'status' AS status FROM payments`);
+    const seen = watch.seen;
 
     const answers: Answer[] = [];
     const payerOf = new Map<string, Address>();
@@ -149,8 +119,6 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
     const body = await sign(a.api, victim, payer);
     // With instant mining a settle is over before a poll can see it in flight: hold mining so c is
     // killed with its transaction sent and its receipt not yet in (then mine it again).
-    const rpc = (method: string, params: unknown[] = []) =>
-      fetch(chain!.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
     if (!blockTimeSeconds) await rpc('evm_setAutomine', [false]);
     const cut = settleVia(c, victim, body);
     await until(
@@ -186,8 +154,7 @@ describe.each(scenarios)('three instances, one settle ($name)', ({ blockTimeSeco
     );
     // The retry after the kill answered while the attempt was open; ask once more for the final answer.
     await settleVia(b, victim, body);
-    watching = false;
-    await watcher;
+    await watch.stop();
 
     const token = { address: chain.tokenAddress, abi: stablecoinAbi } as const;
     const problems: string[] = [];

@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getAddress, parseUnits, type Address, type Hex } from 'viem';
 import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -8,8 +7,8 @@ import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { nonceFor } from '../../src/chain/authorization.js';
 import { custodialAccount } from '../../src/chain/wallets.js';
 import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
-import { cluster, devAccount, startSharedChain, until, type Cluster, type Instance, type SharedChain } from '../helpers/cluster.js';
-import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { devAccount, until, type Instance } from '../helpers/cluster.js';
+import { threeInstances } from '../helpers/instances.js';
 import { call, createMerchant } from '../helpers/service.js';
 
 /**
@@ -37,78 +36,26 @@ const scenarios = [
 ];
 
 describe.each(scenarios)('three instances, one owner per agent transfer ($name)', ({ blockTimeSeconds, transfers: rounds }) => {
-  let db: TestDatabase | undefined;
-  let chain: SharedChain | undefined;
-  let nodes: Cluster | undefined;
-  let client: pg.Client | undefined;
-  let watching = false;
-  afterAll(async () => {
-    watching = false;
-    await client?.end().catch(() => undefined);
-    await nodes?.stopAll();
-    await chain?.stop();
-    await db?.drop();
+  const start = threeInstances({
+    prefix: 'xfer21_',
+    blockTimeSeconds,
+    env: {
+      SETTLEMENT_CONFIRM_TIMEOUT: '1s',
+      SETTLEMENT_CHAIN_DELAY: '2s',
+      RECONCILE_INTERVAL: '300ms',
+      DEPOSIT_WATCH_INTERVAL: '300ms',
+      MONEY_RECONCILE_IDLE: '100ms',
+      AGENT_RATE_LIMIT: '1000/min',
+    },
   });
 
   it('transfers raced by another instance\'s reconcile pass, an instance killed mid-transfer: one batched send, fee once, truthful answers', { timeout: 300_000 }, async () => {
-    db = await createDatabase(undefined, { prefix: 'xfer21_' });
-    chain = await startSharedChain({ blockTimeSeconds });
-    nodes = cluster({
-      databaseUrl: db.url,
-      chain,
-      env: {
-        SETTLEMENT_CONFIRM_TIMEOUT: '1s',
-        SETTLEMENT_CHAIN_DELAY: '2s',
-        RECONCILE_INTERVAL: '300ms',
-        DEPOSIT_WATCH_INTERVAL: '300ms',
-        MONEY_RECONCILE_IDLE: '100ms',
-        AGENT_RATE_LIMIT: '1000/min',
-      },
-    });
-    const all = (await Promise.all([nodes.start('a', 1), nodes.start('b', 2), nodes.start('c', 3)])) as [Instance, Instance, Instance];
-    const rpc = async (method: string, params: unknown[] = []) =>
-      (await (await fetch(chain!.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown };
-    const holdMining = async (on: boolean) => {
-      if (blockTimeSeconds) return;
-      await rpc('evm_setAutomine', [!on]);
-      if (!on) await rpc('evm_mine');
-    };
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    const q = client;
+    const { chain, nodes, all, q, rpc, holdMining, watchStatuses, minedWith, attemptOf } = await start();
     // Every status each transfer is seen in, in order (the database read every 100 ms).
-    const seen = new Map<string, string[]>();
-    watching = true;
-    const watcher = (async () => {
-      while (watching) {
-        const rows = await q.query<{ id: string; status: string }>(`SELECT id, doc->>'status' AS status FROM transfers`).catch(() => ({ rows: [] as Array<{ id: string; status: string }> }));
-        for (const r of rows.rows) {
-          const list = seen.get(r.id) ?? [];
-          if (list[list.length - 1] !== r.status) list.push(r.status);
-          seen.set(r.id, list);
-        }
-        await sleep(100);
-      }
-    })();
+    const watch = watchStatuses(`SELECT id, doc->>'status' AS status FROM transfers`);
+    const seen = watch.seen;
     const token = { address: chain.tokenAddress, abi: stablecoinAbi } as const;
-    const balance = (a: Address) => chain!.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [a] });
-    /** Mined transactions to the token carrying `nonce` (a second send would be a reverted one). */
-    const minedWith = async (nonce: Hex) => {
-      const latest = await chain!.publicClient.getBlockNumber();
-      const found: Array<{ hash: Hex; status: string }> = [];
-      for (let n = 0n; n <= latest; n++) {
-        const block = await chain!.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
-        for (const tx of block.transactions) {
-          if (tx.to?.toLowerCase() === chain!.tokenAddress.toLowerCase() && tx.input.includes(nonce.slice(2).toLowerCase())) {
-            const r = await chain!.publicClient.getTransactionReceipt({ hash: tx.hash });
-            found.push({ hash: tx.hash, status: r.status });
-          }
-        }
-      }
-      return found;
-    };
-    const attemptOf = async (subject: string, kind: string) =>
-      (await q.query<{ doc: any }>(`SELECT doc FROM settlement_attempts WHERE doc->>'subject' = $1 AND doc->>'kind' = $2`, [subject, kind])).rows[0]?.doc;
+    const balance = (a: Address) => chain.publicClient.readContract({ ...token, functionName: 'balanceOf', args: [a] });
     const transferRow = async (id: string) => (await q.query<{ doc: any }>(`SELECT doc FROM transfers WHERE id = $1`, [id])).rows[0]!.doc;
     const transferOfQuote = async (quoteId: string) => (await q.query<{ id: string }>(`SELECT id FROM transfers WHERE doc->>'quoteId' = $1`, [quoteId])).rows[0]?.id;
 
@@ -136,7 +83,7 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
         const t = await transferRow(id);
         const mined = await minedWith(nonceFor('transfer', id) as Hex);
         const feeMined = await minedWith(nonceFor('transfer-fee', id) as Hex);
-        const used = await chain!.publicClient.readContract({ ...token, functionName: 'authorizationState', args: [from, nonceFor('transfer', id) as Hex] });
+        const used = await chain.publicClient.readContract({ ...token, functionName: 'authorizationState', args: [from, nonceFor('transfer', id) as Hex] });
         if (!used) problems.push(`${id}: authorization unused on-chain, record ${t.status}`);
         if (mined.length !== 1 || mined[0]!.status !== 'success') problems.push(`${id}: ${mined.length} mined transactions carry its nonce (${JSON.stringify(mined)})`);
         // The fee's authorization rode in the same (one) transaction.
@@ -195,8 +142,7 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
     await holdMining(false);
     await until(async () => (await transferRow(victim.transfer)).status === 'settled', 'a survivor to finish the transfer', 60_000);
     transferIds.push(victim.transfer);
-    watching = false;
-    await watcher;
+    await watch.stop();
     expect(await truth(transferIds)).toEqual([]);
 
     // Money conserved to the unit: each transfer and each fee moved exactly once.
