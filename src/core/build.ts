@@ -211,9 +211,15 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
         const q = await bills.quote(accountId, input);
         return q.ok ? q.quote.biller.currency : undefined;
       },
+      paymentOf: async (accountId, id, keyId) => payments.getForAccount(accountId, id, keyId ? await keys.livemodeOf(keyId) : true),
     },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims, livemodeOfKey: (id) => keys.livemodeOf(id) }),
+    handlers: createToolHandlers({
+      accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims, livemodeOfKey: (id) => keys.livemodeOf(id),
+      // Built further down (they need the facilitator and the outbox); tools run only after start-up.
+      refunds: { create: (...a) => refunds.create(...a) },
+      manualCapture: () => manualCapture,
+    }),
     actions: agentActions,
     logger: logger.child({ module: 'agent' }),
     accounts,
