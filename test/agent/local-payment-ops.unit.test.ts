@@ -55,6 +55,9 @@ describe('local engine: refund, capture, void by payment id', () => {
   it('does not act on questions, conditions, or an id only in quotes', () => {
     expect(parse('did you refund pay_abc123?').kind).toBe('none');
     expect(parse('if they return it refund pay_abc1').kind).toBe('none');
+    for (const m of ["don't refund pay_abc123", 'ne rembourse pas pay_abc123', 'no reembolses pay_abc123', 'huwag i-refund ang pay_abc123', 'pay_abc123 refund mat karo']) {
+      expect(parse(m), m).toMatchObject({ kind: 'none', reason: 'negation' });
+    }
     expect(parse('he said "refund pay_abc123"')).toMatchObject({ kind: 'refuse', reason: 'quoted_instruction' });
   });
 

@@ -23,16 +23,16 @@ type Op = 'refund_payment' | 'capture_payment' | 'void_payment';
 /** Verbs, folded lower-case, every language together ("i-refund" is "irefund": hyphens drop). */
 const VERBS: Readonly<Record<Op, ReadonlySet<string>>> = {
   refund_payment: new Set([
-    'refund', 'reimburse', 'irefund', // en, pcm, tl
+    'refund', 'reimburse', 'irefund', 'parefund', // en, pcm, tl ("pa-refund": the request form)
     'rembourse', 'rembourser', 'remboursez', 'remboursea', // fr
-    'reembolsa', 'reembolsar', 'reembolse', 'devuelve', 'devolver', 'devuelvele', // es
+    'reembolsa', 'reembolsar', 'reembolse', 'reembolses', 'devuelvas', 'devuelve', 'devolver', 'devuelvele', // es
     'estorna', 'estornar', 'estorne', 'devolva', 'devolve', 'devolver', // pt
     'rudisha', 'rejesha', 'mrudishie', 'mrejeshee', // sw
     'wapas', // hi ("paise wapas karo")
     'ibalik', 'isauli', // tl
   ]),
-  capture_payment: new Set(['capture', 'icapture', 'capturer', 'capturez', 'captura', 'capturar', 'capture', 'encaisse', 'encaisser', 'cobra', 'cobrar']),
-  void_payment: new Set(['void', 'ivoid', 'release', 'irelease', 'annule', 'annuler', 'libere', 'liberer', 'anula', 'anular', 'libera', 'liberar', 'achilia', 'ondoa']),
+  capture_payment: new Set(['capture', 'icapture', 'pacapture', 'capturer', 'capturez', 'captura', 'capturar', 'capture', 'encaisse', 'encaisser', 'cobra', 'cobrar']),
+  void_payment: new Set(['void', 'ivoid', 'pavoid', 'release', 'irelease', 'annule', 'annuler', 'libere', 'liberer', 'anula', 'anular', 'libera', 'liberar', 'achilia', 'ondoa']),
 };
 
 /** Words that only tie the sentence together, every language (the payment, its hold, articles, "karo"). */
@@ -54,6 +54,9 @@ const TIES = new Set([
 
 /** A refund's reason starts at one of these (or after a comma): what follows is the reason, as data. */
 const REASON_WORDS = new Set(['because', 'since', 'reason', 'cause', 'car', 'raison', 'motif', 'porque', 'motivo', 'razon', 'sababu', 'kyunki', 'kyuki', 'kyonki', 'kasi', 'dahil', 'sake']);
+
+/** Negations in the command part, every language ("no" only right before the verb: it is also Portuguese "in the"). */
+const NEGATIONS = new Set(['not', 'dont', 'never', 'pas', 'jamais', 'nao', 'nunca', 'mat', 'nahi', 'nahin', 'huwag', 'wag', 'usi', 'sitaki']);
 
 /** Gate verdicts that mean the message is not an instruction for now (the rest do not apply to these tools). */
 const NOT_NOW = new Set(['question', 'conditional', 'reported_speech', 'past_tense', 'scheduled', 'repeated', 'statement']);
@@ -144,6 +147,7 @@ export function detectPaymentOp(a: Analysis, ctx: ParseContext): PaymentOpResult
 
   // The command part must be an instruction for now (not "did you refund…?", "if they return it…").
   const command = reasonFrom >= 0 ? a.text.slice(0, t[reasonFrom]!.start) : a.text;
+  if (norms.some((w, i) => i < end && (NEGATIONS.has(w) || (w === 'no' && i + 1 === verbAt)))) return { kind: 'none', reply: gateReply('negation', a.lang), reason: 'negation' };
   if (t.some((x, i) => i < end && x.text === '?')) return { kind: 'none', reply: gateReply('question', a.lang), reason: 'question' };
   const v = check(analyse(command, ctx), { intent: op });
   if (v && NOT_NOW.has(v.reason)) return { kind: 'none', reply: gateReply(v.reason, a.lang, v.quoted), reason: v.reason };
