@@ -166,6 +166,63 @@ describe('merchant tools through the chat', () => {
   });
 });
 
+describe('merchant tools through POST /api/agent/settle', () => {
+  it('previews a refund (nothing moves), then confirm_action runs it once', async () => {
+    const chain = svc.deps.chain;
+    const { id, payer } = await settledPayment(2);
+    const settle = (body: unknown) => call(`${svc.api}/agent/settle`, { method: 'POST', key: shop.key, body });
+    const held = await settle({ message: `refund 1.5 of ${id}`, confirm: false });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(held.body.pending).toMatchObject({ id: expect.stringMatching(/^act_/) });
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+    const done = await settle({ confirm_action: held.body.pending.id });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.payment.refund).toMatchObject({ status: 'succeeded', amount: 1.5 });
+    expect(await chain.balanceOf(payer.address)).toBe(1_500_000n);
+    expect((await settle({ confirm_action: held.body.pending.id })).body.already).toBe(true);
+    expect(await chain.balanceOf(payer.address)).toBe(1_500_000n);
+    // Another key cannot preview or run it: no such payment.
+    const foreign = await call(`${svc.api}/agent/settle`, { method: 'POST', key: other.key, body: { message: `refund ${id}` } });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.reason).toBe('unknown_payment');
+    expect(await chain.balanceOf(payer.address)).toBe(1_500_000n);
+  });
+});
+
+describe('spend policies on refunds (docs/policies.md)', () => {
+  it('a refund over the per-transaction cap is refused; over the approval threshold it waits for the person', async () => {
+    const chain = svc.deps.chain;
+    const shop2 = await createMerchant(svc.api, 'Capped Shop');
+    const make = async (amount: number) => {
+      const pay = (await call(`${svc.api}/v1/payments`, { key: shop2.key, body: { amount, currency: 'USD', redirect_url: 'https://shop.example/done' } })).body;
+      const payer = newPayer();
+      await chain.faucet(payer.address, BigInt(amount * 1e6), { nativeAmount: 0n });
+      const auth = await call(`${svc.api}/checkout/${pay.id}/authorization`, { body: { from: payer.address } });
+      const signature = await payer.signTypedData(auth.body.typedData);
+      expect((await call(`${svc.api}/checkout/${pay.id}/settle`, { body: { authorization: auth.body.typedData.message, signature } })).status).toBe(200);
+      return { id: pay.id as string, payer };
+    };
+    const big = await make(5);
+    const small = await make(2);
+    const policy = { usd: { per_transaction: '4' }, approval_threshold_usd: '1' };
+    const put = await call(`${svc.api}/policies`, { method: 'PUT', cookie: shop2.cookie, body: { policy, password: 'correct horse battery' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const settle = (message: string) => call(`${svc.api}/agent/settle`, { method: 'POST', key: shop2.key, body: { message } });
+
+    // A full refund of 5 USD: over the 4 USD cap, refused whatever the door.
+    const refused = await settle(`refund ${big.id}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body.reason).toBe('policy_over_cap');
+    // 2 USD through the API acts at once elsewhere, but over the 1 USD threshold it is held for the person.
+    const held = await settle(`refund ${small.id}`);
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(held.body.reason).toBe('policy_approval_required');
+    expect(held.body.pending_action).toMatchObject({ tool: 'refund_payment' });
+    expect(await chain.balanceOf(small.payer.address)).toBe(0n);
+    expect(await chain.balanceOf(big.payer.address)).toBe(0n);
+  });
+});
+
 describe('merchant tools through MCP', () => {
   it('lists them as money-moving and holds each call for the person, who confirms on our page', async () => {
     const chain = svc.deps.chain;
