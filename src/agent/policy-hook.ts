@@ -6,7 +6,9 @@
 import type { FxService } from '../fx/rates.js';
 import type { Admission, SpendGuard } from '../policies/guard.js';
 import { amountOf, type Spend } from '../policies/valuation.js';
+import type { Payment } from '../payments/payments.js';
 import type { ToolCall, ToolInput } from './tool-inputs.js';
+import { refundValue } from './tools/refund-payment.js';
 import { TOOL_ACTIONS, executeCall, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
 
 export interface PolicyHook {
@@ -14,10 +16,12 @@ export interface PolicyHook {
   fx: FxService;
   /** The biller's currency, for a bill that names none. */
   billCurrency?: (accountId: string, input: ToolInput<'pay_bill'>) => Promise<string | undefined>;
+  /** The caller's payment a refund names (in the mode of the key), to value what the refund sends. */
+  paymentOf?: (accountId: string, paymentId: string, keyId?: string) => Promise<Payment | undefined>;
 }
 
 /** What a call spends; undefined for tools no policy governs (reads, creating a market). */
-export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<ToolContext, 'accountId' | 'localCurrency'>): Promise<Spend | undefined> {
+export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<ToolContext, 'accountId' | 'localCurrency' | 'keyId'>): Promise<Spend | undefined> {
   const local = ctx.localCurrency ?? 'USD';
   const amount = (a: string, c: string) => {
     const v = amountOf(hook.fx, a, c);
@@ -36,6 +40,19 @@ export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<Tool
     case 'resolve_market':
     case 'cancel_market':
       return { action: 'market_stake' };
+    // A refund sends money out of the merchant's wallet: "sending money", under every cap and the
+    // threshold, valued in the payment's currency (all that is left when no amount is named).
+    // Its recipient is the payment's payer, fixed by the payment: the recipient lists do not apply.
+    case 'refund_payment': {
+      const p = await hook.paymentOf?.(ctx.accountId, call.input.payment_id, ctx.keyId);
+      const v = p ? refundValue(hook.fx, p, call.input) : undefined;
+      return { action: 'transfer', ...(v ? amount(v.amount, v.currency) : {}) };
+    }
+    // Capture takes the merchant's own held money in; void gives held money back to its owner:
+    // neither spends the merchant's wallet, so no policy rule applies (the person still confirms).
+    case 'capture_payment':
+    case 'void_payment':
+      return undefined;
     // Money coming in: the action rule applies, caps do not.
     case 'create_payment_link':
       return { action: 'payment_link' };

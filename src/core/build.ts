@@ -213,9 +213,11 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
         const q = await bills.quote(accountId, input);
         return q.ok ? q.quote.biller.currency : undefined;
       },
+      paymentOf: async (accountId, id, keyId) => payments.getForAccount(accountId, id, keyId ? await keys.livemodeOf(keyId) : true),
     },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims, livemodeOfKey: (id) => keys.livemodeOf(id) }),
+    // refunds and manualCapture are built further down (facilitator, outbox); tools run only after start-up.
+    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims, livemodeOfKey: (id) => keys.livemodeOf(id), refunds: { create: (...a) => refunds.create(...a) }, manualCapture: () => manualCapture }),
     actions: agentActions,
     logger: logger.child({ module: 'agent' }),
     accounts,

@@ -42,7 +42,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export function canonicalAction(row: Pick<PendingActionRow, 'call' | 'details'>): CanonicalAction {
   const call = row.call as Call;
   const i = call.input ?? {};
-  const recipient = str(i.recipient) ?? (i.biller ? `${String(i.biller)}:${String(i.account_number ?? '')}` : str(i.market));
+  // A refund, capture or void names no person: the payment it acts on is its subject.
+  const recipient = str(i.recipient) ?? (i.biller ? `${String(i.biller)}:${String(i.account_number ?? '')}` : (str(i.market) ?? str(i.payment_id)));
   return { amount: str(i.amount), currency: str(i.currency) ?? str(row.details?.currency), recipient, tool: call.name };
 }
 

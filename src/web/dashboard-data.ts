@@ -52,6 +52,16 @@ export function listItem(p: Row, checkoutUrl: string) {
     created_at: p.createdAt,
     settled_at: p.settledAt ?? null,
     checkout_url: checkoutUrl,
+    // Manual capture (x402 auth-capture): what is held in escrow, captured and voided, in the stablecoin.
+    ...(p.captureMethod === 'manual'
+      ? {
+          capture_method: 'manual' as const,
+          amount_capturable: usdcDecimal(p.amountCapturable ?? '0'),
+          amount_captured: usdcDecimal(p.amountCaptured ?? '0'),
+          amount_voided: usdcDecimal(p.amountVoided ?? '0'),
+          capture_before: p.captureBefore ?? null,
+        }
+      : {}),
   };
 }
 
@@ -167,7 +177,7 @@ export async function summary(deps: WebDeps, accountId: string, q: Pick<Dashboar
 
 export interface TimelineEntry {
   at: string;
-  kind: 'created' | 'settle_started' | 'settled' | 'failed' | 'expired' | 'canceled' | 'refund' | 'event' | 'delivery';
+  kind: 'created' | 'authorized' | 'settle_started' | 'settled' | 'failed' | 'expired' | 'canceled' | 'refund' | 'event' | 'delivery';
   title: string;
   detail?: string;
   link?: { href: string; text: string };
@@ -190,6 +200,14 @@ export async function paymentDetail(deps: WebDeps, accountId: string, id: string
       title: 'Settled on-chain',
       detail: p.payer ? `Paid from ${p.payer}` : undefined,
       link: tx ? { href: tx, text: 'View transaction' } : undefined,
+    });
+  }
+  if (p.authorizedAt) {
+    timeline.push({
+      at: p.authorizedAt,
+      kind: 'authorized',
+      title: 'Authorized: held in escrow',
+      detail: `${usdcDecimal(p.stablecoinAmount)} USDC held${p.payer ? ` from ${p.payer}` : ''}${p.captureBefore ? `; voided automatically at ${utcText(p.captureBefore)} unless captured` : ''}`,
     });
   }
   if (p.status === 'failed') timeline.push({ at: p.updatedAt, kind: 'failed', title: 'Payment failed', detail: p.failureReason });

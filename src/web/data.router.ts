@@ -27,6 +27,11 @@ const ListItem = z.object({
   created_at: z.string(),
   settled_at: z.string().nullable(),
   checkout_url: z.string(),
+  capture_method: z.literal('manual').optional().describe('Only on manual-capture (x402 auth-capture) payments, with the four fields below.'),
+  amount_capturable: Decimal.optional().describe('Stablecoin held in escrow, capturable now.'),
+  amount_captured: Decimal.optional().describe('Stablecoin captured to the merchant so far.'),
+  amount_voided: Decimal.optional().describe('Stablecoin released back to the payer.'),
+  capture_before: z.string().nullable().optional().describe('When an uncaptured hold is voided automatically.'),
 });
 
 registerRoute({

@@ -5,7 +5,7 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
 
 /**
  * The agent evaluation (test/agent/eval/README.md): every message of the development,
- * held-out, unseen and fresh sets through the real POST /api/agent/settle with the local engine
+ * held-out, unseen, fresh and merchant sets through the real POST /api/agent/settle with the local engine
  * on the embedded chain. Fails when fewer than 95% of messages get the right action, when any
  * message that must not move money moves some, or when the chain disagrees with an answer.
  *
@@ -15,7 +15,7 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
     // The table and the development set's misses, for whoever reads the test output.
     console.log(formatReport(report));
@@ -37,5 +37,11 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     const clear = fresh.filter((r) => r.expected !== 'none').length;
     expect(served.falseRefusal).toBeLessThanOrEqual(Math.floor(clear / 50));
     expect(served.understood / served.n).toBeGreaterThanOrEqual(0.84);
+
+    // Issue 25: refunds, captures and voids of the merchant's own payments; never a wrong money move.
+    const merchant = report.results.filter((r) => r.set === 'merchant');
+    expect(merchant.length).toBeGreaterThanOrEqual(40);
+    expect(merchant.filter((r) => r.wrongMove || r.forbiddenMove).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    expect(merchant.filter((r) => r.actionOk && r.argsOk).length / merchant.length).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -444,6 +444,15 @@ const groups: Array<[string, Row[]]> = [
   ['list_markets', listed],
   ['create_payment_link', links],
   ['get_balance', balances],
+  // The merchant's own payments by id (more in local-payment-ops.unit.test.ts).
+  [
+    'merchant',
+    [
+      ['refund pay_abc123', { name: 'refund_payment', input: { payment_id: 'pay_abc123' } }],
+      ['capture 0.75 of pay_x', { name: 'capture_payment', input: { payment_id: 'pay_x', amount: '0.75' } }],
+      ['void the hold on pay_x', { name: 'void_payment', input: { payment_id: 'pay_x' } }],
+    ],
+  ],
   ['help', helpRows],
   ['none', noneRows],
   ['refuse', refusals],

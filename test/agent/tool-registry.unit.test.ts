@@ -60,7 +60,7 @@ describe('the tool registry (src/agent/tools/registry.ts)', () => {
     // Claude: the overview line, the money-moving rule, and the tool definition.
     const prompt = systemPrompt(withTip);
     expect(prompt).toContain('- tip_jar: tip a creator’s jar');
-    expect(prompt).toContain('Never call send_transfer, pay_bill, stake_market, resolve_market, cancel_market or tip_jar for a question');
+    expect(prompt).toContain('Never call send_transfer, pay_bill, stake_market, resolve_market, cancel_market, refund_payment, capture_payment, void_payment or tip_jar for a question');
     expect(SYSTEM_PROMPT).not.toContain('tip_jar');
     const defs = toolDefinitions(withTip);
     expect(defs.map((d) => d.name)).toEqual([...TOOLS.map((t) => t.name), 'tip_jar', REFUSE_TOOL]);

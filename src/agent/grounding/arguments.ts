@@ -83,6 +83,16 @@ export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingC
     case 'cancel_market':
       if (!marketFound(call.input.market, own, ctx.markets)) out.missing.push('market');
       break;
+    // A payment of the caller's, by the id the person wrote (never one from quoted text); an amount,
+    // when named, as written. An engine's currency must be the one written: '' matches no default.
+    case 'refund_payment':
+    case 'capture_payment':
+    case 'void_payment': {
+      const id = call.input.payment_id.trim().toLowerCase();
+      if (!own.ids.has(id)) out.missing.push('payment_id');
+      if ('amount' in call.input && call.input.amount !== undefined) money(out, own, call.input.amount, call.input.currency, '', []);
+      break;
+    }
     default:
       break;
   }

@@ -72,6 +72,8 @@ export function readOwnWords(message: string, localCurrency: string, now: Date):
   for (const t of a.tokens) {
     if (t.kind === 'mention' || t.kind === 'email' || t.kind === 'address' || t.kind === 'account_id' || t.kind === 'market_id') ids.add(t.text.toLowerCase());
     if (t.kind === 'word' && /\d/.test(t.text)) ids.add(t.text.toLowerCase());
+    // A payment id ("pay_x"), digits or not: what a refund, capture or void names.
+    if (t.kind === 'word' && /^pay_[0-9a-z]+$/i.test(t.text)) ids.add(t.text.toLowerCase());
     if (t.kind === 'mention' || t.kind === 'email' || t.kind === 'address' || t.kind === 'account_id') recipients.add(t.text.toLowerCase());
     if (t.kind === 'phone') recipients.add(t.norm.replace(/[^\d+]/g, ''));
     if (t.kind === 'word' || t.kind === 'number') words.push(fold(t.text.toLowerCase()));

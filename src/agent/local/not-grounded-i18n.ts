@@ -5,17 +5,17 @@ import type { Lang } from './language.js';
  * call are not in the person's own words, in the message's language, whichever engine asked for
  * the call. The `en` row is grounding's original sentence, unchanged.
  */
-type Arg = 'amount' | 'currency' | 'recipient' | 'biller' | 'account_number' | 'market' | 'outcome';
+type Arg = 'amount' | 'currency' | 'recipient' | 'biller' | 'account_number' | 'market' | 'outcome' | 'payment_id';
 
 const NAMES: Readonly<Record<Lang, Readonly<Record<Arg, string>>>> = {
-  en: { amount: 'the amount', currency: 'the currency', recipient: 'the recipient', biller: 'the biller', account_number: 'the account or meter number', market: 'the market', outcome: 'the outcome' },
-  pcm: { amount: 'the amount', currency: 'the currency', recipient: 'the person wey go receive', biller: 'the biller', account_number: 'the account or meter number', market: 'the market', outcome: 'the outcome' },
-  sw: { amount: 'kiasi', currency: 'sarafu', recipient: 'mpokeaji', biller: 'mtoa huduma', account_number: 'namba ya akaunti au mita', market: 'soko', outcome: 'matokeo' },
-  fr: { amount: 'le montant', currency: 'la devise', recipient: 'le destinataire', biller: 'le facturier', account_number: 'le numéro de compte ou de compteur', market: 'le marché', outcome: "l'issue" },
-  pt: { amount: 'o valor', currency: 'a moeda', recipient: 'o destinatário', biller: 'a empresa da conta', account_number: 'o número da conta ou do medidor', market: 'o mercado', outcome: 'o resultado' },
-  es: { amount: 'el monto', currency: 'la moneda', recipient: 'el destinatario', biller: 'la empresa a pagar', account_number: 'el número de cuenta o medidor', market: 'el mercado', outcome: 'el resultado' },
-  hi: { amount: 'amount', currency: 'currency', recipient: 'paane wala', biller: 'biller', account_number: 'account ya meter number', market: 'market', outcome: 'outcome' },
-  tl: { amount: 'ang halaga', currency: 'ang currency', recipient: 'ang tatanggap', biller: 'ang biller', account_number: 'ang account o meter number', market: 'ang market', outcome: 'ang resulta' },
+  en: { amount: 'the amount', currency: 'the currency', recipient: 'the recipient', biller: 'the biller', account_number: 'the account or meter number', market: 'the market', outcome: 'the outcome', payment_id: 'the payment id' },
+  pcm: { amount: 'the amount', currency: 'the currency', recipient: 'the person wey go receive', biller: 'the biller', account_number: 'the account or meter number', market: 'the market', outcome: 'the outcome', payment_id: 'the payment id' },
+  sw: { amount: 'kiasi', currency: 'sarafu', recipient: 'mpokeaji', biller: 'mtoa huduma', account_number: 'namba ya akaunti au mita', market: 'soko', outcome: 'matokeo', payment_id: 'namba ya malipo' },
+  fr: { amount: 'le montant', currency: 'la devise', recipient: 'le destinataire', biller: 'le facturier', account_number: 'le numéro de compte ou de compteur', market: 'le marché', outcome: "l'issue", payment_id: "l'identifiant du paiement" },
+  pt: { amount: 'o valor', currency: 'a moeda', recipient: 'o destinatário', biller: 'a empresa da conta', account_number: 'o número da conta ou do medidor', market: 'o mercado', outcome: 'o resultado', payment_id: 'o id do pagamento' },
+  es: { amount: 'el monto', currency: 'la moneda', recipient: 'el destinatario', biller: 'la empresa a pagar', account_number: 'el número de cuenta o medidor', market: 'el mercado', outcome: 'el resultado', payment_id: 'el id del pago' },
+  hi: { amount: 'amount', currency: 'currency', recipient: 'paane wala', biller: 'biller', account_number: 'account ya meter number', market: 'market', outcome: 'outcome', payment_id: 'payment id' },
+  tl: { amount: 'ang halaga', currency: 'ang currency', recipient: 'ang tatanggap', biller: 'ang biller', account_number: 'ang account o meter number', market: 'ang market', outcome: 'ang resulta', payment_id: 'ang payment id' },
 };
 
 const AND: Readonly<Record<Lang, string>> = { en: 'and', pcm: 'and', sw: 'na', fr: 'et', pt: 'e', es: 'y', hi: 'aur', tl: 'at' };

@@ -18,6 +18,7 @@ import { isMoneyMoving, readCompleteness } from './reading.js';
 import { QUOTED_INSTRUCTION } from './replies-held.js';
 import { localizeQuestion } from './replies-questions-i18n.js';
 import { detectActivity, detectBalance, detectQuote } from './read-intents.js';
+import { detectPaymentOp } from './payment-ops.js';
 
 export type { ParseContext } from './analysis.js';
 
@@ -79,6 +80,11 @@ function parseRequest(text: string, ctx: ParseContext): ParseResult {
 
   const small = smallTalk(a);
   if (small) return { kind: 'none', reply: small };
+
+  // The merchant's own payments by id: refund, capture, void (payment-ops.ts, its own complete reading).
+  const op = detectPaymentOp(a, ctx);
+  if (op?.kind === 'tool') return finish({ call: op.call }, a).kind === 'tool' ? op : finish({ call: op.call }, a);
+  if (op) return op;
 
   // Read-only answers: history, and quotes ("how much is 100 USD in NGN", "what does @x get if I send 5k").
   if (detectActivity(a)) return { kind: 'tool', call: { name: 'list_activity', input: {} } };

@@ -9,6 +9,8 @@ import type { BillsService } from '../../bills/bills.js';
 import type { MarketsService } from '../../markets/markets.js';
 import type { QuotesService } from '../../quotes/quotes.js';
 import type { ClaimsService } from '../../claims/claims.js';
+import type { RefundsService } from '../../refunds/refunds.js';
+import type { ManualCaptureSessions } from '../../x402/auth-capture/sessions.js';
 
 /**
  * What one agent tool is (one file per tool under src/agent/tools/, listed once in
@@ -109,6 +111,10 @@ export interface ToolDeps {
   claims?: ClaimsService;
   /** The mode of the key a call came through: a test key's payment link is a test-mode payment (docs/test-mode.md). */
   livemodeOfKey?: (keyId: string) => Promise<boolean>;
+  /** Refunds of the caller's settled payments (refund_payment; docs/refunds.md). */
+  refunds?: Pick<RefundsService, 'create'>;
+  /** Manual capture (capture_payment, void_payment; docs/x402.md); undefined when the chain has no escrow. */
+  manualCapture?: () => Pick<ManualCaptureSessions, 'capture' | 'void'> | undefined;
 }
 
 /**

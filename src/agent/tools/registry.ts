@@ -10,6 +10,9 @@ import { createPaymentLink } from './create-payment-link.js';
 import { getBalance } from './get-balance.js';
 import { quoteTransfer } from './quote-transfer.js';
 import { listActivity } from './list-activity.js';
+import { refundPayment } from './refund-payment.js';
+import { capturePayment } from './capture-payment.js';
+import { voidPayment } from './void-payment.js';
 
 /**
  * THE list of the agent's tools, in the order the model, MCP clients and the docs see them.
@@ -30,6 +33,9 @@ export const TOOLS = [
   getBalance,
   quoteTransfer,
   listActivity,
+  refundPayment,
+  capturePayment,
+  voidPayment,
 ] as const;
 
 /** One of the registered tools, with its literal name and its own input type. */

@@ -121,7 +121,12 @@ function amountCell(p) {
   const main = `${money(p.amount)} ${p.currency ?? ''}`.trim();
   const sub = p.currency !== 'USDC' ? el('span', { class: 'sub', text: `${money(p.stablecoin_amount)} USDC` }) : null;
   const refunded = Number(p.amount_refunded) > 0 ? el('span', { class: 'sub', text: `${money(p.amount_refunded)} ${p.currency} refunded` }) : null;
-  return el('td', { 'data-label': 'Amount' }, el('div', {}, el('span', { class: 'amount', text: main }), sub, refunded));
+  // Manual capture: what the escrow still holds, and what was captured or voided (stablecoin).
+  const manual = p.capture_method === 'manual';
+  const held = manual && Number(p.amount_capturable) > 0 ? el('span', { class: 'sub held', text: `${money(p.amount_capturable)} USDC held` }) : null;
+  const captured = manual && Number(p.amount_captured) > 0 ? el('span', { class: 'sub', text: `${money(p.amount_captured)} USDC captured` }) : null;
+  const voided = manual && Number(p.amount_voided) > 0 ? el('span', { class: 'sub', text: `${money(p.amount_voided)} USDC voided` }) : null;
+  return el('td', { 'data-label': 'Amount' }, el('div', {}, el('span', { class: 'amount', text: main }), sub, held, captured, voided, refunded));
 }
 
 function linksCell(p) {

@@ -66,6 +66,13 @@ function actions(d: PaymentDetail, x: PaymentPageExtras): string {
     <button type="button" class="btn btn-danger-quiet" id="cancel-open" data-payment-id="${escapeHtml(p.id)}" aria-describedby="cancel-hint">Cancel payment…</button>
   </div>`);
   }
+  const held = p.capture_method === 'manual' ? Number(p.amount_capturable) : 0;
+  if (held > 0) {
+    parts.push(`<div class="hold-box" id="hold-box">
+    <h3>Held in escrow</h3>
+    <p class="hint">${escapeHtml(formatAmount(p.amount_capturable!, 'USDC'))} is held for you. Capture all or part of it, or void it back to the payer, with the API (<code>POST /v1/payments/${escapeHtml(p.id)}/capture</code>, <code>/void</code>) or ask the assistant: “capture ${escapeHtml(p.id)}”, “void the hold on ${escapeHtml(p.id)}”. You confirm before anything moves.</p>
+  </div>`);
+  }
   if (!parts.length) {
     const why = x.refundBlocked
       ? x.refundBlocked
@@ -90,6 +97,18 @@ function actions(d: PaymentDetail, x: PaymentPageExtras): string {
     <button type="button" class="btn btn-danger" id="confirm-ok">Confirm</button>
   </div>
 </dialog>`;
+}
+
+/** Manual capture's amounts (x402 auth-capture): held now, captured, voided, and the automatic void's time. */
+function manualFacts(p: PaymentDetail['payment']): string {
+  if (p.capture_method !== 'manual') return '';
+  const usdc = (v: string | undefined) => escapeHtml(formatAmount(v ?? '0', 'USDC'));
+  const until = p.capture_before && Number(p.amount_capturable) > 0 ? ` <span class="sub">voided automatically at ${utc(p.capture_before)}</span>` : '';
+  return [
+    fact('Held', `${usdc(p.amount_capturable)}${until}`, 'd-held'),
+    fact('Captured', usdc(p.amount_captured), 'd-captured'),
+    fact('Voided', `${usdc(p.amount_voided)} <span class="sub">back to the payer</span>`, 'd-voided'),
+  ].join('\n      ');
 }
 
 /** One payment: amounts in both currencies, actions, details, metadata, timeline, events and deliveries. */
@@ -148,6 +167,7 @@ export function paymentPage(account: SignedInAccount, d: PaymentDetail, x: Payme
       ${fact('Stablecoin', escapeHtml(formatAmount(p.stablecoin_amount, 'USDC')), 'd-stablecoin')}
       ${fact('Rate', `1 USDC = ${escapeHtml(groupThousands(p.rate))} ${escapeHtml(p.currency)} <span class="sub">locked at creation</span>`, 'd-rate')}
       ${fact('Refunded', `${escapeHtml(x.refundedText)} <span class="sub">${escapeHtml(formatAmount(p.stablecoin_refunded, 'USDC'))}</span>`, 'd-refunded')}
+      ${manualFacts(p)}
     </dl>
   </section>
   ${actions(d, x)}

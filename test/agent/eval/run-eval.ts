@@ -3,8 +3,10 @@ import { parseUnits, type Address } from 'viem';
 import { createMerchant, startTestService, type TestService } from '../../helpers/service.js';
 import type { Engine } from '../../../src/agent/engine.js';
 import { formatServed } from './served-report.js';
+import { seedMerchantPayments } from './merchant-seed.js';
 import {
   ACT_AT_ONCE_SETS,
+  MERCHANT_ACTIONS,
   MONEY_MOVING,
   billerIds,
   checkArgs,
@@ -72,6 +74,8 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
     const billers = billerIds();
     const accounts = await seedAccounts(svc, fixtures.accounts);
     const marketIds = await seedMarkets(svc, fixtures, accounts);
+    // The merchant set's payments: a settled one and an authorized (held) one per sender, as `<from>/<slot>`.
+    if (sets.includes('merchant')) await seedMerchantPayments(svc, loadCases('merchant'), accounts, marketIds);
     const balanceOf = (a: Address) => svc.deps.chain.balanceOf(a);
 
     const results: CaseResult[] = [];
@@ -84,7 +88,9 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
         if (!sender) throw new Error(`${c.id}: unknown fixture account ${c.from}`);
         const atOnce = ACT_AT_ONCE_SETS.has(set);
         const executeForReal =
-          c.moves && MONEY_MOVING.has(c.expect.action) && c.expect.action !== 'market_resolve' && (atOnce || (executeEvery > 0 && movingSeen++ % executeEvery === 0));
+          c.moves && MONEY_MOVING.has(c.expect.action) && c.expect.action !== 'market_resolve' && !MERCHANT_ACTIONS.has(c.expect.action) && (atOnce || (executeEvery > 0 && movingSeen++ % executeEvery === 0));
+        // The merchant set names the sender's own seeded payments by slot: "refund {settled}".
+        if (set === 'merchant') c.message = c.message.replace(/\{(\w+)\}/g, (_m, slot: string) => marketIds.get(`${c.from}/${slot}`) ?? `{${slot}}`);
         const preview = c.moves && !executeForReal;
         await topUp(svc, sender);
 
@@ -231,7 +237,7 @@ async function main(argv: string[]): Promise<number> {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const set = arg('--set') ?? 'all';
-  const sets: EvalSetName[] = set === 'all' ? ['dev', 'held-out', 'unseen', 'fresh'] : [set as EvalSetName];
+  const sets: EvalSetName[] = set === 'all' ? ['dev', 'held-out', 'unseen', 'fresh', 'merchant'] : [set as EvalSetName];
   const started = Date.now();
   const report = await runEval({ sets, log: (l) => process.stderr.write(l + '\n') });
   process.stdout.write(formatReport(report, { showHeldOutFailures: argv.includes('--show-held-out') }) + '\n');

@@ -25,6 +25,9 @@ export type EvalAction =
   | 'balance'
   | 'quote'
   | 'activity'
+  | 'refund'
+  | 'capture'
+  | 'void'
   | 'none';
 export const ACTIONS: readonly EvalAction[] = [
   'transfer',
@@ -37,10 +40,15 @@ export const ACTIONS: readonly EvalAction[] = [
   'balance',
   'quote',
   'activity',
+  'refund',
+  'capture',
+  'void',
   'none',
 ];
 /** Actions whose tool moves money when it runs. */
-export const MONEY_MOVING: ReadonlySet<string> = new Set(['transfer', 'bill', 'market_stake', 'market_resolve', 'market_cancel']);
+export const MONEY_MOVING: ReadonlySet<string> = new Set(['transfer', 'bill', 'market_stake', 'market_resolve', 'market_cancel', 'refund', 'capture', 'void']);
+/** The merchant's own payments (merchant.json): previewed only, never executed by the runner. */
+export const MERCHANT_ACTIONS: ReadonlySet<string> = new Set(['refund', 'capture', 'void']);
 
 export interface EvalCase {
   id: string;
@@ -75,8 +83,8 @@ export interface Fixtures {
  * `unseen`: messages written after the engine's issue-11 work, without reading its word lists, to
  * measure generalisation; the engine may be fixed for the general gaps they show, never per sentence.
  */
-export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh';
-const SET_FILES: Record<EvalSetName, string> = { dev: 'cases.json', 'held-out': 'held-out.json', unseen: 'unseen.json', fresh: 'fresh.json' };
+export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant';
+const SET_FILES: Record<EvalSetName, string> = { dev: 'cases.json', 'held-out': 'held-out.json', unseen: 'unseen.json', fresh: 'fresh.json', merchant: 'merchant.json' };
 /** Sets whose every message is sent as `{message}` (acts at once): held and served are scored apart. */
 export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh']);
 
@@ -127,6 +135,9 @@ const TOOL_TO_ACTION: Record<string, EvalAction> = {
   get_balance: 'balance',
   quote_transfer: 'quote',
   list_activity: 'activity',
+  refund_payment: 'refund',
+  capture_payment: 'capture',
+  void_payment: 'void',
 };
 
 const MARKET_OPS: Record<string, EvalAction> = {
@@ -158,7 +169,7 @@ export function observe(status: number, body: Body, billers: Map<string, string>
   else if (act === 'transfer' && (result?.operation === 'quote' || result?.status === 'quote' || result?.status === 'quoted')) action = 'quote';
   else if (act === 'transfer') action = 'transfer';
   else if (act === 'bill') action = 'bill';
-  else if (act === 'payment') action = 'payment_link';
+  else if (act === 'payment') action = result?.refund ? 'refund' : result?.captured_now !== undefined ? 'capture' : result?.voided_now !== undefined ? 'void' : 'payment_link';
   else if (act === 'balance') action = 'balance';
   else if (act === 'quote' || (act !== 'transfer' && body.quote && typeof body.quote === 'object')) action = 'quote';
   else if (act === 'activity' || act === 'history' || (body.activity && typeof body.activity === 'object')) action = 'activity';
@@ -169,7 +180,7 @@ export function observe(status: number, body: Body, billers: Map<string, string>
   } else action = 'none';
 
   const ok = body.ok === true && status === 200;
-  const moved = ok && MONEY_MOVING.has(action) && !!result && ['settled', 'submitted', 'completed', 'paid', 'resolved', 'cancelled'].includes(String(result.status));
+  const moved = ok && MONEY_MOVING.has(action) && !!result && (MERCHANT_ACTIONS.has(action) || ['settled', 'submitted', 'completed', 'paid', 'resolved', 'cancelled'].includes(String(result.status)));
   return { ...base, ...(tool ? { tool } : {}), action, moved, args: ok && result ? executedArgs(action, result, body, billers) : {} };
 }
 
@@ -318,6 +329,15 @@ export function checkArgs(c: EvalCase, o: Observed, marketIds: Map<string, strin
       amount(want.amount, got.amount);
       currency(want.currency, got.currency);
       break;
+    // Payments are fixture slots of the sender ("settled", "held"), seeded by the runner as `<from>/<slot>`.
+    case 'refund':
+    case 'capture':
+    case 'void': {
+      const id = marketIds.get(`${c.from}/${String(want.payment)}`);
+      if (!id || got.payment_id !== id) wrong.push(`payment: want ${String(want.payment)} (${id}), got ${String(got.payment_id)}`);
+      if (want.amount !== undefined) amount(want.amount, got.amount);
+      break;
+    }
     case 'quote': {
       const values = scalars(got.result).map((s) => s.trim());
       const numbers = new Set(values.map(decimal).filter((d): d is string => d !== undefined));
@@ -449,6 +469,9 @@ function table(results: CaseResult[]): string[] {
     balance: 'balance',
     quote: 'quote',
     activity: 'activity',
+    refund: 'refund',
+    capture: 'capture',
+    void: 'void',
     none: 'no-move',
   };
   const w = 12;
