@@ -82,6 +82,10 @@ export interface StoreBenchOptions {
   seconds: number;
   scales?: number[];
   lowdbMax?: number;
+  /** PostgreSQL pool sizes to measure (DATABASE_POOL_MAX of the service), one service each (BENCH_PG_POOLS). */
+  pools?: number[];
+  /** Times the whole sequence (baseline, each pool, baseline, lowdb) is repeated per scale (BENCH_STORE_ROUNDS). */
+  rounds?: number;
   print?: (line: string) => void;
 }
 
@@ -89,6 +93,8 @@ export async function benchStore(opts: StoreBenchOptions): Promise<{ rows: Measu
   const print = opts.print ?? ((l: string) => console.log(l));
   const scales = opts.scales ?? [1_000, 1_000_000];
   const lowdbMax = opts.lowdbMax ?? 1_000_000;
+  const pools = opts.pools?.length ? opts.pools : [10];
+  const rounds = Math.max(1, opts.rounds ?? 1);
   const rows: Measurement[] = [];
   const notes: string[] = [];
   const run = `${Date.now()}`;
@@ -105,47 +111,60 @@ export async function benchStore(opts: StoreBenchOptions): Promise<{ rows: Measu
   const create = async (name: string, url: string, secret: string, stored: number) =>
     measure({ name, url: `${url}/api/v1/payments`, method: 'POST', headers: { authorization: `Bearer ${secret}` }, body, seconds: opts.seconds, stored });
 
-  print(`store: POST /api/v1/payments, ${opts.seconds}s per measurement, 64 connections; PostgreSQL vs lowdb vs bare express`);
+  print(`store: POST /api/v1/payments, ${opts.seconds}s per measurement, 64 connections; PostgreSQL (pools ${pools.join(', ')}) vs lowdb vs bare express, ${rounds} round(s)`);
   const baseline = await spawnChild('baseline');
+  // Each subject is measured right after its own baseline run (the machine is shared, its load
+  // moves): the ratio compares two runs made a few seconds apart.
+  const against = async (stored: number, subject: () => Promise<Measurement>) => {
+    const base = await measure({ name: 'baseline POST', url: `${baseline.url}/baseline`, method: 'POST', body, seconds: opts.seconds, stored });
+    rows.push(base);
+    const m = await subject();
+    m.ratio = m.requestsPerSecond / base.requestsPerSecond;
+    rows.push(m);
+    print(`${m.name}: ${m.requestsPerSecond} req/s p99 ${m.p99Ms} ms = ${m.ratio.toFixed(2)}x baseline (${base.requestsPerSecond} req/s, p99 ${base.p99Ms} ms)`);
+  };
   try {
     for (const stored of scales) {
-      const base = await measure({ name: 'baseline POST', url: `${baseline.url}/baseline`, method: 'POST', body, seconds: opts.seconds, stored });
-      rows.push(base);
-
       print(`PostgreSQL: loading ${stored.toLocaleString('en-US')} payments...`);
       let t0 = Date.now();
       const seededPg = await seedPostgres(stored);
       notes.push(`PostgreSQL: ${stored.toLocaleString('en-US')} payments loaded in ${((Date.now() - t0) / 1000).toFixed(1)}s (INSERT ... SELECT generate_series, then VACUUM ANALYZE)`);
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'sp-bench-pg-'));
-      const svcPg = await spawnChild('serve', [dir], { DATABASE_URL: seededPg.url });
-      try {
-        const m = await create('POST /api/v1/payments (PostgreSQL)', svcPg.url, seededPg.secret, stored);
-        m.ratio = m.requestsPerSecond / base.requestsPerSecond;
-        rows.push(m);
-      } finally {
-        await svcPg.stop();
-        await rm(dir, { recursive: true, force: true });
-        await admin(`DROP DATABASE IF EXISTS "${seededPg.name}" WITH (FORCE)`);
-      }
-
+      let seededLow: Awaited<ReturnType<typeof seed>> | undefined;
       if (stored > lowdbMax) {
         notes.push(`lowdb: not run at ${stored.toLocaleString('en-US')} (BENCH_LOWDB_MAX=${lowdbMax.toLocaleString('en-US')})`);
       } else {
         print(`lowdb: seeding ${stored.toLocaleString('en-US')} payments...`);
         t0 = Date.now();
-        const seededLow = await seed(stored, 'settled');
+        seededLow = await seed(stored, 'settled');
         notes.push(`lowdb: ${stored.toLocaleString('en-US')} payments seeded in ${((Date.now() - t0) / 1000).toFixed(1)}s through the store`);
-        t0 = Date.now();
-        const svcLow = await spawnChild('serve', [seededLow.dataDir]);
-        notes.push(`lowdb: service start (reading the data) at ${stored.toLocaleString('en-US')}: ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-        try {
-          const m = await create('POST /api/v1/payments (lowdb)', svcLow.url, seededLow.secret, stored);
-          m.ratio = m.requestsPerSecond / base.requestsPerSecond;
-          rows.push(m);
-        } finally {
-          await svcLow.stop();
-          await rm(seededLow.dataDir, { recursive: true, force: true });
+      }
+      try {
+        for (let round = 1; round <= rounds; round++) {
+          for (const pool of pools) {
+            const dir = await mkdtemp(path.join(os.tmpdir(), 'sp-bench-pg-'));
+            const svcPg = await spawnChild('serve', [dir], { DATABASE_URL: seededPg.url, DATABASE_POOL_MAX: String(pool) });
+            try {
+              await against(stored, () => create(`POST /api/v1/payments (PostgreSQL, pool ${pool})`, svcPg.url, seededPg.secret, stored));
+            } finally {
+              await svcPg.stop();
+              await rm(dir, { recursive: true, force: true });
+            }
+          }
+          if (seededLow) {
+            t0 = Date.now();
+            const svcLow = await spawnChild('serve', [seededLow.dataDir]);
+            if (round === 1) notes.push(`lowdb: service start (reading the data) at ${stored.toLocaleString('en-US')}: ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+            try {
+              const low = seededLow;
+              await against(stored, () => create('POST /api/v1/payments (lowdb)', svcLow.url, low.secret, stored));
+            } finally {
+              await svcLow.stop();
+            }
+          }
         }
+      } finally {
+        await admin(`DROP DATABASE IF EXISTS "${seededPg.name}" WITH (FORCE)`);
+        if (seededLow) await rm(seededLow.dataDir, { recursive: true, force: true });
       }
       print(formatTable(rows));
     }
