@@ -58,6 +58,8 @@ export interface MeasureOptions {
   stored?: number;
   /** More servers serving the same path: autocannon spreads the connections over all of them. */
   alsoUrls?: string[];
+  /** Called between the warm-up and the measured run (e.g. to sample CPU counters). */
+  beforeRun?: () => Promise<void>;
 }
 
 /** One autocannon run (after a short unmeasured warm-up, so the JIT has settled). */
@@ -83,6 +85,7 @@ export async function measure(o: MeasureOptions): Promise<Measurement> {
       ],
     });
   await run(Math.max(1, Math.min(2, Math.round(o.seconds / 5))));
+  await o.beforeRun?.();
   const r = await run(o.seconds);
   return {
     name: o.name,
@@ -117,6 +120,8 @@ export function formatTable(rows: Measurement[]): string {
 
 interface Child {
   url: string;
+  /** The child's process id (for CPU accounting). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -138,6 +143,7 @@ export function spawnChild(mode: string, args: string[] = [], env: Record<string
       child.off('exit', onExit);
       resolve({
         url,
+        pid: child.pid!,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();

@@ -21,6 +21,7 @@ import { KeysService } from '../src/keys/keys.js';
 import { FxService, loadFxTable } from '../src/fx/rates.js';
 import { formatTable, measure, seed, spawnChild, type Measurement } from './http.js';
 import { ADMIN_URL, admin } from './pg-admin.js';
+import { cpuMeter, type CpuPerRequest } from './cpu.js';
 
 
 function dbUrl(name: string): string {
@@ -37,7 +38,7 @@ interface PgSeeded {
 }
 
 /** A fresh database, migrated, with one merchant and `count` payments loaded in one statement. */
-async function seedPostgres(count: number): Promise<PgSeeded> {
+export async function seedPostgres(count: number): Promise<PgSeeded> {
   const name = `pg_h_bench_${randomBytes(4).toString('hex')}`;
   await admin(`CREATE DATABASE "${name}"`);
   const url = dbUrl(name);
@@ -54,7 +55,7 @@ async function seedPostgres(count: number): Promise<PgSeeded> {
     await store.pool.query(
       `INSERT INTO payments (id, doc)
        SELECT 'pay_seed_' || g, jsonb_build_object(
-         'id', 'pay_seed_' || g, 'accountId', $1::text, 'status', 'settled', 'amount', '25', 'currency', 'USD',
+         'id', 'pay_seed_' || g, 'accountId', $1::text, 'livemode', true, 'status', 'settled', 'amount', '25', 'currency', 'USD',
          'stablecoinAmount', $2::text, 'rate', $3::text, 'redirectUrl', 'https://shop.example/thanks',
          'reference', 'seed-' || g, 'description', 'Seeded payment', 'metadata', jsonb_build_object('order', g),
          'expiresInMinutes', 1440, 'createdAt', $4::text, 'expiresAt', $5::text, 'updatedAt', $4::text,
@@ -108,21 +109,37 @@ export async function benchStore(opts: StoreBenchOptions): Promise<{ rows: Measu
       description: 'Bench order',
       metadata: { channel: 'bench' },
     });
-  const create = async (name: string, url: string, secret: string, stored: number) =>
-    measure({ name, url: `${url}/api/v1/payments`, method: 'POST', headers: { authorization: `Bearer ${secret}` }, body, seconds: opts.seconds, stored });
+  const create = (name: string, url: string, secret: string, stored: number) => (beforeRun: () => Promise<void>) =>
+    measure({ name, url: `${url}/api/v1/payments`, method: 'POST', headers: { authorization: `Bearer ${secret}` }, body, seconds: opts.seconds, stored, beforeRun });
 
   print(`store: POST /api/v1/payments, ${opts.seconds}s per measurement, 64 connections; PostgreSQL (pools ${pools.join(', ')}) vs lowdb vs bare express, ${rounds} round(s)`);
   const baseline = await spawnChild('baseline');
   // Each subject is measured right after its own baseline run (the machine is shared, its load
   // moves): the ratio compares two runs made a few seconds apart.
-  const against = async (stored: number, subject: () => Promise<Measurement>) => {
-    const base = await measure({ name: 'baseline POST', url: `${baseline.url}/baseline`, method: 'POST', body, seconds: opts.seconds, stored });
+  // CPU per request (bench/cpu.ts) is reported beside: it hardly moves with the machine's load.
+  const against = async (
+    stored: number,
+    subject: (beforeRun: () => Promise<void>) => Promise<Measurement>,
+    pid: number,
+    database?: string,
+  ) => {
+    const baseCpu = cpuMeter(baseline.pid);
+    const base = await measure({ name: 'baseline POST', url: `${baseline.url}/baseline`, method: 'POST', body, seconds: opts.seconds, stored, beforeRun: baseCpu.start });
+    const bc = await baseCpu.stop(base.requests);
     rows.push(base);
-    const m = await subject();
+    const meter = cpuMeter(pid, database ? { adminUrl: ADMIN_URL, database } : undefined);
+    const m = await subject(meter.start);
+    const mc = await meter.stop(m.requests);
     m.ratio = m.requestsPerSecond / base.requestsPerSecond;
     rows.push(m);
-    print(`${m.name}: ${m.requestsPerSecond} req/s p99 ${m.p99Ms} ms = ${m.ratio.toFixed(2)}x baseline (${base.requestsPerSecond} req/s, p99 ${base.p99Ms} ms)`);
+    const cpuRatio = bc.server / (mc.server + mc.db);
+    cpu.push({ name: m.name, stored, base: bc, subject: mc, cpuRatio });
+    print(
+      `${m.name}: ${m.requestsPerSecond} req/s p99 ${m.p99Ms} ms = ${m.ratio.toFixed(2)}x baseline (${base.requestsPerSecond} req/s, p99 ${base.p99Ms} ms); ` +
+        `CPU ms/req service ${mc.server.toFixed(3)} + db ${mc.db.toFixed(3)} vs baseline ${bc.server.toFixed(3)} = ${cpuRatio.toFixed(2)}x (client ${mc.client.toFixed(3)} / ${bc.client.toFixed(3)})`,
+    );
   };
+  const cpu: { name: string; stored: number; base: CpuPerRequest; subject: CpuPerRequest; cpuRatio: number }[] = [];
   try {
     for (const stored of scales) {
       print(`PostgreSQL: loading ${stored.toLocaleString('en-US')} payments...`);
@@ -144,7 +161,7 @@ export async function benchStore(opts: StoreBenchOptions): Promise<{ rows: Measu
             const dir = await mkdtemp(path.join(os.tmpdir(), 'sp-bench-pg-'));
             const svcPg = await spawnChild('serve', [dir], { DATABASE_URL: seededPg.url, DATABASE_POOL_MAX: String(pool) });
             try {
-              await against(stored, () => create(`POST /api/v1/payments (PostgreSQL, pool ${pool})`, svcPg.url, seededPg.secret, stored));
+              await against(stored, create(`POST /api/v1/payments (PostgreSQL, pool ${pool})`, svcPg.url, seededPg.secret, stored), svcPg.pid, seededPg.name);
             } finally {
               await svcPg.stop();
               await rm(dir, { recursive: true, force: true });
@@ -155,8 +172,7 @@ export async function benchStore(opts: StoreBenchOptions): Promise<{ rows: Measu
             const svcLow = await spawnChild('serve', [seededLow.dataDir]);
             if (round === 1) notes.push(`lowdb: service start (reading the data) at ${stored.toLocaleString('en-US')}: ${((Date.now() - t0) / 1000).toFixed(1)}s`);
             try {
-              const low = seededLow;
-              await against(stored, () => create('POST /api/v1/payments (lowdb)', svcLow.url, low.secret, stored));
+              await against(stored, create('POST /api/v1/payments (lowdb)', svcLow.url, seededLow.secret, stored), svcLow.pid);
             } finally {
               await svcLow.stop();
             }
@@ -171,6 +187,14 @@ export async function benchStore(opts: StoreBenchOptions): Promise<{ rows: Measu
   } finally {
     await baseline.stop();
   }
-  const table = [formatTable(rows), '', ...notes].join('\n');
+  const cpuTable = [
+    'CPU ms per request (server = service or bare express; db = PostgreSQL backends; x = baseline server / (service + db))',
+    ...cpu.map(
+      (c) =>
+        `  ${c.name} @${c.stored.toLocaleString('en-US')}: service ${c.subject.server.toFixed(3)} + db ${c.subject.db.toFixed(3)}` +
+        ` vs baseline ${c.base.server.toFixed(3)} = ${c.cpuRatio.toFixed(2)}x; client ${c.subject.client.toFixed(3)} / ${c.base.client.toFixed(3)}`,
+    ),
+  ];
+  const table = [formatTable(rows), '', ...cpuTable, '', ...notes].join('\n');
   return { rows, notes, table };
 }

@@ -21,6 +21,8 @@ export class TableState<T extends Row> {
       this.pos.set(r.id, i);
     });
     for (const f of def.indexes ?? []) {
+      // A group (an index for PostgreSQL's planner) adds nothing to the per-field sets here.
+      if (typeof f !== 'string') continue;
       const idx = new Map<unknown, Set<string>>();
       this.indexes.set(f, idx);
       for (const r of rows) addToIndex(idx, field(r, f), r.id);
