@@ -15,8 +15,9 @@ import { PgNotifier } from './notify.js';
 import { migrate } from './migrate.js';
 import { indexSpecs } from './schema.js';
 import { TableSql } from './table-sql.js';
-import { PgTable, insertOrGetWith, type Run } from './pg-table.js';
-import { KEY_TAKEN_ATTEMPTS, MAX_ATTEMPTS, RETRYABLE, RETRY_LOCK, RetryTransaction, sqlState } from './retry-rules.js';
+import { PgTable, type Run } from './pg-table.js';
+import { InsertBatcher } from './insert-batcher.js';
+import { KEY_TAKEN_ATTEMPTS, MAX_ATTEMPTS, RETRYABLE, RETRY_LOCK, sqlState } from './retry-rules.js';
 
 export interface PgStoreOptions {
   /** Pool size per instance (each open transaction holds one connection). */
@@ -42,6 +43,7 @@ type Client = pg.PoolClient | pg.Pool;
 export class PgStore implements Store {
   private readonly sql = new Map<string, TableSql<Row>>();
   private readonly readers = new Map<string, ReadTable<Row>>();
+  private readonly batchers = new Map<string, InsertBatcher<Row>>();
   private closed = false;
 
   private constructor(
@@ -252,18 +254,14 @@ export class PgStore implements Store {
     return { hits: row.hits, resetAt: row.reset_at };
   }
 
-  async insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>> {
-    const sql = this.tableSql(def);
-    // One autocommit statement: atomic on its own, no BEGIN/COMMIT round trips. A key held by a
-    // concurrent commit this statement could not see is simply tried again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await insertOrGetWith(sql, this.runner(this.pool), row);
-      } catch (e) {
-        if (!(e instanceof RetryTransaction) || attempt >= KEY_TAKEN_ATTEMPTS) throw e;
-        this.opts.onRetry?.(attempt, '23505');
-      }
+  /** One autocommit statement per row, or per batch of rows arriving together (insert-batcher.ts). */
+  insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>> {
+    let b = this.batchers.get(def.name) as InsertBatcher<T> | undefined;
+    if (!b) {
+      b = new InsertBatcher<T>(this.tableSql(def), this.runner(this.pool), this.opts.onRetry);
+      this.batchers.set(def.name, b as unknown as InsertBatcher<Row>);
     }
+    return b.insertOrGet(row);
   }
 
   subscribe(channel: string, fn: (payload: string | undefined) => void): Promise<Subscription> {

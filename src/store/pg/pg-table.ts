@@ -6,7 +6,7 @@ import { fieldExpr, presentExpr } from './schema.js';
 import { RetryTransaction, sqlState } from './retry-rules.js';
 import type { TableSql } from './table-sql.js';
 
-function decode<T>(doc: unknown): T {
+export function decode<T>(doc: unknown): T {
   return deepFreeze(doc as T);
 }
 
