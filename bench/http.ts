@@ -64,6 +64,8 @@ export interface MeasureOptions {
   alsoUrls?: string[];
   /** The serving process: its CPU time over the measured run is reported per request. */
   cpuPid?: number;
+  /** Called between the warm-up and the measured run (e.g. to sample CPU counters). */
+  beforeRun?: () => Promise<void>;
 }
 
 /** One autocannon run (after a short unmeasured warm-up, so the JIT has settled). */
@@ -89,6 +91,7 @@ export async function measure(o: MeasureOptions): Promise<Measurement> {
       ],
     });
   await run(Math.max(1, Math.min(2, Math.round(o.seconds / 5))));
+  await o.beforeRun?.();
   const cpu0 = o.cpuPid === undefined ? undefined : await cpuMsOf(o.cpuPid);
   const r = await run(o.seconds);
   const cpu = cpu0 === undefined ? undefined : (await cpuMsOf(o.cpuPid!)) - cpu0;
@@ -140,6 +143,7 @@ export function formatTable(rows: Measurement[]): string {
 
 interface Child {
   url: string;
+  /** The child's process id (for CPU accounting). */
   pid: number;
   stop(): Promise<void>;
 }

@@ -7,6 +7,8 @@
  *   BENCH_SCALES=1000,100000   stored payments for the HTTP section
  *   BENCH_STORE_SCALES=1000,1000000   stored payments for the store section (PostgreSQL vs lowdb)
  *   BENCH_LOWDB_MAX=1000000    largest lowdb size the store section seeds
+ *   BENCH_PG_POOLS=4,10,20     PostgreSQL pool sizes the store section measures (default: the service's default)
+ *   BENCH_STORE_ROUNDS=2       repeat the store section's sequence per scale (interleaves the subjects)
  *   BENCH_SETTLES=60   settles per phase of the instances section (one relayer key vs a pool)
  */
 import os from 'node:os';
@@ -53,6 +55,8 @@ function sections(): Section[] {
           seconds: ctx.seconds,
           scales: (process.env.BENCH_STORE_SCALES ?? '1000,1000000').split(',').map((s) => Number(s.trim())),
           lowdbMax: Number(process.env.BENCH_LOWDB_MAX ?? 1_000_000),
+          pools: (process.env.BENCH_PG_POOLS ?? '').split(',').filter((s) => s.trim()).map((s) => Number(s.trim())),
+          rounds: Number(process.env.BENCH_STORE_ROUNDS ?? 1),
           print: ctx.print,
         }),
     },

@@ -37,8 +37,13 @@ export interface TableDef<T extends Row> {
   readonly name: string;
   /** Groups of fields whose combined values must be unique (rows missing a field are exempt). */
   readonly unique?: ReadonlyArray<ReadonlyArray<keyof T & string>>;
-  /** Fields with an equality index. */
-  readonly indexes?: ReadonlyArray<keyof T & string>;
+  /**
+   * Fields with an equality index, in insertion order. A group of fields is one index on all of
+   * them (PostgreSQL: equality on every field, then insertion order), for a filter that names
+   * them all where one field alone matches too many rows (a merchant's test-mode rows among a
+   * million live ones); lowdb's in-memory indexes are per field and skip groups.
+   */
+  readonly indexes?: ReadonlyArray<(keyof T & string) | ReadonlyArray<keyof T & string>>;
   /** `[equality field, range field]` pairs with an index for `findRange` (one equality field, then the range). */
   readonly ranges?: ReadonlyArray<readonly [keyof T & string, keyof T & string]>;
   /** Phantom field carrying the row type. */

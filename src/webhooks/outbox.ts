@@ -41,7 +41,8 @@ export interface WebhookEvent {
   livemode?: boolean;
 }
 
-export const WebhookEvents = defineTable<WebhookEvent>({ name: 'webhook_events', indexes: ['accountId', 'paymentId'] });
+// (accountId, livemode): the events list of one mode, as for payments.
+export const WebhookEvents = defineTable<WebhookEvent>({ name: 'webhook_events', indexes: ['accountId', 'paymentId', ['accountId', 'livemode']] });
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 

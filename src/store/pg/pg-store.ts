@@ -1,42 +1,23 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   StoreConflictError,
-  type FindOptions,
-  type RangeQuery,
   type ReadTable,
   type Row,
   type Store,
   type TableDef,
   type Tx,
-  type Where,
   type WriteTable,
   type TransactionOptions,
   type InsertOrGet,
   type Subscription,
 } from '../types.js';
 import { PgNotifier } from './notify.js';
-import { checkRange } from '../range.js';
 import { migrate } from './migrate.js';
-import { fieldExpr, ident, indexSpecs, presentExpr } from './schema.js';
-
-/**
- * The Store on PostgreSQL (DATABASE_URL). Every transaction runs at SERIALIZABLE, so the
- * domain's read-check-write code (balance checks, reference dedupe, compare-and-set) keeps
- * the guarantee it has on lowdb, where transactions run one at a time: the outcome is that of
- * some serial order. A transaction PostgreSQL aborts for a serialization failure or deadlock
- * is run again from the start (transaction bodies do no outside I/O, so this is safe), up to
- * MAX_ATTEMPTS times. Unique groups are real unique indexes; a duplicate insert is found with
- * ON CONFLICT DO NOTHING, which leaves the transaction usable, and answered with the same
- * StoreConflictError (naming the row that holds the key) as lowdb gives.
- */
-
-const MAX_ATTEMPTS = 30;
-const RETRYABLE = new Set(['40001', '40P01']);
-/** A body guarded by unique keys reads the winner on its second run; a third is a real conflict. */
-const KEY_TAKEN_ATTEMPTS = 3;
-/** Any fixed 64-bit number, shared by every instance (see `attempt`). */
-const RETRY_LOCK = 7_243_100_002;
+import { indexSpecs } from './schema.js';
+import { TableSql } from './table-sql.js';
+import { PgTable, type Run } from './pg-table.js';
+import { InsertBatcher } from './insert-batcher.js';
+import { KEY_TAKEN_ATTEMPTS, MAX_ATTEMPTS, RETRYABLE, RETRY_LOCK, sqlState } from './retry-rules.js';
 
 export interface PgStoreOptions {
   /** Pool size per instance (each open transaction holds one connection). */
@@ -49,267 +30,20 @@ export interface PgStoreOptions {
 
 type Client = pg.PoolClient | pg.Pool;
 
-/** An error PostgreSQL gives: the SQLSTATE is in `code`. */
-function sqlState(e: unknown): string | undefined {
-  return e && typeof e === 'object' && 'code' in e && typeof (e as { code: unknown }).code === 'string'
-    ? (e as { code: string }).code
-    : undefined;
-}
-
-class RetryTransaction extends Error {
-  readonly code = '40001';
-  constructor(why: string) {
-    super(`transaction must be retried: ${why}`);
-  }
-}
-
-function deepFreeze<V>(value: V): V {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-function definedEntries(where: object): [string, unknown][] {
-  return Object.entries(where).filter(([, v]) => v !== undefined);
-}
-
-/** SQL for one table; built once per TableDef. */
-class TableSql<T extends Row> {
-  readonly t: string;
-  readonly uniqueFields: Set<string>;
-
-  constructor(readonly def: TableDef<T>) {
-    this.t = ident(def.name);
-    this.uniqueFields = new Set((def.unique ?? []).flat());
-  }
-
-  private readonly names = new Map<string, string>();
-
-  /**
-   * A name for a prepared statement whose plan does not depend on its values (a lookup by id or
-   * by a whole unique key): parsed and planned once per connection instead of per call.
-   */
-  prepared(text: string): string {
-    let n = this.names.get(text);
-    if (!n) this.names.set(text, (n = `sp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
-    return n;
-  }
-
-  /**
-   * One statement: insert `row` unless its id or a unique key is taken; if taken, the holder's
-   * doc (visible to this statement's snapshot). `doc` NULL means inserted; no row means the key
-   * is held by a row this snapshot cannot see yet (a concurrent commit).
-   */
-  insertOrGet(row: Row, doc: string): { text: string; params: unknown[] } {
-    const params: unknown[] = [row.id, doc];
-    const holders = ['id = $1'];
-    for (const fields of this.def.unique ?? []) {
-      const values = fields.map((f) => (row as Record<string, unknown>)[f]);
-      if (values.some((v) => v === undefined || v === null)) continue;
-      holders.push(this.where(Object.fromEntries(fields.map((f, i) => [f, values[i]])) as Where<T>, params).join(' AND '));
-    }
-    // One branch per key, each an index lookup (an OR of them got a sequential scan as the
-    // generic plan of the prepared statement); none runs when the insert went through.
-    const lookups = holders.map((h) => `SELECT doc FROM ${this.t} WHERE NOT EXISTS (SELECT 1 FROM ins) AND ${h}`);
-    const text =
-      `WITH ins AS (INSERT INTO ${this.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING 1) ` +
-      `SELECT NULL::jsonb AS doc FROM ins UNION ALL (${lookups.join(' UNION ALL ')} LIMIT 1)`;
-    return { text, params };
-  }
-
-  /** Whether `where` pins at most one row: the id, or every field of a unique group (non-null). */
-  singleRow(where: Where<T> | undefined): boolean {
-    const w = (where ?? {}) as Record<string, unknown>;
-    if (typeof w.id === 'string') return true;
-    return (this.def.unique ?? []).some((fields) => fields.every((f) => w[f] !== undefined && w[f] !== null));
-  }
-
-  /** WHERE clauses for an equality filter; values travel as jsonb parameters. */
-  where(where: Where<T> | undefined, params: unknown[]): string[] {
-    const clauses: string[] = [];
-    for (const [f, v] of definedEntries(where ?? {})) {
-      if (f === 'id' && typeof v === 'string') {
-        params.push(v);
-        clauses.push(`id = $${params.length}`);
-        continue;
-      }
-      params.push(JSON.stringify(v));
-      clauses.push(`${fieldExpr(f)} = $${params.length}::jsonb`);
-      // Spelled like the partial unique index's predicate, so the planner can use that index.
-      if (v !== null && this.uniqueFields.has(f)) clauses.push(presentExpr(f));
-    }
-    return clauses;
-  }
-}
-
-function decode<T>(doc: unknown): T {
-  return deepFreeze(doc as T);
-}
-
-/** `insertOrGet` on `run` (a transaction's client, or the pool for one autocommit statement). */
-async function insertOrGetWith<T extends Row>(sql: TableSql<T>, run: Run, row: T): Promise<InsertOrGet<T>> {
-  const doc = JSON.stringify(row);
-  const q = sql.insertOrGet(row, doc);
-  const r = await run<{ doc: T | null }>(q.text, q.params, sql.prepared(q.text));
-  if (r.rows.length === 0) throw new RetryTransaction(`unique key on ${sql.def.name} taken concurrently`);
-  const got = r.rows[0]!.doc;
-  // Inserted: the row is what was sent (parsed back from the same JSON, not read back over the wire).
-  return got === null ? { inserted: true, row: decode<T>(JSON.parse(doc)) } : { inserted: false, existing: decode<T>(got) };
-}
-
-type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
-
-class PgTable<T extends Row> implements WriteTable<T> {
-  private readonly getSql: string;
-
-  constructor(
-    private readonly sql: TableSql<T>,
-    private readonly run: Run,
-    private readonly inTx: boolean,
-  ) {
-    this.getSql = `SELECT doc FROM ${this.sql.t} WHERE id = $1`;
-  }
-
-  async get(id: string): Promise<T | undefined> {
-    const r = await this.run<{ doc: T }>(this.getSql, [id], this.sql.prepared(this.getSql));
-    return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
-  }
-
-  async insertOrGet(row: T): Promise<InsertOrGet<T>> {
-    this.writable();
-    return insertOrGetWith(this.sql, this.run, row);
-  }
-
-  async findOne(where: Where<T>): Promise<T | undefined> {
-    return (await this.findMany(where, { limit: 1 }))[0];
-  }
-
-  async findMany(where: Where<T> = {}, opts: FindOptions = {}): Promise<T[]> {
-    if (opts.limit !== undefined && opts.limit <= 0) return [];
-    const params: unknown[] = [];
-    const clauses = this.sql.where(where, params);
-    const desc = opts.order === 'desc';
-    if (opts.after !== undefined) {
-      params.push(opts.after);
-      // An unknown cursor compares with NULL: no rows, as on lowdb.
-      clauses.push(`seq ${desc ? '<' : '>'} (SELECT seq FROM ${this.sql.t} WHERE id = $${params.length})`);
-    }
-    let text = `SELECT doc FROM ${this.sql.t}`;
-    if (clauses.length) text += ` WHERE ${clauses.join(' AND ')}`;
-    // A filter naming the id or a whole unique group matches at most one row: no ORDER BY,
-    // which would tempt the planner to walk the seq index and filter (a full scan when the
-    // key is new, as for every reference dedupe of a new payment).
-    if (!this.sql.singleRow(where)) text += ` ORDER BY seq ${desc ? 'DESC' : 'ASC'}`;
-    if (opts.limit !== undefined && Number.isFinite(opts.limit)) {
-      params.push(Math.floor(opts.limit));
-      text += ` LIMIT $${params.length}`;
-    }
-    const r = await this.run<{ doc: T }>(text, params);
-    return r.rows.map((row) => decode<T>(row.doc));
-  }
-
-  async findRange(where: Where<T>, range: RangeQuery): Promise<T[]> {
-    checkRange(this.sql.def, where, range);
-    const params: unknown[] = [];
-    const clauses = this.sql.where(where, params);
-    const f = fieldExpr(range.field);
-    // Spelled like the partial range index (schema.ts), so this is one index range scan.
-    clauses.push(presentExpr(range.field));
-    if (range.atMost !== undefined) {
-      params.push(JSON.stringify(range.atMost));
-      clauses.push(`${f} <= $${params.length}::jsonb`);
-    }
-    if (range.after !== undefined) {
-      params.push(JSON.stringify(range.after.value), range.after.id);
-      clauses.push(`(${f}, id) > ($${params.length - 1}::jsonb, $${params.length})`);
-    }
-    params.push(Math.floor(range.limit));
-    const text = `SELECT doc FROM ${this.sql.t} WHERE ${clauses.join(' AND ')} ORDER BY ${f}, id LIMIT $${params.length}`;
-    const r = await this.run<{ doc: T }>(text, params);
-    return r.rows.map((row) => decode<T>(row.doc));
-  }
-
-  async count(where: Where<T> = {}): Promise<number> {
-    const params: unknown[] = [];
-    const clauses = this.sql.where(where, params);
-    const text = `SELECT count(*)::int AS n FROM ${this.sql.t}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
-    const r = await this.run<{ n: number }>(text, params);
-    return r.rows[0]!.n;
-  }
-
-  private writable(): void {
-    if (!this.inTx) throw new Error('writes go through store.transaction');
-  }
-
-
-  /** The row holding the key that `row` collides with, for the StoreConflictError. */
-  private async conflictFor(row: T, self?: string): Promise<StoreConflictError> {
-    if (self === undefined && (await this.get(row.id))) return new StoreConflictError(this.sql.def.name, ['id'], row.id);
-    for (const fields of this.sql.def.unique ?? []) {
-      const values = fields.map((f) => (row as Record<string, unknown>)[f]);
-      if (values.some((v) => v === undefined || v === null)) continue;
-      const where = Object.fromEntries(fields.map((f, i) => [f, values[i]])) as Where<T>;
-      const holder = await this.findOne(where);
-      if (holder && holder.id !== self) return new StoreConflictError(this.sql.def.name, fields, holder.id);
-    }
-    // The key is held by a row this transaction cannot see yet (a concurrent commit).
-    throw new RetryTransaction(`unique key on ${this.sql.def.name} taken concurrently`);
-  }
-
-  async insert(row: T): Promise<T> {
-    this.writable();
-    const doc = JSON.stringify(row);
-    const r = await this.run<{ doc: T }>(
-      `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING doc`,
-      [row.id, doc],
-    );
-    if (r.rows.length === 0) throw await this.conflictFor(JSON.parse(doc) as T);
-    return decode<T>(r.rows[0]!.doc);
-  }
-
-  async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
-    this.writable();
-    const set: Record<string, unknown> = {};
-    const drop: string[] = [];
-    for (const [k, v] of Object.entries(patch)) {
-      if (k === 'id') continue;
-      if (v === undefined) drop.push(k);
-      else set[k] = v;
-    }
-    const params: unknown[] = [id, drop, JSON.stringify(set)];
-    const clauses = ['id = $1', ...this.sql.where(expect, params)];
-    const text = `UPDATE ${this.sql.t} SET doc = (doc - $2::text[]) || $3::jsonb WHERE ${clauses.join(' AND ')} RETURNING doc`;
-    // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
-    const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
-    if (!touchesUnique) {
-      const r = await this.run<{ doc: T }>(text, params);
-      return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
-    }
-    await this.run('SAVEPOINT sp_unique', []);
-    try {
-      const r = await this.run<{ doc: T }>(text, params);
-      await this.run('RELEASE SAVEPOINT sp_unique', []);
-      return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
-    } catch (e) {
-      if (sqlState(e) !== '23505') throw e;
-      await this.run('ROLLBACK TO SAVEPOINT sp_unique', []);
-      const current = await this.get(id);
-      throw await this.conflictFor({ ...(current ?? {}), ...set, id } as T, id);
-    }
-  }
-
-  async remove(id: string): Promise<boolean> {
-    this.writable();
-    const r = await this.run(`DELETE FROM ${this.sql.t} WHERE id = $1`, [id]);
-    return (r.rowCount ?? 0) > 0;
-  }
-}
-
+/**
+ * The Store on PostgreSQL (DATABASE_URL). Every transaction runs at SERIALIZABLE, so the
+ * domain's read-check-write code (balance checks, reference dedupe, compare-and-set) keeps
+ * the guarantee it has on lowdb, where transactions run one at a time: the outcome is that of
+ * some serial order. A transaction PostgreSQL aborts for a serialization failure or deadlock
+ * is run again from the start (transaction bodies do no outside I/O, so this is safe), up to
+ * MAX_ATTEMPTS times. Unique groups are real unique indexes; a duplicate insert is found with
+ * ON CONFLICT DO NOTHING, which leaves the transaction usable, and answered with the same
+ * StoreConflictError (naming the row that holds the key) as lowdb gives.
+ */
 export class PgStore implements Store {
   private readonly sql = new Map<string, TableSql<Row>>();
   private readonly readers = new Map<string, ReadTable<Row>>();
+  private readonly batchers = new Map<string, InsertBatcher<Row>>();
   private closed = false;
 
   private constructor(
@@ -520,18 +254,14 @@ export class PgStore implements Store {
     return { hits: row.hits, resetAt: row.reset_at };
   }
 
-  async insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>> {
-    const sql = this.tableSql(def);
-    // One autocommit statement: atomic on its own, no BEGIN/COMMIT round trips. A key held by a
-    // concurrent commit this statement could not see is simply tried again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await insertOrGetWith(sql, this.runner(this.pool), row);
-      } catch (e) {
-        if (!(e instanceof RetryTransaction) || attempt >= KEY_TAKEN_ATTEMPTS) throw e;
-        this.opts.onRetry?.(attempt, '23505');
-      }
+  /** One autocommit statement per row, or per batch of rows arriving together (insert-batcher.ts). */
+  insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>> {
+    let b = this.batchers.get(def.name) as InsertBatcher<T> | undefined;
+    if (!b) {
+      b = new InsertBatcher<T>(this.tableSql(def), this.runner(this.pool), this.opts.onRetry);
+      this.batchers.set(def.name, b as unknown as InsertBatcher<Row>);
     }
+    return b.insertOrGet(row);
   }
 
   subscribe(channel: string, fn: (payload: string | undefined) => void): Promise<Subscription> {
@@ -555,3 +285,4 @@ export class PgStore implements Store {
     await this.pool.end();
   }
 }
+

@@ -5,7 +5,7 @@ import type { Row, TableDef } from '../types.js';
  * How a TableDef maps onto PostgreSQL. Each table holds the row as `jsonb` (`doc`), its id as
  * the primary key and an identity column `seq` for insertion order (the store's `order` and
  * `after` cursor). Fields named in `indexes` get a btree on `(doc->'field', seq)`, so an equality
- * filter with newest-first paging is one index range scan. Unique groups become partial unique
+ * filter with newest-first paging is one index range scan (a group of fields: `(doc->'a', doc->'b', seq)`). Unique groups become partial unique
  * indexes that leave out rows missing a field or holding null (the Store contract exempts them).
  * The migration files are written from these functions (`npm run db:migration`) and the store
  * checks at first use that every index a TableDef asks for exists.
@@ -49,7 +49,10 @@ export interface IndexSpec {
 export function indexSpecs(def: TableDef<Row>): IndexSpec[] {
   const out: IndexSpec[] = [];
   for (const fields of def.unique ?? []) out.push({ name: indexName(def.name, 'u', fields), unique: true, fields });
-  for (const f of def.indexes ?? []) out.push({ name: indexName(def.name, 'i', [f]), unique: false, fields: [f] });
+  for (const f of def.indexes ?? []) {
+    const fields = typeof f === 'string' ? [f] : f;
+    out.push({ name: indexName(def.name, 'i', fields), unique: false, fields });
+  }
   for (const pair of def.ranges ?? []) out.push({ name: indexName(def.name, 'r', pair), unique: false, fields: pair, range: true });
   return out;
 }
@@ -66,7 +69,7 @@ export function indexDdl(table: string, spec: IndexSpec): string {
     const [eq, f] = spec.fields as [string, string];
     return `CREATE INDEX ${ident(spec.name)} ON ${ident(table)} (${fieldExpr(eq)}, ${fieldExpr(f)}, id) WHERE ${presentExpr(f)};`;
   }
-  return `CREATE INDEX ${ident(spec.name)} ON ${ident(table)} (${fieldExpr(spec.fields[0]!)}, seq);`;
+  return `CREATE INDEX ${ident(spec.name)} ON ${ident(table)} (${spec.fields.map(fieldExpr).join(', ')}, seq);`;
 }
 
 export function tableDdl(def: TableDef<Row>): string {

@@ -1,0 +1,170 @@
+import type pg from 'pg';
+import { StoreConflictError, type FindOptions, type InsertOrGet, type RangeQuery, type Row, type Where, type WriteTable } from '../types.js';
+import { checkRange } from '../range.js';
+import { deepFreeze } from '../row-values.js';
+import { fieldExpr, presentExpr } from './schema.js';
+import { RetryTransaction, sqlState } from './retry-rules.js';
+import type { TableSql } from './table-sql.js';
+
+export function decode<T>(doc: unknown): T {
+  return deepFreeze(doc as T);
+}
+
+/** `insertOrGet` on `run` (a transaction's client, or the pool for one autocommit statement). */
+export async function insertOrGetWith<T extends Row>(sql: TableSql<T>, run: Run, row: T): Promise<InsertOrGet<T>> {
+  const doc = JSON.stringify(row);
+  const q = sql.insertOrGet(row, doc);
+  const r = await run<{ doc: T | null }>(q.text, q.params, sql.prepared(q.text));
+  if (r.rows.length === 0) throw new RetryTransaction(`unique key on ${sql.def.name} taken concurrently`);
+  const got = r.rows[0]!.doc;
+  // Inserted: the row is what was sent (parsed back from the same JSON, not read back over the wire).
+  return got === null ? { inserted: true, row: decode<T>(JSON.parse(doc)) } : { inserted: false, existing: decode<T>(got) };
+}
+
+export type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
+
+export class PgTable<T extends Row> implements WriteTable<T> {
+  private readonly getSql: string;
+
+  constructor(
+    private readonly sql: TableSql<T>,
+    private readonly run: Run,
+    private readonly inTx: boolean,
+  ) {
+    this.getSql = `SELECT doc FROM ${this.sql.t} WHERE id = $1`;
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    const r = await this.run<{ doc: T }>(this.getSql, [id], this.sql.prepared(this.getSql));
+    return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
+  }
+
+  async insertOrGet(row: T): Promise<InsertOrGet<T>> {
+    this.writable();
+    return insertOrGetWith(this.sql, this.run, row);
+  }
+
+  async findOne(where: Where<T>): Promise<T | undefined> {
+    return (await this.findMany(where, { limit: 1 }))[0];
+  }
+
+  async findMany(where: Where<T> = {}, opts: FindOptions = {}): Promise<T[]> {
+    if (opts.limit !== undefined && opts.limit <= 0) return [];
+    const params: unknown[] = [];
+    const clauses = this.sql.where(where, params);
+    const desc = opts.order === 'desc';
+    if (opts.after !== undefined) {
+      params.push(opts.after);
+      // An unknown cursor compares with NULL: no rows, as on lowdb.
+      clauses.push(`seq ${desc ? '<' : '>'} (SELECT seq FROM ${this.sql.t} WHERE id = $${params.length})`);
+    }
+    let text = `SELECT doc FROM ${this.sql.t}`;
+    if (clauses.length) text += ` WHERE ${clauses.join(' AND ')}`;
+    // A filter naming the id or a whole unique group matches at most one row: no ORDER BY,
+    // which would tempt the planner to walk the seq index and filter (a full scan when the
+    // key is new, as for every reference dedupe of a new payment).
+    if (!this.sql.singleRow(where)) text += ` ORDER BY seq ${desc ? 'DESC' : 'ASC'}`;
+    if (opts.limit !== undefined && Number.isFinite(opts.limit)) {
+      params.push(Math.floor(opts.limit));
+      text += ` LIMIT $${params.length}`;
+    }
+    const r = await this.run<{ doc: T }>(text, params);
+    return r.rows.map((row) => decode<T>(row.doc));
+  }
+
+  async findRange(where: Where<T>, range: RangeQuery): Promise<T[]> {
+    checkRange(this.sql.def, where, range);
+    const params: unknown[] = [];
+    const clauses = this.sql.where(where, params);
+    const f = fieldExpr(range.field);
+    // Spelled like the partial range index (schema.ts), so this is one index range scan.
+    clauses.push(presentExpr(range.field));
+    if (range.atMost !== undefined) {
+      params.push(JSON.stringify(range.atMost));
+      clauses.push(`${f} <= $${params.length}::jsonb`);
+    }
+    if (range.after !== undefined) {
+      params.push(JSON.stringify(range.after.value), range.after.id);
+      clauses.push(`(${f}, id) > ($${params.length - 1}::jsonb, $${params.length})`);
+    }
+    params.push(Math.floor(range.limit));
+    const text = `SELECT doc FROM ${this.sql.t} WHERE ${clauses.join(' AND ')} ORDER BY ${f}, id LIMIT $${params.length}`;
+    const r = await this.run<{ doc: T }>(text, params);
+    return r.rows.map((row) => decode<T>(row.doc));
+  }
+
+  async count(where: Where<T> = {}): Promise<number> {
+    const params: unknown[] = [];
+    const clauses = this.sql.where(where, params);
+    const text = `SELECT count(*)::int AS n FROM ${this.sql.t}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
+    const r = await this.run<{ n: number }>(text, params);
+    return r.rows[0]!.n;
+  }
+
+  private writable(): void {
+    if (!this.inTx) throw new Error('writes go through store.transaction');
+  }
+
+
+  /** The row holding the key that `row` collides with, for the StoreConflictError. */
+  private async conflictFor(row: T, self?: string): Promise<StoreConflictError> {
+    if (self === undefined && (await this.get(row.id))) return new StoreConflictError(this.sql.def.name, ['id'], row.id);
+    for (const fields of this.sql.def.unique ?? []) {
+      const values = fields.map((f) => (row as Record<string, unknown>)[f]);
+      if (values.some((v) => v === undefined || v === null)) continue;
+      const where = Object.fromEntries(fields.map((f, i) => [f, values[i]])) as Where<T>;
+      const holder = await this.findOne(where);
+      if (holder && holder.id !== self) return new StoreConflictError(this.sql.def.name, fields, holder.id);
+    }
+    // The key is held by a row this transaction cannot see yet (a concurrent commit).
+    throw new RetryTransaction(`unique key on ${this.sql.def.name} taken concurrently`);
+  }
+
+  async insert(row: T): Promise<T> {
+    this.writable();
+    const doc = JSON.stringify(row);
+    const r = await this.run<{ doc: T }>(
+      `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING doc`,
+      [row.id, doc],
+    );
+    if (r.rows.length === 0) throw await this.conflictFor(JSON.parse(doc) as T);
+    return decode<T>(r.rows[0]!.doc);
+  }
+
+  async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
+    this.writable();
+    const set: Record<string, unknown> = {};
+    const drop: string[] = [];
+    for (const [k, v] of Object.entries(patch)) {
+      if (k === 'id') continue;
+      if (v === undefined) drop.push(k);
+      else set[k] = v;
+    }
+    const params: unknown[] = [id, drop, JSON.stringify(set)];
+    const clauses = ['id = $1', ...this.sql.where(expect, params)];
+    const text = `UPDATE ${this.sql.t} SET doc = (doc - $2::text[]) || $3::jsonb WHERE ${clauses.join(' AND ')} RETURNING doc`;
+    // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
+    const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
+    if (!touchesUnique) {
+      const r = await this.run<{ doc: T }>(text, params);
+      return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
+    }
+    await this.run('SAVEPOINT sp_unique', []);
+    try {
+      const r = await this.run<{ doc: T }>(text, params);
+      await this.run('RELEASE SAVEPOINT sp_unique', []);
+      return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
+    } catch (e) {
+      if (sqlState(e) !== '23505') throw e;
+      await this.run('ROLLBACK TO SAVEPOINT sp_unique', []);
+      const current = await this.get(id);
+      throw await this.conflictFor({ ...(current ?? {}), ...set, id } as T, id);
+    }
+  }
+
+  async remove(id: string): Promise<boolean> {
+    this.writable();
+    const r = await this.run(`DELETE FROM ${this.sql.t} WHERE id = $1`, [id]);
+    return (r.rowCount ?? 0) > 0;
+  }
+}
