@@ -72,7 +72,7 @@ export function checkoutRouter(deps: Core): Router {
         ok: true,
         payment: {
           ...checkoutView(p, merchantNameFor(p, account)),
-          ...deps.present.checkout(),
+          ...deps.present.checkout(p),
           ...(deposit
             ? {
                 depositAddress: deposit.address,

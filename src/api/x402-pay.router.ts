@@ -124,14 +124,14 @@ async function payManual(mc: ManualCaptureSessions, p: Payment, payTo: Address, 
 export function x402PayRouter(deps: Core): Router {
   const r = Router();
   r.use('/checkout', useErrorShape('checkout'));
-  const port = deps.x402Port;
-
   r.get('/checkout/:id/x402', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const id = String(req.params.id);
     const settlement = deps.settlement;
     const p = await deps.payments.get(id);
     if (!p) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
+    // The session's terms name its mode's chain (docs/test-mode.md).
+    const port = deps.forMode(p.livemode !== false).x402Port;
     const payTo = await settlement.recipientFor(p);
     if (!payTo) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     const url = x402UrlFor(deps.config.PUBLIC_URL, id);

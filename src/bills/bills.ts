@@ -40,6 +40,8 @@ import type { PayBillInput } from './schemas.js';
 export type BillStatus = 'submitted' | 'paid' | 'completed' | 'failed' | 'refunding' | 'refunded';
 
 export interface BillPayment {
+  /** `false`: paid on test mode's chain (docs/test-mode.md). */
+  livemode?: boolean;
   readonly id: string;
   accountId: string;
   status: BillStatus;
@@ -116,6 +118,11 @@ export interface BillsOptions {
   attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
+  /**
+   * The mode whose records this service moves, when each mode has a chain of its own
+   * (docs/test-mode.md): its new records carry it, and its sweeps touch only those. Unset: both.
+   */
+  livemode?: boolean;
 }
 
 const fmtStable = formatUsdc;
@@ -241,6 +248,7 @@ export class BillsService {
       });
       if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const bill = await tx.table(BillPayments).insert({
+        ...(this.opts.livemode === false ? { livemode: false } : {}),
         id,
         accountId,
         status: 'submitted',
@@ -278,7 +286,8 @@ export class BillsService {
     const t = this.store.table(BillPayments);
     const before = this.now().getTime() - idleMs;
     const rows = await Promise.all((['submitted', 'paid', 'refunding'] as const).map((status) => t.findMany({ status })));
-    return rows.flat().filter((b) => Date.parse(b.updatedAt) <= before);
+    const mode = this.opts.livemode;
+    return rows.flat().filter((b) => Date.parse(b.updatedAt) <= before && (mode === undefined || (b.livemode !== false) === mode));
   }
 
   /** Finishes a bill left part-way (no receipt yet, refund not confirmed). Idempotent. */

@@ -14,8 +14,8 @@ import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel, type ReceiptMo
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
 /** The network the page pays on (CHAIN_NAME / CHAIN_EXPLORER_URL override the defaults). */
-export function checkoutNetwork(deps: Pick<Core, 'wallets'>): NetworkInfo {
-  return deps.wallets.network;
+export function checkoutNetwork(deps: Pick<Core, 'forMode'>, p?: Pick<Payment, 'livemode'>): NetworkInfo {
+  return deps.forMode(p?.livemode !== false).wallets.network;
 }
 
 /** "1 USDC = 129.25 KES": the rate locked at creation (units of the currency per stablecoin). */
@@ -39,9 +39,11 @@ async function signedInAccount(deps: Core, req: Request): Promise<Account | unde
 }
 
 async function appWalletModel(deps: Core, account: Account, p: Payment): Promise<AppWalletModel> {
-  const address = deps.wallets.addressOf(account);
+  // The wallet's money on the session's mode's chain.
+  const wallets = deps.forMode(p.livemode !== false).wallets;
+  const address = wallets.addressOf(account);
   const recipient = await deps.settlement.recipientFor(p);
-  const balance = await deps.wallets.balanceOf(address).catch(() => undefined);
+  const balance = await wallets.balanceOf(address).catch(() => undefined);
   return {
     name: account.name,
     balanceText: balance === undefined ? 'unavailable' : formatUsdc(balance),
@@ -95,9 +97,9 @@ export function checkoutPageRouter(deps: Core): Router {
     const account = await deps.accounts.get(p.accountId);
     const merchantName = merchantNameFor(p, account);
     const amountText = money(deps, p.amount, p.currency);
-    const extras = deps.present.checkout();
+    const extras = deps.present.checkout(p);
     const tokenSymbol = typeof extras.tokenSymbol === 'string' ? extras.tokenSymbol : 'USDC';
-    const network = checkoutNetwork(deps);
+    const network = checkoutNetwork(deps, p);
     const payable = p.status === 'pending';
     const paid = p.status === 'settled' || (p.status as string) === 'refunded';
     const pageUrl = deps.payments.checkoutUrl(p.id);
@@ -119,7 +121,7 @@ export function checkoutPageRouter(deps: Core): Router {
         rateText: rateText(p, tokenSymbol),
         status: p.status,
         expiresAt: p.expiresAt,
-        chainId: deps.wallets.chainId,
+        chainId: network.chainId,
         networkName: network.name,
         pageUrl,
         qrSvg: payable ? await qrSvg(pageUrl) : undefined,
@@ -131,7 +133,7 @@ export function checkoutPageRouter(deps: Core): Router {
           receivedText: deposit.received > 0n ? formatUsdc(deposit.received) : undefined,
           received: deposit.received > 0n ? usdcDecimal(deposit.received) : '',
         },
-        testWallet: deps.wallets.devTools,
+        testWallet: deps.forMode(p.livemode !== false).wallets.devTools,
         // The way back: while pending (status=pending tells the merchant nothing was paid) and
         // once the payment is over, as after paying.
         returnUrl: p.status === 'processing' ? undefined : redirectFor(p),

@@ -36,6 +36,11 @@ export interface ClaimsOptions {
   onEvent?: (tx: Tx, type: ClaimEventType, accountId: string, data: ClaimEventData, nowMs: number, livemode: boolean) => Promise<void>;
   /** Test hook: called at each step boundary (a crash test throws or kills the process there). */
   crashAt?: (step: ClaimStep) => void;
+  /**
+   * The mode whose records this service moves, when each mode has a chain of its own
+   * (docs/test-mode.md): its new records carry it, and its sweeps touch only those. Unset: both.
+   */
+  livemode?: boolean;
 }
 
 /** The points a crash test stops at: after each intent is recorded, and after each move. */
@@ -233,17 +238,20 @@ export class ClaimsService {
   async sweep(): Promise<number> {
     let n = 0;
     const t = this.store.table(Claims);
+    const mode = this.opts.livemode;
+    // With a chain per mode, each mode's service sweeps its own claims on its own chain.
+    const mine = (c: Claim) => mode === undefined || (c.livemode !== false) === mode;
     for (const status of IN_FLIGHT) {
-      for (const c of await t.findMany({ status })) {
+      for (const c of (await t.findMany({ status })).filter(mine)) {
         n++;
         if (status === 'funding') await this.fund(c);
         else if (status === 'claiming') await this.payout(c);
         else await this.giveBack(c);
       }
     }
-    for (const c of await t.findMany({ status: 'claimed' })) if (!c.feeSettled && BigInt(c.fee) > 0n) await this.payout(c);
+    for (const c of (await t.findMany({ status: 'claimed' })).filter(mine)) if (!c.feeSettled && BigInt(c.fee) > 0n) await this.payout(c);
     const now = this.now().getTime();
-    for (const c of await t.findMany({ status: 'open' })) {
+    for (const c of (await t.findMany({ status: 'open' })).filter(mine)) {
       if (Date.parse(c.expiresAt) > now) continue;
       const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'expired' });
       if (moved) {

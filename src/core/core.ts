@@ -11,6 +11,7 @@ import type { Payment, PaymentsService } from '../payments/payments.js';
 import type { PaymentCancellation } from '../payments/cancel.js';
 import type { FxService } from '../fx/rates.js';
 import type { SettlementService } from '../settlement/settlement.js';
+import type { DepositWatcher } from '../settlement/deposits.js';
 import type { WalletPayments } from '../settlement/wallet-payments.js';
 import type { Agent } from '../agent/agent.js';
 import type { PendingAction } from '../agent/index.js';
@@ -36,6 +37,24 @@ import type { RelayerStatus } from '../chain/relayer-health.js';
 import type { PoliciesService } from '../policies/policies.js';
 import type { ReceiptsService } from '../receipts/receipts.js';
 
+/**
+ * Checkout settlement as the doors call it: with a chain per mode, each call goes to the
+ * payment's mode's chain (src/core/by-mode.ts).
+ */
+export type SettlementDoor = Pick<SettlementService, 'settle' | 'authorizationFor' | 'recipientFor' | 'nonceFor' | 'reconcile'> & {
+  deposits: Pick<DepositWatcher, 'depositFor' | 'get' | 'uri' | 'pass'>;
+};
+
+/** The chain-dependent services of one mode, for a door whose mode comes from its caller (a key, the app's switch). */
+export interface ModeServices {
+  facilitator: Facilitator;
+  wallets: Wallets;
+  x402Port: ExactEvmPort;
+  transfers: TransfersService;
+  claims: ClaimsService;
+  quotes: QuotesService;
+}
+
 export interface Core {
   config: Config;
   logger: Logger;
@@ -46,7 +65,12 @@ export interface Core {
   /** Canceling pending payments (src/payments/cancel.ts). */
   cancellation: PaymentCancellation;
   /** On-chain settlement of checkout payments (src/settlement). */
-  settlement: SettlementService;
+  settlement: SettlementDoor;
+  /**
+   * The services of a mode: test mode's chain for `false` when each mode has its own
+   * (docs/test-mode.md, "Where test mode settles"); the fields above dispatch by record.
+   */
+  forMode(livemode: boolean): ModeServices;
   /** The checkout's app-wallet and (dev only) test-wallet payments. */
   walletPayments: WalletPayments;
   /** Refunds of settled payments (src/refunds). */
@@ -94,11 +118,11 @@ export interface Core {
   metrics: Metrics;
   /** The fields the HTTP answers add beyond a record's own (they need the chain or settlement). */
   present: {
-    /** `GET /api/me`: the custodial wallet. */
-    account(account: Account): Promise<Record<string, unknown>>;
+    /** `GET /api/me`: the custodial wallet, with its balance on the mode's chain. */
+    account(account: Account, livemode?: boolean): Promise<Record<string, unknown>>;
     /** The authenticated payment record: where it is paid to and its x402 URL. */
     payment(payment: Payment): Promise<Record<string, unknown>>;
-    /** The public checkout view: the chain the page pays on. */
-    checkout(): Record<string, unknown>;
+    /** The public checkout view: the chain the page pays on (the payment's mode's). */
+    checkout(payment?: Pick<Payment, 'livemode'>): Record<string, unknown>;
   };
 }

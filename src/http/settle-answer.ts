@@ -61,7 +61,7 @@ export async function sendSettleResult(deps: Pick<Core, 'payments' | 'accounts' 
     return;
   }
   const account = await deps.accounts.get(r.payment.accountId);
-  const payment = { ...checkoutView(r.payment, merchantNameFor(r.payment, account)), ...deps.present.checkout() };
+  const payment = { ...checkoutView(r.payment, merchantNameFor(r.payment, account)), ...deps.present.checkout(r.payment) };
   if (r.payment.status === 'settled') {
     res.status(200).json({ ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) });
   } else {

@@ -32,6 +32,8 @@ export type MarketDisplayStatus = MarketStatus | 'closed';
 
 export interface Market {
   readonly id: string;
+  /** `false`: a test-mode market, on test mode's chain (docs/test-mode.md). */
+  livemode?: boolean;
   /** 0-based creation sequence: picks the escrow wallet. */
   seq: number;
   escrowIndex: number;
@@ -147,6 +149,11 @@ export interface MarketsOptions {
   payoutConcurrency?: number;
   logger?: Logger;
   now?: () => Date;
+  /**
+   * The mode whose records this service moves, when each mode has a chain of its own
+   * (docs/test-mode.md): its new records carry it, and its sweeps touch only those. Unset: both.
+   */
+  livemode?: boolean;
 }
 
 const YEAR_MS = 366 * 86_400_000;
@@ -166,8 +173,14 @@ export class MarketsService {
     this.now = opts.now ?? (() => new Date());
   }
 
-  get(id: string): Promise<Market | undefined> {
-    return this.store.table(Markets).get(id);
+  async get(id: string): Promise<Market | undefined> {
+    const m = await this.store.table(Markets).get(id);
+    // A market lives on one chain: the other mode's markets are not seen (nor staked on) here.
+    return m && this.mine(m) ? m : undefined;
+  }
+
+  private mine(r: { livemode?: boolean }): boolean {
+    return this.opts.livemode === undefined || (r.livemode !== false) === this.opts.livemode;
   }
 
   /** An account's own stakes, newest first (for its activity list). */
@@ -231,6 +244,7 @@ export class MarketsService {
       // Inside the transaction nobody else can take the same sequence number (and escrow).
       const seq = await t.count();
       return t.insert({
+        ...(this.opts.livemode === false ? { livemode: false } : {}),
         id: newId('mkt'),
         seq,
         escrowIndex: marketEscrowIndex(seq),
@@ -252,7 +266,7 @@ export class MarketsService {
   /** Newest first; `status` uses the shown status (open means still taking stakes). */
   async list(input: ListMarketsInput = {}, opts: { limit?: number } = {}): Promise<Market[]> {
     const now = this.now();
-    const all = await this.store.table(Markets).findMany({}, { order: 'desc' });
+    const all = (await this.store.table(Markets).findMany({}, { order: 'desc' })).filter((m) => this.mine(m));
     const wanted = (m: Market) => {
       if (!input.status) return true;
       const s = this.displayStatus(m, now);
@@ -278,7 +292,7 @@ export class MarketsService {
       const m = await this.get(text);
       return m ? { ok: true, market: m } : fail(MarketReason.marketNotFound, `No such market: ${text}.`, 'market');
     }
-    const all = await this.store.table(Markets).findMany();
+    const all = (await this.store.table(Markets).findMany()).filter((m) => this.mine(m));
     const matching = all.filter((m) => questionMatches(text, m.question));
     const inScope =
       scope === 'stake'
@@ -447,8 +461,10 @@ export class MarketsService {
     const idle = (r: { updatedAt: string }) => Date.parse(r.updatedAt) <= before;
     const stakes = (await this.store.table(Stakes).findMany({ status: 'submitted' })).filter(idle).map((s) => s.marketId);
     const mt = this.store.table(Markets);
-    const settling = [...(await mt.findMany({ status: 'resolving' })), ...(await mt.findMany({ status: 'cancelling' }))];
-    return { stakes: [...new Set(stakes)], payouts: settling.filter(idle).map((m) => m.id) };
+    const settling = [...(await mt.findMany({ status: 'resolving' })), ...(await mt.findMany({ status: 'cancelling' }))].filter((m) => this.mine(m));
+    // Stakes follow their market's mode (a market takes stakes of its own mode only).
+    const ours = new Set((await Promise.all([...new Set(stakes)].map((id) => this.get(id)))).filter((m) => m !== undefined).map((m) => m.id));
+    return { stakes: [...ours], payouts: settling.filter(idle).map((m) => m.id) };
   }
 
   /** Finishes stakes left `submitted` (same nonce: never moves money twice). */

@@ -122,8 +122,8 @@ export interface RefundsOptions {
   confirmTimeoutMs?: number;
   /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
   attempts?: RelayAttempts;
-  /** false when the only chain is a real network: a test-mode payment is never refunded on it (docs/test-mode.md). */
-  testModeSettles?: boolean;
+  /** The mode whose refunds this instance pays, when each mode has a chain of its own (docs/test-mode.md); unset: both. */
+  livemode?: boolean;
 }
 
 export class RefundsService {
@@ -145,10 +145,8 @@ export class RefundsService {
     livemode = true,
   ): Promise<Result<CreatedRefund, RefundReason>> {
     const p = await this.o.payments.getForAccount(accountId, paymentId, livemode);
-    if (!p) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
-    if (p.livemode === false && this.o.testModeSettles === false) {
-      return fail(RefundReason.testModeUnavailable, 'Test mode is not available on this service (its only network is a real one): a test-mode payment cannot be refunded here.');
-    }
+    // The other mode's payment is refunded by the other chain's instance (src/core/by-mode.ts).
+    if (!p || !this.mine(p)) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
     const requestHash = sha256(JSON.stringify([paymentId, input.amount ?? null, input.reason ?? null]));
     const idemId = idempotencyKey ? sha256(JSON.stringify(livemode ? [accountId, idempotencyKey] : [accountId, idempotencyKey, 'test'])) : undefined;
     if (idemId) {
@@ -206,7 +204,7 @@ export class RefundsService {
       const stable = amountMinor === leftMinor ? leftStable : (BigInt(now.stablecoinAmount) * amountMinor) / paymentMinor;
       if (stable <= 0n) return fail(RefundReason.invalidAmount, 'amount is too small to refund in the stablecoin.', 'amount');
       // Pending refunds from the same wallet have not left it yet.
-      const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
+      const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).filter((r) => this.mine(r)).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
       if (balance - pendingOut < stable) {
         return fail(
           RefundReason.insufficientBalance,
@@ -343,7 +341,7 @@ export class RefundsService {
 
   /** Re-runs every pending refund (after a crash or an unconfirmed receipt); safe to repeat. */
   async reconcile(): Promise<number> {
-    const pending = await this.o.store.table(Refunds).findMany({ status: 'pending' });
+    const pending = (await this.o.store.table(Refunds).findMany({ status: 'pending' })).filter((r) => this.mine(r));
     let n = 0;
     for (const r of pending) {
       if (this.closed) break;
@@ -352,6 +350,11 @@ export class RefundsService {
       if (after.status !== 'pending') n++;
     }
     return n;
+  }
+
+  /** A record of the mode this instance's chain serves (every record when it serves both). */
+  private mine(r: { livemode?: boolean }): boolean {
+    return this.o.livemode === undefined || (r.livemode !== false) === this.o.livemode;
   }
 
   // `reconcile` runs as the scheduler's `reconcile:refunds` job (src/core/build.ts).

@@ -58,6 +58,8 @@ export interface Deposit {
   transfers: DepositTransfer[];
   /** Stored before the sweep is sent (the payment is `processing` from then on). */
   sweep?: { value: string; transferIds: string[]; payTo: string; txHash?: string; done?: boolean };
+  /** `false` for a test-mode payment's address: watched on test mode's chain (docs/test-mode.md). */
+  livemode?: boolean;
   updatedAt: string;
 }
 
@@ -120,6 +122,8 @@ export interface DepositWatcherOptions {
   graceMs: number;
   /** Receipt wait of a sweep or refund within a pass (then the next pass looks again). */
   relayWaitMs?: number;
+  /** The mode whose deposit addresses this watcher's chain serves; unset: every address (one chain for both modes). */
+  livemode?: boolean;
 }
 
 export const DEPOSIT_SWEEP_NONCE_KIND = 'deposit-sweep';
@@ -184,6 +188,7 @@ export class DepositWatcher {
             watch: 'open',
             watchUntil,
             transfers: [],
+            ...(p.livemode === false ? { livemode: false } : {}),
             updatedAt: now,
           });
         });
@@ -211,7 +216,7 @@ export class DepositWatcher {
     // only be paid in a later block, which the next pass scans with it (docs/settlement.md).
     const latest = await this.o.chain.latestBlockNumber();
     const rows = await this.watched();
-    const cursor = await this.o.store.table(DepositScan).get(CURSOR_ID);
+    const cursor = await this.o.store.table(DepositScan).get(this.cursorId);
     const fresh = new Set<string>();
     const from = cursor ? max0(BigInt(cursor.block) + 1n - RESCAN_OVERLAP) : latest > FIRST_SCAN_LOOKBACK ? latest - FIRST_SCAN_LOOKBACK : 0n;
     if (rows.length > 0 && from <= latest) {
@@ -260,8 +265,16 @@ export class DepositWatcher {
     return summary;
   }
 
-  private watched(): Promise<Deposit[]> {
-    return rangeAll(this.o.store.table(Deposits), { watch: 'open' }, { field: 'watchUntil', limit: PAGE });
+  private async watched(): Promise<Deposit[]> {
+    const rows = await rangeAll(this.o.store.table(Deposits), { watch: 'open' }, { field: 'watchUntil', limit: PAGE });
+    // With a chain per mode, each chain's watcher scans only its own mode's addresses.
+    const mode = this.o.livemode;
+    return mode === undefined ? rows : rows.filter((r) => (r.livemode !== false) === mode);
+  }
+
+  /** Each chain's scan has its own cursor (block numbers of different chains never compare). */
+  private get cursorId(): string {
+    return this.o.livemode === false ? `${CURSOR_ID}:test` : CURSOR_ID;
   }
 
   /** Adds the transfers not credited yet; returns how many. */
@@ -280,9 +293,10 @@ export class DepositWatcher {
 
   private async saveCursor(block: bigint): Promise<void> {
     await this.o.store.write(DepositScan, async (t) => {
-      const c = await t.get(CURSOR_ID);
-      if (!c) await t.insert({ id: CURSOR_ID, block: block.toString(), updatedAt: nowIso() });
-      else if (BigInt(c.block) < block) await t.update(CURSOR_ID, { block: block.toString(), updatedAt: nowIso() });
+      const id = this.cursorId;
+      const c = await t.get(id);
+      if (!c) await t.insert({ id, block: block.toString(), updatedAt: nowIso() });
+      else if (BigInt(c.block) < block) await t.update(id, { block: block.toString(), updatedAt: nowIso() });
     });
   }
 

@@ -71,6 +71,8 @@ export interface Transfer {
   updatedAt: string;
   submittedAt?: string;
   settledAt?: string;
+  /** `false`: moved on test mode's chain (docs/test-mode.md). */
+  livemode?: boolean;
 }
 
 export const Transfers = defineTable<Transfer>({
@@ -132,6 +134,11 @@ export interface TransfersOptions {
   attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
+  /**
+   * The mode whose records this service moves, when each mode has a chain of its own
+   * (docs/test-mode.md): its new records carry it, and its sweeps touch only those. Unset: both.
+   */
+  livemode?: boolean;
 }
 
 export class TransfersService {
@@ -235,7 +242,7 @@ export class TransfersService {
       now,
       ...(meta.requestId ? { requestId: meta.requestId } : {}),
     });
-    const transfer = await this.store.write(Transfers, (t) => t.insert(row));
+    const transfer = await this.store.write(Transfers, (t) => t.insert({ ...row, ...this.modeFields() }));
     return { ok: true, transfer };
   }
 
@@ -340,7 +347,16 @@ export class TransfersService {
     const t = this.store.table(Transfers);
     const all = (where: Partial<Transfer>) => rangeAll(t, where, { field: 'updatedAt', atMost, limit: 500 });
     const [submitted, feePending, feeFailed] = await Promise.all([all({ status: 'submitted' }), all({ feeStatus: 'pending' }), all({ feeStatus: 'failed' })]);
-    return [...submitted, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')];
+    return [...submitted, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')].filter((x) => this.mine(x));
+  }
+
+  /** What a new transfer row carries of this service's mode (a test-mode one is marked). */
+  modeFields(): { livemode?: false } {
+    return this.opts.livemode === false ? { livemode: false } : {};
+  }
+
+  private mine(r: { livemode?: boolean }): boolean {
+    return this.opts.livemode === undefined || (r.livemode !== false) === this.opts.livemode;
   }
 
   // ------------------------------------------------------------------------ internals
