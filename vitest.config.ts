@@ -26,6 +26,7 @@ export const CORE_ON_POSTGRES = [
   'test/x402/payment-identifier.test.ts',
   // Issue 24: test mode beside live (isolation in every list and by id, livemode on webhooks).
   'test/test-mode/isolation.test.ts',
+  'test/test-mode/real-network.test.ts',
 ];
 
 // Three projects: fast unit/HTTP/chain tests on lowdb, the PostgreSQL store's tests plus the core

@@ -18,6 +18,8 @@ import { authorize, settle, usdc, type Ctx } from '../settlement/helpers.js';
 import { signedRequest } from '../x402/helpers.js';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import type { ChainService } from '../../src/chain/chain.js';
+import { Transfers } from '../../src/transfers/transfers.js';
+import { SettlementAttempts } from '../../src/settlement/attempts.js';
 
 type TokenChain = Awaited<ReturnType<typeof startTokenChain>>;
 
@@ -63,6 +65,7 @@ describe('test mode on TEST_CHAIN_* beside a real network', () => {
       RECONCILE_INTERVAL: '1h',
       DEPOSIT_WATCH_INTERVAL: '1h',
       AGENT_RATE_LIMIT: '1000/min',
+      MONEY_RECONCILE_IDLE: '0',
     });
     m = await createMerchant(svc.api, 'Two Chains Shop');
     testKey = await testKeyOf(svc, m);
@@ -216,6 +219,18 @@ describe('test mode on TEST_CHAIN_* beside a real network', () => {
     await live.mint(wallet, usdc('10'));
     const liveSent = await call(`${svc.api}/agent/settle`, { key: m.key, body: { message: `send 2 USD to ${to}` } });
     expect(liveSent.status, JSON.stringify(liveSent.body)).toBe(200);
+    expect(await live.balanceOf(to)).toBe(usdc('2'));
+    expect(await test.balanceOf(to)).toBe(usdc('2'));
+
+    // The money sweep: a test transfer left `submitted` (a crash before its receipt) is finished
+    // from the test chain; the live chain's services never take it (they would sign it afresh there).
+    await svc.deps.store.write(Transfers, (t) => t.update(row!.id, { status: 'submitted' }));
+    // ...before its attempt was recorded, so nothing but the chain can say it moved.
+    for (const a of await svc.deps.store.table(SettlementAttempts).findMany({ subject: row!.id })) await svc.deps.store.write(SettlementAttempts, (t) => t.remove(a.id));
+    const walletLive = await live.balanceOf(wallet);
+    expect(await svc.deps.scheduler.runNow('reconcile:money')).toBe(true);
+    expect(await svc.deps.transfers.get(row!.id)).toMatchObject({ status: 'settled', txHash: row!.txHash, livemode: false });
+    expect(await live.balanceOf(wallet)).toBe(walletLive);
     expect(await live.balanceOf(to)).toBe(usdc('2'));
     expect(await test.balanceOf(to)).toBe(usdc('2'));
   });
