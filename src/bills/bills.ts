@@ -2,6 +2,7 @@ import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
@@ -40,8 +41,7 @@ import type { PayBillInput } from './schemas.js';
 export type BillStatus = 'submitted' | 'paid' | 'completed' | 'failed' | 'refunding' | 'refunded';
 
 export interface BillPayment {
-  /** `false`: paid on test mode's chain (docs/test-mode.md). */
-  livemode?: boolean;
+  livemode?: boolean; // false: paid on test mode's chain (docs/test-mode.md)
   readonly id: string;
   accountId: string;
   status: BillStatus;
@@ -118,10 +118,7 @@ export interface BillsOptions {
   attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
-  /**
-   * The mode whose records this service moves, when each mode has a chain of its own
-   * (docs/test-mode.md): its new records carry it, and its sweeps touch only those. Unset: both.
-   */
+  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
   livemode?: boolean;
 }
 
@@ -248,7 +245,7 @@ export class BillsService {
       });
       if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const bill = await tx.table(BillPayments).insert({
-        ...(this.opts.livemode === false ? { livemode: false } : {}),
+        ...modeMark(this.opts.livemode),
         id,
         accountId,
         status: 'submitted',
@@ -286,8 +283,7 @@ export class BillsService {
     const t = this.store.table(BillPayments);
     const before = this.now().getTime() - idleMs;
     const rows = await Promise.all((['submitted', 'paid', 'refunding'] as const).map((status) => t.findMany({ status })));
-    const mode = this.opts.livemode;
-    return rows.flat().filter((b) => Date.parse(b.updatedAt) <= before && (mode === undefined || (b.livemode !== false) === mode));
+    return rows.flat().filter((b) => Date.parse(b.updatedAt) <= before && servedBy(b, this.opts.livemode));
   }
 
   /** Finishes a bill left part-way (no receipt yet, refund not confirmed). Idempotent. */

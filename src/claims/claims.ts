@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
+import { servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
@@ -36,10 +37,7 @@ export interface ClaimsOptions {
   onEvent?: (tx: Tx, type: ClaimEventType, accountId: string, data: ClaimEventData, nowMs: number, livemode: boolean) => Promise<void>;
   /** Test hook: called at each step boundary (a crash test throws or kills the process there). */
   crashAt?: (step: ClaimStep) => void;
-  /**
-   * The mode whose records this service moves, when each mode has a chain of its own
-   * (docs/test-mode.md): its new records carry it, and its sweeps touch only those. Unset: both.
-   */
+  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
   livemode?: boolean;
 }
 
@@ -238,9 +236,7 @@ export class ClaimsService {
   async sweep(): Promise<number> {
     let n = 0;
     const t = this.store.table(Claims);
-    const mode = this.opts.livemode;
-    // With a chain per mode, each mode's service sweeps its own claims on its own chain.
-    const mine = (c: Claim) => mode === undefined || (c.livemode !== false) === mode;
+    const mine = (c: Claim) => servedBy(c, this.opts.livemode); // each mode's own claims, on its chain
     for (const status of IN_FLIGHT) {
       for (const c of (await t.findMany({ status })).filter(mine)) {
         n++;

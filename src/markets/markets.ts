@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
@@ -32,8 +33,7 @@ export type MarketDisplayStatus = MarketStatus | 'closed';
 
 export interface Market {
   readonly id: string;
-  /** `false`: a test-mode market, on test mode's chain (docs/test-mode.md). */
-  livemode?: boolean;
+  livemode?: boolean; // false: on test mode's chain (docs/test-mode.md)
   /** 0-based creation sequence: picks the escrow wallet. */
   seq: number;
   escrowIndex: number;
@@ -149,10 +149,7 @@ export interface MarketsOptions {
   payoutConcurrency?: number;
   logger?: Logger;
   now?: () => Date;
-  /**
-   * The mode whose records this service moves, when each mode has a chain of its own
-   * (docs/test-mode.md): its new records carry it, and its sweeps touch only those. Unset: both.
-   */
+  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
   livemode?: boolean;
 }
 
@@ -175,12 +172,7 @@ export class MarketsService {
 
   async get(id: string): Promise<Market | undefined> {
     const m = await this.store.table(Markets).get(id);
-    // A market lives on one chain: the other mode's markets are not seen (nor staked on) here.
-    return m && this.mine(m) ? m : undefined;
-  }
-
-  private mine(r: { livemode?: boolean }): boolean {
-    return this.opts.livemode === undefined || (r.livemode !== false) === this.opts.livemode;
+    return m && servedBy(m, this.opts.livemode) ? m : undefined; // one chain per market: the other mode's are unseen
   }
 
   /** An account's own stakes, newest first (for its activity list). */
@@ -244,7 +236,7 @@ export class MarketsService {
       // Inside the transaction nobody else can take the same sequence number (and escrow).
       const seq = await t.count();
       return t.insert({
-        ...(this.opts.livemode === false ? { livemode: false } : {}),
+        ...modeMark(this.opts.livemode),
         id: newId('mkt'),
         seq,
         escrowIndex: marketEscrowIndex(seq),
@@ -266,7 +258,7 @@ export class MarketsService {
   /** Newest first; `status` uses the shown status (open means still taking stakes). */
   async list(input: ListMarketsInput = {}, opts: { limit?: number } = {}): Promise<Market[]> {
     const now = this.now();
-    const all = (await this.store.table(Markets).findMany({}, { order: 'desc' })).filter((m) => this.mine(m));
+    const all = (await this.store.table(Markets).findMany({}, { order: 'desc' })).filter((m) => servedBy(m, this.opts.livemode));
     const wanted = (m: Market) => {
       if (!input.status) return true;
       const s = this.displayStatus(m, now);
@@ -292,7 +284,7 @@ export class MarketsService {
       const m = await this.get(text);
       return m ? { ok: true, market: m } : fail(MarketReason.marketNotFound, `No such market: ${text}.`, 'market');
     }
-    const all = (await this.store.table(Markets).findMany()).filter((m) => this.mine(m));
+    const all = (await this.store.table(Markets).findMany()).filter((m) => servedBy(m, this.opts.livemode));
     const matching = all.filter((m) => questionMatches(text, m.question));
     const inScope =
       scope === 'stake'
@@ -461,8 +453,7 @@ export class MarketsService {
     const idle = (r: { updatedAt: string }) => Date.parse(r.updatedAt) <= before;
     const stakes = (await this.store.table(Stakes).findMany({ status: 'submitted' })).filter(idle).map((s) => s.marketId);
     const mt = this.store.table(Markets);
-    const settling = [...(await mt.findMany({ status: 'resolving' })), ...(await mt.findMany({ status: 'cancelling' }))].filter((m) => this.mine(m));
-    // Stakes follow their market's mode (a market takes stakes of its own mode only).
+    const settling = [...(await mt.findMany({ status: 'resolving' })), ...(await mt.findMany({ status: 'cancelling' }))].filter((m) => servedBy(m, this.opts.livemode));
     const ours = new Set((await Promise.all([...new Set(stakes)].map((id) => this.get(id)))).filter((m) => m !== undefined).map((m) => m.id));
     return { stakes: [...ours], payouts: settling.filter(idle).map((m) => m.id) };
   }

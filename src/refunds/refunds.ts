@@ -17,7 +17,7 @@
  * the full amount create one refund and 19 refusals.
  */
 import { createHash } from 'node:crypto';
-import { inMode } from '../lib/livemode.js';
+import { inMode, servedBy } from '../lib/livemode.js';
 import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Store, Tx } from '../store/index.js';
@@ -122,7 +122,7 @@ export interface RefundsOptions {
   confirmTimeoutMs?: number;
   /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
   attempts?: RelayAttempts;
-  /** The mode whose refunds this instance pays, when each mode has a chain of its own (docs/test-mode.md); unset: both. */
+  /** With a chain per mode: the mode whose refunds this instance pays (docs/test-mode.md); unset: both. */
   livemode?: boolean;
 }
 
@@ -145,8 +145,7 @@ export class RefundsService {
     livemode = true,
   ): Promise<Result<CreatedRefund, RefundReason>> {
     const p = await this.o.payments.getForAccount(accountId, paymentId, livemode);
-    // The other mode's payment is refunded by the other chain's instance (src/core/by-mode.ts).
-    if (!p || !this.mine(p)) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
+    if (!p || !servedBy(p, this.o.livemode)) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
     const requestHash = sha256(JSON.stringify([paymentId, input.amount ?? null, input.reason ?? null]));
     const idemId = idempotencyKey ? sha256(JSON.stringify(livemode ? [accountId, idempotencyKey] : [accountId, idempotencyKey, 'test'])) : undefined;
     if (idemId) {
@@ -204,7 +203,7 @@ export class RefundsService {
       const stable = amountMinor === leftMinor ? leftStable : (BigInt(now.stablecoinAmount) * amountMinor) / paymentMinor;
       if (stable <= 0n) return fail(RefundReason.invalidAmount, 'amount is too small to refund in the stablecoin.', 'amount');
       // Pending refunds from the same wallet have not left it yet.
-      const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).filter((r) => this.mine(r)).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
+      const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).filter((r) => servedBy(r, this.o.livemode)).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
       if (balance - pendingOut < stable) {
         return fail(
           RefundReason.insufficientBalance,
@@ -341,7 +340,7 @@ export class RefundsService {
 
   /** Re-runs every pending refund (after a crash or an unconfirmed receipt); safe to repeat. */
   async reconcile(): Promise<number> {
-    const pending = (await this.o.store.table(Refunds).findMany({ status: 'pending' })).filter((r) => this.mine(r));
+    const pending = (await this.o.store.table(Refunds).findMany({ status: 'pending' })).filter((r) => servedBy(r, this.o.livemode));
     let n = 0;
     for (const r of pending) {
       if (this.closed) break;
@@ -350,11 +349,6 @@ export class RefundsService {
       if (after.status !== 'pending') n++;
     }
     return n;
-  }
-
-  /** A record of the mode this instance's chain serves (every record when it serves both). */
-  private mine(r: { livemode?: boolean }): boolean {
-    return this.o.livemode === undefined || (r.livemode !== false) === this.o.livemode;
   }
 
   // `reconcile` runs as the scheduler's `reconcile:refunds` job (src/core/build.ts).

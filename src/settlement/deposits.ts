@@ -24,6 +24,7 @@ import type { ChainPort } from '../chain/port.js';
 import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import { defineTable, rangeAll, StoreConflictError, type Store } from '../store/index.js';
 import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
 import { DepositIndexes } from './deposit-indexes.js';
@@ -58,8 +59,7 @@ export interface Deposit {
   transfers: DepositTransfer[];
   /** Stored before the sweep is sent (the payment is `processing` from then on). */
   sweep?: { value: string; transferIds: string[]; payTo: string; txHash?: string; done?: boolean };
-  /** `false` for a test-mode payment's address: watched on test mode's chain (docs/test-mode.md). */
-  livemode?: boolean;
+  livemode?: boolean; // false: a test-mode payment's, watched on test mode's chain (docs/test-mode.md)
   updatedAt: string;
 }
 
@@ -122,8 +122,7 @@ export interface DepositWatcherOptions {
   graceMs: number;
   /** Receipt wait of a sweep or refund within a pass (then the next pass looks again). */
   relayWaitMs?: number;
-  /** The mode whose deposit addresses this watcher's chain serves; unset: every address (one chain for both modes). */
-  livemode?: boolean;
+  livemode?: boolean; // with a chain per mode: the mode whose addresses this chain's watcher scans; unset: all
 }
 
 export const DEPOSIT_SWEEP_NONCE_KIND = 'deposit-sweep';
@@ -188,7 +187,7 @@ export class DepositWatcher {
             watch: 'open',
             watchUntil,
             transfers: [],
-            ...(p.livemode === false ? { livemode: false } : {}),
+            ...modeMark(p.livemode),
             updatedAt: now,
           });
         });
@@ -267,9 +266,7 @@ export class DepositWatcher {
 
   private async watched(): Promise<Deposit[]> {
     const rows = await rangeAll(this.o.store.table(Deposits), { watch: 'open' }, { field: 'watchUntil', limit: PAGE });
-    // With a chain per mode, each chain's watcher scans only its own mode's addresses.
-    const mode = this.o.livemode;
-    return mode === undefined ? rows : rows.filter((r) => (r.livemode !== false) === mode);
+    return rows.filter((r) => servedBy(r, this.o.livemode));
   }
 
   /** Each chain's scan has its own cursor (block numbers of different chains never compare). */
@@ -293,10 +290,9 @@ export class DepositWatcher {
 
   private async saveCursor(block: bigint): Promise<void> {
     await this.o.store.write(DepositScan, async (t) => {
-      const id = this.cursorId;
-      const c = await t.get(id);
-      if (!c) await t.insert({ id, block: block.toString(), updatedAt: nowIso() });
-      else if (BigInt(c.block) < block) await t.update(id, { block: block.toString(), updatedAt: nowIso() });
+      const c = await t.get(this.cursorId);
+      if (!c) await t.insert({ id: this.cursorId, block: block.toString(), updatedAt: nowIso() });
+      else if (BigInt(c.block) < block) await t.update(this.cursorId, { block: block.toString(), updatedAt: nowIso() });
     });
   }
 
