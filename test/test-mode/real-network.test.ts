@@ -280,6 +280,18 @@ describe('test mode on an embedded anvil beside a real network (no TEST_CHAIN_*)
     const rt = await call(`${svc.api}/v1/payments/${tp.id}/refunds`, { key: testKey, body: {} });
     expect(rt.status, JSON.stringify(rt.body)).toBe(201);
     expect(await tc.balanceOf(payer.address)).toBe(usdc('10'));
+
+    // The facilitator of each key's mode: the embedded test chain has the auth-capture escrow, the live network here has none.
+    const kinds = async (key: string) => ((await call(`${svc.api}/x402/supported`, { key })).body.kinds as { scheme: string; network: string }[]).map((k) => `${k.scheme}@${k.network}`);
+    expect(await kinds(testKey)).toEqual([`exact@eip155:${tc.chainId}`, `auth-capture@eip155:${tc.chainId}`]);
+    expect(await kinds(m.key)).toEqual([`exact@eip155:${live.anvil.chainId}`]);
+    // A test-mode manual-capture session asks for an auth-capture authorization on the test chain.
+    const manual = await call(`${svc.api}/v1/payments`, { key: testKey, body: { amount: 3, currency: 'USD', redirect_url: 'https://shop.example/x', capture_method: 'manual' } });
+    expect(manual.status, JSON.stringify(manual.body)).toBe(201);
+    const asked = await fetch(svc.url + new URL(manual.body.x402_url).pathname);
+    expect(asked.status).toBe(402);
+    const terms = JSON.parse(Buffer.from(asked.headers.get('payment-required')!, 'base64').toString());
+    expect(terms.accepts[0]).toMatchObject({ scheme: 'auth-capture', network: `eip155:${tc.chainId}` });
   });
 });
 
