@@ -117,7 +117,9 @@ async function holdRelayer(chain: ChainService, o: BootChainsOptions, module: st
     const variable = module === 'relayer' ? 'RELAYER_PRIVATE_KEY' : 'TEST_RELAYER_PRIVATE_KEY';
     throw new Error(`the relayer ${chain.relayerAddress} is in use by the running instance ${held.holder}: give each instance its own ${variable} (docs/deploy.md)`);
   }
-  const health = new RelayerHealth({ chain, minGasWei: parseEther(o.minGasEther), logger: o.logger.child({ module }), metrics: o.metrics });
+  // The gauges are the live relayer's (one series each); test mode's relayer is watched and logged, not exported.
+  const metrics = module === 'relayer' ? { metrics: o.metrics } : {};
+  const health = new RelayerHealth({ chain, minGasWei: parseEther(o.minGasEther), logger: o.logger.child({ module }), ...metrics });
   health.start(60_000);
   o.defer(() => health.stop());
   return health;
