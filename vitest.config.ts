@@ -29,6 +29,8 @@ export const CORE_ON_POSTGRES = [
   'test/test-mode/isolation.test.ts',
   // Issue 25: refunds of x402-paid payments (exact, and auth-capture through the escrow).
   'test/x402/x402-refunds.test.ts',
+  // Issue 24: test mode on its own chain beside a real network.
+  'test/test-mode/real-network.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb

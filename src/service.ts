@@ -16,7 +16,7 @@ import { httpRoutes } from './doors.js';
 import { startupTimeline } from './lib/timeline.js';
 
 /** The core, plus the process's own store and chain handles (for tests and operators; no door sees them). */
-export type ServiceHandles = Core & { store: Store; chain: ChainService; scheduler: Scheduler };
+export type ServiceHandles = Core & { store: Store; chain: ChainService; testChain: ChainService | undefined; scheduler: Scheduler };
 
 export interface Service {
   url: string;
@@ -119,7 +119,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     await telegram?.start();
     timeline.phase('telegram');
     logger.info({ url, dataDir: config.DATA_DIR, startMs: timeline.totalMs() }, 'service listening');
-    return { url, app, core, deps: { ...core, store: built.store, chain: built.chain, scheduler: built.scheduler }, close };
+    return { url, app, core, deps: { ...core, store: built.store, chain: built.chain, testChain: built.testChain, scheduler: built.scheduler }, close };
   } catch (e) {
     await close();
     throw e;

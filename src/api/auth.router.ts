@@ -120,7 +120,8 @@ export function authRouter(deps: Core): Router {
   r.get('/me', requireSessionOrKey(deps), async (_req, res) => {
     const account = await deps.accounts.get(auth(res).accountId);
     if (!account) throw unauthenticated('Sign in required.');
-    res.json({ ok: true, account: { ...publicAccount(account), ...(await deps.present.account(account)) } });
+    // The wallet's balance in the caller's mode: a test key (or the app's test switch) sees its test money.
+    res.json({ ok: true, account: { ...publicAccount(account), ...(await deps.present.account(account, auth(res).livemode)) } });
   });
 
   return r;

@@ -73,7 +73,8 @@ function baseUnits(p: Payment, amount: number): bigint {
 export function captureRouter(deps: Core): Router {
   const r = Router();
   const load = async (req: Request, res: Response): Promise<Payment> => {
-    const p = await deps.payments.getForAccount(auth(res).accountId, String(req.params.id));
+    // In the key's mode only: a test key sees test payments, a live key live ones (docs/test-mode.md).
+    const p = await deps.payments.getForAccount(auth(res).accountId, String(req.params.id), auth(res).livemode);
     if (!p) throw notFound(`No such payment: ${String(req.params.id)}`);
     if (!deps.manualCapture) throw invalidRequest('Manual capture is not available on this chain.', undefined, 409);
     return p;

@@ -64,9 +64,12 @@ registerRoute({
   responses: settleResponses,
 });
 
-/** True when the dev-only routes exist: never in production, only on the embedded chain. */
-export function devRoutesEnabled(deps: Pick<Core, 'wallets'>): boolean {
-  return deps.wallets.devTools;
+/**
+ * True when the dev-only routes exist: never in production, only when test mode's chain is
+ * embedded (the embedded chain alone, or the anvil started for test mode beside a real network).
+ */
+export function devRoutesEnabled(deps: Pick<Core, 'forMode'>): boolean {
+  return deps.forMode(false).wallets.devTools;
 }
 
 /**
@@ -78,8 +81,10 @@ export function devRouter(deps: Core): Router {
 
   r.post('/dev/faucet', async (req, res) => {
     const input = parseInput(FaucetInput, req.body);
-    const amount = parseUnits(input.amount, deps.wallets.decimals);
-    const funded = await deps.wallets.faucet(input.address, amount);
+    // Test money only: on test mode's chain (the same chain as live when it is the embedded one).
+    const wallets = deps.forMode(false).wallets;
+    const amount = parseUnits(input.amount, wallets.decimals);
+    const funded = await wallets.faucet(input.address, amount);
     if (!funded.ok) throw new ApiError(503, 'api_error', funded.message);
     res.json({
       ok: true,

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { CreateKeyInput, CreatedKey, ListedKey, TEST_MODE_UNAVAILABLE } from '../keys/keys.js';
+import { CreateKeyInput, CreatedKey, ListedKey } from '../keys/keys.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
@@ -72,8 +72,6 @@ export function keysRouter(deps: Core): Router {
 
   r.post('/keys', async (req, res) => {
     const input = parseInput(CreateKeyInput, req.body ?? {});
-    // Only the embedded chain gives test mode a chain of its own (docs/test-mode.md).
-    if (input.mode === 'test' && !deps.keys.testMode) throw invalidRequest(TEST_MODE_UNAVAILABLE, 'mode', 409);
     const key = await deps.keys.create(auth(res).accountId, input);
     const body = { ok: true, key } as const;
     res.status(201).json(body satisfies z.infer<typeof KeyCreatedResponse>);

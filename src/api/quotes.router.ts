@@ -46,7 +46,8 @@ export function quotesRouter(deps: Core): Router {
   const r = Router();
   r.post('/quotes', requireKey(deps), async (req, res) => {
     const input = parseInput(CreateQuoteInput, req.body ?? {});
-    const made = await deps.quotes.create(auth(res).accountId, input);
+    // Priced against the wallet on the key's mode's chain (docs/test-mode.md).
+    const made = await deps.forMode(auth(res).livemode).quotes.create(auth(res).accountId, input);
     if (!made.ok) {
       if (made.reason === QuoteReason.ratesUnavailable) throw new ApiError(503, 'api_error', made.message);
       throw invalidRequest(made.message, made.param);

@@ -51,8 +51,8 @@ function fetchRequest(req: ExpressRequest, publicUrl: string): Request {
  * settling or settled for this session is valid (a retry); `settle` is the settlement core.
  */
 function handlerFor(deps: Core, t: MppTerms) {
-  const port = deps.x402Port;
   const p = t.payment;
+  const port = deps.forMode(p.livemode !== false).x402Port;
   const settled = async (auth: { from: string; nonce: string }): Promise<Payment | undefined> => {
     const now = await deps.payments.get(p.id);
     const same = now?.payer && isAddressEqual(now.payer as Address, auth.from as Address) && now.authNonce?.toLowerCase() === auth.nonce.toLowerCase();
@@ -62,7 +62,7 @@ function handlerFor(deps: Core, t: MppTerms) {
     async verify(paymentPayload: unknown, paymentRequirements: unknown): Promise<VerifyResponse> {
       const auth = (paymentPayload as { payload: { authorization: { from: string; nonce: string } } }).payload.authorization;
       if (await settled(auth)) return { isValid: true, payer: auth.from };
-      return deps.facilitator.verify(p.accountId, { x402Version: 2, paymentPayload: paymentPayload as never, paymentRequirements: paymentRequirements as PaymentRequirements });
+      return deps.forMode(p.livemode !== false).facilitator.verify(p.accountId, { x402Version: 2, paymentPayload: paymentPayload as never, paymentRequirements: paymentRequirements as PaymentRequirements });
     },
     async settle(paymentPayload: unknown): Promise<SettleResponse> {
       const network = networkOf(port);

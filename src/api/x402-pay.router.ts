@@ -123,8 +123,6 @@ async function payManual(mc: ManualCaptureSessions, p: Payment, payTo: Address, 
 export function x402PayRouter(deps: Core): Router {
   const r = Router();
   r.use('/checkout', useErrorShape('checkout'));
-  const port = deps.x402Port;
-
   r.get('/checkout/:id/x402', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const id = String(req.params.id);
@@ -134,6 +132,8 @@ export function x402PayRouter(deps: Core): Router {
     // The session's one view (src/checkout-sessions): its recipient, name and amount as every door shows them.
     const view = await deps.checkoutSessions.viewOf(p, { deposit: false, receipt: false });
     const payTo = view.payTo as Address | undefined;
+    // The session's terms name its mode's chain (docs/test-mode.md).
+    const port = deps.forMode(p.livemode !== false).x402Port;
     if (!payTo) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     const url = x402UrlFor(deps.config.PUBLIC_URL, id);
     const description = `${view.merchantName}: ${view.description || `payment ${id}`} (${view.stablecoinAmount} ${view.tokenSymbol})`;

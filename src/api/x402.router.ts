@@ -103,7 +103,8 @@ export function x402Router(deps: Core): Router {
   r.use('/x402', requireKey(deps));
 
   r.get('/x402/supported', (_req, res) => {
-    res.json(deps.facilitator.supported());
+    // A key's mode picks the network: a test key's facilitator settles on test mode's chain only.
+    res.json(deps.forMode(auth(res).livemode).facilitator.supported());
   });
 
   r.post('/x402/verify', async (req, res) => {
@@ -113,7 +114,7 @@ export function x402Router(deps: Core): Router {
       res.status(400).json({ isValid: false, invalidReason: parsed.reason, invalidMessage: parsed.message });
       return;
     }
-    const verdict = await deps.facilitator.verify(auth(res).accountId, parsed.req);
+    const verdict = await deps.forMode(auth(res).livemode).facilitator.verify(auth(res).accountId, parsed.req);
     res.status(statusOf(verdict.invalidReason)).json(verdict);
   });
 
@@ -121,10 +122,10 @@ export function x402Router(deps: Core): Router {
     noStore(res);
     const parsed = badRequest(req.body);
     if (!('req' in parsed)) {
-      res.status(400).json({ success: false, errorReason: parsed.reason, errorMessage: parsed.message, transaction: '', network: deps.facilitator.network });
+      res.status(400).json({ success: false, errorReason: parsed.reason, errorMessage: parsed.message, transaction: '', network: deps.forMode(auth(res).livemode).facilitator.network });
       return;
     }
-    const outcome = await deps.facilitator.settle(auth(res).accountId, parsed.req);
+    const outcome = await deps.forMode(auth(res).livemode).facilitator.settle(auth(res).accountId, parsed.req);
     res.status(statusOf(outcome.errorReason)).json(outcome);
   });
 

@@ -2,6 +2,7 @@ import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
@@ -40,6 +41,7 @@ import type { PayBillInput } from './schemas.js';
 export type BillStatus = 'submitted' | 'paid' | 'completed' | 'failed' | 'refunding' | 'refunded';
 
 export interface BillPayment {
+  livemode?: boolean; // false: paid on test mode's chain (docs/test-mode.md)
   readonly id: string;
   accountId: string;
   status: BillStatus;
@@ -116,6 +118,8 @@ export interface BillsOptions {
   attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
+  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
+  livemode?: boolean;
 }
 
 const fmtStable = formatUsdc;
@@ -241,6 +245,7 @@ export class BillsService {
       });
       if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const bill = await tx.table(BillPayments).insert({
+        ...modeMark(this.opts.livemode),
         id,
         accountId,
         status: 'submitted',
@@ -278,7 +283,7 @@ export class BillsService {
     const t = this.store.table(BillPayments);
     const before = this.now().getTime() - idleMs;
     const rows = await Promise.all((['submitted', 'paid', 'refunding'] as const).map((status) => t.findMany({ status })));
-    return rows.flat().filter((b) => Date.parse(b.updatedAt) <= before);
+    return rows.flat().filter((b) => Date.parse(b.updatedAt) <= before && servedBy(b, this.opts.livemode));
   }
 
   /** Finishes a bill left part-way (no receipt yet, refund not confirmed). Idempotent. */

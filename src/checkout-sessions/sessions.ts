@@ -33,8 +33,8 @@ export interface CheckoutSessionsDeps {
   refunds: {
     ofPayment(accountId: string, paymentId: string): Promise<Array<{ status: string; amount: string; stablecoinAmount: string; createdAt: string; succeededAt?: string; txHash?: string }>>;
   };
-  network: NetworkInfo;
-  tokenAddress: string;
+  /** The chain a session pays on: its mode's (docs/test-mode.md, "Where test mode settles"). */
+  chainOf(p: Pick<Payment, 'livemode'>): { network: NetworkInfo; tokenAddress: string };
   tokenSymbol: string;
   /** Warns of a deposit address that could not be given out now (the rest of the view still answers). */
   logger?: { warn(obj: object, msg: string): void };
@@ -120,6 +120,7 @@ export class CheckoutSessions {
 
   private build(p: Payment, merchantName: string, deposit: DepositView | undefined, payTo: Address | undefined, receipt: ReceiptView | undefined): CheckoutSessionView {
     const manual = p.captureMethod === 'manual';
+    const chain = this.d.chainOf(p);
     return {
       id: p.id,
       merchantName,
@@ -129,16 +130,17 @@ export class CheckoutSessions {
       currency: p.currency,
       reference: p.reference ?? '',
       status: p.status,
+      livemode: p.livemode !== false,
       hasPayout: p.payoutAddress !== undefined,
       expiresAt: p.expiresAt,
       stablecoinAmount: stablecoinText(p),
       stablecoinBaseUnits: p.stablecoinAmount,
       rate: p.rate,
-      chainId: this.d.network.chainId,
-      tokenAddress: this.d.tokenAddress,
+      chainId: chain.network.chainId,
+      tokenAddress: chain.tokenAddress,
       tokenSymbol: this.d.tokenSymbol,
-      networkName: this.d.network.name,
-      ...(this.d.network.explorerUrl ? { explorerUrl: this.d.network.explorerUrl } : {}),
+      networkName: chain.network.name,
+      ...(chain.network.explorerUrl ? { explorerUrl: chain.network.explorerUrl } : {}),
       ...(payTo ? { payTo } : {}),
       returnUrl: redirectFor(p),
       ...(p.canceledAt ? { canceledAt: p.canceledAt } : {}),

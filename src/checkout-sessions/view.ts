@@ -68,6 +68,8 @@ export const CheckoutSessionView = z.object({
   currency: z.string(),
   reference: z.string(),
   status: PaymentStatus,
+  /** The session's mode: which chain it pays on (docs/test-mode.md). */
+  livemode: z.boolean(),
   hasPayout: z.boolean(),
   expiresAt: Timestamp,
   /** Stablecoin to pay: decimal text and base units, locked at creation with `rate`. */

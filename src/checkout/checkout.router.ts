@@ -13,8 +13,8 @@ import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel, type ReceiptMo
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
 /** The network the page pays on (CHAIN_NAME / CHAIN_EXPLORER_URL override the defaults). */
-export function checkoutNetwork(deps: Pick<Core, 'wallets'>): NetworkInfo {
-  return deps.wallets.network;
+export function checkoutNetwork(deps: Pick<Core, 'forMode'>, p?: { livemode?: boolean }): NetworkInfo {
+  return deps.forMode(p?.livemode !== false).wallets.network;
 }
 
 /** "1 USDC = 129.25 KES": the rate locked at creation (units of the currency per stablecoin). */
@@ -38,8 +38,10 @@ async function signedInAccount(deps: Core, req: Request): Promise<Account | unde
 }
 
 async function appWalletModel(deps: Core, account: Account, v: CheckoutSessionView): Promise<AppWalletModel> {
-  const address = deps.wallets.addressOf(account);
-  const balance = await deps.wallets.balanceOf(address).catch(() => undefined);
+  // The wallet's money on the session's mode's chain.
+  const wallets = deps.forMode(v.livemode).wallets;
+  const address = wallets.addressOf(account);
+  const balance = await wallets.balanceOf(address).catch(() => undefined);
   return {
     name: account.name,
     balanceText: balance === undefined ? 'unavailable' : formatUsdc(balance),
@@ -89,7 +91,7 @@ export function checkoutPageRouter(deps: Core): Router {
       res.status(404).type('html').send(notFoundPage(id));
       return;
     }
-    const network = checkoutNetwork(deps);
+    const network = checkoutNetwork(deps, v);
     const payable = v.status === 'pending';
     const paid = v.status === 'settled' || v.status === 'refunded' || v.status === 'captured';
     const units = BigInt(v.stablecoinBaseUnits);
@@ -124,7 +126,7 @@ export function checkoutPageRouter(deps: Core): Router {
           receivedText: deposit.received !== '0' ? formatUsdc(deposit.received) : undefined,
           received: deposit.received !== '0' ? usdcDecimal(deposit.received) : '',
         },
-        testWallet: deps.wallets.devTools,
+        testWallet: deps.forMode(v.livemode).wallets.devTools,
         // The way back: while pending (status=pending tells the merchant nothing was paid) and
         // once the payment is over, as after paying.
         returnUrl: v.status === 'processing' ? undefined : v.returnUrl,

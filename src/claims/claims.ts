@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
+import { servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
@@ -36,6 +37,8 @@ export interface ClaimsOptions {
   onEvent?: (tx: Tx, type: ClaimEventType, accountId: string, data: ClaimEventData, nowMs: number, livemode: boolean) => Promise<void>;
   /** Test hook: called at each step boundary (a crash test throws or kills the process there). */
   crashAt?: (step: ClaimStep) => void;
+  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
+  livemode?: boolean;
 }
 
 /** The points a crash test stops at: after each intent is recorded, and after each move. */
@@ -233,17 +236,18 @@ export class ClaimsService {
   async sweep(): Promise<number> {
     let n = 0;
     const t = this.store.table(Claims);
+    const mine = (c: Claim) => servedBy(c, this.opts.livemode); // each mode's own claims, on its chain
     for (const status of IN_FLIGHT) {
-      for (const c of await t.findMany({ status })) {
+      for (const c of (await t.findMany({ status })).filter(mine)) {
         n++;
         if (status === 'funding') await this.fund(c);
         else if (status === 'claiming') await this.payout(c);
         else await this.giveBack(c);
       }
     }
-    for (const c of await t.findMany({ status: 'claimed' })) if (!c.feeSettled && BigInt(c.fee) > 0n) await this.payout(c);
+    for (const c of (await t.findMany({ status: 'claimed' })).filter(mine)) if (!c.feeSettled && BigInt(c.fee) > 0n) await this.payout(c);
     const now = this.now().getTime();
-    for (const c of await t.findMany({ status: 'open' })) {
+    for (const c of (await t.findMany({ status: 'open' })).filter(mine)) {
       if (Date.parse(c.expiresAt) > now) continue;
       const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'expired' });
       if (moved) {

@@ -78,6 +78,14 @@ export const EnvSchema = z.object({
   ANVIL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
   RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
+  /**
+   * Test mode's own network beside a real one (docs/test-mode.md, "Where test mode settles"): all
+   * four or none. None with CHAIN_RPC_URL set: an embedded anvil is started for test mode.
+   */
+  TEST_CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),
+  TEST_CHAIN_ID: z.coerce.number().int().positive().optional(),
+  TEST_TOKEN_ADDRESS: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
+  TEST_RELAYER_PRIVATE_KEY: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex key').optional()),
   WALLET_MNEMONIC: optionalString,
   /** Private EC P-256 JWK (JSON) that signs approval receipts; unset -> generated into DATA_DIR/secrets.json (docs/receipts.md). */
   RECEIPT_SIGNING_KEY: optionalString,
@@ -180,6 +188,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'Invalid configuration:\n  CHAIN_RPC_URL: a real network also needs CHAIN_ID, TOKEN_ADDRESS and RELAYER_PRIVATE_KEY',
     );
+  }
+  const testVars = { TEST_CHAIN_RPC_URL: e.TEST_CHAIN_RPC_URL, TEST_CHAIN_ID: e.TEST_CHAIN_ID, TEST_TOKEN_ADDRESS: e.TEST_TOKEN_ADDRESS, TEST_RELAYER_PRIVATE_KEY: e.TEST_RELAYER_PRIVATE_KEY };
+  const missing = Object.entries(testVars).filter(([, v]) => v === undefined).map(([k]) => k);
+  if (missing.length > 0 && missing.length < 4) {
+    throw new ConfigError(`Invalid configuration:\n  ${missing[0]}: test mode's network needs all of TEST_CHAIN_RPC_URL, TEST_CHAIN_ID, TEST_TOKEN_ADDRESS and TEST_RELAYER_PRIVATE_KEY (missing: ${missing.join(', ')})`);
+  }
+  if (missing.length === 0 && !e.CHAIN_RPC_URL) {
+    throw new ConfigError('Invalid configuration:\n  TEST_CHAIN_RPC_URL: a test network is for a deployment with a real network (CHAIN_RPC_URL); on the embedded chain alone both modes use it');
+  }
+  // Test mode must never settle on the live network (docs/test-mode.md).
+  if (missing.length === 0 && e.TEST_CHAIN_ID === e.CHAIN_ID) {
+    throw new ConfigError('Invalid configuration:\n  TEST_CHAIN_ID: must differ from CHAIN_ID (test mode never settles on the live network)');
   }
   if (e.CLAIM_TTL < 60_000 && e.NODE_ENV !== 'test') {
     throw new ConfigError('Invalid configuration:\n  CLAIM_TTL: must be at least 1m');

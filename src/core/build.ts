@@ -1,58 +1,37 @@
 /**
- * The composition root of the core (docs/architecture.md): opens the store, boots the chain,
- * builds every domain service once and registers every background job with the one scheduler.
+ * The composition root of the core (docs/architecture.md): opens the store, boots the chains
+ * (chains.ts), builds every domain service once (the chain-dependent ones once per chain, money.ts) and registers every background job with the one scheduler.
  * The doors are built afterwards from the `Core` it returns (src/doors.ts); only the process
  * handle (src/service.ts) sees the store and the chain.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { InstanceLease, openStore, type Store } from '../store/index.js';
-import { createChain } from '../chain/boot.js';
 import type { ChainService } from '../chain/chain.js';
-import { storeRelayJournal } from '../chain/relay-journal.js';
 import { FxService, loadFxTable } from '../fx/rates.js';
 import { AccountsService } from '../accounts/accounts.js';
 import { KeysService } from '../keys/keys.js';
 import { backfillLivemode } from './livemode-backfill.js';
 import { PaymentsService } from '../payments/payments.js';
-import { PaymentCancellation } from '../payments/cancel.js';
-import { merchantNameOf } from '../payments/merchant-name.js';
 import { createWebhooks } from '../webhooks/webhooks.js';
 import { WebhookEndpointsService } from '../webhooks/endpoints.js';
 import { EventsService } from '../events/events.js';
-import { SettlementService } from '../settlement/settlement.js';
-import { CheckoutSessions } from '../checkout-sessions/sessions.js';
-import { WalletPayments } from '../settlement/wallet-payments.js';
 import { auditSettledOnChain } from '../settlement/onchain-audit.js';
-import { RefundsService } from '../refunds/refunds.js';
-import { BillsService } from '../bills/bills.js';
 import { loadBillerCatalogue } from '../bills/catalogue.js';
-import { SandboxBillProvider } from '../bills/sandbox-provider.js';
-import { MarketsService } from '../markets/markets.js';
-import { TransfersService } from '../transfers/transfers.js';
-import { QuotesService } from '../quotes/quotes.js';
-import { ClaimsService } from '../claims/claims.js';
-import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
-import { WalletDirectory } from '../wallet/directory.js';
-import { Wallets } from '../wallet/wallets.js';
 import { Agent, createEngine, createToolHandlers, type Engine, type PendingAction } from '../agent/index.js';
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
-import { AttemptLedger } from '../settlement/attempts.js';
-import { authCapturePort } from '../x402/auth-capture/port.js';
-import { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
-import { EscrowRefunds } from '../x402/auth-capture/refunds.js';
-import { Facilitator } from '../x402/facilitator.js';
-import { Discovery } from '../x402/discovery.js';
-import { chainPort } from '../x402/exact-evm.js';
 import { x402UrlFor } from '../x402/session.js';
 import { SeenUpdates } from '../inbox/seen-updates.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { Core } from './core.js';
+import { bootChains } from './chains.js';
+import { buildMoney, type Money } from './money.js';
+import { CheckoutSessions } from '../checkout-sessions/sessions.js';
+import { cancellationByMode, claimsByMode, manualCaptureByMode, modeServices, pick, refundsByMode, settlementByMode, toolHandlersByMode, walletPaymentsByMode, type Modes } from './by-mode.js';
 import { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import { noMetrics, type Metrics } from '../metrics/port.js';
 import { prometheusMetrics } from '../metrics/prometheus.js';
-import { RelayerHealth } from '../chain/relayer-health.js';
-import { getAddress, parseEther } from 'viem';
+import { getAddress } from 'viem';
 import { SpendGuard } from '../policies/guard.js';
 import { PoliciesService } from '../policies/policies.js';
 import { recipientIdentities } from '../transfers/recipients.js';
@@ -66,6 +45,8 @@ export interface BuiltCore {
   /** The process's own handles: for the process (and tests), never for a door. */
   store: Store;
   chain: ChainService;
+  /** Test mode's own chain beside a real network (docs/test-mode.md); undefined with the embedded chain alone. */
+  testChain: ChainService | undefined;
   instance: InstanceLease;
   /** Every background job; started by `start`, stopped by the cleanup registered with `defer`. */
   scheduler: Scheduler;
@@ -102,9 +83,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
-  // Test mode needs a chain of its own: only the embedded chain gives it one (docs/test-mode.md).
-  const testMode = !config.CHAIN_RPC_URL;
-  const keys = new KeysService(store, testMode);
+  const keys = new KeysService(store);
   // Listens for revocations from every instance before any request is authenticated.
   await keys.start();
   defer(() => keys.stop());
@@ -117,72 +96,29 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   await webhooks.start();
   phase('webhooks');
 
-  const chain = await createChain({
-    dataDir: config.DATA_DIR,
-    rpcUrl: config.CHAIN_RPC_URL,
-    chainId: config.CHAIN_ID,
-    tokenAddress: config.TOKEN_ADDRESS as `0x${string}` | undefined,
-    relayerPrivateKey: config.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
-    walletMnemonic: config.WALLET_MNEMONIC,
-    ...(config.ANVIL_PORT ? { anvil: { port: config.ANVIL_PORT } } : {}),
-    logScan: { windowBlocks: BigInt(config.CHAIN_LOG_SCAN_BLOCKS), maxLookbackBlocks: BigInt(config.CHAIN_LOG_MAX_LOOKBACK_BLOCKS) },
-    logger: logger.child({ module: 'chain' }),
-    // Signed transactions are kept until the chain surely has them (docs/chain.md, "Power loss").
-    journal: storeRelayJournal(store),
-  });
-  defer(() => chain.close());
-  // The relayer's nonces are counted in this process: two live instances must never send from
-  // one relayer key. Each instance gets its own RELAYER_PRIVATE_KEY from a pool (docs/deploy.md).
-  // After a kill -9 the old lease lapses within its TTL: a restart waits that long at most.
-  const relayer = await instance.hold(`relayer:${chain.relayerAddress.toLowerCase()}`, shared ? instance.ttlMs + 2_000 : 0);
-  if (!relayer.ok) {
-    throw new Error(
-      `the relayer ${chain.relayerAddress} is in use by the running instance ${relayer.holder}: give each instance its own RELAYER_PRIVATE_KEY (docs/deploy.md)`,
-    );
-  }
-  const relayerHealth = new RelayerHealth({
-    chain,
-    minGasWei: parseEther(config.RELAYER_MIN_GAS_BALANCE),
-    logger: logger.child({ module: 'relayer' }),
-    metrics,
-  });
-  relayerHealth.start(60_000);
-  defer(() => relayerHealth.stop());
+  const chains = await bootChains(config, { store, instance, shared, logger, metrics, minGasEther: config.RELAYER_MIN_GAS_BALANCE, defer });
+  const chain = chains.live;
   phase('chain');
-  // After a crash: anything reported settled must be on the chain (the journal put back what it lost).
-  void auditSettledOnChain({ store, chain, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
+  // After a crash: anything reported settled must be on the chain (the journal put back what it
+  // lost). A record is on its mode's chain: a hash either chain has mined counts.
+  const testChain = chains.test;
+  const auditChain: Pick<ChainService, 'waitForReceipt'> = testChain
+    ? { waitForReceipt: async (h, t) => ((await chain.waitForReceipt(h, t)).status === 'success' ? { status: 'success' as const } : testChain.waitForReceipt(h, t)) }
+    : chain;
+  void auditSettledOnChain({ store, chain: auditChain as ChainService, logger: logger.child({ module: 'audit' }) }).catch((err: unknown) =>
     logger.warn({ err }, 'could not audit settled records against the chain'),
   );
 
-  // Transfers, bills and markets (docs/money-modules.md): the money-moving modules behind the
-  // agent's tools, over one directory of custodial wallets.
-  const directory = new WalletDirectory(chain, store);
-  // Every relayed move (transfers, bills, stakes, claims, refunds) has one owner attempt across
-  // instances, on the same ledger as checkout and x402 settles (docs/settlement.md, issue 21).
-  const moveAttempts = new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress);
-  const confirm = { confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT, attempts: moveAttempts };
-  const catalogue = loadBillerCatalogue();
-  const transfers = new TransfersService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'transfers' }) });
-  const bills = new BillsService(store, chain, fx, accounts, directory, catalogue, new SandboxBillProvider(catalogue), {
-    ...confirm,
-    logger: logger.child({ module: 'bills' }),
-  });
-  const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
-  // Firm quotes (docs/quotes.md): the shipped table unless a live provider is configured.
-  const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
-  const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });
-  // Claim links to phones and emails with no account (docs/claims.md).
-  const fault = config.NODE_ENV === 'test' ? config.FAULT_CLAIM_STEP : undefined;
-  const claims = new ClaimsService(store, chain, fx, accounts, directory, {
-    ...confirm,
-    ttlMs: config.CLAIM_TTL,
-    logger: logger.child({ module: 'claims' }),
-    // Each step's `transfer.*` event, in the step's own transaction (docs/claims.md).
-    onEvent: async (tx, type, accountId, data, nowMs, livemode) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs, livemode)),
-    // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
-    ...(fault ? { crashAt: (step: string) => void (step === fault && process.kill(process.pid, 'SIGKILL')) } : {}),
-  });
-  const wallets = new Wallets(chain, fx, { production: config.production, name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL });
+  // The chain-dependent services, once per chain (money.ts). With the embedded chain alone one
+  // set serves both modes; beside a real network, test mode's set runs on test mode's chain and
+  // the core's fields dispatch by the record's mode (by-mode.ts).
+  const moneyDeps = { config, store, instance, logger, fx, accounts, payments, webhooks, catalogue: loadBillerCatalogue(), metrics };
+  const live = buildMoney(chain, testChain ? true : undefined, moneyDeps);
+  const modes: Modes | undefined = testChain ? { live, test: buildMoney(testChain, false, moneyDeps) } : undefined;
+  const forMode = (livemode: boolean) => modeServices(modes ? pick(modes, livemode) : live);
+  const { wallets, transfers, bills, markets, quotes } = live;
+  const claims = modes ? claimsByMode(modes) : live.claims;
+  const directory = live.directory;
 
   // Spend policies (docs/policies.md): enforced around every governed tool call, whatever the door.
   const spendGuard = new SpendGuard({
@@ -190,7 +126,6 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'policies' }),
     recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
     livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
-    testModeSettles: testMode,
   });
   const policies = new PoliciesService(store, {
     passwordMatches: async (accountId, password) => {
@@ -205,6 +140,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   });
   // Pending actions carry the mode of the key that asked (docs/test-mode.md).
   const agentActions = new PendingActionsStore<PendingAction>(store, { livemodeOfKey: (id) => keys.livemodeOf(id) });
+  const livemodeOfKey = (id: string) => keys.livemodeOf(id);
+  const handlersOver = (m: Money) =>
+    createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets: m.wallets, transfers: m.transfers, bills: m.bills, markets: m.markets, quotes: m.quotes, claims: m.claims, livemodeOfKey, refunds: { create: (...a) => m.refunds.create(...a) }, manualCapture: () => m.manualCapture });
   const agent = new Agent({
     policies: {
       guard: spendGuard,
@@ -216,8 +154,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       paymentOf: async (accountId, id, keyId) => payments.getForAccount(accountId, id, keyId ? await keys.livemodeOf(keyId) : true),
     },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
-    // refunds and manualCapture are built further down (facilitator, outbox); tools run only after start-up.
-    handlers: createToolHandlers({ accounts, payments, fx, publicUrl: config.PUBLIC_URL, wallets, transfers, bills, markets, quotes, claims, livemodeOfKey: (id) => keys.livemodeOf(id), refunds: { create: (...a) => refunds.create(...a) }, manualCapture: () => manualCapture }),
+    // A test key's tools move money on test mode's chain only (by-mode.ts).
+    handlers: modes ? toolHandlersByMode(handlersOver(modes.live), handlersOver(modes.test), livemodeOfKey) : handlersOver(live),
     actions: agentActions,
     logger: logger.child({ module: 'agent' }),
     accounts,
@@ -233,73 +171,34 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const agentTurns = new AgentRateLimit({ ...config.AGENT_RATE_LIMIT, counter: shared ? new SharedTurnCounter(store) : undefined });
   defer(() => agentTurns.close());
 
-  // On-chain settlement of checkout payments (docs/settlement.md).
-  const settlement = new SettlementService({
-    store,
-    payments,
-    accounts,
-    chain,
-    logger: logger.child({ module: 'settlement' }),
-    confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
-    depositGraceMs: config.DEPOSIT_WATCH_GRACE,
-    // Each settle attempt is owned by this instance's lease (docs/settlement.md, "Several instances").
-    owner: instance,
-    relayer: chain.relayerAddress,
-    chainDelayMs: config.SETTLEMENT_CHAIN_DELAY,
-    testModeSettles: testMode,
-  });
-  defer(() => settlement.close());
-  if (metrics.enabled) countSettles(settlement, metrics);
-  // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
-  const x402Port = chainPort(chain);
-  const acFault = config.NODE_ENV === 'test' ? config.FAULT_AUTH_CAPTURE_STEP : undefined;
-  const facilitator = new Facilitator({
-    port: x402Port,
-    store,
-    logger: logger.child({ module: 'x402' }),
-    receiptTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
-    // One owner per relayed authorization across instances (issue 21).
-    ledger: new AttemptLedger(store, instance, config.SETTLEMENT_CONFIRM_TIMEOUT + config.SETTLEMENT_CHAIN_DELAY, chain.relayerAddress),
-    authCapturePort: authCapturePort(chain),
-    // The kill -9 test (test/x402/auth-capture.crash.pg.test.ts) stops the process between authorize and capture.
-    ...(acFault ? { authCaptureCrashAt: (step: string) => void (step === acFault && process.kill(process.pid, 'SIGKILL')) } : {}),
-  });
-  // Manual-capture sessions over x402 auth-capture (docs/x402.md), when the chain has the escrow.
-  const manualCapture = facilitator.authCapture
-    ? new ManualCaptureSessions({
-        ac: facilitator.authCapture,
-        payments,
-        store,
-        record: (tx, type, p) => webhooks.outbox.record(tx, type, p),
-        logger: logger.child({ module: 'auth-capture' }),
-        holdMs: config.AUTH_CAPTURE_HOLD,
-        refundWindowMs: config.AUTH_CAPTURE_REFUND_WINDOW,
-        // A void after everything captured was refunded makes the payment `refunded` (docs/refunds.md).
-        onHoldReleased: (tx, p) => refunds.completedByVoid(tx, p),
-      })
-    : undefined;
-  // Refunds: paid on-chain from the merchant's settlement wallet back to the payer (docs/refunds.md).
-  const refunds = new RefundsService({
-    store,
-    payments,
-    accounts,
-    chain,
-    fx,
-    outbox: webhooks.outbox,
-    logger: logger.child({ module: 'refunds' }),
-    confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
-    attempts: moveAttempts,
-    testModeSettles: testMode,
-    // Manual-capture payments refund through the escrow, funded from the merchant's wallet (docs/refunds.md).
-    ...(facilitator.authCapture ? { escrow: new EscrowRefunds(facilitator.authCapture, config.SETTLEMENT_CONFIRM_TIMEOUT) } : {}),
-  });
-  defer(() => refunds.close());
+  const sets = modes ? [modes.live, modes.test] : [live];
+  for (const m of sets) defer(() => m.settlement.close());
+  const settlement = modes ? settlementByMode(modes, payments) : live.settlement;
+  const manualCapture = modes ? manualCaptureByMode(modes) : live.manualCapture;
+  const refunds = modes ? refundsByMode(modes) : live.refunds;
+  for (const m of sets) defer(() => m.refunds.close());
+  const facilitator = live.facilitator;
+  const x402Port = live.x402Port;
 
   // The one view of a checkout session every door renders (src/checkout-sessions, docs/checkout.md).
-  const checkoutSessions = new CheckoutSessions({ payments, accounts, settlement, refunds, network: wallets.network, tokenAddress: chain.tokenAddress, tokenSymbol: 'USDC', logger });
+  const checkoutSessions = new CheckoutSessions({
+    payments,
+    accounts,
+    settlement,
+    refunds,
+    // A session pays on its mode's chain (docs/test-mode.md).
+    chainOf: (p) => {
+      const m = modes ? pick(modes, p.livemode !== false) : live;
+      return { network: m.wallets.network, tokenAddress: m.chain.tokenAddress };
+    },
+    tokenSymbol: 'USDC',
+    logger,
+  });
   const readiness = async () => {
-    const [storeUp, chainUp, relayer] = await Promise.all([store.ping().catch(() => false), chain.ping().catch(() => false), relayerHealth.status()]);
-    return { ok: storeUp && chainUp, details: { store: storeUp, chain: chainUp, relayer } };
+    const [storeUp, c] = await Promise.all([store.ping().catch(() => false), chains.readiness()]);
+    // Test mode's chain counts too: a test payment must settle as surely as a live one.
+    const chainUp = c.chain && (c.test?.chain ?? true);
+    return { ok: storeUp && chainUp, details: { store: storeUp, chain: chainUp, relayer: c.relayer, ...(c.test ? { test: c.test } : {}) } };
   };
   const core: Core = {
     config,
@@ -309,22 +208,18 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     keys,
     payments,
     checkoutSessions,
-    cancellation: new PaymentCancellation(payments, chain, (id) => settlement.nonceFor(id)),
+    cancellation: modes ? cancellationByMode(modes) : live.cancellation,
     settlement,
-    walletPayments: new WalletPayments({ store, chain, settlement }),
+    forMode,
+    walletPayments: modes ? walletPaymentsByMode(modes, payments) : live.walletPayments,
     refunds,
     webhooks: webhooks.service,
     webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),
     events: new EventsService(store),
     facilitator,
     manualCapture,
-    discovery: new Discovery({
-      store,
-      port: x402Port,
-      publicUrl: config.PUBLIC_URL,
-      recipientFor: (p) => settlement.recipientFor(p),
-      merchantName: (p) => merchantNameOf(p, accounts),
-    }),
+    // The public bazaar lists live sessions' terms on the live chain.
+    discovery: live.discovery,
     x402Port,
     wallets,
     agent,
@@ -342,7 +237,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     readiness,
     metrics,
     present: {
-      account: async (account) => ({ wallet: await wallets.summary(account) }),
+      // The balance on the mode's chain: a test-mode view shows the wallet's test money.
+      account: async (account, livemode = true) => ({ wallet: await forMode(livemode).wallets.summary(account) }),
       // As settlement.recipientFor, with the account's wallet index remembered (it never changes),
       // so answering a create costs no account read.
       payment: async (p) => {
@@ -372,11 +268,14 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       everyMs: config.RECONCILE_INTERVAL,
       run: async () => {
         const idle = config.MONEY_RECONCILE_IDLE;
-        for (const t of await transfers.unfinished(idle)) await transfers.reconcile(t.id);
-        for (const b of await bills.unfinished(idle)) await bills.reconcile(b.id);
-        const m = await markets.unfinished(idle);
-        for (const id of m.stakes) await markets.reconcileStakes(id);
-        for (const id of m.payouts) await markets.settlePayouts(id);
+        // Each chain's services finish their own mode's moves (money.ts).
+        for (const { transfers, bills, markets } of sets) {
+          for (const t of await transfers.unfinished(idle)) await transfers.reconcile(t.id);
+          for (const b of await bills.unfinished(idle)) await bills.reconcile(b.id);
+          const m = await markets.unfinished(idle);
+          for (const id of m.stakes) await markets.reconcileStakes(id);
+          for (const id of m.payouts) await markets.settlePayouts(id);
+        }
       },
     })
     // Claim links: finish steps a crash or a timeout left in flight (at start: recovery), return expired ones.
@@ -388,19 +287,5 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   // Stopped before the services above close (cleanups run in reverse).
   defer(() => scheduler.stop());
 
-  return { core, store, chain, instance, scheduler };
-}
-
-/**
- * Counts every settle call by outcome and latency, wherever it comes from (the checkout, x402,
- * the app wallet), at the composition root so src/settlement stays free of metrics.
- */
-function countSettles(settlement: SettlementService, metrics: Metrics): void {
-  const settle = settlement.settle.bind(settlement);
-  settlement.settle = async (...args) => {
-    const started = performance.now();
-    const r = await settle(...args);
-    metrics.settlement(r.ok ? r.payment.status : r.reason, (performance.now() - started) / 1000);
-    return r;
-  };
+  return { core, store, chain, testChain, instance, scheduler };
 }

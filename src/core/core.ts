@@ -12,6 +12,7 @@ import type { CheckoutSessions } from '../checkout-sessions/sessions.js';
 import type { PaymentCancellation } from '../payments/cancel.js';
 import type { FxService } from '../fx/rates.js';
 import type { SettlementService } from '../settlement/settlement.js';
+import type { DepositWatcher } from '../settlement/deposits.js';
 import type { WalletPayments } from '../settlement/wallet-payments.js';
 import type { Agent } from '../agent/agent.js';
 import type { PendingAction } from '../agent/index.js';
@@ -37,6 +38,24 @@ import type { RelayerStatus } from '../chain/relayer-health.js';
 import type { PoliciesService } from '../policies/policies.js';
 import type { ReceiptsService } from '../receipts/receipts.js';
 
+/**
+ * Checkout settlement as the doors call it: with a chain per mode, each call goes to the
+ * payment's mode's chain (src/core/by-mode.ts).
+ */
+export type SettlementDoor = Pick<SettlementService, 'settle' | 'authorizationFor' | 'recipientFor' | 'nonceFor' | 'reconcile'> & {
+  deposits: Pick<DepositWatcher, 'depositFor' | 'get' | 'uri' | 'pass'>;
+};
+
+/** The chain-dependent services of one mode, for a door whose mode comes from its caller (a key, the app's switch). */
+export interface ModeServices {
+  facilitator: Facilitator;
+  wallets: Wallets;
+  x402Port: ExactEvmPort;
+  transfers: TransfersService;
+  claims: ClaimsService;
+  quotes: QuotesService;
+}
+
 export interface Core {
   config: Config;
   logger: Logger;
@@ -49,7 +68,12 @@ export interface Core {
   /** Canceling pending payments (src/payments/cancel.ts). */
   cancellation: PaymentCancellation;
   /** On-chain settlement of checkout payments (src/settlement). */
-  settlement: SettlementService;
+  settlement: SettlementDoor;
+  /**
+   * The services of a mode: test mode's chain for `false` when each mode has its own
+   * (docs/test-mode.md, "Where test mode settles"); the fields above dispatch by record.
+   */
+  forMode(livemode: boolean): ModeServices;
   /** The checkout's app-wallet and (dev only) test-wallet payments. */
   walletPayments: WalletPayments;
   /** Refunds of settled payments (src/refunds). */
@@ -97,8 +121,8 @@ export interface Core {
   metrics: Metrics;
   /** The fields the HTTP answers add beyond a record's own (they need the chain or settlement). */
   present: {
-    /** `GET /api/me`: the custodial wallet. */
-    account(account: Account): Promise<{ wallet: Awaited<ReturnType<Wallets['summary']>> }>;
+    /** `GET /api/me`: the custodial wallet, with its balance on the mode's chain. */
+    account(account: Account, livemode?: boolean): Promise<{ wallet: Awaited<ReturnType<Wallets['summary']>> }>;
     /** The authenticated payment record: where it is paid to and its x402 URL. */
     payment(payment: Payment): Promise<{ pay_to: string | null; x402_url: string }>;
   };

@@ -1,7 +1,6 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { Core } from '../core/core.js';
 import { ApiError, unauthenticated } from './errors.js';
-import { TEST_MODE_UNAVAILABLE } from '../keys/keys.js';
 
 export const SESSION_COOKIE = 'sp_session';
 
@@ -69,8 +68,6 @@ async function fromKey(deps: Core, req: Request, res: Response): Promise<boolean
         : 'Malformed Authorization header. Use "Authorization: Bearer sk_live_...".',
     );
   }
-  // A test key made before the deployment moved to a real network: it must not move real money.
-  if (key.livemode === false && !deps.keys.testMode) throw unauthenticated(TEST_MODE_UNAVAILABLE);
   res.locals.auth = { accountId: key.accountId, via: 'key', keyId: key.id, livemode: key.livemode !== false } satisfies AuthContext;
   return true;
 }
@@ -97,8 +94,7 @@ export function requireSessionOrKey(deps: Core, opts: { keyAllowed?: boolean } =
     const account = token ? await deps.accounts.accountForSession(token) : undefined;
     if (!account) throw unauthenticated(keyAllowed ? NO_KEY : 'Sign in required.');
     checkOrigin(deps, req);
-    // No test mode where the only chain is a real network: the app's switch is ignored (live).
-    res.locals.auth = { accountId: account.id, via: 'session', livemode: sessionLivemode(req) || !deps.keys.testMode } satisfies AuthContext;
+    res.locals.auth = { accountId: account.id, via: 'session', livemode: sessionLivemode(req) } satisfies AuthContext;
     next();
   };
 }

@@ -28,7 +28,6 @@ export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
   payment_failed: 409,
   canceled: 409,
   processing: 409,
-  test_mode_unavailable: 409,
   expired: 410,
   simulation_failed: 422,
   reverted: 422,

@@ -66,10 +66,6 @@ export function listedKey(k: ApiKey): ListedKey {
   return { id: k.id, label: k.label, prefix: maskedPrefix(k.last4, live), createdAt: k.createdAt, mode: modeOf(live), livemode: live };
 }
 
-/** Why a test key is refused where the only chain is a real network. */
-export const TEST_MODE_UNAVAILABLE =
-  'Test mode is not available on this service: its only network is a real one (CHAIN_RPC_URL), so a test key would move real money. Test keys work on a deployment with the embedded chain.';
-
 /** Bound on remembered keys; past it the memory starts over (a miss only costs a lookup). */
 const VERIFIED_CACHE_MAX = 10_000;
 /** The store channel a revoke is published on (payload: the key's hash), to every instance. */
@@ -87,14 +83,9 @@ export class KeysService {
   private generation = 0;
   private subscription: Subscription | undefined;
 
-  /**
-   * @param testMode false on a deployment whose only chain is a real network: no test key can be
-   * made, and an existing one does not authenticate (docs/test-mode.md, "Where test mode settles").
-   */
-  constructor(
-    private readonly store: Store,
-    readonly testMode = true,
-  ) {}
+  // Test mode always has a chain of its own (docs/test-mode.md, "Where test mode settles"), so a
+  // test key can be made on every deployment.
+  constructor(private readonly store: Store) {}
 
   /** Starts listening for revocations (the cache stays off until then). */
   async start(): Promise<void> {
@@ -114,8 +105,6 @@ export class KeysService {
   /** Returns the full secret exactly once. */
   async create(accountId: string, input: CreateKeyInput): Promise<CreatedKey> {
     const livemode = (input.mode ?? 'live') === 'live';
-    // The door answers this with a 409 first (keys.router.ts); here so no other caller can make one.
-    if (!livemode && !this.testMode) throw new Error(TEST_MODE_UNAVAILABLE);
     const secret = (livemode ? KEY_PREFIX : TEST_KEY_PREFIX) + randomBase62(SECRET_LENGTH);
     const key = await this.store.write(ApiKeys, (t) =>
       t.insert({

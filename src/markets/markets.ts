@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
@@ -32,6 +33,7 @@ export type MarketDisplayStatus = MarketStatus | 'closed';
 
 export interface Market {
   readonly id: string;
+  livemode?: boolean; // false: on test mode's chain (docs/test-mode.md)
   /** 0-based creation sequence: picks the escrow wallet. */
   seq: number;
   escrowIndex: number;
@@ -147,6 +149,8 @@ export interface MarketsOptions {
   payoutConcurrency?: number;
   logger?: Logger;
   now?: () => Date;
+  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
+  livemode?: boolean;
 }
 
 const YEAR_MS = 366 * 86_400_000;
@@ -166,8 +170,9 @@ export class MarketsService {
     this.now = opts.now ?? (() => new Date());
   }
 
-  get(id: string): Promise<Market | undefined> {
-    return this.store.table(Markets).get(id);
+  async get(id: string): Promise<Market | undefined> {
+    const m = await this.store.table(Markets).get(id);
+    return m && servedBy(m, this.opts.livemode) ? m : undefined; // one chain per market: the other mode's are unseen
   }
 
   /** An account's own stakes, newest first (for its activity list). */
@@ -231,6 +236,7 @@ export class MarketsService {
       // Inside the transaction nobody else can take the same sequence number (and escrow).
       const seq = await t.count();
       return t.insert({
+        ...modeMark(this.opts.livemode),
         id: newId('mkt'),
         seq,
         escrowIndex: marketEscrowIndex(seq),
@@ -252,7 +258,7 @@ export class MarketsService {
   /** Newest first; `status` uses the shown status (open means still taking stakes). */
   async list(input: ListMarketsInput = {}, opts: { limit?: number } = {}): Promise<Market[]> {
     const now = this.now();
-    const all = await this.store.table(Markets).findMany({}, { order: 'desc' });
+    const all = (await this.store.table(Markets).findMany({}, { order: 'desc' })).filter((m) => servedBy(m, this.opts.livemode));
     const wanted = (m: Market) => {
       if (!input.status) return true;
       const s = this.displayStatus(m, now);
@@ -278,7 +284,7 @@ export class MarketsService {
       const m = await this.get(text);
       return m ? { ok: true, market: m } : fail(MarketReason.marketNotFound, `No such market: ${text}.`, 'market');
     }
-    const all = await this.store.table(Markets).findMany();
+    const all = (await this.store.table(Markets).findMany()).filter((m) => servedBy(m, this.opts.livemode));
     const matching = all.filter((m) => questionMatches(text, m.question));
     const inScope =
       scope === 'stake'
@@ -447,8 +453,9 @@ export class MarketsService {
     const idle = (r: { updatedAt: string }) => Date.parse(r.updatedAt) <= before;
     const stakes = (await this.store.table(Stakes).findMany({ status: 'submitted' })).filter(idle).map((s) => s.marketId);
     const mt = this.store.table(Markets);
-    const settling = [...(await mt.findMany({ status: 'resolving' })), ...(await mt.findMany({ status: 'cancelling' }))];
-    return { stakes: [...new Set(stakes)], payouts: settling.filter(idle).map((m) => m.id) };
+    const settling = [...(await mt.findMany({ status: 'resolving' })), ...(await mt.findMany({ status: 'cancelling' }))].filter((m) => servedBy(m, this.opts.livemode));
+    const ours = new Set((await Promise.all([...new Set(stakes)].map((id) => this.get(id)))).filter((m) => m !== undefined).map((m) => m.id));
+    return { stakes: [...ours], payouts: settling.filter(idle).map((m) => m.id) };
   }
 
   /** Finishes stakes left `submitted` (same nonce: never moves money twice). */

@@ -41,11 +41,6 @@ export interface SpendGuardDeps {
   recipientIds?: (accountId: string, recipient: string) => Promise<string[]>;
   /** A key's mode (false: a test key). Caps count test and live spending apart; without it all is live. */
   livemodeOfKey?: (keyId: string) => Promise<boolean>;
-  /**
-   * false when the only chain is a real network: every governed call of a test key is refused,
-   * whoever confirms it, so test mode never moves real money (docs/test-mode.md). Default true.
-   */
-  testModeSettles?: boolean;
   now?: () => Date;
 }
 
@@ -81,8 +76,6 @@ export class SpendGuard {
    * (over the threshold; only when a key asked), or let it go on.
    */
   async admit(spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }): Promise<Admission> {
-    const noTestChain = await this.noTestChain(who);
-    if (noTestChain) return noTestChain;
     const paused = await this.paused(spend, who, opts);
     if (paused) return paused;
     const policies = await this.policiesFor(who);
@@ -95,8 +88,6 @@ export class SpendGuard {
 
   /** Runs a call under the policies: reserve, then commit or release (see the module comment). */
   async run<T extends ActionOutcome>(spend: Spend, who: PolicyCaller, exec: () => Promise<T>, opts: { byPerson: boolean }): Promise<{ refused: Refused } | { outcome: T }> {
-    const noTestChain = await this.noTestChain(who);
-    if (noTestChain) return { refused: noTestChain };
     const paused = await this.paused(spend, who, opts);
     if (paused) return { refused: paused };
     const policies = await this.policiesFor(who);
@@ -150,16 +141,6 @@ export class SpendGuard {
       });
       return { ok: true as const, id: row.id };
     });
-  }
-
-  /** A test key's call where test mode has no chain of its own (checked again at run: a held action may be confirmed later). */
-  private async noTestChain(who: PolicyCaller): Promise<Refused | undefined> {
-    if (this.deps.testModeSettles !== false || (await this.livemodeOf(who))) return undefined;
-    return {
-      kind: 'refuse',
-      reason: PolicyReason.testModeUnavailable,
-      message: 'Test mode is not available on this service: its only network is a real one, so a test key cannot move money here. Nothing was done. Use a live key, or a deployment with a test network.',
-    };
   }
 
   /** The call's mode: its key's (a test key spends test money); the person's own doors are live. */

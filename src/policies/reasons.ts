@@ -15,8 +15,6 @@ export const PolicyReason = {
   paused: 'policy_paused',
   /** Over the approval threshold: only the signed-in person can confirm it. */
   approvalRequired: 'policy_approval_required',
-  /** A test key's money move on a deployment whose only chain is a real network (docs/test-mode.md). */
-  testModeUnavailable: 'test_mode_unavailable',
 } as const;
 export type PolicyReason = (typeof PolicyReason)[keyof typeof PolicyReason];
 

@@ -168,7 +168,7 @@ export class QuotesService {
       .transaction(async (tx) => {
         const used = await tx.table(Quotes).update(q.id, { status: 'used', transferId: row.id, updatedAt: nowIso() }, { status: 'open' });
         if (!used) return false;
-        await tx.table(Transfers).insert(row);
+        await tx.table(Transfers).insert({ ...row, ...this.transfers.mark });
         return true;
       })
       .catch((e: unknown) => {

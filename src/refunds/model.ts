@@ -81,7 +81,6 @@ export const RefundReason = {
   invalidAmount: 'invalid_amount',
   idempotencyConflict: 'idempotency_conflict',
   chainUnavailable: 'chain_unavailable',
-  testModeUnavailable: 'test_mode_unavailable',
   refundDeadlinePassed: 'refund_deadline_passed',
 } as const;
 export type RefundReason = (typeof RefundReason)[keyof typeof RefundReason];

@@ -16,7 +16,7 @@
  * checked and the refund row inserted in one store transaction, so 20 parallel requests for
  * the full amount create one refund and 19 refusals.
  */
-import { inMode } from '../lib/livemode.js';
+import { inMode, servedBy } from '../lib/livemode.js';
 import { formatUnits, type Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Store, Tx } from '../store/index.js';
@@ -66,8 +66,8 @@ export interface RefundsOptions {
   confirmTimeoutMs?: number;
   /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
   attempts?: RelayAttempts;
-  /** false when the only chain is a real network: a test-mode payment is never refunded on it (docs/test-mode.md). */
-  testModeSettles?: boolean;
+  /** With a chain per mode: the mode whose refunds this instance pays (docs/test-mode.md); unset: both. */
+  livemode?: boolean;
   /** The auth-capture escrow's refunds, when the chain has the escrow (manual-capture payments, escrow.ts). */
   escrow?: EscrowRefundPort;
 }
@@ -91,10 +91,7 @@ export class RefundsService {
     livemode = true,
   ): Promise<Result<CreatedRefund, RefundReason>> {
     const p = await this.o.payments.getForAccount(accountId, paymentId, livemode);
-    if (!p) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
-    if (p.livemode === false && this.o.testModeSettles === false) {
-      return fail(RefundReason.testModeUnavailable, 'Test mode is not available on this service (its only network is a real one): a test-mode payment cannot be refunded here.');
-    }
+    if (!p || !servedBy(p, this.o.livemode)) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
     const requestHash = sha256(JSON.stringify([paymentId, input.amount ?? null, input.reason ?? null]));
     const idemId = idempotencyKey ? sha256(JSON.stringify(livemode ? [accountId, idempotencyKey] : [accountId, idempotencyKey, 'test'])) : undefined;
     if (idemId) {
@@ -165,7 +162,7 @@ export class RefundsService {
       const stable = amountMinor === leftMinor || share > leftStable ? leftStable : share;
       if (stable <= 0n) return fail(RefundReason.invalidAmount, 'amount is too small to refund in the stablecoin.', 'amount');
       // Pending refunds from the same wallet have not left it yet.
-      const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
+      const pendingOut = (await tx.table(Refunds).findMany({ accountId, status: 'pending' })).filter((r) => servedBy(r, this.o.livemode)).reduce((s, r) => s + BigInt(r.stablecoinAmount), 0n);
       if (balance - pendingOut < stable) {
         return fail(
           RefundReason.insufficientBalance,
@@ -348,7 +345,7 @@ export class RefundsService {
 
   /** Re-runs every pending refund (after a crash or an unconfirmed receipt); safe to repeat. */
   async reconcile(): Promise<number> {
-    const pending = await this.o.store.table(Refunds).findMany({ status: 'pending' });
+    const pending = (await this.o.store.table(Refunds).findMany({ status: 'pending' })).filter((r) => servedBy(r, this.o.livemode));
     let n = 0;
     for (const r of pending) {
       if (this.closed) break;

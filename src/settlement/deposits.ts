@@ -24,6 +24,7 @@ import type { ChainPort } from '../chain/port.js';
 import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import { defineTable, rangeAll, StoreConflictError, type Store } from '../store/index.js';
 import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
 import { DepositIndexes } from './deposit-indexes.js';
@@ -58,6 +59,7 @@ export interface Deposit {
   transfers: DepositTransfer[];
   /** Stored before the sweep is sent (the payment is `processing` from then on). */
   sweep?: { value: string; transferIds: string[]; payTo: string; txHash?: string; done?: boolean };
+  livemode?: boolean; // false: a test-mode payment's, watched on test mode's chain (docs/test-mode.md)
   updatedAt: string;
 }
 
@@ -120,6 +122,7 @@ export interface DepositWatcherOptions {
   graceMs: number;
   /** Receipt wait of a sweep or refund within a pass (then the next pass looks again). */
   relayWaitMs?: number;
+  livemode?: boolean; // with a chain per mode: the mode whose addresses this chain's watcher scans; unset: all
 }
 
 export const DEPOSIT_SWEEP_NONCE_KIND = 'deposit-sweep';
@@ -184,6 +187,7 @@ export class DepositWatcher {
             watch: 'open',
             watchUntil,
             transfers: [],
+            ...modeMark(p.livemode),
             updatedAt: now,
           });
         });
@@ -211,7 +215,7 @@ export class DepositWatcher {
     // only be paid in a later block, which the next pass scans with it (docs/settlement.md).
     const latest = await this.o.chain.latestBlockNumber();
     const rows = await this.watched();
-    const cursor = await this.o.store.table(DepositScan).get(CURSOR_ID);
+    const cursor = await this.o.store.table(DepositScan).get(this.cursorId);
     const fresh = new Set<string>();
     const from = cursor ? max0(BigInt(cursor.block) + 1n - RESCAN_OVERLAP) : latest > FIRST_SCAN_LOOKBACK ? latest - FIRST_SCAN_LOOKBACK : 0n;
     if (rows.length > 0 && from <= latest) {
@@ -260,8 +264,14 @@ export class DepositWatcher {
     return summary;
   }
 
-  private watched(): Promise<Deposit[]> {
-    return rangeAll(this.o.store.table(Deposits), { watch: 'open' }, { field: 'watchUntil', limit: PAGE });
+  private async watched(): Promise<Deposit[]> {
+    const rows = await rangeAll(this.o.store.table(Deposits), { watch: 'open' }, { field: 'watchUntil', limit: PAGE });
+    return rows.filter((r) => servedBy(r, this.o.livemode));
+  }
+
+  /** Each chain's scan has its own cursor (block numbers of different chains never compare). */
+  private get cursorId(): string {
+    return this.o.livemode === false ? `${CURSOR_ID}:test` : CURSOR_ID;
   }
 
   /** Adds the transfers not credited yet; returns how many. */
@@ -280,9 +290,9 @@ export class DepositWatcher {
 
   private async saveCursor(block: bigint): Promise<void> {
     await this.o.store.write(DepositScan, async (t) => {
-      const c = await t.get(CURSOR_ID);
-      if (!c) await t.insert({ id: CURSOR_ID, block: block.toString(), updatedAt: nowIso() });
-      else if (BigInt(c.block) < block) await t.update(CURSOR_ID, { block: block.toString(), updatedAt: nowIso() });
+      const c = await t.get(this.cursorId);
+      if (!c) await t.insert({ id: this.cursorId, block: block.toString(), updatedAt: nowIso() });
+      else if (BigInt(c.block) < block) await t.update(this.cursorId, { block: block.toString(), updatedAt: nowIso() });
     });
   }
 

@@ -57,8 +57,6 @@ export const SettleReason = {
   reverted: 'reverted',
   /** The chain could not be reached; nothing was sent, retry later. */
   chainUnavailable: 'chain_unavailable',
-  /** A test-mode payment on a deployment whose only chain is a real network (docs/test-mode.md). */
-  testModeUnavailable: 'test_mode_unavailable',
   /** The node did not take the transaction; nothing was sent, retry later. */
   submitFailed: 'submit_failed',
 } as const;

@@ -22,6 +22,8 @@ export interface ReconcilerDeps {
   waitMs: number;
   /** A settle of this payment runs in this process now: skipped for this pass only. */
   busyHere(paymentId: string): boolean;
+  /** A payment of the mode this settlement's chain serves (the other chain's instance reconciles the rest). */
+  mine(p: Payment): boolean;
   /** Runs `fn` in the payment's per-process queue. */
   serialized<T>(paymentId: string, fn: () => Promise<T>): Promise<T>;
 }
@@ -43,12 +45,12 @@ export class SettlementReconciler {
     // from the ledger and the chain, never from this process's queue.
     for await (const page of this.d.payments.processing()) {
       // A payment paid into its deposit address is the deposit watcher's to resolve.
-      const todo = page.filter((p) => !this.d.busyHere(p.id) && !p.viaDeposit);
+      const todo = page.filter((p) => this.d.mine(p) && !this.d.busyHere(p.id) && !p.viaDeposit);
       for (const p of todo) seen.add(p.id);
       await Promise.all(todo.map((p) => run(p, (id) => this.resolveProcessingById(id, this.d.waitMs))));
     }
     for await (const page of this.d.payments.pendingWithAttempts()) {
-      const todo = page.filter((p) => !this.d.busyHere(p.id) && !seen.has(p.id));
+      const todo = page.filter((p) => this.d.mine(p) && !this.d.busyHere(p.id) && !seen.has(p.id));
       await Promise.all(todo.map((p) => run(p, (id) => this.resolvePendingAttempt(id, this.d.waitMs))));
     }
     if (summary.checked > 0) this.d.log.info(summary, 'settlement reconcile pass');

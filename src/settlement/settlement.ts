@@ -21,6 +21,7 @@ import type { AccountsService } from '../accounts/accounts.js';
 import type { Payment, PaymentsService } from '../payments/payments.js';
 import type { Store } from '../store/index.js';
 import { fail } from '../lib/results.js';
+import { isLive } from '../lib/livemode.js';
 import type { Logger } from '../lib/logger.js';
 import { DepositWatcher } from './deposits.js';
 import { AttemptLedger, soleOwner, type AttemptOwner, type SettlementAttempt } from './attempts.js';
@@ -69,16 +70,16 @@ export interface SettlementOptions {
    */
   chainDelayMs?: number;
   /**
-   * false on a deployment whose only chain is a real network: a test-mode payment is never
-   * settled there (docs/test-mode.md, "Where test mode settles"). Default true.
+   * The mode whose payments this instance settles, when each mode has a chain of its own
+   * (docs/test-mode.md, "Where test mode settles"); unset: its chain serves both modes.
    */
-  testModeSettles?: boolean;
+  livemode?: boolean;
 }
 
 const PAYMENT_NONCE_KIND = 'payment';
 
 export class SettlementService {
-  private readonly testModeSettles: boolean;
+  private readonly livemode: boolean | undefined;
   private readonly store: Store;
   private readonly payments: PaymentsService;
   private readonly accounts: AccountsService;
@@ -104,7 +105,7 @@ export class SettlementService {
     this.accounts = o.accounts;
     this.chain = o.chain;
     this.log = o.logger;
-    this.testModeSettles = o.testModeSettles ?? true;
+    this.livemode = o.livemode;
     this.confirmTimeoutMs = o.confirmTimeoutMs ?? 60_000;
     this.reconcileWaitMs = o.reconcileWaitMs ?? 2_000;
     const deadlineMs = this.confirmTimeoutMs + (o.chainDelayMs ?? 30_000);
@@ -127,6 +128,7 @@ export class SettlementService {
       log: o.logger,
       waitMs: this.reconcileWaitMs,
       busyHere: (id) => this.queues.has(id),
+      mine: (p) => this.mine(p),
       serialized: (id, fn) => this.serialized(id, fn),
     });
     this.deposits = new DepositWatcher({
@@ -139,10 +141,16 @@ export class SettlementService {
       // Each sweep and give-back has one owner attempt across instances (issue 21).
       attempts: this.ledger,
       graceMs: o.depositGraceMs ?? 24 * 3_600_000,
+      ...(o.livemode !== undefined ? { livemode: o.livemode } : {}),
       // One pass decides every watched deposit in turn: a receipt wait is bounded so one slow
       // block does not hold up the others (an unconfirmed sweep is looked at again next pass).
       relayWaitMs: Math.min(this.confirmTimeoutMs, 15_000),
     });
+  }
+
+  /** A payment of the mode this instance's chain serves (every payment when it serves both). */
+  mine(p: Payment): boolean {
+    return this.livemode === undefined || isLive(p) === this.livemode;
   }
 
   /** The EIP-3009 nonce of a payment: the contract accepts it once per payer. */
@@ -177,7 +185,7 @@ export class SettlementService {
   /** Typed data for the customer's wallet to sign; only while the payment is payable. */
   async authorizationFor(paymentId: string, from: Address): Promise<AuthorizationResult> {
     const p = await this.payments.get(paymentId);
-    if (!p) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
+    if (!p || !this.mine(p)) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
     const notPayable = statusFailure(p);
     if (notPayable) return notPayable;
     const auth = await this.issue(p, from);
@@ -198,10 +206,8 @@ export class SettlementService {
   private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean, payerNonce = false): Promise<SettleResult> {
     const { authorization: auth, signature } = input;
     const p = await this.payments.get(paymentId);
-    if (!p) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
-    if (p.livemode === false && !this.testModeSettles) {
-      return fail(SettleReason.testModeUnavailable, 'This is a test-mode payment, and this service has no test network: it cannot be paid here. Nothing was sent.');
-    }
+    // The other mode's payment belongs to the other chain's instance (src/core/by-mode.ts).
+    if (!p || !this.mine(p)) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
     // Paid into its deposit address: the deposit watcher alone resolves it.
     if (p.viaDeposit && (p.status === 'settled' || p.status === 'processing')) {
       return p.status === 'settled'

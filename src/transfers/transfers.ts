@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
 import { nowIso } from '../lib/ids.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
@@ -71,6 +72,7 @@ export interface Transfer {
   updatedAt: string;
   submittedAt?: string;
   settledAt?: string;
+  livemode?: boolean; // false: on test mode's chain (docs/test-mode.md)
 }
 
 export const Transfers = defineTable<Transfer>({
@@ -132,11 +134,15 @@ export interface TransfersOptions {
   attempts?: RelayAttempts;
   logger?: Logger;
   now?: () => Date;
+  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
+  livemode?: boolean;
 }
 
 export class TransfersService {
   private readonly listeners = new Set<TransferSettledListener>();
   private readonly feePolicy: FeePolicy;
+  /** What a new transfer row carries of the served mode (also for firm quotes' rows). */
+  readonly mark: { livemode?: false };
   private readonly now: () => Date;
 
   constructor(
@@ -148,6 +154,7 @@ export class TransfersService {
     private readonly opts: TransfersOptions = {},
   ) {
     this.feePolicy = opts.feePolicy ?? DEFAULT_FEE_POLICY;
+    this.mark = modeMark(opts.livemode);
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -235,7 +242,7 @@ export class TransfersService {
       now,
       ...(meta.requestId ? { requestId: meta.requestId } : {}),
     });
-    const transfer = await this.store.write(Transfers, (t) => t.insert(row));
+    const transfer = await this.store.write(Transfers, (t) => t.insert({ ...row, ...this.mark }));
     return { ok: true, transfer };
   }
 
@@ -340,7 +347,7 @@ export class TransfersService {
     const t = this.store.table(Transfers);
     const all = (where: Partial<Transfer>) => rangeAll(t, where, { field: 'updatedAt', atMost, limit: 500 });
     const [submitted, feePending, feeFailed] = await Promise.all([all({ status: 'submitted' }), all({ feeStatus: 'pending' }), all({ feeStatus: 'failed' })]);
-    return [...submitted, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')];
+    return [...submitted, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')].filter((x) => servedBy(x, this.opts.livemode));
   }
 
   // ------------------------------------------------------------------------ internals

@@ -24,8 +24,8 @@ export async function tempDir(prefix = 'chain-test-'): Promise<{ dir: string; cl
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export async function startTokenChain() {
-  const anvil: AnvilHandle = await startAnvil();
+export async function startTokenChain(opts: { chainId?: number } = {}) {
+  const anvil: AnvilHandle = await startAnvil(opts.chainId ? { chainId: opts.chainId } : {});
   const chain = defineChain({
     id: anvil.chainId,
     name: 'test anvil',

@@ -118,6 +118,20 @@ describe('loadConfig', () => {
     expect(fail({ TELEGRAM_WEBHOOK_URL: 'https://bot.example/hook' })).toMatch(/TELEGRAM_WEBHOOK_SECRET/);
   });
 
+  it("test mode's network: all four TEST_CHAIN_* or none, only beside a real network, never the live chain id", () => {
+    const live = { CHAIN_RPC_URL: 'https://rpc.example', CHAIN_ID: '8453', TOKEN_ADDRESS: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', RELAYER_PRIVATE_KEY: '0x' + '1'.repeat(64) };
+    const test = { TEST_CHAIN_RPC_URL: 'https://sepolia.example', TEST_CHAIN_ID: '84532', TEST_TOKEN_ADDRESS: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', TEST_RELAYER_PRIVATE_KEY: '0x' + '2'.repeat(64) };
+    const both = loadConfig({ ...live, ...test });
+    expect(both).toMatchObject({ TEST_CHAIN_RPC_URL: 'https://sepolia.example', TEST_CHAIN_ID: 84532, TEST_TOKEN_ADDRESS: test.TEST_TOKEN_ADDRESS });
+    // None: an embedded anvil serves test mode (docs/test-mode.md).
+    expect(loadConfig(live).TEST_CHAIN_RPC_URL).toBeUndefined();
+    expect(fail({ ...live, TEST_CHAIN_RPC_URL: test.TEST_CHAIN_RPC_URL })).toMatch(/TEST_CHAIN_ID: .*missing: TEST_CHAIN_ID, TEST_TOKEN_ADDRESS, TEST_RELAYER_PRIVATE_KEY/);
+    expect(fail({ ...live, ...test, TEST_RELAYER_PRIVATE_KEY: '' })).toMatch(/TEST_RELAYER_PRIVATE_KEY: .*all of/);
+    expect(fail({ ...live, ...test, TEST_TOKEN_ADDRESS: '0x12' })).toMatch(/TEST_TOKEN_ADDRESS: must be a 0x address/);
+    expect(fail(test)).toMatch(/TEST_CHAIN_RPC_URL: .*CHAIN_RPC_URL/);
+    expect(fail({ ...live, ...test, TEST_CHAIN_ID: '8453' })).toMatch(/TEST_CHAIN_ID: must differ from CHAIN_ID/);
+  });
+
   it('parses durations and rate limits', () => {
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('30s')).toBe(30_000);

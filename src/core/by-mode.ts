@@ -1,0 +1,153 @@
+/**
+ * Dispatch by mode at the core boundary (docs/test-mode.md, "Where test mode settles"): with a
+ * chain per mode, the composition root builds the chain-dependent services twice (money.ts), and
+ * these facades give each call to the set of the record's mode: a payment's (settle, deposit
+ * address, app wallet, cancel, refund, manual capture), a key's (the agent's tools, the x402
+ * facilitator). The doors keep calling one service; none threads a mode through the modules.
+ */
+import type { Address } from 'viem';
+import type { Account } from '../accounts/accounts.js';
+import type { Payment, PaymentsService } from '../payments/payments.js';
+import type { SettlementService, SettleRequest, SettleOptions, SettleResult, AuthorizationResult, ReconcileSummary } from '../settlement/settlement.js';
+import type { DepositPassSummary } from '../settlement/deposits.js';
+import type { RefundsService } from '../refunds/refunds.js';
+import type { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
+import type { ToolHandlers } from '../agent/tools.js';
+import type { ToolContext } from '../agent/tools/contract.js';
+import { SettleReason } from '../settlement/settle-reasons.js';
+import { isLive } from '../lib/livemode.js';
+import type { Money } from './money.js';
+import type { ModeServices, SettlementDoor } from './core.js';
+
+export interface Modes {
+  live: Money;
+  test: Money;
+}
+
+/** The set serving `livemode`. */
+export const pick = (m: Modes, livemode: boolean): Money => (livemode ? m.live : m.test);
+
+/** Checkout settlement: each payment settles, and its deposit address is watched, on its mode's chain. */
+export function settlementByMode(m: Modes, payments: PaymentsService): SettlementDoor {
+  const of = async (paymentId: string): Promise<SettlementService | undefined> => {
+    const p = await payments.get(paymentId);
+    return p ? pick(m, isLive(p)).settlement : undefined;
+  };
+  const missing = (id: string) => ({ ok: false as const, reason: SettleReason.notFound, message: `No such payment: ${id}` });
+  return {
+    async settle(paymentId: string, input: SettleRequest, opts?: SettleOptions): Promise<SettleResult> {
+      const s = await of(paymentId);
+      return s ? s.settle(paymentId, input, opts) : missing(paymentId);
+    },
+    async authorizationFor(paymentId: string, from: Address): Promise<AuthorizationResult> {
+      const s = await of(paymentId);
+      return s ? s.authorizationFor(paymentId, from) : missing(paymentId);
+    },
+    recipientFor: (p: Payment) => pick(m, isLive(p)).settlement.recipientFor(p),
+    // Derived from the payment id alone: the same on both chains.
+    nonceFor: (paymentId: string) => m.live.settlement.nonceFor(paymentId),
+    async reconcile(): Promise<ReconcileSummary> {
+      const [a, b] = await Promise.all([m.live.settlement.reconcile(), m.test.settlement.reconcile()]);
+      return { checked: a.checked + b.checked, settled: a.settled + b.settled, failed: a.failed + b.failed, pending: a.pending + b.pending, processing: a.processing + b.processing, expired: a.expired + b.expired };
+    },
+    deposits: {
+      depositFor: (p: Payment) => pick(m, isLive(p)).settlement.deposits.depositFor(p),
+      get: (paymentId: string) => m.live.settlement.deposits.get(paymentId),
+      uri: (address: Address, amount: bigint) => m.live.settlement.deposits.uri(address, amount),
+      async pass(): Promise<DepositPassSummary> {
+        const [a, b] = await Promise.all([m.live.settlement.deposits.pass(), m.test.settlement.deposits.pass()]);
+        return { credited: a.credited + b.credited, settled: a.settled + b.settled, refunded: a.refunded + b.refunded, closed: a.closed + b.closed };
+      },
+    },
+  };
+}
+
+/** Refunds: paid on the payment's mode's chain; reads are the store's, the same for both. */
+export function refundsByMode(m: Modes): RefundsService {
+  const facade: Pick<RefundsService, 'create' | 'get' | 'list' | 'ofPayment' | 'succeededOf' | 'reconcile' | 'close'> = {
+    create: (accountId, paymentId, input, idempotencyKey, livemode = true) => pick(m, livemode).refunds.create(accountId, paymentId, input, idempotencyKey, livemode),
+    get: (...a) => m.live.refunds.get(...a),
+    list: (...a) => m.live.refunds.list(...a),
+    ofPayment: (...a) => m.live.refunds.ofPayment(...a),
+    succeededOf: (...a) => m.live.refunds.succeededOf(...a),
+    reconcile: async () => (await m.live.refunds.reconcile()) + (await m.test.refunds.reconcile()),
+    close: () => {
+      m.live.refunds.close();
+      m.test.refunds.close();
+    },
+  };
+  return facade as RefundsService;
+}
+
+/** Manual capture (x402 auth-capture) of a session, on its mode's chain. */
+export function manualCaptureByMode(m: Modes): ManualCaptureSessions | undefined {
+  const live = m.live.manualCapture;
+  const test = m.test.manualCapture;
+  if (!live && !test) return undefined;
+  const of = (p: Payment) => (isLive(p) ? live : test);
+  const off = { ok: false as const, status: 409, reason: 'not_available', message: "Manual capture is not available on this payment's network." };
+  const facade: Pick<ManualCaptureSessions, 'requirements' | 'authorize' | 'capture' | 'void' | 'sweep'> = {
+    requirements: (p, ...a) => of(p)?.requirements(p, ...a),
+    authorize: async (p, ...a) => (await of(p)?.authorize(p, ...a)) ?? off,
+    capture: async (p, ...a) => (await of(p)?.capture(p, ...a)) ?? off,
+    void: async (p) => (await of(p)?.void(p)) ?? off,
+    // Holds past their deadline are voided through the live escrow; test-mode holds lapse on their own chain.
+    sweep: async (...a) => (await live?.sweep(...a)) ?? 0,
+  };
+  return facade as ManualCaptureSessions;
+}
+
+/** The services of one mode, for a door whose mode comes from its caller (a key, the app's switch). */
+export function modeServices(money: Money): ModeServices {
+  return { facilitator: money.facilitator, wallets: money.wallets, x402Port: money.x402Port, transfers: money.transfers, claims: money.claims, quotes: money.quotes };
+}
+
+/**
+ * The agent's tools: a test key's calls run over test mode's chain (its custodial wallet's test
+ * balance, transfers, bills, stakes, claim links), everything else over the live chain.
+ */
+export function toolHandlersByMode(live: ToolHandlers, test: ToolHandlers, livemodeOfKey: (keyId: string) => Promise<boolean>): ToolHandlers {
+  type Run = ((input: unknown, ctx: ToolContext) => Promise<unknown>) & { preview?: (input: unknown, ctx: ToolContext) => Promise<unknown> };
+  const modeOf = async (ctx: ToolContext) => (ctx.keyId ? livemodeOfKey(ctx.keyId) : true);
+  const out: Record<string, Run> = {};
+  for (const name of Object.keys(live) as (keyof ToolHandlers)[]) {
+    const l = live[name] as unknown as Run;
+    const t = test[name] as unknown as Run;
+    const run: Run = async (input, ctx) => ((await modeOf(ctx)) ? l : t)(input, ctx);
+    if (l.preview) run.preview = async (input, ctx) => ((await modeOf(ctx)) ? l : t).preview!(input, ctx);
+    out[name] = run;
+  }
+  return out as unknown as ToolHandlers;
+}
+
+/** Canceling a pending payment: its earlier authorizations are checked on its mode's chain. */
+export function cancellationByMode(m: Modes): Money['cancellation'] {
+  return { cancel: (accountId, id, input, livemode = true) => pick(m, livemode).cancellation.cancel(accountId, id, input, livemode) } as Money['cancellation'];
+}
+
+/** Claim links: funded, claimed, canceled and returned on the claim's mode's chain. */
+export function claimsByMode(m: Modes): Money['claims'] {
+  const of = (c: { livemode?: boolean } | undefined) => pick(m, c ? isLive(c) : true).claims;
+  const facade: Pick<Money['claims'], 'get' | 'byToken' | 'history' | 'create' | 'claim' | 'cancel' | 'sweep'> = {
+    get: (id) => m.live.claims.get(id),
+    byToken: (token) => m.live.claims.byToken(token),
+    history: (...a) => m.live.claims.history(...a),
+    create: (senderId, input) => pick(m, input.livemode !== false).claims.create(senderId, input),
+    claim: async (token, claimantId) => of(await m.live.claims.byToken(token)).claim(token, claimantId),
+    cancel: async (senderId, claimId) => of(await m.live.claims.get(claimId)).cancel(senderId, claimId),
+    sweep: async () => (await m.live.claims.sweep()) + (await m.test.claims.sweep()),
+  };
+  return facade as Money['claims'];
+}
+
+/** Payments of the merchant's custodial wallet from the checkout: on the payment's chain. */
+export function walletPaymentsByMode(m: Modes, payments: PaymentsService): Money['walletPayments'] {
+  const of = async (id: string) => {
+    const p = await payments.get(id);
+    return pick(m, p ? isLive(p) : true).walletPayments;
+  };
+  return {
+    fromAppWallet: async (payer: Account, paymentId: string) => (await of(paymentId)).fromAppWallet(payer, paymentId),
+    withTestWallet: async (paymentId: string) => (await of(paymentId)).withTestWallet(paymentId),
+  } as Money['walletPayments'];
+}
