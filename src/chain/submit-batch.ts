@@ -105,7 +105,7 @@ export class BatchSubmitter {
     const data = encodeBatch(items);
     let gas: bigint;
     try {
-      gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data });
+      gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data, prepare: false });
     } catch (e) {
       const message = revertReason(e);
       if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);

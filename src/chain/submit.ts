@@ -67,13 +67,13 @@ export class TransferSubmitter {
     }
     const fresh = ctx.verifier.takeSimulation(auth, signature);
     const contractSigner = fresh ? fresh.contractSigner : !(await ctx.verifier.isEoaSignature(auth, signature));
-    const data = encodeTransfer(auth, signature, contractSigner);
+    const data = fresh ? fresh.data : encodeTransfer(auth, signature, contractSigner);
 
     let gas: bigint;
     if (fresh) gas = fresh.gas;
     else {
       try {
-        gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data });
+        gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data, prepare: false });
       } catch (e) {
         const message = revertReason(e);
         if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);
