@@ -38,13 +38,14 @@ export class TransferSubmitter {
     const key = `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const promise = this.submitOnce(key, auth, signature, opts.verified === true).finally(() => this.inFlight.delete(key));
+    const promise = this.submitOnce(key, auth, signature, opts).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
   }
 
-  private async submitOnce(key: string, auth: TransferAuthorization, signature: Hex, verified: boolean): Promise<SubmitResult> {
+  private async submitOnce(key: string, auth: TransferAuthorization, signature: Hex, opts: SubmitOptions): Promise<SubmitResult> {
     const { ctx } = this;
+    const verified = opts.verified === true;
     const previous = this.sent.get(key);
     if (previous) {
       // Same authorization again: report the transaction already carrying it, unless that
@@ -83,10 +84,11 @@ export class TransferSubmitter {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        const txHash = await ctx.sender.send({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) });
+        const record = opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {};
+        const { txHash, recorded } = await ctx.sender.sendRecorded({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, record);
         this.remember(key, txHash);
         ctx.log.info({ txHash, from: auth.from, to: auth.to, value: auth.value.toString() }, 'relayed transferWithAuthorization');
-        return { ok: true, txHash };
+        return recorded ? { ok: true, txHash, recorded: true } : { ok: true, txHash };
       } catch (e) {
         const err = e as SendError;
         // Our own transaction may have reached the node before the error (a retried request).

@@ -26,7 +26,7 @@ import { DepositWatcher } from './deposits.js';
 import { AttemptLedger, soleOwner, type AttemptOwner, type SettlementAttempt } from './attempts.js';
 import { ProcessingResolver } from './processing-resolver.js';
 import { SettlementReconciler } from './settlement-reconciler.js';
-import { claimAttempt, recordTxHash, storedAuthorization } from './checkout-claim.js';
+import { claimAttempt, recordTxHash, recordTxHashIn, storedAuthorization } from './checkout-claim.js';
 import {
   MESSAGES,
   SettleReason,
@@ -280,7 +280,9 @@ export class SettlementService {
       verified,
       timeoutMs: waitMs,
       since: p.createdAt,
-      // Stored while processing (during the receipt wait), so anyone can follow it.
+      // Stored while processing, so anyone can follow it: in the relay journal's commit before
+      // the broadcast, or (no journal, an earlier transaction answered) during the receipt wait.
+      recordWithJournal: (txHash, tx) => recordTxHashIn(tx, p.id, attempt, txHash),
       onSent: (txHash) => recordTxHash(this.store, p.id, attempt, txHash),
     }).finally(() => this.relaying.delete(attempt.id));
     switch (relayed.status) {
