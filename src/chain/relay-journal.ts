@@ -55,11 +55,12 @@ export function storeRelayJournal(store: Store): RelayJournal {
       const id = journalId(e.chainId, e.relayer, e.nonce);
       const row: JournalEntry = { ...e, relayer: e.relayer.toLowerCase(), id, createdAt: new Date().toISOString() };
       const put = async (t: WriteTable<JournalEntry>) => {
-        // A nonce handed out again (its first transaction was lost or refused) replaces the old one.
-        if (await t.get(id)) {
+        // A nonce handed out again (its first transaction was lost or refused) replaces the old
+        // one. Insert-or-read in one statement: the usual case is a new nonce.
+        if (!(await t.insertOrGet(row)).inserted) {
           const { id: _id, ...fields } = row;
           await t.update(id, { ...fields, minedAt: undefined });
-        } else await t.insert(row);
+        }
       };
       if (!also) {
         await store.write(RelayJournalTable, put);

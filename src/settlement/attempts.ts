@@ -130,8 +130,11 @@ export class AttemptLedger implements RelayAttempts {
       deadlineAt: new Date(now.getTime() + this.deadlineMs).toISOString(),
       updatedAt: now.toISOString(),
     };
-    const existing = await t.get(id);
-    if (!existing) return t.insert({ id, generation: 1, ...fields });
+    // Insert, or read the row holding the id, in one statement (PostgreSQL: one round trip
+    // instead of a read and an insert on the settle's critical path).
+    const put = await t.insertOrGet({ id, generation: 1, ...fields });
+    if (put.inserted) return put.row;
+    const existing = put.existing;
     if (existing.state === 'open') return undefined;
     return t.update(id, { ...fields, generation: existing.generation + 1 }, { generation: existing.generation, state: 'done' });
   }
