@@ -153,9 +153,10 @@ export class SettlementService {
   /** Where the payment's money goes: its payout address, else the merchant's custodial wallet. */
   async recipientFor(p: Payment): Promise<Address | undefined> {
     if (p.payoutAddress) return getAddress(p.payoutAddress.toLowerCase());
-    const account = await this.accounts.get(p.accountId);
-    if (!account) return undefined;
-    return this.chain.custodialAddress(account.walletIndex); // cached by the chain layer
+    // The wallet index never changes: remembered per process (no account read per settle).
+    const index = await this.accounts.walletIndexOf(p.accountId);
+    if (index === undefined) return undefined;
+    return this.chain.custodialAddress(index); // cached by the chain layer
   }
 
   /** The authorization we ask `from` to sign for this payment. */
@@ -287,7 +288,9 @@ export class SettlementService {
     }).finally(() => this.relaying.delete(attempt.id));
     switch (relayed.status) {
       case 'settled':
-        return this.resolver.finish(p, relayed.txHash);
+        // `p` is the payment this attempt claimed: settle it by compare-and-set at once (no read
+        // first); only if it changed meanwhile does `finish` read it and decide.
+        return (await this.resolver.settleClaimed(p, relayed.txHash)) ?? this.resolver.finish(p, relayed.txHash);
       case 'pending': {
         if (relayed.txHash) {
           // Sent, not confirmed: the payment stays processing with its hash; the same settle
