@@ -174,6 +174,11 @@ export class AttemptLedger implements RelayAttempts {
     await this.store.write(SettlementAttempts, (t) => t.update(id, { txHash, updatedAt: nowIso() }, { generation }));
   }
 
+  /** `sent` inside `tx` (the relay journal's commit). */
+  async sentIn(tx: Tx, id: string, generation: number, txHash: string): Promise<void> {
+    await tx.table(SettlementAttempts).update(id, { txHash, updatedAt: nowIso() }, { generation });
+  }
+
   /** Final answer (inside the transaction that applies it to its subject, when there is one). */
   async close(id: string, answer: AttemptAnswer, tx?: Tx): Promise<void> {
     const patch = { state: 'done' as const, answer, updatedAt: nowIso() };
