@@ -15,6 +15,7 @@ import { type Eip712Domain } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
 import { ChainServiceImpl } from './chain-service.js';
+import { loopbackFetch } from './rpc-fetch.js';
 import { supportsBatchTransfers } from './submit-batch.js';
 import { ensureAuthCaptureEscrow, findAuthCaptureEscrow } from './auth-capture-escrow.js';
 import type { ChainService, CreateChainOptions } from './chain.js';
@@ -76,7 +77,13 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     // The HTTP round trip and its parsing cost more CPU than anvil answering a read, and the
     // service shares the cores with anvil. A real network keeps one request per call (providers
     // limit or bill batches differently, and one slow call would hold back the others).
-    const transport = http(rpcUrl, embedded ? { timeout: 15_000, batch: { wait: 0 } } : { timeout: 15_000 });
+    // Embedded: over node:http with keep-alive rather than the global fetch (rpc-fetch.ts).
+    const transport = http(
+      rpcUrl,
+      embedded
+        ? { timeout: 15_000, batch: { wait: 0 }, fetchFn: loopbackFetch() as unknown as typeof fetch, maxResponseBodySize: false }
+        : { timeout: 15_000 },
+    );
     const publicClient = createPublicClient({ chain, transport, pollingInterval: embedded ? 50 : 1_000 });
 
     const wallet = createWalletClient({ account: relayer, chain, transport });

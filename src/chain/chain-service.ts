@@ -170,11 +170,11 @@ export class ChainServiceImpl implements ChainService {
     return this.submitter.submit(auth, signature, opts);
   }
 
-  submitTransferWithAuthorizations(items: readonly SignedAuthorization[]): Promise<SubmitResult> {
+  submitTransferWithAuthorizations(items: readonly SignedAuthorization[], opts: Pick<SubmitOptions, 'recordWithJournal'> = {}): Promise<SubmitResult> {
     if (!this.batchTransfers) {
       return Promise.resolve({ ok: false, reason: 'simulation_failed', message: 'this token has no transferWithAuthorizations' } as const);
     }
-    return this.batchSubmitter.submit(items);
+    return this.batchSubmitter.submit(items, opts);
   }
 
   async waitForReceipt(txHash: Hex, timeoutMs = this.p.confirmTimeoutMs): Promise<ReceiptOutcome> {

@@ -67,7 +67,7 @@ export interface ChainService {
    * The gas estimate is the one simulation; a revert answers the reason a single
    * authorization would. Resubmitting the same batch returns the same txHash.
    */
-  submitTransferWithAuthorizations(items: readonly { auth: TransferAuthorization; signature: Hex }[]): Promise<SubmitResult>;
+  submitTransferWithAuthorizations(items: readonly { auth: TransferAuthorization; signature: Hex }[], opts?: Pick<SubmitOptions, 'recordWithJournal'>): Promise<SubmitResult>;
   /** Never throws; default timeout `confirmTimeoutMs`. */
   waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
   /** True when the node knows the transaction (in its pool or mined). Throws when the node cannot say. */

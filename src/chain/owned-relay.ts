@@ -22,6 +22,7 @@
  */
 import type { Address, Hex } from 'viem';
 import type { TransferAuthorization } from './authorization.js';
+import type { Tx } from '../store/index.js';
 import { relayOnce, type RelayChain, type RelayFailure, type RelayOutcome } from './relay.js';
 
 /** The part of an attempt row this helper reads (SettlementAttempt has it). */
@@ -59,6 +60,8 @@ export interface RelayAttempts {
   openAlone(a: NewRelayAttempt): Promise<RelayAttempt | undefined>;
   takeOver(a: RelayAttempt): Promise<RelayAttempt | undefined>;
   sent(id: string, generation: number, txHash: string): Promise<void>;
+  /** `sent` inside the relay journal's commit (before the broadcast); optional. */
+  sentIn?(tx: Tx, id: string, generation: number, txHash: string): Promise<void>;
   close(id: string, answer: NonNullable<RelayAttempt['answer']>): Promise<void>;
 }
 
@@ -197,6 +200,12 @@ async function run(
     const outcome = await relayOnce(chain, auth, signature, {
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
       since: req.since ?? row.startedAt,
+      // The attempt's hash goes in the journal's commit when nothing else is to be recorded
+      // with it (one commit fewer per move); otherwise, or without a journal, while the receipt
+      // is awaited.
+      ...(attempts.sentIn && !req.onSent
+        ? { recordWithJournal: (txHash: Hex, tx: Tx) => attempts.sentIn!(tx, row.id, row.generation, txHash) }
+        : {}),
       onSent: async (txHash) => {
         await attempts.sent(row.id, row.generation, txHash);
         await req.onSent?.(txHash);

@@ -11,7 +11,7 @@
  * On a real network the same sweep re-sends transactions the node's pool dropped.
  */
 import type { Hex } from 'viem';
-import { defineTable, type Store } from '../store/index.js';
+import { defineTable, type Store, type Tx, type WriteTable } from '../store/index.js';
 
 export interface JournalEntry {
   /** `<chainId>:<relayer>:<nonce>`: a reused nonce replaces the entry of the transaction it replaced. */
@@ -31,8 +31,11 @@ export const RelayJournalTable = defineTable<JournalEntry>({ name: 'relay_journa
 
 /** Where the chain layer keeps its journal; the store-backed one below, or a fake in tests. */
 export interface RelayJournal {
-  /** Durable before it resolves: called before every broadcast. */
-  record(entry: Omit<JournalEntry, 'id' | 'createdAt' | 'minedAt'>): Promise<void>;
+  /**
+   * Durable before it resolves: called before every broadcast. `also` runs in the same store
+   * transaction (the caller's own record of the transaction); returns whether it ran.
+   */
+  record(entry: Omit<JournalEntry, 'id' | 'createdAt' | 'minedAt'>, also?: (tx: Tx) => Promise<void>): Promise<boolean>;
   /** The node refused the transaction: it will never be mined, do not re-send it. */
   forget(chainId: number, relayer: string, nonce: number, hash: Hex): Promise<void>;
   /** A receipt was seen for these hashes. */
@@ -48,16 +51,26 @@ export function journalId(chainId: number, relayer: string, nonce: number): stri
 
 export function storeRelayJournal(store: Store): RelayJournal {
   return {
-    async record(e) {
+    async record(e, also) {
       const id = journalId(e.chainId, e.relayer, e.nonce);
       const row: JournalEntry = { ...e, relayer: e.relayer.toLowerCase(), id, createdAt: new Date().toISOString() };
-      await store.write(RelayJournalTable, async (t) => {
-        // A nonce handed out again (its first transaction was lost or refused) replaces the old one.
-        if (await t.get(id)) {
+      const put = async (t: WriteTable<JournalEntry>) => {
+        // A nonce handed out again (its first transaction was lost or refused) replaces the old
+        // one. Insert-or-read in one statement: the usual case is a new nonce.
+        if (!(await t.insertOrGet(row)).inserted) {
           const { id: _id, ...fields } = row;
           await t.update(id, { ...fields, minedAt: undefined });
-        } else await t.insert(row);
+        }
+      };
+      if (!also) {
+        await store.write(RelayJournalTable, put);
+        return false;
+      }
+      await store.transaction(async (tx) => {
+        await put(tx.table(RelayJournalTable));
+        await also(tx);
       });
+      return true;
     },
     async forget(chainId, relayer, nonce, hash) {
       const id = journalId(chainId, relayer, nonce);

@@ -12,6 +12,7 @@
  * interpret the chain's reasons themselves.
  */
 import type { Address, Hex } from 'viem';
+import type { Tx } from '../store/index.js';
 import type { TransferAuthorization } from './authorization.js';
 import type { ReceiptOutcome, SubmitOptions, SubmitResult, VerifyReason } from './chain.js';
 
@@ -49,6 +50,12 @@ export interface RelayOptions extends SubmitOptions {
   timeoutMs?: number;
   /** Told the hash as soon as the transaction is on its way (while the receipt is awaited), to be recorded. */
   onSent?: (txHash: Hex) => Promise<void> | void;
+  /**
+   * The same record written inside the relay journal's commit, before the broadcast (one
+   * commit fewer per relay). `onSent` is then not called for that transaction; it still is
+   * whenever the chain could not take this (no journal, an earlier transaction answered).
+   */
+  recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void>;
   /** Lower bound for a log scan looking for the transaction that used the authorization. */
   since?: Date | string;
 }
@@ -59,12 +66,15 @@ export async function relayOnce(
   signature: Hex,
   opts: RelayOptions = {},
 ): Promise<RelayOutcome> {
-  const sent = await chain.submitTransferWithAuthorization(auth, signature, opts.verified ? { verified: true } : {});
+  const sent = await chain.submitTransferWithAuthorization(auth, signature, {
+    ...(opts.verified ? { verified: true } : {}),
+    ...(opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
+  });
   if (sent.ok) {
-    // Recording the hash (a durable write) overlaps the receipt wait instead of preceding it;
-    // the outcome is answered only once both are done, so a caller still has the hash stored
-    // before it applies the receipt.
-    const [, receipt] = await Promise.all([opts.onSent?.(sent.txHash), chain.waitForReceipt(sent.txHash, opts.timeoutMs)]);
+    // Recording the hash (a durable write) overlaps the receipt wait instead of preceding it,
+    // unless it was already written with the journal entry; the outcome is answered only once
+    // both are done, so a caller still has the hash stored before it applies the receipt.
+    const [, receipt] = await Promise.all([sent.recorded ? undefined : opts.onSent?.(sent.txHash), chain.waitForReceipt(sent.txHash, opts.timeoutMs)]);
     if (receipt.status === 'success') return { status: 'settled', txHash: sent.txHash };
     if (receipt.status === 'timeout') {
       return { status: 'pending', txHash: sent.txHash, message: 'the transaction is not confirmed yet', mayHaveSent: true };

@@ -1,6 +1,7 @@
 /** What the chain layer answers: reasons and result shapes (re-exported by chain.ts). */
 import { type Address, type Hex } from 'viem';
 import { type Fail, type Ok } from '../lib/results.js';
+import type { Tx } from '../store/index.js';
 import { nonceFor } from './authorization.js';
 
 export const VerifyReason = {
@@ -26,7 +27,8 @@ export type SubmitReason = (typeof SubmitReason)[keyof typeof SubmitReason];
  * in the pool and get mined later, under `txHash` (known before sending).
  */
 export type SubmitFailure = Fail<SubmitReason> & { txHash?: Hex; sendOutcome?: 'refused' | 'unknown' };
-export type SubmitResult = Ok<{ txHash: Hex }> | SubmitFailure;
+/** `recorded`: `recordWithJournal` ran in the commit that journaled the transaction (before its broadcast). */
+export type SubmitResult = Ok<{ txHash: Hex; recorded?: true }> | SubmitFailure;
 
 export interface SubmitOptions {
   /**
@@ -35,6 +37,13 @@ export interface SubmitOptions {
    * estimate executes it) right before sending, so a revert is never sent.
    */
   verified?: boolean;
+  /**
+   * Writes that name the transaction, run in the same store transaction as its relay journal
+   * entry, before the broadcast (one commit instead of two per relay; issue 23, point 2). Not
+   * run when nothing new is sent (a resubmit answered with the earlier transaction) or when the
+   * chain keeps no journal: the result's `recorded` says whether it ran.
+   */
+  recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void>;
 }
 
 export interface FindAuthorizationOptions {

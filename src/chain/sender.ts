@@ -9,6 +9,7 @@ import { isRefusal, revertReason } from './errors.js';
 import { RelayerNonces } from './nonces.js';
 import { transactionKnown, type NodeClient } from './node-reads.js';
 import type { RelayJournal } from './relay-journal.js';
+import type { Tx } from '../store/index.js';
 
 const FEE_CACHE_MS = 1_000;
 
@@ -62,6 +63,14 @@ export class RelayerSender {
    * `refused` says the transaction certainly did not reach the node.
    */
   async send(tx: { to: Address; data?: Hex; value?: bigint; gas: bigint }): Promise<Hex> {
+    return (await this.sendRecorded(tx)).txHash;
+  }
+
+  /** `send`, with the caller's record of the hash written in the journal's commit (`recorded`: it was). */
+  async sendRecorded(
+    tx: { to: Address; data?: Hex; value?: bigint; gas: bigint },
+    opts: { recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void> } = {},
+  ): Promise<{ txHash: Hex; recorded: boolean }> {
     const { ctx } = this;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     let nonce: number;
@@ -86,9 +95,15 @@ export class RelayerSender {
       });
       const hash = keccak256(serialized);
       // Durable before it leaves: a crash of the service and its chain together must not
-      // lose a transaction the store may already count as settled (relay-journal.ts).
+      // lose a transaction the store may already count as settled (relay-journal.ts). The
+      // caller's own record of the hash (recordWithJournal) goes in the same commit.
+      let recorded = false;
       if (ctx.journal) {
-        await ctx.journal.record({ chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized });
+        const also = opts.recordWithJournal;
+        recorded = await ctx.journal.record(
+          { chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized },
+          also ? (t) => also(hash, t) : undefined,
+        );
       }
       txHash = hash;
       try {
@@ -97,7 +112,7 @@ export class RelayerSender {
         if (!/already known|known transaction/i.test(revertReason(e))) throw e;
       }
       this.nonces.sent(nonce, txHash);
-      return txHash;
+      return { txHash, recorded };
     } catch (e) {
       const refused = txHash === undefined || isRefusal(e);
       // A refused nonce is free again; an unknown outcome keeps it until the node says it lost it.

@@ -19,7 +19,7 @@ import { stablecoinAbi } from './artifacts/stablecoin.js';
 import type { TransferAuthorization } from './authorization.js';
 import { isNonceError, isRevert, reasonFromRevert, revertReason } from './errors.js';
 import { authorizationState, isKnownTransaction, type NodeClient } from './node-reads.js';
-import { SubmitReason, type SubmitFailure, type SubmitResult } from './results.js';
+import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './results.js';
 import { withHeadroom, type RelayerSender, type SendError } from './sender.js';
 
 const MAX_SEND_ATTEMPTS = 3;
@@ -80,18 +80,18 @@ export class BatchSubmitter {
 
   constructor(private readonly ctx: BatchSubmitContext) {}
 
-  submit(items: readonly SignedAuthorization[]): Promise<SubmitResult> {
+  submit(items: readonly SignedAuthorization[], opts: Pick<SubmitOptions, 'recordWithJournal'> = {}): Promise<SubmitResult> {
     const first = items[0];
     if (!first) return Promise.resolve(fail(SubmitReason.simulationFailed, 'an empty batch moves nothing'));
     const key = `${first.auth.from.toLowerCase()}:${first.auth.nonce.toLowerCase()}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const promise = this.submitOnce(key, items).finally(() => this.inFlight.delete(key));
+    const promise = this.submitOnce(key, items, opts).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
   }
 
-  private async submitOnce(key: string, items: readonly SignedAuthorization[]): Promise<SubmitResult> {
+  private async submitOnce(key: string, items: readonly SignedAuthorization[], opts: Pick<SubmitOptions, 'recordWithJournal'>): Promise<SubmitResult> {
     const { ctx } = this;
     const first = items[0]!.auth;
     const previous = this.sent.get(key);
@@ -105,7 +105,7 @@ export class BatchSubmitter {
     const data = encodeBatch(items);
     let gas: bigint;
     try {
-      gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data });
+      gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data, prepare: false });
     } catch (e) {
       const message = revertReason(e);
       if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);
@@ -114,10 +114,11 @@ export class BatchSubmitter {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        const txHash = await ctx.sender.send({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) });
+        const record = opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {};
+        const { txHash, recorded } = await ctx.sender.sendRecorded({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, record);
         this.remember(key, txHash);
         ctx.log.info({ txHash, from: first.from, moves: items.length }, 'relayed transferWithAuthorizations');
-        return { ok: true, txHash };
+        return recorded ? { ok: true, txHash, recorded: true } : { ok: true, txHash };
       } catch (e) {
         const err = e as SendError;
         if (err.txHash && (await isKnownTransaction(ctx.publicClient, err.txHash))) {

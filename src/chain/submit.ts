@@ -38,13 +38,14 @@ export class TransferSubmitter {
     const key = `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const promise = this.submitOnce(key, auth, signature, opts.verified === true).finally(() => this.inFlight.delete(key));
+    const promise = this.submitOnce(key, auth, signature, opts).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
   }
 
-  private async submitOnce(key: string, auth: TransferAuthorization, signature: Hex, verified: boolean): Promise<SubmitResult> {
+  private async submitOnce(key: string, auth: TransferAuthorization, signature: Hex, opts: SubmitOptions): Promise<SubmitResult> {
     const { ctx } = this;
+    const verified = opts.verified === true;
     const previous = this.sent.get(key);
     if (previous) {
       // Same authorization again: report the transaction already carrying it, unless that
@@ -67,13 +68,13 @@ export class TransferSubmitter {
     }
     const fresh = ctx.verifier.takeSimulation(auth, signature);
     const contractSigner = fresh ? fresh.contractSigner : !(await ctx.verifier.isEoaSignature(auth, signature));
-    const data = encodeTransfer(auth, signature, contractSigner);
+    const data = fresh ? fresh.data : encodeTransfer(auth, signature, contractSigner);
 
     let gas: bigint;
     if (fresh) gas = fresh.gas;
     else {
       try {
-        gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data });
+        gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data, prepare: false });
       } catch (e) {
         const message = revertReason(e);
         if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);
@@ -83,10 +84,11 @@ export class TransferSubmitter {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        const txHash = await ctx.sender.send({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) });
+        const record = opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {};
+        const { txHash, recorded } = await ctx.sender.sendRecorded({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, record);
         this.remember(key, txHash);
         ctx.log.info({ txHash, from: auth.from, to: auth.to, value: auth.value.toString() }, 'relayed transferWithAuthorization');
-        return { ok: true, txHash };
+        return recorded ? { ok: true, txHash, recorded: true } : { ok: true, txHash };
       } catch (e) {
         const err = e as SendError;
         // Our own transaction may have reached the node before the error (a retried request).

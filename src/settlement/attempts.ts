@@ -130,8 +130,11 @@ export class AttemptLedger implements RelayAttempts {
       deadlineAt: new Date(now.getTime() + this.deadlineMs).toISOString(),
       updatedAt: now.toISOString(),
     };
-    const existing = await t.get(id);
-    if (!existing) return t.insert({ id, generation: 1, ...fields });
+    // Insert, or read the row holding the id, in one statement (PostgreSQL: one round trip
+    // instead of a read and an insert on the settle's critical path).
+    const put = await t.insertOrGet({ id, generation: 1, ...fields });
+    if (put.inserted) return put.row;
+    const existing = put.existing;
     if (existing.state === 'open') return undefined;
     return t.update(id, { ...fields, generation: existing.generation + 1 }, { generation: existing.generation, state: 'done' });
   }
@@ -169,6 +172,11 @@ export class AttemptLedger implements RelayAttempts {
   /** The transaction carrying the attempt, stored as soon as it is on its way. */
   async sent(id: string, generation: number, txHash: string): Promise<void> {
     await this.store.write(SettlementAttempts, (t) => t.update(id, { txHash, updatedAt: nowIso() }, { generation }));
+  }
+
+  /** `sent` inside `tx` (the relay journal's commit). */
+  async sentIn(tx: Tx, id: string, generation: number, txHash: string): Promise<void> {
+    await tx.table(SettlementAttempts).update(id, { txHash, updatedAt: nowIso() }, { generation });
   }
 
   /** Final answer (inside the transaction that applies it to its subject, when there is one). */

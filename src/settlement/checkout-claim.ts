@@ -7,7 +7,7 @@
 import { getAddress, type Hex } from 'viem';
 import type { TransferAuthorization } from '../chain/authorization.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
-import type { Store } from '../store/index.js';
+import type { Store, Tx } from '../store/index.js';
 import { SettlementAttempts, type AttemptLedger, type SettlementAttempt } from './attempts.js';
 import { withAttempt } from './settle-reasons.js';
 
@@ -49,13 +49,19 @@ export async function claimAttempt(
   }
 
 export async function recordTxHash(store: Store, paymentId: string, attempt: SettlementAttempt, txHash: Hex): Promise<void> {
-  // Stored while still processing, so the reconciler (of any instance) can follow a
-  // transaction that is pending in the mempool. Not a status change: no listeners.
+  await store.transaction((tx) => recordTxHashIn(tx, paymentId, attempt, txHash));
+}
+
+/**
+ * The same inside `tx` (the relay journal's commit, before the broadcast). Stored while still
+ * processing, so the reconciler (of any instance) can follow a transaction that is pending in
+ * the mempool. Not a status change: no listeners. A payment no longer processing or an attempt
+ * taken over is left as it is (compare-and-set), never an error that would stop the send.
+ */
+export async function recordTxHashIn(tx: Tx, paymentId: string, attempt: SettlementAttempt, txHash: Hex): Promise<void> {
   const now = new Date().toISOString();
-  await store.transaction(async (tx) => {
-    await tx.table(Payments).update(paymentId, { txHash, updatedAt: now }, { status: 'processing' });
-    await tx.table(SettlementAttempts).update(attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
-  });
+  await tx.table(Payments).update(paymentId, { txHash, updatedAt: now }, { status: 'processing' });
+  await tx.table(SettlementAttempts).update(attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
 }
 
 /** The signed authorization an attempt carries. */

@@ -214,6 +214,15 @@ export class ProcessingResolver {
    * processing (someone reopened it while our transaction was landing), it still settles from
    * the chain: money that moved is never answered as anything else.
    */
+  /** `processing -> settled` of the payment as this attempt claimed it; undefined when it is no longer that. */
+  async settleClaimed(claimed: Payment, txHash: Hex): Promise<SettleResult | undefined> {
+    if (claimed.status !== 'processing') return undefined;
+    const settled = await this.apply(claimed, 'processing', 'settled', { txHash, settledAt: new Date().toISOString() }, { ok: true, txHash });
+    if (!settled) return undefined;
+    this.d.log.info({ paymentId: claimed.id, txHash }, 'payment settled');
+    return { ok: true, payment: settled, txHash };
+  }
+
   async finish(p: Pick<Payment, 'id'>, txHash: Hex): Promise<SettleResult> {
     const current = await this.d.payments.get(p.id);
     if (!current) return fail(SettleReason.notFound, `No such payment: ${p.id}`);

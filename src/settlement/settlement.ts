@@ -27,7 +27,7 @@ import { DepositWatcher } from './deposits.js';
 import { AttemptLedger, soleOwner, type AttemptOwner, type SettlementAttempt } from './attempts.js';
 import { ProcessingResolver } from './processing-resolver.js';
 import { SettlementReconciler } from './settlement-reconciler.js';
-import { claimAttempt, recordTxHash, storedAuthorization } from './checkout-claim.js';
+import { claimAttempt, recordTxHash, recordTxHashIn, storedAuthorization } from './checkout-claim.js';
 import {
   MESSAGES,
   SettleReason,
@@ -161,9 +161,10 @@ export class SettlementService {
   /** Where the payment's money goes: its payout address, else the merchant's custodial wallet. */
   async recipientFor(p: Payment): Promise<Address | undefined> {
     if (p.payoutAddress) return getAddress(p.payoutAddress.toLowerCase());
-    const account = await this.accounts.get(p.accountId);
-    if (!account) return undefined;
-    return this.chain.custodialAddress(account.walletIndex); // cached by the chain layer
+    // The wallet index never changes: remembered per process (no account read per settle).
+    const index = await this.accounts.walletIndexOf(p.accountId);
+    if (index === undefined) return undefined;
+    return this.chain.custodialAddress(index); // cached by the chain layer
   }
 
   /** The authorization we ask `from` to sign for this payment. */
@@ -286,12 +287,16 @@ export class SettlementService {
       verified,
       timeoutMs: waitMs,
       since: p.createdAt,
-      // Stored while processing (during the receipt wait), so anyone can follow it.
+      // Stored while processing, so anyone can follow it: in the relay journal's commit before
+      // the broadcast, or (no journal, an earlier transaction answered) during the receipt wait.
+      recordWithJournal: (txHash, tx) => recordTxHashIn(tx, p.id, attempt, txHash),
       onSent: (txHash) => recordTxHash(this.store, p.id, attempt, txHash),
     }).finally(() => this.relaying.delete(attempt.id));
     switch (relayed.status) {
       case 'settled':
-        return this.resolver.finish(p, relayed.txHash);
+        // `p` is the payment this attempt claimed: settle it by compare-and-set at once (no read
+        // first); only if it changed meanwhile does `finish` read it and decide.
+        return (await this.resolver.settleClaimed(p, relayed.txHash)) ?? this.resolver.finish(p, relayed.txHash);
       case 'pending': {
         if (relayed.txHash) {
           // Sent, not confirmed: the payment stays processing with its hash; the same settle

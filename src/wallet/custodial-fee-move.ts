@@ -37,7 +37,8 @@ export async function moveWithFeeOnce(chain: ChainPort, req: MoveRequest, fee: F
   if (!feeAuth.ok) return { status: 'pending', message: feeAuth.message };
   const feeSigned = { auth: feeAuth.auth, signature: feeAuth.signature };
   const batch: OwnedRelayChain = {
-    submitTransferWithAuthorization: (auth, signature) => chain.submitTransferWithAuthorizations([{ auth, signature }, feeSigned]),
+    submitTransferWithAuthorization: (auth, signature, opts) =>
+      chain.submitTransferWithAuthorizations([{ auth, signature }, feeSigned], opts?.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
     waitForReceipt: (h, t) => chain.waitForReceipt(h, t),
     authorizationState: (a, n) => chain.authorizationState(a, n),
     // After a revert, "spent meanwhile" means the wallet no longer holds principal plus fee.

@@ -1,3 +1,4 @@
+import nodeHttp, { type ClientRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, http, parseEther, parseEventLogs, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -14,7 +15,12 @@ import { randomNonce, tempDir } from './helpers.js';
 describe('embedded chain: concurrent calls share HTTP requests', () => {
   let chain: ChainService;
   let cleanup: () => Promise<void>;
-  const realFetch = globalThis.fetch;
+  // The embedded chain's client sends over node:http (src/chain/rpc-fetch.ts): requests are
+  // observed there, at the request's body.
+  const realRequest = nodeHttp.request;
+  const stop = () => {
+    nodeHttp.request = realRequest;
+  };
   /** The JSON-RPC methods of each HTTP request sent to the embedded anvil while recording. */
   let requests: string[][] = [];
 
@@ -23,32 +29,35 @@ describe('embedded chain: concurrent calls share HTTP requests', () => {
     cleanup = t.cleanup;
     chain = await createChain({ dataDir: t.dir, confirmTimeoutMs: 20_000 });
   });
-  afterEach(() => {
-    globalThis.fetch = realFetch;
-  });
+  afterEach(stop);
   afterAll(async () => {
-    globalThis.fetch = realFetch;
+    stop();
     await chain?.close();
     await cleanup?.();
   });
 
   function record(): void {
     requests = [];
-    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      if (url.replace(/\/$/, '') === chain.rpcUrl.replace(/\/$/, '') && typeof init?.body === 'string') {
-        const body = JSON.parse(init.body) as { method: string } | Array<{ method: string }>;
-        requests.push((Array.isArray(body) ? body : [body]).map((c) => c.method));
-      }
-      return realFetch(input, init);
-    }) as typeof fetch;
+    nodeHttp.request = function (this: unknown, ...args: unknown[]) {
+      const req = (realRequest as (...a: unknown[]) => ClientRequest).apply(this, args);
+      const url = String(args[0]);
+      const end = req.end.bind(req) as (...a: unknown[]) => ClientRequest;
+      req.end = ((body: unknown, ...rest: unknown[]) => {
+        if (url.replace(/\/$/, '') === chain.rpcUrl.replace(/\/$/, '') && typeof body === 'string') {
+          const parsed = JSON.parse(body) as { method: string } | Array<{ method: string }>;
+          requests.push((Array.isArray(parsed) ? parsed : [parsed]).map((c) => c.method));
+        }
+        return end(body, ...rest);
+      }) as typeof req.end;
+      return req;
+    } as typeof nodeHttp.request;
   }
 
   it('reads started together go to the node in one HTTP request', async () => {
     const addresses = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()).address);
     record();
     const balances = await Promise.all(addresses.map((a) => chain.balanceOf(a)));
-    globalThis.fetch = realFetch;
+    stop();
     expect(balances).toEqual([0n, 0n, 0n, 0n, 0n]);
     expect(requests).toEqual([['eth_call', 'eth_call', 'eth_call', 'eth_call', 'eth_call']]);
   });
@@ -95,11 +104,11 @@ describe('embedded chain: concurrent calls share HTTP requests', () => {
         if (Number(pool.pending) >= n) break;
         await new Promise((r) => setTimeout(r, 20));
       }
-      globalThis.fetch = realFetch;
+      stop();
       await node.request({ method: 'evm_mine' });
       hashes = await relays;
     } finally {
-      globalThis.fetch = realFetch;
+      stop();
       await node.request({ method: 'evm_setAutomine', params: [true] });
     }
 

@@ -24,7 +24,9 @@ function memoryJournal(entries: JournalEntry[]): RelayJournal & { rows: Map<stri
   const rows = new Map(entries.map((e) => [e.id, e]));
   return {
     rows,
-    async record() {},
+    async record() {
+      return false;
+    },
     async forget() {},
     async mined() {},
     async list() {

@@ -1,0 +1,56 @@
+/**
+ * Issue 23 point 2: the database statements of one checkout settle on PostgreSQL, counted at the
+ * driver (every `Client.query` of the service's pool) over real HTTP, from the settle request to
+ * its answer (docs/performance.md, "Statements per settlement"). The settle's own write path:
+ * the claim (`pending -> processing` with its attempt row), the relay journal entry with the
+ * transaction's hash (one commit, before the broadcast), then `settled` with the attempt's answer
+ * and the webhook outbox row.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorize, createPayment, customer, settle, setup, usdc, type Ctx } from './helpers.js';
+
+let ctx: Ctx;
+const sent: string[] = [];
+let counting = false;
+const original = pg.Client.prototype.query;
+
+beforeAll(async () => {
+  ctx = await setup({ EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
+  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
+    if (counting) sent.push(typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?'));
+    return (original as any).apply(this, args);
+  };
+});
+afterAll(async () => {
+  pg.Client.prototype.query = original;
+  await ctx?.svc.stop({ removeData: true });
+});
+
+async function countedSettle() {
+  const pay = await createPayment(ctx);
+  const payer = await customer(ctx, usdc('12.5'));
+  const signed = await authorize(ctx, pay.id, payer);
+  sent.length = 0;
+  counting = true;
+  const r = await settle(ctx, pay.id, signed);
+  counting = false;
+  return { r, statements: [...sent] };
+}
+
+describe('statements of one checkout settle on PostgreSQL', () => {
+  it('three commits on the write path: claim, journal entry with the hash, settled', async () => {
+    await countedSettle(); // warm: prepared statements, caches
+    const { r, statements } = await countedSettle();
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.payment.status).toBe('settled');
+    const commits = statements.filter((s) => s === 'COMMIT');
+    // eslint-disable-next-line no-console
+    console.log(`statements per settle: ${statements.length}\n${statements.map((s) => `  ${s.slice(0, 100)}`).join('\n')}`);
+    expect(commits).toHaveLength(3);
+    expect(statements.length).toBeLessThanOrEqual(MAX_STATEMENTS);
+  });
+});
+
+/** 26 before issue 23 point 2 (4 commits), 20 after (docs/performance.md); fails if the path grows again. */
+const MAX_STATEMENTS = 20;
