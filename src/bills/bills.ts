@@ -22,7 +22,7 @@ import {
   type BillerCatalogue,
 } from './catalogue.js';
 import { RETRYABLE_BILL_REASONS, type BillProvider, type BillReceipt } from './sandbox-provider.js';
-import type { PayBillInput } from './schemas.js';
+import type { PayBillInput } from './bill-inputs.js';
 
 /**
  * Bill payments: the stablecoin moves on-chain from the user's custodial wallet to the

@@ -16,7 +16,7 @@ import type { RelayAttempts } from '../chain/owned-relay.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
 import { claimEscrowIndex, FEE_WALLET_INDEX } from '../wallet/reserved.js';
-import { claimLanguage } from './language.js';
+import { claimLanguage } from './claim-language.js';
 import { ClaimReason, Claims, DEFAULT_CLAIM_TTL_MS, IN_FLIGHT, hashClaimToken, newClaimToken, type Claim, type ClaimEventType, type ClaimStatus } from './claim-record.js';
 
 export interface ClaimsOptions {

@@ -14,7 +14,7 @@ import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.
 import type { WalletDirectory } from '../wallet/directory.js';
 import { marketEscrowIndex } from '../wallet/reserved.js';
 import { parimutuelPayouts, refundAll, type Payout } from './parimutuel.js';
-import type { CancelMarketInput, CreateMarketInput, ListMarketsInput, ResolveMarketInput, StakeMarketInput } from './schemas.js';
+import type { CancelMarketInput, CreateMarketInput, ListMarketsInput, ResolveMarketInput, StakeMarketInput } from './market-inputs.js';
 import { matchOutcome, questionMatches } from './match.js';
 
 /**

@@ -7,10 +7,10 @@ import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy, type TransferQuote }
 import { resolveRecipient, type Recipient } from '../transfers/recipients.js';
 import { buildTransferRow } from '../transfers/transfer-row.js';
 import { Transfers, type Transfer, type TransferFailure, type TransfersService } from '../transfers/transfers.js';
-import type { SendTransferInput } from '../transfers/schemas.js';
+import type { SendTransferInput } from '../transfers/transfer-inputs.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { RatesUnavailable, type RateSource } from './rate-source.js';
-import type { CreateQuoteInput, QuoteResource } from './schemas.js';
+import type { CreateQuoteInput, QuoteResource } from './quote-schemas.js';
 
 /**
  * Firm quotes (docs/quotes.md): a price for a transfer, locked for `QUOTE_TTL` (60 s by

@@ -16,7 +16,7 @@ import type { WalletDirectory } from '../wallet/directory.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
 import { resolveRecipient, type Recipient, type RecipientFailure } from './recipients.js';
-import type { SendTransferInput } from './schemas.js';
+import type { SendTransferInput } from './transfer-inputs.js';
 import { buildTransferRow } from './transfer-row.js';
 
 /**
