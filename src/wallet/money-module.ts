@@ -50,9 +50,6 @@ export abstract class MoneyModule<O extends MoneyModuleOptions = MoneyModuleOpti
 
 /** A row whose money leaves a user's wallet under a hold (and the day's limit). */
 export interface UserMoveRow extends Row {
-  accountId: string;
-  fromAddress: string;
-  reservation?: Reservation;
   txHash?: string;
   updatedAt: string;
 }
@@ -62,14 +59,19 @@ type Patch<R extends Row> = Partial<Omit<R, 'id'>>;
 export interface UserMoveRecord<R extends UserMoveRow> {
   table: TableDef<R>;
   row: R;
-  /** The wallet hold taken for it (`holdKey(kind, id)`). */
+  /** The paying wallet and its hold for this move (`holdKey(kind, id)`). */
+  wallet: string;
   hold: string;
+  /** The day's limit reserved for it, released when nothing moved. */
+  limit?: { accountId: string; reservation?: Reservation | undefined };
   /** The row while its money is on its way: every write is a compare-and-set from it. */
   inFlight: Where<R>;
   /** How much the hold shrinks by when the move settled. */
   moved: bigint;
   settled: (txHash: Hex, at: string) => Patch<R>;
   failed: (outcome: FailedMove, at: string) => Patch<R>;
+  /** Still pending with a known transaction: what to keep of it (default `{ txHash }`; nothing when it returns undefined). */
+  pending?: (txHash: Hex) => Patch<R> | undefined;
   /** More writes in the same transaction, once this call moved the row to settled (a market's pools). */
   afterSettled?: (tx: Tx, row: R) => Promise<void>;
 }
@@ -89,17 +91,18 @@ export function recordUserMove<R extends UserMoveRow>(store: Store, outcome: Mov
     if (outcome.status === 'settled') {
       row = await t.update(r.row.id, { ...r.settled(outcome.txHash, at), updatedAt: at }, r.inFlight);
       if (row) {
-        await settleHold(tx, r.row.fromAddress, r.hold, r.moved);
+        await settleHold(tx, r.wallet, r.hold, r.moved);
         await r.afterSettled?.(tx, row);
       }
     } else if (outcome.status === 'failed') {
       row = await t.update(r.row.id, { ...r.failed(outcome, at), updatedAt: at }, r.inFlight);
       if (row) {
-        await dropHold(tx, r.row.fromAddress, r.hold);
-        if (r.row.reservation) await releaseSpend(tx, r.row.accountId, r.row.reservation);
+        await dropHold(tx, r.wallet, r.hold);
+        if (r.limit?.reservation) await releaseSpend(tx, r.limit.accountId, r.limit.reservation);
       }
     } else if (outcome.txHash) {
-      row = await t.update(r.row.id, { txHash: outcome.txHash, updatedAt: at } as Patch<R>, r.inFlight);
+      const keep = r.pending ? r.pending(outcome.txHash) : ({ txHash: outcome.txHash } as Patch<R>);
+      if (keep) row = await t.update(r.row.id, { ...keep, updatedAt: at }, r.inFlight);
     }
     return { row: row ?? (await t.get(r.row.id))!, changed: row !== undefined };
   });
