@@ -12,14 +12,9 @@ import { holdKey, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { MoneyModule, moveFailure, recordUserMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { billerCollectionIndex } from '../wallet/reserved.js';
-import {
-  BILLER_CURRENCY_DECIMALS,
-  checkBillAmount,
-  findBiller,
-  validateAccountNumber,
-  type Biller,
-  type BillerCatalogue,
-} from './catalogue.js';
+import { checkBillAmount, validateAccountNumber } from './bill-checks.js';
+import { BILLER_CURRENCY_DECIMALS, type Biller, type BillerCatalogue } from './biller-schema.js';
+import { findBiller } from './find-biller.js';
 import { RETRYABLE_BILL_REASONS, type BillProvider, type BillReceipt } from './sandbox-provider.js';
 import type { PayBillInput } from './bill-inputs.js';
 
