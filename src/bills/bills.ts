@@ -10,7 +10,7 @@ import { defineTable, type Store } from '../store/index.js';
 import type { MoveOutcome } from '../wallet/custodial-move.js';
 import { holdKey, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
-import { MoneyModule, moveFailure, recordUserMove, type MoneyModuleOptions } from '../wallet/money-module.js';
+import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { billerCollectionIndex } from '../wallet/reserved.js';
 import { checkBillAmount, validateAccountNumber } from './bill-checks.js';
 import { BILLER_CURRENCY_DECIMALS, type Biller, type BillerCatalogue } from './biller-schema.js';
@@ -326,12 +326,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
 
   private async recordPayment(bill: BillPayment, outcome: MoveOutcome): Promise<BillPayment> {
     const recorded = await recordUserMove<BillPayment>(this.store, outcome, {
-      table: BillPayments,
-      row: bill,
-      wallet: bill.fromAddress,
-      hold: holdKey('bill', bill.id),
-      inFlight: { status: 'submitted' },
-      limit: { accountId: bill.accountId, reservation: bill.reservation },
+      ...submittedMove(BillPayments, bill, 'bill'),
       moved: BigInt(bill.stablecoinAmount),
       settled: (txHash) => ({ status: 'paid', txHash }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message }),

@@ -6,7 +6,7 @@ import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor } from '../limits/limits.js';
 import type { MoveOutcome } from '../wallet/custodial-move.js';
 import { holdKey, withWalletFunds } from '../wallet/holds.js';
-import { MoneyModule, moveFailure, recordUserMove, type MoneyModuleOptions } from '../wallet/money-module.js';
+import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { marketEscrowIndex } from '../wallet/reserved.js';
 import { MarketReason, Markets, Stakes, marketView, shownStatus, type Market, type MarketDisplayStatus, type MarketFailure, type MarketView, type PayoutReport, type Stake } from './market-records.js';
 import type { CancelMarketInput, CreateMarketInput, ListMarketsInput, ResolveMarketInput, StakeMarketInput } from './market-inputs.js';
@@ -262,12 +262,7 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
   /** A settled stake joins its market's pools in the same transaction (the pools count settled stakes only). */
   private async recordStake(stake: Stake, outcome: MoveOutcome): Promise<Stake> {
     const recorded = await recordUserMove<Stake>(this.store, outcome, {
-      table: Stakes,
-      row: stake,
-      wallet: stake.fromAddress,
-      hold: holdKey('stake', stake.id),
-      inFlight: { status: 'submitted' },
-      limit: { accountId: stake.accountId, reservation: stake.reservation },
+      ...submittedMove(Stakes, stake, 'stake'),
       moved: BigInt(stake.amount),
       settled: (txHash) => ({ status: 'settled', txHash }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason }),

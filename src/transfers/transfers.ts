@@ -7,7 +7,7 @@ import { checkPerOperation, limitsFor, usedToday, SpendUsageTable, type Limits }
 import { rangeAll } from '../store/index.js';
 import { moveWithFeeOnce } from '../wallet/custodial-fee-move.js';
 import { holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
-import { MoneyModule, moveFailure, recordUserMove, type MoneyModuleOptions } from '../wallet/money-module.js';
+import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
 import { resolveRecipient, type Recipient, type RecipientFailure } from './recipients.js';
@@ -275,12 +275,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     // principal left the wallet (with its fee when batched); an unpaid fee stays held until it
     // moves too, and never follows a failed principal.
     const recorded = await recordUserMove<Transfer>(this.store, outcome, {
-      table: Transfers,
-      row: transfer,
-      wallet: transfer.fromAddress,
-      hold: holdKey('transfer', transfer.id),
-      inFlight: { status: 'submitted' },
-      limit: { accountId: transfer.accountId, reservation: transfer.reservation },
+      ...submittedMove(Transfers, transfer, 'transfer'),
       moved: BigInt(transfer.stablecoinAmount) + (withFee ? BigInt(transfer.fee) : 0n),
       settled: (txHash, at) => ({ status: 'settled', txHash, ...(withFee ? { feeStatus: 'settled', feeTxHash: txHash } : {}), settledAt: at }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message, feeStatus: 'none' }),

@@ -10,7 +10,7 @@ import { releaseSpend, type Limits, type Reservation } from '../limits/limits.js
 import type { Row, Store, TableDef, Tx, Where } from '../store/index.js';
 import { moveOnce, type MoveOutcome, type MoveRequest } from './custodial-move.js';
 import type { WalletDirectory } from './directory.js';
-import { dropHold, settleHold } from './holds.js';
+import { dropHold, holdKey, settleHold, type HoldKind } from './holds.js';
 
 /**
  * What the money modules (transfers, bills, markets, claims; docs/money-modules.md) share: the
@@ -106,6 +106,30 @@ export function recordUserMove<R extends UserMoveRow>(store: Store, outcome: Mov
     }
     return { row: row ?? (await t.get(r.row.id))!, changed: row !== undefined };
   });
+}
+
+/** The usual user-paid row: moving while `submitted`, from its account's own wallet. */
+export interface SubmittedMoveRow extends UserMoveRow {
+  accountId: string;
+  fromAddress: string;
+  reservation?: Reservation;
+  status: string;
+}
+
+/** The part of a `UserMoveRecord` every `submitted` row (a transfer, a bill, a stake) fills the same way. */
+export function submittedMove<R extends SubmittedMoveRow>(
+  table: TableDef<R>,
+  row: R,
+  kind: HoldKind,
+): Pick<UserMoveRecord<R>, 'table' | 'row' | 'wallet' | 'hold' | 'inFlight' | 'limit'> {
+  return {
+    table,
+    row,
+    wallet: row.fromAddress,
+    hold: holdKey(kind, row.id),
+    inFlight: { status: 'submitted' } as Where<R>,
+    limit: { accountId: row.accountId, reservation: row.reservation },
+  };
 }
 
 /** How a module names a failed move to the user. */
