@@ -3,7 +3,7 @@ import type { FxService } from '../fx/rates.js';
 import { toTransferQuote, type QuotesService } from '../quotes/quotes.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { quoteTransfer } from '../transfers/quote.js';
-import type { SendTransferInput } from '../transfers/schemas.js';
+import type { SendTransferInput } from '../transfers/transfer-inputs.js';
 import { local } from './money-format.js';
 import type { ToolContext, ToolOutcome, ToolPreview } from './tools/contract.js';
 

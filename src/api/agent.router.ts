@@ -7,7 +7,7 @@ import { E401 } from '../http/openapi-common.js';
 import { auth, requireKey } from '../http/auth.js';
 import { agentTurnsMiddleware } from '../http/rate-limit.js';
 import { UNAVAILABLE, confirmQuote, turnJson, type TurnOutcome } from '../agent/index.js';
-import { QuoteId } from '../quotes/schemas.js';
+import { QuoteId } from '../quotes/quote-schemas.js';
 
 /** Interface 4.6 / 8: the message is 1-500 characters, passed verbatim. */
 export const AgentMessageInput = z.object({

@@ -5,7 +5,7 @@ import { ApiError, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401, err } from '../http/openapi-common.js';
-import { PolicyEventView, PolicyView, PutPolicyInput, SpendPolicy } from '../policies/schemas.js';
+import { PolicyEventView, PolicyView, PutPolicyInput, SpendPolicy } from '../policies/policy-schemas.js';
 
 export const PolicyResponse = z.object({ ok: z.literal(true), policy: PolicyView });
 export const PolicyUpdatedResponse = PolicyResponse.extend({ event: PolicyEventView.describe('The `policy.updated` event this change recorded.') });

@@ -6,7 +6,7 @@ import { auth, requireKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401, err } from '../http/openapi-common.js';
 import { QuoteReason, quoteResource } from '../quotes/quotes.js';
-import { CreateQuoteInput, QuoteId, QuoteResource } from '../quotes/schemas.js';
+import { CreateQuoteInput, QuoteId, QuoteResource } from '../quotes/quote-schemas.js';
 
 registerSchema('Quote', QuoteResource);
 registerSchema('CreateQuoteInput', CreateQuoteInput);

@@ -1,29 +1,23 @@
 import { formatUnits, type Address } from 'viem';
-import type { Logger } from 'pino';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/port.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
 import type { FxService } from '../fx/rates.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
-import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
+import { checkPerOperation, limitsFor, releaseSpend, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store } from '../store/index.js';
-import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
-import type { RelayAttempts } from '../chain/owned-relay.js';
-import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
+import type { MoveOutcome } from '../wallet/custodial-move.js';
+import { holdKey, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
+import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { billerCollectionIndex } from '../wallet/reserved.js';
-import {
-  BILLER_CURRENCY_DECIMALS,
-  checkBillAmount,
-  findBiller,
-  validateAccountNumber,
-  type Biller,
-  type BillerCatalogue,
-} from './catalogue.js';
+import { checkBillAmount, validateAccountNumber } from './bill-checks.js';
+import { BILLER_CURRENCY_DECIMALS, type Biller, type BillerCatalogue } from './biller-schema.js';
+import { findBiller } from './find-biller.js';
 import { RETRYABLE_BILL_REASONS, type BillProvider, type BillReceipt } from './sandbox-provider.js';
-import type { PayBillInput } from './schemas.js';
+import type { PayBillInput } from './bill-inputs.js';
 
 /**
  * Bill payments: the stablecoin moves on-chain from the user's custodial wallet to the
@@ -111,33 +105,22 @@ export interface BillQuote {
   inputCurrency: string;
 }
 
-export interface BillsOptions {
-  defaultLimits?: Limits;
-  confirmTimeoutMs?: number;
-  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
-  attempts?: RelayAttempts;
-  logger?: Logger;
-  now?: () => Date;
-  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
-  livemode?: boolean;
-}
+export type BillsOptions = MoneyModuleOptions;
 
 const fmtStable = formatUsdc;
 
-export class BillsService {
-  private readonly now: () => Date;
-
+export class BillsService extends MoneyModule<BillsOptions> {
   constructor(
-    private readonly store: Store,
-    private readonly chain: ChainPort,
-    private readonly fx: FxService,
-    private readonly accounts: AccountsService,
-    private readonly wallets: WalletDirectory,
+    store: Store,
+    chain: ChainPort,
+    fx: FxService,
+    accounts: AccountsService,
+    wallets: WalletDirectory,
     readonly catalogue: BillerCatalogue,
     private readonly provider: BillProvider,
-    private readonly opts: BillsOptions = {},
+    opts: BillsOptions = {},
   ) {
-    this.now = opts.now ?? (() => new Date());
+    super(store, chain, fx, accounts, wallets, opts);
     // Two billers on one collection wallet would mix their money: refuse to start.
     const seen = new Map<number, string>();
     for (const b of catalogue.billers) {
@@ -296,23 +279,10 @@ export class BillsService {
   /** Moves a bill forward from whatever state it is in, as far as it can go now. */
   private async advance(bill: BillPayment): Promise<Result<{ bill: BillPayment }, BillFailure>> {
     if (bill.status === 'submitted') {
-      const outcome = await moveOnce(
-        this.chain,
-        {
-          fromIndex: bill.fromIndex,
-          to: bill.collectionAddress as Address,
-          value: BigInt(bill.stablecoinAmount),
-          kind: 'bill',
-          id: bill.id,
-        },
-        this.opts.confirmTimeoutMs,
-        this.opts.attempts,
-      );
+      const outcome = await this.move({ fromIndex: bill.fromIndex, to: bill.collectionAddress as Address, value: BigInt(bill.stablecoinAmount), kind: 'bill', id: bill.id });
       bill = await this.recordPayment(bill, outcome);
       if (outcome.status === 'failed') {
-        return outcome.reason === 'insufficient_balance'
-          ? fail(BillReason.insufficientBalance, 'Insufficient balance: your wallet no longer holds enough for this bill. Nothing was paid.', 'amount')
-          : fail(BillReason.paymentFailed, `The payment was rejected by the network; nothing was paid. (${outcome.message})`);
+        return moveFailure(outcome, { rejected: BillReason.paymentFailed, thing: 'bill', done: 'paid', rejectedThing: 'payment', param: 'amount' });
       }
       if (outcome.status === 'pending') return { ok: true, bill };
     }
@@ -337,18 +307,7 @@ export class BillsService {
       bill = await this.patch(bill, { status: 'refunding', failureReason: purchase.reason, failureMessage: purchase.message }, 'paid');
     }
     if (bill.status === 'refunding') {
-      const outcome = await moveOnce(
-        this.chain,
-        {
-          fromIndex: bill.collectionIndex,
-          to: bill.fromAddress as Address,
-          value: BigInt(bill.stablecoinAmount),
-          kind: 'bill-refund',
-          id: bill.id,
-        },
-        this.opts.confirmTimeoutMs,
-        this.opts.attempts,
-      );
+      const outcome = await this.move({ fromIndex: bill.collectionIndex, to: bill.fromAddress as Address, value: BigInt(bill.stablecoinAmount), kind: 'bill-refund', id: bill.id });
       if (outcome.status === 'settled') {
         bill = await this.store.transaction(async (tx) => {
           const row = await tx.table(BillPayments).update(bill.id, { status: 'refunded', refundTxHash: outcome.txHash, updatedAt: nowIso() }, { status: 'refunding' });
@@ -368,25 +327,14 @@ export class BillsService {
     return { ok: true, bill };
   }
 
-  private recordPayment(bill: BillPayment, outcome: MoveOutcome): Promise<BillPayment> {
-    return this.store.transaction(async (tx) => {
-      const t = tx.table(BillPayments);
-      const at = nowIso();
-      let row: BillPayment | undefined;
-      if (outcome.status === 'settled') {
-        row = await t.update(bill.id, { status: 'paid', txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
-        if (row) await settleHold(tx, bill.fromAddress, holdKey('bill', bill.id), BigInt(bill.stablecoinAmount));
-      } else if (outcome.status === 'failed') {
-        row = await t.update(bill.id, { status: 'failed', failureReason: outcome.reason, failureMessage: outcome.message, updatedAt: at }, { status: 'submitted' });
-        if (row) {
-          await dropHold(tx, bill.fromAddress, holdKey('bill', bill.id));
-          if (bill.reservation) await releaseSpend(tx, bill.accountId, bill.reservation);
-        }
-      } else if (outcome.txHash) {
-        row = await t.update(bill.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
-      }
-      return row ?? (await t.get(bill.id))!;
+  private async recordPayment(bill: BillPayment, outcome: MoveOutcome): Promise<BillPayment> {
+    const recorded = await recordUserMove<BillPayment>(this.store, outcome, {
+      ...submittedMove(BillPayments, bill, 'bill'),
+      moved: BigInt(bill.stablecoinAmount),
+      settled: (txHash) => ({ status: 'paid', txHash }),
+      failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message }),
     });
+    return recorded.row;
   }
 
   private async patch(bill: BillPayment, patch: Partial<BillPayment>, expect: BillStatus): Promise<BillPayment> {

@@ -1,13 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { formatUnits, parseUnits } from 'viem';
 import { fail, type Result } from '../lib/results.js';
-import {
-  BILLER_CURRENCY_DECIMALS,
-  checkBillAmount,
-  validateAccountNumber,
-  type Biller,
-  type BillerCatalogue,
-} from './catalogue.js';
+import { checkBillAmount, validateAccountNumber } from './bill-checks.js';
+import { BILLER_CURRENCY_DECIMALS, type Biller, type BillerCatalogue } from './biller-schema.js';
 
 /**
  * What the bills module needs from an aggregator (VTpass, Flutterwave bills, Cellulant...):

@@ -1,34 +1,22 @@
 import type { Address } from 'viem';
-import type { Logger } from 'pino';
-import type { Account, AccountsService } from '../accounts/accounts.js';
-import type { ChainPort } from '../chain/port.js';
-import { servedBy } from '../lib/livemode.js';
-import type { FxService } from '../fx/rates.js';
 import { newId, nowIso } from '../lib/ids.js';
+import { servedBy } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { toE164 } from '../lib/phone.js';
 import { fail, type Result } from '../lib/results.js';
-import { releaseSpend, type Limits } from '../limits/limits.js';
-import { StoreConflictError, type Store, type Tx } from '../store/index.js';
+import { StoreConflictError, type Tx } from '../store/index.js';
 import { Quotes, toTransferQuote, type Quote } from '../quotes/quotes.js';
 import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy } from '../transfers/quote.js';
-import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
-import type { RelayAttempts } from '../chain/owned-relay.js';
-import type { WalletDirectory } from '../wallet/directory.js';
-import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
+import type { MoveOutcome } from '../wallet/custodial-move.js';
+import { holdKey, withWalletFunds } from '../wallet/holds.js';
+import { MoneyModule, recordUserMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { claimEscrowIndex, FEE_WALLET_INDEX } from '../wallet/reserved.js';
-import { claimLanguage } from './language.js';
+import { claimLanguage } from './claim-language.js';
 import { ClaimReason, Claims, DEFAULT_CLAIM_TTL_MS, IN_FLIGHT, hashClaimToken, newClaimToken, type Claim, type ClaimEventType, type ClaimStatus } from './claim-record.js';
 
-export interface ClaimsOptions {
+export interface ClaimsOptions extends MoneyModuleOptions {
   ttlMs?: number;
   feePolicy?: FeePolicy;
-  defaultLimits?: Limits;
-  confirmTimeoutMs?: number;
-  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
-  attempts?: RelayAttempts;
-  logger?: Logger;
-  now?: () => Date;
   /**
    * Called inside the transaction that records a step (funded, claimed, canceled, expired), once
    * per account the event is for: the composition root hands it to the webhook outbox, so a step
@@ -37,8 +25,6 @@ export interface ClaimsOptions {
   onEvent?: (tx: Tx, type: ClaimEventType, accountId: string, data: ClaimEventData, nowMs: number, livemode: boolean) => Promise<void>;
   /** Test hook: called at each step boundary (a crash test throws or kills the process there). */
   crashAt?: (step: ClaimStep) => void;
-  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
-  livemode?: boolean;
 }
 
 /** The points a crash test stops at: after each intent is recorded, and after each move. */
@@ -92,20 +78,7 @@ export function claimContact(text: string, country?: string): { kind: 'phone' | 
  * sender's wallet into an escrow wallet of the claim's own, and from there to the person who
  * claims it (signed in with that phone or email), or back to the sender (cancel, expiry).
  */
-export class ClaimsService {
-  private readonly now: () => Date;
-
-  constructor(
-    private readonly store: Store,
-    private readonly chain: ChainPort,
-    private readonly fx: FxService,
-    private readonly accounts: AccountsService,
-    private readonly wallets: WalletDirectory,
-    private readonly opts: ClaimsOptions = {},
-  ) {
-    this.now = opts.now ?? (() => new Date());
-  }
-
+export class ClaimsService extends MoneyModule<ClaimsOptions> {
   get(id: string): Promise<Claim | undefined> {
     return this.store.table(Claims).get(id);
   }
@@ -261,29 +234,23 @@ export class ClaimsService {
   // ------------------------------------------------------------------ steps
 
   private async fund(c: Claim): Promise<Claim> {
-    const out = await this.move(c.fromIndex, c.escrowAddress, BigInt(c.total), 'claim-fund', c.id);
+    const out = await this.moveTo(c.fromIndex, c.escrowAddress, BigInt(c.total), 'claim-fund', c.id);
     this.opts.crashAt?.('funded');
-    return this.store.transaction(async (tx) => {
-      const t = tx.table(Claims);
-      const key = holdKey('claim', c.id);
-      if (out.status === 'settled') {
-        const row = await t.update(c.id, { status: 'open', fundTxHash: out.txHash, events: [...c.events, this.event('transfer.claim_created', out.txHash)], updatedAt: nowIso() }, { status: 'funding' });
-        if (row) {
-          await settleHold(tx, c.fromAddress, key, BigInt(c.total));
-          await this.emit(tx, row, 'transfer.claim_created', out.txHash);
-        }
-        return row ?? (await t.get(c.id))!;
-      }
-      if (out.status === 'failed') {
-        const row = await t.update(c.id, { status: 'failed', failureMessage: out.message, updatedAt: nowIso() }, { status: 'funding' });
-        if (row) {
-          await dropHold(tx, c.fromAddress, key);
-          if (c.reservation) await releaseSpend(tx, c.senderAccountId, c.reservation);
-        }
-        return row ?? (await t.get(c.id))!;
-      }
-      return (await t.get(c.id))!;
+    const recorded = await recordUserMove<Claim>(this.store, out, {
+      table: Claims,
+      row: c,
+      wallet: c.fromAddress,
+      hold: holdKey('claim', c.id),
+      inFlight: { status: 'funding' },
+      limit: { accountId: c.senderAccountId, reservation: c.reservation },
+      moved: BigInt(c.total),
+      settled: (txHash) => ({ status: 'open', fundTxHash: txHash, events: [...c.events, this.event('transfer.claim_created', txHash)] }),
+      failed: (o) => ({ status: 'failed', failureMessage: o.message }),
+      // The escrow's funding has no transaction field of its own until it settles.
+      pending: () => undefined,
+      afterSettled: (tx, row) => this.emit(tx, row, 'transfer.claim_created', row.fundTxHash),
     });
+    return recorded.row;
   }
 
   private async payout(c: Claim): Promise<Claim> {
@@ -291,7 +258,7 @@ export class ClaimsService {
     if (!claimant) return c;
     let row = c;
     if (c.status === 'claiming') {
-      const out = await this.move(c.escrowIndex, this.wallets.addressOf(claimant), BigInt(c.amount), 'claim-pay', c.id);
+      const out = await this.moveTo(c.escrowIndex, this.wallets.addressOf(claimant), BigInt(c.amount), 'claim-pay', c.id);
       this.opts.crashAt?.('paid');
       if (out.status !== 'settled') {
         this.opts.logger?.warn({ claimId: c.id, out }, 'claim payout not settled yet; the sweep retries it');
@@ -300,14 +267,14 @@ export class ClaimsService {
       row = (await this.transition(c.id, 'claiming', { status: 'claimed', payoutTxHash: out.txHash, events: [...c.events, this.event('transfer.claimed', out.txHash)] }, 'transfer.claimed')) ?? (await this.get(c.id))!;
     }
     if (row.status === 'claimed' && !row.feeSettled && BigInt(row.fee) > 0n) {
-      const fee = await this.move(row.escrowIndex, this.wallets.address(FEE_WALLET_INDEX), BigInt(row.fee), 'claim-fee', row.id);
+      const fee = await this.moveTo(row.escrowIndex, this.wallets.address(FEE_WALLET_INDEX), BigInt(row.fee), 'claim-fee', row.id);
       if (fee.status === 'settled') row = (await this.transition(row.id, 'claimed', { feeSettled: true, feeTxHash: fee.txHash })) ?? row;
     }
     return row;
   }
 
   private async giveBack(c: Claim): Promise<Claim> {
-    const out = await this.move(c.escrowIndex, c.fromAddress, BigInt(c.total), 'claim-return', c.id);
+    const out = await this.moveTo(c.escrowIndex, c.fromAddress, BigInt(c.total), 'claim-return', c.id);
     this.opts.crashAt?.('returned');
     if (out.status !== 'settled') {
       this.opts.logger?.warn({ claimId: c.id, out }, 'claim return not settled yet; the sweep retries it');
@@ -318,8 +285,8 @@ export class ClaimsService {
     return (await this.transition(c.id, 'returning', { status: final, returnTxHash: out.txHash, events: [...c.events, this.event(type, out.txHash)] }, type)) ?? (await this.get(c.id))!;
   }
 
-  private move(fromIndex: number, to: string, value: bigint, kind: string, id: string): Promise<MoveOutcome> {
-    return moveOnce(this.chain, { fromIndex, to: to as Address, value, kind, id }, this.opts.confirmTimeoutMs, this.opts.attempts);
+  private moveTo(fromIndex: number, to: string, value: bigint, kind: string, id: string): Promise<MoveOutcome> {
+    return this.move({ fromIndex, to: to as Address, value, kind, id });
   }
 
   /** Compare-and-set on the status; with `emit`, the step's event commits with it (only if it won). */

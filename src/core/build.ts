@@ -35,7 +35,7 @@ import { getAddress } from 'viem';
 import { SpendGuard } from '../policies/guard.js';
 import { PoliciesService } from '../policies/policies.js';
 import { recipientIdentities } from '../transfers/recipients.js';
-import { ReceiptsService } from '../receipts/receipts.js';
+import { ReceiptsService } from '../receipts/approval-receipts.js';
 import { loadReceiptKey } from '../receipts/signing-key.js';
 
 export type { Core } from './core.js';

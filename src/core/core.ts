@@ -36,7 +36,7 @@ import type { SeenUpdates } from '../inbox/seen-updates.js';
 import type { Metrics } from '../metrics/port.js';
 import type { RelayerStatus } from '../chain/relayer-health.js';
 import type { PoliciesService } from '../policies/policies.js';
-import type { ReceiptsService } from '../receipts/receipts.js';
+import type { ReceiptsService } from '../receipts/approval-receipts.js';
 
 /**
  * Checkout settlement as the doors call it: with a chain per mode, each call goes to the

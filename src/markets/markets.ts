@@ -1,175 +1,52 @@
 import type { Address } from 'viem';
-import type { Logger } from 'pino';
-import type { Account, AccountsService } from '../accounts/accounts.js';
-import type { ChainPort } from '../chain/port.js';
+import type { Account } from '../accounts/accounts.js';
+import { newId } from '../lib/ids.js';
 import { modeMark, servedBy } from '../lib/livemode.js';
-import type { FxService } from '../fx/rates.js';
-import { newId, nowIso } from '../lib/ids.js';
-import { formatUsdc, usdcDecimal } from '../lib/money.js';
+import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
-import { checkPerOperation, limitsFor, releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
-import { defineTable, type Store } from '../store/index.js';
-import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
-import type { RelayAttempts } from '../chain/owned-relay.js';
-import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
-import type { WalletDirectory } from '../wallet/directory.js';
+import { checkPerOperation, limitsFor } from '../limits/limits.js';
+import type { MoveOutcome } from '../wallet/custodial-move.js';
+import { holdKey, withWalletFunds } from '../wallet/holds.js';
+import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { marketEscrowIndex } from '../wallet/reserved.js';
+import { MarketReason, Markets, Stakes, marketView, shownStatus, type Market, type MarketDisplayStatus, type MarketFailure, type MarketView, type PayoutReport, type Stake } from './market-records.js';
+import type { CancelMarketInput, CreateMarketInput, ListMarketsInput, ResolveMarketInput, StakeMarketInput } from './market-inputs.js';
+import { freezeBook, payOut } from './market-payouts.js';
 import { parimutuelPayouts, refundAll, type Payout } from './parimutuel.js';
-import type { CancelMarketInput, CreateMarketInput, ListMarketsInput, ResolveMarketInput, StakeMarketInput } from './schemas.js';
 import { matchOutcome, questionMatches } from './match.js';
 
 /**
  * Prediction markets with on-chain escrow. Stakes move from the staker's custodial wallet
  * to the market's own escrow wallet (a custodial address in the reserved escrow range);
- * resolution pays the pool out parimutuel, cancellation refunds every stake. Every payout
- * uses the nonce nonceFor('payout', `${marketId}:${stakeId}`), so a stake is paid at most
- * once whatever is retried.
- *
- *   stored: open -> resolving -> resolved        open -> cancelling -> cancelled
- *   shown:  open (before closesAt), closed (open, after closesAt), then as stored
+ * resolution pays the pool out parimutuel, cancellation refunds every stake
+ * (market-payouts.ts). The rows, reasons and views are in market-records.ts.
  */
-export type MarketStatus = 'open' | 'resolving' | 'resolved' | 'cancelling' | 'cancelled';
-export type MarketDisplayStatus = MarketStatus | 'closed';
+export {
+  MarketReason,
+  Markets,
+  Stakes,
+  type Market,
+  type MarketDisplayStatus,
+  type MarketFailure,
+  type MarketStatus,
+  type MarketView,
+  type PayoutReport,
+  type PayoutStatus,
+  type Stake,
+  type StakeStatus,
+} from './market-records.js';
 
-export interface Market {
-  readonly id: string;
-  livemode?: boolean; // false: on test mode's chain (docs/test-mode.md)
-  /** 0-based creation sequence: picks the escrow wallet. */
-  seq: number;
-  escrowIndex: number;
-  creatorAccountId: string;
-  question: string;
-  outcomes: string[];
-  closesAt: string;
-  status: MarketStatus;
-  /** Settled stakes per outcome, base units. */
-  pools: string[];
-  totalPool: string;
-  stakeCount: number;
-  winningOutcome?: number;
-  createdAt: string;
-  updatedAt: string;
-  resolvedAt?: string;
-  cancelledAt?: string;
-}
-
-export const Markets = defineTable<Market>({
-  name: 'markets',
-  unique: [['seq'], ['escrowIndex']],
-  indexes: ['creatorAccountId', 'status'],
-});
-
-export type StakeStatus = 'submitted' | 'settled' | 'failed';
-export type PayoutStatus = 'none' | 'pending' | 'paid';
-
-export interface Stake {
-  readonly id: string;
-  marketId: string;
-  accountId: string;
-  outcome: number;
-  outcomeLabel: string;
-  /** Base units moved into escrow. */
-  amount: string;
-  currency: string;
-  localAmount: string;
-  localAmountMinor: string;
-  rate: string;
-  fromIndex: number;
-  fromAddress: string;
-  status: StakeStatus;
-  reservation?: Reservation;
-  txHash?: string;
-  failureReason?: string;
-  payoutKind?: Payout['kind'];
-  payoutAmount?: string;
-  payoutStatus?: PayoutStatus;
-  payoutTxHash?: string;
-  payoutError?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const Stakes = defineTable<Stake>({ name: 'market_stakes', indexes: ['marketId', 'accountId', 'status'] });
-
-export const MarketReason = {
-  accountNotFound: 'account_not_found',
-  marketNotFound: 'market_not_found',
-  ambiguousMarket: 'ambiguous_market',
-  marketClosed: 'market_closed',
-  notCreator: 'not_creator',
-  notClosedYet: 'not_closed_yet',
-  invalidOutcome: 'invalid_outcome',
-  invalidOutcomes: 'invalid_outcomes',
-  invalidCloseTime: 'invalid_close_time',
-  insufficientBalance: 'insufficient_balance',
-  overLimit: 'over_limit',
-  alreadyResolved: 'already_resolved',
-  marketCancelled: 'market_cancelled',
-  stakesPending: 'stakes_pending',
-  stakeFailed: 'stake_failed',
-  chainUnavailable: 'chain_unavailable',
-  unsupportedCurrency: 'unsupported_currency',
-  tooManyDecimals: 'too_many_decimals',
-  invalidAmount: 'invalid_amount',
-} as const;
-export type MarketFailure = (typeof MarketReason)[keyof typeof MarketReason];
-
-/** A market as users see it. */
-export interface MarketView {
-  id: string;
-  question: string;
-  outcomes: Array<{ index: number; label: string; pool: string; pool_base_units: string }>;
-  status: MarketDisplayStatus;
-  closes_at: string;
-  total_pool: string;
-  total_pool_base_units: string;
-  stake_count: number;
-  escrow_address: Address;
-  creator_account_id: string;
-  winning_outcome: string | null;
-  created_at: string;
-}
-
-export interface PayoutReport {
-  paid: number;
-  unpaid: number;
-  /** Sum of payouts to stakes, base units. */
-  total: bigint;
-  payouts: Array<{ stake_id: string; kind: Payout['kind']; amount: bigint; status: PayoutStatus; tx_hash: string | null }>;
-}
-
-export interface MarketsOptions {
-  defaultLimits?: Limits;
+export interface MarketsOptions extends MoneyModuleOptions {
   /** Latest allowed close time, from now. Default one year. */
   maxHorizonMs?: number;
-  confirmTimeoutMs?: number;
-  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
-  attempts?: RelayAttempts;
   /** Payouts sent at once (the relayer's nonce manager orders them). */
   payoutConcurrency?: number;
-  logger?: Logger;
-  now?: () => Date;
-  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
-  livemode?: boolean;
 }
 
 const YEAR_MS = 366 * 86_400_000;
 const fmtStable = formatUsdc;
 
-export class MarketsService {
-  private readonly now: () => Date;
-
-  constructor(
-    private readonly store: Store,
-    private readonly chain: ChainPort,
-    private readonly fx: FxService,
-    private readonly accounts: AccountsService,
-    private readonly wallets: WalletDirectory,
-    private readonly opts: MarketsOptions = {},
-  ) {
-    this.now = opts.now ?? (() => new Date());
-  }
-
+export class MarketsService extends MoneyModule<MarketsOptions> {
   async get(id: string): Promise<Market | undefined> {
     const m = await this.store.table(Markets).get(id);
     return m && servedBy(m, this.opts.livemode) ? m : undefined; // one chain per market: the other mode's are unseen
@@ -189,27 +66,11 @@ export class MarketsService {
   }
 
   displayStatus(m: Market, now: Date = this.now()): MarketDisplayStatus {
-    return m.status === 'open' && Date.parse(m.closesAt) <= now.getTime() ? 'closed' : m.status;
+    return shownStatus(m, now);
   }
 
   view(m: Market): MarketView {
-    return {
-      id: m.id,
-      question: m.question,
-      outcomes: m.outcomes.map((label, index) => {
-        const pool = BigInt(m.pools[index] ?? '0');
-        return { index, label, pool: usdcDecimal(pool), pool_base_units: pool.toString() };
-      }),
-      status: this.displayStatus(m),
-      closes_at: m.closesAt,
-      total_pool: usdcDecimal(m.totalPool),
-      total_pool_base_units: m.totalPool,
-      stake_count: m.stakeCount,
-      escrow_address: this.escrowAddress(m),
-      creator_account_id: m.creatorAccountId,
-      winning_outcome: m.winningOutcome === undefined ? null : (m.outcomes[m.winningOutcome] ?? null),
-      created_at: m.createdAt,
-    };
+    return marketView(m, this.escrowAddress(m), this.now());
   }
 
   // ------------------------------------------------------------------------ create, list
@@ -362,9 +223,7 @@ export class MarketsService {
     const stake = await this.recordStake(recorded.stake, outcomeOfMove);
     const latest = (await this.get(market.id))!;
     if (outcomeOfMove.status === 'failed') {
-      return outcomeOfMove.reason === 'insufficient_balance'
-        ? fail(MarketReason.insufficientBalance, 'Insufficient balance: your wallet no longer holds enough for this stake. Nothing was staked.', 'amount')
-        : fail(MarketReason.stakeFailed, `The stake was rejected by the network; nothing was moved. (${outcomeOfMove.message})`);
+      return moveFailure(outcomeOfMove, { rejected: MarketReason.stakeFailed, thing: 'stake', done: 'staked', rejectedDone: 'moved', param: 'amount' });
     }
     return { ok: true, stake, market: latest };
   }
@@ -400,51 +259,29 @@ export class MarketsService {
   }
 
   private moveStake(stake: Stake, market: Market): Promise<MoveOutcome> {
-    return moveOnce(
-      this.chain,
-      {
-        fromIndex: stake.fromIndex,
-        to: this.escrowAddress(market),
-        value: BigInt(stake.amount),
-        kind: 'stake',
-        id: stake.id,
-      },
-      this.opts.confirmTimeoutMs,
-      this.opts.attempts,
-    );
+    return this.move({ fromIndex: stake.fromIndex, to: this.escrowAddress(market), value: BigInt(stake.amount), kind: 'stake', id: stake.id });
   }
 
-  private recordStake(stake: Stake, outcome: MoveOutcome): Promise<Stake> {
-    return this.store.transaction(async (tx) => {
-      const st = tx.table(Stakes);
-      const at = nowIso();
-      if (outcome.status === 'settled') {
-        const row = await st.update(stake.id, { status: 'settled', txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
-        if (row) {
-          await settleHold(tx, stake.fromAddress, holdKey('stake', stake.id), BigInt(stake.amount));
-          const mt = tx.table(Markets);
-          const m = (await mt.get(stake.marketId))!;
-          const pools = m.pools.map((p, i) => (i === stake.outcome ? (BigInt(p) + BigInt(stake.amount)).toString() : p));
-          const updated = await mt.update(
-            m.id,
-            { pools, totalPool: (BigInt(m.totalPool) + BigInt(stake.amount)).toString(), stakeCount: m.stakeCount + 1, updatedAt: at },
-            { totalPool: m.totalPool },
-          );
-          if (!updated) throw new Error(`market ${m.id} changed concurrently`);
-        }
-        return row ?? (await st.get(stake.id))!;
-      }
-      if (outcome.status === 'failed') {
-        const row = await st.update(stake.id, { status: 'failed', failureReason: outcome.reason, updatedAt: at }, { status: 'submitted' });
-        if (row) {
-          await dropHold(tx, stake.fromAddress, holdKey('stake', stake.id));
-          if (stake.reservation) await releaseSpend(tx, stake.accountId, stake.reservation);
-        }
-        return row ?? (await st.get(stake.id))!;
-      }
-      if (outcome.txHash) await st.update(stake.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
-      return (await st.get(stake.id))!;
+  /** A settled stake joins its market's pools in the same transaction (the pools count settled stakes only). */
+  private async recordStake(stake: Stake, outcome: MoveOutcome): Promise<Stake> {
+    const recorded = await recordUserMove<Stake>(this.store, outcome, {
+      ...submittedMove(Stakes, stake, 'stake'),
+      moved: BigInt(stake.amount),
+      settled: (txHash) => ({ status: 'settled', txHash }),
+      failed: (o) => ({ status: 'failed', failureReason: o.reason }),
+      afterSettled: async (tx, row) => {
+        const mt = tx.table(Markets);
+        const m = (await mt.get(stake.marketId))!;
+        const pools = m.pools.map((p, i) => (i === stake.outcome ? (BigInt(p) + BigInt(stake.amount)).toString() : p));
+        const updated = await mt.update(
+          m.id,
+          { pools, totalPool: (BigInt(m.totalPool) + BigInt(stake.amount)).toString(), stakeCount: m.stakeCount + 1, updatedAt: row.updatedAt },
+          { totalPool: m.totalPool },
+        );
+        if (!updated) throw new Error(`market ${m.id} changed concurrently`);
+      },
     });
+    return recorded.row;
   }
 
   /** Ids of markets with stakes or payouts stopped part-way, untouched for `idleMs` (for a periodic sweep). */
@@ -542,75 +379,10 @@ export class MarketsService {
     if ((await this.reconcileStakes(market.id)) > 0) {
       return fail(MarketReason.stakesPending, 'Some stakes are still being confirmed on-chain; try again in a minute.');
     }
-    return this.store.transaction(async (tx) => {
-      const st = tx.table(Stakes);
-      if ((await st.count({ marketId: market.id, status: 'submitted' })) > 0) {
-        return fail(MarketReason.stakesPending, 'Some stakes are still being confirmed on-chain; try again in a minute.');
-      }
-      const at = nowIso();
-      const row = await tx.table(Markets).update(
-        market.id,
-        { status, ...patch, ...(status === 'resolving' ? { resolvedAt: at } : { cancelledAt: at }), updatedAt: at },
-        { status: 'open' },
-      );
-      if (!row) return fail(MarketReason.alreadyResolved, 'This market was resolved or cancelled meanwhile.', 'market');
-      const settled = await st.findMany({ marketId: market.id, status: 'settled' });
-      const payouts = split(settled.map((s) => ({ id: s.id, outcome: s.outcome, amount: BigInt(s.amount) })));
-      for (const p of payouts) {
-        await st.update(p.id, {
-          payoutKind: p.kind,
-          payoutAmount: p.amount.toString(),
-          payoutStatus: p.amount > 0n ? 'pending' : 'none',
-          updatedAt: at,
-        });
-      }
-      return { ok: true as const, market: row };
-    });
+    return freezeBook(this.store, market, status, split, patch);
   }
 
-  /** Sends every pending payout from escrow; the market is final once none is left. */
-  private async payOut(market: Market, final: 'resolved' | 'cancelled'): Promise<Result<{ market: Market; report: PayoutReport }, MarketFailure>> {
-    const pending = (await this.stakes(market.id)).filter((s) => s.payoutStatus === 'pending');
-    const concurrency = this.opts.payoutConcurrency ?? 8;
-    for (let i = 0; i < pending.length; i += concurrency) {
-      await Promise.all(
-        pending.slice(i, i + concurrency).map(async (s) => {
-          const outcome = await moveOnce(
-            this.chain,
-            {
-              fromIndex: market.escrowIndex,
-              to: s.fromAddress as Address,
-              value: BigInt(s.payoutAmount!),
-              kind: 'payout',
-              id: `${market.id}:${s.id}`,
-            },
-            this.opts.confirmTimeoutMs,
-            this.opts.attempts,
-          );
-          await this.store.write(Stakes, (t) =>
-            outcome.status === 'settled'
-              ? t.update(s.id, { payoutStatus: 'paid', payoutTxHash: outcome.txHash, updatedAt: nowIso() }, { payoutStatus: 'pending' })
-              : t.update(s.id, { payoutError: outcome.message, ...(outcome.status === 'pending' && outcome.txHash ? { payoutTxHash: outcome.txHash } : {}), updatedAt: nowIso() }),
-          );
-          if (outcome.status !== 'settled') this.opts.logger?.warn({ marketId: market.id, stakeId: s.id, outcome }, 'payout not done yet');
-        }),
-      );
-    }
-    const stakes = await this.stakes(market.id);
-    const report: PayoutReport = { paid: 0, unpaid: 0, total: 0n, payouts: [] };
-    for (const s of stakes) {
-      if (!s.payoutKind) continue;
-      const amount = BigInt(s.payoutAmount ?? '0');
-      report.total += amount;
-      if (s.payoutStatus === 'paid') report.paid++;
-      if (s.payoutStatus === 'pending') report.unpaid++;
-      report.payouts.push({ stake_id: s.id, kind: s.payoutKind, amount, status: s.payoutStatus ?? 'none', tx_hash: s.payoutTxHash ?? null });
-    }
-    let latest = (await this.get(market.id))!;
-    if (report.unpaid === 0 && latest.status !== final) {
-      const from = final === 'resolved' ? 'resolving' : 'cancelling';
-      latest = (await this.store.write(Markets, (t) => t.update(market.id, { status: final, updatedAt: nowIso() }, { status: from }))) ?? (await this.get(market.id))!;
-    }
-    return { ok: true, market: latest, report };
+  private payOut(market: Market, final: 'resolved' | 'cancelled'): Promise<Result<{ market: Market; report: PayoutReport }, MarketFailure>> {
+    return payOut({ store: this.store, move: (req) => this.move(req), logger: this.opts.logger, concurrency: this.opts.payoutConcurrency }, market, final);
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Store } from '../store/index.js';
 import { Breakers } from './tables.js';
-import type { Breaker } from './schemas.js';
+import type { Breaker } from './policy-schemas.js';
 
 export class CircuitBreaker {
   constructor(

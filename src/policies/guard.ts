@@ -9,9 +9,9 @@ import type { Logger } from 'pino';
 import type { ReadTable, Store } from '../store/index.js';
 import { newId } from '../lib/ids.js';
 import { CircuitBreaker } from './breaker.js';
-import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './reasons.js';
+import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './policy-reasons.js';
 import { checkRolling, checkStatic, overThreshold, type Refusal, type ScopedPolicy } from './rules.js';
-import { DEFAULT_BREAKER, WINDOW_MS } from './schemas.js';
+import { DEFAULT_BREAKER, WINDOW_MS } from './policy-schemas.js';
 import { Policies, SpendReservations, type SpendReservation } from './tables.js';
 import type { Spend } from './valuation.js';
 

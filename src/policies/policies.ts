@@ -6,7 +6,7 @@
 import { newId } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { Store, Tx } from '../store/index.js';
-import type { PolicyEventView, PolicyView, SpendPolicy } from './schemas.js';
+import type { PolicyEventView, PolicyView, SpendPolicy } from './policy-schemas.js';
 import { Policies, PolicyEvents, type PolicyEventRow, type PolicyRow } from './tables.js';
 
 export interface PolicyOwnerChecks {

@@ -4,8 +4,8 @@
  */
 import { parseUnits } from 'viem';
 import { cleanPhone } from '../lib/phone.js';
-import { PolicyReason } from './reasons.js';
-import { CAP_WINDOWS, WINDOW_MS, type Caps, type CapWindow, type SpendPolicy } from './schemas.js';
+import { PolicyReason } from './policy-reasons.js';
+import { CAP_WINDOWS, WINDOW_MS, type Caps, type CapWindow, type SpendPolicy } from './policy-schemas.js';
 import { USD_DECIMALS, minorText, usdText, type Spend } from './valuation.js';
 import type { SpendReservation } from './tables.js';
 

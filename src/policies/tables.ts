@@ -1,6 +1,6 @@
 /** The rows of spend policies (docs/policies.md). */
 import { defineTable } from '../store/index.js';
-import type { SpendPolicy } from './schemas.js';
+import type { SpendPolicy } from './policy-schemas.js';
 
 /** A policy: the account's (id = account id) or one API key's (id = key id). */
 export interface PolicyRow {

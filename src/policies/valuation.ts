@@ -5,7 +5,7 @@
  */
 import { formatUnits } from 'viem';
 import type { FxService } from '../fx/rates.js';
-import type { PolicyAction } from './schemas.js';
+import type { PolicyAction } from './policy-schemas.js';
 
 export interface Amount {
   currency: string;

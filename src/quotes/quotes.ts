@@ -5,12 +5,12 @@ import { fail, type Result } from '../lib/results.js';
 import { defineTable, StoreConflictError, type Store } from '../store/index.js';
 import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy, type TransferQuote } from '../transfers/quote.js';
 import { resolveRecipient, type Recipient } from '../transfers/recipients.js';
-import { buildTransferRow } from '../transfers/transfer-row.js';
+import { buildTransferRow, type StoredQuoteFigures } from '../transfers/transfer-row.js';
 import { Transfers, type Transfer, type TransferFailure, type TransfersService } from '../transfers/transfers.js';
-import type { SendTransferInput } from '../transfers/schemas.js';
+import type { SendTransferInput } from '../transfers/transfer-inputs.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { RatesUnavailable, type RateSource } from './rate-source.js';
-import type { CreateQuoteInput, QuoteResource } from './schemas.js';
+import type { CreateQuoteInput, QuoteResource } from './quote-schemas.js';
 
 /**
  * Firm quotes (docs/quotes.md): a price for a transfer, locked for `QUOTE_TTL` (60 s by
@@ -19,7 +19,7 @@ import type { CreateQuoteInput, QuoteResource } from './schemas.js';
  *
  *   open -> used (a transfer executed it)         open -> expired (refused after its time)
  */
-export interface Quote {
+export interface Quote extends StoredQuoteFigures {
   readonly id: string;
   accountId: string;
   status: 'open' | 'used' | 'expired';
@@ -27,18 +27,6 @@ export interface Quote {
   recipientInput?: string;
   recipientLabel?: string;
   recipientAddress?: string;
-  sourceCurrency: string;
-  sourceAmount: string;
-  sourceAmountMinor: string;
-  stablecoinAmount: string;
-  fee: string;
-  totalDebit: string;
-  recipientCurrency: string;
-  recipientAmount: string;
-  recipientAmountMinor: string;
-  rate: string;
-  sourceRate: string;
-  recipientRate: string;
   rateSource: string;
   ratesAsOf: string;
   expiresAt: string;

@@ -1,89 +1,26 @@
 import type { Address } from 'viem';
-import type { Logger } from 'pino';
-import type { Account, AccountsService } from '../accounts/accounts.js';
-import type { ChainPort } from '../chain/port.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
-import type { FxService } from '../fx/rates.js';
+import type { Account } from '../accounts/accounts.js';
 import { nowIso } from '../lib/ids.js';
+import { modeMark, servedBy } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
-import { checkPerOperation, limitsFor, releaseSpend, usedToday, SpendUsageTable, type Limits, type Reservation } from '../limits/limits.js';
-import { defineTable, rangeAll, type Store } from '../store/index.js';
-import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
-import type { RelayAttempts } from '../chain/owned-relay.js';
+import { checkPerOperation, limitsFor, usedToday, SpendUsageTable, type Limits } from '../limits/limits.js';
+import { rangeAll } from '../store/index.js';
 import { moveWithFeeOnce } from '../wallet/custodial-fee-move.js';
-import { dropHold, holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
-import type { WalletDirectory } from '../wallet/directory.js';
+import { holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
+import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
 import { resolveRecipient, type Recipient, type RecipientFailure } from './recipients.js';
-import type { SendTransferInput } from './schemas.js';
-import { buildTransferRow } from './transfer-row.js';
+import type { SendTransferInput } from './transfer-inputs.js';
+import { buildTransferRow, Transfers, type Transfer } from './transfer-row.js';
 
 /**
  * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
- * transfer from the sender's custodial wallet, gas paid by the relayer.
- *
- *   quoted -> submitted -> settled | failed        (quoted -> expired | failed before sending)
- *
- * `submitted` with no outcome yet (receipt timeout, RPC trouble) stays `submitted`;
- * `reconcile` finishes it safely because the EIP-3009 nonce is derived from the transfer id.
+ * transfer from the sender's custodial wallet, gas paid by the relayer. The row, its statuses
+ * and its table are in transfer-row.ts.
  */
-export type TransferStatus = 'quoted' | 'submitted' | 'settled' | 'failed' | 'expired';
-export type FeeStatus = 'none' | 'pending' | 'settled' | 'failed';
-
-export interface Transfer {
-  readonly id: string;
-  accountId: string;
-  status: TransferStatus;
-  recipientKind: 'account' | 'external';
-  /** What the sender typed ("@amina"). */
-  recipientInput: string;
-  recipientLabel: string;
-  recipientAccountId?: string;
-  toAddress: string;
-  fromIndex: number;
-  fromAddress: string;
-  sourceCurrency: string;
-  sourceAmount: string;
-  sourceAmountMinor: string;
-  /** Base units the recipient receives. */
-  stablecoinAmount: string;
-  fee: string;
-  totalDebit: string;
-  recipientCurrency: string;
-  recipientAmount: string;
-  recipientAmountMinor: string;
-  rate: string;
-  sourceRate: string;
-  recipientRate: string;
-  note?: string;
-  quoteExpiresAt: string;
-  /** The firm quote (src/quotes) this transfer executes at, when it had one. */
-  quoteId?: string;
-  reservation?: Reservation;
-  txHash?: string;
-  feeStatus: FeeStatus;
-  feeTxHash?: string;
-  failureReason?: string;
-  failureMessage?: string;
-  requestId?: string;
-  createdAt: string;
-  updatedAt: string;
-  submittedAt?: string;
-  settledAt?: string;
-  livemode?: boolean; // false: on test mode's chain (docs/test-mode.md)
-}
-
-export const Transfers = defineTable<Transfer>({
-  name: 'transfers',
-  indexes: ['accountId', 'recipientAccountId', 'status'],
-  // The money-module sweep reads only idle unfinished transfers through these (`unfinished`).
-  ranges: [
-    ['status', 'updatedAt'],
-    ['feeStatus', 'updatedAt'],
-  ],
-});
+export { Transfers, type FeeStatus, type Transfer, type TransferStatus } from './transfer-row.js';
 
 export const TransferReason = {
   accountNotFound: 'account_not_found',
@@ -124,39 +61,16 @@ export interface TransferPreview {
   limits: Limits;
 }
 
-export interface TransfersOptions {
+export interface TransfersOptions extends MoneyModuleOptions {
   feePolicy?: FeePolicy;
-  defaultLimits?: Limits;
   quoteTtlMs?: number;
-  /** Receipt wait for each on-chain transfer (chain default otherwise). */
-  confirmTimeoutMs?: number;
-  /** The attempt ledger: one owner per relayed move across instances (src/chain/owned-relay.ts, issue 21). */
-  attempts?: RelayAttempts;
-  logger?: Logger;
-  now?: () => Date;
-  /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
-  livemode?: boolean;
 }
 
-export class TransfersService {
+export class TransfersService extends MoneyModule<TransfersOptions> {
   private readonly listeners = new Set<TransferSettledListener>();
-  private readonly feePolicy: FeePolicy;
+  private readonly feePolicy: FeePolicy = this.opts.feePolicy ?? DEFAULT_FEE_POLICY;
   /** What a new transfer row carries of the served mode (also for firm quotes' rows). */
-  readonly mark: { livemode?: false };
-  private readonly now: () => Date;
-
-  constructor(
-    private readonly store: Store,
-    private readonly chain: ChainPort,
-    private readonly fx: FxService,
-    private readonly accounts: AccountsService,
-    private readonly wallets: WalletDirectory,
-    private readonly opts: TransfersOptions = {},
-  ) {
-    this.feePolicy = opts.feePolicy ?? DEFAULT_FEE_POLICY;
-    this.mark = modeMark(opts.livemode);
-    this.now = opts.now ?? (() => new Date());
-  }
+  readonly mark: { livemode?: false } = modeMark(this.opts.livemode);
 
   /** The wallet transfer fees are paid into. */
   get feeWalletAddress(): Address {
@@ -359,16 +273,19 @@ export class TransfersService {
     const withFee = this.chain.batchTransfers && transfer.feeStatus === 'pending' && BigInt(transfer.fee) > 0n;
     const outcome = withFee
       ? await moveWithFeeOnce(this.chain, move, { to: this.feeWalletAddress, value: BigInt(transfer.fee), kind: 'transfer-fee' }, this.opts.confirmTimeoutMs, this.opts.attempts)
-      : await moveOnce(this.chain, move, this.opts.confirmTimeoutMs, this.opts.attempts);
-    const recorded = await this.recordOutcome(transfer, outcome, withFee);
+      : await this.move(move);
+    // `withFee`: the fee moved in the same transaction as the principal (all or none). The
+    // principal left the wallet (with its fee when batched); an unpaid fee stays held until it
+    // moves too, and never follows a failed principal.
+    const recorded = await recordUserMove<Transfer>(this.store, outcome, {
+      ...submittedMove(Transfers, transfer, 'transfer'),
+      moved: BigInt(transfer.stablecoinAmount) + (withFee ? BigInt(transfer.fee) : 0n),
+      settled: (txHash, at) => ({ status: 'settled', txHash, ...(withFee ? { feeStatus: 'settled', feeTxHash: txHash } : {}), settledAt: at }),
+      failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message, feeStatus: 'none' }),
+    });
     let row = recorded.row;
     if (outcome.status === 'failed') {
-      const reason = outcome.reason === 'insufficient_balance' ? TransferReason.insufficientBalance : TransferReason.transferFailed;
-      const message =
-        outcome.reason === 'insufficient_balance'
-          ? 'Insufficient balance: your wallet no longer holds enough for this transfer. Nothing was sent.'
-          : `The transfer was rejected by the network; nothing was sent. (${outcome.message})`;
-      return fail(reason, message);
+      return moveFailure(outcome, { rejected: TransferReason.transferFailed, thing: 'transfer', done: 'sent' });
     }
     if (outcome.status === 'settled') {
       if (!withFee) row = await this.collectFee(row);
@@ -378,52 +295,11 @@ export class TransfersService {
     return { ok: true, transfer: row };
   }
 
-  /** `withFee`: the fee moved in the same transaction as the principal (all or none). */
-  private async recordOutcome(transfer: Transfer, outcome: MoveOutcome, withFee: boolean): Promise<{ row: Transfer; changed: boolean }> {
-    return this.store.transaction(async (tx) => {
-      const t = tx.table(Transfers);
-      const at = nowIso();
-      let row: Transfer | undefined;
-      if (outcome.status === 'settled') {
-        const fee: Partial<Transfer> = withFee ? { feeStatus: 'settled', feeTxHash: outcome.txHash } : {};
-        row = await t.update(transfer.id, { status: 'settled', txHash: outcome.txHash, ...fee, settledAt: at, updatedAt: at }, { status: 'submitted' });
-        // The principal left the wallet (with its fee when batched); an unpaid fee stays held until it moves too.
-        const moved = BigInt(transfer.stablecoinAmount) + (withFee ? BigInt(transfer.fee) : 0n);
-        if (row) await settleHold(tx, transfer.fromAddress, holdKey('transfer', transfer.id), moved);
-      } else if (outcome.status === 'failed') {
-        row = await t.update(
-          transfer.id,
-          { status: 'failed', failureReason: outcome.reason, failureMessage: outcome.message, feeStatus: 'none', updatedAt: at },
-          { status: 'submitted' },
-        );
-        if (row) {
-          // Nothing moved and the fee never follows a failed principal.
-          await dropHold(tx, transfer.fromAddress, holdKey('transfer', transfer.id));
-          if (transfer.reservation) await releaseSpend(tx, transfer.accountId, transfer.reservation);
-        }
-      } else if (outcome.txHash) {
-        row = await t.update(transfer.id, { txHash: outcome.txHash, updatedAt: at }, { status: 'submitted' });
-      }
-      return { row: row ?? (await t.get(transfer.id))!, changed: row !== undefined };
-    });
-  }
-
   /** The fee goes after the principal, so a failed transfer never costs a fee. */
   private async collectFee(transfer: Transfer): Promise<Transfer> {
     const fee = BigInt(transfer.fee);
     if (fee === 0n || transfer.feeStatus === 'settled' || transfer.feeStatus === 'none') return transfer;
-    const outcome = await moveOnce(
-      this.chain,
-      {
-        fromIndex: transfer.fromIndex,
-        to: this.feeWalletAddress,
-        value: fee,
-        kind: 'transfer-fee',
-        id: transfer.id,
-      },
-      this.opts.confirmTimeoutMs,
-      this.opts.attempts,
-    );
+    const outcome = await this.move({ fromIndex: transfer.fromIndex, to: this.feeWalletAddress, value: fee, kind: 'transfer-fee', id: transfer.id });
     if (outcome.status !== 'settled') {
       this.opts.logger?.warn({ transferId: transfer.id, outcome }, 'transfer fee not collected yet');
     }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Core } from '../core/core.js';
 import { mask } from '../claims/claims.js';
 import type { Claim } from '../claims/claim-record.js';
-import { CLAIM_LANGUAGES, type ClaimLanguage } from '../claims/language.js';
+import { CLAIM_LANGUAGES, type ClaimLanguage } from '../claims/claim-language.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { setSessionCookie } from '../http/auth.js';
 import { toE164 } from '../lib/phone.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Metadata, PaymentStatus } from '../payments/schemas.js';
 import { RefundResource } from '../refunds/schemas.js';
-import { PolicyEventView } from '../policies/schemas.js';
+import { PolicyEventView } from '../policies/policy-schemas.js';
 
 const Livemode = z.boolean().describe('false for test-mode events (made with an `sk_test_` key; docs/test-mode.md).');
 

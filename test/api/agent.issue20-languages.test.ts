@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { balance, usdc } from '../helpers/money.js';
-import type { SpendPolicy } from '../../src/policies/schemas.js';
+import type { SpendPolicy } from '../../src/policies/policy-schemas.js';
 
 /**
  * Issue 20, rules 4 and 5, through the real POST /api/agent/settle on the embedded chain: a held

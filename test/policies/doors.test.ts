@@ -10,7 +10,7 @@ import { call, createMerchant, startTestService, type Merchant, type TestService
 import { fund, newAccount } from '../helpers/money.js';
 import { buttonData, startFakeBotApi, textUpdate, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
 import { Policies } from '../../src/policies/tables.js';
-import type { SpendPolicy } from '../../src/policies/schemas.js';
+import type { SpendPolicy } from '../../src/policies/policy-schemas.js';
 
 const PASSWORD = 'correct horse battery';
 const SECRET = 's3cret';

@@ -12,7 +12,7 @@ import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 import { SpendGuard } from '../../src/policies/guard.js';
 import { Policies, SpendReservations } from '../../src/policies/tables.js';
-import type { SpendPolicy } from '../../src/policies/schemas.js';
+import type { SpendPolicy } from '../../src/policies/policy-schemas.js';
 import type { Store } from '../../src/store/index.js';
 import { fakeAccounts, fakeHandlers, silentLogger } from '../agent/fakes.js';
 

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { fund, newAccount } from '../helpers/money.js';
 import { buttonData, callbackUpdate, startFakeBotApi, textUpdate, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
-import { actionHash } from '../../src/receipts/receipts.js';
+import { actionHash } from '../../src/receipts/approval-receipts.js';
 
 const SECRET = 's3cret';
 let svc: TestService;

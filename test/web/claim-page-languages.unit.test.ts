@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimPage, type ClaimView } from '../../src/web/pages/claim.js';
-import { CLAIM_LANGUAGES } from '../../src/claims/language.js';
+import { CLAIM_LANGUAGES } from '../../src/claims/claim-language.js';
 
 /** Issue 26: the claim page explains the money in the sender's chosen language, any of the eight. */
 const view = (language: ClaimView['language']): ClaimView => ({

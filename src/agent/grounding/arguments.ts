@@ -9,7 +9,7 @@ import {
   type BillerAliasIndex,
   type BillerCatalogue,
 } from '../../bills/catalogue.js';
-import { billerForPhone } from '../../bills/networks.js';
+import { billerForPhone } from '../../bills/mobile-networks.js';
 import { splitPhone } from '../../lib/phone.js';
 import { meaningOf } from '../../markets/market-words.js';
 import { AMBIGUOUS_PESO } from '../local/currencies.js';

@@ -6,7 +6,7 @@ import {
   type BillerCategory,
   type BillerRef,
 } from '../../bills/catalogue.js';
-import { billerForPhone } from '../../bills/networks.js';
+import { billerForPhone } from '../../bills/mobile-networks.js';
 import { splitPhone } from '../../lib/phone.js';
 import type { Analysis } from './analysis.js';
 import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';

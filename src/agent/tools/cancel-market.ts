@@ -1,5 +1,5 @@
 import type { MarketsService } from '../../markets/markets.js';
-import { CancelMarketInput } from '../../markets/schemas.js';
+import { CancelMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
 import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, reportResult, settleSummary } from './market-results.js';

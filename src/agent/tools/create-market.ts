@@ -1,4 +1,4 @@
-import { CreateMarketInput } from '../../markets/schemas.js';
+import { CreateMarketInput } from '../../markets/market-inputs.js';
 import type { MarketsService } from '../../markets/markets.js';
 import { checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';
 import { failed } from './market-results.js';

@@ -1,5 +1,5 @@
 import type { MarketsService } from '../../markets/markets.js';
-import { ListMarketsInput } from '../../markets/schemas.js';
+import { ListMarketsInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
 import { checkInput, defineTool, type ToolOutcome, type ToolRun } from './contract.js';
 

@@ -1,5 +1,5 @@
 import type { BillPayment, BillsService } from '../../bills/bills.js';
-import { PayBillInput } from '../../bills/schemas.js';
+import { PayBillInput } from '../../bills/bill-inputs.js';
 import { formatMeterToken } from '../../bills/sandbox-provider.js';
 import type { FxService } from '../../fx/rates.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';

@@ -1,5 +1,5 @@
 import { quoteTransfer as quoteFx } from '../../transfers/quote.js';
-import { QuoteTransferInput } from '../../transfers/schemas.js';
+import { QuoteTransferInput } from '../../transfers/transfer-inputs.js';
 import { toTransferQuote, type Quote } from '../../quotes/quotes.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local } from '../money-format.js';

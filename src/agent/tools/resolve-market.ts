@@ -1,7 +1,7 @@
 import { matchOutcome } from '../../markets/match.js';
 import type { MarketsService } from '../../markets/markets.js';
 import { parimutuelPayouts } from '../../markets/parimutuel.js';
-import { ResolveMarketInput } from '../../markets/schemas.js';
+import { ResolveMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
 import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, reportResult, settleSummary } from './market-results.js';

@@ -1,6 +1,6 @@
 import type { FxService } from '../../fx/rates.js';
 import type { Transfer, TransfersService } from '../../transfers/transfers.js';
-import { SendTransferInput } from '../../transfers/schemas.js';
+import { SendTransferInput } from '../../transfers/transfer-inputs.js';
 import { toTransferQuote, type Quote, type QuotesService } from '../../quotes/quotes.js';
 import type { Result } from '../../lib/results.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';

@@ -1,7 +1,7 @@
 import type { AccountsService } from '../../accounts/accounts.js';
 import type { FxService } from '../../fx/rates.js';
 import type { MarketsService } from '../../markets/markets.js';
-import { StakeMarketInput } from '../../markets/schemas.js';
+import { StakeMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local, shortHash } from '../money-format.js';
 import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../layout.js';
-import type { ClaimLanguage } from '../../claims/language.js';
+import type { ClaimLanguage } from '../../claims/claim-language.js';
 
 /** What the claim page needs to say; no token, no full contact (it is masked). */
 export interface ClaimView {
