@@ -91,8 +91,8 @@ export function manualCaptureByMode(m: Modes): ManualCaptureSessions | undefined
     authorize: async (p, ...a) => (await of(p)?.authorize(p, ...a)) ?? off,
     capture: async (p, ...a) => (await of(p)?.capture(p, ...a)) ?? off,
     void: async (p) => (await of(p)?.void(p)) ?? off,
-    // Holds past their deadline are voided through the live escrow; test-mode holds lapse on their own chain.
-    sweep: async (...a) => (await live?.sweep(...a)) ?? 0,
+    // Each escrow voids its own holds past their deadline (records carry their chain's mode).
+    sweep: async (...a) => ((await live?.sweep(...a)) ?? 0) + ((await test?.sweep(...a)) ?? 0),
   };
   return facade as ManualCaptureSessions;
 }

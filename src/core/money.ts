@@ -137,6 +137,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
     // One owner per relayed authorization across instances (issue 21).
     ledger: new AttemptLedger(store, instance, deadline, chain.relayerAddress),
     authCapturePort: authCapturePort(chain),
+    ...(livemode !== undefined ? { livemode } : {}),
     // The kill -9 test (test/x402/auth-capture.crash.pg.test.ts) stops the process between authorize and capture.
     ...(acFault ? { authCaptureCrashAt: (step: string) => void (step === acFault && process.kill(process.pid, 'SIGKILL')) } : {}),
   });

@@ -54,6 +54,8 @@ export interface FacilitatorOptions {
   authCapturePort?: AuthCapturePort;
   /** Fault injection for the auth-capture kill -9 test (NODE_ENV=test only). */
   authCaptureCrashAt?: (step: string) => void;
+  /** With a chain per mode: the mode whose chain this facilitator settles on (docs/test-mode.md). */
+  livemode?: boolean;
 }
 
 /** Another instance is still settling this payload: the x402 "pending" answer, with its transaction when known. */
@@ -78,7 +80,7 @@ export class Facilitator {
   constructor(private readonly o: FacilitatorOptions) {
     this.ids = new PaymentIdentifierLedger(o.store);
     this.authCapture = o.authCapturePort
-      ? new AuthCaptureService({ port: o.authCapturePort, store: o.store, ids: this.ids, logger: o.logger, receiptTimeoutMs: o.receiptTimeoutMs, ...(o.authCaptureCrashAt ? { crashAt: o.authCaptureCrashAt } : {}) })
+      ? new AuthCaptureService({ port: o.authCapturePort, store: o.store, ids: this.ids, logger: o.logger, receiptTimeoutMs: o.receiptTimeoutMs, ...(o.authCaptureCrashAt ? { crashAt: o.authCaptureCrashAt } : {}), ...(o.livemode !== undefined ? { livemode: o.livemode } : {}) })
       : undefined;
   }
 

@@ -12,6 +12,7 @@ import { getAddress, type Address, type Hex, type PrivateKeyAccount } from 'viem
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
+import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
 import { startTokenChain } from '../chain/helpers.js';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { authorize, settle, usdc, type Ctx } from '../settlement/helpers.js';
@@ -292,6 +293,36 @@ describe('test mode on an embedded anvil beside a real network (no TEST_CHAIN_*)
     expect(asked.status).toBe(402);
     const terms = JSON.parse(Buffer.from(asked.headers.get('payment-required')!, 'base64').toString());
     expect(terms.accepts[0]).toMatchObject({ scheme: 'auth-capture', network: `eip155:${tc.chainId}` });
+  });
+
+  it("a test-mode hold is authorized on the test chain's escrow and voided there by the expiry sweep", async () => {
+    const tc = svc.deps.testChain!;
+    const testKey = await testKeyOf(svc, m);
+    const payer = privateKeyToAccount(generatePrivateKey());
+    expect((await tc.faucet(payer.address, usdc('5'), { nativeAmount: 0n })).ok).toBe(true);
+    const made = await call(`${svc.api}/v1/payments`, { key: testKey, body: { amount: 3, currency: 'USD', redirect_url: 'https://shop.example/x', capture_method: 'manual' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const network = `eip155:${tc.chainId}` as const;
+    const client = x402Client.fromConfig({
+      schemes: [{ network, client: new AuthCaptureEvmScheme(payer as never) }],
+      spendControls: { allowedAssets: [{ network, asset: tc.tokenAddress, maxAmountPerPayment: '100000000' }] },
+    });
+    const paid = await wrapFetchWithPayment(fetch, client)(svc.url + new URL(made.body.x402_url).pathname);
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    expect(await tc.balanceOf(payer.address)).toBe(usdc('2'));
+    const held = await call(`${svc.api}/v1/payments/${made.body.id}`, { key: testKey });
+    expect(held.body).toMatchObject({ status: 'authorized', amount_capturable: '3' });
+    // A test key captures its own test payment (a live key does not see it).
+    expect((await call(`${svc.api}/v1/payments/${made.body.id}/void`, { key: m.key, body: {} })).status).toBe(404);
+    const captured = await call(`${svc.api}/v1/payments/${made.body.id}/capture`, { key: testKey, body: { amount: 1 } });
+    expect(captured.status, JSON.stringify(captured.body)).toBe(200);
+    expect(captured.body).toMatchObject({ status: 'captured', amount_captured: '1', amount_capturable: '2' });
+
+    // The expiry sweep, run as if past the capture deadline: the test chain's escrow voids what it still holds.
+    await svc.deps.manualCapture!.sweep(Date.now() + 30 * 86_400_000);
+    const after = await call(`${svc.api}/v1/payments/${made.body.id}`, { key: testKey });
+    expect(after.body).toMatchObject({ status: 'captured', amount_voided: '2', amount_capturable: '0' });
+    expect(await tc.balanceOf(payer.address)).toBe(usdc('4'));
   });
 });
 

@@ -13,6 +13,8 @@ export interface AuthCaptureRecord extends Row {
   accountId: string;
   /** The checkout session it pays, for an `x402_url` payment. */
   paymentId?: string;
+  /** false: held on test mode's chain (docs/test-mode.md); absent: live, or the one chain of both modes. */
+  livemode?: boolean;
   payer: string;
   /** The PaymentInfo in its wire form (lifecycle payloads carry it). */
   paymentInfo: Record<string, unknown>;

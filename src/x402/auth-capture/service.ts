@@ -24,6 +24,7 @@ import { paymentInfoToWire } from './schemas.js';
 import { AuthCaptures, type AuthCaptureRecord } from './records.js';
 import { AuthCaptureReason as R } from './reasons.js';
 import { settleAuthCapture, verifyAuthCapture, verifyResponseOf, type AuthCapturePort, type AuthCaptureSettleResponse, type VerifiedOperation } from './scheme.js';
+import { modeMark, servedBy } from '../../lib/livemode.js';
 
 export interface AuthCaptureServiceOptions {
   port: AuthCapturePort;
@@ -33,6 +34,8 @@ export interface AuthCaptureServiceOptions {
   receiptTimeoutMs?: number;
   /** Fault injection (NODE_ENV=test only): called at `<operation>-sent` and `<operation>-mined`. */
   crashAt?: (step: string) => void;
+  /** With a chain per mode: the mode whose chain this escrow is on (its records are marked; docs/test-mode.md). */
+  livemode?: boolean;
 }
 
 /** What a settle is for: the account whose key asked, and the checkout session it pays, if any. */
@@ -54,6 +57,11 @@ export class AuthCaptureService {
 
   get port(): AuthCapturePort {
     return this.o.port;
+  }
+
+  /** True when the record's hold is on this service's chain (each mode's sweep takes only its own). */
+  serves(rec: Pick<AuthCaptureRecord, 'livemode'>): boolean {
+    return servedBy(rec, this.o.livemode);
   }
 
   get network(): string {
@@ -151,6 +159,7 @@ export class AuthCaptureService {
         id: op.hash,
         accountId: scope.accountId,
         ...(scope.paymentId ? { paymentId: scope.paymentId } : {}),
+        ...modeMark(this.o.livemode),
         payer: op.payer,
         paymentInfo: paymentInfoToWire(op.info),
         ...(saltNonce ? { saltNonce } : {}),

@@ -179,7 +179,9 @@ export class ManualCaptureSessions {
     let n = 0;
     const port = this.o.ac.port;
     const t = this.o.store.table(AuthCaptures);
-    const interrupted = await t.findRange({ state: 'authorizing' }, { field: 'captureDeadline', limit: 100 });
+    // Each chain's sweep reads and voids only the holds on its own escrow (docs/test-mode.md).
+    const mine = (rec: AuthCaptureRecord) => this.o.ac.serves(rec);
+    const interrupted = (await t.findRange({ state: 'authorizing' }, { field: 'captureDeadline', limit: 100 })).filter(mine);
     for (const rec of interrupted) {
       const s = await port.paymentState(rec.id as Hex);
       if (!s.collected) continue;
@@ -190,7 +192,7 @@ export class ManualCaptureSessions {
       }
       n++;
     }
-    const due = await t.findRange({ state: 'open' }, { field: 'captureDeadline', atMost: new Date(nowMs).toISOString(), limit: 100 });
+    const due = (await t.findRange({ state: 'open' }, { field: 'captureDeadline', atMost: new Date(nowMs).toISOString(), limit: 100 })).filter(mine);
     for (const rec of due) {
       const p = rec.paymentId ? await this.o.payments.get(rec.paymentId) : undefined;
       if (p) {
