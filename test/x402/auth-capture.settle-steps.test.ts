@@ -13,6 +13,7 @@ import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/ext
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { newPayer } from './helpers.js';
 import { AUTH_CAPTURE_V1_0, authCaptureEscrowAbi } from '../../src/chain/auth-capture-escrow.js';
+import { AuthCaptures } from '../../src/x402/auth-capture/records.js';
 
 let svc: TestService;
 let merchant: Merchant;
@@ -136,5 +137,23 @@ describe('/api/x402/settle lifecycle steps, each with its idempotency key', () =
     expect(refused.body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_refund_funding_unavailable', transaction: '' });
     expect(await state(a.hash)).toEqual([true, 0n, 750_000n]);
     expect(await chain.balanceOf(payer.address)).toBe(3_250_000n);
+  });
+
+  it("a hold that pays a checkout session is stepped only through that payment: /settle refuses, nothing moves", async () => {
+    const chain = svc.deps.chain;
+    const payer = newPayer();
+    expect((await chain.faucet(payer.address, 2_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const a = await authorize(payer, '2000000');
+    // The authorization of a manual-capture session (as its x402_url records it: bound to the payment).
+    const made = await call(`${svc.api}/v1/payments`, { key: merchant.key, body: { amount: 2, currency: 'USD', redirect_url: 'https://shop.example/x', capture_method: 'manual' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await svc.deps.store.write(AuthCaptures, (t) => t.update(a.hash, { paymentId: made.body.id }));
+    const refused = await settle(withId(await a.capture(500_000n), rnd('cap')));
+    expect(refused.body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_unauthenticated_authorizer_request', transaction: '' });
+    expect(refused.body.errorMessage).toContain(`/api/v1/payments/${made.body.id}/capture`);
+    const voided = await settle(withId(a.step({ type: 'void' }), rnd('void')));
+    expect(voided.body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_unauthenticated_authorizer_request' });
+    expect(await state(a.hash)).toEqual([true, 2_000_000n, 0n]);
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
   });
 });

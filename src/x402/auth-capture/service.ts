@@ -112,6 +112,13 @@ export class AuthCaptureService {
     const checked = lifecycle ? checkLifecycle(this.o.port, req) : checkCollect(this.o.port, req);
     if (!checked.ok) return settleAuthCapture(this.o.port, req, this.context(scope, refundFunding)); // the same refusal, nothing sent
     const operation = lifecycle ? String((req.paymentPayload.payload as { type: string }).type) : 'authorize';
+    // A hold that pays one of our checkout sessions changes only through that payment (its capture,
+    // void and refunds routes), so the payment record, its events and the hold never disagree.
+    const owner = lifecycle ? (await this.record(checked.hash))?.paymentId : undefined;
+    if (owner && owner !== scope.paymentId) {
+      const message = `This authorization pays checkout session ${owner}: use POST /api/v1/payments/${owner}/capture, /void or /refunds.`;
+      return { success: false, errorReason: R.unauthenticatedAuthorizerRequest, errorMessage: message, payer: checked.payer, transaction: '', network: this.network };
+    }
     const fingerprint = fingerprintOf(req.paymentPayload);
     const key = { scope: `ac:${scope.accountId}:${operation}`, payer: checked.payer, id: pid.id ?? fingerprint };
     const r = await this.o.ids.run(key, fingerprint, async () => {
