@@ -101,6 +101,19 @@ describe('merchant tools through the chat', () => {
     expect(claims.outcome.tx_hash).toBe(done.body.payment.refund.tx_hash);
   });
 
+  it("a refund asked in French, Spanish or Swahili is described in that language, with the person's reason as data", async () => {
+    const { id } = await settledPayment(1);
+    const fr = await chat(shop, `rembourse le paiement ${id}`);
+    expect(fr.body.pending_action, JSON.stringify(fr.body)).toMatchObject({ tool: 'refund_payment', status: 'pending' });
+    expect(fr.body.pending_action.description).toBe(`Rembourser 1 USD (1.00 USDC) du paiement ${id} au payeur, depuis votre portefeuille de règlement.`);
+    const es = await chat(shop, `reembolsa el pago ${id} porque el cliente lo devolvió`);
+    expect(es.body.pending_action.description).toBe(`Reembolsar 1 USD (1.00 USDC) del pago ${id} a quien pagó, desde tu cartera de liquidación. Motivo: "el cliente lo devolvió".`);
+    const sw = await chat(shop, `rudisha malipo ${id} tafadhali`);
+    expect(sw.body.pending_action.description).toMatch(new RegExp(`^Rudisha 1 USD \\(1\\.00 USDC\\) za malipo ${id} kwa aliyelipa`));
+    // Held only: nothing refunded.
+    expect((await call(`${svc.api}/v1/payments/${id}/refunds`, { key: shop.key })).body.data).toEqual([]);
+  });
+
   it('captures part of a held payment, then voids the rest back to the payer, each after Confirm', async () => {
     const chain = svc.deps.chain;
     const { id, payer, payTo } = await authorizedPayment(2);

@@ -19,15 +19,15 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'kwa ya na wa za la si',
   ),
   fr: weights(
-    "envoie envoyer envoyez envoies combien solde payer paie payez acheter achète achete facture merci plait stp svp avec mille deux trois cinq quatre vingt cent marché pari parier crée créer créez lien paiement demande mon mes ton votre je tu vous nous hier demain déjà pas jamais ne compte mari femme frère pour recharge crédit forfait montre affiche ouverts historique dernières reçu reçoit",
+    "envoie envoyer envoyez envoies combien solde payer paie payez acheter achète achete facture merci plait stp svp avec mille deux trois cinq quatre vingt cent marché pari parier crée créer créez lien paiement demande mon mes ton votre je tu vous nous hier demain déjà pas jamais ne compte mari femme frère pour recharge crédit forfait montre affiche ouverts historique dernières reçu reçoit rembourse rembourser remboursez",
     'le la les de du des un une au à est que si sur',
   ),
   pt: weights(
-    'recarrega envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe',
+    'recarrega envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe reembolse devolveu',
     'para o a os as de do da um uma e é se no na em',
   ),
   es: weights(
-    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor recibe envié mandé pagué',
+    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió',
     'para el la los las de del un una y es si no en a',
   ),
   hi: weights(

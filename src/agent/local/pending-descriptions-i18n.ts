@@ -105,6 +105,52 @@ const CANCEL: Tr = {
   tl: 'I-cancel ang "{q}" ({id}) at ibalik ang lahat ng {s} taya ({pool}).',
 };
 
+// The merchant's own payments (refund_payment, capture_payment, void_payment); {amt} is
+// "3 USD (3.00 USDC)" as the English sentence writes it.
+const REFUND: Tr = {
+  pcm: 'Refund {amt} of payment {id} give the person wey pay, from your settlement wallet.{reason}',
+  sw: 'Rudisha {amt} za malipo {id} kwa aliyelipa, kutoka kwenye pochi yako ya malipo.{reason}',
+  fr: 'Rembourser {amt} du paiement {id} au payeur, depuis votre portefeuille de règlement.{reason}',
+  pt: 'Reembolsar {amt} do pagamento {id} a quem pagou, da sua carteira de liquidação.{reason}',
+  es: 'Reembolsar {amt} del pago {id} a quien pagó, desde tu cartera de liquidación.{reason}',
+  hi: 'Payment {id} ke {amt} payer ko wapas karna, aapke settlement wallet se.{reason}',
+  tl: 'I-refund ang {amt} ng bayad na {id} sa nagbayad, mula sa settlement wallet mo.{reason}',
+};
+const REASON: Tr = { pcm: ' Reason: "{r}".', sw: ' Sababu: "{r}".', fr: ' Motif : « {r} ».', pt: ' Motivo: "{r}".', es: ' Motivo: "{r}".', hi: ' Wajah: "{r}".', tl: ' Dahilan: "{r}".' };
+const CAPTURE: Tr = {
+  pcm: 'Collect {amt} wey dem hold for payment {id} enter your wallet.',
+  sw: 'Chukua {amt} zilizoshikiliwa kwa malipo {id} kwenda kwenye pochi yako.',
+  fr: 'Encaisser {amt} retenus pour le paiement {id}, vers votre portefeuille.',
+  pt: 'Capturar {amt} retidos para o pagamento {id}, para a sua carteira.',
+  es: 'Capturar {amt} retenidos del pago {id}, a tu cartera.',
+  hi: 'Payment {id} ke liye hold kiye gaye {amt} capture karke aapke wallet mein lana.',
+  tl: 'Kunin ang {amt} na naka-hold para sa bayad na {id}, papunta sa wallet mo.',
+};
+const VOID: Tr = {
+  pcm: 'Release the {amt} wey still dey hold for payment {id} back to the person wey pay. After that, nothing again fit collect.',
+  sw: 'Achilia {amt} zilizobaki zimeshikiliwa kwa malipo {id} zirudi kwa aliyelipa. Baada ya hapo hakuna kitakachoweza kuchukuliwa tena.',
+  fr: 'Libérer les {amt} encore retenus pour le paiement {id} et les rendre au payeur. Plus rien ne pourra être encaissé ensuite.',
+  pt: 'Liberar os {amt} ainda retidos para o pagamento {id} de volta a quem pagou. Depois disso, nada mais pode ser capturado.',
+  es: 'Liberar los {amt} aún retenidos del pago {id} y devolverlos a quien pagó. Después ya no se podrá capturar nada.',
+  hi: 'Payment {id} ke liye abhi bhi hold {amt} payer ko wapas chhodna. Uske baad kuch aur capture nahi ho sakega.',
+  tl: 'Ibalik sa nagbayad ang {amt} na naka-hold pa para sa bayad na {id}. Pagkatapos nito, wala nang makukuha.',
+};
+
+/** "3 USD (3.00 USDC)" from a merchant tool's details, or undefined when a figure is missing. */
+function paymentAmount(d: Rec): { amt: string; id: string } | undefined {
+  const f = pick(d, ['payment_id', 'amount', 'currency', 'stablecoin_amount_base_units']);
+  if (!f || !/^\d+$/.test(f.stablecoin_amount_base_units)) return undefined;
+  const onchain = formatUsdc(BigInt(f.stablecoin_amount_base_units));
+  return { id: f.payment_id, amt: f.currency.toUpperCase() === 'USDC' ? onchain : `${f.amount} ${f.currency} (${onchain})` };
+}
+
+function merchantStep(t: Tr, d: Rec, lang: Exclude<Lang, 'en'>): string | undefined {
+  const f = paymentAmount(d);
+  if (!f) return undefined;
+  const reason = str(d.reason);
+  return fill(t[lang], { ...f, reason: reason ? fill(REASON[lang], { r: reason }) : '' });
+}
+
 /** A firm quote's tail: its figures held until a time, under its id. */
 function firmTail(d: Rec, lang: Exclude<Lang, 'en'>): string {
   const id = str(d.quote_id);
@@ -167,6 +213,12 @@ export function pendingDescription(tool: string, details: unknown, lang: Lang): 
       return resolve(d, lang);
     case 'cancel_market':
       return cancel(d, lang);
+    case 'refund_payment':
+      return merchantStep(REFUND, d, lang);
+    case 'capture_payment':
+      return merchantStep(CAPTURE, d, lang);
+    case 'void_payment':
+      return merchantStep(VOID, d, lang);
     default:
       return undefined;
   }

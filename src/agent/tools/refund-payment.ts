@@ -109,7 +109,7 @@ function refundHandler(deps: Deps): ToolRun<RefundPaymentInput> {
     return {
       ok: true,
       description,
-      details: { payment_id: p.id, amount: amount.amount, currency: p.currency, stablecoin_amount_base_units: amount.base.toString() },
+      details: { payment_id: p.id, amount: amount.amount, currency: p.currency, stablecoin_amount_base_units: amount.base.toString(), ...(i.reason ? { reason: i.reason } : {}) },
       // The amount shown is the amount stored: a confirm refunds exactly this, even if another refund lands first.
       input: { ...i, amount: amount.amount, currency: p.currency },
     };
