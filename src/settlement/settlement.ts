@@ -24,7 +24,8 @@ import { fail } from '../lib/results.js';
 import { isLive } from '../lib/livemode.js';
 import type { Logger } from '../lib/logger.js';
 import { DepositWatcher } from './deposits.js';
-import { AttemptLedger, soleOwner, type AttemptOwner, type SettlementAttempt } from './attempts.js';
+import type { SettlementOptions } from './settlement-options.js';
+import { AttemptLedger, soleOwner, type SettlementAttempt } from './attempts.js';
 import { ProcessingResolver } from './processing-resolver.js';
 import { SettlementReconciler } from './settlement-reconciler.js';
 import { claimAttempt, recordTxHash, recordTxHashIn, storedAuthorization } from './checkout-claim.js';
@@ -48,33 +49,7 @@ import {
 
 export * from './settle-reasons.js';
 
-export interface SettlementOptions {
-  store: Store;
-  payments: PaymentsService;
-  accounts: AccountsService;
-  chain: ChainPort;
-  logger: Logger;
-  /** How long `settle` waits for the receipt before answering `processing`. Default 60 s. */
-  confirmTimeoutMs?: number;
-  /** Receipt wait per payment during a reconcile pass. Default 2 s. */
-  reconcileWaitMs?: number;
-  /** How long a session's deposit address is watched after the session ends. Default 24 h. */
-  depositGraceMs?: number;
-  /** This instance among those sharing the store (an InstanceLease); default: one process alone. */
-  owner?: AttemptOwner;
-  /** The relayer address this instance sends from (recorded on each attempt). */
-  relayer?: string;
-  /**
-   * The chain's worst delay beyond the confirm timeout before an attempt may be judged by
-   * another instance (its deadline is their sum). Default 30 s.
-   */
-  chainDelayMs?: number;
-  /**
-   * The mode whose payments this instance settles, when each mode has a chain of its own
-   * (docs/test-mode.md, "Where test mode settles"); unset: its chain serves both modes.
-   */
-  livemode?: boolean;
-}
+export type { SettlementOptions } from './settlement-options.js';
 
 const PAYMENT_NONCE_KIND = 'payment';
 
