@@ -8,12 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, PrivateKeyAccount } from 'viem';
-import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
-import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { newPayer } from '../x402/helpers.js';
+import { authCaptureFetch, newPayer } from '../x402/helpers.js';
 
 let svc: TestService;
 let shop: Merchant;
@@ -57,12 +55,7 @@ async function authorizedPayment(amount: number): Promise<{ id: string; payer: P
   const pay = await create({ amount, capture_method: 'manual' });
   const payer = newPayer();
   expect((await svc.deps.chain.faucet(payer.address, BigInt(amount * 1e6), { nativeAmount: 0n })).ok).toBe(true);
-  const network = `eip155:${svc.deps.chain.chainId}` as const;
-  const client = x402Client.fromConfig({
-    schemes: [{ network, client: new AuthCaptureEvmScheme(payer as never) }],
-    spendControls: { allowedAssets: [{ network, asset: svc.deps.chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
-  });
-  const paid = await wrapFetchWithPayment(fetch, client)(local(pay.x402_url));
+  const paid = await authCaptureFetch(payer, svc.deps.chain)(local(pay.x402_url));
   expect(paid.status, await paid.clone().text()).toBe(200);
   expect((await read(pay.id)).body.status).toBe('authorized');
   return { id: pay.id, payer, payTo: pay.pay_to };

@@ -12,11 +12,10 @@ import { getAddress, type Address, type Hex, type PrivateKeyAccount } from 'viem
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
-import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
 import { startTokenChain } from '../chain/helpers.js';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { authorize, settle, usdc, type Ctx } from '../settlement/helpers.js';
-import { signedRequest } from '../x402/helpers.js';
+import { authCaptureFetch, signedRequest } from '../x402/helpers.js';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import type { ChainService } from '../../src/chain/chain.js';
 import { Transfers } from '../../src/transfers/transfers.js';
@@ -302,12 +301,7 @@ describe('test mode on an embedded anvil beside a real network (no TEST_CHAIN_*)
     expect((await tc.faucet(payer.address, usdc('5'), { nativeAmount: 0n })).ok).toBe(true);
     const made = await call(`${svc.api}/v1/payments`, { key: testKey, body: { amount: 3, currency: 'USD', redirect_url: 'https://shop.example/x', capture_method: 'manual' } });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const network = `eip155:${tc.chainId}` as const;
-    const client = x402Client.fromConfig({
-      schemes: [{ network, client: new AuthCaptureEvmScheme(payer as never) }],
-      spendControls: { allowedAssets: [{ network, asset: tc.tokenAddress, maxAmountPerPayment: '100000000' }] },
-    });
-    const paid = await wrapFetchWithPayment(fetch, client)(svc.url + new URL(made.body.x402_url).pathname);
+    const paid = await authCaptureFetch(payer, tc)(svc.url + new URL(made.body.x402_url).pathname);
     expect(paid.status, await paid.clone().text()).toBe(200);
     expect(await tc.balanceOf(payer.address)).toBe(usdc('2'));
     const held = await call(`${svc.api}/v1/payments/${made.body.id}`, { key: testKey });

@@ -9,10 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, PrivateKeyAccount } from 'viem';
-import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
-import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { newPayer } from './helpers.js';
+import { authCaptureFetch, newPayer, until } from './helpers.js';
 import { AUTH_CAPTURE_V1_0 } from '../../src/chain/auth-capture-escrow.js';
 
 interface Delivery {
@@ -47,24 +45,8 @@ afterAll(async () => {
 
 const local = (url: string) => svc.url + new URL(url).pathname;
 
-function agentFetch(signer: PrivateKeyAccount): typeof fetch {
-  const network = `eip155:${svc.deps.chain.chainId}` as const;
-  const client = x402Client.fromConfig({
-    schemes: [{ network, client: new AuthCaptureEvmScheme(signer as never) }],
-    spendControls: { allowedAssets: [{ network, asset: svc.deps.chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
-  });
-  return wrapFetchWithPayment(fetch, client);
-}
+const agentFetch = (signer: PrivateKeyAccount): typeof fetch => authCaptureFetch(signer, svc.deps.chain);
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function manualPayment(amount: number) {
   const res = await call(`${svc.api}/v1/payments`, {

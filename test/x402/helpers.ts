@@ -8,6 +8,7 @@ import { paymentMiddleware, x402ResourceServer } from '@x402/express';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
+import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { buildTransferTypedData } from '../../src/chain/authorization.js';
 import type { TestService } from '../helpers/service.js';
@@ -83,6 +84,27 @@ export function payingFetch(signer: PrivateKeyAccount, svc: TestService, maxAtom
     spendControls: { allowedAssets: [{ network, asset: svc.deps.chain.tokenAddress, maxAmountPerPayment: maxAtomic }] },
   });
   return { fetch: wrapFetchWithPayment(recording, client), sent };
+}
+
+/** An agent's fetch that authorizes (holds) with `signer` through the real @x402/fetch + AuthCaptureEvmScheme on `chain`. */
+export function authCaptureFetch(signer: PrivateKeyAccount, chain: { chainId: number; tokenAddress: string }): typeof fetch {
+  const network = `eip155:${chain.chainId}` as const;
+  const client = x402Client.fromConfig({
+    schemes: [{ network, client: new AuthCaptureEvmScheme(signer as never) }],
+    spendControls: { allowedAssets: [{ network, asset: chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
+  });
+  return wrapFetchWithPayment(fetch, client);
+}
+
+/** Polls `fn` every 100 ms until it gives a value. */
+export async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export function newPayer(): PrivateKeyAccount {

@@ -13,11 +13,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Address, PrivateKeyAccount } from 'viem';
-import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
-import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
+import type { Address } from 'viem';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { newPayer, payingFetch } from './helpers.js';
+import { authCaptureFetch, newPayer, payingFetch, until } from './helpers.js';
 import { AUTH_CAPTURE_V1_0, authCaptureEscrowAbi } from '../../src/chain/auth-capture-escrow.js';
 
 interface Delivery {
@@ -52,24 +50,7 @@ afterAll(async () => {
 
 const local = (url: string) => svc.url + new URL(url).pathname;
 
-function authCaptureFetch(signer: PrivateKeyAccount): typeof fetch {
-  const network = `eip155:${svc.deps.chain.chainId}` as const;
-  const client = x402Client.fromConfig({
-    schemes: [{ network, client: new AuthCaptureEvmScheme(signer as never) }],
-    spendControls: { allowedAssets: [{ network, asset: svc.deps.chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
-  });
-  return wrapFetchWithPayment(fetch, client);
-}
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function payment(amount: number, manual: boolean) {
   const res = await call(`${svc.api}/v1/payments`, {
@@ -127,7 +108,7 @@ describe('refunds of x402-paid payments', () => {
     const operatorBefore = await chain.balanceOf(operator);
 
     // Nothing captured yet: a refund is refused and points at void.
-    const paid = await authCaptureFetch(payer)(local(pay.x402_url));
+    const paid = await authCaptureFetch(payer, svc.deps.chain)(local(pay.x402_url));
     expect(paid.status, await paid.clone().text()).toBe(200);
     const early = await refund(pay.id, {});
     expect(early.status).toBe(400);
@@ -212,12 +193,7 @@ describe('a manual capture past its refund deadline', () => {
     const pay = res.body as { id: string; x402_url: string; pay_to: Address };
     const payer = newPayer();
     expect((await chain.faucet(payer.address, 1_000_000n, { nativeAmount: 0n })).ok).toBe(true);
-    const network = `eip155:${chain.chainId}` as const;
-    const client = x402Client.fromConfig({
-      schemes: [{ network, client: new AuthCaptureEvmScheme(payer as never) }],
-      spendControls: { allowedAssets: [{ network, asset: chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
-    });
-    const paid = await wrapFetchWithPayment(fetch, client)(late.url + new URL(pay.x402_url).pathname);
+    const paid = await authCaptureFetch(payer, chain)(late.url + new URL(pay.x402_url).pathname);
     expect(paid.status, await paid.clone().text()).toBe(200);
     expect((await call(`${late.api}/v1/payments/${pay.id}/capture`, { key: shop.key, body: {} })).status).toBe(200);
     expect(await chain.balanceOf(pay.pay_to)).toBe(1_000_000n);
