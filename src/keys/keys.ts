@@ -89,11 +89,7 @@ export class KeysService {
 
   /** Starts listening for revocations (the cache stays off until then). */
   async start(): Promise<void> {
-    this.subscription = await this.store.subscribe(KEYS_CHANNEL, (hash) => {
-      this.generation++;
-      if (hash === undefined) this.verified.clear();
-      else this.verified.delete(hash);
-    });
+    this.subscription = await this.store.subscribe(KEYS_CHANNEL, (hash) => this.forget(hash));
   }
 
   async stop(): Promise<void> {
@@ -134,7 +130,18 @@ export class KeysService {
       await tx.publish(KEYS_CHANNEL, k.hash);
       return t.update(id, { revokedAt: now });
     });
-    return updated ? { ok: true, id } : fail('not_found', `No such API key: ${id}`);
+    if (!updated) return fail('not_found', `No such API key: ${id}`);
+    // This instance forgets the key now, not when its own NOTIFY comes back over the listening
+    // connection: the revoker's very next request must already fail. The bump keeps a lookup
+    // that read the row before the commit from caching it.
+    this.forget(updated.hash);
+    return { ok: true, id };
+  }
+
+  private forget(hash: string | undefined): void {
+    this.generation++;
+    if (hash === undefined) this.verified.clear();
+    else this.verified.delete(hash);
   }
 
   /** True when `id` is a live key of the account. */
