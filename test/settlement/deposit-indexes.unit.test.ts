@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Address } from 'viem';
 import { LowdbStore } from '../../src/store/index.js';
 import { DepositIndexCounter, DepositIndexes } from '../../src/settlement/deposit-indexes.js';
@@ -18,15 +18,13 @@ describe('DepositIndexes', () => {
     const first = await indexes.next();
     expect(first).toEqual({ index: 1, address: `0x${'1'.padStart(40, '0')}` });
     expect((await store.table(DepositIndexCounter).get('deposit-index'))?.last).toBe(8);
-    await new Promise((r) => setTimeout(r, 20));
-    // The whole block was derived in the background, beyond the one index taken.
-    expect(new Set(derived)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8]));
+    // The whole block is derived in the background, beyond the one index taken (waited for, not timed).
+    await vi.waitFor(() => expect(new Set(derived)).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8])), { timeout: 5_000, interval: 5 });
     const taken = [first.index];
     for (let i = 0; i < 4; i++) taken.push((await indexes.next()).index);
     expect(taken).toEqual([1, 2, 3, 4, 5]);
     // More than half the block used: the next block is reserved ahead, still with one write.
-    await new Promise((r) => setTimeout(r, 20));
-    expect((await store.table(DepositIndexCounter).get('deposit-index'))?.last).toBe(16);
+    await vi.waitFor(async () => expect((await store.table(DepositIndexCounter).get('deposit-index'))?.last).toBe(16), { timeout: 5_000, interval: 5 });
   });
 
   it('two instances on one store never give out the same index, even all at once', async () => {

@@ -8,7 +8,7 @@
  * event (`payment.authorized`, `payment.captured`, `payment.voided`) in the same store transaction.
  */
 import { isAddressEqual, type Address, type Hex } from 'viem';
-import type { Store, Tx } from '../../store/index.js';
+import { rangePages, type Store, type Tx } from '../../store/index.js';
 import { nowIso } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Payments, type Payment, type PaymentsService } from '../../payments/payments.js';
@@ -22,6 +22,8 @@ import type { AuthCapturePort, AuthCaptureSettleResponse } from './scheme.js';
 const MAX_WINDOW_SECONDS = 600;
 const CLOCK_ROOM_SECONDS = 30;
 const MIN_WINDOW_SECONDS = 15;
+/** Rows read per page by the sweep. */
+const SWEEP_PAGE = 100;
 
 export interface ManualCaptureOptions {
   ac: AuthCaptureService;
@@ -181,27 +183,37 @@ export class ManualCaptureSessions {
     const t = this.o.store.table(AuthCaptures);
     // Each chain's sweep reads and voids only the holds on its own escrow (docs/test-mode.md).
     const mine = (rec: AuthCaptureRecord) => this.o.ac.serves(rec);
-    const interrupted = (await t.findRange({ state: 'authorizing' }, { field: 'captureDeadline', limit: 100 })).filter(mine);
-    for (const rec of interrupted) {
-      const s = await port.paymentState(rec.id as Hex);
-      if (!s.collected) continue;
-      await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'open', updatedAt: nowIso() }));
-      if (rec.paymentId) {
-        const p = await this.o.payments.get(rec.paymentId);
-        if (p?.status === 'pending') await this.apply(p.id, rec, 'authorize', rec.authorizeTx ?? '', s.capturable);
+    // Page through every due row: a page full of rows this sweep cannot close (the other chain's,
+    // a void that keeps failing) must not hide the rows after it.
+    const now = new Date(nowMs).toISOString();
+    for await (const page of rangePages(t, { state: 'authorizing' }, { field: 'captureDeadline', limit: SWEEP_PAGE })) {
+      for (const rec of page.filter(mine)) {
+        const s = await port.paymentState(rec.id as Hex);
+        if (!s.collected) {
+          // Past authorizationExpiry (after preApprovalExpiry) the escrow refuses `authorize`:
+          // an authorize that never landed can never land now, and nothing is held.
+          if (rec.captureDeadline <= now) await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'closed', updatedAt: nowIso() }, { state: 'authorizing' }));
+          continue;
+        }
+        await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'open', updatedAt: nowIso() }));
+        if (rec.paymentId) {
+          const p = await this.o.payments.get(rec.paymentId);
+          if (p?.status === 'pending') await this.apply(p.id, rec, 'authorize', rec.authorizeTx ?? '', s.capturable);
+        }
+        n++;
       }
-      n++;
     }
-    const due = (await t.findRange({ state: 'open' }, { field: 'captureDeadline', atMost: new Date(nowMs).toISOString(), limit: 100 })).filter(mine);
-    for (const rec of due) {
-      const p = rec.paymentId ? await this.o.payments.get(rec.paymentId) : undefined;
-      if (p) {
-        const r = await this.void(p);
-        if (r.ok || r.reason === 'not_voidable') n++;
-        else this.o.logger.warn({ paymentId: p.id, reason: r.reason }, 'expired hold not voided yet');
+    for await (const page of rangePages(t, { state: 'open' }, { field: 'captureDeadline', atMost: now, limit: SWEEP_PAGE })) {
+      for (const rec of page.filter(mine)) {
+        const p = rec.paymentId ? await this.o.payments.get(rec.paymentId) : undefined;
+        if (p) {
+          const r = await this.void(p);
+          if (r.ok || r.reason === 'not_voidable') n++;
+          else this.o.logger.warn({ paymentId: p.id, reason: r.reason }, 'expired hold not voided yet');
+        }
+        const s = await port.paymentState(rec.id as Hex);
+        if (s.capturable === 0n) await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'closed', updatedAt: nowIso() }));
       }
-      const s = await port.paymentState(rec.id as Hex);
-      if (s.capturable === 0n) await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'closed', updatedAt: nowIso() }));
     }
     return n;
   }
