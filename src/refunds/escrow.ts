@@ -8,6 +8,7 @@
  * refund never spends the service's money. Funding that the escrow then refuses for good (the
  * refund deadline passed meanwhile) goes back to the wallet before the refund is `failed`.
  */
+import { randomBytes } from 'node:crypto';
 import type { Address, Hex } from 'viem';
 import type { Store } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
@@ -18,6 +19,34 @@ import { Refunds, REFUND_NONCE_KIND, type EscrowRefundState, type Refund } from 
 
 /** How long before the escrow's refund deadline a new refund is still accepted: room for funding, approval and the refund. */
 export const REFUND_DEADLINE_ROOM_MS = 120_000;
+
+/**
+ * The operator's collector allowance is one number per operator, so one escrow refund at a time
+ * per operator across every instance on the store (the escrow port serialises within a process).
+ * Held for at most OPERATOR_LEASE_MS past its last renewal: a killed holder blocks the others
+ * only that long.
+ */
+const OPERATOR_LEASE_MS = 60_000;
+/** How long a refund waits for another instance's escrow refund before leaving it to the reconciler. */
+const OPERATOR_WAIT_MS = 15_000;
+
+async function withOperatorLease<R, B>(store: Store, operator: Address, busy: B, fn: () => Promise<R>): Promise<R | B> {
+  const name = `escrow-refund:${operator.toLowerCase()}`;
+  const owner = `${process.pid}:${randomBytes(6).toString('hex')}`;
+  const deadline = Date.now() + OPERATOR_WAIT_MS;
+  while (!(await store.lease(name, owner, OPERATOR_LEASE_MS))) {
+    if (Date.now() > deadline) return busy;
+    await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 50)));
+  }
+  const renew = setInterval(() => void store.lease(name, owner, OPERATOR_LEASE_MS).catch(() => undefined), OPERATOR_LEASE_MS / 3);
+  renew.unref();
+  try {
+    return await fn();
+  } finally {
+    clearInterval(renew);
+    await store.releaseLease(name, owner).catch(() => undefined);
+  }
+}
 
 /** The escrow side, implemented by src/x402/auth-capture/refunds.ts (a port: refunds does not import x402). */
 export interface EscrowRefundPort {
@@ -58,7 +87,10 @@ export async function executeEscrowRefund(d: EscrowRefundDeps, r: Refund): Promi
     await save({ fundedTx: funded.txHash });
   }
   if (!state.returning) {
-    const out = await d.escrow.refund({ accountId: r.accountId, paymentId: r.paymentId, hash: state.hash, amount: value }, state, (p) => save(p));
+    const busy: { status: 'pending'; txHash?: Hex; message: string } = { status: 'pending', message: 'another escrow refund through the same operator is in progress; the reconciler tries again' };
+    const out = await withOperatorLease(d.store, d.escrow.operator, busy, () =>
+      d.escrow.refund({ accountId: r.accountId, paymentId: r.paymentId, hash: state.hash, amount: value }, state, (p) => save(p)),
+    );
     if (out.status === 'succeeded') return { status: 'settled', txHash: (out.txHash ?? state.txHash ?? state.fundedTx) as Hex };
     if (out.status === 'pending') return { status: 'pending', ...(out.txHash ? { txHash: out.txHash } : {}), message: out.message };
     if (!out.permanent) return { status: 'pending', message: `the escrow refused this attempt (${out.reason}: ${out.message}); the reconciler tries again` };

@@ -58,3 +58,35 @@ describe('escrow refunds after the funding moved', () => {
     expect((await s.get()).escrow?.returning).toBeUndefined();
   });
 });
+
+describe('escrow refunds through one operator from several instances', () => {
+  it('one escrow refund at a time per operator across instances sharing the store (the collector allowance is one number)', async () => {
+    const store = LowdbStore.inMemory();
+    const at = new Date().toISOString();
+    const rows: Refund[] = ['re_000000000000000a', 're_000000000000000b', 're_000000000000000c'].map((id, i) => ({
+      id, accountId: 'acct_1', paymentId: `pay_${i}`, status: 'pending', amount: '0.25', amountMinor: '25', currency: 'USD',
+      stablecoinAmount: '250000', rate: '1', fromIndex: 1, from: WALLET, to: '0x00000000000000000000000000000000000000bb', createdAt: at, updatedAt: at,
+      escrow: { hash: '0x' + String(i + 1).repeat(64), fundedTx: FUNDED },
+    }));
+    await store.write(Refunds, async (t) => {
+      for (const r of rows) await t.insert(r);
+    });
+    let inFlight = 0;
+    let most = 0;
+    // Each instance has its own escrow port (its own in-process queue): only the store is shared.
+    const instance = (): EscrowRefundPort => ({
+      operator: '0x00000000000000000000000000000000000000cc',
+      terms: async () => undefined,
+      refund: async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 60));
+        inFlight--;
+        return { status: 'succeeded', txHash: ('0x' + 'ab'.repeat(32)) as Hex };
+      },
+      returnFunding: async () => ({ status: 'succeeded' }),
+    });
+    const outs = await Promise.all(rows.map((r) => executeEscrowRefund({ store, chain: {} as never, escrow: instance() }, r)));
+    expect(outs.map((o) => o.status)).toEqual(['settled', 'settled', 'settled']);
+    expect(most).toBe(1);
+  });
+});
