@@ -70,6 +70,8 @@ export function listedKey(k: ApiKey): ListedKey {
 const VERIFIED_CACHE_MAX = 10_000;
 /** The store channel a revoke is published on (payload: the key's hash), to every instance. */
 export const KEYS_CHANNEL = 'api_keys_changed';
+/** Longest a revoke waits for its own notice (the channel's round trip is about a millisecond). */
+const ECHO_WAIT_MS = 1_000;
 
 export class KeysService {
   /**
@@ -82,6 +84,8 @@ export class KeysService {
   /** Bumped by every notification: a lookup that raced one does not cache what it read. */
   private generation = 0;
   private subscription: Subscription | undefined;
+  /** Revokes waiting for their own notice to come back, by key hash. */
+  private readonly echoes = new Map<string, () => void>();
 
   // Test mode always has a chain of its own (docs/test-mode.md, "Where test mode settles"), so a
   // test key can be made on every deployment.
@@ -123,14 +127,20 @@ export class KeysService {
 
   async revoke(accountId: string, id: string): Promise<Result<{ id: string }, 'not_found'>> {
     const now = nowIso();
+    let echo: Promise<void> | undefined;
     const updated = await this.store.transaction(async (tx) => {
       const t = tx.table(ApiKeys);
       const k = await t.get(id);
       if (!k || k.accountId !== accountId || k.revokedAt) return undefined;
+      echo ??= this.echoOf(k.hash);
       await tx.publish(KEYS_CHANNEL, k.hash);
       return t.update(id, { revokedAt: now });
     });
     if (!updated) return fail('not_found', `No such API key: ${id}`);
+    // Answer once our own notice has come back: PostgreSQL hands it to every listening session at
+    // the same commit, so by then the other instances have it on the wire too, ahead of any
+    // request the caller makes after this answer.
+    await echo;
     // This instance forgets the key now, not when its own NOTIFY comes back over the listening
     // connection: the revoker's very next request must already fail. The bump keeps a lookup
     // that read the row before the commit from caching it.
@@ -142,6 +152,22 @@ export class KeysService {
     this.generation++;
     if (hash === undefined) this.verified.clear();
     else this.verified.delete(hash);
+    for (const [h, done] of this.echoes) if (hash === undefined || h === hash) done();
+  }
+
+  /** Resolves when the revocation notice for `hash` comes back on our channel (at most ECHO_WAIT_MS). */
+  private echoOf(hash: string): Promise<void> {
+    if (this.subscription?.live !== true) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.echoes.get(hash) === done) this.echoes.delete(hash);
+        resolve();
+      };
+      const timer = setTimeout(done, ECHO_WAIT_MS);
+      timer.unref();
+      this.echoes.set(hash, done);
+    });
   }
 
   /** True when `id` is a live key of the account. */

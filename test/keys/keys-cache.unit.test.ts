@@ -57,8 +57,13 @@ describe('KeysService: the cache of verified keys and revocation', () => {
     const b = await instance(store);
     const { id, secret } = await a.create('acct_1', { label: 'shared' });
     expect((await a.verify(secret))?.id).toBe(id);
-    await b.revoke('acct_1', id);
+    let answered = false;
+    const revoking = b.revoke('acct_1', id).then((r) => ((answered = true), r));
+    await new Promise((r) => setTimeout(r, 100));
+    // The revoke answers only once its own notice is back, i.e. on the wire to every instance.
+    expect(answered).toBe(false);
     deliver();
+    expect(await revoking).toEqual({ ok: true, id });
     expect(await a.verify(secret)).toBeUndefined();
     expect(await b.verify(secret)).toBeUndefined();
   });
