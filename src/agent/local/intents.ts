@@ -24,6 +24,7 @@ export const HELP_INTENT: Scored = {
     cues: HELP_CUES,
     score: (a) => (a.money.some((m) => !m.negative) ? -5 : 0),
     gate: () => true,
+    // Never built: the parser answers help itself when this intent wins.
     build: () => ({ reply: '' }),
   },
 };
