@@ -39,15 +39,16 @@ export type ParseMessage<C extends DraftCall = DraftCall> = (text: string, ctx: 
 
 /** The registry read once: detectors and scored intents by rank, schemas and reading rules by name. */
 interface Plan {
-  detectors: ReadonlyArray<{ tool: LocalTool; detect: Detector }>;
+  detectors: readonly Detector[];
   scored: readonly Scored[];
   byName: ReadonlyMap<string, LocalTool>;
 }
 
 function planOf(tools: readonly LocalTool[]): Plan {
   const byRank = <T extends { rank: number }>(x: T, y: T) => x.rank - y.rank;
-  const detectors = tools.flatMap((tool) => (tool.local?.detect ? [{ tool, detect: tool.local.detect }] : []));
-  detectors.sort((x, y) => byRank(x.detect, y.detect));
+  // Stable sorts: equal ranks keep the registry's order.
+  const detectors = tools.flatMap((tool) => (tool.local?.detect ? [tool.local.detect] : []));
+  detectors.sort(byRank);
   const scored: Scored[] = tools.flatMap((tool) => (tool.local?.scored ? [{ name: tool.name, scored: tool.local.scored }] : []));
   scored.push(HELP_INTENT);
   scored.sort((x, y) => byRank(x.scored, y.scored));
@@ -108,7 +109,7 @@ function parseRequest(text: string, ctx: ParseContext, plan: Plan): ParseResult 
 
   // Tools found by their own words (a payment by id, history, a quote, a balance question): a
   // call still leaves through its schema, keeping its hold when the schema takes it.
-  for (const { detect } of plan.detectors) {
+  for (const detect of plan.detectors) {
     const found = detect.run(a, ctx);
     if (!found) continue;
     if (found.kind !== 'tool') return found;
