@@ -1,4 +1,5 @@
-import { parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, type ParseResult } from './local/index.js';
+import { createParser, parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, type ParseResult } from './local/index.js';
+import { TOOLS, type AnyTool } from './tools/registry.js';
 import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
 import { detectLanguage } from './local/language.js';
 import { DONE_LEAD } from './local/replies-i18n.js';
@@ -11,7 +12,7 @@ import type { Lang } from './local/language.js';
 import type { ToolOutcome } from './tools.js';
 import { pendingDescription } from './local/pending-descriptions-i18n.js';
 import { heldReply, pesosHeldReply } from './local/replies-held.js';
-import { READ_ONLY_TOOLS, readReply } from './local/replies-read.js';
+import { readReply } from './local/replies-read.js';
 
 export type LocalParseContext = ParseContext;
 export type LocalParseResult = ParseResult;
@@ -21,7 +22,12 @@ export { HELP_TEXT };
 export const HELP_EXAMPLES: readonly string[] = EXAMPLES;
 
 export interface LocalEngineOptions {
-  /** The parser (tests inject a scripted one); default the deterministic parser in ./local. */
+  /**
+   * The tools it recognises, each through its own `local` intent (default: the agent's registry,
+   * src/agent/tools/registry.ts); a test gives one with a tool added.
+   */
+  tools?: readonly AnyTool[];
+  /** The parser (tests inject a scripted one); default the deterministic parser in ./local over `tools`. */
   parse?: ParseMessage;
   /** Biller alias index, so bill messages resolve against the catalogue. */
   billers?: ParseContext['billers'];
@@ -52,9 +58,12 @@ function heldAsks(lang: Lang): Pick<Extract<EngineResult, { kind: 'reply' }>, 'a
 export class LocalEngine implements Engine {
   readonly name = 'local' as const;
   private readonly parse: ParseMessage;
+  /** Tools that change nothing: their reply never opens with "done". */
+  private readonly readOnly: ReadonlySet<string>;
 
   constructor(private readonly opts: LocalEngineOptions = {}) {
-    this.parse = opts.parse ?? parseMessage;
+    this.parse = opts.parse ?? (opts.tools ? createParser(opts.tools) : parseMessage);
+    this.readOnly = new Set((opts.tools ?? TOOLS).filter((t) => t.readOnly).map((t) => t.name));
   }
 
   /**
@@ -123,7 +132,7 @@ export class LocalEngine implements Engine {
         if (step.kind !== 'executed' || lang === 'en') return { kind: 'reply' };
         if (!step.outcome.ok) return this.failed(step.outcome, lang);
         // A quote or a balance did nothing: it is answered whole in the person's language, never with "done".
-        if (READ_ONLY_TOOLS.has(parsed.call.name)) {
+        if (this.readOnly.has(parsed.call.name)) {
           const text = readReply(parsed.call.name, step.outcome.summary, lang);
           return text ? { kind: 'reply', text } : { kind: 'reply' };
         }

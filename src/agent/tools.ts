@@ -17,9 +17,6 @@ const byName = <V>(pick: (t: (typeof TOOLS)[number]) => V) => Object.fromEntries
 
 export const TOOL_ACTIONS: { readonly [N in ToolName]: ToolAction } = byName((t) => t.action);
 
-/** What each tool does, as the model reads it (the input schema says the rest). */
-export const TOOL_DESCRIPTIONS: { readonly [N in ToolName]: string } = byName((t) => t.description);
-
 const TOOL_BY_NAME = new Map<string, (typeof TOOLS)[number]>(TOOLS.map((t) => [t.name, t]));
 
 /** Re-validates a tool input with its schema. */

@@ -6,7 +6,7 @@
  * (API, chat, Telegram, MCP), the same rules hold.
  */
 import type { Logger } from 'pino';
-import type { ReadTable, Store } from '../store/index.js';
+import { rangePages, type ReadTable, type Store } from '../store/index.js';
 import { newId } from '../lib/ids.js';
 import { CircuitBreaker } from './breaker.js';
 import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './policy-reasons.js';
@@ -155,14 +155,10 @@ export class SpendGuard {
   private async recent(accountId: string, livemode: boolean, table: Pick<ReadTable<SpendReservation>, 'findRange'> = this.deps.store.table(SpendReservations)): Promise<SpendReservation[]> {
     const since = new Date(this.now().getTime() - LONGEST_WINDOW_MS).toISOString();
     const out: SpendReservation[] = [];
-    let after = { value: since as unknown, id: '' };
-    for (;;) {
-      const page = await table.findRange({ accountId }, { field: 'createdAt', after, limit: PAGE });
+    for await (const page of rangePages(table, { accountId }, { field: 'createdAt', after: { value: since, id: '' }, limit: PAGE })) {
       out.push(...page.filter((r) => (r.livemode !== false) === livemode));
-      if (page.length < PAGE) return out;
-      const last = page[page.length - 1]!;
-      after = { value: last.createdAt, id: last.id };
     }
+    return out;
   }
 
   private async recipientIds(spend: Spend, who: PolicyCaller): Promise<string[]> {

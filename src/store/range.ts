@@ -41,11 +41,12 @@ export function rangeOf<T extends Row>(rows: readonly T[], range: RangeQuery): T
 /**
  * A range read page by page (the paged loop every background pass needs): `range.limit` rows at
  * a time, each page read after the last row of the one before (its `range.field` value and id),
- * until a short page. Yields the non-empty pages; the next page is read only when asked for, so a
- * pass that changes the rows of one page does so before the next is read.
+ * until a short page. `range.after`, when given, is where the first page starts (a lower bound).
+ * Yields the non-empty pages; the next page is read only when asked for, so a pass that changes
+ * the rows of one page does so before the next is read.
  */
-export async function* rangePages<T extends Row>(table: Pick<ReadTable<T>, 'findRange'>, where: Where<T>, range: Omit<RangeQuery, 'after'>): AsyncGenerator<T[]> {
-  for (let after: RangeQuery['after']; ; ) {
+export async function* rangePages<T extends Row>(table: Pick<ReadTable<T>, 'findRange'>, where: Where<T>, range: RangeQuery): AsyncGenerator<T[]> {
+  for (let after = range.after; ; ) {
     const page = await table.findRange(where, { ...range, after });
     if (page.length > 0) yield page;
     if (page.length < range.limit) return;
@@ -55,7 +56,7 @@ export async function* rangePages<T extends Row>(table: Pick<ReadTable<T>, 'find
 }
 
 /** Every row of a range read, read a page at a time (rangePages). */
-export async function rangeAll<T extends Row>(table: Pick<ReadTable<T>, 'findRange'>, where: Where<T>, range: Omit<RangeQuery, 'after'>): Promise<T[]> {
+export async function rangeAll<T extends Row>(table: Pick<ReadTable<T>, 'findRange'>, where: Where<T>, range: RangeQuery): Promise<T[]> {
   const out: T[] = [];
   for await (const page of rangePages(table, where, range)) out.push(...page);
   return out;

@@ -2,7 +2,8 @@
  * Issue 22 point 4: one file per agent tool, one registry, and everything generated from it.
  * A tool added to a temporary registry shows up in all four consumers: the catalogue, the
  * Claude engine's prompt and tool definitions, the MCP tool list (through a real MCP server and
- * client) and the docs table; and docs/agent.md's table is the real registry's.
+ * client) and the docs table; the local engine, given that registry, routes a message to it
+ * through the tool's own local intent; and docs/agent.md's table is the real registry's.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,11 @@ import { createToolHandlers } from '../../src/agent/handlers.js';
 import { MONEY_MOVING_TOOLS, READ_ONLY_TOOLS, ToolInputs } from '../../src/agent/tool-inputs.js';
 import { TOOL_ACTIONS, genericDescription } from '../../src/agent/tools.js';
 import { agentToolDefs } from '../../src/mcp/tools.js';
+import { LocalEngine } from '../../src/agent/local-engine.js';
+import { createParser, parseMessage } from '../../src/agent/local/index.js';
+import { hasLemma } from '../../src/agent/local/analysis.js';
+import type { ToolRunner } from '../../src/agent/engine.js';
+import { silentLogger } from './fakes.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 
 /** A tool that exists only in this test: one definition, as a new tool file would hold it. */
@@ -30,6 +36,19 @@ const tipJar = defineTool({
   readOnly: false,
   prompt: { line: 'tip a creator’s jar from the user’s own wallet.' },
   describe: (i, local) => `Tip ${i.amount} ${local} into ${i.jar}.`,
+  // How the local engine finds it: its own cue word, gated on it, and its builder.
+  local: {
+    scored: {
+      rank: 5,
+      cues: [['tipjar', 6]],
+      gate: (a) => hasLemma(a, 'tipjar'),
+      build: (a) => {
+        const amount = a.money.find((m) => !m.negative)?.amount;
+        const jar = a.tokens.find((t) => t.kind === 'mention')?.text;
+        return amount && jar ? { call: { name: 'tip_jar', input: { amount, jar } } } : { reply: 'Which jar, and how much?' };
+      },
+    },
+  },
   // The handler's type is written out: it reads `tipJar` itself (checkInput), as every tool file's does.
   handler: (): ToolRun<z.infer<typeof TipJarInput>> => async (input): Promise<ToolOutcome> => {
     const checked = checkInput(tipJar, input);
@@ -75,6 +94,26 @@ describe('the tool registry (src/agent/tools/registry.ts)', () => {
 
     // Docs.
     expect(toolsTable(withTip)).toMatch(/^\| `tip_jar` \| `transfer` \| moves money .*\| `amount`, `jar` \| Drop a tip/m);
+  });
+
+  it('the local engine given a registry with the tool routes a message to it through the tool’s own local intent', async () => {
+    const ctx = { now: new Date('2026-03-11T10:00:00Z'), localCurrency: 'KES' };
+    const message = 'tipjar 50 @kofi';
+    expect(createParser(withTip)(message, ctx)).toEqual({ kind: 'tool', call: { name: 'tip_jar', input: { amount: '50', jar: '@kofi' } } });
+    // The agent's own registry has no such tool: the same words are something else.
+    expect(parseMessage(message, ctx)).not.toMatchObject({ call: { name: 'tip_jar' } });
+
+    const calls: Array<{ name: string; input: unknown }> = [];
+    const runTool: ToolRunner = async (name, input) => {
+      calls.push({ name, input });
+      return { kind: 'pending', description: 'held' };
+    };
+    const turn = { accountId: 'acct_1', channel: 'chat' as const, message, localCurrency: 'KES', now: ctx.now, logger: silentLogger() };
+    await new LocalEngine({ tools: withTip }).run(turn, runTool);
+    expect(calls).toEqual([{ name: 'tip_jar', input: { amount: '50', jar: '@kofi' } }]);
+    calls.length = 0;
+    await new LocalEngine().run(turn, runTool);
+    expect(calls.map((c) => c.name)).not.toContain('tip_jar');
   });
 
   it('docs/agent.md carries the registry’s tool table (npx tsx scripts/docs-tools.ts rewrites it)', () => {

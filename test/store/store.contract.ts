@@ -442,6 +442,9 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
         const whole: string[][] = [];
         for await (const page of rangePages(store.table(Items), { status: 'open' }, { ...range, limit: 7 })) whole.push(page.map((r) => r.id));
         expect(whole).toEqual([['p1', 'p5', 'p2', 'p3', 'p4', 'p6', 'p0']]);
+        // A starting cursor is a lower bound (a window "since"): the first page starts after it.
+        const since = await rangeAll(store.table(Items), { status: 'open' }, { ...range, after: { value: '2026-02-03T00:00:00.000Z', id: '' } });
+        expect(since.map((r) => r.id)).toEqual(['p2', 'p3', 'p4', 'p6', 'p0']);
         // Changing a page's rows before asking for the next one (what a sweep does) loses none.
         const swept: string[] = [];
         for await (const page of rangePages(store.table(Items), { status: 'open' }, { field: 'due', limit: 2 })) {

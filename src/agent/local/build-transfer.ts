@@ -1,13 +1,13 @@
 import type { Analysis } from './analysis.js';
 import { findTimeExpressions } from './dates.js';
-import { CUES, RECIPIENT_KINDS } from './lexicon.js';
+import { CUE_PHRASES, RECIPIENT_KINDS } from './lexicon.js';
 import { replies } from './replies.js';
 import { describeAmount, freeText, moneyTokens, pickAmount } from './slots.js';
 import type { Draft } from './draft.js';
 
 const TO_WORDS = new Set(['to', '2', 'into', '->', '→', 'unto']);
 const NOTE_MARKERS = new Set(['note', 'memo', 'message', 'msg', 'reference', 'ref', 'reason', 'narration', 'description', 'desc', 'saying', 're', 'caption']);
-const CUE_WORDS = new Set(CUES.flatMap((c) => c.words));
+const CUE_WORDS = new Set(CUE_PHRASES.flat());
 const NOT_A_NAME = new Set([
   'me', 'my', 'myself', 'you', 'him', 'her', 'them', 'us', 'it', 'the', 'a', 'an', 'someone', 'somebody', 'friend', 'please',
   'account', 'wallet', 'phone', 'number', 'bank', 'mpesa', 'm-pesa',

@@ -1,4 +1,3 @@
-import type { ToolName } from '../tool-inputs.js';
 import type { Lang } from './language.js';
 import { anyLangVerb, lemmaIn } from './lexicon-i18n.js';
 import type { Token } from './tokenize.js';
@@ -8,8 +7,6 @@ import type { Token } from './tokenize.js';
  * gives each intent; a paraphrase scores like the original as long as it uses some of
  * these words, in any order, with any filler around them.
  */
-
-export type Intent = ToolName | 'help';
 
 /** Inflections and common misspellings folded onto one lemma. */
 const IRREGULAR: Readonly<Record<string, string>> = {
@@ -68,168 +65,71 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   dont: 'dont', don: 'dont',
 };
 
-/** Cue table: lemma phrase -> points per intent. */
-const CUE_TABLE: ReadonlyArray<[string, Partial<Record<Intent, number>>]> = [
-  // transfers
-  ['send', { send_transfer: 3 }],
-  ['transfer', { send_transfer: 3 }],
-  ['remit', { send_transfer: 3 }],
-  ['wire', { send_transfer: 3 }],
-  ['give', { send_transfer: 2 }],
-  ['tip', { send_transfer: 2 }],
-  ['lend', { send_transfer: 2 }],
-  ['pay', { send_transfer: 1, pay_bill: 1 }],
-  ['pay back', { send_transfer: 2 }],
-  ['move', { send_transfer: 1 }],
-  ['forward', { send_transfer: 1 }],
-  ['send over', { send_transfer: 1 }],
-  ['p2p', { send_transfer: 2 }],
-  // bills
-  ['buy', { pay_bill: 2 }],
-  ['recharge', { pay_bill: 3 }],
-  ['top up', { pay_bill: 3 }],
-  ['topup', { pay_bill: 3 }],
-  ['reload', { pay_bill: 2 }],
-  ['renew', { pay_bill: 2 }],
-  ['subscribe', { pay_bill: 1 }],
-  ['subscription', { pay_bill: 2 }],
-  ['meter', { pay_bill: 3 }],
-  ['smartcard', { pay_bill: 3 }],
-  ['smart card', { pay_bill: 3 }],
-  ['iuc', { pay_bill: 3 }],
-  ['decoder', { pay_bill: 3 }],
-  ['token', { pay_bill: 2 }],
-  ['units', { pay_bill: 1 }],
-  ['kwh', { pay_bill: 2 }],
-  ['airtime', { pay_bill: 4 }],
-  ['data', { pay_bill: 1 }],
-  ['bundle', { pay_bill: 2 }],
-  ['bill', { pay_bill: 3 }],
-  ['electricity', { pay_bill: 3 }],
-  ['light', { pay_bill: 1 }],
-  ['prepaid', { pay_bill: 2 }],
-  ['postpaid', { pay_bill: 2 }],
-  ['credit', { pay_bill: 1 }],
-  ['line', { pay_bill: 1 }],
-  ['utility', { pay_bill: 2 }],
-  ['utilities', { pay_bill: 2 }],
-  ['water', { pay_bill: 1 }],
-  ['internet', { pay_bill: 1 }],
-  ['wifi', { pay_bill: 1 }],
-  ['tv', { pay_bill: 1 }],
-  // payment links
-  ['link', { create_payment_link: 5 }],
-  ['checkout', { create_payment_link: 5 }],
-  ['invoice', { create_payment_link: 5 }],
-  ['paylink', { create_payment_link: 6 }],
-  ['payment link', { create_payment_link: 2 }],
-  ['pay link', { create_payment_link: 2 }],
-  ['payment request', { create_payment_link: 5 }],
-  ['request payment', { create_payment_link: 4 }],
-  ['request money', { create_payment_link: 3 }],
-  ['request', { create_payment_link: 1 }],
-  ['collect', { create_payment_link: 1 }],
-  ['qr', { create_payment_link: 2 }],
-  ['generate', { create_payment_link: 2 }],
-  // balance
-  ['balance', { get_balance: 6 }],
-  ['funds', { get_balance: 3 }],
-  ['my funds', { get_balance: 1 }],
-  ['how much', { get_balance: 1 }],
-  ['wallet', { get_balance: 1 }],
-  ['check', { get_balance: 1 }],
-  ['remaining', { get_balance: 1 }],
-  // markets
-  ['market', { create_market: 1, stake_market: 1, resolve_market: 1, cancel_market: 1, list_markets: 1 }],
-  ['markets', { list_markets: 3 }],
-  ['prediction', { create_market: 3 }],
-  ['poll', { create_market: 3 }],
-  ['bet market', { create_market: 4 }],
-  ['betting market', { create_market: 4 }],
-  ['predict', { create_market: 1 }],
-  ['whether', { create_market: 2 }],
-  ['options', { create_market: 2 }],
-  ['create', { create_market: 2, create_payment_link: 1 }],
-  ['start', { create_market: 2 }],
-  ['launch', { create_market: 2 }],
-  ['set up', { create_market: 1, create_payment_link: 1 }],
-  ['setup', { create_market: 1, create_payment_link: 1 }],
-  ['new', { create_market: 1, create_payment_link: 1 }],
-  ['make', { create_market: 1, create_payment_link: 1 }],
-  ['host', { create_market: 1 }],
-  ['bet', { stake_market: 4, create_market: 1 }],
-  ['stake', { stake_market: 5 }],
-  ['wager', { stake_market: 4 }],
-  ['punt', { stake_market: 3 }],
-  ['put', { stake_market: 1 }],
-  ['back', { stake_market: 1 }],
-  ['place', { stake_market: 1 }],
-  ['resolve', { resolve_market: 6 }],
-  ['answer', { resolve_market: 3 }],
-  ['winner', { resolve_market: 3 }],
-  ['won', { resolve_market: 2 }],
-  ['outcome', { resolve_market: 1 }],
-  ['result', { resolve_market: 2 }],
-  ['declare', { resolve_market: 3 }],
-  ['mark', { resolve_market: 1 }],
-  ['settle', { resolve_market: 2, pay_bill: 1 }],
-  ['came true', { resolve_market: 2 }],
-  ['cancel', { cancel_market: 5, pay_bill: -3 }],
-  ['void', { cancel_market: 4 }],
-  ['delete', { cancel_market: 4 }],
-  ['scrap', { cancel_market: 4 }],
-  ['call off', { cancel_market: 4 }],
-  ['abort', { cancel_market: 3 }],
-  ['kill', { cancel_market: 3 }],
-  ['remove', { cancel_market: 3 }],
-  ['refund', { cancel_market: 2 }],
-  ['list', { list_markets: 3 }],
-  ['show', { list_markets: 2, get_balance: 1 }],
-  ['view', { list_markets: 2 }],
-  ['see', { list_markets: 1 }],
-  ['display', { list_markets: 2 }],
-  ['browse', { list_markets: 3 }],
-  ['any', { list_markets: 1 }],
-  ['open', { list_markets: 1, create_market: 1 }],
-  ['active', { list_markets: 1 }],
-  ['live', { list_markets: 1 }],
-  ['available', { list_markets: 1 }],
-  // help
-  ['help', { help: 5 }],
-  ['what can you do', { help: 6 }],
-  ['what do you do', { help: 5 }],
-  ['how does this work', { help: 5 }],
-  ['how does it work', { help: 5 }],
-  ['how do i use', { help: 5 }],
-  ['who are you', { help: 5 }],
-  ['what are you', { help: 4 }],
-  ['commands', { help: 5 }],
-  ['menu', { help: 4 }],
-  ['features', { help: 3 }],
-  ['examples', { help: 3 }],
-  ['hi', { help: 3 }],
-  ['hello', { help: 3 }],
-  ['hey', { help: 3 }],
-  ['hiya', { help: 3 }],
-  ['yo', { help: 3 }],
-  ['hola', { help: 3 }],
-  ['howdy', { help: 3 }],
-  ['jambo', { help: 3 }],
-  ['habari', { help: 3 }],
-  ['sawubona', { help: 3 }],
-  ['good morning', { help: 3 }],
-  ['good afternoon', { help: 3 }],
-  ['good evening', { help: 3 }],
-  ['how far', { help: 2 }],
-  ['sup', { help: 2 }],
+/**
+ * Cue lists: lemma phrases and the points each gives one tool's intent (negative points push
+ * away). Each tool's local intent (src/agent/tools/*.ts, `local`) names its list; the lists sit
+ * here, together, because they are the English lexicon as a whole too: the typo corrector's
+ * vocabulary and the words a transfer never reads as a name come from all of them.
+ */
+export type Cues = ReadonlyArray<readonly [phrase: string, points: number]>;
+
+export const TRANSFER_CUES: Cues = [
+  ['send', 3], ['transfer', 3], ['remit', 3], ['wire', 3], ['give', 2], ['tip', 2], ['lend', 2], ['pay', 1], ['pay back', 2],
+  ['move', 1], ['forward', 1], ['send over', 1], ['p2p', 2],
 ];
 
-export type Cue = { words: readonly string[]; weights: Partial<Record<Intent, number>> };
-export const CUES: readonly Cue[] = CUE_TABLE.map(([p, weights]) => ({ words: p.split(' '), weights }));
+export const BILL_CUES: Cues = [
+  ['pay', 1], ['buy', 2], ['recharge', 3], ['top up', 3], ['topup', 3], ['reload', 2], ['renew', 2], ['subscribe', 1], ['subscription', 2],
+  ['meter', 3], ['smartcard', 3], ['smart card', 3], ['iuc', 3], ['decoder', 3], ['token', 2], ['units', 1], ['kwh', 2], ['airtime', 4],
+  ['data', 1], ['bundle', 2], ['bill', 3], ['electricity', 3], ['light', 1], ['prepaid', 2], ['postpaid', 2], ['credit', 1], ['line', 1],
+  ['utility', 2], ['utilities', 2], ['water', 1], ['internet', 1], ['wifi', 1], ['tv', 1], ['settle', 1], ['cancel', -3],
+];
+
+export const PAYMENT_LINK_CUES: Cues = [
+  ['link', 5], ['checkout', 5], ['invoice', 5], ['paylink', 6], ['payment link', 2], ['pay link', 2], ['payment request', 5],
+  ['request payment', 4], ['request money', 3], ['request', 1], ['collect', 1], ['qr', 2], ['generate', 2], ['create', 1], ['set up', 1],
+  ['setup', 1], ['new', 1], ['make', 1],
+];
+
+export const BALANCE_CUES: Cues = [['balance', 6], ['funds', 3], ['my funds', 1], ['how much', 1], ['wallet', 1], ['check', 1], ['remaining', 1], ['show', 1]];
+
+export const CREATE_MARKET_CUES: Cues = [
+  ['market', 1], ['prediction', 3], ['poll', 3], ['bet market', 4], ['betting market', 4], ['predict', 1], ['whether', 2], ['options', 2],
+  ['create', 2], ['start', 2], ['launch', 2], ['set up', 1], ['setup', 1], ['new', 1], ['make', 1], ['host', 1], ['bet', 1], ['open', 1],
+];
+
+export const STAKE_CUES: Cues = [['market', 1], ['bet', 4], ['stake', 5], ['wager', 4], ['punt', 3], ['put', 1], ['back', 1], ['place', 1]];
+
+export const RESOLVE_CUES: Cues = [
+  ['market', 1], ['resolve', 6], ['answer', 3], ['winner', 3], ['won', 2], ['outcome', 1], ['result', 2], ['declare', 3], ['mark', 1],
+  ['settle', 2], ['came true', 2],
+];
+
+export const CANCEL_MARKET_CUES: Cues = [
+  ['market', 1], ['cancel', 5], ['void', 4], ['delete', 4], ['scrap', 4], ['call off', 4], ['abort', 3], ['kill', 3], ['remove', 3], ['refund', 2],
+];
+
+export const LIST_MARKETS_CUES: Cues = [
+  ['market', 1], ['markets', 3], ['list', 3], ['show', 2], ['view', 2], ['see', 1], ['display', 2], ['browse', 3], ['any', 1], ['open', 1],
+  ['active', 1], ['live', 1], ['available', 1],
+];
+
+/** Greetings and questions about the service: the engine's own "help" intent (not a tool). */
+export const HELP_CUES: Cues = [
+  ['help', 5], ['what can you do', 6], ['what do you do', 5], ['how does this work', 5], ['how does it work', 5], ['how do i use', 5],
+  ['who are you', 5], ['what are you', 4], ['commands', 5], ['menu', 4], ['features', 3], ['examples', 3], ['hi', 3], ['hello', 3],
+  ['hey', 3], ['hiya', 3], ['yo', 3], ['hola', 3], ['howdy', 3], ['jambo', 3], ['habari', 3], ['sawubona', 3], ['good morning', 3],
+  ['good afternoon', 3], ['good evening', 3], ['how far', 2], ['sup', 2],
+];
+
+/** Every cue phrase of the lexicon, as lemma sequences. */
+export const CUE_PHRASES: ReadonlyArray<readonly string[]> = [
+  TRANSFER_CUES, BILL_CUES, PAYMENT_LINK_CUES, BALANCE_CUES, CREATE_MARKET_CUES, STAKE_CUES, RESOLVE_CUES, CANCEL_MARKET_CUES, LIST_MARKETS_CUES, HELP_CUES,
+].flatMap((list) => list.map(([p]) => p.split(' ')));
 
 /** Single-word lemmas a misspelling may be corrected to. */
 const VOCABULARY: ReadonlySet<string> = new Set(
-  [...CUES.filter((c) => c.words.length === 1).map((c) => c.words[0]!), 'outcome', 'naira', 'shillings', 'dollars', 'tomorrow', 'friday', 'saturday', 'sunday', 'monday', 'tuesday', 'wednesday', 'thursday'].filter(
+  [...CUE_PHRASES.filter((w) => w.length === 1).map((w) => w[0]!), 'outcome', 'naira', 'shillings', 'dollars', 'tomorrow', 'friday', 'saturday', 'sunday', 'monday', 'tuesday', 'wednesday', 'thursday'].filter(
     (w) => w.length >= 5,
   ),
 );

@@ -1,30 +1,23 @@
-import { ToolInputs, type ToolCall } from '../tool-inputs.js';
 import { analyse, type Analysis, type ParseContext } from './analysis.js';
-import { buildBill } from './build-bill.js';
-import { buildCancel, buildCreateMarket, buildList, buildResolve, buildStake } from './build-markets.js';
-import { buildPaymentLink } from './build-payment-link.js';
-import { buildTransfer } from './build-transfer.js';
 import { integerDigits } from './decimal.js';
-import type { Draft } from './draft.js';
-import { bestIntent, scoreIntents } from './intents.js';
-import type { Intent } from './lexicon.js';
+import type { Draft, DraftCall } from './draft.js';
+import { bestIntent, HELP, HELP_INTENT, type Scored } from './intents.js';
+import type { Detector, LocalTool } from './local-intent.js';
 import { detectRefusal, REFUSAL_REPLY } from './refusal.js';
 import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
 import { check, quoteOf, screen, type GateVerdict } from './gate.js';
-import type { Lang } from './language.js';
 import { AMBIGUOUS_PESO } from './currencies.js';
 import { FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
-import { isMoneyMoving, readCompleteness } from './reading.js';
+import { readCompleteness } from './reading.js';
 import { QUOTED_INSTRUCTION } from './replies-held.js';
 import { localizeQuestion } from './replies-questions-i18n.js';
-import { detectActivity, detectBalance, detectQuote } from './read-intents.js';
-import { detectPaymentOp } from './payment-ops.js';
 
 export type { ParseContext } from './analysis.js';
 
-export type ParseResult =
+/** `C`: the call's type; a parser over a typed registry narrows it (local/index.ts). */
+export type ParseResult<C extends DraftCall = DraftCall> =
   /** `hold`: the words the reading could not place; the call waits for confirmation (reading.ts). */
-  | { kind: 'tool'; call: ToolCall; hold?: string[] }
+  | { kind: 'tool'; call: C; hold?: string[] }
   | { kind: 'help' }
   /** Nothing to do: a question back, an answer, or the gate's reason in `reason`. */
   | {
@@ -42,28 +35,61 @@ export type ParseResult =
 
 const MAX_MESSAGE_CHARS = 1000;
 
-/**
- * The local engine: one message in, at most one tool call out. Pure and deterministic:
- * the same text and context always give the same result, with no I/O.
- *
- * Order: refuse authority-widening messages, honour "don't ...", score intents, fill the
- * winner's slots, and check the call against the tool's zod schema before returning it.
- */
-export function parseMessage(text: string, ctx: ParseContext): ParseResult {
-  const parsed = parseRequest(text, ctx);
-  // The builders' questions, in the person's language.
-  if (parsed.kind === 'none' && !parsed.reason) return { ...parsed, reply: localizeQuestion(parsed.reply, analyse(text, ctx).lang) };
-  if (parsed.kind !== 'tool' || !isMoneyMoving(parsed.call)) return parsed;
-  // Rule 1: a money-moving call acts at once only on a complete reading of the message.
-  const a = analyse(text, ctx);
-  const reading = readCompleteness(a, parsed.call);
-  if (reading.kind === 'complete') return parsed;
-  if (reading.kind === 'hold') return { ...parsed, hold: reading.leftover };
-  if (reading.reason === 'quoted_instruction') return { kind: 'refuse', reply: QUOTED_INSTRUCTION[a.lang], reason: 'quoted_instruction' };
-  return { kind: 'none', reply: gateReply('reversed_direction', a.lang), reason: 'reversed_direction' };
+export type ParseMessage<C extends DraftCall = DraftCall> = (text: string, ctx: ParseContext) => ParseResult<C>;
+
+/** The registry read once: detectors and scored intents by rank, schemas and reading rules by name. */
+interface Plan {
+  detectors: readonly Detector[];
+  scored: readonly Scored[];
+  byName: ReadonlyMap<string, LocalTool>;
 }
 
-function parseRequest(text: string, ctx: ParseContext): ParseResult {
+function planOf(tools: readonly LocalTool[]): Plan {
+  const byRank = <T extends { rank: number }>(x: T, y: T) => x.rank - y.rank;
+  // Stable sorts: equal ranks keep the registry's order.
+  const detectors = tools.flatMap((tool) => (tool.local?.detect ? [tool.local.detect] : []));
+  detectors.sort(byRank);
+  const scored: Scored[] = tools.flatMap((tool) => (tool.local?.scored ? [{ name: tool.name, scored: tool.local.scored }] : []));
+  scored.push(HELP_INTENT);
+  scored.sort((x, y) => byRank(x.scored, y.scored));
+  return { detectors, scored, byName: new Map(tools.map((t) => [t.name, t])) };
+}
+
+/**
+ * The local engine over a registry of tools: one message in, at most one tool call out. Pure
+ * and deterministic: the same text and context always give the same result, with no I/O. A tool
+ * is found through its own `local` intent (local-intent.ts); a tool without one is never chosen.
+ *
+ * Order: refuse authority-widening messages, honour "don't ...", the tools' detectors, score
+ * the tools' intents, fill the winner's slots, and check the call against the tool's zod schema
+ * before returning it.
+ */
+export function createParser(tools: readonly LocalTool[]): ParseMessage {
+  const plan = planOf(tools);
+  return (text, ctx) => {
+    const parsed = parseRequest(text, ctx, plan);
+    // The builders' questions, in the person's language.
+    if (parsed.kind === 'none' && !parsed.reason) return { ...parsed, reply: localizeQuestion(parsed.reply, analyse(text, ctx).lang) };
+    if (parsed.kind !== 'tool' || !plan.byName.get(parsed.call.name)?.local?.wholeReading) return parsed;
+    // Rule 1: a money-moving call acts at once only on a complete reading of the message.
+    const a = analyse(text, ctx);
+    const reading = readCompleteness(a, parsed.call, intentWords(plan.byName.get(parsed.call.name)!));
+    if (reading.kind === 'complete') return parsed;
+    if (reading.kind === 'hold') return { ...parsed, hold: reading.leftover };
+    if (reading.reason === 'quoted_instruction') return { kind: 'refuse', reply: QUOTED_INSTRUCTION[a.lang], reason: 'quoted_instruction' };
+    return { kind: 'none', reply: gateReply('reversed_direction', a.lang), reason: 'reversed_direction' };
+  };
+}
+
+const words = new WeakMap<LocalTool, ReadonlySet<string>>();
+/** The words of a tool's own vocabulary (its positive cues), which a complete reading places as its verb. */
+function intentWords(tool: LocalTool): ReadonlySet<string> {
+  let known = words.get(tool);
+  if (!known) words.set(tool, (known = new Set((tool.local?.scored?.cues ?? []).filter(([, n]) => n > 0).flatMap(([p]) => p.split(' ')))));
+  return known;
+}
+
+function parseRequest(text: string, ctx: ParseContext, plan: Plan): ParseResult {
   if (typeof text !== 'string' || !text.trim()) return { kind: 'help' };
   if (text.length > MAX_MESSAGE_CHARS) return { kind: 'none', reply: 'That message is too long for me; please say it in one short sentence.' };
   const a = analyse(text, ctx);
@@ -81,36 +107,31 @@ function parseRequest(text: string, ctx: ParseContext): ParseResult {
   const small = smallTalk(a);
   if (small) return { kind: 'none', reply: small };
 
-  // The merchant's own payments by id: refund, capture, void (payment-ops.ts, its own complete reading).
-  const op = detectPaymentOp(a, ctx);
-  if (op?.kind === 'tool') return finish({ call: op.call }, a).kind === 'tool' ? op : finish({ call: op.call }, a);
-  if (op) return op;
+  // Tools found by their own words (a payment by id, history, a quote, a balance question): a
+  // call still leaves through its schema, keeping its hold when the schema takes it.
+  for (const detect of plan.detectors) {
+    const found = detect.run(a, ctx);
+    if (!found) continue;
+    if (found.kind !== 'tool') return found;
+    const finished = finish({ call: found.call }, a, plan);
+    return finished.kind === 'tool' ? found : finished;
+  }
 
-  // Read-only answers: history, and quotes ("how much is 100 USD in NGN", "what does @x get if I send 5k").
-  if (detectActivity(a)) return { kind: 'tool', call: { name: 'list_activity', input: {} } };
-  const quote = detectQuote(a);
-  if (quote) return finish(quote, a);
-  if (detectBalance(a)) return { kind: 'tool', call: { name: 'get_balance', input: {} } };
-
-  const intent = bestIntent(scoreIntents(a));
-  if (!intent) {
+  const best = bestIntent(a, plan.scored);
+  if (!best) {
     if (a.refusedNumbers.length) return verdict({ reason: 'malformed_amount', quoted: quoteOf(a, a.refusedNumbers[0]!) }, a);
     return { kind: 'none', reply: looksLikeMarketQuestion(a) ? replies.suggestMarket(a.text) : NOT_UNDERSTOOD };
   }
-  if (intent === 'help') return { kind: 'help' };
+  if (best.name === HELP) return { kind: 'help' };
+  const intent = best.scored;
   // The gate, second part: an action that moves money (or takes an amount) must be an
   // instruction from the caller for now.
-  if (GATED.has(intent)) {
-    const v = check(a, { intent });
-    if (v?.reason === 'question' && intent === 'send_transfer') {
-      const q = detectQuote(a, true);
-      if (q) return finish(q, a);
-      return { kind: 'none', reply: FEES_ANSWER[a.lang], reason: 'question' };
-    }
-    if (v && (MONEY_INTENTS.has(intent) || v.reason === 'malformed_amount')) return verdict(v, a);
+  if (intent.instruction) {
+    const v = check(a, { intent: best.name });
+    if (v?.reason === 'question' && intent.onQuestion) return finish(intent.onQuestion(a), a, plan);
+    if (v && (intent.instruction === 'moves_money' || v.reason === 'malformed_amount')) return verdict(v, a);
   }
-  if (intent === 'quote_transfer' || intent === 'list_activity') return { kind: 'help' };
-  return finish(build(intent, a), a);
+  return finish(intent.build(a), a, plan);
 }
 
 /**
@@ -127,8 +148,6 @@ export function screenMessage(text: string, ctx: ParseContext): Extract<ParseRes
   return undefined;
 }
 
-const MONEY_INTENTS = new Set<Intent>(['send_transfer', 'pay_bill', 'stake_market']);
-const GATED = new Set<Intent>(['send_transfer', 'pay_bill', 'stake_market', 'create_payment_link', 'resolve_market', 'cancel_market']);
 /** Reasons answered with 422 (not allowed / not an exact amount); the rest are a 200 answer. */
 const REFUSALS = new Set(['prompt_injection', 'other_account', 'malformed_amount']);
 
@@ -137,35 +156,9 @@ function verdict(v: GateVerdict, a: Analysis): ParseResult {
   return REFUSALS.has(v.reason) ? { kind: 'refuse', reply, reason: v.reason === 'malformed_amount' ? 'invalid_amount' : v.reason } : { kind: 'none', reply, reason: v.reason };
 }
 
-function build(intent: Exclude<Intent, 'help' | 'quote_transfer' | 'list_activity'>, a: Analysis): Draft {
-  switch (intent) {
-    case 'send_transfer':
-      return buildTransfer(a);
-    case 'pay_bill':
-      return buildBill(a);
-    case 'create_market':
-      return buildCreateMarket(a);
-    case 'stake_market':
-      return buildStake(a);
-    case 'resolve_market':
-      return buildResolve(a);
-    case 'cancel_market':
-      return buildCancel(a);
-    case 'list_markets':
-      return buildList(a);
-    case 'create_payment_link':
-      return buildPaymentLink(a);
-    case 'get_balance':
-      return { call: { name: 'get_balance', input: {} } };
-    // A registered tool the local engine has no builder for (it is never scored, see intents.ts).
-    default:
-      return { reply: NOT_UNDERSTOOD };
-  }
-}
-
 /** Every call leaves through the tool's own schema: a slot the schema rejects becomes a question. */
-function finish(draft: Draft, a: Analysis): ParseResult {
-  if ('reply' in draft) return { kind: 'none', reply: draft.reply };
+function finish(draft: Draft, a: Analysis, plan: Plan): ParseResult {
+  if ('reply' in draft) return { kind: 'none', reply: draft.reply, ...(draft.reason ? { reason: draft.reason } : {}) };
   const input = draft.call.input as Record<string, unknown>;
   if (input.currency === AMBIGUOUS_PESO || input.to_currency === AMBIGUOUS_PESO) {
     const c = draft.call;
@@ -175,7 +168,9 @@ function finish(draft: Draft, a: Analysis): ParseResult {
     return { kind: 'none', reply: PESO_QUESTION[a.lang], reason: 'ambiguous_currency', ...pesos };
   }
   if (typeof input.amount === 'string' && integerDigits(input.amount) > 12) return { kind: 'none', reply: replies.amountTooLarge };
-  const parsed = ToolInputs[draft.call.name].safeParse(input);
+  const tool = plan.byName.get(draft.call.name);
+  if (!tool) return { kind: 'none', reply: NOT_UNDERSTOOD };
+  const parsed = tool.input.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'input';

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../tool-inputs.js';
 import { analyse, type Analysis, type ParseContext } from './analysis.js';
+import type { DraftCall } from './draft.js';
 import { check } from './gate.js';
 import { fold } from './lexicon-i18n.js';
 import type { Lang } from './language.js';
@@ -18,7 +18,8 @@ import { gateReply } from './replies-i18n.js';
  * refused; two ids or none are asked about.
  */
 
-type Op = 'refund_payment' | 'capture_payment' | 'void_payment';
+export type PaymentOp = 'refund_payment' | 'capture_payment' | 'void_payment';
+type Op = PaymentOp;
 
 /** Verbs, folded lower-case, every language together ("i-refund" is "irefund": hyphens drop). */
 const VERBS: Readonly<Record<Op, ReadonlySet<string>>> = {
@@ -69,7 +70,7 @@ const HARMLESS = new Set([',', '.', '!', ':', ';', '-', '–', '—', '…']);
 const PAYMENT_ID = /^pay_[0-9a-z]+$/i;
 
 export type PaymentOpResult =
-  | { kind: 'tool'; call: ToolCall; hold?: string[] }
+  | { kind: 'tool'; call: DraftCall; hold?: string[] }
   | { kind: 'none'; reply: string; reason?: string }
   | { kind: 'refuse'; reply: string; reason: string };
 
@@ -89,8 +90,12 @@ function opAt(word: string): Op | undefined {
   return undefined;
 }
 
-/** A refund, capture or void of the caller's payment, or undefined when the message is not one. */
-export function detectPaymentOp(a: Analysis, ctx: ParseContext): PaymentOpResult | undefined {
+/**
+ * A refund, capture or void of the caller's payment, or undefined when the message is not one.
+ * `only`: the one operation asked about (each of the three tools detects its own; the verb
+ * decides which one a message is, so at most one of them answers).
+ */
+export function detectPaymentOp(a: Analysis, ctx: ParseContext, only?: Op): PaymentOpResult | undefined {
   const t = a.tokens;
   const norms = t.map((x) => fold(x.norm));
   const verbs = norms.map((w, i) => (t[i]!.kind === 'word' ? opAt(w) : undefined));
@@ -103,6 +108,7 @@ export function detectPaymentOp(a: Analysis, ctx: ParseContext): PaymentOpResult
   const ids = t.map((x, i) => ({ x, i })).filter(({ x }) => x.kind === 'word' && PAYMENT_ID.test(x.text));
   if (verbAt < 0) return undefined;
   const op = verbs[verbAt]!;
+  if (only && op !== only) return undefined;
   // "release" / "cancel" / "annule" with no hold word and no payment id is someone else's intent.
   if (!ids.length) {
     const first = t.findIndex((x, i) => x.kind === 'word' && !a.fillers.has(i));
@@ -158,6 +164,6 @@ export function detectPaymentOp(a: Analysis, ctx: ParseContext): PaymentOpResult
     if (mention.currency) input.currency = mention.currency;
   }
   if (op === 'refund_payment' && reasonText) input.reason = reasonText.slice(0, 300);
-  const call = { name: op, input } as ToolCall;
+  const call: DraftCall = { name: op, input };
   return leftover.length ? { kind: 'tool', call, hold: leftover } : { kind: 'tool', call };
 }

@@ -1,7 +1,7 @@
-import type { ToolCall } from '../tool-inputs.js';
 import type { Analysis } from './analysis.js';
 import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
-import { CUES, NO_WORDS, YES_WORDS } from './lexicon.js';
+import type { DraftCall } from './draft.js';
+import { NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
@@ -27,7 +27,6 @@ export type Reading =
   /** Clearly not a request: the arguments sit inside quoted text, or the direction is reversed. */
   | { kind: 'refuse'; reason: 'quoted_instruction' | 'reversed_direction' };
 
-const MONEY_TOOLS = new Set(['send_transfer', 'pay_bill', 'stake_market', 'resolve_market', 'cancel_market']);
 const QUOTES = new Set(['"', "'", '`', '«', '»']);
 /** Arguments whose words place tokens (a note's text does not: it could carry anything). */
 const ARG_FIELDS = new Set(['recipient', 'market', 'outcome', 'biller', 'account_number', 'market_id']);
@@ -35,19 +34,11 @@ const ARG_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id',
 const DASHES = new Set(['-', '–', '—']);
 const HARMLESS_PUNCT = new Set([',', '.', '!', ':', '-', '–', '—', '…']);
 
-export function isMoneyMoving(call: ToolCall): boolean {
-  return MONEY_TOOLS.has(call.name);
-}
-
-/** Words of the intent's own vocabulary (its lexicon cues), besides the generic money verbs. */
-const INTENT_WORDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
-  ['send_transfer', 'pay_bill', 'stake_market', 'resolve_market', 'cancel_market'].map((intent) => [
-    intent,
-    new Set(CUES.filter((c) => ((c.weights as Record<string, number>)[intent] ?? 0) > 0).flatMap((c) => c.words)),
-  ]),
-);
-
-export function readCompleteness(a: Analysis, call: ToolCall): Reading {
+/**
+ * `verbs`: the words of the tool's own vocabulary (its lexicon cues), placed besides the generic
+ * money verbs.
+ */
+export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySet<string>): Reading {
   const t = a.tokens;
   const input = call.input as Record<string, unknown>;
   const placed = new Set<number>(a.fillers);
@@ -78,7 +69,6 @@ export function readCompleteness(a: Analysis, call: ToolCall): Reading {
   // The arguments must come from the writer's own words, not from quoted text.
   if (mention && quoted.has(mention.index)) return { kind: 'refuse', reason: 'quoted_instruction' };
 
-  const verbs = INTENT_WORDS[call.name] ?? new Set<string>();
   for (let i = 0; i < t.length; i++) {
     if (placed.has(i)) continue;
     const x = t[i]!;

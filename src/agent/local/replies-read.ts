@@ -74,6 +74,3 @@ export function readReply(tool: string, summary: string, lang: Lang): string | u
   }
   return undefined;
 }
-
-/** Tools that change nothing: their reply never opens with "done". */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['get_balance', 'quote_transfer', 'list_activity', 'list_markets']);

@@ -3,6 +3,9 @@ import { CancelMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
 import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, reportResult, settleSummary } from './market-results.js';
+import { buildCancel } from '../local/build-markets.js';
+import { shapesOf } from '../local/intent-shapes.js';
+import { CANCEL_MARKET_CUES } from '../local/lexicon.js';
 
 /** cancel_market: the creator cancels the market; every stake is refunded from escrow. */
 export const cancelMarket = defineTool({
@@ -12,6 +15,20 @@ export const cancelMarket = defineTool({
   description: 'Cancel a market the user created; all stakes are refunded.',
   movesMoney: true,
   readOnly: false,
+  local: {
+    scored: {
+      rank: 60,
+      cues: CANCEL_MARKET_CUES,
+      score: (a) => {
+        const s = shapesOf(a);
+        return (s.marketId ? 2 : 0) + (s.amounts ? -2 : 0);
+      },
+      gate: (a) => shapesOf(a).marketId || shapesOf(a).marketWord,
+      instruction: 'takes_amount',
+      build: buildCancel,
+    },
+    wholeReading: true,
+  },
   prompt: { group: 'prediction markets' },
   describe: (i) => `Cancel the market "${i.market}" and refund every stake.`,
   handler: ({ markets }) => cancelMarketHandler(markets),

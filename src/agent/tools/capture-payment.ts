@@ -5,6 +5,7 @@ import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome
 import { OptionalAmount, OptionalCurrency, PaymentIdArg, baseToCurrency, bothSides, callerPayment, namedAmount, paymentFigures, paymentLabel } from './payment-ops.js';
 import { MERCHANT_GROUP } from './payment-ops.js';
 import { heldFailure, stepFailure, type HoldDeps } from './hold-ops.js';
+import { detectPaymentOp } from '../local/payment-ops.js';
 
 export const CapturePaymentInput = z
   .object({
@@ -28,6 +29,8 @@ export const capturePayment = defineTool({
     "Capture all or part of the money held for one of the user's authorized (manual-capture) payments, moving it from escrow to the user. Use when the user asks to capture or collect a held payment by its id (pay_...).",
   movesMoney: true,
   readOnly: false,
+  // The merchant's own payment by id, with its own complete reading (payment-ops.ts), before the read-only questions.
+  local: { detect: { rank: 10, run: (a, ctx) => detectPaymentOp(a, ctx, 'capture_payment') } },
   prompt: { group: MERCHANT_GROUP },
   describe: (i) => `Capture ${i.amount ? `${i.amount}${i.currency ? ` ${i.currency}` : ''}` : 'everything held'} of payment ${i.payment_id}.`,
   handler: (deps) => captureHandler(deps),

@@ -11,12 +11,15 @@ import type { QuotesService } from '../../quotes/quotes.js';
 import type { ClaimsService } from '../../claims/claims.js';
 import type { RefundsService } from '../../refunds/refunds.js';
 import type { ManualCaptureSessions } from '../../x402/auth-capture/sessions.js';
+import type { LocalIntent } from '../local/local-intent.js';
 
 /**
  * What one agent tool is (one file per tool under src/agent/tools/, listed once in
- * registry.ts) and what its handler works with. This file imports nothing of the agent, so a
- * tool file depends on it and on the domain only: the registry, and everything generated from
- * it (catalogue, Claude prompt, MCP, docs), sit above the tool files without a cycle.
+ * registry.ts) and what its handler works with. Of the agent it imports only the local engine's
+ * contract (local/local-intent.ts), which imports no tool: a tool file depends on this file, the
+ * local engine's words and builders, and the domain. The registry, and everything generated
+ * from it (catalogue, Claude prompt, MCP, docs, the local engine's parser), sit above the tool
+ * files without a cycle.
  */
 
 /** What a turn is called through; decides whether money-moving tools need a Confirm. */
@@ -140,6 +143,12 @@ export interface ToolDef<N extends string = string, S extends z.ZodType = z.ZodT
    * model through its definition only.
    */
   readonly prompt?: { readonly line?: string; readonly group?: string; readonly forQuestions?: boolean };
+  /**
+   * How the built-in local engine (no ANTHROPIC_API_KEY) recognises the tool in a message and
+   * builds its arguments (local/local-intent.ts). Without it, only the Claude engine and MCP call
+   * the tool.
+   */
+  readonly local?: LocalIntent;
   /** The generic sentence a pending action shows when the handler has no `preview`. */
   describe(input: z.infer<S>, localCurrency: string): string;
   /** Its executor over the domain modules. */

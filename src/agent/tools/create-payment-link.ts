@@ -2,6 +2,10 @@ import { CreatePaymentInput } from '../../payments/schemas.js';
 import { usdcDecimal } from '../../lib/money.js';
 import { CreatePaymentLinkInput } from '../../wallet/schemas.js';
 import { ToolFailureReason, amountIn, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
+import { findPhrase, hasLemma, type Analysis } from '../local/analysis.js';
+import { buildPaymentLink } from '../local/build-payment-link.js';
+import { amountPoints, LINK_NOUNS, shapesOf } from '../local/intent-shapes.js';
+import { PAYMENT_LINK_CUES } from '../local/lexicon.js';
 
 /** Payment links made from chat live as long as a default checkout session. */
 export const PAYMENT_LINK_MINUTES = 60;
@@ -17,6 +21,22 @@ export const createPaymentLink = defineTool({
   description: 'Create a hosted checkout link through which someone else can pay the user. Moves no money by itself.',
   movesMoney: false,
   readOnly: false,
+  local: {
+    scored: {
+      rank: 30,
+      cues: PAYMENT_LINK_CUES,
+      score: (a) => {
+        const s = shapesOf(a);
+        // Words of a market's question are its content, not cues: "crea un mercado: ¿ganará el América la Liga MX?".
+        const linkInQuestion = s.colon >= 0 && a.lemmas.slice(s.colon + 2).includes('link') && !a.lemmas.slice(0, s.colon).includes('link');
+        return amountPoints(s) + (linkInQuestion ? -4 : 0) + (requestsPayment(a) ? 5 : 0);
+      },
+      gate: (a) =>
+        hasLemma(a, ...LINK_NOUNS) || requestsPayment(a) || findPhrase(a, ['payment', 'request']) >= 0 || findPhrase(a, ['request', 'payment']) >= 0 || findPhrase(a, ['request', 'money']) >= 0,
+      instruction: 'takes_amount',
+      build: buildPaymentLink,
+    },
+  },
   prompt: { line: 'a hosted checkout link through which someone else pays the user.' },
   describe: (i, local) => `Create a payment link for ${amountIn(i.amount, i.currency, local)}${i.description ? ` ("${i.description}")` : ''}.`,
   handler: (deps) => createPaymentLinkHandler(deps),
@@ -70,4 +90,9 @@ function createPaymentLinkHandler(deps: Pick<ToolDeps, 'accounts' | 'payments' |
       summary: `Payment link for ${shown} (${stablecoin} USDC at ${p.rate} ${p.currency}/USDC): ${url} (valid for ${PAYMENT_LINK_MINUTES} minutes).`,
     };
   };
+}
+
+/** "request 2000 KES payment for rent": a request for a payment is a payment link. */
+function requestsPayment(a: Analysis): boolean {
+  return hasLemma(a, 'request') && hasLemma(a, 'payment', 'money', 'pay', 'paid');
 }

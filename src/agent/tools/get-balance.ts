@@ -6,6 +6,10 @@ import { GetBalanceInput } from '../../wallet/schemas.js';
 import type { Wallets } from '../../wallet/wallets.js';
 import { local } from '../money-format.js';
 import { ToolFailureReason, checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';
+import { findPhrase, hasLemma } from '../local/analysis.js';
+import { asksWhatIHave, HAVE_LEMMAS, shapesOf } from '../local/intent-shapes.js';
+import { BALANCE_CUES } from '../local/lexicon.js';
+import { detectBalance } from '../local/read-intents.js';
 
 /** get_balance: the caller's wallet in the stablecoin and in their local currency. */
 export const getBalance = defineTool({
@@ -15,6 +19,20 @@ export const getBalance = defineTool({
   description: "Show the user's wallet balance in the stablecoin and in their local currency.",
   movesMoney: false,
   readOnly: true,
+  local: {
+    // "how much dey my account?", "niko na pesa ngapi": found by its own words first.
+    detect: { rank: 40, run: (a) => (detectBalance(a) ? { kind: 'tool', call: { name: 'get_balance', input: {} } } : undefined) },
+    scored: {
+      rank: 90,
+      cues: BALANCE_CUES,
+      score: (a) => {
+        const howMuch = (findPhrase(a, ['how', 'much']) >= 0 || findPhrase(a, ['how', 'many']) >= 0) && hasLemma(a, ...HAVE_LEMMAS);
+        return (shapesOf(a).amounts ? -3 : 0) + (howMuch ? 5 : 0) + (asksWhatIHave(a) ? 3 : 0);
+      },
+      gate: (a) => hasLemma(a, 'balance', 'funds') || shapesOf(a).howMuchHave || asksWhatIHave(a),
+      build: () => ({ call: { name: 'get_balance', input: {} } }),
+    },
+  },
   prompt: { line: "the user's own balance." },
   describe: () => 'Show your balance.',
   handler: (deps) => getBalanceHandler({ wallets: deps.wallets, fx: deps.fx, accounts: deps.accounts }),

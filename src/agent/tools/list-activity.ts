@@ -3,6 +3,7 @@ import { formatUsdc } from '../../lib/money.js';
 import { ListActivityInput } from '../../wallet/schemas.js';
 import { local } from '../money-format.js';
 import { checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
+import { detectActivity } from '../local/read-intents.js';
 
 /** list_activity: the caller's own recent transfers, claim links, bills, stakes and payment links, newest first. */
 export const listActivity = defineTool({
@@ -12,6 +13,10 @@ export const listActivity = defineTool({
   description: "List the user's own recent transfers, bills, stakes and payment links, newest first. Moves no money.",
   movesMoney: false,
   readOnly: true,
+  local: {
+    // "what did I pay this month", "did my 10k to @amaka go through?".
+    detect: { rank: 20, run: (a) => (detectActivity(a) ? { kind: 'tool', call: { name: 'list_activity', input: {} } } : undefined) },
+  },
   describe: () => 'Show your recent activity.',
   handler: (deps) => listActivityHandler(deps),
 });

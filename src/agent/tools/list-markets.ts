@@ -2,6 +2,10 @@ import type { MarketsService } from '../../markets/markets.js';
 import { ListMarketsInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
 import { checkInput, defineTool, type ToolOutcome, type ToolRun } from './contract.js';
+import { hasLemma } from '../local/analysis.js';
+import { buildList } from '../local/build-markets.js';
+import { MARKET_NOUNS, shapesOf } from '../local/intent-shapes.js';
+import { LIST_MARKETS_CUES } from '../local/lexicon.js';
 
 /** list_markets: prediction markets, optionally by status (newest 10 in the summary). */
 export const listMarkets = defineTool({
@@ -11,6 +15,19 @@ export const listMarkets = defineTool({
   description: 'List prediction markets, optionally by status.',
   movesMoney: false,
   readOnly: true,
+  local: {
+    scored: {
+      rank: 80,
+      cues: LIST_MARKETS_CUES,
+      // Plural "markets" without an id is about browsing ("show me resolved markets").
+      score: (a) => {
+        const s = shapesOf(a);
+        return (hasLemma(a, 'markets') && !s.marketId ? 3 : 0) + (s.marketId ? -3 : 0) + (s.amounts ? -3 : 0);
+      },
+      gate: (a) => hasLemma(a, ...MARKET_NOUNS) && !shapesOf(a).marketId,
+      build: buildList,
+    },
+  },
   prompt: { group: 'prediction markets' },
   describe: (i) => (i.status ? `List ${i.status} markets.` : 'List markets.'),
   handler: ({ markets }) => listMarketsHandler(markets),

@@ -5,6 +5,10 @@ import type { FxService } from '../../fx/rates.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local, shortHash } from '../money-format.js';
 import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { findPhrase, hasLemma } from '../local/analysis.js';
+import { buildBill } from '../local/build-bill.js';
+import { amountPoints, BILL_NOUNS, shapesOf } from '../local/intent-shapes.js';
+import { BILL_CUES } from '../local/lexicon.js';
 
 /** pay_bill: a biller of the catalogue paid from the caller's wallet, with its receipt or token. */
 export const payBill = defineTool({
@@ -15,6 +19,21 @@ export const payBill = defineTool({
     "Pay a bill (electricity, airtime, water, TV) from the user's own wallet. The account number is the meter, smartcard/IUC or phone number at the biller.",
   movesMoney: true,
   readOnly: false,
+  local: {
+    scored: {
+      rank: 20,
+      cues: BILL_CUES,
+      // A biller by name says "bill" louder than a generic word ("airtime"); so does an account number.
+      score: (a) => {
+        const s = shapesOf(a);
+        return (s.billerHit ? (s.namedBiller ? 4 : 2) : 0) + (s.accountLike ? 2 : 0) + (s.marketWord ? -3 : 0) + amountPoints(s);
+      },
+      gate: (a) => shapesOf(a).billerHit || hasLemma(a, ...BILL_NOUNS) || findPhrase(a, ['top', 'up']) >= 0,
+      instruction: 'moves_money',
+      build: buildBill,
+    },
+    wholeReading: true,
+  },
   prompt: { line: "pay electricity, airtime, water or TV bills from the user's own wallet." },
   describe: (i) => `Pay ${amountIn(i.amount, i.currency, "the biller's currency")} to ${i.biller} for account ${i.account_number}.`,
   handler: (deps) => payBillHandler({ bills: deps.bills, fx: deps.fx }),

@@ -4,6 +4,7 @@ import { toTransferQuote, type Quote } from '../../quotes/quotes.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local } from '../money-format.js';
 import { ToolFailureReason, amountIn, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolFailure, type ToolOutcome, type ToolRun } from './contract.js';
+import { detectQuote } from '../local/read-intents.js';
 
 /**
  * quote_transfer: what a transfer would deliver (a firm quote with an id and an expiry when
@@ -17,6 +18,16 @@ export const quoteTransfer = defineTool({
     'Quote a transfer without sending: what the recipient gets, the rate and the fee. Also answers "how much is 100 USD in NGN". Moves no money; use it for questions about amounts, rates or fees.',
   movesMoney: false,
   readOnly: true,
+  local: {
+    // "how much is 100 USD in NGN", "what does @x get if I send 5k": never scored, so a question about money never reads as a send.
+    detect: {
+      rank: 30,
+      run: (a) => {
+        const draft = detectQuote(a);
+        return draft && 'call' in draft ? { kind: 'tool', call: draft.call } : undefined;
+      },
+    },
+  },
   prompt: { forQuestions: true },
   describe: (i, local) => `Quote ${amountIn(i.amount, i.currency, local)}${i.recipient ? ` to ${i.recipient}` : i.to_currency ? ` in ${i.to_currency}` : ''}.`,
   handler: (deps) => quoteTransferHandler(deps),

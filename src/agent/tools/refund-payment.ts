@@ -6,6 +6,7 @@ import { shortHash } from '../money-format.js';
 import { checkInput, defineTool, withPreview, type ToolContext, type ToolDeps, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { OptionalAmount, OptionalCurrency, PaymentIdArg, baseToCurrency, bothSides, callerPayment, namedAmount, paymentFigures, paymentLabel } from './payment-ops.js';
 import { MERCHANT_GROUP } from './payment-ops.js';
+import { detectPaymentOp } from '../local/payment-ops.js';
 
 export const RefundPaymentInput = z
   .object({
@@ -30,6 +31,8 @@ export const refundPayment = defineTool({
     "Refund one of the user's own settled payments (a customer paid them) back to the payer: everything not refunded yet, or `amount`. Use when the user asks to refund a payment by its id (pay_...).",
   movesMoney: true,
   readOnly: false,
+  // The merchant's own payment by id, with its own complete reading (payment-ops.ts), before the read-only questions.
+  local: { detect: { rank: 10, run: (a, ctx) => detectPaymentOp(a, ctx, 'refund_payment') } },
   prompt: { group: MERCHANT_GROUP },
   describe: (i) => `Refund ${i.amount ? `${i.amount}${i.currency ? ` ${i.currency}` : ''}` : 'everything not refunded yet'} of payment ${i.payment_id} to its payer${i.reason ? ` (reason: "${i.reason}")` : ''}.`,
   handler: (deps) => refundHandler(deps),

@@ -17,9 +17,10 @@ import { voidPayment } from './void-payment.js';
 /**
  * THE list of the agent's tools, in the order the model, MCP clients and the docs see them.
  * Everything else is generated from it: the tool names and input types (tool-inputs.ts), the
- * actions and descriptions (tools.ts), the executors (handlers.ts), the catalogue and the docs
- * table (catalogue.ts), the Claude engine's prompt and tool definitions, and the MCP tool list.
- * A new tool is one file in this folder and one line here (docs/architecture.md).
+ * actions (tools.ts), the executors (handlers.ts), the catalogue and the docs table
+ * (tool-catalogue.ts), the Claude engine's prompt and tool definitions, the MCP tool list, and
+ * the local engine's parser (local/index.ts: each tool's `local` intent). A new tool is one file
+ * in this folder and one line here (docs/architecture.md).
  */
 export const TOOLS = [
   sendTransfer,

@@ -5,6 +5,9 @@ import { ResolveMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
 import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, reportResult, settleSummary } from './market-results.js';
+import { buildResolve } from '../local/build-markets.js';
+import { shapesOf } from '../local/intent-shapes.js';
+import { RESOLVE_CUES } from '../local/lexicon.js';
 
 /** resolve_market: the creator names the winning outcome; the pool is paid out pro rata from escrow. */
 export const resolveMarket = defineTool({
@@ -14,6 +17,21 @@ export const resolveMarket = defineTool({
   description: 'Resolve a market the user created by naming the winning outcome; the pool is paid out pro rata.',
   movesMoney: true,
   readOnly: false,
+  local: {
+    scored: {
+      rank: 50,
+      cues: RESOLVE_CUES,
+      // "as yes" / "is no" reads as a resolution; an amount reads as something else.
+      score: (a) => {
+        const s = shapesOf(a);
+        return (s.marketId ? 2 : 0) + (s.amounts ? -2 : 0) + s.asYesNo;
+      },
+      gate: (a) => shapesOf(a).marketId || shapesOf(a).marketWord || a.tokens.some((t) => t.norm === 'resolve'),
+      instruction: 'takes_amount',
+      build: buildResolve,
+    },
+    wholeReading: true,
+  },
   prompt: { group: 'prediction markets' },
   describe: (i) => `Resolve the market "${i.market}" with "${i.outcome}" as the winning outcome and pay out the pool.`,
   handler: ({ markets }) => resolveMarketHandler(markets),

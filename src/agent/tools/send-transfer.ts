@@ -7,6 +7,12 @@ import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { claimTarget, previewClaim, sendAsClaim, type ClaimToolDeps } from '../claim-tools.js';
 import { local, shortHash } from '../money-format.js';
 import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { hasLemma } from '../local/analysis.js';
+import { buildTransfer } from '../local/build-transfer.js';
+import { amountPoints, shapesOf, TRANSFER_VERBS } from '../local/intent-shapes.js';
+import { TRANSFER_CUES } from '../local/lexicon.js';
+import { detectQuote } from '../local/read-intents.js';
+import { FEES_ANSWER } from '../local/replies-i18n.js';
 
 /**
  * send_transfer: money from the caller's wallet to a person, with an FX quote (a firm one when
@@ -21,6 +27,23 @@ export const sendTransfer = defineTool({
     "Send money from the user's own wallet to someone else (stablecoin transfer with an FX quote). Use when the user asks to send, pay or transfer money to a person.",
   movesMoney: true,
   readOnly: false,
+  local: {
+    scored: {
+      rank: 10,
+      cues: TRANSFER_CUES,
+      // A @handle (not a phone: that may be a bill's account) says "transfer"; a market word says not.
+      score: (a) => {
+        const s = shapesOf(a);
+        return (s.nonPhoneRecipients ? 4 : s.recipients.length ? 2 : 0) + (s.recipientAfterTo ? 1 : 0) + (s.marketWord ? -2 : 0) + amountPoints(s);
+      },
+      gate: (a) => hasLemma(a, ...TRANSFER_VERBS) || shapesOf(a).recipients.length > 0,
+      instruction: 'moves_money',
+      // "what would @x get if I send 5k?": a quote, else the fee rule.
+      onQuestion: (a) => detectQuote(a, true) ?? { reply: FEES_ANSWER[a.lang], reason: 'question' },
+      build: buildTransfer,
+    },
+    wholeReading: true,
+  },
   prompt: {
     line: "send money from the user's own wallet to a person (Telegram @username, E.164 phone, email, account id or 0x address), in the user's local currency or a named one; the service quotes FX and settles on-chain in the stablecoin.",
   },

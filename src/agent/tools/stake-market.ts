@@ -6,6 +6,10 @@ import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local, shortHash } from '../money-format.js';
 import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, stakeResult } from './market-results.js';
+import { findPhrase, hasLemma } from '../local/analysis.js';
+import { buildStake } from '../local/build-markets.js';
+import { amountPoints, shapesOf, STAKE_VERBS } from '../local/intent-shapes.js';
+import { STAKE_CUES } from '../local/lexicon.js';
 
 /** stake_market: the caller's money on one outcome of an open market, held in escrow on-chain. */
 export const stakeMarket = defineTool({
@@ -15,6 +19,25 @@ export const stakeMarket = defineTool({
   description: "Stake the user's own money on one outcome of an open prediction market.",
   movesMoney: true,
   readOnly: false,
+  local: {
+    scored: {
+      rank: 40,
+      cues: STAKE_CUES,
+      // "on yes" reads as a stake, and so does an amount "on" a market.
+      score: (a) => {
+        const s = shapesOf(a);
+        const onMarket = s.amounts > 0 && (s.marketId || s.marketWord) && findPhrase(a, ['on']) >= 0;
+        return (s.marketId ? 2 : 0) + amountPoints(s) + 2 * s.onYesNo + (onMarket ? 3 : 0);
+      },
+      gate: (a) => {
+        const s = shapesOf(a);
+        return hasLemma(a, ...STAKE_VERBS) || (hasLemma(a, 'put', 'back', 'place', 'go', 'stake') && s.amounts > 0 && (s.marketId || s.marketWord));
+      },
+      instruction: 'moves_money',
+      build: buildStake,
+    },
+    wholeReading: true,
+  },
   prompt: { group: 'prediction markets' },
   describe: (i, local) => `Stake ${amountIn(i.amount, i.currency, local)} on "${i.outcome}" in the market "${i.market}".`,
   handler: ({ markets, accounts, fx }) => stakeMarketHandler({ markets, accounts, fx }),

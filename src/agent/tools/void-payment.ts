@@ -5,6 +5,7 @@ import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome
 import { PaymentIdArg, baseToCurrency, bothSides, callerPayment, paymentFigures, paymentLabel } from './payment-ops.js';
 import { MERCHANT_GROUP } from './payment-ops.js';
 import { heldFailure, stepFailure, type HoldDeps } from './hold-ops.js';
+import { detectPaymentOp } from '../local/payment-ops.js';
 
 export const VoidPaymentInput = z.object({ payment_id: PaymentIdArg }).strict();
 export type VoidPaymentInput = z.infer<typeof VoidPaymentInput>;
@@ -21,6 +22,8 @@ export const voidPayment = defineTool({
     "Void the hold of one of the user's authorized (manual-capture) payments: what is not captured goes back to the payer. Use when the user asks to void, release or cancel the hold or authorization of a payment by its id (pay_...).",
   movesMoney: true,
   readOnly: false,
+  // The merchant's own payment by id, with its own complete reading (payment-ops.ts), before the read-only questions.
+  local: { detect: { rank: 10, run: (a, ctx) => detectPaymentOp(a, ctx, 'void_payment') } },
   prompt: { group: MERCHANT_GROUP },
   describe: (i) => `Release what payment ${i.payment_id} still holds back to its payer.`,
   handler: (deps) => voidHandler(deps),

@@ -1,0 +1,95 @@
+import { findPhrase, hasLemma, type Analysis } from './analysis.js';
+import { NO_WORDS, RECIPIENT_KINDS, YES_WORDS } from './lexicon.js';
+
+/**
+ * The shapes of a message that the tools' local intents score and gate on (a @handle suggests a
+ * transfer, an mkt_ id a market action, an amount any money action), read once per message and
+ * shared by every tool's `score` and `gate` (src/agent/tools/*.ts), plus the defining words
+ * those gates ask for.
+ */
+
+export const TRANSFER_VERBS = ['send', 'transfer', 'remit', 'wire', 'give', 'tip', 'lend', 'pay', 'move', 'forward', 'p2p'];
+export const BILL_NOUNS = [
+  'meter', 'smartcard', 'iuc', 'decoder', 'token', 'airtime', 'data', 'bundle', 'bill', 'electricity', 'prepaid', 'postpaid',
+  'subscription', 'kwh', 'units', 'recharge', 'topup', 'utility', 'utilities', 'light', 'credit', 'load',
+];
+export const MARKET_NOUNS = ['market', 'poll', 'prediction', 'markets', 'polls'];
+export const STAKE_VERBS = ['bet', 'stake', 'wager', 'punt'];
+export const LINK_NOUNS = ['link', 'checkout', 'invoice', 'paylink'];
+export const QUESTION_STARTS: ReadonlySet<string> = new Set(['will', 'who', 'what', 'which', 'is', 'are', 'does', 'do', 'can', 'when', 'how', 'whether', 'would', 'should', 'did']);
+export const HAVE_LEMMAS = ['have', 'got', 'left', 'remaining', 'own', 'hold'];
+
+export interface Shapes {
+  /** Token indices of recipients (@handle, phone, email, address, account id). */
+  recipients: number[];
+  /** Recipients other than a phone number (a phone may be a bill's account). */
+  nonPhoneRecipients: number;
+  /** A recipient right after "to". */
+  recipientAfterTo: boolean;
+  billerHit: boolean;
+  /** A biller named by its own name, not a generic word ("airtime"). */
+  namedBiller: boolean;
+  /** A number that looks like an account or meter number. */
+  accountLike: boolean;
+  marketWord: boolean;
+  marketId: boolean;
+  /** Positive amounts, and whether one is marked by a currency. */
+  amounts: number;
+  markedAmount: boolean;
+  /** "market: ...": the index of the market word before the colon, or -1. */
+  colon: number;
+  /** "as yes", "on no": how often a yes/no follows "on"/"for" (a stake) or "as"/"is"/"was"/"to" (a resolution). */
+  onYesNo: number;
+  asYesNo: number;
+  /** "what do I have", "what have I got". */
+  whatIHave: boolean;
+  /** "how much ... have/left/...". */
+  howMuchHave: boolean;
+}
+
+const memo = new WeakMap<Analysis, Shapes>();
+
+export function shapesOf(a: Analysis): Shapes {
+  const known = memo.get(a);
+  if (known) return known;
+  const recipients = a.tokens.flatMap((t, i) => (RECIPIENT_KINDS.has(t.kind) ? [i] : []));
+  const billerHit = a.billerMatches.length > 0;
+  const amounts = a.money.filter((m) => !m.negative);
+  let onYesNo = 0;
+  let asYesNo = 0;
+  a.lemmas.forEach((l, i) => {
+    const next = a.tokens[i + 1]?.norm ?? '';
+    if (!(YES_WORDS.has(next) || NO_WORDS.has(next))) return;
+    if (l === 'on' || l === 'for') onYesNo++;
+    if (l === 'as' || l === 'is' || l === 'was' || l === 'to') asYesNo++;
+  });
+  const shapes: Shapes = {
+    recipients,
+    nonPhoneRecipients: recipients.filter((i) => a.tokens[i]!.kind !== 'phone').length,
+    recipientAfterTo: recipients.some((i) => a.lemmas[i - 1] === 'to'),
+    billerHit,
+    namedBiller: a.billerMatches.some((m) => !m.entry.generic),
+    accountLike: a.tokens.some((t) => (t.kind === 'number' && !t.currency && (t.idLike || (t.digits?.length ?? 0) >= 7)) || (t.kind === 'phone' && billerHit)),
+    marketWord: hasLemma(a, 'market', 'poll', 'prediction'),
+    marketId: a.tokens.some((t) => t.kind === 'market_id'),
+    amounts: amounts.length,
+    markedAmount: amounts.some((m) => m.marked),
+    colon: a.lemmas.findIndex((l, i) => (l === 'market' || l === 'poll' || l === 'prediction') && [':', '-', '–', '—'].includes(a.lemmas[i + 1] ?? '')),
+    onYesNo,
+    asYesNo,
+    whatIHave: findPhrase(a, ['what', 'do', 'i', 'have']) >= 0 || findPhrase(a, ['what', 'have', 'i', 'got']) >= 0,
+    howMuchHave: findPhrase(a, ['how', 'much']) >= 0 && hasLemma(a, ...HAVE_LEMMAS),
+  };
+  memo.set(a, shapes);
+  return shapes;
+}
+
+/** Points an amount gives an action that takes one: 2 when a currency marks it, 1 when bare. */
+export function amountPoints(s: Shapes): number {
+  return s.amounts ? (s.markedAmount ? 2 : 1) : 0;
+}
+
+/** "in my wallet", "in my account", "what do I have". */
+export function asksWhatIHave(a: Analysis): boolean {
+  return shapesOf(a).whatIHave || findPhrase(a, ['in', 'my', 'wallet']) >= 0 || findPhrase(a, ['in', 'my', 'account']) >= 0;
+}
