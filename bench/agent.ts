@@ -13,11 +13,14 @@
  *  (`chain.custodialTransferAndWait`, the on-chain floor; a transfer turn makes two).
  *
  *   npx tsx bench/agent.ts [turns] [concurrency]
+ *   BENCH_CPU_PROF=<dir>: a V8 CPU profile of the full turns (sequential and concurrent).
  *
  * Called by bench/run.ts as `benchAgent({ print, seconds })`; `seconds` bounds the parse-only
  * phase (at least one pass over the corpus).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,6 +51,8 @@ export interface Row {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU of this process (service and bench client together) per call, ms: steadier than wall time on a loaded machine. */
+  cpuMs?: number;
   /** Against the row named in `ratioOf`: per-second figure divided by the baseline's. */
   ratio?: number;
   ratioOf?: string;
@@ -239,6 +244,7 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     /** One measured set of `fn` calls at `conc` in flight. */
     const measure = async (name: string, n: number, conc: number, fn: (i: number) => Promise<void>): Promise<{ row: Row; lat: number[] }> => {
       const lat: number[] = new Array(n);
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       await pool(
         Array.from({ length: n }, (_, i) => i),
@@ -250,8 +256,10 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
         },
       );
       const secs = (performance.now() - t0) / 1000;
+      const c = process.cpuUsage(cpu0);
+      const cpuMs = round((c.user + c.system) / 1000 / n, 2);
       const sorted = [...lat].sort((a, b) => a - b);
-      return { row: { name, n, concurrency: conc, perSecond: round(n / secs), p50Ms: round(percentile(sorted, 50), 2), p99Ms: round(percentile(sorted, 99), 2) }, lat };
+      return { row: { name, n, concurrency: conc, perSecond: round(n / secs), p50Ms: round(percentile(sorted, 50), 2), p99Ms: round(percentile(sorted, 99), 2), cpuMs }, lat };
     };
 
     const recipientTotal = async () => {
@@ -313,8 +321,22 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     const pingConc = await measure('baseline: GET /api/v1/ping', 1000, concurrency, () => ping());
     const bareSeq = await measure('baseline: bare custodial move + receipt', Math.min(20, sequentialTurns), 1, () => bareMove());
     const bareConc = await measure('baseline: bare custodial move + receipt', turns, concurrency, () => bareMove());
+    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the full turns only (service and bench share this process).
+    const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const seq = await fullTurns('full turn: POST /api/agent/settle (transfer)', sequentialTurns, 1);
     const conc = await fullTurns('full turn: POST /api/agent/settle (transfer)', turns, concurrency);
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      const file = path.join(process.env.BENCH_CPU_PROF!, `agent-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      profiler.disconnect();
+      print(`agent: CPU profile of the full turns in ${file}`);
+    }
 
     rows.push(pingSeq.row, pingConc.row, bareSeq.row, bareConc.row);
     rows.push({ ...seq.row, ratio: round(seq.row.perSecond / bareSeq.row.perSecond, 2), ratioOf: 'bare move, same concurrency' });
@@ -347,8 +369,8 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
 }
 
 function formatRows(rows: Row[]): string {
-  const head = ['measurement', 'n', 'in flight', 'per s', 'p50 ms', 'p99 ms', 'x bare move'];
-  const body = rows.map((r) => [r.name, String(r.n), String(r.concurrency), r.perSecond.toLocaleString('en-US'), String(r.p50Ms), String(r.p99Ms), r.ratio === undefined ? '-' : r.ratio.toFixed(2)]);
+  const head = ['measurement', 'n', 'in flight', 'per s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'x bare move'];
+  const body = rows.map((r) => [r.name, String(r.n), String(r.concurrency), r.perSecond.toLocaleString('en-US'), String(r.p50Ms), String(r.p99Ms), r.cpuMs === undefined ? '-' : String(r.cpuMs), r.ratio === undefined ? '-' : r.ratio.toFixed(2)]);
   return align(head, body);
 }
 

@@ -62,7 +62,9 @@ export interface RelayAttempts {
   sent(id: string, generation: number, txHash: string): Promise<void>;
   /** `sent` inside the relay journal's commit (before the broadcast); optional. */
   sentIn?(tx: Tx, id: string, generation: number, txHash: string): Promise<void>;
-  close(id: string, answer: NonNullable<RelayAttempt['answer']>): Promise<void>;
+  /** `openAlone` inside `tx` (the transaction that records the move); optional. */
+  open?(tx: Tx, a: NewRelayAttempt): Promise<RelayAttempt | undefined>;
+  close(id: string, answer: NonNullable<RelayAttempt['answer']>, tx?: Tx): Promise<void>;
 }
 
 export interface OwnedRelayChain extends RelayChain {
@@ -85,6 +87,10 @@ export interface OwnedRelayRequest {
   timeoutMs?: number;
   since?: Date | string;
   onSent?: (txHash: Hex) => Promise<void> | void;
+  /** The attempt the caller opened itself (`attempts.open`, in its own record's transaction) for `signed`: relayed at once. */
+  opened?: { row: RelayAttempt; auth: TransferAuthorization; signature: Hex };
+  /** The caller writes the run's answer in the transaction that records the outcome (one commit fewer); given the write instead. */
+  answerIn?: (write: (tx: Tx) => Promise<void>) => void;
 }
 
 export function relayAttemptId(kind: string, from: string, nonce: string): string {
@@ -94,6 +100,7 @@ export function relayAttemptId(kind: string, from: string, nonce: string): strin
 const POLL_MS = 250;
 
 export async function relayOwned(chain: OwnedRelayChain, attempts: RelayAttempts, req: OwnedRelayRequest): Promise<RelayOutcome> {
+  if (req.opened) return run(chain, attempts, req, req.opened.row, req.opened.auth, req.opened.signature, true);
   const id = relayAttemptId(req.kind, req.from, req.nonce);
   let row = await attempts.get(id);
   if (row?.state === 'done' && row.answer?.ok) return settledFrom(row);
@@ -196,6 +203,8 @@ async function run(
   fresh: boolean,
 ): Promise<RelayOutcome> {
   attempts.running.add(row.id);
+  const close = (answer: NonNullable<RelayAttempt['answer']>) =>
+    req.answerIn ? req.answerIn((tx) => attempts.close(row.id, answer, tx)) : attempts.close(row.id, answer);
   try {
     const outcome = await relayOnce(chain, auth, signature, {
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
@@ -211,11 +220,11 @@ async function run(
         await req.onSent?.(txHash);
       },
     });
-    if (outcome.status === 'settled') await attempts.close(row.id, { ok: true, txHash: outcome.txHash });
+    if (outcome.status === 'settled') await close({ ok: true, txHash: outcome.txHash });
     else if (outcome.status === 'failed') {
       // Provable only for the run that signed this authorization: nobody else ever sent it.
       if (!fresh) return { status: 'pending', ...(outcome.txHash ? { txHash: outcome.txHash } : {}), message: `${outcome.message}; an earlier send may still land`, mayHaveSent: true };
-      await attempts.close(row.id, {
+      await close({
         ok: false,
         reason: outcome.spent ? 'insufficient_balance' : outcome.reason,
         message: outcome.message,

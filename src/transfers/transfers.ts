@@ -6,8 +6,12 @@ import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, usedToday, SpendUsageTable, type Limits } from '../limits/limits.js';
 import { rangeAll } from '../store/index.js';
-import { moveWithFeeOnce } from '../wallet/custodial-fee-move.js';
-import { holdKey, settleHold, withWalletFunds } from '../wallet/holds.js';
+import type { RelayAttempt } from '../chain/owned-relay.js';
+import type { Tx } from '../store/index.js';
+import type { MoveRequest } from '../wallet/custodial-move.js';
+import { attemptFor, moveWithFeeOnce, signWithFee, type FeeRequest, type PreparedMove } from '../wallet/custodial-fee-move.js';
+import { holdKey, settleHold } from '../wallet/holds.js';
+import { holdAndSubmit, type SubmitDeps } from './transfer-submit.js';
 import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
@@ -71,6 +75,10 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   private readonly feePolicy: FeePolicy = this.opts.feePolicy ?? DEFAULT_FEE_POLICY;
   /** What a new transfer row carries of the served mode (also for firm quotes' rows). */
   readonly mark: { livemode?: false } = modeMark(this.opts.livemode);
+
+  private get submitDeps(): SubmitDeps {
+    return { store: this.store, chain: this.chain, defaultLimits: this.opts.defaultLimits, fmt: (v) => this.fmtStable(v) };
+  }
 
   /** The wallet transfer fees are paid into. */
   get feeWalletAddress(): Address {
@@ -136,6 +144,13 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     return { ok: true, preview: { sender, recipient: recipient.recipient, quote: q.quote, limits } };
   }
 
+  /** A priced transfer's row, `quoted` and valid for QUOTE_TTL_MS. */
+  private newRow(p: TransferPreview, input: SendTransferInput, meta: { requestId?: string }, now: Date): Transfer {
+    const expiresAt = new Date(now.getTime() + (this.opts.quoteTtlMs ?? QUOTE_TTL_MS));
+    const row = buildTransferRow({ ...p, fromAddress: this.wallets.addressOf(p.sender), input, expiresAt, now, ...(meta.requestId ? { requestId: meta.requestId } : {}) });
+    return { ...row, ...this.mark };
+  }
+
   /** Records a quote valid for QUOTE_TTL_MS; `confirm` executes it. */
   async quote(
     accountId: string,
@@ -144,31 +159,46 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const p = await this.preview(accountId, input);
     if (!p.ok) return p;
-    const { sender, recipient, quote } = p.preview;
-    const now = this.now();
-    const row = buildTransferRow({
-      sender,
-      fromAddress: this.wallets.addressOf(sender),
-      recipient,
-      input,
-      quote,
-      expiresAt: new Date(now.getTime() + (this.opts.quoteTtlMs ?? QUOTE_TTL_MS)),
-      now,
-      ...(meta.requestId ? { requestId: meta.requestId } : {}),
-    });
-    const transfer = await this.store.write(Transfers, (t) => t.insert({ ...row, ...this.mark }));
+    const transfer = await this.store.write(Transfers, (t) => t.insert(this.newRow(p.preview, input, meta, this.now())));
     return { ok: true, transfer };
   }
 
-  /** Quote and execute in one step (the agent's send_transfer). */
+  /**
+   * Quote and execute in one step (the agent's send_transfer): the row is written `submitted`
+   * with its hold, its limit reservation and (when the fee moves with it) its relay attempt in
+   * one transaction, never `quoted` first (docs/performance.md, issue 23 fourth round).
+   */
   async send(
     accountId: string,
     input: SendTransferInput,
     meta: { requestId?: string } = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
-    const q = await this.quote(accountId, input, meta);
-    if (!q.ok) return q;
-    return this.confirm(accountId, q.transfer.id);
+    const p = await this.preview(accountId, input);
+    if (!p.ok) return p;
+    const sender = p.preview.sender;
+    const now = this.now();
+    const row = this.newRow(p.preview, input, meta, now);
+    // Signed before the transaction (no chain call inside one), so the attempt opens with the row.
+    const attempts = this.opts.attempts;
+    const sign = this.withFee(row) && attempts?.open ? await signWithFee(this.chain, this.moveOf(row), this.feeOf(row)) : undefined;
+    const signed = sign?.ok ? sign.signed : undefined;
+    let opened: RelayAttempt | undefined;
+    const submitted = await holdAndSubmit(this.submitDeps, row, sender, now, async (tx, patch) => {
+      const t = tx.table(Transfers);
+      if (patch.status === 'failed') {
+        await t.insert({ ...row, ...patch });
+        return undefined;
+      }
+      const inserted = await t.insert({ ...row, ...patch });
+      if (signed) {
+        opened = await attempts!.open!(tx, attemptFor(this.moveOf(row), signed));
+        // A new transfer's nonce was never used: someone else owning it is a bug, and nothing moved.
+        if (!opened) throw new Error(`relay attempt of new transfer ${row.id} already open`);
+      }
+      return inserted;
+    });
+    if (!submitted.ok) return submitted;
+    return this.execute(submitted.transfer, sender, signed && opened ? { signed, opened } : {});
   }
 
   /**
@@ -191,45 +221,16 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     const sender = await this.accounts.get(accountId);
     if (!sender) return fail(TransferReason.accountNotFound, 'Your account was not found.');
 
-    // The balance is read outside the transaction (no chain call inside one); the check
-    // against it, net of other moves in flight from this wallet, happens inside, together
-    // with the hold, the limit reservation and `quoted -> submitted`.
-    const totalDebit = BigInt(existing.totalDebit);
-    const submitted = await withWalletFunds(this.store, this.chain, existing.fromAddress as Address, async (tx, funds) => {
-      const reserved = await funds.reserve({
-        key: holdKey('transfer', existing.id),
-        amount: totalDebit,
-        limit: { account: sender, amount: BigInt(existing.stablecoinAmount), now, defaults: this.opts.defaultLimits },
-        fmt: (v) => this.fmtStable(v),
-      });
-      const t = tx.table(Transfers);
-      if (!reserved.ok) {
-        const message =
-          reserved.reason === 'insufficient_balance'
-            ? `Insufficient balance: this needs ${this.fmtStable(totalDebit)} (including the ${this.fmtStable(BigInt(existing.fee))} fee) and your wallet has ${this.fmtStable(reserved.available)}${reserved.available === reserved.balance ? '' : ' available, after payments still in progress'}.`
-            : reserved.message;
-        await t.update(
-          existing.id,
-          { status: 'failed', failureReason: reserved.reason, failureMessage: message, feeStatus: 'none', updatedAt: nowIso() },
-          { status: 'quoted' },
-        );
-        return fail(reserved.reason, message, 'amount');
-      }
-      const row = await t.update(
-        existing.id,
-        { status: 'submitted', reservation: reserved.reservation, submittedAt: nowIso(), updatedAt: nowIso() },
-        { status: 'quoted' },
-      );
-      // Someone else confirmed it first: undo our reservations by aborting the transaction.
-      if (!row) throw new ConcurrentConfirm();
-      return { ok: true as const, transfer: row };
-    }).catch((e: unknown) => {
+    const submitted = await holdAndSubmit(this.submitDeps, existing, sender, now, (tx, patch) =>
+      tx.table(Transfers).update(existing.id, patch, { status: 'quoted' }).then((row) => {
+        // Someone else confirmed it first: undo our reservations by aborting the transaction.
+        if (!row && patch.status === 'submitted') throw new ConcurrentConfirm();
+        return row;
+      }),
+    ).catch((e: unknown) => {
       if (e instanceof ConcurrentConfirm) return fail(TransferReason.invalidState, `Transfer ${transferId} is already being sent.`);
       throw e;
     });
-    if (!submitted.ok && submitted.reason === 'chain_unavailable') {
-      return fail(TransferReason.chainUnavailable, 'The network is not reachable right now; nothing was sent. Try again shortly.');
-    }
     if (!submitted.ok) return submitted;
     return this.execute(submitted.transfer, sender);
   }
@@ -266,13 +267,26 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
 
   // ------------------------------------------------------------------------ internals
 
-  private async execute(transfer: Transfer, sender: Account): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
-    const move = { fromIndex: transfer.fromIndex, to: transfer.toAddress as Address, value: BigInt(transfer.stablecoinAmount), kind: 'transfer', id: transfer.id };
-    // One on-chain move for the transfer and its fee when the token takes both in one
-    // transaction (docs/performance.md, issue 23 point 3); otherwise the fee follows the principal.
-    const withFee = this.chain.batchTransfers && transfer.feeStatus === 'pending' && BigInt(transfer.fee) > 0n;
+  private moveOf(t: Transfer): MoveRequest {
+    return { fromIndex: t.fromIndex, to: t.toAddress as Address, value: BigInt(t.stablecoinAmount), kind: 'transfer', id: t.id };
+  }
+
+  private feeOf(t: Transfer): FeeRequest {
+    return { to: this.feeWalletAddress, value: BigInt(t.fee), kind: 'transfer-fee' };
+  }
+
+  /** One on-chain move for the transfer and its fee when the token takes both in one transaction (issue 23 point 3). */
+  private withFee(t: Transfer): boolean {
+    return this.chain.batchTransfers && t.feeStatus === 'pending' && BigInt(t.fee) > 0n;
+  }
+
+  private async execute(transfer: Transfer, sender: Account, prepared: PreparedMove = {}): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+    const move = this.moveOf(transfer);
+    const withFee = this.withFee(transfer);
+    // The relay attempt's answer is written with the outcome below (one commit fewer).
+    let answer: ((tx: Tx) => Promise<void>) | undefined;
     const outcome = withFee
-      ? await moveWithFeeOnce(this.chain, move, { to: this.feeWalletAddress, value: BigInt(transfer.fee), kind: 'transfer-fee' }, this.opts.confirmTimeoutMs, this.opts.attempts)
+      ? await moveWithFeeOnce(this.chain, move, this.feeOf(transfer), this.opts.confirmTimeoutMs, this.opts.attempts, { ...prepared, answerIn: (w) => void (answer = w) })
       : await this.move(move);
     // `withFee`: the fee moved in the same transaction as the principal (all or none). The
     // principal left the wallet (with its fee when batched); an unpaid fee stays held until it
@@ -282,6 +296,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       moved: BigInt(transfer.stablecoinAmount) + (withFee ? BigInt(transfer.fee) : 0n),
       settled: (txHash, at) => ({ status: 'settled', txHash, ...(withFee ? { feeStatus: 'settled', feeTxHash: txHash } : {}), settledAt: at }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message, feeStatus: 'none' }),
+      ...(answer ? { alsoIn: answer } : {}),
     });
     let row = recorded.row;
     if (outcome.status === 'failed') {

@@ -1,7 +1,9 @@
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
+import type { TransferAuthorization } from '../chain/authorization.js';
+import type { Tx } from '../store/index.js';
 import type { ChainPort } from '../chain/port.js';
 import { relayOnce, type RelayOutcome } from '../chain/relay.js';
-import { relayOwned, type OwnedRelayChain, type RelayAttempts } from '../chain/owned-relay.js';
+import { relayOwned, type NewRelayAttempt, type OwnedRelayChain, type RelayAttempt, type RelayAttempts } from '../chain/owned-relay.js';
 import type { MoveOutcome, MoveRequest } from './custodial-move.js';
 
 /**
@@ -28,14 +30,61 @@ export interface FeeRequest {
   kind: string;
 }
 
-export async function moveWithFeeOnce(chain: ChainPort, req: MoveRequest, fee: FeeRequest, timeoutMs?: number, attempts?: RelayAttempts): Promise<MoveOutcome> {
+type Signed = { auth: TransferAuthorization; signature: Hex };
+
+/** Both authorizations of a move and its fee, signed (nothing sent). */
+export interface SignedWithFee {
+  principal: Signed;
+  fee: Signed;
+}
+
+export async function signWithFee(chain: ChainPort, req: MoveRequest, fee: FeeRequest): Promise<{ ok: true; signed: SignedWithFee } | { ok: false; message: string }> {
   const [principal, feeAuth] = await Promise.all([
     chain.signCustodialAuthorization({ fromIndex: req.fromIndex, to: req.to, value: req.value, nonce: chain.nonceFor(req.kind, req.id) }),
     chain.signCustodialAuthorization({ fromIndex: req.fromIndex, to: fee.to, value: fee.value, nonce: chain.nonceFor(fee.kind, req.id) }),
   ]);
-  if (!principal.ok) return { status: 'pending', message: principal.message };
-  if (!feeAuth.ok) return { status: 'pending', message: feeAuth.message };
-  const feeSigned = { auth: feeAuth.auth, signature: feeAuth.signature };
+  if (!principal.ok) return { ok: false, message: principal.message };
+  if (!feeAuth.ok) return { ok: false, message: feeAuth.message };
+  return { ok: true, signed: { principal: { auth: principal.auth, signature: principal.signature }, fee: { auth: feeAuth.auth, signature: feeAuth.signature } } };
+}
+
+/** The attempt row for a signed move (`attempts.open` in the transaction that records it). */
+export function attemptFor(req: MoveRequest, signed: SignedWithFee): NewRelayAttempt {
+  const a = signed.principal.auth;
+  return {
+    kind: req.kind,
+    subject: req.id,
+    payer: a.from,
+    nonce: a.nonce,
+    validBefore: a.validBefore,
+    authorization: { from: a.from, to: a.to, value: a.value.toString(), validAfter: a.validAfter.toString(), validBefore: a.validBefore.toString(), nonce: a.nonce },
+    signature: signed.principal.signature,
+  };
+}
+
+/**
+ * `prepared`: signed beforehand, its attempt opened by the caller (`opened`, in the transaction
+ * that recorded the move: one commit fewer); `answerIn`: the caller writes the attempt's answer in
+ * the transaction that records the outcome (one more).
+ */
+export interface PreparedMove {
+  signed?: SignedWithFee;
+  opened?: RelayAttempt;
+  answerIn?: (write: (tx: Tx) => Promise<void>) => void;
+}
+
+export async function moveWithFeeOnce(
+  chain: ChainPort,
+  req: MoveRequest,
+  fee: FeeRequest,
+  timeoutMs?: number,
+  attempts?: RelayAttempts,
+  prepared: PreparedMove = {},
+): Promise<MoveOutcome> {
+  const s = prepared.signed ? { ok: true as const, signed: prepared.signed } : await signWithFee(chain, req, fee);
+  if (!s.ok) return { status: 'pending', message: s.message };
+  const principal = { ok: true as const, ...s.signed.principal };
+  const feeSigned = s.signed.fee;
   const batch: OwnedRelayChain = {
     submitTransferWithAuthorization: (auth, signature, opts) =>
       chain.submitTransferWithAuthorizations([{ auth, signature }, feeSigned], opts?.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
@@ -54,6 +103,8 @@ export async function moveWithFeeOnce(chain: ChainPort, req: MoveRequest, fee: F
         from: chain.custodialAddress(req.fromIndex),
         nonce: chain.nonceFor(req.kind, req.id),
         sign: async () => principal,
+        ...(prepared.opened ? { opened: { row: prepared.opened, auth: principal.auth, signature: principal.signature } } : {}),
+        ...(prepared.answerIn ? { answerIn: prepared.answerIn } : {}),
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       })
     : await relayOnce(batch, principal.auth, principal.signature, timeoutMs === undefined ? {} : { timeoutMs });

@@ -76,6 +76,8 @@ export interface UserMoveRecord<R extends UserMoveRow> {
   pending?: (txHash: Hex) => Patch<R> | undefined;
   /** More writes in the same transaction, once this call moved the row to settled (a market's pools). */
   afterSettled?: (tx: Tx, row: R) => Promise<void>;
+  /** Written in the same transaction whatever the outcome (the relay attempt's answer: one commit fewer). */
+  alsoIn?: (tx: Tx) => Promise<void>;
 }
 
 export type FailedMove = Extract<MoveOutcome, { status: 'failed' }>;
@@ -90,6 +92,7 @@ export function recordUserMove<R extends UserMoveRow>(store: Store, outcome: Mov
     const t = tx.table(r.table);
     const at = nowIso();
     let row: R | undefined;
+    await r.alsoIn?.(tx);
     if (outcome.status === 'settled') {
       row = await t.update(r.row.id, { ...r.settled(outcome.txHash, at), updatedAt: at }, r.inFlight);
       if (row) {

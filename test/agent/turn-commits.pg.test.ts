@@ -1,0 +1,60 @@
+/**
+ * The commits of one agent transfer turn on PostgreSQL, counted at the driver (every `COMMIT`
+ * the service's pool sends) over real HTTP, from the request to its answer (docs/performance.md,
+ * "Issue 23, fourth round"); the embedded store's count is test/agent/turn-commits.test.ts.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { usdc } from '../helpers/money.js';
+
+let svc: TestService;
+let sender: Merchant;
+const sent: string[] = [];
+let counting = false;
+const original = pg.Client.prototype.query;
+
+beforeAll(async () => {
+  svc = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
+  const recipient = await createMerchant(svc.api, 'Amina');
+  sender = await createMerchant(svc.api, 'Wanjiru');
+  await svc.deps.accounts.update(sender.accountId, { country: 'KE', localCurrency: 'KES' });
+  await svc.deps.accounts.update(recipient.accountId, { country: 'NG', localCurrency: 'NGN', telegramUsername: 'amina_turns_pg' });
+  const a = (await svc.deps.accounts.get(sender.accountId))!;
+  const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(a.walletIndex), usdc('100'), { nativeAmount: 0n });
+  if (!funded.ok) throw new Error(funded.message);
+  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
+    if (counting) sent.push(typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?'));
+    return (original as any).apply(this, args);
+  };
+});
+afterAll(async () => {
+  pg.Client.prototype.query = original;
+  await svc?.stop({ removeData: true });
+});
+
+async function countedTurn() {
+  sent.length = 0;
+  counting = true;
+  const r = await call(`${svc.api}/agent/settle`, { key: sender.key, body: { message: 'send 500 KES to @amina_turns_pg' } });
+  counting = false;
+  return { r, statements: [...sent] };
+}
+
+describe('one agent transfer turn on PostgreSQL', () => {
+  it('commits at most MAX_COMMITS times', async () => {
+    await countedTurn(); // warm: prepared statements, caches
+    const { r, statements } = await countedTurn();
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.transfer).toMatchObject({ status: 'settled', fee_status: 'settled' });
+    const commits = statements.filter((s) => s === 'COMMIT');
+    // eslint-disable-next-line no-console
+    console.log(`agent transfer turn on PostgreSQL: ${commits.length} commits, ${statements.length} statements`);
+    expect(commits.length).toBeLessThanOrEqual(MAX_COMMITS);
+    expect(statements.length).toBeLessThanOrEqual(MAX_STATEMENTS);
+  });
+});
+
+/** The same five as on the embedded store (eight at 126f3fe, in 54 statements). */
+const MAX_COMMITS = 5;
+const MAX_STATEMENTS = 45;
