@@ -14,7 +14,7 @@ import { keysRouter } from './api/keys.router.js';
 import { policiesRouter } from './api/policies.router.js';
 import { jwksRouter, receiptsRouter } from './api/receipts.router.js';
 import { agentActionsRouter } from './api/agent-actions.router.js';
-import { paymentsRouter } from './api/payments.router.js';
+import { paymentsCreateRouter, paymentsRouter } from './api/payments.router.js';
 import { checkoutRouter } from './api/checkout.router.js';
 import { openapiRouter } from './api/openapi.router.js';
 import { appPaymentsRouter } from './api/app-payments.router.js';
@@ -47,10 +47,12 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
   const agentLimiter = agentRateLimiter(core);
   return {
+    // The create, the route a merchant's server calls most: ahead of every other router.
+    hot: [paymentsCreateRouter(core)],
     // The public checkout read is the most polled route: answered before the API's body parsing.
     root: [checkoutRouter(core), healthRouter(core), metricsRouter(core), jwksRouter(core)],
     api: [
-      // The hottest route first: a request walks the routers in order until one answers.
+      // Hot routes first (the create is in `hot`): a request walks the routers in order until one answers.
       paymentsRouter(core),
       authRouter(core),
       // Before the keys router: /keys/:id/policy authenticates on its own (docs/policies.md).

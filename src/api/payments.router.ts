@@ -1,9 +1,10 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { CreatePaymentInput, ListPaymentsQuery, PaymentId } from '../payments/schemas.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey, requireSession } from '../http/auth.js';
+import { apiJsonBody } from '../http/app.js';
 import { PaymentList, PaymentResource, paymentResource } from '../http/present.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401, E401s, E409, E413, E404payment } from '../http/openapi-common.js';
@@ -110,6 +111,53 @@ registerRoute({
   responses: { 200: { description: 'The key is valid.', schema: PingResponse }, 401: E401 },
 });
 
+/**
+ * The create's JSON answer written directly: what `res.json` sends (same Content-Type, length and
+ * body) without its per-call lookups (app settings, mime and charset parsing), which showed in the
+ * create's profile (docs/performance.md, issue 23 fourth round).
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Interface 4.1: the create, shared by the bearer route and the dashboard's session route. */
+function createHandler(deps: Core): RequestHandler {
+  return async (req, res) => {
+    const key = req.get('Idempotency-Key');
+    if (key !== undefined && !IdempotencyKeyHeader.safeParse(key).success) {
+      throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
+    }
+    const input = parseInput(CreatePaymentInput, req.body);
+    if (input.webhook_url !== undefined && deps.webhooks) {
+      // Production refuses non-https and non-public webhook targets (src/webhooks/url-guard.ts).
+      const checked = await deps.webhooks.checkUrl(input.webhook_url, 'webhook_url');
+      if (!checked.ok) throw invalidRequest(checked.message, checked.param);
+    }
+    const who = auth(res);
+    const created = await deps.payments.create(who.accountId, input, key, who.livemode);
+    if (!created.ok) throw invalidRequest(created.message, created.param, CREATE_STATUS.refused[created.reason] ?? CREATE_STATUS.invalid);
+    // Stripe's convention: tell the client this answer repeats an earlier request.
+    if (created.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    const p = created.payment;
+    sendJson(res, created.created ? CREATE_STATUS.created : CREATE_STATUS.found, paymentResource(p, deps.payments.checkoutUrl(p.id), await deps.present.payment(p)));
+  };
+}
+
+/**
+ * `POST /api/v1/payments`, the hottest route: mounted ahead of every other router
+ * (`HttpRoutes.hot`) with the API's own body handling, then the key, in the order the API chain
+ * applies them (a non-JSON body 400, a malformed one 400, then 401 without a valid key).
+ */
+export function paymentsCreateRouter(deps: Core): Router {
+  const r = Router();
+  r.post('/api/v1/payments', ...apiJsonBody(), requireKey(deps), createHandler(deps));
+  return r;
+}
+
 /** Interface 4.1, 4.3; DESIGN.md 4 (read and list). Bearer key only. */
 export function paymentsRouter(deps: Core): Router {
   const r = Router();
@@ -121,26 +169,9 @@ export function paymentsRouter(deps: Core): Router {
     res.json({ ok: true, account: auth(res).accountId, live: auth(res).livemode } satisfies PingResponse);
   });
 
-  const create: RequestHandler = async (req, res) => {
-    const key = req.get('Idempotency-Key');
-    if (key !== undefined && !IdempotencyKeyHeader.safeParse(key).success) {
-      throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
-    }
-    const input = parseInput(CreatePaymentInput, req.body);
-    if (input.webhook_url !== undefined && deps.webhooks) {
-      // Production refuses non-https and non-public webhook targets (src/webhooks/url-guard.ts).
-      const checked = await deps.webhooks.checkUrl(input.webhook_url, 'webhook_url');
-      if (!checked.ok) throw invalidRequest(checked.message, checked.param);
-    }
-    const created = await deps.payments.create(auth(res).accountId, input, key, auth(res).livemode);
-    if (!created.ok) throw invalidRequest(created.message, created.param, CREATE_STATUS.refused[created.reason] ?? CREATE_STATUS.invalid);
-    // Stripe's convention: tell the client this answer repeats an earlier request.
-    if (created.replayed) res.set('Idempotent-Replayed', 'true');
-    res.status(created.created ? CREATE_STATUS.created : CREATE_STATUS.found).json(await present(created.payment));
-  };
-  r.post('/v1/payments', create);
-  // The dashboard's "New payment" (issue 27): the same use case with the session cookie.
-  r.post('/app/payments', requireSession(deps), create);
+  // POST /v1/payments is answered ahead of this router (paymentsCreateRouter); the dashboard's
+  // "New payment" (issue 27) is the same use case with the session cookie.
+  r.post('/app/payments', requireSession(deps), createHandler(deps));
 
   r.get('/v1/payments', async (req, res) => {
     const q = parseInput(ListPaymentsQuery, req.query);

@@ -1,4 +1,4 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,11 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
 
 /** Every router of the HTTP doors, from the one list (src/doors.ts). */
 export interface HttpRoutes {
+  /**
+   * The hottest API routes (the create), mounted first: each names its full path (`/api/...`)
+   * and parses its own body with `apiJsonBody()`, so a request skips the other routers' layers.
+   */
+  hot?: Router[];
   /** Outside /api and before it (health probes). */
   root: Router[];
   /** Mounted under /api, in order, after the JSON body parser. */
@@ -100,20 +105,17 @@ export function createApp(
     next();
   });
 
+  // Ahead of the root routers and the API chain: the create walked about fifteen layers
+  // (checkout, health, metrics, jwks, error shapes, the payments router's own) before its
+  // handler; each costs a path match per request (docs/performance.md, issue 23 fourth round).
+  for (const r of routes.hot ?? []) app.use(r);
   for (const r of routes.root) app.use(r);
 
   const api = express.Router();
   // Error body shape per route family (interface 7), chosen before the body is parsed.
   api.use('/checkout', useErrorShape('checkout'));
   api.use(['/agent', '/chat'], useErrorShape('agent'));
-  api.use((req, _res, next) => {
-    const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
-    if ((hasBody || req.headers['transfer-encoding']) && !req.is('application/json') && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) {
-      throw invalidRequest('Content-Type must be application/json.');
-    }
-    next();
-  });
-  api.use(express.json({ limit: '100kb', strict: true }));
+  api.use(apiJsonBody());
   for (const r of routes.api) api.use(r);
   api.use(notFoundHandler);
   app.use('/api', api);
@@ -122,6 +124,24 @@ export function createApp(
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * The API's body handling, in this order: a body on a state change must be JSON (400 otherwise),
+ * then it is parsed (at most 100 kB). The API router uses it for every route; a hot route
+ * (`HttpRoutes.hot`) puts it in front of its own handlers.
+ */
+export function apiJsonBody(): RequestHandler[] {
+  return [
+    (req, _res, next) => {
+      const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
+      if ((hasBody || req.headers['transfer-encoding']) && !req.is('application/json') && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method)) {
+        throw invalidRequest('Content-Type must be application/json.');
+      }
+      next();
+    },
+    express.json({ limit: '100kb', strict: true }),
+  ];
 }
 
 /** The headers a middleware that reads nothing of the request sets (helmet with static directives). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { defineTable, type Store, type Subscription } from '../store/index.js';
 import { newId, nowIso, randomBase62 } from '../lib/ids.js';
@@ -41,7 +41,8 @@ export const CreateKeyInput = z.object({
 });
 export type CreateKeyInput = z.input<typeof CreateKeyInput>;
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+// One-shot `hash` (Node >= 20.12): a fifth of createHash's cost per call; every authenticated request hashes its key.
+export const hashSecret = (secret: string) => hash('sha256', secret, 'hex');
 export const maskedPrefix = (last4: string, livemode = true) => `${livemode ? KEY_PREFIX : TEST_KEY_PREFIX}…${last4}`;
 
 /** A key as listed: never the secret (interface 2.3, 4.4). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { defineTable, rangePages, type InsertOrGet, type Store, type Tx } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
@@ -59,15 +59,36 @@ export interface CreateResult {
 }
 
 function canonicalHash(value: unknown): string {
-  const canon = (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
-        )
-      : v;
-  return createHash('sha256').update(JSON.stringify(canon(value))).digest('hex');
+  return hash('sha256', canonicalJson(value) as string, 'hex');
+}
+
+/**
+ * `JSON.stringify` of `value` with the keys of every object (not inside arrays) sorted, written
+ * in one pass: the same text, byte for byte, as stringifying a sorted copy (stored request
+ * hashes and idempotency ids compare against it; test/payments/canonical-hash.unit.test.ts),
+ * without building that copy per create. Arrays and primitives are JSON.stringify's own.
+ */
+export function canonicalJson(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value) as string | undefined;
+  const o = value as Record<string, unknown>;
+  // The sorted copy's own key order: integer keys (array indices) first in numeric order, as
+  // every object lists them (and Object.keys already does here), then the others sorted.
+  const keys = Object.keys(o);
+  let indices = 0;
+  while (indices < keys.length && isArrayIndex(keys[indices]!)) indices++;
+  const ordered = indices === 0 ? keys.sort() : keys.slice(0, indices).concat(keys.slice(indices).sort());
+  let out = '';
+  for (const k of ordered) {
+    const v = canonicalJson(o[k]);
+    // As in an object JSON.stringify writes: undefined, functions and symbols leave the key out.
+    if (v !== undefined) out += `${out ? ',' : ''}${JSON.stringify(k)}:${v}`;
+  }
+  return `{${out}}`;
+}
+
+/** A key an object lists before its other keys: a canonical integer below 2^32 - 1. */
+function isArrayIndex(k: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) <= 4_294_967_294;
 }
 
 /** A number as exact decimal text; exponent forms (1e-7) mean more precision than any currency has. */

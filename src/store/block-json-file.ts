@@ -45,7 +45,8 @@ interface Dirty {
  * lowdb adapter that stores the database as a manifest (`db.json`) over block files
  * (`db.json.blocks/`), and makes every write durable and atomic:
  *
- * 1. every block whose rows changed is written to a new file: temp file, fdatasync, rename;
+ * 1. every block whose rows changed is written to a new file (a name never used before, so no
+ *    temp file and rename: until step 3 no manifest refers to it), fdatasynced;
  * 2. the blocks directory is fsynced;
  * 3. the manifest naming the new set of blocks is written: temp file, fdatasync, rename
  *    over `db.json`, fsync of its directory. This rename is the commit: a reader sees the
@@ -190,7 +191,8 @@ export class BlockJSONFile implements Adapter<DbData> {
           const json = slice.map((r, i) => (prev?.json && prev.rows[i] === r ? prev.json[i]! : JSON.stringify(r)));
           const file = `${encodeURIComponent(name)}.${b}.${gen}.json`;
           const full = path.join(this.blocksDir, file);
-          writes.push({ tmp: `${full}.tmp`, file: full, chunks: [sharedBytes(`[${json.join(',')}]`)] });
+          // Written under its final name: new, and referenced by no manifest until this commit's.
+          writes.push({ file: full, chunks: [sharedBytes(`[${json.join(',')}]`)] });
           block = { rows: slice, file, json };
         }
         out.push(block);

@@ -1,8 +1,12 @@
 import { Worker } from 'node:worker_threads';
 
-/** One file of a commit: written to `tmp`, fdatasynced, then renamed to `file`. */
+/**
+ * One file of a commit: written to `tmp`, fdatasynced, then renamed to `file`; without `tmp`,
+ * written and fdatasynced under `file` itself (a block: its name is new, and nothing refers to
+ * it until the manifest naming it is renamed into place).
+ */
 export interface FileWrite {
-  tmp: string;
+  tmp?: string;
   file: string;
   /** Written in order. Byte chunks in shared memory reach the thread without a copy. */
   chunks: Array<Uint8Array | string>;
@@ -21,11 +25,13 @@ export interface CommitRequest {
 }
 
 /**
- * The writer thread. A commit runs synchronously here: each block file is written to a temp
- * name, fdatasynced and renamed; the blocks directory is fsynced (so the new names survive a
- * crash); then the manifest goes the same way (temp, fdatasync, rename) and its directory is
- * fsynced. Only then are the files it replaced removed (a crash before that leaves strays the
- * next open removes), and the commit answered.
+ * The writer thread. A commit runs synchronously here: each block file is written under its
+ * own new name and fdatasynced (no temp name and rename: a block file is never rewritten, and
+ * one a crash cut short is referenced by no manifest, so the next open removes it as a stray);
+ * the blocks directory is fsynced (so the new names survive a crash); then the manifest is
+ * written to a temp name, fdatasynced, renamed over the old one, and its directory fsynced.
+ * Only then are the files it replaced removed (a crash before that leaves strays the next open
+ * removes), and the commit answered.
  * On the main thread the same chain would be a dozen awaits, each waiting for a turn of a
  * busy event loop. Plain JS (evaluated), so it runs the same under tsx, vitest and node.
  */
@@ -56,19 +62,20 @@ function writeAll(fd, chunks) {
   }
 }
 function writeFile(w) {
-  const fd = fs.openSync(w.tmp, 'w', 0o600);
+  const fd = fs.openSync(w.tmp || w.file, 'w', 0o600);
   try {
     writeAll(fd, w.chunks);
     fs.fdatasyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
-  fs.renameSync(w.tmp, w.file);
+  if (w.tmp) fs.renameSync(w.tmp, w.file);
 }
 parentPort.on('message', (m) => {
   try {
     if (m.type === 'commit') {
       const c = m.commit;
+      let renamed = false;
       try {
         if (c.blocks.length > 0) {
           const bfd = dirFd(c.blocksDir);
@@ -77,9 +84,13 @@ parentPort.on('message', (m) => {
         }
         const mfd = dirFd(c.dir);
         writeFile(c.manifest);
+        renamed = true;
         fs.fsyncSync(mfd);
       } catch (e) {
-        for (const w of c.blocks.concat([c.manifest])) { try { fs.unlinkSync(w.tmp); } catch {} }
+        // Temp files go; new blocks too, unless the manifest naming them is already in place.
+        for (const w of c.blocks.concat([c.manifest])) {
+          if (w.tmp || !renamed) { try { fs.unlinkSync(w.tmp || w.file); } catch {} }
+        }
         throw e;
       }
       for (const f of c.obsolete) { try { fs.unlinkSync(f); } catch {} }

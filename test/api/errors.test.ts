@@ -38,6 +38,28 @@ function expectDeveloperError(r: { status: number; headers: Headers; text: strin
   return body.error as { type: string; message: string; param?: string };
 }
 
+describe('the create, answered ahead of the other routers (docs/performance.md, issue 23 fourth round)', () => {
+  const post = (body: string, headers: Record<string, string>) => raw('/api/v1/payments', { method: 'POST', body, headers });
+
+  it('checks the body before the key, as the API chain does: 400 for a non-JSON or malformed body, then 401', async () => {
+    expect((await post('amount=10', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(400);
+    expect((await post('{"amount": 10,', { 'content-type': 'application/json' })).status).toBe(400);
+    expectDeveloperError(await post(JSON.stringify(valid), { 'content-type': 'application/json' }), 401, 'authentication_error');
+    expectDeveloperError(await post(JSON.stringify(valid), { 'content-type': 'application/json', authorization: 'Bearer sk_live_nope' }), 401, 'authentication_error');
+  });
+
+  it("answers with the API's headers: JSON with its length, the security headers and the request id", async () => {
+    const r = await post(JSON.stringify({ ...valid, reference: `hdr-${Date.now()}` }), { 'content-type': 'application/json', authorization: `Bearer ${m.key}`, 'x-request-id': 'req-create-1' });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(r.text));
+    expect(r.headers.get('x-request-id')).toBe('req-create-1');
+    expect(r.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.json()).toMatchObject({ object: 'payment', status: 'pending', amount: 10, currency: 'USD' });
+  });
+});
+
 describe('request body errors', () => {
   const post = (body: string, headers: Record<string, string>) =>
     raw('/api/v1/payments', { method: 'POST', body, headers: { authorization: `Bearer ${m.key}`, ...headers } });

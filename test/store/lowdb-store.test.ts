@@ -175,10 +175,12 @@ describe('block files', () => {
     await store.write(Items, (t) => t.insert(item('a1')));
     const gen = (await manifest()).gen;
     await store.close();
-    // What a crash part-way through the next write can leave: a renamed block nobody names
-    // yet, a block temp file and a manifest temp file.
+    // What a crash part-way through the next write can leave: a block nobody names yet (blocks
+    // are written under their final names), one cut short, a block temp file (older versions)
+    // and a manifest temp file.
     const blocks = path.join(dir, 'db.json.blocks');
     await writeFile(path.join(blocks, `items.0.${gen + 1}.json`), JSON.stringify([item('a1'), item('ghost')]));
+    await writeFile(path.join(blocks, `items.1.${gen + 1}.json`), '[{"id":"torn-in-the-midd');
     await writeFile(path.join(blocks, `items.0.${gen + 2}.json.tmp`), '[{"id":"tor');
     await writeFile(path.join(dir, `db.json.1234.${gen + 1}.tmp`), '{"version":2,');
     store = await LowdbStore.open(dir);
