@@ -101,7 +101,7 @@ export function devRouter(deps: Core): Router {
   r.post('/dev/test-wallet-pay/:id', async (req, res) => {
     const id = String(req.params.id);
     res.locals.paymentId = id;
-    await sendSettleResult(deps, res, await deps.walletPayments.withTestWallet(id));
+    await sendSettleResult(deps, res, await deps.checkoutSessions.pay(id, { method: 'test-wallet' }));
   });
   return r;
 }

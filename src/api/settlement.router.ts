@@ -73,7 +73,7 @@ export function settlementRouter(deps: Core): Router {
     const input = parseBody(SettleRequest, req.body, res);
     if (!input) return;
     res.locals.paymentId = String(req.params.id);
-    await sendSettleResult(deps, res, await deps.settlement.settle(String(req.params.id), input));
+    await sendSettleResult(deps, res, await deps.checkoutSessions.pay(String(req.params.id), { method: 'signed-authorization', ...input }));
   });
   return r;
 }

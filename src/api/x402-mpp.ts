@@ -15,10 +15,10 @@ import { Mppx } from 'mppx/server';
 import { charge } from 'mppx/evm/server';
 import type { Core } from '../core/core.js';
 import type { Payment } from '../payments/payments.js';
-import { SettleRequest } from '../settlement/settlement.js';
 import { networkOf } from '../x402/exact-evm.js';
 import { X402Reason } from '../x402/reasons.js';
-import type { PaymentRequirements, SettleResponse, VerifyResponse } from '../x402/schemas.js';
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '../x402/schemas.js';
+import { X402Refusal } from '../checkout-sessions/methods/x402.js';
 
 /** The token's decimals (USDC-style, 6): `amount` in an MPP challenge is in display units. */
 const DECIMALS = 6;
@@ -66,10 +66,12 @@ function handlerFor(deps: Core, t: MppTerms) {
     },
     async settle(paymentPayload: unknown): Promise<SettleResponse> {
       const network = networkOf(port);
-      const parsed = SettleRequest.safeParse((paymentPayload as { payload: unknown }).payload);
-      if (!parsed.success) return { success: false, errorReason: X402Reason.invalidPayload, transaction: '', network };
-      const result = await deps.settlement.settle(p.id, parsed.data, { payerNonce: true });
-      if (!result.ok) return { success: false, errorReason: result.reason, errorMessage: result.message, transaction: '', network };
+      // The x402 adapter (src/checkout-sessions/methods/x402.ts): mppx verified it through our facilitator above.
+      const result = await deps.checkoutSessions.pay(p.id, { method: 'x402', payload: paymentPayload as PaymentPayload, checkedBy: 'mpp' });
+      if (!result.ok) {
+        const errorReason = result.reason === X402Refusal.paymentRequired ? result.message : result.reason;
+        return { success: false, errorReason, ...(errorReason === result.message ? {} : { errorMessage: result.message }), transaction: '', network };
+      }
       const done = result.payment.status === 'settled';
       return {
         success: done,

@@ -3,15 +3,16 @@ import type { Address, Hex } from 'viem';
 import type { Core } from '../core/core.js';
 import { useErrorShape } from '../http/errors.js';
 import { SETTLE_STATUS } from './settlement.router.js';
-import { checkExact, networkOf } from '../x402/exact-evm.js';
+import { networkOf } from '../x402/exact-evm.js';
 import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements, x402UrlFor } from '../x402/session.js';
 import { X402Reason } from '../x402/reasons.js';
 import { fingerprintOf, paymentIdentifierOf } from '../x402/payment-identifier.js';
 import { sessionExtensions } from '../x402/discovery.js';
 import { isMppRequest, mppChallenge, mppPay } from './x402-mpp.js';
 import { ExactEvmPayload } from '../x402/schemas.js';
+import { X402Refusal } from '../checkout-sessions/methods/x402.js';
 import type { Payment } from '../payments/payments.js';
-import { SettleReason, SettleRequest, statusFailure } from '../settlement/settlement.js';
+import { SettleReason, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
 import type { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
@@ -74,11 +75,6 @@ function refusal(reason: SettleReason, message: string): Answer {
   return { status: SETTLE_STATUS[reason], body: { ok: false, error: message, reason } };
 }
 
-function statusRefusal(p: Payment): Answer {
-  const why = statusFailure(p);
-  return why ? refusal(why.reason, why.message) : refusal(SettleReason.notFound, `No such payment: ${p.id}`);
-}
-
 function refuseIdentifier(res: Response, status: 400 | 409, reason: string, message: string): void {
   res.status(status).json({ ok: false, error: message, reason });
 }
@@ -126,7 +122,6 @@ export function x402PayRouter(deps: Core): Router {
   r.get('/checkout/:id/x402', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const id = String(req.params.id);
-    const settlement = deps.settlement;
     const p = await deps.payments.get(id);
     if (!p) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     // The session's one view (src/checkout-sessions): its recipient, name and amount as every door shows them.
@@ -174,20 +169,15 @@ export function x402PayRouter(deps: Core): Router {
 
     /** Checks and settles this payload; the answer is replayable (status, body, PAYMENT-RESPONSE). */
     const attempt = async (): Promise<Answer> => {
-      let auth: { authorization: unknown; signature: unknown } = payload.payload as never;
-      if (p.status === 'pending') {
-        if (!requirements) return refusal(SettleReason.expired, 'This payment session expires too soon to be paid.');
-        // The x402 checks against this session's terms (network, asset, recipient, window, amount).
-        const checked = checkExact(port, { x402Version: 2, paymentPayload: payload, paymentRequirements: requirements });
-        if (!checked.isValid) return { ask: checked.invalidReason! };
-        auth = { authorization: checked.payment.auth, signature: checked.payment.signature };
+      // The x402 adapter (src/checkout-sessions/methods/x402.ts) checks it against the session's
+      // terms and hands settlement the authorization with the payer-nonce rule; the settlement
+      // core decides: a settled session answers its own authorization again (200) and refuses
+      // any other; expired, failed or processing sessions move nothing.
+      const result = await deps.checkoutSessions.pay(id, { method: 'x402', payload, requirements });
+      if (!result.ok) {
+        if (result.reason === X402Refusal.paymentRequired) return { ask: result.message };
+        return PAYABLE_AGAIN.has(result.reason) ? { ask: result.reason } : refusal(result.reason, result.message);
       }
-      const parsed = SettleRequest.safeParse(auth);
-      if (!parsed.success) return p.status === 'pending' ? { ask: X402Reason.invalidPayload } : statusRefusal(p);
-      // The settlement core decides: a settled session answers its own authorization again (200)
-      // and refuses any other; expired, failed or processing sessions move nothing.
-      const result = await settlement.settle(id, parsed.data, { payerNonce: true });
-      if (!result.ok) return PAYABLE_AGAIN.has(result.reason) ? { ask: result.reason } : refusal(result.reason, result.message);
       const settled = result.payment.status === 'settled';
       const response = {
         success: settled,

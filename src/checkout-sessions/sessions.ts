@@ -2,7 +2,8 @@
  * Checkout sessions as their payers see them (issue 22 step 1; docs/checkout.md): `view(id)`
  * builds the one view model every door renders, and `read(id)` serves the public JSON of it,
  * the most polled route, from a per-process cache that is checked against the store on every
- * read (issue 23 point 4).
+ * read (issue 23 point 4). `pay(id, input)` pays it by one of the registered methods (pay.ts,
+ * methods/registry.ts).
  *
  * Freshness: a read always loads the payment (its status and `updatedAt` are the version) and,
  * while pending, the deposit row; the cached answer is reused only while both versions match,
@@ -18,6 +19,8 @@ import { stablecoinText } from '../payments/payments.js';
 import { merchantNameFor } from '../payments/merchant-name.js';
 import type { NetworkInfo } from '../wallet/wallets.js';
 import { checkoutJson } from './json.js';
+import { noSuchSession, payWith, type PaymentMethods, type PayRails, type PayResult } from './pay.js';
+import { shippedMethods, type PayInput, type RefusalOf } from './methods/registry.js';
 import type { CheckoutSessionView, DepositView, ReceiptView } from './view.js';
 
 /** What the view is built from: the domain services, narrowed to the calls it makes. */
@@ -38,6 +41,10 @@ export interface CheckoutSessionsDeps {
   tokenSymbol: string;
   /** Warns of a deposit address that could not be given out now (the rest of the view still answers). */
   logger?: { warn(obj: object, msg: string): void };
+  /** The session's mode's chain and settlement, which `pay` settles on; without it nothing can be paid. */
+  rails?: (p: Payment) => PayRails;
+  /** The ways to pay; default the shipped list (methods/registry.ts). */
+  methods?: PaymentMethods;
 }
 
 export interface ViewOptions {
@@ -78,7 +85,21 @@ export class CheckoutSessions {
   private readonly answers = new Map<string, Cached>();
   private readonly names = new Map<string, { name: string | undefined; at: number }>();
 
-  constructor(private readonly d: CheckoutSessionsDeps) {}
+  private readonly methods: PaymentMethods;
+
+  constructor(private readonly d: CheckoutSessionsDeps) {
+    this.methods = d.methods ?? shippedMethods();
+  }
+
+  /**
+   * Pays session `id`: the adapter of `input.method` turns the input into one authorization,
+   * settled on the session's mode's chain, or refuses it by name (nothing sent).
+   */
+  async pay<I extends PayInput>(id: string, input: I): Promise<PayResult<RefusalOf<I['method']>>> {
+    const p = await this.d.payments.get(id);
+    if (!p || !this.d.rails) return noSuchSession(id);
+    return (await payWith(this.methods, this.d.rails(p), p, input)) as PayResult<RefusalOf<I['method']>>;
+  }
 
   /** The view of session `id`, or undefined when there is no such payment. */
   async view(id: string, opts: ViewOptions = {}): Promise<CheckoutSessionView | undefined> {

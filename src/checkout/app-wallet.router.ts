@@ -3,14 +3,14 @@ import type { Core } from '../core/core.js';
 import { auth, requireSession } from '../http/auth.js';
 import { useErrorShape } from '../http/errors.js';
 import { SETTLE_STATUS, sendSettleResult } from '../http/settle-answer.js';
-import { AppWalletReason } from '../settlement/wallet-payments.js';
-import type { SettleReason } from '../settlement/settlement.js';
+import { AppWalletRefusal } from '../checkout-sessions/methods/app-wallet.js';
+import type { SettleResult } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
 import { E401app } from '../http/openapi-common.js';
 import { PaymentId } from '../payments/schemas.js';
 
-const APP_WALLET_STATUS: Record<(typeof AppWalletReason)[keyof typeof AppWalletReason], number> = {
+const APP_WALLET_STATUS: Record<AppWalletRefusal, number> = {
   own_payment: 409,
   over_limit: 422,
 };
@@ -40,6 +40,8 @@ registerRoute({
   },
 });
 
+const isAppWalletRefusal = (reason: string): reason is AppWalletRefusal => reason in APP_WALLET_STATUS;
+
 /**
  * `POST /api/checkout/:id/app-wallet-pay`: the signed-in customer pays the session from their
  * app wallet (session cookie, same origin only; DESIGN.md 5). Answers like `/checkout/:id/settle`.
@@ -52,14 +54,13 @@ export function appWalletPayRouter(deps: Core): Router {
     const payer = await deps.accounts.get(auth(res).accountId);
     if (!payer) throw new Error(`no account ${auth(res).accountId} behind the session`);
     res.locals.paymentId = id;
-    const result = await deps.walletPayments.fromAppWallet(payer, id);
-    if (!result.ok && result.reason in APP_WALLET_STATUS) {
+    const result = await deps.checkoutSessions.pay(id, { method: 'app-wallet', payer });
+    if (!result.ok && isAppWalletRefusal(result.reason)) {
       res.set('Cache-Control', 'no-store');
-      res.status(APP_WALLET_STATUS[result.reason as keyof typeof APP_WALLET_STATUS]).json({ ok: false, error: result.message, reason: result.reason });
+      res.status(APP_WALLET_STATUS[result.reason]).json({ ok: false, error: result.message, reason: result.reason });
       return;
     }
-    if (!result.ok && !(result.reason in SETTLE_STATUS)) throw new Error(`unmapped reason ${result.reason}`);
-    await sendSettleResult(deps, res, result as Parameters<typeof sendSettleResult>[2] & { reason?: SettleReason });
+    await sendSettleResult(deps, res, result as SettleResult);
   });
   return r;
 }

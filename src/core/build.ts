@@ -27,7 +27,7 @@ import type { Core } from './core.js';
 import { bootChains } from './chains.js';
 import { buildMoney, type Money } from './money.js';
 import { CheckoutSessions } from '../checkout-sessions/sessions.js';
-import { cancellationByMode, claimsByMode, manualCaptureByMode, modeServices, pick, refundsByMode, settlementByMode, toolHandlersByMode, walletPaymentsByMode, type Modes } from './by-mode.js';
+import { cancellationByMode, claimsByMode, manualCaptureByMode, modeServices, pick, refundsByMode, settlementByMode, settlementOf, toolHandlersByMode, type Modes } from './by-mode.js';
 import { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import { noMetrics, type Metrics } from '../metrics/port.js';
 import { prometheusMetrics } from '../metrics/prometheus.js';
@@ -173,7 +173,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
 
   const sets = modes ? [modes.live, modes.test] : [live];
   for (const m of sets) defer(() => m.settlement.close());
-  const settlement = modes ? settlementByMode(modes, payments) : live.settlement;
+  const settlement = modes ? settlementByMode(modes, payments) : settlementOf(live);
   const manualCapture = modes ? manualCaptureByMode(modes) : live.manualCapture;
   const refunds = modes ? refundsByMode(modes) : live.refunds;
   for (const m of sets) defer(() => m.refunds.close());
@@ -193,6 +193,11 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     },
     tokenSymbol: 'USDC',
     logger,
+    // `pay` settles on the session's mode's chain (src/checkout-sessions/pay.ts).
+    rails: (p) => {
+      const m = modes ? pick(modes, p.livemode !== false) : live;
+      return { store, chain: m.chain, settlement: m.settlement, x402Port: m.x402Port };
+    },
   });
   const readiness = async () => {
     const [storeUp, c] = await Promise.all([store.ping().catch(() => false), chains.readiness()]);
@@ -211,7 +216,6 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     cancellation: modes ? cancellationByMode(modes) : live.cancellation,
     settlement,
     forMode,
-    walletPayments: modes ? walletPaymentsByMode(modes, payments) : live.walletPayments,
     refunds,
     webhooks: webhooks.service,
     webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),

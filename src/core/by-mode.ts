@@ -6,9 +6,8 @@
  * facilitator). The doors keep calling one service; none threads a mode through the modules.
  */
 import type { Address } from 'viem';
-import type { Account } from '../accounts/accounts.js';
 import type { Payment, PaymentsService } from '../payments/payments.js';
-import type { SettlementService, SettleRequest, SettleOptions, SettleResult, AuthorizationResult, ReconcileSummary } from '../settlement/settlement.js';
+import type { SettlementService, SettleRequest, AuthorizationTerms, SettleResult, AuthorizationResult, ReconcileSummary } from '../settlement/settlement.js';
 import type { DepositPassSummary } from '../settlement/deposits.js';
 import type { RefundsService } from '../refunds/refunds.js';
 import type { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
@@ -35,9 +34,9 @@ export function settlementByMode(m: Modes, payments: PaymentsService): Settlemen
   };
   const missing = (id: string) => ({ ok: false as const, reason: SettleReason.notFound, message: `No such payment: ${id}` });
   return {
-    async settle(paymentId: string, input: SettleRequest, opts?: SettleOptions): Promise<SettleResult> {
+    async settle(paymentId: string, input: SettleRequest, terms?: AuthorizationTerms): Promise<SettleResult> {
       const s = await of(paymentId);
-      return s ? s.settle(paymentId, input, opts) : missing(paymentId);
+      return s ? s.settle(paymentId, input, terms) : missing(paymentId);
     },
     async authorizationFor(paymentId: string, from: Address): Promise<AuthorizationResult> {
       const s = await of(paymentId);
@@ -51,14 +50,27 @@ export function settlementByMode(m: Modes, payments: PaymentsService): Settlemen
       return { checked: a.checked + b.checked, settled: a.settled + b.settled, failed: a.failed + b.failed, pending: a.pending + b.pending, processing: a.processing + b.processing, expired: a.expired + b.expired };
     },
     deposits: {
-      depositFor: (p: Payment) => pick(m, isLive(p)).settlement.deposits.depositFor(p),
-      get: (paymentId: string) => m.live.settlement.deposits.get(paymentId),
-      uri: (address: Address, amount: bigint) => m.live.settlement.deposits.uri(address, amount),
+      depositFor: (p: Payment) => pick(m, isLive(p)).deposits.depositFor(p),
+      get: (paymentId: string) => m.live.deposits.get(paymentId),
+      uri: (address: Address, amount: bigint) => m.live.deposits.uri(address, amount),
       async pass(): Promise<DepositPassSummary> {
-        const [a, b] = await Promise.all([m.live.settlement.deposits.pass(), m.test.settlement.deposits.pass()]);
+        const [a, b] = await Promise.all([m.live.deposits.pass(), m.test.deposits.pass()]);
         return { credited: a.credited + b.credited, settled: a.settled + b.settled, refunded: a.refunded + b.refunded, closed: a.closed + b.closed };
       },
     },
+  };
+}
+
+/** One chain's settlement as the doors call it (one chain for both modes). */
+export function settlementOf(m: Money): SettlementDoor {
+  const s = m.settlement;
+  return {
+    settle: (...a) => s.settle(...a),
+    authorizationFor: (...a) => s.authorizationFor(...a),
+    recipientFor: (p) => s.recipientFor(p),
+    nonceFor: (id) => s.nonceFor(id),
+    reconcile: () => s.reconcile(),
+    deposits: m.deposits,
   };
 }
 
@@ -138,16 +150,4 @@ export function claimsByMode(m: Modes): Money['claims'] {
     sweep: async () => (await m.live.claims.sweep()) + (await m.test.claims.sweep()),
   };
   return facade as Money['claims'];
-}
-
-/** Payments of the merchant's custodial wallet from the checkout: on the payment's chain. */
-export function walletPaymentsByMode(m: Modes, payments: PaymentsService): Money['walletPayments'] {
-  const of = async (id: string) => {
-    const p = await payments.get(id);
-    return pick(m, p ? isLive(p) : true).walletPayments;
-  };
-  return {
-    fromAppWallet: async (payer: Account, paymentId: string) => (await of(paymentId)).fromAppWallet(payer, paymentId),
-    withTestWallet: async (paymentId: string) => (await of(paymentId)).withTestWallet(paymentId),
-  } as Money['walletPayments'];
 }

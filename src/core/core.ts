@@ -13,7 +13,6 @@ import type { PaymentCancellation } from '../payments/cancel.js';
 import type { FxService } from '../fx/rates.js';
 import type { SettlementService } from '../settlement/settlement.js';
 import type { DepositWatcher } from '../settlement/deposits.js';
-import type { WalletPayments } from '../settlement/wallet-payments.js';
 import type { Agent } from '../agent/agent.js';
 import type { PendingAction } from '../agent/index.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
@@ -74,8 +73,6 @@ export interface Core {
    * (docs/test-mode.md, "Where test mode settles"); the fields above dispatch by record.
    */
   forMode(livemode: boolean): ModeServices;
-  /** The checkout's app-wallet and (dev only) test-wallet payments. */
-  walletPayments: WalletPayments;
   /** Refunds of settled payments (src/refunds). */
   refunds: RefundsService;
   /** Webhook endpoint, signing secret, delivery log and the production URL guard (src/webhooks). */

@@ -16,7 +16,9 @@ import { PaymentCancellation } from '../payments/cancel.js';
 import { merchantNameOf } from '../payments/merchant-name.js';
 import type { createWebhooks } from '../webhooks/webhooks.js';
 import { SettlementService } from '../settlement/settlement.js';
-import { WalletPayments } from '../settlement/wallet-payments.js';
+import { depositWatcherFor } from '../settlement/deposit-watcher-for.js';
+import type { DepositWatcher } from '../settlement/deposits.js';
+import { PaymentQueue } from '../settlement/payment-queue.js';
 import { AttemptLedger } from '../settlement/attempts.js';
 import { RefundsService } from '../refunds/refunds.js';
 import { BillsService } from '../bills/bills.js';
@@ -65,7 +67,8 @@ export interface Money {
   claims: ClaimsService;
   wallets: Wallets;
   settlement: SettlementService;
-  walletPayments: WalletPayments;
+  /** Deposit addresses: a session paid by a plain token transfer from any wallet (src/settlement/deposits.ts). */
+  deposits: DepositWatcher;
   cancellation: PaymentCancellation;
   facilitator: Facilitator;
   manualCapture: ManualCaptureSessions | undefined;
@@ -110,19 +113,29 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
   const names = livemode === false ? {} : { name: config.CHAIN_NAME, explorerUrl: config.CHAIN_EXPLORER_URL };
   const wallets = new Wallets(chain, fx, { production: config.production, ...names });
 
-  // On-chain settlement of checkout payments (docs/settlement.md).
+  // On-chain settlement of checkout payments (docs/settlement.md), and the deposit watcher beside
+  // it on the same per-payment queue (a sweep never interleaves with a settle of its payment).
+  const settlementLog = logger.child({ module: 'settlement' });
   const settlement = new SettlementService({
     store,
     payments,
     accounts,
     chain,
-    logger: logger.child({ module: 'settlement' }),
+    logger: settlementLog,
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
-    depositGraceMs: config.DEPOSIT_WATCH_GRACE,
+    queue: new PaymentQueue(),
     // Each settle attempt is owned by this instance's lease (docs/settlement.md, "Several instances").
     owner: instance,
     relayer: chain.relayerAddress,
     chainDelayMs: config.SETTLEMENT_CHAIN_DELAY,
+    ...(livemode !== undefined ? { livemode } : {}),
+  });
+  const deposits = depositWatcherFor(settlement, {
+    store,
+    payments,
+    chain,
+    logger: settlementLog.child({ part: 'deposits' }),
+    graceMs: config.DEPOSIT_WATCH_GRACE,
     ...(livemode !== undefined ? { livemode } : {}),
   });
   if (d.metrics.enabled) countSettles(settlement, d.metrics);
@@ -188,7 +201,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
     claims,
     wallets,
     settlement,
-    walletPayments: new WalletPayments({ store, chain, settlement }),
+    deposits,
     cancellation: new PaymentCancellation(payments, chain, (id) => settlement.nonceFor(id)),
     facilitator,
     manualCapture,

@@ -85,15 +85,6 @@ export type AuthorizationResult =
  */
 export type SettleResult = Result<{ payment: Payment; txHash?: Hex }, SettleReason>;
 
-export interface SettleOptions {
-  /**
-   * The payer chose the nonce (x402 clients sign a random one) and the window (closing no later
-   * than the session expiry). The payment still settles once: only one authorization is in
-   * flight at a time, and every attempted (payer, nonce) is kept and checked on-chain.
-   */
-  payerNonce?: boolean;
-}
-
 export interface ReconcileSummary {
   checked: number;
   settled: number;

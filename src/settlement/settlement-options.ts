@@ -5,6 +5,7 @@ import type { PaymentsService } from '../payments/payments.js';
 import type { Store } from '../store/index.js';
 import type { Logger } from '../lib/logger.js';
 import type { AttemptOwner } from './attempts.js';
+import type { PaymentQueue } from './payment-queue.js';
 
 export interface SettlementOptions {
   store: Store;
@@ -16,8 +17,8 @@ export interface SettlementOptions {
   confirmTimeoutMs?: number;
   /** Receipt wait per payment during a reconcile pass. Default 2 s. */
   reconcileWaitMs?: number;
-  /** How long a session's deposit address is watched after the session ends. Default 24 h. */
-  depositGraceMs?: number;
+  /** The per-payment queue (shared with the deposit watcher, deposit-watcher-for.ts); default: a new one. */
+  queue?: PaymentQueue;
   /** This instance among those sharing the store (an InstanceLease); default: one process alone. */
   owner?: AttemptOwner;
   /** The relayer address this instance sends from (recorded on each attempt). */

@@ -23,10 +23,11 @@ import type { Store } from '../store/index.js';
 import { fail } from '../lib/results.js';
 import { isLive } from '../lib/livemode.js';
 import type { Logger } from '../lib/logger.js';
-import { DepositWatcher } from './deposits.js';
 import type { SettlementOptions } from './settlement-options.js';
 import { AttemptLedger, soleOwner, type SettlementAttempt } from './attempts.js';
 import { ProcessingResolver } from './processing-resolver.js';
+import { PaymentQueue } from './payment-queue.js';
+import { ISSUED_TERMS, type AuthorizationTerms } from './authorization-terms.js';
 import { SettlementReconciler } from './settlement-reconciler.js';
 import { claimAttempt, recordTxHash, recordTxHashIn, storedAuthorization } from './checkout-claim.js';
 import {
@@ -41,7 +42,6 @@ import {
   validBeforeOf,
   type AuthorizationResult,
   type ReconcileSummary,
-  type SettleOptions,
   type SettleRequest,
   type SettleResult,
   type UsedAuthorization,
@@ -50,6 +50,7 @@ import {
 export * from './settle-reasons.js';
 
 export type { SettlementOptions } from './settlement-options.js';
+export { ISSUED_TERMS, type AuthorizationTerms } from './authorization-terms.js';
 
 const PAYMENT_NONCE_KIND = 'payment';
 
@@ -60,19 +61,18 @@ export class SettlementService {
   private readonly accounts: AccountsService;
   private readonly chain: ChainPort;
   private readonly log: Logger;
-  private readonly confirmTimeoutMs: number;
+  /** How long a settle waits for its receipt before answering `processing`. */
+  readonly confirmTimeoutMs: number;
   private readonly reconcileWaitMs: number;
-  /** Per-payment queue: settles and reconciles of one payment run one at a time in this process. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Settles, reconciles and deposit decisions of one payment run one at a time in this process (payment-queue.ts). */
+  readonly queue: PaymentQueue;
   private reconciling: Promise<ReconcileSummary> | undefined;
   /** Attempts this process is relaying right now (send and receipt wait). */
   private readonly relaying = new Set<string>();
-  /** Who runs each in-flight settle (durable: other instances join or judge it from here). */
-  private readonly ledger: AttemptLedger;
+  /** Who runs each in-flight settle (durable: other instances join or judge it from here); the deposit watcher's sweeps too. */
+  readonly attempts: AttemptLedger;
   private readonly resolver: ProcessingResolver;
   private readonly reconciler: SettlementReconciler;
-  /** Deposit addresses: paying a session with a plain token transfer from any wallet (deposits.ts). */
-  readonly deposits: DepositWatcher;
 
   constructor(o: SettlementOptions) {
     this.store = o.store;
@@ -83,14 +83,15 @@ export class SettlementService {
     this.livemode = o.livemode;
     this.confirmTimeoutMs = o.confirmTimeoutMs ?? 60_000;
     this.reconcileWaitMs = o.reconcileWaitMs ?? 2_000;
+    this.queue = o.queue ?? new PaymentQueue();
     const deadlineMs = this.confirmTimeoutMs + (o.chainDelayMs ?? 30_000);
-    this.ledger = new AttemptLedger(o.store, o.owner ?? soleOwner(), deadlineMs, o.relayer);
+    this.attempts = new AttemptLedger(o.store, o.owner ?? soleOwner(), deadlineMs, o.relayer);
     this.resolver = new ProcessingResolver({
       store: o.store,
       payments: o.payments,
       chain: o.chain,
       log: o.logger,
-      ledger: this.ledger,
+      ledger: this.attempts,
       nonceFor: (id) => this.nonceFor(id),
       runningHere: (id) => this.relaying.has(id),
       resume: (p, attempt, waitMs) => this.resume(p, attempt, waitMs),
@@ -102,24 +103,9 @@ export class SettlementService {
       resolver: this.resolver,
       log: o.logger,
       waitMs: this.reconcileWaitMs,
-      busyHere: (id) => this.queues.has(id),
+      busyHere: (id) => this.queue.busy(id),
       mine: (p) => this.mine(p),
-      serialized: (id, fn) => this.serialized(id, fn),
-    });
-    this.deposits = new DepositWatcher({
-      store: o.store,
-      payments: o.payments,
-      chain: o.chain,
-      logger: o.logger.child({ part: 'deposits' }),
-      recipientFor: (p) => this.recipientFor(p),
-      exclusive: (id, fn) => this.serialized(id, fn),
-      // Each sweep and give-back has one owner attempt across instances (issue 21).
-      attempts: this.ledger,
-      graceMs: o.depositGraceMs ?? 24 * 3_600_000,
-      ...(o.livemode !== undefined ? { livemode: o.livemode } : {}),
-      // One pass decides every watched deposit in turn: a receipt wait is bounded so one slow
-      // block does not hold up the others (an unconfirmed sweep is looked at again next pass).
-      relayWaitMs: Math.min(this.confirmTimeoutMs, 15_000),
+      serialized: (id, fn) => this.queue.run(id, fn),
     });
   }
 
@@ -172,14 +158,17 @@ export class SettlementService {
   // -------------------------------------------------------------------------- settle
 
   /**
-   * Verifies and relays a signed authorization, then waits for the receipt. Calls for the same
-   * payment queue behind each other, so a double submit waits for and reads the first outcome.
+   * Verifies and relays a signed authorization, then waits for the receipt: verify -> claim ->
+   * relayOnce -> settled / processing / back to pending. `terms` is the paying method's rule for
+   * checking it against the one we issue (authorization-terms.ts; x402 lets the payer choose the
+   * nonce). Calls for the same payment queue behind each other (payment-queue.ts), so a double
+   * submit waits for and reads the first outcome.
    */
-  settle(paymentId: string, input: SettleRequest, opts: SettleOptions = {}): Promise<SettleResult> {
-    return this.serialized(paymentId, () => this.settleOnce(paymentId, input, true, opts.payerNonce === true));
+  settle(paymentId: string, input: SettleRequest, terms: AuthorizationTerms = ISSUED_TERMS): Promise<SettleResult> {
+    return this.queue.run(paymentId, () => this.settleOnce(paymentId, input, true, terms));
   }
 
-  private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean, payerNonce = false): Promise<SettleResult> {
+  private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean, terms: AuthorizationTerms): Promise<SettleResult> {
     const { authorization: auth, signature } = input;
     const p = await this.payments.get(paymentId);
     // The other mode's payment belongs to the other chain's instance (src/core/by-mode.ts).
@@ -207,9 +196,9 @@ export class SettlementService {
 
     const expected = await this.issue(p, auth.from);
     if (!expected) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
-    const mismatch = payerNonce ? comparePayerNonceAuthorization(auth, expected) : compareAuthorization(auth, expected);
+    const mismatch = terms.compare(auth, expected);
     if (mismatch) return mismatch;
-    const authNonce = payerNonce ? auth.nonce : undefined;
+    const authNonce = terms.chosenNonce(auth);
 
     const verified = await this.chain.verifyTransferAuthorization(auth, signature);
     if (!verified.ok && verified.reason !== 'authorization_used') return mapVerifyFailure(verified);
@@ -227,7 +216,7 @@ export class SettlementService {
     if (earlier) {
       const r = await this.resolver.settleFromChain(p, earlier, this.confirmTimeoutMs);
       if (r === undefined) {
-        return retryOnRace ? this.settleOnce(paymentId, input, false, payerNonce) : fail(SettleReason.processing, 'The payment changed state; try again.');
+        return retryOnRace ? this.settleOnce(paymentId, input, false, terms) : fail(SettleReason.processing, 'The payment changed state; try again.');
       }
       if (!r.ok) return r;
       return r.payment.status === 'settled'
@@ -235,11 +224,11 @@ export class SettlementService {
         : fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
     }
 
-    const claimed = await claimAttempt({ store: this.store, payments: this.payments, ledger: this.ledger }, p, auth, signature, authNonce);
+    const claimed = await claimAttempt({ store: this.store, payments: this.payments, ledger: this.attempts }, p, auth, signature, authNonce);
     if (!claimed) {
       // The sweeper expired it, or another instance took it (a second tab, a load balancer
       // sending the same settle twice): answer from the new state, joining that attempt.
-      return retryOnRace ? this.settleOnce(paymentId, input, false, payerNonce) : fail(SettleReason.processing, 'The payment changed state; try again.');
+      return retryOnRace ? this.settleOnce(paymentId, input, false, terms) : fail(SettleReason.processing, 'The payment changed state; try again.');
     }
     const { payment: started, attempt } = claimed;
     if (!verified.ok) {
@@ -319,7 +308,9 @@ export class SettlementService {
 
   /**
    * True when a re-submit carries the authorization this payment is (being) settled with:
-   * same payer, the issued fields, and a signature by that payer.
+   * same payer, the issued fields, and a signature by that payer. A payment that recorded a
+   * payer-chosen nonce (`authNonce`) takes that nonce and the payer's window (whatever door the
+   * re-submit comes through): the stored attempt, not the method, says which rule it was paid by.
    */
   private async isSameAuthorization(p: Payment, auth: TransferAuthorization, signature: Hex): Promise<boolean> {
     if (!p.payer || !isAddressEqual(p.payer as Address, auth.from)) return false;
@@ -355,7 +346,7 @@ export class SettlementService {
 
   /** Waits (up to `graceMs`) for settles and a reconcile pass in flight; the scheduler has stopped first. */
   async close(graceMs = 5_000): Promise<void> {
-    const inFlight = [...this.queues.values(), ...(this.reconciling ? [this.reconciling] : [])];
+    const inFlight = [...this.queue.inFlight(), ...(this.reconciling ? [this.reconciling] : [])];
     if (inFlight.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -365,16 +356,5 @@ export class SettlementService {
       }),
     ]);
     clearTimeout(timer);
-  }
-
-  private serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.queues.get(key) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => undefined);
-    this.queues.set(key, tail);
-    void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
-    });
-    return next;
   }
 }

@@ -173,6 +173,6 @@ function key(authorizer: Address, nonce: Hex): string {
   return `${authorizer.toLowerCase()}:${nonce.toLowerCase()}`;
 }
 
-function custodialKey(index: number, branch = 'custodial'): Hex {
+export function custodialKey(index: number, branch = 'custodial'): Hex {
   return keccak256(toHex(`fake-${branch}-${index}`));
 }

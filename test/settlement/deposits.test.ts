@@ -4,6 +4,7 @@ import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import pino from 'pino';
 import { Payments } from '../../src/payments/payments.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
+import { depositWatcherFor } from '../../src/settlement/deposit-watcher-for.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
 import { call, startTestService } from '../helpers/service.js';
 import { startReceiver, type Receiver } from '../webhooks/helpers.js';
@@ -69,8 +70,8 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     // Repeated and concurrent passes, also from a second watcher over the same store and chain
     // (what another instance would run): one sweep, one settlement, one event.
     const { store, payments, accounts } = ctx.svc.deps;
-    const other = new SettlementService({ store, payments, accounts, chain: chain(), logger: pino({ level: 'silent' }), confirmTimeoutMs: 20_000 });
-    await Promise.all([pass(), pass(), other.deposits.pass()]);
+    const other = depositWatcherFor(new SettlementService({ store, payments, accounts, chain: chain(), logger: pino({ level: 'silent' }), confirmTimeoutMs: 20_000 }), { store, payments, chain: chain(), logger: pino({ level: 'silent' }) });
+    await Promise.all([pass(), pass(), other.pass()]);
     await pass();
     await pass();
 
@@ -161,8 +162,8 @@ describe('settlement: deposit addresses (EIP-681 phone-wallet payments)', () => 
     const before = await chain().balanceOf(merchant);
     await phoneTransfer(payer, deposit, usdc('12.5'));
     const { store, payments, accounts } = ctx.svc.deps;
-    const other = new SettlementService({ store, payments, accounts, chain: chain(), logger: pino({ level: 'silent' }), confirmTimeoutMs: 20_000 });
-    await Promise.all([pass(), pass(), other.deposits.pass()]);
+    const other = depositWatcherFor(new SettlementService({ store, payments, accounts, chain: chain(), logger: pino({ level: 'silent' }), confirmTimeoutMs: 20_000 }), { store, payments, chain: chain(), logger: pino({ level: 'silent' }) });
+    await Promise.all([pass(), pass(), other.pass()]);
     await pass();
 
     expect(await chain().balanceOf(payer.address)).toBe(usdc('12.5'));

@@ -8,6 +8,7 @@ import { Payments, PaymentsService } from '../../src/payments/payments.js';
 import { CreatePaymentInput } from '../../src/payments/schemas.js';
 import { Deposits } from '../../src/settlement/deposits.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
+import { depositWatcherFor } from '../../src/settlement/deposit-watcher-for.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { FakeChain } from '../helpers/fake-chain.js';
 
@@ -21,13 +22,16 @@ async function world() {
   const accounts = new AccountsService(store, {});
   const payments = new PaymentsService(store, fx, 'http://localhost:3000');
   const settlement = new SettlementService({ store, payments, accounts, chain, logger: pino({ level: 'silent' }), confirmTimeoutMs: 50, reconcileWaitMs: 10 });
+  // The watcher beside its settlement, as the composition root builds it (src/core/money.ts).
+  const watcher = (s: SettlementService) => depositWatcherFor(s, { store, payments, chain, logger: pino({ level: 'silent' }) });
+  const deposits = watcher(settlement);
   const created = await accounts.create({ name: 'Acme Books', email: 'acme@example.com' });
   if (!created.ok) throw new Error(created.message);
   const shopWallet = chain.custodialAddress(created.account.walletIndex);
   const newPayment = async () => {
     const r = await payments.create(created.account.id, CreatePaymentInput.parse({ amount: 12.5, currency: 'USD', redirect_url: 'https://shop.example/done' }));
     if (!r.ok) throw new Error(r.message);
-    const d = await settlement.deposits.depositFor(r.payment);
+    const d = await deposits.depositFor(r.payment);
     if (!d) throw new Error('no deposit address');
     return { payment: r.payment, deposit: d.address };
   };
@@ -37,8 +41,8 @@ async function world() {
     return a;
   };
   // Another instance over the same store and chain (its own per-payment queue, its own pass).
-  const other = new SettlementService({ store, payments, accounts, chain, logger: pino({ level: 'silent' }), confirmTimeoutMs: 50, reconcileWaitMs: 10 });
-  return { store, chain, payments, settlement, other, shopWallet, newPayment, phone, pass: () => settlement.deposits.pass() };
+  const other = watcher(new SettlementService({ store, payments, accounts, chain, logger: pino({ level: 'silent' }), confirmTimeoutMs: 50, reconcileWaitMs: 10 }));
+  return { store, chain, payments, settlement, deposits, other, shopWallet, newPayment, phone, pass: () => deposits.pass() };
 }
 
 describe('DepositWatcher over the fake chain port', () => {
@@ -47,9 +51,9 @@ describe('DepositWatcher over the fake chain port', () => {
     const a = await w.newPayment();
     const b = await w.newPayment();
     expect(a.deposit).not.toBe(b.deposit);
-    expect((await w.settlement.deposits.depositFor(a.payment))?.address).toBe(a.deposit);
+    expect((await w.deposits.depositFor(a.payment))?.address).toBe(a.deposit);
     expect(a.deposit).not.toBe(w.shopWallet);
-    expect((await w.settlement.deposits.get(a.payment.id))?.index).not.toBe((await w.settlement.deposits.get(b.payment.id))?.index);
+    expect((await w.deposits.get(a.payment.id))?.index).not.toBe((await w.deposits.get(b.payment.id))?.index);
   });
 
   it('under-payment waits; the top-up sweeps the whole amount once; more passes send nothing', async () => {
@@ -60,10 +64,10 @@ describe('DepositWatcher over the fake chain port', () => {
     await w.pass();
     expect((await w.payments.get(payment.id))?.status).toBe('pending');
     expect(w.chain.sent).toHaveLength(0);
-    expect((await w.settlement.deposits.depositFor(payment))?.remaining).toBe(7_500_000n);
+    expect((await w.deposits.depositFor(payment))?.remaining).toBe(7_500_000n);
 
     w.chain.transfer(from, deposit, 7_500_000n);
-    await Promise.all([w.pass(), w.pass(), w.other.deposits.pass()]);
+    await Promise.all([w.pass(), w.pass(), w.other.pass()]);
     await w.pass();
     expect(await w.payments.get(payment.id)).toMatchObject({ status: 'settled', payer: from, txHash: w.chain.sent[0], viaDeposit: true });
     expect(w.chain.sent).toHaveLength(1);
@@ -79,7 +83,7 @@ describe('DepositWatcher over the fake chain port', () => {
     w.chain.transfer(first, deposit, 10_000_000n);
     w.chain.transfer(second, deposit, 5_000_000n);
     await w.pass();
-    await Promise.all([w.pass(), w.other.deposits.pass()]);
+    await Promise.all([w.pass(), w.other.pass()]);
     expect(await w.payments.get(payment.id)).toMatchObject({ status: 'settled', depositExcess: '2500000' });
     expect(w.chain.balance(w.shopWallet)).toBe(12_500_000n);
     expect(w.chain.balance(second)).toBe(7_500_000n);
@@ -128,7 +132,7 @@ describe('DepositWatcher over the fake chain port', () => {
     w.chain.transfer(y, b.deposit, 2_000_000n);
     w.chain.script.push('refuse');
     await w.pass();
-    await Promise.all([w.pass(), w.other.deposits.pass()]);
+    await Promise.all([w.pass(), w.other.pass()]);
     await w.pass();
     expect(w.chain.balance(x)).toBe(12_500_000n);
     expect(w.chain.balance(y)).toBe(3_000_000n);
@@ -164,7 +168,7 @@ describe('DepositWatcher over the fake chain port', () => {
     const first = await w.pass();
     expect(first).toMatchObject({ credited: 1, refunded: 1, closed: 1 });
     expect(w.chain.balance(x)).toBe(1_000_000n);
-    expect((await w.settlement.deposits.get(payment.id))?.watch).toBe('closed');
+    expect((await w.deposits.get(payment.id))?.watch).toBe('closed');
     w.chain.transfer(x, deposit, 1_000_000n);
     expect(await w.pass()).toMatchObject({ credited: 0, refunded: 0 });
   });
@@ -188,13 +192,13 @@ describe('DepositWatcher over the fake chain port', () => {
   it('once the whole amount arrived the session offers no link to pay again', async () => {
     const w = await world();
     const { payment, deposit } = await w.newPayment();
-    expect((await w.settlement.deposits.depositFor(payment))?.uri).toContain(`address=${deposit}`);
+    expect((await w.deposits.depositFor(payment))?.uri).toContain(`address=${deposit}`);
     // Credited but not swept yet (no pay_to for now): nothing remains to send.
     w.chain.transfer(w.phone(12_500_000n), deposit, 12_500_000n);
     const real = w.chain.signDepositAuthorization.bind(w.chain);
     w.chain.signDepositAuthorization = async () => ({ ok: false as const, reason: 'chain_unavailable', message: 'down' }) as never;
     await w.pass();
-    const info = await w.settlement.deposits.depositFor((await w.payments.get(payment.id))!);
+    const info = await w.deposits.depositFor((await w.payments.get(payment.id))!);
     expect(info).toMatchObject({ received: 12_500_000n, remaining: 0n });
     expect(info?.uri).toBeUndefined();
     w.chain.signDepositAuthorization = real;
@@ -215,7 +219,7 @@ describe('DepositWatcher over the fake chain port', () => {
   it('sessions opened at once get distinct indexes from the counter, 1..n, each its own address', async () => {
     const w = await world();
     const created = await Promise.all(Array.from({ length: 12 }, () => w.newPayment()));
-    const rows = await Promise.all(created.map((c) => w.settlement.deposits.get(c.payment.id)));
+    const rows = await Promise.all(created.map((c) => w.deposits.get(c.payment.id)));
     expect(rows.map((r) => r!.index).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     expect(new Set(created.map((c) => c.deposit)).size).toBe(12);
   });

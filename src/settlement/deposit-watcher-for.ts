@@ -1,0 +1,40 @@
+/**
+ * Builds a chain's deposit watcher (deposits.ts) beside its settlement, at the composition root
+ * (src/core/money.ts): the watcher shares settlement's per-payment queue (a deposit decision
+ * never interleaves with a settle of the same payment), its attempt ledger (one owner per
+ * sweep and give-back across instances, issue 21) and its pay_to rule.
+ */
+import type { ChainPort } from '../chain/port.js';
+import type { Logger } from '../lib/logger.js';
+import type { PaymentsService } from '../payments/payments.js';
+import type { Store } from '../store/index.js';
+import { DepositWatcher } from './deposits.js';
+import type { SettlementService } from './settlement.js';
+
+export interface DepositWatcherSetup {
+  store: Store;
+  payments: PaymentsService;
+  chain: ChainPort;
+  logger: Logger;
+  /** How long a session's deposit address is watched after the session ends. Default 24 h. */
+  graceMs?: number;
+  /** The mode whose addresses this chain's watcher scans; unset: all (one chain for both modes). */
+  livemode?: boolean;
+}
+
+export function depositWatcherFor(settlement: SettlementService, o: DepositWatcherSetup): DepositWatcher {
+  return new DepositWatcher({
+    store: o.store,
+    payments: o.payments,
+    chain: o.chain,
+    logger: o.logger,
+    recipientFor: (p) => settlement.recipientFor(p),
+    exclusive: (id, fn) => settlement.queue.run(id, fn),
+    attempts: settlement.attempts,
+    graceMs: o.graceMs ?? 24 * 3_600_000,
+    ...(o.livemode !== undefined ? { livemode: o.livemode } : {}),
+    // One pass decides every watched deposit in turn: a receipt wait is bounded so one slow
+    // block does not hold up the others (an unconfirmed sweep is looked at again next pass).
+    relayWaitMs: Math.min(settlement.confirmTimeoutMs, 15_000),
+  });
+}
