@@ -23,6 +23,7 @@
 import type { Address, Hex } from 'viem';
 import type { TransferAuthorization } from './authorization.js';
 import type { Tx } from '../store/index.js';
+import type { ChainPort, SignedAuthorization } from './port.js';
 import { relayOnce, type RelayChain, type RelayFailure, type RelayOutcome } from './relay.js';
 
 /** The part of an attempt row this helper reads (SettlementAttempt has it). */
@@ -65,10 +66,7 @@ export interface RelayAttempts {
   close(id: string, answer: NonNullable<RelayAttempt['answer']>): Promise<void>;
 }
 
-export interface OwnedRelayChain extends RelayChain {
-  chainTime(): Promise<bigint>;
-  transactionKnown(txHash: Hex): Promise<boolean>;
-}
+export type OwnedRelayChain = RelayChain & Pick<ChainPort, 'chainTime' | 'transactionKnown'>;
 
 type Signed = { ok: true; auth: TransferAuthorization; signature: Hex } | { ok: false; message: string };
 
@@ -85,6 +83,11 @@ export interface OwnedRelayRequest {
   timeoutMs?: number;
   since?: Date | string;
   onSent?: (txHash: Hex) => Promise<void> | void;
+  /**
+   * Relayed in the same transaction (relayOnce's `batchWith`): a take-over's resend carries them
+   * too, so the attempt's authorization never moves alone.
+   */
+  batchWith?: readonly SignedAuthorization[];
 }
 
 export function relayAttemptId(kind: string, from: string, nonce: string): string {
@@ -200,6 +203,7 @@ async function run(
     const outcome = await relayOnce(chain, auth, signature, {
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
       since: req.since ?? row.startedAt,
+      ...(req.batchWith ? { batchWith: req.batchWith } : {}),
       // The attempt's hash goes in the journal's commit when nothing else is to be recorded
       // with it (one commit fewer per move); otherwise, or without a journal, while the receipt
       // is awaited.
