@@ -5,7 +5,6 @@
  */
 import { getAddress, isAddressEqual, type Address, type Hex } from 'viem';
 import { z } from 'zod';
-import type { VerifyReason } from '../chain/chain.js';
 import type { RelayOutcome } from '../chain/relay.js';
 import { EvmAddress, SignatureHex, TransferAuthorization, type TransferTypedDataJson } from '../chain/authorization.js';
 import type { Payment } from '../payments/payments.js';

@@ -7,7 +7,7 @@
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAuthorization } from '../../src/chain/authorization.js';
-import type { ReceiptOutcome, SubmitResult, TokenTransfer } from '../../src/chain/chain.js';
+import type { ReceiptOutcome, SubmitOptions, SubmitResult, TokenTransfer } from '../../src/chain/chain.js';
 import type { ChainPort } from '../../src/chain/port.js';
 
 type Mode = 'mine' | 'refuse' | 'lose-answer' | 'no-receipt' | 'revert' | 'down';
@@ -106,7 +106,7 @@ export class FakeChain implements ChainPort {
   }
 
   /** The port's one send: a single authorization or a batch (subclasses override either half). */
-  submitTransfers(items: readonly { auth: TransferAuthorization; signature: Hex }[]): Promise<SubmitResult> {
+  submitTransfers(items: readonly { auth: TransferAuthorization; signature: Hex }[], _opts?: SubmitOptions): Promise<SubmitResult> {
     return items.length === 1 ? this.submitTransferWithAuthorization(items[0]!.auth) : this.submitTransferWithAuthorizations(items);
   }
   async gasCost(txHash: Hex): Promise<{ gasUsed: bigint; costWei: bigint } | undefined> {
