@@ -73,7 +73,8 @@ export type SubmitReason = Values<typeof SubmitReason>;
 export type RelayFailure = Exclude<VerifyReason, 'authorization_used' | 'chain_unavailable'> | typeof PaymentReason.reverted | typeof PaymentReason.rejected;
 
 /** A custodial move's failure, as its owner (transfers, bills, markets, refunds) reads it. */
-export type MoveFailure = typeof PaymentReason.insufficientBalance | typeof PaymentReason.reverted | typeof PaymentReason.rejected;
+export const MOVE_FAILURES = [PaymentReason.insufficientBalance, PaymentReason.reverted, PaymentReason.rejected] as const;
+export type MoveFailure = (typeof MOVE_FAILURES)[number];
 
 /** Checkout settlement's refusals (settlement/settle-reasons.ts): every reason but the chain's `authorization_used` and the relay's `rejected`. */
 export const SettleReason = pick(

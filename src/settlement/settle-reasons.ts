@@ -172,11 +172,15 @@ export function comparePayerNonceAuthorization(got: TransferAuthorization, want:
 }
 
 /**
- * A chain reason as settlement says it: the same word (one vocabulary), except that a used
- * authorization means the payment was already paid.
+ * A reason of the one vocabulary as settlement answers it: the same word, except that a used
+ * authorization means the payment was already paid, and a send the node refused means it was
+ * not sent (`submit_failed`). Every reason has a settle answer, so every reason has an HTTP
+ * status at the door (SETTLE_STATUS).
  */
-export function settleReasonOf(reason: SubmitReason): SettleReason {
-  return reason === PaymentReason.authorizationUsed ? SettleReason.alreadySettled : reason;
+export function settleReasonOf(reason: PaymentReason): SettleReason {
+  if (reason === PaymentReason.authorizationUsed) return SettleReason.alreadySettled;
+  if (reason === PaymentReason.rejected) return SettleReason.submitFailed;
+  return reason;
 }
 
 export const MESSAGES: Partial<Record<SettleReason, string>> = {
