@@ -142,3 +142,27 @@ describe('every on-chain move goes through relayOnce', () => {
     expect(w.chain.sends.map((s) => s.items)).toEqual([1, 1, 1, 1, 2, 1]);
   });
 });
+
+describe('x402 exact settle reads the one relay outcome', () => {
+  it('money moved by a transaction this settle did not send answers nonce_already_used with that transaction, not success', async () => {
+    const w = await world();
+    // The race: verification passed, then an earlier send of the same authorization was mined.
+    w.chain.verifyTransferAuthorization = async (auth) => ({ ok: true as const, signer: auth.from });
+    const payer = privateKeyToAccount(generatePrivateKey());
+    w.chain.fund(payer.address, 50_000n);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const auth = { from: payer.address, to: shop, value: 10_000n, validAfter: now - 60n, validBefore: now + 600n, nonce: `0x${'cd'.repeat(32)}` as Hex };
+    const signature = await payer.signTypedData(w.chain.transferWithAuthorizationTypedData(auth).typedData);
+    const earlier = await w.chain.submitTransfers([{ auth, signature }]);
+    if (!earlier.ok) throw new Error(earlier.message);
+    const requirements = { scheme: 'exact', network: 'eip155:31337', amount: '10000', asset: w.chain.tokenAddress, payTo: shop, maxTimeoutSeconds: 60 };
+    const authorization = Object.fromEntries(Object.entries(auth).map(([k, v]) => [k, v.toString()]));
+    const res = await settleExact(w.chain, {
+      x402Version: 2,
+      paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization, signature } },
+      paymentRequirements: requirements,
+    });
+    expect(res).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_nonce_already_used', transaction: earlier.txHash });
+    expect(w.chain.balance(shop)).toBe(10_000n);
+  });
+});
