@@ -1,5 +1,6 @@
 /**
- * The chain service over viem: composes the concerns (verify.ts, submit.ts over sender.ts,
+ * The chain service over viem, the one implementation of the chain port (port.ts): composes
+ * the concerns (verify.ts, submit.ts over sender.ts,
  * relay-journal-recovery.ts, log-scan.ts, custodial.ts, faucet.ts, the receipt watcher) and
  * implements the `ChainService` interface. Each concern holds its own state; this file only
  * wires them over the one public client, relayer account and configuration.
@@ -24,7 +25,7 @@ import { RelayJournalRecovery } from './relay-journal-recovery.js';
 import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './results.js';
 import { RelayerSender } from './sender.js';
 import { TransferSubmitter } from './submit.js';
-import { BatchSubmitter, type SignedAuthorization } from './submit-batch.js';
+import type { SignedAuthorization } from './port.js';
 import { TransferVerifier } from './verify.js';
 import type { CustodialKeyring } from './wallets.js';
 
@@ -71,7 +72,6 @@ export class ChainServiceImpl implements ChainService {
   private readonly verifier: TransferVerifier;
   private readonly sender: RelayerSender;
   private readonly submitter: TransferSubmitter;
-  private readonly batchSubmitter: BatchSubmitter;
   private readonly journalRecovery: RelayJournalRecovery | undefined;
   private readonly custodialCtx: CustodialContext;
   private readonly depositCtx: CustodialContext;
@@ -101,7 +101,6 @@ export class ChainServiceImpl implements ChainService {
     this.verifier = new TransferVerifier({ ...base, eip712Domain: this.eip712Domain, latest });
     this.sender = new RelayerSender({ log: p.log, chainId: p.chainId, publicClient: p.publicClient, relayer: p.relayer, journal: p.journal });
     this.submitter = new TransferSubmitter({ ...base, verifier: this.verifier, sender: this.sender });
-    this.batchSubmitter = new BatchSubmitter({ ...base, sender: this.sender });
     this.journalRecovery = p.journal
       ? new RelayJournalRecovery({
           log: p.log,
@@ -166,15 +165,17 @@ export class ChainServiceImpl implements ChainService {
     return v.ok ? { ok: true, signer: v.signer } : v;
   }
 
-  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts: SubmitOptions = {}): Promise<SubmitResult> {
-    return this.submitter.submit(auth, signature, opts);
+  submitTransfers(items: readonly SignedAuthorization[], opts: SubmitOptions = {}): Promise<SubmitResult> {
+    return this.submitter.submit(items, opts, this.batchTransfers);
   }
 
-  submitTransferWithAuthorizations(items: readonly SignedAuthorization[], opts: Pick<SubmitOptions, 'recordWithJournal'> = {}): Promise<SubmitResult> {
-    if (!this.batchTransfers) {
-      return Promise.resolve({ ok: false, reason: 'simulation_failed', message: 'this token has no transferWithAuthorizations' } as const);
-    }
-    return this.batchSubmitter.submit(items, opts);
+  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts: SubmitOptions = {}): Promise<SubmitResult> {
+    return this.submitTransfers([{ auth, signature }], opts);
+  }
+
+  async gasCost(txHash: Hex): Promise<{ gasUsed: bigint; costWei: bigint } | undefined> {
+    const r = await this.publicClient.getTransactionReceipt({ hash: txHash }).catch(() => undefined);
+    return r ? { gasUsed: r.gasUsed, costWei: r.gasUsed * r.effectiveGasPrice } : undefined;
   }
 
   async waitForReceipt(txHash: Hex, timeoutMs = this.p.confirmTimeoutMs): Promise<ReceiptOutcome> {

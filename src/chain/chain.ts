@@ -10,115 +10,44 @@
 import { type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
 import { type Fail, type Ok, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
-import { nonceFor, type Eip712Domain, type TransferAuthorization, type TransferTypedData, type TransferTypedDataJson } from './authorization.js';
+import type { TransferAuthorization } from './authorization.js';
+import type { ChainPort } from './port.js';
 import type { RelayJournal } from './relay-journal.js';
-import type { TokenTransfer } from './deposits.js';
-import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './results.js';
+import type { FaucetReason, CustodialTransferParams, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult } from './results.js';
 
 export * from './results.js';
 export type { TokenTransfer } from './deposits.js';
+export type { ChainPort, SignedAuthorization } from './port.js';
 
 // ---------------------------------------------------------------------------- service
 
-export interface ChainService {
-  readonly chainId: number;
-  readonly tokenAddress: Address;
-  /** Read from the token contract (6 for USDC). */
-  readonly decimals: number;
-  /** The token's EIP-712 domain, read from the contract (name, version) and the chain. */
-  readonly eip712Domain: Eip712Domain;
-  /** Pays the gas of every transaction this service sends. */
-  readonly relayerAddress: Address;
+/**
+ * The chain port (port.ts) plus what only the composition root, the doors and the real-chain
+ * tests use: the node client, the single-authorization submit and custodial shortcuts the
+ * integration tests drive, the faucet, the escrow operator's calls, readiness and shutdown.
+ * `ChainServiceImpl` (chain-service.ts) is the one implementation.
+ */
+export interface ChainService extends ChainPort {
   readonly publicClient: PublicClient<HttpTransport, Chain>;
-  /** True when running the embedded anvil (faucet available, state under DATA_DIR/chain). */
-  readonly embedded: boolean;
   readonly rpcUrl: string;
   /** Block the token was deployed at, when known (embedded); a lower bound for log scans. */
   readonly deployBlock: bigint | undefined;
 
-  balanceOf(address: Address): Promise<bigint>;
-  nativeBalance(address: Address): Promise<bigint>;
-  /** EIP-3009: true once the (authorizer, nonce) pair was used or canceled. */
-  authorizationState(authorizer: Address, nonce: Hex): Promise<boolean>;
-
-  /** What a wallet signs: `typedData` for viem, `json` for eth_signTypedData_v4. */
-  transferWithAuthorizationTypedData(auth: TransferAuthorization): {
-    typedData: TransferTypedData;
-    json: TransferTypedDataJson;
-  };
-  verifyTransferAuthorization(
-    auth: TransferAuthorization,
-    signature: Hex,
-  ): Promise<Result<{ signer: Address }, VerifyReason>>;
-  /**
-   * Verifies in full (with `opts.verified`, only the gas estimate runs the call: one
-   * simulation), then sends transferWithAuthorization from the relayer. Resubmitting an
-   * authorization whose transaction is pending or mined returns the same txHash.
-   */
+  /** `submitTransfers([{ auth, signature }], opts)`: one authorization (the real-chain tests drive it). */
   submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: SubmitOptions): Promise<SubmitResult>;
-  /**
-   * True when the token executes several authorizations in one transaction
-   * (`transferWithAuthorizations`, contracts/Stablecoin.sol): read once at start-up. USDC and a
-   * stablecoin deployed before the function existed do not.
-   */
-  readonly batchTransfers: boolean;
-  /**
-   * Sends `items` in one transaction, all or none (submit-batch.ts); only with `batchTransfers`.
-   * The gas estimate is the one simulation; a revert answers the reason a single
-   * authorization would. Resubmitting the same batch returns the same txHash.
-   */
-  submitTransferWithAuthorizations(items: readonly { auth: TransferAuthorization; signature: Hex }[], opts?: Pick<SubmitOptions, 'recordWithJournal'>): Promise<SubmitResult>;
-  /** Never throws; default timeout `confirmTimeoutMs`. */
-  waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
-  /** True when the node knows the transaction (in its pool or mined). Throws when the node cannot say. */
-  transactionKnown(txHash: Hex): Promise<boolean>;
-  /** Chain time in seconds: the latest block's timestamp, never behind the wall clock. */
-  chainTime(): Promise<bigint>;
-  /**
-   * The tx that used (authorizer, nonce), from the AuthorizationUsed log; for reconciliation
-   * after a crash or an ambiguous `submit_failed`. Checks `txHash` first when given, then scans
-   * backwards from the latest block in windows of `logScan.windowBlocks`, down to `fromBlock`,
-   * else the highest of the deploy block, the block at `since` and the max lookback.
-   * A bigint argument is `fromBlock`. Throws if the RPC fails.
-   */
-  findAuthorizationTx(authorizer: Address, nonce: Hex, opts?: bigint | FindAuthorizationOptions): Promise<Hex | undefined>;
-
-  /** Address of the custodial wallet at BIP-44 index `index` (cached: callers need no cache of their own). */
-  custodialAddress(index: number): Address;
   /**
    * Signs `auth` with the custodial key at `index` (no relay): for flows that verify and relay
    * through their own path, such as a checkout paid from an app wallet. Throws when `auth.from`
    * is not that wallet.
    */
   signAsCustodial(index: number, auth: TransferAuthorization): Promise<Hex>;
-  /** Signs an authorization with the custodial key (valid from the latest block - 60 s for 1 h, see custodialValidity in custodial.ts) and relays it. */
+  /** Signs an authorization with the custodial key and submits it (tests and tools; the domain relays through relayOnce). */
   custodialTransfer(params: CustodialTransferParams): Promise<Ok<{ txHash: Hex; from: Address }> | SubmitFailure>;
-  /**
-   * A custodial authorization (valid from the latest block - 60 s for 1 h) signed with the
-   * custodial key, for `relayOnce`. Fails only when the chain cannot be reached.
-   */
-  signCustodialAuthorization(
-    params: CustodialTransferParams,
-  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>>;
   /** custodialTransfer, then waitForReceipt. */
   custodialTransferAndWait(
     params: CustodialTransferParams,
     timeoutMs?: number,
   ): Promise<Ok<{ txHash: Hex; from: Address; receipt: ReceiptOutcome }> | SubmitFailure>;
-
-  /** Address of the checkout deposit address at `index` (its own BIP-44 branch, DEPOSIT_PATH; cached). */
-  depositAddress(index: number): Address;
-  /** Like signCustodialAuthorization, signed by the deposit key at `params.fromIndex`. */
-  signDepositAuthorization(
-    params: CustodialTransferParams,
-  ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>>;
-  /** The latest block number. Throws when the node cannot be reached. */
-  latestBlockNumber(): Promise<bigint>;
-  /** Token Transfer logs to any of `to` in [fromBlock, toBlock], oldest first (deposits.ts). Throws if the RPC fails. */
-  findTransfersTo(to: readonly Address[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]>;
-
-  /** Deterministic bytes32 EIP-3009 nonce for a business object (see authorization.ts). */
-  nonceFor(kind: string, id: string): Hex;
 
   /**
    * Embedded chain only: mints `amount` base units to `address` and sends it gas money

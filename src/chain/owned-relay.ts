@@ -23,6 +23,7 @@
 import type { Address, Hex } from 'viem';
 import type { TransferAuthorization } from './authorization.js';
 import type { Tx } from '../store/index.js';
+import type { ChainPort, SignedAuthorization } from './port.js';
 import { relayOnce, type RelayChain, type RelayFailure, type RelayOutcome } from './relay.js';
 
 /** The part of an attempt row this helper reads (SettlementAttempt has it). */
@@ -67,10 +68,7 @@ export interface RelayAttempts {
   close(id: string, answer: NonNullable<RelayAttempt['answer']>, tx?: Tx): Promise<void>;
 }
 
-export interface OwnedRelayChain extends RelayChain {
-  chainTime(): Promise<bigint>;
-  transactionKnown(txHash: Hex): Promise<boolean>;
-}
+export type OwnedRelayChain = RelayChain & Pick<ChainPort, 'chainTime' | 'transactionKnown'>;
 
 type Signed = { ok: true; auth: TransferAuthorization; signature: Hex } | { ok: false; message: string };
 
@@ -91,6 +89,11 @@ export interface OwnedRelayRequest {
   opened?: { row: RelayAttempt; auth: TransferAuthorization; signature: Hex };
   /** The caller writes the run's answer in the transaction that records the outcome (one commit fewer); given the write instead. */
   answerIn?: (write: (tx: Tx) => Promise<void>) => void;
+  /**
+   * Relayed in the same transaction (relayOnce's `batchWith`): a take-over's resend carries them
+   * too, so the attempt's authorization never moves alone.
+   */
+  batchWith?: readonly SignedAuthorization[];
 }
 
 export function relayAttemptId(kind: string, from: string, nonce: string): string {
@@ -209,6 +212,7 @@ async function run(
     const outcome = await relayOnce(chain, auth, signature, {
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
       since: req.since ?? row.startedAt,
+      ...(req.batchWith ? { batchWith: req.batchWith } : {}),
       // The attempt's hash goes in the journal's commit when nothing else is to be recorded
       // with it (one commit fewer per move); otherwise, or without a journal, while the receipt
       // is awaited.

@@ -1,5 +1,9 @@
 /**
- * One relay outcome for every on-chain move (issue 12, item 4).
+ * The one relay path and the one relay outcome for every on-chain move (issue 12, item 4;
+ * issue 22, point 3): checkout settle, x402 `exact` settle, deposit sweeps and give-backs,
+ * custodial moves (with their fee in the same transaction), refunds. Nothing in the domain
+ * calls the chain port's `submitTransfers` but this function; `relayOwned` (owned-relay.ts) is
+ * the cross-instance ownership around it.
  *
  * `relayOnce` submits an EIP-3009 authorization exactly once and answers in three words, the
  * way x402's facilitator returns one final SettleResponse:
@@ -8,16 +12,17 @@
  * - `pending(tx?)`: it may still be mined (no receipt in time, a send whose answer was lost)
  *   or the chain could not be asked; relaying the same authorization again is safe;
  * - `failed(reason)`: the chain says nothing moved.
- * Callers (checkout settlement, the custodial mover) map these to their own records and never
- * interpret the chain's reasons themselves.
+ * Callers map these to their own records and never interpret the chain's reasons themselves;
+ * the failure reasons are the one vocabulary of src/lib/payment-reasons.ts.
  */
-import type { Address, Hex } from 'viem';
+import type { Hex } from 'viem';
 import type { Tx } from '../store/index.js';
 import type { TransferAuthorization } from './authorization.js';
-import type { ReceiptOutcome, SubmitOptions, SubmitResult, VerifyReason } from './chain.js';
+import type { RelayFailure } from '../lib/payment-reasons.js';
+import type { ChainPort, SignedAuthorization } from './port.js';
+import type { SubmitOptions } from './results.js';
 
-/** Why nothing moved. `rejected`: the node refused the transaction (nothing was sent). */
-export type RelayFailure = Exclude<VerifyReason, 'authorization_used' | 'chain_unavailable'> | 'reverted' | 'rejected';
+export type { RelayFailure };
 
 export type RelayOutcome =
   | { status: 'settled'; txHash: Hex }
@@ -36,14 +41,8 @@ export type RelayOutcome =
       spent?: true;
     };
 
-/** The part of the chain `relayOnce` needs (ChainService has it; tests can fake it). */
-export interface RelayChain {
-  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: SubmitOptions): Promise<SubmitResult>;
-  waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
-  authorizationState(authorizer: Address, nonce: Hex): Promise<boolean>;
-  balanceOf(address: Address): Promise<bigint>;
-  findAuthorizationTx(authorizer: Address, nonce: Hex, opts?: { since?: Date | string; txHash?: Hex }): Promise<Hex | undefined>;
-}
+/** The part of the chain port `relayOnce` needs (tests fake it). */
+export type RelayChain = Pick<ChainPort, 'submitTransfers' | 'waitForReceipt' | 'authorizationState' | 'balanceOf' | 'findAuthorizationTx'>;
 
 export interface RelayOptions extends SubmitOptions {
   /** How long to wait for the receipt before answering `pending(tx)`. */
@@ -58,6 +57,12 @@ export interface RelayOptions extends SubmitOptions {
   recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void>;
   /** Lower bound for a log scan looking for the transaction that used the authorization. */
   since?: Date | string;
+  /**
+   * Authorizations relayed in the same transaction, all or none (a custodial move's fee; only
+   * when the token has `batchTransfers`). The outcome is read through the first authorization:
+   * the batch is all or none, so its nonce used means theirs are too.
+   */
+  batchWith?: readonly SignedAuthorization[];
 }
 
 export async function relayOnce(
@@ -66,7 +71,7 @@ export async function relayOnce(
   signature: Hex,
   opts: RelayOptions = {},
 ): Promise<RelayOutcome> {
-  const sent = await chain.submitTransferWithAuthorization(auth, signature, {
+  const sent = await chain.submitTransfers([{ auth, signature }, ...(opts.batchWith ?? [])], {
     ...(opts.verified ? { verified: true } : {}),
     ...(opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
   });
@@ -121,7 +126,9 @@ async function afterRevert(chain: RelayChain, auth: TransferAuthorization, txHas
       }
     }
     // Concurrent moves from the same wallet can spend the balance between the checks and inclusion.
-    if ((await chain.balanceOf(auth.from)) < auth.value) {
+    // With a batch, "spent meanwhile" means the wallet no longer holds all it moves.
+    const needed = (opts.batchWith ?? []).reduce((sum, b) => (b.auth.from.toLowerCase() === auth.from.toLowerCase() ? sum + b.auth.value : sum), auth.value);
+    if ((await chain.balanceOf(auth.from)) < needed) {
       return { status: 'failed', reason: 'reverted', message: `${reverted}: the wallet no longer holds enough`, txHash, spent: true };
     }
   } catch {

@@ -3,22 +3,10 @@ import { type Address, type Hex } from 'viem';
 import { type Fail, type Ok } from '../lib/results.js';
 import type { Tx } from '../store/index.js';
 import { nonceFor } from './authorization.js';
+import type { SubmitReason } from '../lib/payment-reasons.js';
 
-export const VerifyReason = {
-  invalidSignature: 'invalid_signature',
-  authorizationUsed: 'authorization_used',
-  insufficientBalance: 'insufficient_balance',
-  notYetValid: 'not_yet_valid',
-  expired: 'expired',
-  simulationFailed: 'simulation_failed',
-  /** The RPC did not answer; nothing was decided, try again later. */
-  chainUnavailable: 'chain_unavailable',
-} as const;
-export type VerifyReason = (typeof VerifyReason)[keyof typeof VerifyReason];
-
-/** Verification reasons, plus `submit_failed`: the node did not take the transaction (RPC down, ...). */
-export const SubmitReason = { ...VerifyReason, submitFailed: 'submit_failed' } as const;
-export type SubmitReason = (typeof SubmitReason)[keyof typeof SubmitReason];
+// The reasons are the one vocabulary of src/lib/payment-reasons.ts.
+export { VerifyReason, SubmitReason } from '../lib/payment-reasons.js';
 
 /**
  * A refused submit. For `submit_failed`, `sendOutcome` says whether the transaction can have

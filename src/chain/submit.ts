@@ -1,8 +1,11 @@
 /**
- * Submitting a transferWithAuthorization: verify (unless the caller just did), estimate gas
- * (the one simulation right before the send), send from the relayer, retry nonce clashes.
- * Idempotent within one process: a double click shares one submit, and resubmitting an
- * authorization whose transaction is pending or mined returns the same txHash.
+ * The one submit of token movements: one authorization as `transferWithAuthorization`
+ * (verified unless the caller just did), several as `transferWithAuthorizations`, all or none
+ * (submit-batch.ts encodes it; only the service's own custodial signatures are batched, so the
+ * gas estimate is their one check). Then: estimate gas (the one simulation right before the
+ * send), send from the relayer, retry nonce clashes. Idempotent within one process: a double
+ * click shares one submit, and resubmitting the same items (keyed by the first authorization)
+ * while their transaction is pending or mined returns the same txHash.
  */
 import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { fail } from '../lib/results.js';
@@ -10,7 +13,9 @@ import type { Logger } from '../lib/logger.js';
 import type { TransferAuthorization } from './authorization.js';
 import { isNonceError, isRevert, reasonFromRevert, revertReason } from './errors.js';
 import { authorizationState, isKnownTransaction, type NodeClient } from './node-reads.js';
+import type { SignedAuthorization } from './port.js';
 import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './results.js';
+import { encodeBatch } from './submit-batch.js';
 import { withHeadroom, type RelayerSender, type SendError } from './sender.js';
 import { encodeTransfer, type TransferVerifier } from './verify.js';
 
@@ -26,6 +31,9 @@ export interface SubmitContext {
   sender: RelayerSender;
 }
 
+/** The calldata to send, and its gas when a fresh verification already simulated it. */
+type Prepared = { ok: true; data: Hex; gas?: bigint };
+
 export class TransferSubmitter {
   /** In-flight submits by authorization, so a double click sends one transaction. */
   private readonly inFlight = new Map<string, Promise<SubmitResult>>();
@@ -34,18 +42,22 @@ export class TransferSubmitter {
 
   constructor(private readonly ctx: SubmitContext) {}
 
-  submit(auth: TransferAuthorization, signature: Hex, opts: SubmitOptions = {}): Promise<SubmitResult> {
-    const key = `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
+  /** `batch`: the token has `transferWithAuthorizations` (several items need it). */
+  submit(items: readonly SignedAuthorization[], opts: SubmitOptions = {}, batch = true): Promise<SubmitResult> {
+    const first = items[0];
+    if (!first) return Promise.resolve(fail(SubmitReason.simulationFailed, 'an empty batch moves nothing'));
+    if (items.length > 1 && !batch) return Promise.resolve(fail(SubmitReason.simulationFailed, 'this token has no transferWithAuthorizations'));
+    const key = `${first.auth.from.toLowerCase()}:${first.auth.nonce.toLowerCase()}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const promise = this.submitOnce(key, auth, signature, opts).finally(() => this.inFlight.delete(key));
+    const promise = this.submitOnce(key, items, opts).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
   }
 
-  private async submitOnce(key: string, auth: TransferAuthorization, signature: Hex, opts: SubmitOptions): Promise<SubmitResult> {
+  private async submitOnce(key: string, items: readonly SignedAuthorization[], opts: SubmitOptions): Promise<SubmitResult> {
     const { ctx } = this;
-    const verified = opts.verified === true;
+    const auth = items[0]!.auth;
     const previous = this.sent.get(key);
     if (previous) {
       // Same authorization again: report the transaction already carrying it, unless that
@@ -56,22 +68,12 @@ export class TransferSubmitter {
       this.sent.delete(key);
     }
 
-    // A caller that has just verified skips the checks; it only needs to know which overload
-    // the signature takes (a local recover). The gas estimate below still executes the call
-    // against the latest state: the one simulation right before sending.
-    // A verification that just passed carries its simulation (the gas estimate executed the
-    // call against the latest state, at most SIMULATION_FRESH_MS ago): send on it. Otherwise
-    // verify now (in full, unless the caller verified) and simulate right before sending.
-    if (!verified) {
-      const v = await ctx.verifier.verify(auth, signature);
-      if (!v.ok) return v;
-    }
-    const fresh = ctx.verifier.takeSimulation(auth, signature);
-    const contractSigner = fresh ? fresh.contractSigner : !(await ctx.verifier.isEoaSignature(auth, signature));
-    const data = fresh ? fresh.data : encodeTransfer(auth, signature, contractSigner);
-
+    const prepared: Prepared | SubmitFailure =
+      items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: encodeBatch(items) };
+    if (!prepared.ok) return prepared;
+    const { data } = prepared;
     let gas: bigint;
-    if (fresh) gas = fresh.gas;
+    if (prepared.gas !== undefined) gas = prepared.gas;
     else {
       try {
         gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data, prepare: false });
@@ -87,7 +89,7 @@ export class TransferSubmitter {
         const record = opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {};
         const { txHash, recorded } = await ctx.sender.sendRecorded({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, record);
         this.remember(key, txHash);
-        ctx.log.info({ txHash, from: auth.from, to: auth.to, value: auth.value.toString() }, 'relayed transferWithAuthorization');
+        ctx.log.info({ txHash, from: auth.from, to: auth.to, value: auth.value.toString(), moves: items.length }, 'relayed transferWithAuthorization');
         return recorded ? { ok: true, txHash, recorded: true } : { ok: true, txHash };
       } catch (e) {
         const err = e as SendError;
@@ -118,6 +120,28 @@ export class TransferSubmitter {
         if (used) return fail(SubmitReason.authorizationUsed, 'this authorization was already used or canceled', 'nonce');
       }
     }
+  }
+
+  /**
+   * One authorization: a verification that just passed carries its simulation (the gas
+   * estimate executed the call against the latest state, at most SIMULATION_FRESH_MS ago): send
+   * on it. Otherwise verify now (in full, unless the caller verified; then only which overload
+   * the signature takes, a local recover) and simulate right before sending.
+   */
+  private async prepareSingle(
+    auth: TransferAuthorization,
+    signature: Hex,
+    verified: boolean,
+  ): Promise<Prepared | SubmitFailure> {
+    const { ctx } = this;
+    if (!verified) {
+      const v = await ctx.verifier.verify(auth, signature);
+      if (!v.ok) return v;
+    }
+    const fresh = ctx.verifier.takeSimulation(auth, signature);
+    if (fresh) return { ok: true, data: fresh.data, gas: fresh.gas };
+    const contractSigner = !(await ctx.verifier.isEoaSignature(auth, signature));
+    return { ok: true, data: encodeTransfer(auth, signature, contractSigner) };
   }
 
   private remember(key: string, txHash: Hex): void {

@@ -36,7 +36,7 @@ import { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
 import { EscrowRefunds } from '../x402/auth-capture/refunds.js';
 import { Facilitator } from '../x402/facilitator.js';
 import { Discovery } from '../x402/discovery.js';
-import { chainPort, type ExactEvmPort } from '../x402/exact-evm.js';
+import type { ExactEvmPort } from '../x402/exact-evm.js';
 import type { Metrics } from '../metrics/port.js';
 
 type Webhooks = Awaited<ReturnType<typeof createWebhooks>>;
@@ -140,7 +140,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
   });
   if (d.metrics.enabled) countSettles(settlement, d.metrics);
   // x402 v2 facilitator for merchants' own resource servers (docs/x402.md).
-  const x402Port = chainPort(chain);
+  const x402Port: ExactEvmPort = chain;
   const acFault = config.NODE_ENV === 'test' ? config.FAULT_AUTH_CAPTURE_STEP : undefined;
   const facilitator = new Facilitator({
     port: x402Port,

@@ -5,11 +5,11 @@
  */
 import { getAddress, isAddressEqual, type Address, type Hex } from 'viem';
 import { z } from 'zod';
-import type { VerifyReason } from '../chain/chain.js';
 import type { RelayOutcome } from '../chain/relay.js';
 import { EvmAddress, SignatureHex, TransferAuthorization, type TransferTypedDataJson } from '../chain/authorization.js';
 import type { Payment } from '../payments/payments.js';
 import { fail, type Fail, type Result } from '../lib/results.js';
+import { PaymentReason, SettleReason, type SubmitReason } from '../lib/payment-reasons.js';
 
 // ---------------------------------------------------------------------------- inputs
 
@@ -25,42 +25,9 @@ export type SettleRequest = z.infer<typeof SettleRequest>;
 
 // ---------------------------------------------------------------------------- results
 
-export const SettleReason = {
-  notFound: 'not_found',
-  /** The signature does not recover to `authorization.from`. */
-  invalidSignature: 'invalid_signature',
-  /** `to` is not the payment's payout address / the merchant's wallet. */
-  wrongRecipient: 'wrong_recipient',
-  /** `value` is not exactly the locked stablecoin amount. */
-  wrongAmount: 'wrong_amount',
-  /** `nonce` is not the one issued for this payment. */
-  wrongNonce: 'wrong_nonce',
-  /** `validBefore` is not the session expiry we issued. */
-  wrongValidity: 'wrong_validity',
-  notYetValid: 'not_yet_valid',
-  insufficientBalance: 'insufficient_balance',
-  /** The session (and so the authorization) has expired. */
-  expired: 'expired',
-  /** Settled already, by a different authorization than the one given. */
-  alreadySettled: 'already_settled',
-  /** The payment failed earlier (terminal). */
-  paymentFailed: 'payment_failed',
-  /** The merchant canceled the session (terminal): no authorization can settle it any more. */
-  canceled: 'canceled',
-  /** Another authorization is being settled for this payment right now. */
-  processing: 'processing',
-  /** The payer canceled this payment's authorization on-chain (EIP-3009); another wallet can pay. */
-  authorizationCanceled: 'authorization_canceled',
-  /** The chain rejected the call in simulation for a reason not listed above. */
-  simulationFailed: 'simulation_failed',
-  /** The transaction was mined and reverted; the payment is now `failed`. */
-  reverted: 'reverted',
-  /** The chain could not be reached; nothing was sent, retry later. */
-  chainUnavailable: 'chain_unavailable',
-  /** The node did not take the transaction; nothing was sent, retry later. */
-  submitFailed: 'submit_failed',
-} as const;
-export type SettleReason = (typeof SettleReason)[keyof typeof SettleReason];
+// One vocabulary with the chain and the relay (src/lib/payment-reasons.ts); HTTP status per
+// reason is the door's table (src/http/settle-answer.ts).
+export { SettleReason };
 
 export type AuthorizationFailure = Fail<
   | typeof SettleReason.notFound
@@ -195,16 +162,17 @@ export function comparePayerNonceAuthorization(got: TransferAuthorization, want:
   return undefined;
 }
 
-export const VERIFY_TO_SETTLE: Record<VerifyReason | 'submit_failed', SettleReason> = {
-  invalid_signature: SettleReason.invalidSignature,
-  authorization_used: SettleReason.alreadySettled,
-  insufficient_balance: SettleReason.insufficientBalance,
-  not_yet_valid: SettleReason.notYetValid,
-  expired: SettleReason.expired,
-  simulation_failed: SettleReason.simulationFailed,
-  chain_unavailable: SettleReason.chainUnavailable,
-  submit_failed: SettleReason.submitFailed,
-};
+/**
+ * A reason of the one vocabulary as settlement answers it: the same word, except that a used
+ * authorization means the payment was already paid, and a send the node refused means it was
+ * not sent (`submit_failed`). Every reason has a settle answer, so every reason has an HTTP
+ * status at the door (SETTLE_STATUS).
+ */
+export function settleReasonOf(reason: PaymentReason): SettleReason {
+  if (reason === PaymentReason.authorizationUsed) return SettleReason.alreadySettled;
+  if (reason === PaymentReason.rejected) return SettleReason.submitFailed;
+  return reason;
+}
 
 export const MESSAGES: Partial<Record<SettleReason, string>> = {
   invalid_signature: 'The signature does not match the paying wallet.',
@@ -216,13 +184,13 @@ export const MESSAGES: Partial<Record<SettleReason, string>> = {
 };
 
 /** The verify/submit reason a failed relay stands for (the customer's message depends on it). */
-export function relayFailureReason(r: Extract<RelayOutcome, { status: 'failed' }>): VerifyReason | 'submit_failed' {
+export function relayFailureReason(r: Extract<RelayOutcome, { status: 'failed' }>): SubmitReason {
   if (r.reason === 'rejected') return r.cause ?? 'submit_failed';
   if (r.reason === 'reverted') return 'simulation_failed';
   return r.reason;
 }
 
-export function mapVerifyFailure(f: Fail<VerifyReason | 'submit_failed'>): Fail<SettleReason> {
-  const reason = VERIFY_TO_SETTLE[f.reason];
+export function mapVerifyFailure(f: Fail<SubmitReason>): Fail<SettleReason> {
+  const reason = settleReasonOf(f.reason);
   return fail(reason, MESSAGES[reason] ?? f.message, f.param ? `authorization.${f.param}` : undefined);
 }

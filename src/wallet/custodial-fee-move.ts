@@ -1,10 +1,8 @@
-import type { Address, Hex } from 'viem';
-import type { TransferAuthorization } from '../chain/authorization.js';
-import type { Tx } from '../store/index.js';
 import type { ChainPort } from '../chain/port.js';
-import { relayOnce, type RelayOutcome } from '../chain/relay.js';
-import { relayOwned, type NewRelayAttempt, type OwnedRelayChain, type RelayAttempt, type RelayAttempts } from '../chain/owned-relay.js';
-import type { MoveOutcome, MoveRequest } from './custodial-move.js';
+import type { NewRelayAttempt, RelayAttempts } from '../chain/owned-relay.js';
+import { moveOnce, type MoveFee, type MoveOutcome, type MoveRequest, type PreparedMove, type SignedWithFee } from './custodial-move.js';
+
+export type { PreparedMove, SignedWithFee };
 
 /**
  * A custodial move and its fee in one transaction (issue 23, point 3): two EIP-3009
@@ -20,24 +18,12 @@ import type { MoveOutcome, MoveRequest } from './custodial-move.js';
  *
  * With the attempt ledger the batch has one owner across instances like any custodial move
  * (src/chain/owned-relay.ts): the attempt is the principal's authorization, and a take-over's
- * resend goes through the same batch adapter, so it carries the fee authorization (signed here
- * with its derived nonce) and never moves the principal alone.
+ * resend carries the fee authorization too (relayOwned's `batchWith`, signed with its derived
+ * nonce), so it never moves the principal alone. One relay path: this is `moveOnce` with a fee.
  */
-export interface FeeRequest {
-  to: Address;
-  value: bigint;
-  /** Names the fee's EIP-3009 nonce, e.g. 'transfer-fee'. */
-  kind: string;
-}
-
-type Signed = { auth: TransferAuthorization; signature: Hex };
+export type FeeRequest = MoveFee;
 
 /** Both authorizations of a move and its fee, signed (nothing sent). */
-export interface SignedWithFee {
-  principal: Signed;
-  fee: Signed;
-}
-
 export async function signWithFee(chain: ChainPort, req: MoveRequest, fee: FeeRequest): Promise<{ ok: true; signed: SignedWithFee } | { ok: false; message: string }> {
   const [principal, feeAuth] = await Promise.all([
     chain.signCustodialAuthorization({ fromIndex: req.fromIndex, to: req.to, value: req.value, nonce: chain.nonceFor(req.kind, req.id) }),
@@ -62,18 +48,8 @@ export function attemptFor(req: MoveRequest, signed: SignedWithFee): NewRelayAtt
   };
 }
 
-/**
- * `prepared`: signed beforehand, its attempt opened by the caller (`opened`, in the transaction
- * that recorded the move: one commit fewer); `answerIn`: the caller writes the attempt's answer in
- * the transaction that records the outcome (one more).
- */
-export interface PreparedMove {
-  signed?: SignedWithFee;
-  opened?: RelayAttempt;
-  answerIn?: (write: (tx: Tx) => Promise<void>) => void;
-}
-
-export async function moveWithFeeOnce(
+/** `moveOnce` with the fee in the same transaction (relayOnce's `batchWith`), optionally prepared by the caller. */
+export function moveWithFeeOnce(
   chain: ChainPort,
   req: MoveRequest,
   fee: FeeRequest,
@@ -81,45 +57,5 @@ export async function moveWithFeeOnce(
   attempts?: RelayAttempts,
   prepared: PreparedMove = {},
 ): Promise<MoveOutcome> {
-  const s = prepared.signed ? { ok: true as const, signed: prepared.signed } : await signWithFee(chain, req, fee);
-  if (!s.ok) return { status: 'pending', message: s.message };
-  const principal = { ok: true as const, ...s.signed.principal };
-  const feeSigned = s.signed.fee;
-  const batch: OwnedRelayChain = {
-    submitTransferWithAuthorization: (auth, signature, opts) =>
-      chain.submitTransferWithAuthorizations([{ auth, signature }, feeSigned], opts?.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
-    waitForReceipt: (h, t) => chain.waitForReceipt(h, t),
-    authorizationState: (a, n) => chain.authorizationState(a, n),
-    // After a revert, "spent meanwhile" means the wallet no longer holds principal plus fee.
-    balanceOf: async (a) => (await chain.balanceOf(a)) - fee.value,
-    findAuthorizationTx: (a, n, o) => chain.findAuthorizationTx(a, n, o),
-    chainTime: () => chain.chainTime(),
-    transactionKnown: (h) => chain.transactionKnown(h),
-  };
-  const outcome: RelayOutcome = attempts
-    ? await relayOwned(batch, attempts, {
-        kind: req.kind,
-        subject: req.id,
-        from: chain.custodialAddress(req.fromIndex),
-        nonce: chain.nonceFor(req.kind, req.id),
-        sign: async () => principal,
-        ...(prepared.opened ? { opened: { row: prepared.opened, auth: principal.auth, signature: principal.signature } } : {}),
-        ...(prepared.answerIn ? { answerIn: prepared.answerIn } : {}),
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      })
-    : await relayOnce(batch, principal.auth, principal.signature, timeoutMs === undefined ? {} : { timeoutMs });
-  switch (outcome.status) {
-    case 'settled':
-      return { status: 'settled', txHash: outcome.txHash };
-    case 'pending':
-      return outcome.txHash
-        ? { status: 'pending', txHash: outcome.txHash, message: outcome.message }
-        : { status: 'pending', message: outcome.message };
-    case 'failed':
-      return {
-        status: 'failed',
-        reason: outcome.spent || outcome.reason === 'insufficient_balance' ? 'insufficient_balance' : outcome.reason === 'reverted' ? 'reverted' : 'rejected',
-        message: outcome.message,
-      };
-  }
+  return moveOnce(chain, req, timeoutMs, attempts, fee, prepared);
 }

@@ -1,8 +1,9 @@
 /**
  * The x402 `exact` scheme on EVM with the EIP-3009 transfer method, as two functions over a
- * small chain port: `verifyExact` answers a VerifyResponse, `settleExact` re-verifies, relays
- * the authorization (our relayer pays the gas), waits for the receipt and answers one final
- * SettleResponse. `success: true` only with a mined, successful receipt.
+ * small slice of the chain port: `verifyExact` answers a VerifyResponse, `settleExact`
+ * re-verifies, relays the authorization through the one relay path (`relayOnce`, our relayer
+ * pays the gas, the receipt awaited) and answers one final SettleResponse. `success: true` only
+ * with a mined, successful receipt of the transaction this settle sent.
  *
  * Checks, in order (the spec's exact-EVM list, with coinbase/x402's facilitator order): version,
  * scheme, network, asset and token domain, payload shape, recipient, validity window, exact
@@ -10,9 +11,10 @@
  * and a simulation of transferWithAuthorization.
  */
 import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'viem';
-import type { ChainService, ReceiptOutcome, SubmitResult, VerifyReason } from '../chain/chain.js';
-import type { Eip712Domain, TransferAuthorization } from '../chain/authorization.js';
-import type { Result } from '../lib/results.js';
+import type { TransferAuthorization } from '../chain/authorization.js';
+import type { ChainPort } from '../chain/port.js';
+import { relayOnce, type RelayChain, type RelayOutcome } from '../chain/relay.js';
+import type { RelayFailure, VerifyReason } from '../lib/payment-reasons.js';
 import { X402Reason } from './reasons.js';
 import { ExactEvmPayload, type FacilitatorRequest, type SettleResponse, type VerifyResponse } from './schemas.js';
 
@@ -20,38 +22,11 @@ export const X402_VERSION = 2;
 export const EXACT_SCHEME = 'exact';
 // As coinbase's facilitator: an authorization expiring within 6 s cannot be mined in time.
 const EXPIRY_MARGIN_SECONDS = 6n;
+// An authorization is used within its window, and x402 windows are minutes long: look back a day.
+const LOOKBACK_MS = 86_400_000;
 
-/** What the scheme needs from the chain; ChainService provides it (see `chainPort`). */
-export interface ExactEvmPort {
-  readonly chainId: number;
-  readonly tokenAddress: Address;
-  readonly eip712Domain: Eip712Domain;
-  readonly relayerAddress: Address;
-  verifyTransferAuthorization(auth: TransferAuthorization, signature: Hex): Promise<Result<{ signer: Address }, VerifyReason>>;
-  submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts?: { verified?: boolean }): Promise<SubmitResult>;
-  waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
-  /** The transaction that used (authorizer, nonce), if any, looking back to `since`. */
-  findAuthorizationTx(authorizer: Address, nonce: Hex, opts?: { since?: Date; txHash?: Hex }): Promise<Hex | undefined>;
-  /** Gas used and its cost in wei (gasUsed × effectiveGasPrice) of a mined transaction. */
-  gasCost(txHash: Hex): Promise<{ gasUsed: bigint; costWei: bigint } | undefined>;
-}
-
-export function chainPort(chain: ChainService): ExactEvmPort {
-  return {
-    chainId: chain.chainId,
-    tokenAddress: chain.tokenAddress,
-    eip712Domain: chain.eip712Domain,
-    relayerAddress: chain.relayerAddress,
-    verifyTransferAuthorization: (a, s) => chain.verifyTransferAuthorization(a, s),
-    submitTransferWithAuthorization: (a, s, o) => chain.submitTransferWithAuthorization(a, s, o),
-    waitForReceipt: (h, t) => chain.waitForReceipt(h, t),
-    findAuthorizationTx: (a, n, o) => chain.findAuthorizationTx(a, n, o ?? {}),
-    async gasCost(txHash) {
-      const r = await chain.publicClient.getTransactionReceipt({ hash: txHash }).catch(() => undefined);
-      return r ? { gasUsed: r.gasUsed, costWei: r.gasUsed * r.effectiveGasPrice } : undefined;
-    },
-  };
-}
+/** What the scheme needs of the chain port (ChainService provides it; tests fake it). */
+export type ExactEvmPort = Pick<ChainPort, 'chainId' | 'tokenAddress' | 'eip712Domain' | 'relayerAddress' | 'verifyTransferAuthorization' | 'gasCost'> & RelayChain;
 
 export function networkOf(port: Pick<ExactEvmPort, 'chainId'>): `eip155:${number}` {
   return `eip155:${port.chainId}`;
@@ -116,6 +91,7 @@ export function checkExact(
   return { isValid: true, payer, payment: { auth, signature, payer } };
 }
 
+/** x402's name for a chain verification failure. */
 const CHAIN_REASON: Record<VerifyReason, X402Reason> = {
   invalid_signature: X402Reason.signature,
   authorization_used: X402Reason.nonceAlreadyUsed,
@@ -152,9 +128,8 @@ export interface SettleOptions {
 
 /** A settle failure naming the transaction that already used this authorization, when there is one. */
 async function alreadyUsed(port: ExactEvmPort, p: VerifiedPayment, network: string, knownTx?: Hex): Promise<SettleResponse> {
-  // Look back a day: an authorization is used within its window, and x402 windows are minutes long.
   const tx = await port
-    .findAuthorizationTx(p.auth.from, p.auth.nonce, { since: new Date(Date.now() - 86_400_000), txHash: knownTx })
+    .findAuthorizationTx(p.auth.from, p.auth.nonce, { since: new Date(Date.now() - LOOKBACK_MS), ...(knownTx ? { txHash: knownTx } : {}) })
     .catch(() => undefined);
   return {
     success: false,
@@ -166,10 +141,23 @@ async function alreadyUsed(port: ExactEvmPort, p: VerifiedPayment, network: stri
   };
 }
 
+/** x402's name for a relay that moved nothing (the spec's, or coinbase's where the spec names none). */
+const RELAY_FAILURE: Record<RelayFailure, X402Reason> = {
+  invalid_signature: X402Reason.signature,
+  insufficient_balance: X402Reason.insufficientFunds,
+  not_yet_valid: X402Reason.validAfter,
+  expired: X402Reason.validBefore,
+  simulation_failed: X402Reason.simulationFailed,
+  reverted: X402Reason.transactionFailed,
+  rejected: X402Reason.unexpectedSettleError,
+};
+
 /**
- * Re-verifies in full, relays (gas paid by the relayer), waits for the receipt. The chain layer
- * returns the same hash when the same authorization is submitted again while pending, and the
- * token contract accepts each (from, nonce) once: one authorization is at most one transfer.
+ * Re-verifies in full, then relays through the one relay path (gas paid by the relayer) and
+ * waits for the receipt. The chain layer returns the same hash when the same authorization is
+ * submitted again while pending, and the token contract accepts each (from, nonce) once: one
+ * authorization is at most one transfer. Money moved by a transaction this settle did not send
+ * (an earlier settle of the same payload) answers `nonce_already_used` with that transaction.
  */
 export async function settleExact(port: ExactEvmPort, req: FacilitatorRequest, opts: SettleOptions = {}): Promise<SettleResponse> {
   const network = networkOf(port);
@@ -183,33 +171,50 @@ export async function settleExact(port: ExactEvmPort, req: FacilitatorRequest, o
     return { success: false, errorReason: reason, errorMessage: v.invalidMessage, ...(v.payer ? { payer: v.payer } : {}), transaction: '', network };
   }
   const p = v.payment;
-  const sent = await port.submitTransferWithAuthorization(p.auth, p.signature, { verified: true });
-  let txHash: Hex;
-  if (sent.ok) txHash = sent.txHash;
-  else if (sent.reason === 'submit_failed' && sent.sendOutcome === 'unknown' && sent.txHash) txHash = sent.txHash;
-  else if (sent.reason === 'authorization_used') return alreadyUsed(port, p, network);
-  else {
-    const reason = sent.reason === 'submit_failed' || sent.reason === 'chain_unavailable' ? X402Reason.unexpectedSettleError : CHAIN_REASON[sent.reason];
-    return { success: false, errorReason: reason, errorMessage: sent.message, payer: p.payer, transaction: '', network };
-  }
+  const ours = new Set<string>();
+  const relayed = await relayOnce(port, p.auth, p.signature, {
+    verified: true,
+    ...(opts.receiptTimeoutMs !== undefined ? { timeoutMs: opts.receiptTimeoutMs } : {}),
+    since: new Date(Date.now() - LOOKBACK_MS),
+    onSent: (txHash) => void ours.add(txHash.toLowerCase()),
+  });
+  return settleResponse(port, p, network, relayed, ours, opts);
+}
 
-  const receipt = await port.waitForReceipt(txHash, opts.receiptTimeoutMs);
-  if (receipt.status === 'success') {
-    await opts.onSettled?.({ payment: p, txHash, network });
-    return { success: true, payer: p.payer, transaction: txHash, network };
+/** The one relay outcome in x402's words. */
+async function settleResponse(
+  port: ExactEvmPort,
+  p: VerifiedPayment,
+  network: string,
+  relayed: RelayOutcome,
+  ours: ReadonlySet<string>,
+  opts: SettleOptions,
+): Promise<SettleResponse> {
+  switch (relayed.status) {
+    case 'settled':
+      if (!ours.has(relayed.txHash.toLowerCase())) return alreadyUsed(port, p, network, relayed.txHash);
+      await opts.onSettled?.({ payment: p, txHash: relayed.txHash, network });
+      return { success: true, payer: p.payer, transaction: relayed.txHash, network };
+    case 'pending':
+      if (!relayed.txHash) {
+        return { success: false, errorReason: X402Reason.unexpectedSettleError, errorMessage: relayed.message, payer: p.payer, transaction: '', network };
+      }
+      return {
+        success: false,
+        errorReason: X402Reason.settlementPending,
+        errorMessage: 'sent, but not mined within the wait; settle the same payload again to read the outcome',
+        payer: p.payer,
+        transaction: relayed.txHash,
+        network,
+      };
+    case 'failed':
+      return {
+        success: false,
+        errorReason: RELAY_FAILURE[relayed.reason],
+        errorMessage: relayed.reason === 'reverted' ? 'the transaction reverted' : relayed.message,
+        payer: p.payer,
+        transaction: relayed.txHash ?? '',
+        network,
+      };
   }
-  if (receipt.status === 'reverted') {
-    // Reverted because another transaction used the authorization first: name that one.
-    const other = await port.findAuthorizationTx(p.auth.from, p.auth.nonce, { since: new Date(Date.now() - 86_400_000) }).catch(() => undefined);
-    if (other && other !== txHash) return alreadyUsed(port, p, network, other);
-    return { success: false, errorReason: X402Reason.transactionFailed, errorMessage: 'the transaction reverted', payer: p.payer, transaction: txHash, network };
-  }
-  return {
-    success: false,
-    errorReason: X402Reason.settlementPending,
-    errorMessage: 'sent, but not mined within the wait; settle the same payload again to read the outcome',
-    payer: p.payer,
-    transaction: txHash,
-    network,
-  };
 }

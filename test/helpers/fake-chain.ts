@@ -7,7 +7,7 @@
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAuthorization } from '../../src/chain/authorization.js';
-import type { ReceiptOutcome, SubmitResult, TokenTransfer } from '../../src/chain/chain.js';
+import type { ReceiptOutcome, SubmitOptions, SubmitResult, TokenTransfer } from '../../src/chain/chain.js';
 import type { ChainPort } from '../../src/chain/port.js';
 
 type Mode = 'mine' | 'refuse' | 'lose-answer' | 'no-receipt' | 'revert' | 'down';
@@ -20,6 +20,8 @@ export class FakeChain implements ChainPort {
   /** Whether the token takes several authorizations in one transaction (set false for a USDC-like token). */
   batchTransfers = true;
   readonly domain: Eip712Domain = { name: 'Test USD Coin', version: '2', chainId: 31337, verifyingContract: this.tokenAddress };
+  readonly eip712Domain = this.domain;
+  readonly relayerAddress = '0x000000000000000000000000000000000000beef' as Address;
   readonly balances = new Map<string, bigint>();
   /** (authorizer:nonce) -> the tx that used it. */
   readonly used = new Map<string, Hex>();
@@ -101,6 +103,14 @@ export class FakeChain implements ChainPort {
     const auth: TransferAuthorization = { from: account.address, to: params.to, value: params.value, validAfter: 0n, validBefore: 2n ** 40n, nonce: params.nonce };
     const signature = await account.signTypedData(this.transferWithAuthorizationTypedData(auth).typedData);
     return { ok: true as const, auth, signature };
+  }
+
+  /** The port's one send: a single authorization or a batch (subclasses override either half). */
+  submitTransfers(items: readonly { auth: TransferAuthorization; signature: Hex }[], _opts?: SubmitOptions): Promise<SubmitResult> {
+    return items.length === 1 ? this.submitTransferWithAuthorization(items[0]!.auth) : this.submitTransferWithAuthorizations(items);
+  }
+  async gasCost(txHash: Hex): Promise<{ gasUsed: bigint; costWei: bigint } | undefined> {
+    return this.receipts.get(txHash) === 'success' ? { gasUsed: 50_000n, costWei: 50_000n } : undefined;
   }
 
   async submitTransferWithAuthorization(auth: TransferAuthorization): Promise<SubmitResult> {

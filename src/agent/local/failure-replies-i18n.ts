@@ -113,6 +113,28 @@ const FAILURES: Readonly<Record<string, Texts>> = {
     'Network ne transfer reject kar diya, koi paisa nahi gaya. Dobara try kijiye.',
     'Tinanggihan ng network ang transfer, kaya walang perang gumalaw. Pakisubukan ulit.',
   ),
+  // A bill payment or a stake the network rejected (MoveFailure `rejected`/`reverted`, as bills and
+  // markets name it): the chat words of the relay outcome, like transfer_failed above.
+  payment_failed: t(
+    'The network rejected the bill payment, so no money moved. Please try again.',
+    'Network reject the bill payment, so no money move. Abeg try again.',
+    'Mtandao ulikataa malipo ya bili, kwa hiyo hakuna pesa iliyohamishwa. Tafadhali jaribu tena.',
+    "Le réseau a refusé le paiement de la facture : aucun argent n'a bougé. Réessayez.",
+    'A rede recusou o pagamento da conta, então nenhum dinheiro saiu. Tente de novo.',
+    'La red rechazó el pago de la factura, así que no se movió dinero. Inténtalo de nuevo.',
+    'Network ne bill payment reject kar diya, koi paisa nahi gaya. Dobara try kijiye.',
+    'Tinanggihan ng network ang bayad sa bill, kaya walang perang gumalaw. Pakisubukan ulit.',
+  ),
+  stake_failed: t(
+    'The network rejected the stake, so no money moved. Please try again.',
+    'Network reject the stake, so no money move. Abeg try again.',
+    'Mtandao ulikataa dau, kwa hiyo hakuna pesa iliyohamishwa. Tafadhali jaribu tena.',
+    "Le réseau a refusé la mise : aucun argent n'a bougé. Réessayez.",
+    'A rede recusou a aposta, então nenhum dinheiro saiu. Tente de novo.',
+    'La red rechazó la apuesta, así que no se movió dinero. Inténtalo de nuevo.',
+    'Network ne stake reject kar diya, koi paisa nahi gaya. Dobara try kijiye.',
+    'Tinanggihan ng network ang taya, kaya walang perang gumalaw. Pakisubukan ulit.',
+  ),
   chain_unavailable: t(
     "The network can't be reached right now, so nothing was done. Please try again in a minute.",
     'Network no dey reach now, so I no do anything. Abeg try again small time.',
