@@ -73,7 +73,8 @@ describe('refunds', () => {
 
     const types = await until(async () => {
       const got = receiver.received.filter((r) => r.json?.data?.id === pay.id).map((r) => r.json);
-      return got.some((e) => e.type === 'payment.refunded') ? got : undefined;
+      // Two deliveries, each on its own: they may arrive in either order.
+      return got.some((e) => e.type === 'payment.refunded') && got.some((e) => e.type === 'refund.succeeded') ? got : undefined;
     }, 'refund webhooks');
     const succeeded = types.find((e) => e.type === 'refund.succeeded');
     const refunded = types.find((e) => e.type === 'payment.refunded');
