@@ -214,7 +214,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     walletPayments: modes ? walletPaymentsByMode(modes, payments) : live.walletPayments,
     refunds,
     webhooks: webhooks.service,
-    webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),
+    webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param), webhooks.endpoints),
     events: new EventsService(store),
     facilitator,
     manualCapture,

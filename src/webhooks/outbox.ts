@@ -9,6 +9,7 @@ import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
 import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
+import { readEndpoints, type EndpointCache } from './endpoint-cache.js';
 import type { EventType, PaymentEventPayload, PaymentEventType, PolicyEventData, PolicyEventPayload, TransferEventData, TransferEventType } from './schemas.js';
 
 /** The event kinds, defined with the payload schemas (./schemas.ts). */
@@ -180,6 +181,8 @@ export interface OutboxOptions {
   secrets: WebhookSecretsService;
   /** Told about each new delivery once its transaction has committed. */
   onQueued?: (deliveryId: string) => void;
+  /** The accounts' endpoints, remembered (endpoint-cache.ts); without it every event reads them. */
+  endpoints?: EndpointCache;
 }
 
 export class Outbox {
@@ -278,14 +281,11 @@ export class Outbox {
    * Only endpoints of the event's mode (docs/test-mode.md).
    */
   private async targets(tx: Tx, type: EventType, accountId: string, livemode: boolean, webhookUrl?: string): Promise<Array<{ url: string; endpointId?: string }>> {
-    const endpoints = tx.table(WebhookEndpoints);
+    const { main, added } = this.opts.endpoints ? await this.opts.endpoints.of(tx, accountId, livemode) : await readEndpoints(tx, accountId, livemode);
     const out: Array<{ url: string; endpointId?: string }> = [];
     if (webhookUrl) out.push({ url: webhookUrl });
-    else {
-      const main = await endpoints.get(defaultEndpointId(accountId, livemode));
-      if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
-    }
-    for (const e of await endpoints.findMany({ accountId, livemode })) {
+    else if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
+    for (const e of added) {
       if (endpointWants(e, type) && !out.some((t) => t.url === e.url)) out.push({ url: e.url, endpointId: e.id });
     }
     return out;
