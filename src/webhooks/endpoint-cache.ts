@@ -11,19 +11,12 @@
  * transaction's snapshot, which can predate a change whose notification was already handled.
  */
 import type { Store, Subscription, Tx } from '../store/index.js';
-import { defaultEndpointId, WebhookEndpoints, type WebhookEndpoint } from './outbox.js';
+import { readEndpoints, type AccountEndpoints } from './outbox.js';
 
 /** The store channel an endpoint change is published on (payload: the account id). */
 export const ENDPOINTS_CHANNEL = 'webhook_endpoints_changed';
 /** Bound on remembered (account, mode) pairs; past it the memory starts over. */
 const MAX_ENTRIES = 10_000;
-
-export interface AccountEndpoints {
-  /** The default endpoint (`PUT /api/webhook-endpoint`), if set. */
-  main?: WebhookEndpoint;
-  /** Endpoints added with `POST /api/webhook-endpoints`, in creation order. */
-  added: WebhookEndpoint[];
-}
 
 const keyOf = (accountId: string, livemode: boolean) => `${livemode ? 'live' : 'test'}:${accountId}`;
 
@@ -91,12 +84,4 @@ export class EndpointCache {
     if (accountId === undefined) this.entries.clear();
     else for (const livemode of [true, false]) this.entries.delete(keyOf(accountId, livemode));
   }
-}
-
-/** The account's endpoints in one mode, read through `source` (a transaction, or the store's committed rows). */
-export async function readEndpoints(source: Pick<Tx, 'table'> | Pick<Store, 'table'>, accountId: string, livemode: boolean): Promise<AccountEndpoints> {
-  const t = source.table(WebhookEndpoints);
-  const main = await t.get(defaultEndpointId(accountId, livemode));
-  const added = await t.findMany({ accountId, livemode });
-  return main ? { main, added } : { added };
 }

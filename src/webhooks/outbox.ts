@@ -4,12 +4,11 @@
  * without its event nor an event without its state change. The dispatcher delivers from
  * these tables; `nextAttemptAt` is persisted so a restart resumes every pending delivery.
  */
-import { defineTable, type Tx } from '../store/index.js';
+import { defineTable, type ReadTable, type Tx } from '../store/index.js';
 import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
 import type { PaymentStatus } from '../payments/schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
-import { readEndpoints, type EndpointCache } from './endpoint-cache.js';
 import type { EventType, PaymentEventPayload, PaymentEventType, PolicyEventData, PolicyEventPayload, TransferEventData, TransferEventType } from './schemas.js';
 
 /** The event kinds, defined with the payload schemas (./schemas.ts). */
@@ -182,7 +181,23 @@ export interface OutboxOptions {
   /** Told about each new delivery once its transaction has committed. */
   onQueued?: (deliveryId: string) => void;
   /** The accounts' endpoints, remembered (endpoint-cache.ts); without it every event reads them. */
-  endpoints?: EndpointCache;
+  endpoints?: { of(tx: Tx, accountId: string, livemode: boolean): Promise<AccountEndpoints> };
+}
+
+/** An account's endpoints in one mode. */
+export interface AccountEndpoints {
+  /** The default endpoint (`PUT /api/webhook-endpoint`), if set. */
+  main?: WebhookEndpoint;
+  /** Endpoints added with `POST /api/webhook-endpoints`, in creation order. */
+  added: WebhookEndpoint[];
+}
+
+/** The account's endpoints in one mode, read through `source` (a transaction, or the store's committed rows). */
+export async function readEndpoints(source: { table(def: typeof WebhookEndpoints): ReadTable<WebhookEndpoint> }, accountId: string, livemode: boolean): Promise<AccountEndpoints> {
+  const t = source.table(WebhookEndpoints);
+  const main = await t.get(defaultEndpointId(accountId, livemode));
+  const added = await t.findMany({ accountId, livemode });
+  return main ? { main, added } : { added };
 }
 
 export class Outbox {
