@@ -218,7 +218,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     forMode,
     refunds,
     webhooks: webhooks.service,
-    webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param)),
+    webhookEndpoints: new WebhookEndpointsService(store, webhooks.secrets, (u, param) => webhooks.service.checkUrl(u, param), webhooks.endpoints),
     events: new EventsService(store),
     facilitator,
     manualCapture,

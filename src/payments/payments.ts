@@ -311,11 +311,10 @@ export class PaymentsService {
     to: PaymentStatus,
     patch: TransitionPatch = {},
   ): Promise<Payment | undefined> {
-    const payments = tx.table(Payments);
-    const before = await payments.get(id);
-    if (!before || before.status !== from) return undefined;
-    const after = await payments.update(id, { ...patch, status: to, updatedAt: nowIso() }, { status: from });
-    if (!after) return undefined;
+    // The compare-and-set gives the row before with the row after: no read first (issue 23).
+    const changed = await tx.table(Payments).updateWithBefore(id, { ...patch, status: to, updatedAt: nowIso() }, { status: from });
+    if (!changed) return undefined;
+    const { before, after } = changed;
     for (const l of this.listeners) await l(tx, before, after);
     return after;
   }

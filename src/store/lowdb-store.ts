@@ -149,6 +149,12 @@ export class LowdbStore implements Store {
               }
             },
             update: async (id, patch, expect) => (live(), t.update(id, patch as Partial<T>, expect)),
+            updateWithBefore: async (id, patch, expect) => {
+              live();
+              const before = t.get(id);
+              const after = before && t.update(id, patch as Partial<T>, expect);
+              return before && after ? { before, after } : undefined;
+            },
             remove: async (id) => (live(), t.remove(id)),
           };
         },

@@ -77,6 +77,11 @@ export interface WriteTable<T extends Row> extends ReadTable<T> {
   insert(row: T): Promise<T>;
   /** Returns the new row, or undefined when the row is missing or `expect` does not hold. */
   update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined>;
+  /**
+   * `update` that also gives the row as it was just before (for listeners of a status change),
+   * without a read first: one statement on PostgreSQL.
+   */
+  updateWithBefore(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<{ before: T; after: T } | undefined>;
   remove(id: string): Promise<boolean>;
   /**
    * Inserts `row`, or returns the row that already holds its id or one of its unique keys

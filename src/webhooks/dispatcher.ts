@@ -23,6 +23,7 @@ import {
   type WebhookDelivery,
 } from './outbox.js';
 import type { WebhookSecretsService } from './secrets.js';
+import type { EndpointCache } from './endpoint-cache.js';
 import type { Metrics } from '../metrics/port.js';
 import { signatureHeader, standardWebhookHeaders } from './signing.js';
 import { SIGNATURE_HEADER } from './verify.js';
@@ -49,6 +50,8 @@ export interface DispatcherOptions {
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
   /** Delivery lag, for operators (docs/metrics.md). */
   metrics?: Pick<Metrics, 'webhookDelivered'>;
+  /** Told when a 410 disables an endpoint (the outbox remembers endpoints). */
+  endpoints?: Pick<EndpointCache, 'changedIn'>;
 }
 
 /** Attempt outcome beyond the HTTP result: the endpoint is disabled, so nothing was sent. */
@@ -274,7 +277,9 @@ export class WebhookDispatcher {
         // 410 Gone: the receiver says this URL is gone for good. Stop retrying and disable the
         // endpoint it came from, which the endpoint's API representation then shows.
         Object.assign(patch, { status: 'dead', nextAttemptAt: undefined });
-        if (result.statusCode === 410 && d.endpointId) await disableEndpoint(tx, d.endpointId, startedMs);
+        if (result.statusCode === 410 && d.endpointId && (await disableEndpoint(tx, d.endpointId, startedMs))) {
+          await this.opts.endpoints?.changedIn(tx, d.accountId);
+        }
       } else if (!result.aborted && d.status === 'pending' && d.cycle === claimed.cycle) {
         // An interrupted attempt keeps its slot; a redelivery meanwhile has reset the schedule.
         const planned = attemptDueAt(schedule, Date.parse(d.cycleStartedAt), d.scheduleIndex + 1, startedMs);
@@ -333,14 +338,15 @@ export class WebhookDispatcher {
 }
 
 /** Marks an endpoint disabled after a 410 Gone (inside the attempt's transaction). */
-async function disableEndpoint(tx: Tx, endpointId: string, atMs: number): Promise<void> {
+async function disableEndpoint(tx: Tx, endpointId: string, atMs: number): Promise<boolean> {
   const endpoints = tx.table(WebhookEndpoints);
   const e = await endpoints.get(endpointId);
-  if (!e || e.disabledAt) return;
+  if (!e || e.disabledAt) return false;
   const at = new Date(atMs).toISOString();
   await endpoints.update(endpointId, {
     disabledAt: at,
     disabledReason: `The endpoint answered 410 Gone at ${at}; enable it again once it accepts events.`,
     updatedAt: nowIso(),
   });
+  return true;
 }

@@ -11,6 +11,7 @@ import { fail, type Result } from '../lib/results.js';
 import { inMode } from '../lib/livemode.js';
 import { defaultEndpointId, EVENT_TYPES, WebhookEndpoints, type EventType, type WebhookEndpoint } from './outbox.js';
 import type { WebhookSecretsService } from './secrets.js';
+import type { EndpointCache } from './endpoint-cache.js';
 import type { UrlCheckFailure } from './url-guard.js';
 
 /** Endpoints an account may add besides its default one. */
@@ -51,6 +52,8 @@ export class WebhookEndpointsService {
     private readonly store: Store,
     private readonly secrets: WebhookSecretsService,
     private readonly checkUrl: (url: string, param: string) => Promise<Result<{ url: string }, UrlCheckFailure>>,
+    /** Told of every change, in its transaction (the outbox remembers endpoints). */
+    private readonly cache?: Pick<EndpointCache, 'changedIn'>,
   ) {}
 
   /** The default endpoint first (when set), then the added ones in creation order. */
@@ -85,6 +88,7 @@ export class WebhookEndpointsService {
         updatedAt: now,
         livemode,
       });
+      await this.cache?.changedIn(tx, accountId);
       const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true });
       return secret ? { ok: true as const, endpoint, secret } : { ok: true as const, endpoint };
     });
@@ -107,6 +111,7 @@ export class WebhookEndpointsService {
       if (input.disabled === false) Object.assign(patch, { disabledAt: undefined, disabledReason: undefined });
       if (input.disabled === true && !e.disabledAt) Object.assign(patch, { disabledAt: now, disabledReason: 'Disabled by the merchant.' });
       const updated = await t.update(id, patch);
+      await this.cache?.changedIn(tx, accountId);
       return updated ? { ok: true as const, endpoint: updated } : fail('not_found' as const, `No such webhook endpoint: ${id}`);
     });
   }
@@ -116,6 +121,7 @@ export class WebhookEndpointsService {
       const t = tx.table(WebhookEndpoints);
       const e = await t.get(id);
       if (!e || e.accountId !== accountId || !inMode(e, livemode)) return false;
+      await this.cache?.changedIn(tx, accountId);
       return t.remove(id);
     });
   }

@@ -4,7 +4,7 @@
  * without its event nor an event without its state change. The dispatcher delivers from
  * these tables; `nextAttemptAt` is persisted so a restart resumes every pending delivery.
  */
-import { defineTable, type Tx } from '../store/index.js';
+import { defineTable, type ReadTable, type Tx } from '../store/index.js';
 import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
 import type { PaymentStatus } from '../payments/schemas.js';
@@ -180,6 +180,24 @@ export interface OutboxOptions {
   secrets: WebhookSecretsService;
   /** Told about each new delivery once its transaction has committed. */
   onQueued?: (deliveryId: string) => void;
+  /** The accounts' endpoints, remembered (endpoint-cache.ts); without it every event reads them. */
+  endpoints?: { of(tx: Tx, accountId: string, livemode: boolean): Promise<AccountEndpoints> };
+}
+
+/** An account's endpoints in one mode. */
+export interface AccountEndpoints {
+  /** The default endpoint (`PUT /api/webhook-endpoint`), if set. */
+  main?: WebhookEndpoint;
+  /** Endpoints added with `POST /api/webhook-endpoints`, in creation order. */
+  added: WebhookEndpoint[];
+}
+
+/** The account's endpoints in one mode, read through `source` (a transaction, or the store's committed rows). */
+export async function readEndpoints(source: { table(def: typeof WebhookEndpoints): ReadTable<WebhookEndpoint> }, accountId: string, livemode: boolean): Promise<AccountEndpoints> {
+  const t = source.table(WebhookEndpoints);
+  const main = await t.get(defaultEndpointId(accountId, livemode));
+  const added = await t.findMany({ accountId, livemode });
+  return main ? { main, added } : { added };
 }
 
 export class Outbox {
@@ -278,14 +296,11 @@ export class Outbox {
    * Only endpoints of the event's mode (docs/test-mode.md).
    */
   private async targets(tx: Tx, type: EventType, accountId: string, livemode: boolean, webhookUrl?: string): Promise<Array<{ url: string; endpointId?: string }>> {
-    const endpoints = tx.table(WebhookEndpoints);
+    const { main, added } = this.opts.endpoints ? await this.opts.endpoints.of(tx, accountId, livemode) : await readEndpoints(tx, accountId, livemode);
     const out: Array<{ url: string; endpointId?: string }> = [];
     if (webhookUrl) out.push({ url: webhookUrl });
-    else {
-      const main = await endpoints.get(defaultEndpointId(accountId, livemode));
-      if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
-    }
-    for (const e of await endpoints.findMany({ accountId, livemode })) {
+    else if (main && endpointWants(main, type)) out.push({ url: main.url, endpointId: main.id });
+    for (const e of added) {
       if (endpointWants(e, type) && !out.some((t) => t.url === e.url)) out.push({ url: e.url, endpointId: e.id });
     }
     return out;

@@ -22,6 +22,7 @@ import {
   type WebhookEvent,
 } from './outbox.js';
 import { WebhookDispatcher } from './dispatcher.js';
+import { EndpointCache } from './endpoint-cache.js';
 import { loadSecretBox, WebhookSecretsService, type SecretStatus } from './secrets.js';
 import { checkWebhookUrl, type UrlCheckFailure } from './url-guard.js';
 import type { ListDeliveriesQuery } from './schemas.js';
@@ -39,6 +40,8 @@ export class WebhooksService {
     private readonly secrets: WebhookSecretsService,
     private readonly dispatcher: WebhookDispatcher,
     private readonly production: boolean,
+    /** Told of every change of the default endpoint, in its transaction. */
+    private readonly cache?: Pick<EndpointCache, 'changedIn'>,
   ) {}
 
   /** The production URL guard (https, public addresses only); everything passes in development and test. */
@@ -69,6 +72,7 @@ export class WebhooksService {
     return this.store.transaction(async (tx) => {
       const t = tx.table(WebhookEndpoints);
       const existing = await t.get(id);
+      if (existing || url !== null) await this.cache?.changedIn(tx, accountId);
       if (url === null) {
         if (existing) await t.remove(id);
         return { ok: true as const, url: null };
@@ -157,6 +161,8 @@ export interface Webhooks {
   outbox: Outbox;
   dispatcher: WebhookDispatcher;
   secrets: WebhookSecretsService;
+  /** The accounts' endpoints as the outbox remembers them; every writer of endpoints tells it (`changedIn`). */
+  endpoints: EndpointCache;
   /** Resumes pending deliveries; call once the rest of the service is built. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -179,8 +185,10 @@ export interface WebhooksOptions {
 export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
   const { config, logger, store, payments } = opts;
   const secrets = new WebhookSecretsService(store, await loadSecretBox(config.DATA_DIR), config.WEBHOOK_SECRET_OVERLAP);
+  const endpoints = new EndpointCache(store);
   const dispatcher = new WebhookDispatcher({
     store,
+    endpoints,
     secrets,
     logger,
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
@@ -198,15 +206,22 @@ export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
       return oldest ? Math.max(0, (Date.now() - Date.parse(oldest.cycleStartedAt)) / 1000) : 0;
     });
   }
-  const outbox = new Outbox({ schedule: config.WEBHOOK_RETRY_SCHEDULE, secrets, onQueued: dispatcher.kick });
+  const outbox = new Outbox({ schedule: config.WEBHOOK_RETRY_SCHEDULE, secrets, onQueued: dispatcher.kick, endpoints });
   payments.onTransition(outbox.onTransition);
-  const service = new WebhooksService(store, secrets, dispatcher, config.production);
+  const service = new WebhooksService(store, secrets, dispatcher, config.production, endpoints);
   return {
     service,
     outbox,
     dispatcher,
     secrets,
-    start: () => dispatcher.start(),
-    stop: () => dispatcher.stop(),
+    endpoints,
+    start: async () => {
+      await endpoints.start();
+      await dispatcher.start();
+    },
+    stop: async () => {
+      await dispatcher.stop();
+      await endpoints.stop();
+    },
   };
 }

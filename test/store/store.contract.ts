@@ -356,6 +356,33 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
         expect((await store.table(Items).get('s1'))?.ref).toBeUndefined();
         expect(await store.table(Items).findOne({ owner: 'a', ref: 'r' })).toBeUndefined();
       });
+
+      it('updateWithBefore gives the row before and after (a removed field too, an earlier write of the same transaction in before), exactly once under contention', async () => {
+        await store.write(Items, (t) => t.insert(item('wb', { status: 'pending', ref: 'r', n: 1 })));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            store.write(Items, async (t) => {
+              const r = await t.updateWithBefore('wb', { status: 'done', n: 10 + i, ref: undefined }, { status: 'pending' });
+              return r && { ...r, i };
+            }),
+          ),
+        );
+        const won = results.filter((r) => r !== undefined);
+        expect(won).toHaveLength(1);
+        const { before, after, i } = won[0]!;
+        expect(before).toEqual(item('wb', { status: 'pending', ref: 'r', n: 1 }));
+        expect(after).toEqual(item('wb', { status: 'done', n: 10 + i }));
+        expect(await store.table(Items).get('wb')).toEqual(after);
+        const twice = await store.transaction(async (tx) => {
+          const t = tx.table(Items);
+          await t.update('wb', { n: 50 });
+          return t.updateWithBefore('wb', { status: 'again' }, { status: 'done' });
+        });
+        expect(twice?.before.n).toBe(50);
+        expect(twice?.after).toEqual(item('wb', { status: 'again', n: 50 }));
+        expect(await store.write(Items, (t) => t.updateWithBefore('wb', { n: 1 }, { status: 'pending' }))).toBeUndefined();
+        expect(await store.write(Items, (t) => t.updateWithBefore('missing', { n: 1 }))).toBeUndefined();
+      });
     });
 
     describe('unique constraints', () => {

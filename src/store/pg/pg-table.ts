@@ -132,6 +132,20 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   }
 
   async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
+    return (await this.write(id, patch, expect, false))?.after;
+  }
+
+  async updateWithBefore(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<{ before: T; after: T } | undefined> {
+    const r = await this.write(id, patch, expect, true);
+    return r && { before: r.before!, after: r.after };
+  }
+
+  /**
+   * The UPDATE; with `withBefore` it also returns the row as it was: a subquery in RETURNING
+   * reads with the statement's snapshot, which does not see the statement's own change (and a
+   * concurrent change to the row fails a serializable transaction), so no read goes first.
+   */
+  private async write(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, withBefore: boolean): Promise<{ before?: T; after: T } | undefined> {
     this.writable();
     const set: Record<string, unknown> = {};
     const drop: string[] = [];
@@ -142,18 +156,20 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     }
     const params: unknown[] = [id, drop, JSON.stringify(set)];
     const clauses = ['id = $1', ...this.sql.where(expect, params)];
-    const text = `UPDATE ${this.sql.t} SET doc = (doc - $2::text[]) || $3::jsonb WHERE ${clauses.join(' AND ')} RETURNING doc`;
+    const returning = withBefore ? `doc, (SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
+    const text = `UPDATE ${this.sql.t} SET doc = (doc - $2::text[]) || $3::jsonb WHERE ${clauses.join(' AND ')} RETURNING ${returning}`;
+    const decoded = (r: pg.QueryResult<{ doc: T; before?: T }>) => {
+      const row = r.rows[0];
+      return row ? { after: decode<T>(row.doc), ...(withBefore ? { before: decode<T>(row.before) } : {}) } : undefined;
+    };
     // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
     const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
-    if (!touchesUnique) {
-      const r = await this.run<{ doc: T }>(text, params);
-      return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
-    }
+    if (!touchesUnique) return decoded(await this.run<{ doc: T; before?: T }>(text, params));
     await this.run('SAVEPOINT sp_unique', []);
     try {
-      const r = await this.run<{ doc: T }>(text, params);
+      const r = await this.run<{ doc: T; before?: T }>(text, params);
       await this.run('RELEASE SAVEPOINT sp_unique', []);
-      return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
+      return decoded(r);
     } catch (e) {
       if (sqlState(e) !== '23505') throw e;
       await this.run('ROLLBACK TO SAVEPOINT sp_unique', []);
