@@ -19,7 +19,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { jsonRpc } from 'viem/nonce';
 import { loadConfig } from '../src/config/config.js';
 import { startService } from '../src/service.js';
-import { CreatePaymentInput } from '../src/payments/schemas.js';
+import { CreatePaymentInput } from '../src/payments/payment-schemas.js';
 import { TransferAuthorization } from '../src/chain/authorization.js';
 import { stablecoinAbi } from '../src/chain/artifacts/stablecoin.js';
 import { percentile, pool } from './stats.js';

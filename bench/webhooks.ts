@@ -18,7 +18,7 @@ import { LowdbStore } from '../src/store/index.js';
 import { FxService, loadFxTable } from '../src/fx/rates.js';
 import { AccountsService } from '../src/accounts/accounts.js';
 import { PaymentsService } from '../src/payments/payments.js';
-import { CreatePaymentInput } from '../src/payments/schemas.js';
+import { CreatePaymentInput } from '../src/payments/payment-schemas.js';
 import { createWebhooks } from '../src/webhooks/webhooks.js';
 import { WebhookDeliveries } from '../src/webhooks/outbox.js';
 import { percentile, pool } from './stats.js';

@@ -14,7 +14,7 @@ import { toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../src/config/config.js';
 import { startService } from '../src/service.js';
-import { CreatePaymentInput } from '../src/payments/schemas.js';
+import { CreatePaymentInput } from '../src/payments/payment-schemas.js';
 import { TransferAuthorization, buildTransferTypedData } from '../src/chain/authorization.js';
 import { percentile, pool } from './stats.js';
 

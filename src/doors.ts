@@ -37,7 +37,7 @@ import { devRouter, devRoutesEnabled } from './api/dev.router.js';
 import { dashboardDataRouter } from './web/data.router.js';
 import { webRouter } from './web/router.js';
 import { appWalletPayRouter } from './checkout/app-wallet.router.js';
-import { checkoutPageRouter } from './checkout/checkout.router.js';
+import { checkoutPageRouter } from './checkout/checkout-page.router.js';
 import { claimPageRouter } from './web/claim.router.js';
 // The Telegram webhook's OpenAPI description (the bridge itself loads only with a bot token).
 import './bridges/telegram/webhook-route.js';

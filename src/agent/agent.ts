@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
-import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
+import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 import type { Engine, ToolRunner } from './engine.js';
 import { withoutClaimTokens } from './claim-tools.js';
-import { type PendingAction } from './pending-actions.js';
+import { type PendingAction } from './pending-tool-call.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
-import type { Metrics } from '../metrics/port.js';
+import type { Metrics } from '../metrics/metrics-port.js';
 import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 import { marketsShown } from './grounding/markets-shown.js';
 import { finishTurn, type TurnState } from './turn-finish.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Channel, ToolOutcome } from './tools.js';
+import type { Channel, ToolOutcome } from './tool-calls.js';
 import type { Lang } from './local/language.js';
 
 /** One user message to interpret, with what the engine may know about the caller. */

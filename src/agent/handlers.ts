@@ -1,6 +1,6 @@
 import { TOOLS } from './tools/registry.js';
 import type { ToolDeps } from './tools/contract.js';
-import type { ToolHandlers } from './tools.js';
+import type { ToolHandlers } from './tool-calls.js';
 
 export { PAYMENT_LINK_MINUTES } from './tools/create-payment-link.js';
 

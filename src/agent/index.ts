@@ -12,10 +12,10 @@ export { confirmQuote, type QuoteLookup } from './quote-confirm.js';
 export { createToolHandlers, type ToolHandlerDeps } from './handlers.js';
 export { LocalEngine } from './local-engine.js';
 export type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from './engine.js';
-export * from './tools.js';
+export * from './tool-calls.js';
 export { toolCatalogue, toolsTable, type CatalogueEntry } from './tool-catalogue.js';
 export { TOOLS, type AnyTool } from './tools/registry.js';
-export { PendingActions, type PendingAction, type PendingStatus } from './pending-actions.js';
+export { PendingActions, type PendingAction, type PendingStatus } from './pending-tool-call.js';
 
 /**
  * The Claude engine, its SDK loaded at the first turn: the SDK is one of the largest imports of

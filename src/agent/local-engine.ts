@@ -9,7 +9,7 @@ import { pendingAsk, pendingExpires } from './local/pending-replies-i18n.js';
 import { policyReply } from './local/policy-replies-i18n.js';
 import { groundingNote } from './local/grounding-notes-i18n.js';
 import type { Lang } from './local/language.js';
-import type { ToolOutcome } from './tools.js';
+import type { ToolOutcome } from './tool-calls.js';
 import { pendingDescription } from './local/pending-descriptions-i18n.js';
 import { heldReply, pesosHeldReply } from './local/replies-held.js';
 import { readReply } from './local/replies-read.js';

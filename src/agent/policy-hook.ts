@@ -9,7 +9,7 @@ import { amountOf, type Spend } from '../policies/valuation.js';
 import type { Payment } from '../payments/payments.js';
 import type { ToolCall, ToolInput } from './tool-inputs.js';
 import { refundValue } from './tools/refund-payment.js';
-import { TOOL_ACTIONS, executeCall, type ToolContext, type ToolHandlers, type ToolOutcome } from './tools.js';
+import { TOOL_ACTIONS, executeCall, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 
 export interface PolicyHook {
   guard: Pick<SpendGuard, 'admit' | 'run'>;

@@ -1,8 +1,8 @@
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
-import type { ToolOutcome } from './tools.js';
+import type { ToolOutcome } from './tool-calls.js';
 import { UNAVAILABLE_REPLY, type EngineResult } from './engine.js';
 import { HELP_EXAMPLES } from './local-engine.js';
-import type { PendingAction } from './pending-actions.js';
+import type { PendingAction } from './pending-tool-call.js';
 import type { SeenMarket } from './grounding/index.js';
 import { failure, fromOutcome, pendingResult, type TurnOutcome } from './turn-outcomes.js';
 

@@ -1,8 +1,8 @@
 /** The agent's answers built from its records (TurnOutcome), shared by `Agent`'s turns and confirms. */
-import { TOOL_ACTIONS, type ToolOutcome } from './tools.js';
-import type { PendingAction } from './pending-actions.js';
-import type { ToolAction } from './tools.js';
-import type { PendingStatus } from './pending-actions.js';
+import { TOOL_ACTIONS, type ToolOutcome } from './tool-calls.js';
+import type { PendingAction } from './pending-tool-call.js';
+import type { ToolAction } from './tool-calls.js';
+import type { PendingStatus } from './pending-tool-call.js';
 import type { ToolName } from './tool-inputs.js';
 import type { Lang } from './local/language.js';
 

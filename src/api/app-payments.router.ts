@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { ListPaymentsQuery } from '../payments/schemas.js';
+import { ListPaymentsQuery } from '../payments/payment-schemas.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, parseInput } from '../http/errors.js';
 import { auth, requireSession } from '../http/auth.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { PaymentResource, paymentResource } from '../http/present.js';
 import { registerRoute, type RouteResponse } from '../http/openapi.js';
 import { E400, E401, E401s, E403, E404payment, err } from '../http/openapi-common.js';
-import { PaymentId } from '../payments/schemas.js';
+import { PaymentId } from '../payments/payment-schemas.js';
 
 const STATUS: Record<CancelReason, number> = {
   not_found: 404,

@@ -7,7 +7,7 @@ import { auth, requireKey } from '../http/auth.js';
 import { PaymentResource, paymentResource } from '../http/present.js';
 import { registerRoute } from '../http/openapi.js';
 import { E400, E401, E404payment, err } from '../http/openapi-common.js';
-import { PaymentId } from '../payments/schemas.js';
+import { PaymentId } from '../payments/payment-schemas.js';
 import type { Payment } from '../payments/payments.js';
 
 export const CapturePaymentInput = z

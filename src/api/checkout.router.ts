@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CheckoutErrorBody, notFound, useErrorShape } from '../http/errors.js';
 import { CheckoutRead, CheckoutView } from '../checkout-sessions/view.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
-import { PaymentId } from '../payments/schemas.js';
+import { PaymentId } from '../payments/payment-schemas.js';
 
 registerSchema('CheckoutView', CheckoutView);
 registerSchema('CheckoutError', CheckoutErrorBody);

@@ -7,7 +7,7 @@ import { EvmAddress } from '../wallet/wallets.js';
 import { sendSettleResult } from '../http/settle-answer.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, err, settleResponses } from '../http/openapi-common.js';
-import { PaymentId } from '../payments/schemas.js';
+import { PaymentId } from '../payments/payment-schemas.js';
 
 export const FAUCET_MAX = 1_000_000;
 

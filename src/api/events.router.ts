@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { EventId, ListEventsQuery, type EventsService } from '../events/events.js';
-import { WebhookEventPayload } from '../webhooks/schemas.js';
+import { WebhookEventPayload } from '../webhooks/webhook-schemas.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey } from '../http/auth.js';

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { CreatePaymentInput, ListPaymentsQuery, PaymentId } from '../payments/schemas.js';
+import { CreatePaymentInput, ListPaymentsQuery, PaymentId } from '../payments/payment-schemas.js';
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey, requireSession } from '../http/auth.js';

@@ -1,13 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { CreateRefundInput, ListRefundsQuery, RefundId, RefundList, RefundResource } from '../refunds/schemas.js';
+import { CreateRefundInput, ListRefundsQuery, RefundId, RefundList, RefundResource } from '../refunds/refund-schemas.js';
 import { RefundReason, refundResource, type RefundsService } from '../refunds/refunds.js';
 import type { Core } from '../core/core.js';
 import { ApiError, invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey, requireSession } from '../http/auth.js';
 import { registerRoute, registerSchema, type RouteResponse } from '../http/openapi.js';
 import { E400, E401, E401s, E403, E404payment, err } from '../http/openapi-common.js';
-import { PaymentId } from '../payments/schemas.js';
+import { PaymentId } from '../payments/payment-schemas.js';
 import { IdempotencyKeyHeader } from './payments.router.js';
 
 registerSchema('Refund', RefundResource);

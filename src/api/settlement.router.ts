@@ -7,7 +7,7 @@ import { AuthorizationRequest, SettleRequest } from '../settlement/settlement.js
 import { SETTLE_STATUS } from '../http/settle-answer.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { SettlementError, settleResponses } from '../http/openapi-common.js';
-import { PaymentId } from '../payments/schemas.js';
+import { PaymentId } from '../payments/payment-schemas.js';
 
 export { redirectFor, SETTLE_STATUS, sendSettleResult } from '../http/settle-answer.js';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload } from '../webhooks/schemas.js';
+import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload } from '../webhooks/webhook-schemas.js';
 import { EVENT_TYPES } from '../webhooks/outbox.js';
 import type { DeliveryWithEvent, WebhooksService } from '../webhooks/webhooks.js';
 import type { Core } from '../core/core.js';

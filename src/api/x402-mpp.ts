@@ -16,8 +16,8 @@ import { charge } from 'mppx/evm/server';
 import type { Core } from '../core/core.js';
 import type { Payment } from '../payments/payments.js';
 import { networkOf } from '../x402/exact-evm.js';
-import { X402Reason } from '../x402/reasons.js';
-import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '../x402/schemas.js';
+import { X402Reason } from '../x402/x402-reasons.js';
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '../x402/x402-schemas.js';
 import { X402Refusal } from '../checkout-sessions/methods/x402.js';
 
 /** The token's decimals (USDC-style, 6): `amount` in an MPP challenge is in display units. */

@@ -5,17 +5,17 @@ import { useErrorShape } from '../http/errors.js';
 import { SETTLE_STATUS } from './settlement.router.js';
 import { networkOf } from '../x402/exact-evm.js';
 import { decodePaymentSignature, encodeHeader, paymentRequired, sessionRequirements, x402UrlFor } from '../x402/session.js';
-import { X402Reason } from '../x402/reasons.js';
+import { X402Reason } from '../x402/x402-reasons.js';
 import { fingerprintOf, paymentIdentifierOf } from '../x402/payment-identifier.js';
 import { sessionExtensions } from '../x402/discovery.js';
 import { isMppRequest, mppChallenge, mppPay } from './x402-mpp.js';
-import { ExactEvmPayload } from '../x402/schemas.js';
+import { ExactEvmPayload } from '../x402/x402-schemas.js';
 import { X402Refusal } from '../checkout-sessions/methods/x402.js';
 import type { Payment } from '../payments/payments.js';
 import { SettleReason, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
-import type { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
+import type { ManualCaptureSessions } from '../x402/auth-capture/manual-capture-sessions.js';
 
 const PaidSession = z.object({
   ok: z.literal(true),

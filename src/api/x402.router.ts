@@ -1,10 +1,10 @@
 import { Router, type Response } from 'express';
 import type { Core } from '../core/core.js';
 import { auth, requireKey } from '../http/auth.js';
-import { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from '../x402/schemas.js';
+import { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from '../x402/x402-schemas.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E401key } from '../http/openapi-common.js';
-import { X402Reason } from '../x402/reasons.js';
+import { X402Reason } from '../x402/x402-reasons.js';
 
 registerSchema('X402FacilitatorRequest', FacilitatorRequest);
 registerSchema('X402VerifyResponse', VerifyResponse);

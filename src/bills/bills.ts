@@ -1,6 +1,6 @@
 import { formatUnits, type Address } from 'viem';
 import type { Account, AccountsService } from '../accounts/accounts.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { FxService } from '../fx/rates.js';
 import { modeMark, servedBy } from '../lib/livemode.js';
 import { newId, nowIso } from '../lib/ids.js';

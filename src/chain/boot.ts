@@ -13,7 +13,7 @@ import { AnvilStartError, startAnvil, type AnvilHandle } from './anvil.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import { type Eip712Domain } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
-import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallets.js';
+import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallet-secrets.js';
 import { ChainServiceImpl } from './chain-service.js';
 import { loopbackFetch } from './rpc-fetch.js';
 import { supportsBatchTransfers } from './submit-batch.js';

@@ -1,6 +1,6 @@
 /**
- * The chain service over viem, the one implementation of the chain port (port.ts): composes
- * the concerns (verify.ts, submit.ts over sender.ts,
+ * The chain service over viem, the one implementation of the chain port (chain-port.ts): composes
+ * the concerns (verify-authorization.ts, submit.ts over relayer-sender.ts,
  * relay-journal-recovery.ts, log-scan.ts, custodial.ts, faucet.ts, the receipt watcher) and
  * implements the `ChainService` interface. Each concern holds its own state; this file only
  * wires them over the one public client, relayer account and configuration.
@@ -13,21 +13,21 @@ import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAutho
 import type { AuthCaptureDeployment, ChainService, RelayerCallPort } from './chain.js';
 import { relayerCalls } from './relayer-call.js';
 import { signAsCustodial, signCustodialAuthorization, type CustodialContext } from './custodial.js';
-import { revertReason } from './errors.js';
+import { revertReason } from './node-errors.js';
 import { faucet } from './faucet.js';
-import { findTransfersTo, signDepositAuthorization, type TokenTransfer } from './deposits.js';
-import { DEPOSIT_PATH } from './wallets.js';
+import { findTransfersTo, signDepositAuthorization, type TokenTransfer } from './deposit-addresses.js';
+import { DEPOSIT_PATH } from './wallet-secrets.js';
 import { findAuthorizationTx, type LogScanContext } from './log-scan.js';
 import { authorizationState, balanceOf, chainTime, LatestBlockCache, receiptSource, transactionKnown, type NodeClient } from './node-reads.js';
 import { ReceiptWatcher } from './receipts.js';
 import type { RelayJournal } from './relay-journal.js';
 import { RelayJournalRecovery } from './relay-journal-recovery.js';
-import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './results.js';
-import { RelayerSender } from './sender.js';
+import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './chain-results.js';
+import { RelayerSender } from './relayer-sender.js';
 import { TransferSubmitter } from './submit.js';
-import type { SignedAuthorization } from './port.js';
-import { TransferVerifier } from './verify.js';
-import type { CustodialKeyring } from './wallets.js';
+import type { SignedAuthorization } from './chain-port.js';
+import { TransferVerifier } from './verify-authorization.js';
+import type { CustodialKeyring } from './wallet-secrets.js';
 
 export interface ServiceParts {
   log: Logger;

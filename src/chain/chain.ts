@@ -11,18 +11,18 @@ import { type Address, type Chain, type Hex, type HttpTransport, type PublicClie
 import { type Fail, type Ok, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import type { TransferAuthorization } from './authorization.js';
-import type { ChainPort } from './port.js';
+import type { ChainPort } from './chain-port.js';
 import type { RelayJournal } from './relay-journal.js';
-import type { FaucetReason, CustodialTransferParams, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult } from './results.js';
+import type { FaucetReason, CustodialTransferParams, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult } from './chain-results.js';
 
-export * from './results.js';
-export type { TokenTransfer } from './deposits.js';
-export type { ChainPort, SignedAuthorization } from './port.js';
+export * from './chain-results.js';
+export type { TokenTransfer } from './deposit-addresses.js';
+export type { ChainPort, SignedAuthorization } from './chain-port.js';
 
 // ---------------------------------------------------------------------------- service
 
 /**
- * The chain port (port.ts) plus what only the composition root, the doors and the real-chain
+ * The chain port (chain-port.ts) plus what only the composition root, the doors and the real-chain
  * tests use: the node client, the single-authorization submit and custodial shortcuts the
  * integration tests drive, the faucet, the escrow operator's calls, readiness and shutdown.
  * `ChainServiceImpl` (chain-service.ts) is the one implementation.

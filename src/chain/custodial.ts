@@ -1,5 +1,5 @@
 /**
- * Signing with the custodial keys (BIP-44 accounts from the wallet mnemonic, wallets.ts): an
+ * Signing with the custodial keys (BIP-44 accounts from the wallet mnemonic, wallet-secrets.ts): an
  * authorization the service signs for a custodial wallet, with a validity window taken from
  * chain time. Relaying is the submitter's job.
  */
@@ -7,8 +7,8 @@ import { type Hex } from 'viem';
 import { fail, type Fail, type Ok } from '../lib/results.js';
 import { buildTransferTypedData, type Eip712Domain, type TransferAuthorization } from './authorization.js';
 import { wallSeconds, type LatestBlockCache } from './node-reads.js';
-import { VerifyReason, type CustodialTransferParams } from './results.js';
-import type { CustodialKeyring } from './wallets.js';
+import { VerifyReason, type CustodialTransferParams } from './chain-results.js';
+import type { CustodialKeyring } from './wallet-secrets.js';
 
 const CUSTODIAL_VALID_AFTER_MARGIN = 60n;
 const CUSTODIAL_VALIDITY_SECONDS = 3600n;

@@ -6,10 +6,10 @@
 import { encodeFunctionData, parseEther, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { fail, type Result } from '../lib/results.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
-import { revertReason } from './errors.js';
+import { revertReason } from './node-errors.js';
 import type { NodeClient } from './node-reads.js';
-import { FaucetReason, type ReceiptOutcome } from './results.js';
-import { withHeadroom, type RelayerSender, type SendError } from './sender.js';
+import { FaucetReason, type ReceiptOutcome } from './chain-results.js';
+import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
 
 const DEFAULT_FAUCET_GAS = parseEther('0.1');
 

@@ -6,7 +6,7 @@
 import { parseEventLogs, type Address, type Hex } from 'viem';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import type { LatestBlock, NodeClient } from './node-reads.js';
-import type { FindAuthorizationOptions } from './results.js';
+import type { FindAuthorizationOptions } from './chain-results.js';
 
 // Block timestamps and our clock can disagree; a time-derived scan floor starts this much earlier.
 const SCAN_CLOCK_SKEW_SECONDS = 600n;

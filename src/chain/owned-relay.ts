@@ -23,7 +23,7 @@
 import type { Address, Hex } from 'viem';
 import type { TransferAuthorization } from './authorization.js';
 import type { Tx } from '../store/index.js';
-import type { ChainPort, SignedAuthorization } from './port.js';
+import type { ChainPort, SignedAuthorization } from './chain-port.js';
 import { relayOnce, type RelayChain, type RelayFailure, type RelayOutcome } from './relay.js';
 
 /** The part of an attempt row this helper reads (SettlementAttempt has it). */

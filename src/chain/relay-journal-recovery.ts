@@ -5,10 +5,10 @@
  */
 import type { Address, Hex } from 'viem';
 import type { Logger } from '../lib/logger.js';
-import { revertReason } from './errors.js';
+import { revertReason } from './node-errors.js';
 import { isKnownTransaction, type NodeClient } from './node-reads.js';
 import type { JournalEntry, RelayJournal } from './relay-journal.js';
-import type { ReceiptOutcome } from './results.js';
+import type { ReceiptOutcome } from './chain-results.js';
 
 // A journaled transaction neither mined nor in the node's pool after this long was dropped.
 const JOURNAL_RESEND_AFTER_MS = 30_000;

@@ -19,8 +19,8 @@ import type { Hex } from 'viem';
 import type { Tx } from '../store/index.js';
 import type { TransferAuthorization } from './authorization.js';
 import type { RelayFailure } from '../lib/payment-reasons.js';
-import type { ChainPort, SignedAuthorization } from './port.js';
-import type { SubmitOptions } from './results.js';
+import type { ChainPort, SignedAuthorization } from './chain-port.js';
+import type { SubmitOptions } from './chain-results.js';
 
 export type { RelayFailure };
 

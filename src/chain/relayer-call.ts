@@ -6,9 +6,9 @@
  */
 import { BaseError, type Hex, type PrivateKeyAccount } from 'viem';
 import type { RelayerCallFailure, RelayerCallPort } from './chain.js';
-import { isRefusal, revertReason } from './errors.js';
+import { isRefusal, revertReason } from './node-errors.js';
 import type { NodeClient } from './node-reads.js';
-import { withHeadroom, type RelayerSender, type SendError } from './sender.js';
+import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
 
 function revertData(e: unknown): Hex | undefined {
   if (!(e instanceof BaseError)) return undefined;

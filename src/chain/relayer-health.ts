@@ -7,7 +7,7 @@
  */
 import { formatEther, type Address } from 'viem';
 import type { Logger } from '../lib/logger.js';
-import type { Metrics } from '../metrics/port.js';
+import type { Metrics } from '../metrics/metrics-port.js';
 import type { ChainService } from './chain.js';
 
 export interface RelayerStatus {

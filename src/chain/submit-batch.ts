@@ -15,9 +15,9 @@
  */
 import { encodeFunctionData, type Address, type Hex } from 'viem';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
-import { isRevert } from './errors.js';
+import { isRevert } from './node-errors.js';
 import type { NodeClient } from './node-reads.js';
-import type { SignedAuthorization } from './port.js';
+import type { SignedAuthorization } from './chain-port.js';
 
 export type { SignedAuthorization };
 

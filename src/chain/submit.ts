@@ -11,13 +11,13 @@ import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { fail } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import type { TransferAuthorization } from './authorization.js';
-import { isNonceError, isRevert, reasonFromRevert, revertReason } from './errors.js';
+import { isNonceError, isRevert, reasonFromRevert, revertReason } from './node-errors.js';
 import { authorizationState, isKnownTransaction, type NodeClient } from './node-reads.js';
-import type { SignedAuthorization } from './port.js';
-import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './results.js';
+import type { SignedAuthorization } from './chain-port.js';
+import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
 import { encodeBatch } from './submit-batch.js';
-import { withHeadroom, type RelayerSender, type SendError } from './sender.js';
-import { encodeTransfer, type TransferVerifier } from './verify.js';
+import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
+import { encodeTransfer, type TransferVerifier } from './verify-authorization.js';
 
 const MAX_SEND_ATTEMPTS = 3;
 const SENT_CACHE_LIMIT = 10_000;

@@ -1,11 +1,11 @@
 /**
  * Paying a checkout session (issue 22, step 1): `pay(id, input)` finds the method `input.method`
- * names in the registry (methods/registry.ts), lets its adapter turn the input into ONE
+ * names in the registry (methods/payment-methods.ts), lets its adapter turn the input into ONE
  * authorization for settlement, or a named refusal, and settles that authorization. Each way to
  * pay is one adapter file; settlement sees only an authorization and the rule it is checked by.
  */
 import type { ChainService } from '../chain/chain.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import { fail, type Fail } from '../lib/results.js';
 import type { Payment } from '../payments/payments.js';
 import { SettleReason, type AuthorizationResult, type AuthorizationTerms, type SettleRequest, type SettleResult } from '../settlement/settlement.js';

@@ -1,14 +1,14 @@
 /**
  * The one view of a checkout session (issue 22, step 1). Every door renders it: the public JSON
  * (`GET /api/checkout/:id`, interface 2.2), the hosted page `/pay/:id`, the settle answers and
- * the x402 door's description. Built in one place (sessions.ts) so no door re-reads the payment,
+ * the x402 door's description. Built in one place (checkout-sessions.ts) so no door re-reads the payment,
  * the account, the deposit or the chain to guess a field.
  *
  * The view holds more than the public JSON (the way back to the merchant, the receipt, the
  * recipient): `checkoutJson` below picks exactly the interface's fields and nothing private.
  */
 import { z } from 'zod';
-import { PaymentStatus } from '../payments/schemas.js';
+import { PaymentStatus } from '../payments/payment-schemas.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 

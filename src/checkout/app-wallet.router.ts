@@ -8,7 +8,7 @@ import type { SettleResult } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
 import { E401app } from '../http/openapi-common.js';
-import { PaymentId } from '../payments/schemas.js';
+import { PaymentId } from '../payments/payment-schemas.js';
 
 const APP_WALLET_STATUS: Record<AppWalletRefusal, number> = {
   own_payment: 409,

@@ -5,7 +5,7 @@
  * follow the payment's state: "Pay …" only while it can be paid, a receipt once it is paid.
  * The blocks live beside it: pay-options.ts (pending), receipt.ts (paid, refunds), html.ts.
  */
-import type { PaymentStatus } from '../payments/schemas.js';
+import type { PaymentStatus } from '../payments/payment-schemas.js';
 import { ASSETS, escapeHtml, row, shell } from './html.js';
 import { appWalletBlock, phoneBlock, type AppWalletModel, type DepositModel } from './pay-options.js';
 import { paidStatusText, receiptBlock, timeText, type ReceiptModel } from './receipt.js';

@@ -1,6 +1,6 @@
 /**
  * The composition root of the core (docs/architecture.md): opens the store, boots the chains
- * (chains.ts), builds every domain service once (the chain-dependent ones once per chain, money.ts) and registers every background job with the one scheduler.
+ * (chains.ts), builds every domain service once (the chain-dependent ones once per chain, money-services.ts) and registers every background job with the one scheduler.
  * The doors are built afterwards from the `Core` it returns (src/doors.ts); only the process
  * handle (src/service.ts) sees the store and the chain.
  */
@@ -25,11 +25,11 @@ import { SeenUpdates } from '../inbox/seen-updates.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { Core } from './core.js';
 import { bootChains } from './chains.js';
-import { buildMoney, type Money } from './money.js';
-import { CheckoutSessions } from '../checkout-sessions/sessions.js';
+import { buildMoney, type Money } from './money-services.js';
+import { CheckoutSessions } from '../checkout-sessions/checkout-sessions.js';
 import { cancellationByMode, claimsByMode, manualCaptureByMode, modeServices, pick, refundsByMode, settlementByMode, settlementOf, toolHandlersByMode, type Modes } from './by-mode.js';
 import { PendingActionsStore } from '../pending-actions/pending-actions.js';
-import { noMetrics, type Metrics } from '../metrics/port.js';
+import { noMetrics, type Metrics } from '../metrics/metrics-port.js';
 import { prometheusMetrics } from '../metrics/prometheus.js';
 import { getAddress } from 'viem';
 import { SpendGuard } from '../policies/guard.js';
@@ -109,7 +109,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger.warn({ err }, 'could not audit settled records against the chain'),
   );
 
-  // The chain-dependent services, once per chain (money.ts). With the embedded chain alone one
+  // The chain-dependent services, once per chain (money-services.ts). With the embedded chain alone one
   // set serves both modes; beside a real network, test mode's set runs on test mode's chain and
   // the core's fields dispatch by the record's mode (by-mode.ts).
   const moneyDeps = { config, store, instance, logger, fx, accounts, payments, webhooks, catalogue: loadBillerCatalogue(), metrics };
@@ -272,7 +272,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       everyMs: config.RECONCILE_INTERVAL,
       run: async () => {
         const idle = config.MONEY_RECONCILE_IDLE;
-        // Each chain's services finish their own mode's moves (money.ts).
+        // Each chain's services finish their own mode's moves (money-services.ts).
         for (const { transfers, bills, markets } of sets) {
           for (const t of await transfers.unfinished(idle)) await transfers.reconcile(t.id);
           for (const b of await bills.unfinished(idle)) await bills.reconcile(b.id);

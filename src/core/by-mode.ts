@@ -1,6 +1,6 @@
 /**
  * Dispatch by mode at the core boundary (docs/test-mode.md, "Where test mode settles"): with a
- * chain per mode, the composition root builds the chain-dependent services twice (money.ts), and
+ * chain per mode, the composition root builds the chain-dependent services twice (money-services.ts), and
  * these facades give each call to the set of the record's mode: a payment's (settle, deposit
  * address, app wallet, cancel, refund, manual capture), a key's (the agent's tools, the x402
  * facilitator). The doors keep calling one service; none threads a mode through the modules.
@@ -8,14 +8,14 @@
 import type { Address } from 'viem';
 import type { Payment, PaymentsService } from '../payments/payments.js';
 import type { SettlementService, SettleRequest, AuthorizationTerms, SettleResult, AuthorizationResult, ReconcileSummary } from '../settlement/settlement.js';
-import type { DepositPassSummary } from '../settlement/deposits.js';
+import type { DepositPassSummary } from '../settlement/deposit-watcher.js';
 import type { RefundsService } from '../refunds/refunds.js';
-import type { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
-import type { ToolHandlers } from '../agent/tools.js';
+import type { ManualCaptureSessions } from '../x402/auth-capture/manual-capture-sessions.js';
+import type { ToolHandlers } from '../agent/tool-calls.js';
 import type { ToolContext } from '../agent/tools/contract.js';
 import { SettleReason } from '../settlement/settle-reasons.js';
 import { isLive } from '../lib/livemode.js';
-import type { Money } from './money.js';
+import type { Money } from './money-services.js';
 import type { ModeServices, SettlementDoor } from './core.js';
 
 export interface Modes {

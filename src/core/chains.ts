@@ -12,9 +12,9 @@ import type { InstanceLease, Store } from '../store/index.js';
 import { createChain } from '../chain/boot.js';
 import type { ChainService, CreateChainOptions } from '../chain/chain.js';
 import { storeRelayJournal } from '../chain/relay-journal.js';
-import { loadOrCreateMnemonic } from '../chain/wallets.js';
+import { loadOrCreateMnemonic } from '../chain/wallet-secrets.js';
 import { RelayerHealth, type RelayerStatus } from '../chain/relayer-health.js';
-import type { Metrics } from '../metrics/port.js';
+import type { Metrics } from '../metrics/metrics-port.js';
 
 /** The embedded chain's id; test mode's embedded chain beside a live 31337 takes the next one. */
 const EMBEDDED_CHAIN_ID = 31337;

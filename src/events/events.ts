@@ -10,7 +10,7 @@ import type { Store } from '../store/index.js';
 import { fail, type Result } from '../lib/results.js';
 import { inMode } from '../lib/livemode.js';
 import { EVENT_TYPES, WebhookEvents, type WebhookEvent } from '../webhooks/outbox.js';
-import type { WebhookEventPayload } from '../webhooks/schemas.js';
+import type { WebhookEventPayload } from '../webhooks/webhook-schemas.js';
 
 /** How long events are guaranteed to stay readable (docs/events.md). */
 export const EVENT_RETENTION_DAYS = 30;

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { errorHandler, invalidRequest, notFoundHandler, useErrorShape } from './errors.js';
-import type { Metrics } from '../metrics/port.js';
+import type { Metrics } from '../metrics/metrics-port.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

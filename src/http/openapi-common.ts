@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { registerSchema, type RouteResponse } from './openapi.js';
 import { DeveloperErrorBody } from './errors.js';
 import { PaymentList, PaymentResource } from './present.js';
-import { Metadata } from '../payments/schemas.js';
-import { WebhookEventPayload } from '../webhooks/schemas.js';
+import { Metadata } from '../payments/payment-schemas.js';
+import { WebhookEventPayload } from '../webhooks/webhook-schemas.js';
 
 /**
  * The pieces of the OpenAPI description that several routers' routes share: the documented

@@ -2,7 +2,7 @@ import { usdcDecimal } from '../lib/money.js';
 import { z } from 'zod';
 import type { Payment } from '../payments/payments.js';
 import { stablecoinText } from '../payments/payments.js';
-import { Metadata, PaymentStatus } from '../payments/schemas.js';
+import { Metadata, PaymentStatus } from '../payments/payment-schemas.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 

@@ -7,7 +7,7 @@ import type { Response } from 'express';
 import type { Core } from '../core/core.js';
 import { SettleReason, type SettleResult } from '../settlement/settlement.js';
 import { checkoutJson } from '../checkout-sessions/json.js';
-import { redirectFor } from '../checkout-sessions/sessions.js';
+import { redirectFor } from '../checkout-sessions/checkout-sessions.js';
 
 export { redirectFor };
 

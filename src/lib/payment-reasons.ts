@@ -5,7 +5,7 @@
  * keeps one name from the node to the door. Only the doors translate it, each with one table:
  * HTTP status in src/http/settle-answer.ts (`SETTLE_STATUS`), chat words in
  * src/agent/local/failure-replies-i18n.ts. x402 answers its own specification's names
- * (src/x402/reasons.ts), mapped once in src/x402/exact-evm.ts.
+ * (src/x402/x402-reasons.ts), mapped once in src/x402/exact-evm.ts.
  *
  * The strings are wire values (the settle answer's `reason`, interface document 4.3): never
  * rename one.
@@ -61,7 +61,7 @@ function pick<K extends keyof typeof PaymentReason>(...keys: K[]): { readonly [P
 
 type Values<T> = T[keyof T];
 
-/** Why verification refused an authorization (chain/verify.ts). */
+/** Why verification refused an authorization (chain/verify-authorization.ts). */
 export const VerifyReason = pick('invalidSignature', 'authorizationUsed', 'insufficientBalance', 'notYetValid', 'expired', 'simulationFailed', 'chainUnavailable');
 export type VerifyReason = Values<typeof VerifyReason>;
 

@@ -4,7 +4,7 @@
  * default metrics (CPU, memory, event-loop lag, GC) beside the service's own.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { SAMPLED, type Metrics, type SampledMetric } from './port.js';
+import { SAMPLED, type Metrics, type SampledMetric } from './metrics-port.js';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SLOW_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400];

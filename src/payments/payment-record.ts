@@ -3,7 +3,7 @@
  * over it is payments.ts.
  */
 import { defineTable } from '../store/index.js';
-import type { Metadata, PaymentStatus } from './schemas.js';
+import type { Metadata, PaymentStatus } from './payment-schemas.js';
 
 export interface Payment {
   readonly id: string;
@@ -51,7 +51,7 @@ export interface Payment {
   cancellationReason?: string;
   /**
    * Paid into the session's deposit address (a plain token transfer from a phone wallet) and
-   * swept to the merchant by the deposit watcher (src/settlement/deposits.ts), which alone
+   * swept to the merchant by the deposit watcher (src/settlement/deposit-watcher.ts), which alone
    * resolves the payment while it is `processing`.
    */
   viaDeposit?: boolean;
@@ -65,7 +65,7 @@ export interface Payment {
   discoverable?: boolean;
   /** false: made with a test key (docs/test-mode.md); rows from before test mode are live (migration 0015). */
   livemode?: boolean;
-  /** `manual`: paid by x402 auth-capture, funds held until captured or voided (src/x402/auth-capture/sessions.ts). */
+  /** `manual`: paid by x402 auth-capture, funds held until captured or voided (src/x402/auth-capture/manual-capture-sessions.ts). */
   captureMethod?: 'manual';
   /** The escrow's paymentInfoHash of the authorization (manual capture). */
   paymentInfoHash?: string;

@@ -5,8 +5,8 @@ import { fail, type Result } from '../lib/results.js';
 import type { FxFailure, FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
 import { inMode } from '../lib/livemode.js';
-import type { CreatePaymentInput, ListPaymentsQuery, PaymentStatus } from './schemas.js';
-import { noMetrics, type Metrics } from '../metrics/port.js';
+import type { CreatePaymentInput, ListPaymentsQuery, PaymentStatus } from './payment-schemas.js';
+import { noMetrics, type Metrics } from '../metrics/metrics-port.js';
 
 export { Payments, type Payment } from './payment-record.js';
 import { Payments, type Payment } from './payment-record.js';

@@ -3,7 +3,7 @@
  * date range, cursor paging). One schema for the web app, its JSON routes and the OpenAPI document.
  */
 import { z } from 'zod';
-import { PaymentStatus } from './schemas.js';
+import { PaymentStatus } from './payment-schemas.js';
 
 /** Blank form fields ("status=") mean "not set". */
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);

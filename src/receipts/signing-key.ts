@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { calculateJwkThumbprint, importJWK, type JWK } from 'jose';
-import { getOrCreateSecret } from '../chain/wallets.js';
+import { getOrCreateSecret } from '../chain/wallet-secrets.js';
 
 export const RECEIPT_ALG = 'ES256';
 

@@ -4,7 +4,7 @@
  * binding's refund sends it back through the escrow, pulled from the operator (our relayer) by the
  * OperatorRefundCollector. Our funding agreement: the merchant's wallet funds the operator first,
  * with exactly the refund, once (EIP-3009 nonce of the refund id, the same custodial mover as every
- * refund); only a funded refund is sent to the escrow (src/x402/auth-capture/refunds.ts), so a
+ * refund); only a funded refund is sent to the escrow (src/x402/auth-capture/escrow-refunds.ts), so a
  * refund never spends the service's money. Funding that the escrow then refuses for good (the
  * refund deadline passed meanwhile) goes back to the wallet before the refund is `failed`.
  */
@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Address, Hex } from 'viem';
 import type { Store } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { RelayAttempts } from '../chain/owned-relay.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import { Refunds, REFUND_NONCE_KIND, type EscrowRefundState, type Refund } from './model.js';
@@ -48,7 +48,7 @@ async function withOperatorLease<R, B>(store: Store, operator: Address, busy: B,
   }
 }
 
-/** The escrow side, implemented by src/x402/auth-capture/refunds.ts (a port: refunds does not import x402). */
+/** The escrow side, implemented by src/x402/auth-capture/escrow-refunds.ts (a port: refunds does not import x402). */
 export interface EscrowRefundPort {
   readonly operator: Address;
   terms(hash: string): Promise<{ capturable: bigint; refundable: bigint; refundExpiry: number; payer: Address } | undefined>;

@@ -7,7 +7,7 @@ import { defineTable } from '../store/index.js';
 import { fail } from '../lib/results.js';
 import { usdcDecimal } from '../lib/money.js';
 import type { Payment } from '../payments/payments.js';
-import type { RefundResource, RefundStatus } from './schemas.js';
+import type { RefundResource, RefundStatus } from './refund-schemas.js';
 
 export interface Refund {
   readonly id: string;

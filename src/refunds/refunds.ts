@@ -22,14 +22,14 @@ import type { Logger } from 'pino';
 import type { Store, Tx } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import type { RelayAttempts } from '../chain/owned-relay.js';
-import type { CreateRefundInput, ListRefundsQuery, RefundResource } from './schemas.js';
+import type { CreateRefundInput, ListRefundsQuery, RefundResource } from './refund-schemas.js';
 import { executeEscrowRefund, REFUND_DEADLINE_ROOM_MS, type EscrowRefundPort } from './escrow.js';
 import { Refunds, RefundIdempotencyKeys, RefundReason, REFUND_NONCE_KIND, refundResource, refusal, sha256, type Refund } from './model.js';
 

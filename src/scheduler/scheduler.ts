@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/index.js';
-import { noMetrics, type Metrics } from '../metrics/port.js';
+import { noMetrics, type Metrics } from '../metrics/metrics-port.js';
 
 export interface Job {
   /** The lease name, unique per job (e.g. `sweep:expiry`); also how the logs name the job. */

@@ -1,6 +1,6 @@
 /**
  * A deposit address's record (the transfers credited to its session, the sweep and give-backs),
- * what the page shows of it, and the small rules the watcher (deposits.ts) applies to it.
+ * what the page shows of it, and the small rules the watcher (deposit-watcher.ts) applies to it.
  */
 import type { Address } from 'viem';
 import { defineTable } from '../store/index.js';
@@ -88,7 +88,7 @@ export function acceptsDeposits(p: Pick<Payment, 'status'>): boolean {
 
 export const max0 = (n: bigint): bigint => (n < 0n ? 0n : n);
 
-// -- the log scan's cursor and tuning (the watcher's pass, deposits.ts)
+// -- the log scan's cursor and tuning (the watcher's pass, deposit-watcher.ts)
 
 /** Where the last pass's log scan ended (one row). */
 export interface ScanCursor {

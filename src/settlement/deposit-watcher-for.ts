@@ -1,14 +1,14 @@
 /**
- * Builds a chain's deposit watcher (deposits.ts) beside its settlement, at the composition root
- * (src/core/money.ts): the watcher shares settlement's per-payment queue (a deposit decision
+ * Builds a chain's deposit watcher (deposit-watcher.ts) beside its settlement, at the composition root
+ * (src/core/money-services.ts): the watcher shares settlement's per-payment queue (a deposit decision
  * never interleaves with a settle of the same payment), its attempt ledger (one owner per
  * sweep and give-back across instances, issue 21) and its pay_to rule.
  */
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { Logger } from '../lib/logger.js';
 import type { PaymentsService } from '../payments/payments.js';
 import type { Store } from '../store/index.js';
-import { DepositWatcher } from './deposits.js';
+import { DepositWatcher } from './deposit-watcher.js';
 import type { SettlementService } from './settlement.js';
 
 export interface DepositWatcherSetup {

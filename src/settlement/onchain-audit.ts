@@ -6,7 +6,7 @@
  * operator can act, instead of passing silently.
  */
 import type { Hex } from 'viem';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { Logger } from '../lib/logger.js';
 import type { Store } from '../store/index.js';
 import { BillPayments } from '../bills/bills.js';

@@ -7,9 +7,9 @@
  * a caller waiting on the attempt reads the same answer the payment's webhook tells.
  */
 import type { Address, Hex } from 'viem';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { Payment, PaymentsService, TransitionPatch } from '../payments/payments.js';
-import type { PaymentStatus } from '../payments/schemas.js';
+import type { PaymentStatus } from '../payments/payment-schemas.js';
 import type { Store } from '../store/index.js';
 import { fail } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';

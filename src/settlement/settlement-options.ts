@@ -1,5 +1,5 @@
 /** What the settlement service (settlement.ts) is built from: its store, chain and the timings it waits by. */
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { PaymentsService } from '../payments/payments.js';
 import type { Store } from '../store/index.js';

@@ -7,7 +7,7 @@
  * authorization is sent again from here. Then every `pending` payment with a settle attempt:
  * settled from the chain if one of its authorizations was used, `expired` once none can be.
  */
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
 import type { Logger } from '../lib/logger.js';
 import type { ProcessingResolver } from './processing-resolver.js';

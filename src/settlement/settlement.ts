@@ -14,7 +14,7 @@
  * one authorization per (payer, payment), and every status change is a compare-and-set.
  */
 import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import { relayOnce } from '../chain/relay.js';
 import type { TransferAuthorization } from '../chain/authorization.js';
 import type { AccountsService } from '../accounts/accounts.js';

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import { nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { Limits } from '../limits/limits.js';

@@ -1,4 +1,4 @@
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { NewRelayAttempt, RelayAttempts } from '../chain/owned-relay.js';
 import { moveOnce, type MoveFee, type MoveOutcome, type MoveRequest, type PreparedMove, type SignedWithFee } from './custodial-move.js';
 

@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem';
-import type { ChainPort } from '../chain/port.js';
-import type { SignedAuthorization } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
+import type { SignedAuthorization } from '../chain/chain-port.js';
 import { relayOnce, type RelayOutcome } from '../chain/relay.js';
 import { PaymentReason, type MoveFailure } from '../lib/payment-reasons.js';
 import { relayOwned, type RelayAttempt, type RelayAttempts } from '../chain/owned-relay.js';

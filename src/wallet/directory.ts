@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { Account } from '../accounts/accounts.js';
 import { Accounts } from '../accounts/accounts.js';
 import type { Store } from '../store/index.js';

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import { fail, type Fail, type Result } from '../lib/results.js';
 import { reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
 import { defineTable, type Store, type Tx } from '../store/index.js';

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import type { Logger } from 'pino';
 import type { AccountsService } from '../accounts/accounts.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { RelayAttempts } from '../chain/owned-relay.js';
 import type { FxService } from '../fx/rates.js';
 import { nowIso } from '../lib/ids.js';

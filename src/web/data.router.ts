@@ -6,7 +6,7 @@ import { DashboardQuery, listPayments, paymentDetail, paymentsCsv, summary } fro
 import { sessionLivemode } from '../http/auth.js';
 import { registerRoute } from '../http/openapi.js';
 import { E401app, E404payment, err } from '../http/openapi-common.js';
-import { PaymentId, PaymentStatus } from '../payments/schemas.js';
+import { PaymentId, PaymentStatus } from '../payments/payment-schemas.js';
 import { DashboardFields } from '../payments/search.js';
 
 // ------------------------------------------- OpenAPI: the dashboard's JSON (issue 15 item 5)

@@ -5,7 +5,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type RequestHa
 import { sameOrigin, sessionToken, type WebDeps } from './deps.js';
 import type { Account } from '../accounts/accounts.js';
 import type { SignedInAccount } from './layout.js';
-import { loginPage, signupPage } from './pages/auth.js';
+import { loginPage, signupPage } from './pages/auth-forms.js';
 import { homePage } from './pages/home.js';
 import { REDOC_BUNDLE, apiReferencePage, type OpenApiDoc } from './pages/api-reference.js';
 import { buildOpenApiDocument } from '../http/openapi.js';

@@ -24,7 +24,7 @@ import {
 } from './outbox.js';
 import type { WebhookSecretsService } from './secrets.js';
 import type { EndpointCache } from './endpoint-cache.js';
-import type { Metrics } from '../metrics/port.js';
+import type { Metrics } from '../metrics/metrics-port.js';
 import { signatureHeader, standardWebhookHeaders } from './signing.js';
 import { SIGNATURE_HEADER } from './verify.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';

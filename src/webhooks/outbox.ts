@@ -7,12 +7,12 @@
 import { defineTable, type ReadTable, type Tx } from '../store/index.js';
 import { newId } from '../lib/ids.js';
 import type { Payment } from '../payments/payments.js';
-import type { PaymentStatus } from '../payments/schemas.js';
+import type { PaymentStatus } from '../payments/payment-schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
-import type { EventType, PaymentEventPayload, PaymentEventType, PolicyEventData, PolicyEventPayload, TransferEventData, TransferEventType } from './schemas.js';
+import type { EventType, PaymentEventPayload, PaymentEventType, PolicyEventData, PolicyEventPayload, TransferEventData, TransferEventType } from './webhook-schemas.js';
 
-/** The event kinds, defined with the payload schemas (./schemas.ts). */
-export { EVENT_TYPES, type EventType } from './schemas.js';
+/** The event kinds, defined with the payload schemas (./webhook-schemas.ts). */
+export { EVENT_TYPES, type EventType } from './webhook-schemas.js';
 
 const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, PaymentEventType>> = {
   settled: 'payment.settled',
@@ -26,7 +26,7 @@ const TYPE_FOR_STATUS: Partial<Record<PaymentStatus, PaymentEventType>> = {
 };
 
 /** The JSON body merchants receive (interface 6, DESIGN.md 7). */
-export type { WebhookEventPayload } from './schemas.js';
+export type { WebhookEventPayload } from './webhook-schemas.js';
 
 export interface WebhookEvent {
   readonly id: string;

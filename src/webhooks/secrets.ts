@@ -10,7 +10,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { defineTable, type Store, type Tx } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
-import { getOrCreateSecret } from '../chain/wallets.js';
+import { getOrCreateSecret } from '../chain/wallet-secrets.js';
 
 export const SECRET_PREFIX = 'whsec_';
 /** Random bytes of a new secret: base64 after the prefix, as Standard Webhooks reads it (192 bits). */

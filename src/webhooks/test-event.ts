@@ -14,7 +14,7 @@ import { fail, type Result } from '../lib/results.js';
 import { inMode } from '../lib/livemode.js';
 import type { Store } from '../store/index.js';
 import { defaultEndpointId, WebhookEndpoints, type EventType } from './outbox.js';
-import { isTransferEvent, type PaymentEventPayload, type PaymentEventType, type WebhookEventPayload } from './schemas.js';
+import { isTransferEvent, type PaymentEventPayload, type PaymentEventType, type WebhookEventPayload } from './webhook-schemas.js';
 import type { WebhookSecretsService } from './secrets.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './sender.js';
 import { signatureHeader, standardWebhookHeaders } from './signing.js';

@@ -25,9 +25,9 @@ import { WebhookDispatcher } from './dispatcher.js';
 import { EndpointCache } from './endpoint-cache.js';
 import { loadSecretBox, WebhookSecretsService, type SecretStatus } from './secrets.js';
 import { checkWebhookUrl, type UrlCheckFailure } from './url-guard.js';
-import type { ListDeliveriesQuery } from './schemas.js';
+import type { ListDeliveriesQuery } from './webhook-schemas.js';
 import { sendTestEvent, type TestEventOutcome } from './test-event.js';
-import type { Metrics } from '../metrics/port.js';
+import type { Metrics } from '../metrics/metrics-port.js';
 
 export interface DeliveryWithEvent {
   delivery: WebhookDelivery;

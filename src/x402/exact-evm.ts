@@ -12,11 +12,11 @@
  */
 import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'viem';
 import type { TransferAuthorization } from '../chain/authorization.js';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import { relayOnce, type RelayChain, type RelayOutcome } from '../chain/relay.js';
 import type { RelayFailure, VerifyReason } from '../lib/payment-reasons.js';
-import { X402Reason } from './reasons.js';
-import { ExactEvmPayload, type FacilitatorRequest, type SettleResponse, type VerifyResponse } from './schemas.js';
+import { X402Reason } from './x402-reasons.js';
+import { ExactEvmPayload, type FacilitatorRequest, type SettleResponse, type VerifyResponse } from './x402-schemas.js';
 
 export const X402_VERSION = 2;
 export const EXACT_SCHEME = 'exact';

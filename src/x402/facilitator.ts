@@ -14,11 +14,11 @@ import { defineTable, type Row, type Store } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import { EXACT_SCHEME, X402_VERSION, checkExact, networkOf, settleExact, verifyExact, verifyResponse, type ExactEvmPort, type VerifiedPayment } from './exact-evm.js';
-import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from './schemas.js';
+import type { FacilitatorRequest, SettleResponse, SupportedResponse, VerifyResponse, X402Usage } from './x402-schemas.js';
 import { PAYMENT_IDENTIFIER, PaymentIdentifierLedger, fingerprintOf, paymentIdentifierOf } from './payment-identifier.js';
-import { X402Reason } from './reasons.js';
+import { X402Reason } from './x402-reasons.js';
 import { AUTH_CAPTURE_SCHEME } from './auth-capture/checks.js';
-import { AuthCaptureService } from './auth-capture/service.js';
+import { AuthCaptureService } from './auth-capture/auth-capture-service.js';
 import type { AuthCapturePort } from './auth-capture/scheme.js';
 
 export interface X402Settlement extends Row {

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { PAYMENT_IDENTIFIER, extractAndValidatePaymentIdentifier } from '@x402/extensions/payment-identifier';
 import { defineTable, StoreConflictError, type Row, type Store } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
-import type { PaymentPayload } from './schemas.js';
+import type { PaymentPayload } from './x402-schemas.js';
 
 export { PAYMENT_IDENTIFIER };
 

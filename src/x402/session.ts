@@ -6,7 +6,7 @@
  */
 import type { Address } from 'viem';
 import { EXACT_SCHEME, X402_VERSION, networkOf, type ExactEvmPort } from './exact-evm.js';
-import { PaymentPayload, type PaymentRequirements, type SettleResponse } from './schemas.js';
+import { PaymentPayload, type PaymentRequirements, type SettleResponse } from './x402-schemas.js';
 
 /** The longest window an x402 client is asked to sign for (the client adds it to its clock). */
 const MAX_WINDOW_SECONDS = 600;

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { Agent, PENDING_TTL_MS } from '../../src/agent/agent.js';
 import { LocalEngine, type LocalParseResult } from '../../src/agent/local-engine.js';
-import { PendingActions } from '../../src/agent/pending-actions.js';
+import { PendingActions } from '../../src/agent/pending-tool-call.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
 import type { LowdbStore } from '../../src/store/index.js';
 import pino from 'pino';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PendingActions, type PendingAction } from '../../src/agent/pending-actions.js';
+import { PendingActions, type PendingAction } from '../../src/agent/pending-tool-call.js';
 import { call, createMerchant, startTestService } from '../helpers/service.js';
 
 describe('a pending action cut off by a stop', () => {

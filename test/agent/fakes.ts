@@ -2,8 +2,8 @@ import pino from 'pino';
 import { LowdbStore } from '../../src/store/index.js';
 import { tempDir } from '../helpers/service.js';
 import type { ToolName } from '../../src/agent/tool-inputs.js';
-import type { ToolContext, ToolHandler, ToolHandlers, ToolOutcome, ToolPreview } from '../../src/agent/tools.js';
-import { TOOL_ACTIONS, validateInput } from '../../src/agent/tools.js';
+import type { ToolContext, ToolHandler, ToolHandlers, ToolOutcome, ToolPreview } from '../../src/agent/tool-calls.js';
+import { TOOL_ACTIONS, validateInput } from '../../src/agent/tool-calls.js';
 
 export const silentLogger = () => pino({ level: 'silent' });
 

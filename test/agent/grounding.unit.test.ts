@@ -4,9 +4,9 @@ import type { Engine, EngineResult, EngineTurn, ToolRunner, ToolStep } from '../
 import { groundCall, ownWords, QUOTED_ONLY_REPLY } from '../../src/agent/grounding/index.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
 import { parseMessage } from '../../src/agent/local/index.js';
-import type { Channel } from '../../src/agent/tools.js';
+import type { Channel } from '../../src/agent/tool-calls.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
-import type { PendingAction } from '../../src/agent/pending-actions.js';
+import type { PendingAction } from '../../src/agent/pending-tool-call.js';
 import type { LowdbStore } from '../../src/store/index.js';
 import { fakeAccounts, fakeHandlers, silentLogger, tempStore } from './fakes.js';
 

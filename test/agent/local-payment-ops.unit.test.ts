@@ -4,7 +4,7 @@ import { groundCall } from '../../src/agent/grounding/index.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
 
 /**
- * The local engine's refund / capture / void reading (src/agent/local/payment-ops.ts) in the eight
+ * The local engine's refund / capture / void reading (src/agent/local/detect-payment-op.ts) in the eight
  * languages, and grounding of the three tools' calls whichever engine made them: the payment id
  * and an amount must be in the person's own words, never only in quoted text.
  */

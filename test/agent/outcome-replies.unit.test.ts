@@ -11,7 +11,7 @@ import { localizeQuestion } from '../../src/agent/local/replies-questions-i18n.j
 import { replies } from '../../src/agent/local/replies.js';
 import { pendingAsk } from '../../src/agent/local/pending-replies-i18n.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
-import type { ToolContext, ToolOutcome } from '../../src/agent/tools.js';
+import type { ToolContext, ToolOutcome } from '../../src/agent/tool-calls.js';
 import type { LowdbStore } from '../../src/store/index.js';
 import { fakeAccounts, fakeHandlers, silentLogger, tempStore } from './fakes.js';
 

@@ -4,7 +4,7 @@ import type { Spend } from '../../src/policies/valuation.js';
 import type { SpendReservation } from '../../src/policies/tables.js';
 import { policyReply } from '../../src/agent/local/policy-replies-i18n.js';
 import { CORRIDOR_LANGUAGES } from '../../src/lib/languages.js';
-import { AMBIGUOUS, INFERRED } from '../../src/agent/grounding/reasons.js';
+import { AMBIGUOUS, INFERRED } from '../../src/agent/grounding/grounding-reasons.js';
 import { groundingNote } from '../../src/agent/local/grounding-notes-i18n.js';
 
 /**

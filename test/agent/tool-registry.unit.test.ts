@@ -16,7 +16,7 @@ import { toolCatalogue, toolsTable } from '../../src/agent/tool-catalogue.js';
 import { REFUSE_TOOL, SYSTEM_PROMPT, systemPrompt, toolDefinitions } from '../../src/agent/claude-engine.js';
 import { createToolHandlers } from '../../src/agent/handlers.js';
 import { MONEY_MOVING_TOOLS, READ_ONLY_TOOLS, ToolInputs } from '../../src/agent/tool-inputs.js';
-import { TOOL_ACTIONS, genericDescription } from '../../src/agent/tools.js';
+import { TOOL_ACTIONS, genericDescription } from '../../src/agent/tool-calls.js';
 import { agentToolDefs } from '../../src/mcp/tools.js';
 import { LocalEngine } from '../../src/agent/local-engine.js';
 import { createParser, parseMessage } from '../../src/agent/local/index.js';

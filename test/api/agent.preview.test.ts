@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { balance, usdc } from '../helpers/money.js';
-import { PendingActions } from '../../src/agent/pending-actions.js';
+import { PendingActions } from '../../src/agent/pending-tool-call.js';
 import { Transfers } from '../../src/transfers/transfers.js';
 
 /**

@@ -29,7 +29,7 @@ describe('architecture', () => {
     expect(stale, 'exceptions that no longer occur: delete them from scripts/arch-exceptions.ts').toEqual([]);
   });
 
-  it('src/webhooks/outbox.ts and schemas.ts no longer import each other', () => {
+  it('src/webhooks/outbox.ts and webhook-schemas.ts no longer import each other', () => {
     const cycle = found.filter((v) => v.rule === 'file-cycle' && v.from.startsWith('src/webhooks/'));
     expect(cycle).toEqual([]);
   });
@@ -72,7 +72,7 @@ describe('the rules (synthetic graphs)', () => {
     expect(rules([edge('src/webhooks/x.ts', '@grammyjs/runner')])).toEqual(['door-package-below-doors src/webhooks/x.ts -> @grammyjs/runner']);
     expect(rules([edge('src/agent/claude-engine.ts', '@anthropic-ai/sdk')])).toEqual([]);
     expect(rules([edge('src/agent/claude-engine.ts', 'express')])).toEqual(['door-package-below-doors src/agent/claude-engine.ts -> express']);
-    expect(rules([edge('src/agent/tools.ts', '@anthropic-ai/sdk')])).toEqual(['door-package-below-doors src/agent/tools.ts -> @anthropic-ai/sdk']);
+    expect(rules([edge('src/agent/tool-calls.ts', '@anthropic-ai/sdk')])).toEqual(['door-package-below-doors src/agent/tool-calls.ts -> @anthropic-ai/sdk']);
     expect(rules([edge('src/bridges/telegram/bot.ts', 'grammy'), edge('src/api/app.ts', 'pino-http')])).toEqual([]);
   });
 
@@ -85,11 +85,11 @@ describe('the rules (synthetic graphs)', () => {
   });
 
   it('a cycle between files, type-only imports included', () => {
-    expect(rules([edge('src/webhooks/outbox.ts', 'src/webhooks/schemas.ts', true), edge('src/webhooks/schemas.ts', 'src/webhooks/outbox.ts')])).toEqual([
-      'file-cycle src/webhooks/outbox.ts -> src/webhooks/schemas.ts',
-      'file-cycle src/webhooks/schemas.ts -> src/webhooks/outbox.ts',
+    expect(rules([edge('src/webhooks/outbox.ts', 'src/webhooks/webhook-schemas.ts', true), edge('src/webhooks/webhook-schemas.ts', 'src/webhooks/outbox.ts')])).toEqual([
+      'file-cycle src/webhooks/outbox.ts -> src/webhooks/webhook-schemas.ts',
+      'file-cycle src/webhooks/webhook-schemas.ts -> src/webhooks/outbox.ts',
     ]);
-    expect(rules([edge('src/webhooks/outbox.ts', 'src/webhooks/schemas.ts', true)])).toEqual([]);
+    expect(rules([edge('src/webhooks/outbox.ts', 'src/webhooks/webhook-schemas.ts', true)])).toEqual([]);
   });
 
   it('src/lib importing any other folder', () => {

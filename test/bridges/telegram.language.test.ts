@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnits } from 'viem';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { buttonData, callbackUpdate, startFakeBotApi, textUpdate, type ApiCall, type FakeBotApi, type TgUser } from './telegram-fake.js';
-import { PendingActions } from '../../src/agent/pending-actions.js';
+import { PendingActions } from '../../src/agent/pending-tool-call.js';
 
 /**
  * Issue 20 rule 5 in the Telegram door: the Confirm step of a held action (the description and

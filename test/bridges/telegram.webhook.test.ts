@@ -11,7 +11,7 @@ import {
   type FakeBotApi,
   type TgUser,
 } from './telegram-fake.js';
-import { PendingActions } from '../../src/agent/pending-actions.js';
+import { PendingActions } from '../../src/agent/pending-tool-call.js';
 import { TelegramUpdates } from '../../src/bridges/telegram/dedupe.js';
 
 /**

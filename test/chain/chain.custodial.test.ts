@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, parseUnits, type Address } from 'viem';
 import { createChain } from '../../src/chain/boot.js';
 import type { ChainService } from '../../src/chain/chain.js';
-import { custodialAccount } from '../../src/chain/wallets.js';
+import { custodialAccount } from '../../src/chain/wallet-secrets.js';
 import { tempDir } from './helpers.js';
 
 const TEST_MNEMONIC = 'test test test test test test test test test test test junk';

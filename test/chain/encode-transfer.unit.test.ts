@@ -3,7 +3,7 @@ import { encodeFunctionData, parseSignature, type Address, type Hex } from 'viem
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { nonceFor } from '../../src/chain/authorization.js';
-import { encodeTransfer } from '../../src/chain/verify.js';
+import { encodeTransfer } from '../../src/chain/verify-authorization.js';
 
 // encodeTransfer writes the (v, r, s) overload's nine words itself (issue 23, point 2): it must
 // give exactly viem's ABI encoding, and leave anything out of shape to viem.

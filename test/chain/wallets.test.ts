@@ -10,7 +10,7 @@ import {
   loadOrCreateMnemonic,
   readSecrets,
   secretsPath,
-} from '../../src/chain/wallets.js';
+} from '../../src/chain/wallet-secrets.js';
 import { mnemonicToAccount } from 'viem/accounts';
 import { tempDir } from './helpers.js';
 

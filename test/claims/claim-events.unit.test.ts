@@ -8,7 +8,7 @@ import { Claims } from '../../src/claims/claim-record.js';
 import { WalletDirectory } from '../../src/wallet/directory.js';
 import { Outbox, WebhookEvents } from '../../src/webhooks/outbox.js';
 import type { WebhookSecretsService } from '../../src/webhooks/secrets.js';
-import { TransferEventPayload } from '../../src/webhooks/schemas.js';
+import { TransferEventPayload } from '../../src/webhooks/webhook-schemas.js';
 import { FakeChain } from '../helpers/fake-chain.js';
 
 /**

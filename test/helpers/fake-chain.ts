@@ -8,7 +8,7 @@ import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAuthorization } from '../../src/chain/authorization.js';
 import type { ReceiptOutcome, SubmitOptions, SubmitResult, TokenTransfer } from '../../src/chain/chain.js';
-import type { ChainPort } from '../../src/chain/port.js';
+import type { ChainPort } from '../../src/chain/chain-port.js';
 
 type Mode = 'mine' | 'refuse' | 'lose-answer' | 'no-receipt' | 'revert' | 'down';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { PaymentsService } from '../../src/payments/payments.js';
-import { CreatePaymentInput } from '../../src/payments/schemas.js';
+import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
 import { defineTable, LowdbStore } from '../../src/store/index.js';
 
 // PaymentsService.create answers {payment, created, replayed} (issue 12 item 3): what happened,

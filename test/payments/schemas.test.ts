@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { call, type Merchant, type TestService } from '../helpers/service.js';
 import { merchantServiceTest } from '../helpers/service-fixtures.js';
 
-// Creation rules of src/payments/schemas.ts, checked over HTTP as a merchant sends them.
+// Creation rules of src/payments/payment-schemas.ts, checked over HTTP as a merchant sends them.
 const it = merchantServiceTest('Schema Shop');
 let s: TestService;
 let m: Merchant;

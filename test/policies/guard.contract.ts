@@ -7,7 +7,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { LocalEngine, type LocalParseResult } from '../../src/agent/local-engine.js';
 import type { ToolCall } from '../../src/agent/tool-inputs.js';
-import type { ToolOutcome } from '../../src/agent/tools.js';
+import type { ToolOutcome } from '../../src/agent/tool-calls.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { PendingActionsStore } from '../../src/pending-actions/pending-actions.js';
 import { SpendGuard } from '../../src/policies/guard.js';

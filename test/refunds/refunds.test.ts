@@ -3,7 +3,7 @@ import { parseEther, toHex, type Address } from 'viem';
 import { call, createMerchant } from '../helpers/service.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
 import { REFUND_NONCE_KIND, Refunds } from '../../src/refunds/refunds.js';
-import { WebhookEventPayload } from '../../src/webhooks/schemas.js';
+import { WebhookEventPayload } from '../../src/webhooks/webhook-schemas.js';
 import { createWebhookReceiver, type PaymentEvent } from '../../examples/webhook-receiver.js';
 import { startReceiver, type Receiver } from '../webhooks/helpers.js';
 import { anvil, authorize, createPayment, customer, merchantWallet, settle, setup, until, usdc, type Ctx } from '../settlement/helpers.js';

@@ -7,7 +7,7 @@ import { TransferAuthorization } from '../../src/chain/authorization.js';
 import type { SubmitResult } from '../../src/chain/chain.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { Payments, PaymentsService } from '../../src/payments/payments.js';
-import { CreatePaymentInput } from '../../src/payments/schemas.js';
+import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
 import { decideAttempt, type AttemptFacts } from '../../src/settlement/attempt-decision.js';
 import { SettlementAttempts, type AttemptOwner } from '../../src/settlement/attempts.js';
 import { SettlementService } from '../../src/settlement/settlement.js';

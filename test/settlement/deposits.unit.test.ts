@@ -5,8 +5,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AccountsService } from '../../src/accounts/accounts.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { Payments, PaymentsService } from '../../src/payments/payments.js';
-import { CreatePaymentInput } from '../../src/payments/schemas.js';
-import { Deposits } from '../../src/settlement/deposits.js';
+import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
+import { Deposits } from '../../src/settlement/deposit-watcher.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
 import { depositWatcherFor } from '../../src/settlement/deposit-watcher-for.js';
 import { LowdbStore } from '../../src/store/index.js';
@@ -22,7 +22,7 @@ async function world() {
   const accounts = new AccountsService(store, {});
   const payments = new PaymentsService(store, fx, 'http://localhost:3000');
   const settlement = new SettlementService({ store, payments, accounts, chain, logger: pino({ level: 'silent' }), confirmTimeoutMs: 50, reconcileWaitMs: 10 });
-  // The watcher beside its settlement, as the composition root builds it (src/core/money.ts).
+  // The watcher beside its settlement, as the composition root builds it (src/core/money-services.ts).
   const watcher = (s: SettlementService) => depositWatcherFor(s, { store, payments, chain, logger: pino({ level: 'silent' }) });
   const deposits = watcher(settlement);
   const created = await accounts.create({ name: 'Acme Books', email: 'acme@example.com' });

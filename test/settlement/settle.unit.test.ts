@@ -6,7 +6,7 @@ import { AccountsService } from '../../src/accounts/accounts.js';
 import { TransferAuthorization } from '../../src/chain/authorization.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { PaymentsService } from '../../src/payments/payments.js';
-import { CreatePaymentInput } from '../../src/payments/schemas.js';
+import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { FakeChain } from '../helpers/fake-chain.js';

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { nonceFor } from '../../src/chain/authorization.js';
-import { custodialAccount } from '../../src/chain/wallets.js';
+import { custodialAccount } from '../../src/chain/wallet-secrets.js';
 import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
 import { devAccount, until, type Instance } from '../helpers/cluster.js';
 import { threeInstances } from '../helpers/instances.js';

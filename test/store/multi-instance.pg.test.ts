@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PendingActions, type PendingAction } from '../../src/agent/pending-actions.js';
+import { PendingActions, type PendingAction } from '../../src/agent/pending-tool-call.js';
 import { Payments } from '../../src/payments/payments.js';
 import { WebhookDeliveries } from '../../src/webhooks/outbox.js';
 import { call, createMerchant, startTestService, tempDir, type Merchant, type TestService } from '../helpers/service.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { formatUnits, parseUnits } from 'viem';
-import { PendingActions } from '../../src/agent/pending-actions.js';
+import { PendingActions } from '../../src/agent/pending-tool-call.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { launchBrowser, newPage, realErrors, screenshot, signUpThroughUi } from './browser.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call, createMerchant, startTestService, type TestService } from '../helpers/service.js';
 import { deliveries, startReceiver, type Received, type Receiver } from './helpers.js';
-import { WebhookEventPayload } from '../../src/webhooks/schemas.js';
+import { WebhookEventPayload } from '../../src/webhooks/webhook-schemas.js';
 
 describe('send a test event to a webhook endpoint', () => {
   let svc: TestService;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { LowdbStore } from '../../src/store/index.js';
 import { AuthCaptures, type AuthCaptureRecord } from '../../src/x402/auth-capture/records.js';
-import { ManualCaptureSessions, type ManualCaptureOptions } from '../../src/x402/auth-capture/sessions.js';
+import { ManualCaptureSessions, type ManualCaptureOptions } from '../../src/x402/auth-capture/manual-capture-sessions.js';
 
 /** The expiry sweep over a fake escrow: what it reads and closes, however many rows come first. */
 function sweepOver(collected: Set<string>) {

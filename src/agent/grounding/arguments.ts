@@ -15,7 +15,7 @@ import { meaningOf } from '../../markets/market-words.js';
 import { AMBIGUOUS_PESO } from '../local/currencies.js';
 import { fold } from '../local/lexicon-i18n.js';
 import type { ToolCall } from '../tool-inputs.js';
-import type { Ambiguous, Inferred } from './reasons.js';
+import type { Ambiguous, Inferred } from './grounding-reasons.js';
 import { canonicalAmount, sameNumber, yesNo, type OwnReading } from './words.js';
 
 /** What the grounding of one call's arguments found. */

@@ -5,14 +5,14 @@ import { gateReply } from '../local/replies-i18n.js';
 import type { BillerCatalogue } from '../../bills/catalogue.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from '../tool-inputs.js';
 import { groundArguments, type SeenMarket } from './arguments.js';
-import { AMBIGUOUS, GroundingReason, INFERRED, type Ambiguous, type Inferred } from './reasons.js';
+import { AMBIGUOUS, GroundingReason, INFERRED, type Ambiguous, type Inferred } from './grounding-reasons.js';
 import { readOwnWords } from './words.js';
 import { detectLanguage } from '../local/language.js';
 import { notGroundedReply } from '../local/not-grounded-i18n.js';
 
 export { notGroundedReply } from '../local/not-grounded-i18n.js';
 
-export { AMBIGUOUS, GroundingReason, INFERRED, QUOTED_ONLY_REPLY, type Ambiguous, type Inferred } from './reasons.js';
+export { AMBIGUOUS, GroundingReason, INFERRED, QUOTED_ONLY_REPLY, type Ambiguous, type Inferred } from './grounding-reasons.js';
 export { ownWords } from './own-words.js';
 export type { SeenMarket } from './arguments.js';
 

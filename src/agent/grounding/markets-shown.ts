@@ -1,4 +1,4 @@
-import type { ToolOutcome } from '../tools.js';
+import type { ToolOutcome } from '../tool-calls.js';
 import type { SeenMarket } from './index.js';
 
 /**

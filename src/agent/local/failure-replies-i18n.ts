@@ -2,7 +2,7 @@ import type { Lang } from './language.js';
 
 /**
  * Why a money-moving tool did not act, in the message's language, keyed by the outcome's
- * `reason` (the domain modules' reasons, src/agent/tools.ts ToolFailureReason and the spend
+ * `reason` (the domain modules' reasons, src/agent/tool-calls.ts ToolFailureReason and the spend
  * policies' policy_* reasons). Each says plainly that nothing moved, where that is known.
  * A reason not listed here keeps the tool's own English message. Templates never carry
  * figures the outcome does not: the English message stays in the API's `reply` for English.

@@ -1,10 +1,10 @@
-import { AMBIGUOUS, INFERRED } from '../grounding/reasons.js';
+import { AMBIGUOUS, INFERRED } from '../grounding/grounding-reasons.js';
 import type { Lang } from './language.js';
 
 /**
  * Grounding's notes before a held action (an argument the engine inferred, a message that names
  * two amounts, currencies or recipients) in the message's language. The English sentences are
- * grounding's own (src/agent/grounding/reasons.ts); a test holds every one to a row here.
+ * grounding's own (src/agent/grounding/grounding-reasons.ts); a test holds every one to a row here.
  */
 type Tr = Readonly<Record<Exclude<Lang, 'en'>, string>>;
 

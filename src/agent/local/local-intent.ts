@@ -23,7 +23,7 @@ export interface LocalIntent {
   /**
    * Rule 1 of docs/agent.md through the shared reading (reading.ts): a call of this tool acts at
    * once only on a complete reading of the message; otherwise it is held or refused. A detector
-   * with its own complete reading (payment-ops.ts) leaves this off.
+   * with its own complete reading (detect-payment-op.ts) leaves this off.
    */
   readonly wholeReading?: boolean;
 }

@@ -5,7 +5,7 @@ import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome
 import { OptionalAmount, OptionalCurrency, PaymentIdArg, baseToCurrency, bothSides, callerPayment, namedAmount, paymentFigures, paymentLabel } from './payment-ops.js';
 import { MERCHANT_GROUP } from './payment-ops.js';
 import { heldFailure, stepFailure, type HoldDeps } from './hold-ops.js';
-import { detectPaymentOp } from '../local/payment-ops.js';
+import { detectPaymentOp } from '../local/detect-payment-op.js';
 
 export const CapturePaymentInput = z
   .object({

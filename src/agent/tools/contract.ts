@@ -10,7 +10,7 @@ import type { MarketsService } from '../../markets/markets.js';
 import type { QuotesService } from '../../quotes/quotes.js';
 import type { ClaimsService } from '../../claims/claims.js';
 import type { RefundsService } from '../../refunds/refunds.js';
-import type { ManualCaptureSessions } from '../../x402/auth-capture/sessions.js';
+import type { ManualCaptureSessions } from '../../x402/auth-capture/manual-capture-sessions.js';
 import type { LocalIntent } from '../local/local-intent.js';
 
 /**

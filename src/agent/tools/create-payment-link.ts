@@ -1,6 +1,6 @@
-import { CreatePaymentInput } from '../../payments/schemas.js';
+import { CreatePaymentInput } from '../../payments/payment-schemas.js';
 import { usdcDecimal } from '../../lib/money.js';
-import { CreatePaymentLinkInput } from '../../wallet/schemas.js';
+import { CreatePaymentLinkInput } from '../../wallet/wallet-tool-inputs.js';
 import { ToolFailureReason, amountIn, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
 import { findPhrase, hasLemma, type Analysis } from '../local/analysis.js';
 import { buildPaymentLink } from '../local/build-payment-link.js';

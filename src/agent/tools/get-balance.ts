@@ -2,7 +2,7 @@ import type { AccountsService } from '../../accounts/accounts.js';
 import type { FxService } from '../../fx/rates.js';
 import { formatUsdc } from '../../lib/money.js';
 import type { WalletSummary } from '../../wallet/balance.js';
-import { GetBalanceInput } from '../../wallet/schemas.js';
+import { GetBalanceInput } from '../../wallet/wallet-tool-inputs.js';
 import type { Wallets } from '../../wallet/wallets.js';
 import { local } from '../money-format.js';
 import { ToolFailureReason, checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';

@@ -3,7 +3,7 @@
  * the one behind `POST /v1/payments/:id/capture` and `/void`), and its refusals in the tools' terms.
  */
 import type { Payment } from '../../payments/payments.js';
-import type { StepResult } from '../../x402/auth-capture/sessions.js';
+import type { StepResult } from '../../x402/auth-capture/manual-capture-sessions.js';
 import type { ToolDeps, ToolFailure } from './contract.js';
 
 export type HoldDeps = Pick<ToolDeps, 'payments' | 'fx' | 'manualCapture' | 'livemodeOfKey'>;

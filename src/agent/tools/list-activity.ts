@@ -1,6 +1,6 @@
 import { mask } from '../../claims/claims.js';
 import { formatUsdc } from '../../lib/money.js';
-import { ListActivityInput } from '../../wallet/schemas.js';
+import { ListActivityInput } from '../../wallet/wallet-tool-inputs.js';
 import { local } from '../money-format.js';
 import { checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
 import { detectActivity } from '../local/read-intents.js';

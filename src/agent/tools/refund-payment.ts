@@ -6,7 +6,7 @@ import { shortHash } from '../money-format.js';
 import { checkInput, defineTool, withPreview, type ToolContext, type ToolDeps, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { OptionalAmount, OptionalCurrency, PaymentIdArg, baseToCurrency, bothSides, callerPayment, namedAmount, paymentFigures, paymentLabel } from './payment-ops.js';
 import { MERCHANT_GROUP } from './payment-ops.js';
-import { detectPaymentOp } from '../local/payment-ops.js';
+import { detectPaymentOp } from '../local/detect-payment-op.js';
 
 export const RefundPaymentInput = z
   .object({

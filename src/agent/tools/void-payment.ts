@@ -5,7 +5,7 @@ import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome
 import { PaymentIdArg, baseToCurrency, bothSides, callerPayment, paymentFigures, paymentLabel } from './payment-ops.js';
 import { MERCHANT_GROUP } from './payment-ops.js';
 import { heldFailure, stepFailure, type HoldDeps } from './hold-ops.js';
-import { detectPaymentOp } from '../local/payment-ops.js';
+import { detectPaymentOp } from '../local/detect-payment-op.js';
 
 export const VoidPaymentInput = z.object({ payment_id: PaymentIdArg }).strict();
 export type VoidPaymentInput = z.infer<typeof VoidPaymentInput>;

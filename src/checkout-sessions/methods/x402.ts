@@ -17,8 +17,8 @@
 import { fail } from '../../lib/results.js';
 import { comparePayerNonceAuthorization, SettleReason, SettleRequest, statusFailure, type AuthorizationTerms } from '../../settlement/settlement.js';
 import { checkExact } from '../../x402/exact-evm.js';
-import { X402Reason } from '../../x402/reasons.js';
-import type { PaymentPayload, PaymentRequirements } from '../../x402/schemas.js';
+import { X402Reason } from '../../x402/x402-reasons.js';
+import type { PaymentPayload, PaymentRequirements } from '../../x402/x402-schemas.js';
 import type { PaymentMethod } from '../pay.js';
 
 export const X402Refusal = {

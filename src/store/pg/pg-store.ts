@@ -11,7 +11,7 @@ import {
   type InsertOrGet,
   type Subscription,
 } from '../types.js';
-import { PgNotifier } from './notify.js';
+import { PgNotifier } from './listen-notify.js';
 import { migrate } from './migrate.js';
 import { indexSpecs } from './schema.js';
 import { TableSql } from './table-sql.js';

@@ -1,8 +1,8 @@
 import { formatEther, formatUnits } from 'viem';
 import { groupThousands } from '../../lib/money.js';
 import { hashHtml, timeHtml } from '../format.js';
-import type { X402Usage } from '../../x402/schemas.js';
-import { EVENT_TYPES } from '../../webhooks/schemas.js';
+import type { X402Usage } from '../../x402/x402-schemas.js';
+import { EVENT_TYPES } from '../../webhooks/webhook-schemas.js';
 import { escapeHtml, layout, type SignedInAccount } from '../layout.js';
 import { policiesSection } from './policies-section.js';
 

@@ -11,9 +11,9 @@
  */
 import { isAddressEqual, type Address, type Hex } from 'viem';
 import { X402_VERSION } from '../exact-evm.js';
-import type { FacilitatorRequest } from '../schemas.js';
-import { AuthCaptureReason as R, type AuthCaptureReason } from './reasons.js';
-import { AuthCaptureExtra, CapturePayload, CollectPayload, LIFECYCLE_TYPES, RefundPayload, VoidPayload, type LifecyclePayload, type PaymentInfo } from './schemas.js';
+import type { FacilitatorRequest } from '../x402-schemas.js';
+import { AuthCaptureReason as R, type AuthCaptureReason } from './auth-capture-reasons.js';
+import { AuthCaptureExtra, CapturePayload, CollectPayload, LIFECYCLE_TYPES, RefundPayload, VoidPayload, type LifecyclePayload, type PaymentInfo } from './auth-capture-schemas.js';
 import { bindOn, boundSalt, isZero, paymentInfoFromCollect, paymentInfoHash, signatureNonce } from './payment-info.js';
 
 export const AUTH_CAPTURE_SCHEME = 'auth-capture';

@@ -5,7 +5,7 @@
  * salt binding, and the EIP-712 digests of the receiver authorizer's consent. Pure.
  */
 import { encodeAbiParameters, keccak256, toBytes, zeroAddress, type Address, type Hex } from 'viem';
-import type { AuthCaptureExtra, CollectPayload, PaymentInfo } from './schemas.js';
+import type { AuthCaptureExtra, CollectPayload, PaymentInfo } from './auth-capture-schemas.js';
 
 export const PAYMENT_INFO_TYPEHASH = keccak256(
   toBytes(

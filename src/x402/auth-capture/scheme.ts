@@ -15,14 +15,14 @@
  */
 import { decodeErrorResult, encodeFunctionData, isAddressEqual, type Address, type Hex } from 'viem';
 import { authCaptureEscrowAbi } from '../../chain/artifacts/auth-capture.js';
-import type { ReceiptOutcome } from '../../chain/results.js';
+import type { ReceiptOutcome } from '../../chain/chain-results.js';
 import type { RelayerCallFailure, RelayerCallPort } from '../../chain/chain.js';
-import type { FacilitatorRequest, SettleResponse, VerifyResponse } from '../schemas.js';
-import { AuthCaptureReason as R } from './reasons.js';
-import { ESCROW_ERROR_REASON } from './reasons.js';
+import type { FacilitatorRequest, SettleResponse, VerifyResponse } from '../x402-schemas.js';
+import { AuthCaptureReason as R } from './auth-capture-reasons.js';
+import { ESCROW_ERROR_REASON } from './auth-capture-reasons.js';
 import { checkCollect, checkLifecycle, isLifecycle, SKEW_SECONDS, type AuthCaptureTerms, type Refusal } from './checks.js';
 import { authorizerTypedData, infoArg, type AuthorizerMessage } from './payment-info.js';
-import type { PaymentInfo } from './schemas.js';
+import type { PaymentInfo } from './auth-capture-schemas.js';
 
 export interface PaymentState {
   collected: boolean;

@@ -12,8 +12,8 @@
 import type { Address, Hex } from 'viem';
 import type { Fail, Ok, Result } from '../lib/results.js';
 import type { Eip712Domain, TransferAuthorization, TransferTypedData, TransferTypedDataJson } from './authorization.js';
-import type { TokenTransfer } from './deposits.js';
-import type { CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitOptions, SubmitResult, VerifyReason } from './results.js';
+import type { TokenTransfer } from './deposit-addresses.js';
+import type { CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitOptions, SubmitResult, VerifyReason } from './chain-results.js';
 
 /** One EIP-3009 authorization with its signature, as relayed. */
 export interface SignedAuthorization {
@@ -64,7 +64,7 @@ export interface ChainPort {
   gasCost(txHash: Hex): Promise<{ gasUsed: bigint; costWei: bigint } | undefined>;
   /** The latest block number. Throws when the node cannot be reached. */
   latestBlockNumber(): Promise<bigint>;
-  /** Token Transfer logs to any of `to` in [fromBlock, toBlock], oldest first (deposits.ts). Throws if the RPC fails. */
+  /** Token Transfer logs to any of `to` in [fromBlock, toBlock], oldest first (deposit-addresses.ts). Throws if the RPC fails. */
   findTransfersTo(to: readonly Address[], fromBlock: bigint, toBlock: bigint): Promise<TokenTransfer[]>;
 
   // ---------------------------------------------------------------- authorizations

@@ -3,7 +3,7 @@
  * builds the one view model every door renders, and `read(id)` serves the public JSON of it,
  * the most polled route, from a per-process cache that is checked against the store on every
  * read (issue 23 point 4). `pay(id, input)` pays it by one of the registered methods (pay.ts,
- * methods/registry.ts).
+ * methods/payment-methods.ts).
  *
  * Freshness: a read always loads the payment (its status and `updatedAt` are the version) and,
  * while pending, the deposit row; the cached answer is reused only while both versions match,
@@ -20,7 +20,7 @@ import { merchantNameFor } from '../payments/merchant-name.js';
 import type { NetworkInfo } from '../wallet/wallets.js';
 import { checkoutJson } from './json.js';
 import { noSuchSession, payWith, type PaymentMethods, type PayRails, type PayResult } from './pay.js';
-import { shippedMethods, type PayInput, type RefusalOf } from './methods/registry.js';
+import { shippedMethods, type PayInput, type RefusalOf } from './methods/payment-methods.js';
 import type { CheckoutSessionView, DepositView, ReceiptView } from './view.js';
 
 /** What the view is built from: the domain services, narrowed to the calls it makes. */
@@ -30,7 +30,7 @@ export interface CheckoutSessionsDeps {
   settlement: {
     /** Where the session settles to. */
     recipientFor(p: Payment): Promise<Address | undefined>;
-    /** The session's deposit address (given out on first use while pending; settlement/deposits.ts). */
+    /** The session's deposit address (given out on first use while pending; settlement/deposit-watcher.ts). */
     deposits: { depositFor(p: Payment): Promise<{ address: string; received: bigint; remaining: bigint; uri?: string } | undefined> };
   };
   refunds: {
@@ -43,7 +43,7 @@ export interface CheckoutSessionsDeps {
   logger?: { warn(obj: object, msg: string): void };
   /** The session's mode's chain and settlement, which `pay` settles on; without it nothing can be paid. */
   rails?: (p: Payment) => PayRails;
-  /** The ways to pay; default the shipped list (methods/registry.ts). */
+  /** The ways to pay; default the shipped list (methods/payment-methods.ts). */
   methods?: PaymentMethods;
 }
 

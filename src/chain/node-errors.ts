@@ -1,6 +1,6 @@
 /** Reading what a node said: revert strings, refusals, nonce clashes (pure functions). */
 import { BaseError, ContractFunctionRevertedError, HttpRequestError, RpcRequestError, http } from 'viem';
-import { VerifyReason } from './results.js';
+import { VerifyReason } from './chain-results.js';
 
 /** The revert string of a failed call/simulation, when the node returned one. */
 export function revertReason(e: unknown): string {

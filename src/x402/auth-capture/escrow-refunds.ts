@@ -17,10 +17,10 @@
  * this process (the collector's allowance is one number per operator).
  */
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
-import type { AuthCaptureService } from './service.js';
-import { AuthCaptureReason as R } from './reasons.js';
+import type { AuthCaptureService } from './auth-capture-service.js';
+import { AuthCaptureReason as R } from './auth-capture-reasons.js';
 import { SKEW_SECONDS } from './checks.js';
-import { lifecycleRequest } from './sessions.js';
+import { lifecycleRequest } from './manual-capture-sessions.js';
 
 /** The escrow's books at the moment an attempt was made: the binding's single-use key. */
 export interface EscrowSnapshot {

@@ -17,7 +17,7 @@ import { merchantNameOf } from '../payments/merchant-name.js';
 import type { createWebhooks } from '../webhooks/webhooks.js';
 import { SettlementService } from '../settlement/settlement.js';
 import { depositWatcherFor } from '../settlement/deposit-watcher-for.js';
-import type { DepositWatcher } from '../settlement/deposits.js';
+import type { DepositWatcher } from '../settlement/deposit-watcher.js';
 import { PaymentQueue } from '../settlement/payment-queue.js';
 import { AttemptLedger } from '../settlement/attempts.js';
 import { RefundsService } from '../refunds/refunds.js';
@@ -31,13 +31,13 @@ import { ClaimsService } from '../claims/claims.js';
 import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
 import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
-import { authCapturePort } from '../x402/auth-capture/port.js';
-import { ManualCaptureSessions } from '../x402/auth-capture/sessions.js';
-import { EscrowRefunds } from '../x402/auth-capture/refunds.js';
+import { authCapturePort } from '../x402/auth-capture/auth-capture-port.js';
+import { ManualCaptureSessions } from '../x402/auth-capture/manual-capture-sessions.js';
+import { EscrowRefunds } from '../x402/auth-capture/escrow-refunds.js';
 import { Facilitator } from '../x402/facilitator.js';
 import { Discovery } from '../x402/discovery.js';
 import type { ExactEvmPort } from '../x402/exact-evm.js';
-import type { Metrics } from '../metrics/port.js';
+import type { Metrics } from '../metrics/metrics-port.js';
 
 type Webhooks = Awaited<ReturnType<typeof createWebhooks>>;
 
@@ -67,7 +67,7 @@ export interface Money {
   claims: ClaimsService;
   wallets: Wallets;
   settlement: SettlementService;
-  /** Deposit addresses: a session paid by a plain token transfer from any wallet (src/settlement/deposits.ts). */
+  /** Deposit addresses: a session paid by a plain token transfer from any wallet (src/settlement/deposit-watcher.ts). */
   deposits: DepositWatcher;
   cancellation: PaymentCancellation;
   facilitator: Facilitator;

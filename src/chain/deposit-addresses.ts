@@ -1,6 +1,6 @@
 /**
  * Checkout deposit addresses (docs/settlement.md, "Deposit addresses"): keys on their own
- * BIP-44 branch (DEPOSIT_PATH, wallets.ts), derived on demand and never stored, and the log
+ * BIP-44 branch (DEPOSIT_PATH, wallet-secrets.ts), derived on demand and never stored, and the log
  * scan that finds plain ERC-20 transfers into them. Moving money out of a deposit address is an
  * EIP-3009 authorization signed by its key and relayed like every other move.
  */
@@ -10,7 +10,7 @@ import { stablecoinAbi } from './artifacts/stablecoin.js';
 import type { TransferAuthorization } from './authorization.js';
 import { signCustodialAuthorization, type CustodialContext } from './custodial.js';
 import type { LogScanContext } from './log-scan.js';
-import type { CustodialTransferParams, VerifyReason } from './results.js';
+import type { CustodialTransferParams, VerifyReason } from './chain-results.js';
 
 /** One token Transfer into a watched address, as a log names it. */
 export interface TokenTransfer {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Metadata, PaymentStatus } from '../payments/schemas.js';
-import { RefundResource } from '../refunds/schemas.js';
+import { Metadata, PaymentStatus } from '../payments/payment-schemas.js';
+import { RefundResource } from '../refunds/refund-schemas.js';
 import { PolicyEventView } from '../policies/policy-schemas.js';
 
 const Livemode = z.boolean().describe('false for test-mode events (made with an `sk_test_` key; docs/test-mode.md).');

@@ -20,7 +20,7 @@
  * the session back to `pending`), while the owner's transaction could still land.
  */
 import { getAddress, type Address, type Hex } from 'viem';
-import type { ChainPort } from '../chain/port.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';

@@ -17,12 +17,12 @@ import type { Store } from '../../store/index.js';
 import { nowIso } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { fingerprintOf, paymentIdentifierOf, type PaymentIdentifierLedger } from '../payment-identifier.js';
-import { X402Reason } from '../reasons.js';
-import type { FacilitatorRequest, VerifyResponse } from '../schemas.js';
+import { X402Reason } from '../x402-reasons.js';
+import type { FacilitatorRequest, VerifyResponse } from '../x402-schemas.js';
 import { AUTH_CAPTURE_SCHEME, checkCollect, checkLifecycle, isLifecycle } from './checks.js';
-import { paymentInfoToWire } from './schemas.js';
+import { paymentInfoToWire } from './auth-capture-schemas.js';
 import { AuthCaptures, type AuthCaptureRecord } from './records.js';
-import { AuthCaptureReason as R } from './reasons.js';
+import { AuthCaptureReason as R } from './auth-capture-reasons.js';
 import { settleAuthCapture, verifyAuthCapture, verifyResponseOf, type AuthCapturePort, type AuthCaptureSettleResponse, type VerifiedOperation } from './scheme.js';
 import { modeMark, servedBy } from '../../lib/livemode.js';
 

@@ -5,7 +5,7 @@
  */
 import { keccak256, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import type { Logger } from '../lib/logger.js';
-import { isRefusal, revertReason } from './errors.js';
+import { isRefusal, revertReason } from './node-errors.js';
 import { RelayerNonces } from './nonces.js';
 import { transactionKnown, type NodeClient } from './node-reads.js';
 import type { RelayJournal } from './relay-journal.js';

@@ -3,7 +3,7 @@
  * payment method"). A new method is its file in this folder and one line in this list.
  *
  * Not here: the deposit address. A plain token transfer has no door call to answer; the deposit
- * watcher (src/settlement/deposits.ts) notices it and sweeps it with the deposit key.
+ * watcher (src/settlement/deposit-watcher.ts) notices it and sweeps it with the deposit key.
  */
 import { PaymentMethods, type PaymentMethod } from '../pay.js';
 import { appWallet } from './app-wallet.js';

@@ -12,11 +12,11 @@ import { rangePages, type Store, type Tx } from '../../store/index.js';
 import { nowIso } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Payments, type Payment, type PaymentsService } from '../../payments/payments.js';
-import type { PaymentEventType } from '../../webhooks/schemas.js';
-import type { PaymentPayload, PaymentRequirements } from '../schemas.js';
+import type { PaymentEventType } from '../../webhooks/webhook-schemas.js';
+import type { PaymentPayload, PaymentRequirements } from '../x402-schemas.js';
 import { AUTH_CAPTURE_SCHEME } from './checks.js';
 import { AuthCaptures, type AuthCaptureRecord } from './records.js';
-import type { AuthCaptureService } from './service.js';
+import type { AuthCaptureService } from './auth-capture-service.js';
 import type { AuthCapturePort, AuthCaptureSettleResponse } from './scheme.js';
 
 const MAX_WINDOW_SECONDS = 600;

@@ -9,9 +9,9 @@ import { fail, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import { buildTransferTypedData, type Eip712Domain, type TransferAuthorization } from './authorization.js';
-import { isRevert, reasonFromRevert, revertReason } from './errors.js';
+import { isRevert, reasonFromRevert, revertReason } from './node-errors.js';
 import { authorizationState, balanceOf, chainTimePast, wallSeconds, type LatestBlockCache, type NodeClient } from './node-reads.js';
-import { VerifyReason } from './results.js';
+import { VerifyReason } from './chain-results.js';
 
 // x402's facilitator rejects authorizations expiring within 6 s: too late to get mined.
 const EXPIRY_MARGIN_SECONDS = 6n;

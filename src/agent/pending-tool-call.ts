@@ -1,5 +1,5 @@
 import type { ToolCall } from './tool-inputs.js';
-import type { Channel, ToolOutcome } from './tools.js';
+import type { Channel, ToolOutcome } from './tool-calls.js';
 import type { PendingActionRow } from '../pending-actions/pending-actions.js';
 
 export { PendingActions, type PendingStatus } from '../pending-actions/pending-actions.js';
