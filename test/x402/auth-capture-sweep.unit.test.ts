@@ -5,7 +5,7 @@ import { AuthCaptures, type AuthCaptureRecord } from '../../src/x402/auth-captur
 import { ManualCaptureSessions, type ManualCaptureOptions } from '../../src/x402/auth-capture/manual-capture-sessions.js';
 
 /** The expiry sweep over a fake escrow: what it reads and closes, however many rows come first. */
-function sweepOver(collected: Set<string>) {
+function sweepOver(collected: Set<string>, payments: { get: (id: string) => Promise<unknown> } = { get: async () => undefined }) {
   const store = LowdbStore.inMemory();
   const ac = {
     port: { paymentState: async (id: string) => ({ collected: collected.has(id), capturable: 0n, refundable: 0n }) },
@@ -15,7 +15,7 @@ function sweepOver(collected: Set<string>) {
   const opts = {
     ac,
     store,
-    payments: { get: async () => undefined },
+    payments,
     record: async () => undefined,
     logger: pino({ level: 'silent' }),
     holdMs: 60_000,
@@ -68,5 +68,13 @@ describe('auth-capture expiry sweep', () => {
     await store.write(AuthCaptures, (t) => t.insert(row('never', 'authorizing', at(-1))));
     await sessions.sweep(NOW);
     expect((await store.table(AuthCaptures).get('never'))?.state).toBe('closed');
+  });
+
+  it('an authorize found on the escrow is recorded `open` only after its payment was told (a stop in between is retried)', async () => {
+    const stopped = new Error('the process stopped');
+    const { store, sessions } = sweepOver(new Set(['landed']), { get: async () => { throw stopped; } });
+    await store.write(AuthCaptures, (t) => t.insert({ ...row('landed', 'authorizing', at(10)), paymentId: 'pay_1' }));
+    await expect(sessions.sweep(NOW)).rejects.toBe(stopped);
+    expect((await store.table(AuthCaptures).get('landed'))?.state).toBe('authorizing');
   });
 });

@@ -83,12 +83,16 @@ describe('auth-capture: the service SIGKILLed between authorize and capture', ()
       expect(victim.child.signalCode ?? (await victim.exited, victim.child.signalCode)).toBe('SIGKILL');
       expect(paidRequest).toBeDefined();
 
-      // What the crash left: the authorization recorded as in flight, the payment not yet told.
-      expect((await record(pay.id))?.state).toBe('authorizing');
+      // What the crash left: the authorization recorded as in flight, the payment not yet told;
+      // unless, under load, the victim's own sweep (every second) saw the hold on the escrow
+      // while its relay still waited for the receipt and recorded it before the kill: then the
+      // payment is already `authorized`, which the rest of the test checks just the same.
+      const left = (await record(pay.id))?.state;
+      expect(['authorizing', 'open']).toContain(left);
       const before = await call(`${origin}/api/v1/payments/${pay.id}`, { key: merchant.key }).catch(() => undefined);
       expect(before).toBeUndefined(); // (nobody answers on the dead port)
       const row = (await client.query<{ doc: { status: string } }>("SELECT doc FROM payments WHERE doc->>'id' = $1", [pay.id])).rows[0]!.doc;
-      expect(row.status).toBe('pending');
+      expect(left === 'open' ? ['authorized'] : ['pending', 'authorized']).toContain(row.status);
 
       // A new process on the same database and key: its sweep reads the escrow and finishes the step.
       const healthy = await nodes.start(`healthy-${n}`, RELAYER);

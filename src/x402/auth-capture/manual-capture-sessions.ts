@@ -195,11 +195,13 @@ export class ManualCaptureSessions {
           if (rec.captureDeadline <= now) await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'closed', updatedAt: nowIso() }, { state: 'authorizing' }));
           continue;
         }
-        await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'open', updatedAt: nowIso() }));
+        // The payment first, then the record: a stop in between leaves the record `authorizing`,
+        // so the next pass applies again (a no-op once applied) instead of losing the step.
         if (rec.paymentId) {
           const p = await this.o.payments.get(rec.paymentId);
           if (p?.status === 'pending') await this.apply(p.id, rec, 'authorize', rec.authorizeTx ?? '', s.capturable);
         }
+        await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'open', updatedAt: nowIso() }));
         n++;
       }
     }
