@@ -10,7 +10,7 @@
  *      parse: auth, rate limit, quote, store, both on-chain moves and their receipts).
  *  Baselines measured in the same run, at the same concurrency: the `GET /api/v1/ping` round
  *  trip (HTTP floor) and one bare custodial token move with its receipt
- *  (`chain.custodialTransferAndWait`, the on-chain floor; a transfer turn makes two).
+ *  (`chain.custodialTransferAndWait`, the on-chain floor; a transfer turn makes one, its fee in the same transaction).
  *
  *   npx tsx bench/agent.ts [turns] [concurrency]
  *   BENCH_CPU_PROF=<dir>: a V8 CPU profile of the full turns (sequential and concurrent).
