@@ -5,8 +5,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { usdc } from '../helpers/money.js';
+import { call, type Merchant, type TestService } from '../helpers/service.js';
+import { transferTurnWorld } from './transfer-turn-world.js';
 
 let svc: TestService;
 let sender: Merchant;
@@ -15,14 +15,7 @@ let counting = false;
 const original = pg.Client.prototype.query;
 
 beforeAll(async () => {
-  svc = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
-  const recipient = await createMerchant(svc.api, 'Amina');
-  sender = await createMerchant(svc.api, 'Wanjiru');
-  await svc.deps.accounts.update(sender.accountId, { country: 'KE', localCurrency: 'KES' });
-  await svc.deps.accounts.update(recipient.accountId, { country: 'NG', localCurrency: 'NGN', telegramUsername: 'amina_turns_pg' });
-  const a = (await svc.deps.accounts.get(sender.accountId))!;
-  const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(a.walletIndex), usdc('100'), { nativeAmount: 0n });
-  if (!funded.ok) throw new Error(funded.message);
+  ({ svc, sender } = await transferTurnWorld('amina_turns_pg'));
   (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
     if (counting) sent.push(typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?'));
     return (original as any).apply(this, args);

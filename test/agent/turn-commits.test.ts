@@ -6,8 +6,8 @@
  * which makes one: the relay journal's entry) plus its chain round trips; this fixes how many.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { usdc } from '../helpers/money.js';
+import { call, type Merchant, type TestService } from '../helpers/service.js';
+import { transferTurnWorld } from './transfer-turn-world.js';
 
 let svc: TestService;
 let sender: Merchant;
@@ -16,14 +16,7 @@ let commits = 0;
 const chainCalls: string[] = [];
 
 beforeAll(async () => {
-  svc = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
-  const recipient = await createMerchant(svc.api, 'Amina');
-  sender = await createMerchant(svc.api, 'Wanjiru');
-  await svc.deps.accounts.update(sender.accountId, { country: 'KE', localCurrency: 'KES' });
-  await svc.deps.accounts.update(recipient.accountId, { country: 'NG', localCurrency: 'NGN', telegramUsername: 'amina_turns' });
-  const a = (await svc.deps.accounts.get(sender.accountId))!;
-  const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(a.walletIndex), usdc('100'), { nativeAmount: 0n });
-  if (!funded.ok) throw new Error(funded.message);
+  ({ svc, sender } = await transferTurnWorld('amina_turns'));
 
   // Every commit that wrote something reaches the store's (private) flush once, coalesced or not.
   const store = svc.deps.store as unknown as { flush: () => Promise<void> };

@@ -1,0 +1,19 @@
+import { createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { usdc } from '../helpers/money.js';
+
+/**
+ * The world the turn-count tests measure in (turn-commits.test.ts on the embedded store,
+ * turn-commits.pg.test.ts on PostgreSQL): a quiet service (no background passes), a funded
+ * Kenyan sender and a Nigerian recipient reachable as @`handle`.
+ */
+export async function transferTurnWorld(handle: string): Promise<{ svc: TestService; sender: Merchant }> {
+  const svc = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
+  const recipient = await createMerchant(svc.api, 'Amina');
+  const sender = await createMerchant(svc.api, 'Wanjiru');
+  await svc.deps.accounts.update(sender.accountId, { country: 'KE', localCurrency: 'KES' });
+  await svc.deps.accounts.update(recipient.accountId, { country: 'NG', localCurrency: 'NGN', telegramUsername: handle });
+  const a = (await svc.deps.accounts.get(sender.accountId))!;
+  const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(a.walletIndex), usdc('100'), { nativeAmount: 0n });
+  if (!funded.ok) throw new Error(funded.message);
+  return { svc, sender };
+}
