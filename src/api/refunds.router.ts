@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { CreateRefundInput, ListRefundsQuery, RefundId, RefundList, RefundResource } from '../refunds/refund-schemas.js';
-import { RefundReason, refundResource, type RefundsService } from '../refunds/refunds.js';
-import type { Core } from '../core/core.js';
+import { RefundReason, refundResource } from '../refunds/refunds.js';
+import type { Core, RefundsDoor } from '../core/core.js';
 import { ApiError, invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey, requireSession } from '../http/auth.js';
 import { registerRoute, registerSchema, type RouteResponse } from '../http/openapi.js';
@@ -82,7 +82,7 @@ registerRoute({
  * Refunds (docs/refunds.md): `POST/GET /api/v1/payments/:id/refunds`, `GET /api/v1/refunds/:id`
  * with a bearer key, and the dashboard's `/api/app/payments/:id/refunds` with the session cookie.
  */
-export function refundsRouter(deps: Core, refunds: RefundsService): Router {
+export function refundsRouter(deps: Core, refunds: RefundsDoor): Router {
   const r = Router();
 
   const create = async (req: Request, res: Response) => {

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import type { Address, Hex } from 'viem';
-import type { Core } from '../core/core.js';
+import type { Core, ManualCaptureDoor } from '../core/core.js';
 import { useErrorShape } from '../http/errors.js';
 import { SETTLE_STATUS } from './settlement.router.js';
 import { networkOf } from '../x402/exact-evm.js';
@@ -15,7 +15,6 @@ import type { Payment } from '../payments/payments.js';
 import { SettleReason, statusFailure } from '../settlement/settlement.js';
 import { z } from 'zod';
 import { registerRoute } from '../http/openapi.js';
-import type { ManualCaptureSessions } from '../x402/auth-capture/manual-capture-sessions.js';
 
 const PaidSession = z.object({
   ok: z.literal(true),
@@ -87,7 +86,7 @@ function refuseStatus(res: Response, p: Payment): void {
 }
 
 /** A manual-capture session's x402 door: 402 with its auth-capture requirement, or the authorize step. */
-async function payManual(mc: ManualCaptureSessions, p: Payment, payTo: Address, url: string, description: string, header: string | undefined, res: Response): Promise<void> {
+async function payManual(mc: ManualCaptureDoor, p: Payment, payTo: Address, url: string, description: string, header: string | undefined, res: Response): Promise<void> {
   const requirements = p.status === 'pending' ? mc.requirements(p, payTo) : undefined;
   const ask = (error: string) => {
     const message = paymentRequired(url, description, requirements ? [requirements] : [], error);

@@ -16,7 +16,7 @@ import type { ToolContext } from '../agent/tools/contract.js';
 import { SettleReason } from '../settlement/settle-reasons.js';
 import { isLive } from '../lib/livemode.js';
 import type { Money } from './money-services.js';
-import type { ModeServices, SettlementDoor } from './core.js';
+import type { CancellationDoor, ClaimsDoor, ManualCaptureDoor, ModeServices, RefundsDoor, SettlementDoor } from './core.js';
 
 export interface Modes {
   live: Money;
@@ -75,8 +75,8 @@ export function settlementOf(m: Money): SettlementDoor {
 }
 
 /** Refunds: paid on the payment's mode's chain; reads are the store's, the same for both. */
-export function refundsByMode(m: Modes): RefundsService {
-  const facade: Pick<RefundsService, 'create' | 'get' | 'list' | 'ofPayment' | 'succeededOf' | 'reconcile' | 'close'> = {
+export function refundsByMode(m: Modes): RefundsDoor {
+  return {
     create: (accountId, paymentId, input, idempotencyKey, livemode = true) => pick(m, livemode).refunds.create(accountId, paymentId, input, idempotencyKey, livemode),
     get: (...a) => m.live.refunds.get(...a),
     list: (...a) => m.live.refunds.list(...a),
@@ -88,17 +88,16 @@ export function refundsByMode(m: Modes): RefundsService {
       m.test.refunds.close();
     },
   };
-  return facade as RefundsService;
 }
 
 /** Manual capture (x402 auth-capture) of a session, on its mode's chain. */
-export function manualCaptureByMode(m: Modes): ManualCaptureSessions | undefined {
+export function manualCaptureByMode(m: Modes): ManualCaptureDoor | undefined {
   const live = m.live.manualCapture;
   const test = m.test.manualCapture;
   if (!live && !test) return undefined;
   const of = (p: Payment) => (isLive(p) ? live : test);
   const off = { ok: false as const, status: 409, reason: 'not_available', message: "Manual capture is not available on this payment's network." };
-  const facade: Pick<ManualCaptureSessions, 'requirements' | 'authorize' | 'capture' | 'void' | 'sweep'> = {
+  return {
     requirements: (p, ...a) => of(p)?.requirements(p, ...a),
     authorize: async (p, ...a) => (await of(p)?.authorize(p, ...a)) ?? off,
     capture: async (p, ...a) => (await of(p)?.capture(p, ...a)) ?? off,
@@ -106,7 +105,6 @@ export function manualCaptureByMode(m: Modes): ManualCaptureSessions | undefined
     // Each escrow voids its own holds past their deadline (records carry their chain's mode).
     sweep: async (...a) => ((await live?.sweep(...a)) ?? 0) + ((await test?.sweep(...a)) ?? 0),
   };
-  return facade as ManualCaptureSessions;
 }
 
 /** The services of one mode, for a door whose mode comes from its caller (a key, the app's switch). */
@@ -133,14 +131,14 @@ export function toolHandlersByMode(live: ToolHandlers, test: ToolHandlers, livem
 }
 
 /** Canceling a pending payment: its earlier authorizations are checked on its mode's chain. */
-export function cancellationByMode(m: Modes): Money['cancellation'] {
-  return { cancel: (accountId, id, input, livemode = true) => pick(m, livemode).cancellation.cancel(accountId, id, input, livemode) } as Money['cancellation'];
+export function cancellationByMode(m: Modes): CancellationDoor {
+  return { cancel: (accountId, id, input, livemode = true) => pick(m, livemode).cancellation.cancel(accountId, id, input, livemode) };
 }
 
 /** Claim links: funded, claimed, canceled and returned on the claim's mode's chain. */
-export function claimsByMode(m: Modes): Money['claims'] {
+export function claimsByMode(m: Modes): ClaimsDoor {
   const of = (c: { livemode?: boolean } | undefined) => pick(m, c ? isLive(c) : true).claims;
-  const facade: Pick<Money['claims'], 'get' | 'byToken' | 'history' | 'create' | 'claim' | 'cancel' | 'sweep'> = {
+  return {
     get: (id) => m.live.claims.get(id),
     byToken: (token) => m.live.claims.byToken(token),
     history: (...a) => m.live.claims.history(...a),
@@ -149,5 +147,4 @@ export function claimsByMode(m: Modes): Money['claims'] {
     cancel: async (senderId, claimId) => of(await m.live.claims.get(claimId)).cancel(senderId, claimId),
     sweep: async () => (await m.live.claims.sweep()) + (await m.test.claims.sweep()),
   };
-  return facade as Money['claims'];
 }

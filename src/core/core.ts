@@ -45,6 +45,15 @@ export type SettlementDoor = Pick<SettlementService, 'settle' | 'authorizationFo
   deposits: Pick<DepositWatcher, 'depositFor' | 'get' | 'uri' | 'pass'>;
 };
 
+/** What the doors may call on refunds; with a chain per mode the by-mode facade implements exactly this. */
+export type RefundsDoor = Pick<RefundsService, 'create' | 'get' | 'list' | 'ofPayment' | 'succeededOf' | 'reconcile' | 'close'>;
+/** What the doors may call on manual capture. */
+export type ManualCaptureDoor = Pick<ManualCaptureSessions, 'requirements' | 'authorize' | 'capture' | 'void' | 'sweep'>;
+/** What the doors may call on claim links. */
+export type ClaimsDoor = Pick<ClaimsService, 'get' | 'byToken' | 'history' | 'create' | 'claim' | 'cancel' | 'sweep'>;
+/** What the doors may call on cancellation. */
+export type CancellationDoor = Pick<PaymentCancellation, 'cancel'>;
+
 /** The chain-dependent services of one mode, for a door whose mode comes from its caller (a key, the app's switch). */
 export interface ModeServices {
   facilitator: Facilitator;
@@ -65,7 +74,7 @@ export interface Core {
   /** The one view of a checkout session that every door renders (src/checkout-sessions). */
   checkoutSessions: CheckoutSessions;
   /** Canceling pending payments (src/payments/cancel.ts). */
-  cancellation: PaymentCancellation;
+  cancellation: CancellationDoor;
   /** On-chain settlement of checkout payments (src/settlement). */
   settlement: SettlementDoor;
   /**
@@ -74,7 +83,7 @@ export interface Core {
    */
   forMode(livemode: boolean): ModeServices;
   /** Refunds of settled payments (src/refunds). */
-  refunds: RefundsService;
+  refunds: RefundsDoor;
   /** Webhook endpoint, signing secret, delivery log and the production URL guard (src/webhooks). */
   webhooks: WebhooksService;
   /** Several webhook endpoints per account. */
@@ -84,7 +93,7 @@ export interface Core {
   /** x402 v2 facilitator (src/x402), and the terms the exact-EVM scheme checks a session against. */
   facilitator: Facilitator;
   /** Manual-capture sessions (x402 auth-capture), when the chain has the escrow. */
-  manualCapture: ManualCaptureSessions | undefined;
+  manualCapture: ManualCaptureDoor | undefined;
   /** The public x402 bazaar listing of discoverable sessions (src/x402/discovery.ts). */
   discovery: Discovery;
   x402Port: Pick<ExactEvmPort, 'chainId' | 'tokenAddress' | 'eip712Domain'>;
@@ -105,7 +114,7 @@ export interface Core {
   /** Firm quotes: a transfer's price locked for QUOTE_TTL (src/quotes). */
   quotes: QuotesService;
   /** Claim links for phones and emails with no account (src/claims). */
-  claims: ClaimsService;
+  claims: ClaimsDoor;
   bills: BillsService;
   markets: MarketsService;
   /** Chat updates already taken in (the Telegram bridge's dedupe). */

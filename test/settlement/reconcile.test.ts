@@ -108,7 +108,8 @@ describe('reconciler: receipts that arrive late', () => {
     await until(async () => (await settlement!.reconcile()).settled === 1, 'the reconciler to finish the attempt', 30_000);
     const p = await stored(ctx, pay.id);
     expect(p).toMatchObject({ status: 'settled', payer: payer.address });
-    expect(p.txHash).not.toBe(txHash);
+    // The resend may carry the dropped one's hash: same relayer nonce, same call data and, when no
+    // block was mined in between, the same fee make the same transaction. What matters is below.
     expect((await chain.waitForReceipt(p.txHash as Hex)).status).toBe('success');
     expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
     expect(await chain.balanceOf(payer.address)).toBe(0n);
