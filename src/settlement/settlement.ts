@@ -12,6 +12,9 @@
  *
  * A payment moves money at most once: the nonce is per payment, so the token contract accepts
  * one authorization per (payer, payment), and every status change is a compare-and-set.
+ *
+ * A session paid into its deposit address comes as the sweep's authorization with
+ * DEPOSIT_SWEEP_TERMS (the deposit-address method): it takes the deposit route (deposit-sweep.ts).
  */
 import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import type { ChainPort } from '../chain/chain-port.js';
