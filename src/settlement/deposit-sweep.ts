@@ -124,6 +124,7 @@ export class DepositSweeps {
     if (!p || !d) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
     const notPayable = statusFailure(p);
     if (notPayable) return notPayable;
+    if (Date.parse(p.expiresAt) <= Date.now()) return fail(SettleReason.expired, 'This payment session has expired.');
     if (hasSettleAttempt(p) || d.sweep) return fail(SettleReason.processing, 'A payment for this checkout is already being processed.');
     const to = await this.o.recipientFor(p);
     if (!to) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
