@@ -7,6 +7,8 @@
  * `send` only from inside `relayOnce` too. The fake ports record, for each send, whether
  * `relayOnce` is on the call stack.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
@@ -170,6 +172,16 @@ describe('escrow contract calls go through relayOnce too', () => {
     await e.returnFunding();
     expect(e.sends.map((x) => x.what)).toEqual(['capture', 'capture', 'void', 'approve', 'refund', 'transfer']);
     expect(e.sends.filter((x) => !x.viaRelayOnce)).toEqual([]);
+  });
+
+  it('no file under src/ but the relay path (and the port implementing it) calls a send of the chain port', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((f) => (f.isDirectory() ? files(path.join(dir, f.name)) : f.name.endsWith('.ts') ? [path.join(dir, f.name)] : []));
+    const root = path.resolve(import.meta.dirname, '../..');
+    const senders = files(path.join(root, 'src'))
+      .filter((f) => /\.(call\.send|submitTransfers)\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => path.relative(root, f));
+    expect(senders.sort()).toEqual(['src/chain/chain-service.ts', 'src/chain/relay.ts']);
   });
 });
 
