@@ -21,7 +21,7 @@
  * issue 21): a pass on another instance never sends it again, nor calls it failed (which puts
  * the session back to `pending`), while the owner's transaction could still land.
  */
-import { getAddress, type Address, type Hex } from 'viem';
+import { getAddress, type Address } from 'viem';
 import type { ChainPort } from '../chain/chain-port.js';
 import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 import type { Logger } from '../lib/logger.js';
