@@ -89,6 +89,7 @@ export type RelayerCallFailure = { ok: false; reason: 'reverted' | 'unavailable'
 
 export interface RelayerCallPort {
   simulate(call: { to: Address; data: Hex }): Promise<{ ok: true } | RelayerCallFailure>;
+  /** The domain calls it only through `relayOnce` (relay.ts, a `contract-call` move). */
   send(call: { to: Address; data: Hex }): Promise<{ ok: true; txHash: Hex } | RelayerCallFailure>;
   /** EIP-712 signature by the relayer key (the facilitator's receiver authorizer). */
   signTypedData(typed: { domain: Record<string, unknown>; types: Record<string, readonly { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> }): Promise<Hex>;

@@ -14,13 +14,20 @@
  * - `failed(reason)`: the chain says nothing moved.
  * Callers map these to their own records and never interpret the chain's reasons themselves;
  * the failure reasons are the one vocabulary of src/lib/payment-reasons.ts.
+ *
+ * The same function and outcome carry the other kind of move, a relayer contract call
+ * (`{ kind: 'contract-call', to, data }`: the x402 auth-capture escrow's authorize, capture,
+ * void and refund, the refund collector's approval, a funding return). It is sent through the
+ * relayer's one sender (its nonce and the relay journal, relayer-call.ts) and classified the same
+ * way; nothing in the domain calls the call port's `send` but this function.
  */
-import type { Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { Tx } from '../store/index.js';
 import type { TransferAuthorization } from './authorization.js';
 import type { RelayFailure } from '../lib/payment-reasons.js';
 import type { ChainPort, SignedAuthorization } from './chain-port.js';
 import type { SubmitOptions } from './chain-results.js';
+import type { RelayerCallPort } from './chain.js';
 
 export type { RelayFailure };
 
@@ -39,6 +46,8 @@ export type RelayOutcome =
       cause?: 'submit_failed' | 'chain_unavailable';
       /** A revert because the payer's balance was spent meanwhile (e.g. concurrent moves from one wallet). */
       spent?: true;
+      /** A contract call the node refused to estimate: its revert data (a custom error to decode). */
+      data?: Hex;
     };
 
 /** The part of the chain port `relayOnce` needs (tests fake it). */
@@ -65,12 +74,20 @@ export interface RelayOptions extends SubmitOptions {
   batchWith?: readonly SignedAuthorization[];
 }
 
+export function relayOnce(chain: RelayChain, auth: TransferAuthorization, signature: Hex, opts?: RelayOptions): Promise<RelayOutcome>;
+export function relayOnce(chain: CallRelayChain, move: ContractCallMove, opts?: CallRelayOptions): Promise<RelayOutcome>;
 export async function relayOnce(
-  chain: RelayChain,
-  auth: TransferAuthorization,
-  signature: Hex,
+  chain: RelayChain | CallRelayChain,
+  auth: TransferAuthorization | ContractCallMove,
+  signature?: Hex | CallRelayOptions,
   opts: RelayOptions = {},
 ): Promise<RelayOutcome> {
+  // A contract call (the escrow's, x402 auth-capture) is the other kind of move: see the end of this file.
+  if (isContractCall(auth)) return await relayContractCall(chain as CallRelayChain, auth, signature as CallRelayOptions | undefined);
+  return relayTransfers(chain as RelayChain, auth, signature as Hex, opts);
+}
+
+async function relayTransfers(chain: RelayChain, auth: TransferAuthorization, signature: Hex, opts: RelayOptions): Promise<RelayOutcome> {
   const sent = await chain.submitTransfers([{ auth, signature }, ...(opts.batchWith ?? [])], {
     ...(opts.verified ? { verified: true } : {}),
     ...(opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
@@ -144,4 +161,52 @@ async function usedBy(chain: RelayChain, auth: TransferAuthorization, opts: Rela
   return receipt.status === 'success'
     ? { status: 'settled', txHash }
     : { status: 'pending', txHash, message: 'the authorization was used; its receipt is not readable yet', mayHaveSent: true };
+}
+
+// ---------------------------------------------------------------------------- contract calls
+
+/** A relayer contract call (the escrow's, x402 auth-capture): the other kind of on-chain move. */
+export interface ContractCallMove {
+  kind: 'contract-call';
+  to: Address;
+  data: Hex;
+}
+
+/** The part of the chain a contract call needs (the auth-capture port has it). */
+export interface CallRelayChain {
+  call: Pick<RelayerCallPort, 'send'>;
+  waitForReceipt: ChainPort['waitForReceipt'];
+}
+
+export interface CallRelayOptions {
+  timeoutMs?: number;
+  /** Told the hash before the receipt is awaited (kept by the caller, so a retry never sends twice). */
+  onSent?: (txHash: Hex) => Promise<void> | void;
+}
+
+export function contractCall(call: { to: Address; data: Hex }): ContractCallMove {
+  return { kind: 'contract-call', to: call.to, data: call.data };
+}
+
+function isContractCall(m: TransferAuthorization | ContractCallMove): m is ContractCallMove {
+  return (m as Partial<ContractCallMove>).kind === 'contract-call';
+}
+
+/**
+ * A call has no EIP-3009 nonce to ask the token about, so it is sent once per call here: the gas
+ * estimate is its simulation (refused: nothing was sent), the hash is told before the receipt
+ * wait, and a receipt not in time answers `pending(tx)` for the caller to read again later.
+ */
+async function relayContractCall(chain: CallRelayChain, move: ContractCallMove, opts: CallRelayOptions = {}): Promise<RelayOutcome> {
+  const sent = await chain.call.send({ to: move.to, data: move.data });
+  if (!sent.ok) {
+    return sent.reason === 'unavailable'
+      ? { status: 'failed', reason: 'rejected', message: sent.message, cause: 'chain_unavailable' }
+      : { status: 'failed', reason: 'simulation_failed', message: sent.message, ...(sent.data ? { data: sent.data } : {}) };
+  }
+  await opts.onSent?.(sent.txHash);
+  const receipt = await chain.waitForReceipt(sent.txHash, opts.timeoutMs);
+  if (receipt.status === 'success') return { status: 'settled', txHash: sent.txHash };
+  if (receipt.status === 'reverted') return { status: 'failed', reason: 'reverted', message: `transaction ${sent.txHash} reverted`, txHash: sent.txHash };
+  return { status: 'pending', txHash: sent.txHash, message: 'the transaction is not confirmed yet', mayHaveSent: true };
 }

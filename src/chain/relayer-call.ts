@@ -2,7 +2,8 @@
  * Contract calls from the relayer other than token transfers: the auth-capture operator's escrow
  * calls (authorize, capture, void). Simulated against the latest state first (a revert comes back
  * with its data, for the caller to decode), then sent through the relayer's sender (its nonce and
- * the relay journal, like every other send).
+ * the relay journal, like every other send). The domain sends one only through `relayOnce`
+ * (relay.ts, a `contract-call` move), which classifies the outcome as for a transfer.
  */
 import { BaseError, type Hex, type PrivateKeyAccount } from 'viem';
 import type { RelayerCallFailure, RelayerCallPort } from './chain.js';

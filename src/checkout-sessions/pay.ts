@@ -20,6 +20,8 @@ export interface PayRails {
     /** The authorization this payment issues to `from` (typed data to sign), while it is payable. */
     authorizationFor(paymentId: string, from: `0x${string}`): Promise<AuthorizationResult>;
     settle(paymentId: string, input: SettleRequest, terms?: AuthorizationTerms): Promise<SettleResult>;
+    /** Where the session settles to (the deposit address sweeps there). */
+    recipientFor(p: Payment): Promise<`0x${string}` | undefined>;
   };
   /** The x402 exact-EVM terms of this chain (methods/x402.ts). */
   x402Port: Pick<ExactEvmPort, 'chainId' | 'tokenAddress' | 'eip712Domain'>;

@@ -199,6 +199,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
       return { store, chain: m.chain, settlement: m.settlement, x402Port: m.x402Port };
     },
   });
+  // Money at a deposit address pays its session through the registered deposit-address method
+  // (src/checkout-sessions/methods/deposit-address.ts), like every other way to pay.
+  for (const m of sets) m.deposits.handOver((p, input) => checkoutSessions.pay(p.id, input));
   const readiness = async () => {
     const [storeUp, c] = await Promise.all([store.ping().catch(() => false), chains.readiness()]);
     // Test mode's chain counts too: a test payment must settle as surely as a live one.

@@ -5,10 +5,12 @@
  * to it identifies the session. The watcher (one pass under the `watch:deposits` lease):
  *
  * - credits token Transfer logs into watched deposit addresses to their sessions;
- * - once a pending session has received at least its amount, moves it `pending -> processing`
- *   and sweeps everything credited to the merchant's pay_to with an EIP-3009 authorization
- *   signed by the deposit key and relayed by our relayer (nonce: the payment id and
- *   'deposit-sweep', so it moves once); `settled` with the sweep's hash once that is mined;
+ * - hands money at a pending session over to the deposit-address payment method,
+ *   `pay(id, { method: 'deposit-address', deposit })` (issue 22): its adapter
+ *   (src/checkout-sessions/methods/deposit-address.ts) turns it into the sweep's EIP-3009
+ *   authorization signed by the deposit key, or refuses by name (under-paid, expired, a signed
+ *   attempt open...); settlement sweeps exactly the amount to pay_to (deposit-sweep.ts, nonce:
+ *   the payment id and 'deposit-sweep', so it moves once), and this pass finishes a sweep in flight;
  * - gives back every transfer that cannot pay the session (it expired, was canceled, failed,
  *   or was paid already, through the page or an earlier sweep), each to its sender, once
  *   (nonce: the payment id and the transfer's log id).
@@ -19,26 +21,35 @@
  * issue 21): a pass on another instance never sends it again, nor calls it failed (which puts
  * the session back to `pending`), while the owner's transaction could still land.
  */
-import { getAddress, type Address, type Hex } from 'viem';
+import { getAddress, type Address } from 'viem';
 import type { ChainPort } from '../chain/chain-port.js';
 import { relayOwned, type RelayAttempts } from '../chain/owned-relay.js';
 import type { Logger } from '../lib/logger.js';
 import { nowIso } from '../lib/ids.js';
 import { modeMark, servedBy } from '../lib/livemode.js';
 import { rangeAll, StoreConflictError, type Store } from '../store/index.js';
-import { hasSettleAttempt, type Payment, type PaymentsService } from '../payments/payments.js';
+import type { Payment, PaymentsService } from '../payments/payments.js';
+import { DEPOSIT_SWEEP_NONCE_KIND, type DepositAddressInput, type DepositSweeps } from './deposit-sweep.js';
 import { DepositIndexes } from './deposit-indexes.js';
 import { acceptsDeposits, credited, Deposits, hasWork, max0, DepositScan, CURSOR_ID, FIRST_SCAN_LOOKBACK, PAGE, IDLE_CURSOR_LAG, RESCAN_OVERLAP, type Deposit, type DepositInfo, type DepositPassSummary, type DepositTransfer } from './deposit-records.js';
 
 export { acceptsDeposits, Deposits, type Deposit, type DepositInfo, type DepositPassSummary, type DepositTransfer } from './deposit-records.js';
+
+/** Pays a session from its deposit (`ok`: settled now). */
+export type DepositHandOver = (p: Payment, input: DepositAddressInput) => Promise<{ ok: boolean }>;
 
 export interface DepositWatcherOptions {
   store: Store;
   payments: PaymentsService;
   chain: ChainPort;
   logger: Logger;
-  /** Where the session's money goes (the settlement's pay_to). */
-  recipientFor: (p: Payment) => Promise<Address | undefined>;
+  /** Finishes a sweep in flight (settlement's deposit-address route, deposit-sweep.ts). */
+  sweeps: Pick<DepositSweeps, 'resume'>;
+  /**
+   * The hand-over: `pay(id, { method: 'deposit-address', deposit })` (the composition root wires
+   * CheckoutSessions.pay, src/core/build.ts); `handOver` may set it after construction.
+   */
+  pay: DepositHandOver;
   /** The settlement's per-payment queue: a deposit decision never interleaves with a settle of the same payment. */
   exclusive: <T>(paymentId: string, fn: () => Promise<T>) => Promise<T>;
   /** The attempt ledger: one owner per sweep and give-back across instances. */
@@ -50,7 +61,7 @@ export interface DepositWatcherOptions {
   livemode?: boolean; // with a chain per mode: the mode whose addresses this chain's watcher scans; unset: all
 }
 
-export const DEPOSIT_SWEEP_NONCE_KIND = 'deposit-sweep';
+export { DEPOSIT_SWEEP_NONCE_KIND };
 export const DEPOSIT_REFUND_NONCE_KIND = 'deposit-refund';
 
 export class DepositWatcher {
@@ -58,11 +69,18 @@ export class DepositWatcher {
   private readonly log: Logger;
   private running: Promise<DepositPassSummary> | undefined;
   private readonly indexes: DepositIndexes;
+  private pay: DepositHandOver;
 
   constructor(o: DepositWatcherOptions) {
     this.o = o;
     this.log = o.logger;
+    this.pay = o.pay;
     this.indexes = new DepositIndexes(o.store, (i) => o.chain.depositAddress(i), () => o.store.table(Deposits).count());
+  }
+
+  /** Points the hand-over at the registered deposit-address method (CheckoutSessions.pay). */
+  handOver(pay: DepositHandOver): void {
+    this.pay = pay;
   }
 
   /** The EIP-681 link paying `amount` into `address`. */
@@ -177,7 +195,7 @@ export class DepositWatcher {
     // Only deposits with something to do: money in, a move in flight, or their watch over.
     for (const r of rows.filter((x) => fresh.has(x.id) || hasWork(x))) {
       try {
-        const out = await this.o.exclusive(r.id, () => this.decide(r.id));
+        const out = await this.decide(r.id);
         summary.settled += out.settled;
         summary.refunded += out.refunded;
         summary.closed += out.closed;
@@ -224,34 +242,40 @@ export class DepositWatcher {
   // -------------------------------------------------------------------------- decisions
 
   /**
-   * What one deposit needs now (pure over the stored rows; the moves are below): finish a sweep
-   * in flight, start one when a payable session has received enough, give back what cannot pay.
+   * What one deposit needs now: finish a sweep in flight, hand money at a payable session over to
+   * the deposit-address method (which sweeps it or refuses by name), give back what cannot pay.
    */
   private async decide(id: string): Promise<{ settled: number; refunded: number; closed: number }> {
     const out = { settled: 0, refunded: 0, closed: 0 };
+    if (await this.o.exclusive(id, () => this.resume(id))) out.settled++;
+    // Outside the payment's queue: `pay` settles in it (settlement.ts).
+    if (await this.payFromDeposit(id)) out.settled++;
+    const rest = await this.o.exclusive(id, () => this.giveBack(id));
+    out.refunded += rest.refunded;
+    out.closed += rest.closed;
+    return out;
+  }
+
+  /** A sweep in flight (a lost answer, a crash, a receipt wait that ran out) is finished from the chain. */
+  private async resume(id: string): Promise<boolean> {
+    const d = await this.get(id);
+    return d !== undefined && d.watch === 'open' && d.sweep !== undefined && !d.sweep.done && (await this.o.sweeps.resume(d));
+  }
+
+  /** Money at a session that may still be paid goes to `pay(id, { method: 'deposit-address' })`; true once settled. */
+  private async payFromDeposit(id: string): Promise<boolean> {
+    const [d, p] = await Promise.all([this.get(id), this.o.payments.get(id)]);
+    if (!d || !p || d.watch !== 'open' || d.sweep || p.status !== 'pending' || credited(d).length === 0) return false;
+    const paid = await this.pay(p, { method: 'deposit-address', deposit: d });
+    return paid.ok;
+  }
+
+  /** Gives back every transfer that cannot pay the session; closes the watch once its grace is over and nothing is left. */
+  private async giveBack(id: string): Promise<{ refunded: number; closed: number }> {
+    const out = { refunded: 0, closed: 0 };
     let d = await this.get(id);
-    let p = await this.o.payments.get(id);
+    const p = await this.o.payments.get(id);
     if (!d || !p || d.watch !== 'open') return out;
-
-    if (d.sweep && !d.sweep.done) {
-      if (await this.runSweep(d)) out.settled++;
-    } else if (!d.sweep && p.status === 'pending' && Date.parse(p.expiresAt) > Date.now() && !hasSettleAttempt(p)) {
-      // (While a signed authorization of this session may still reach the chain, the deposit
-      // waits: the reconciler settles the session from that authorization or ends it, and the
-      // deposit is then given back. Sweeping now could charge the customer twice.)
-      // (A session past its expiry still reads `pending` while a signed attempt is being checked
-      // on-chain; it takes no deposit then, and what arrived is given back once it is decided.)
-      const list = credited(d);
-      const sum = list.reduce((s, t) => s + BigInt(t.value), 0n);
-      if (list.length > 0 && sum >= BigInt(p.stablecoinAmount)) {
-        const started = await this.startSweep(d, p, list, sum);
-        if (started && (await this.runSweep(started))) out.settled++;
-      }
-    }
-
-    d = await this.get(id);
-    p = await this.o.payments.get(id);
-    if (!d || !p) return out;
     for (const t of d.transfers) {
       if (t.refundTxHash) continue;
       const inSweep = d.sweep !== undefined && !d.sweep.done && d.sweep.transferIds.includes(t.id);
@@ -264,87 +288,6 @@ export class DepositWatcher {
       if (await this.o.store.write(Deposits, (t) => t.update(id, { watch: 'closed', updatedAt: nowIso() }, { watch: 'open' }))) out.closed++;
     }
     return out;
-  }
-
-  /** `pending -> processing` (payer: the first sender) and the sweep's intent, in one transaction. */
-  private async startSweep(d: Deposit, p: Payment, list: DepositTransfer[], sum: bigint): Promise<Deposit | undefined> {
-    const payTo = await this.o.recipientFor(p);
-    if (!payTo) return undefined;
-    const amount = BigInt(p.stablecoinAmount);
-    const excess = sum > amount ? (sum - amount).toString() : undefined;
-    return this.o.store.transaction(async (tx) => {
-      const cur = await tx.table(Deposits).get(d.id);
-      if (!cur || cur.sweep) return undefined;
-      const moved = await this.o.payments.transitionIn(tx, p.id, 'pending', 'processing', {
-        payer: getAddress(list[0]!.from),
-        viaDeposit: true,
-        ...(excess ? { depositExcess: excess } : {}),
-      });
-      if (!moved) return undefined;
-      return tx.table(Deposits).update(d.id, {
-        // Exactly the amount goes to the merchant; what went over is given back once the sweep is mined.
-        sweep: { value: amount.toString(), transferIds: list.map((t) => t.id), payTo },
-        updatedAt: nowIso(),
-      });
-    });
-  }
-
-  /** Sends (or finds) the sweep; true once it is mined and the payment settled. */
-  private async runSweep(d: Deposit): Promise<boolean> {
-    const s = d.sweep!;
-    const from = getAddress(d.address);
-    const nonce = this.o.chain.nonceFor(DEPOSIT_SWEEP_NONCE_KIND, d.id);
-    // The sweep's attempt decides from the chain (used → its transaction; in the pool → wait) and
-    // sends only when nobody else may still be (after a crash, a lost answer, another instance).
-    const relayed = await relayOwned(this.o.chain, this.o.attempts, {
-      kind: DEPOSIT_SWEEP_NONCE_KIND,
-      subject: d.id,
-      from,
-      nonce,
-      sign: () => this.o.chain.signDepositAuthorization({ fromIndex: d.index, to: getAddress(s.payTo), value: BigInt(s.value), nonce }),
-      timeoutMs: this.o.relayWaitMs ?? 10_000,
-      since: d.createdAt,
-      onSent: (txHash) => this.recordSweepTx(d.id, txHash),
-    });
-    if (relayed.status === 'settled') return this.finishSweep(d.id, relayed.txHash);
-    if (relayed.status === 'pending') return false;
-    // Provably nothing moved (relayOwned): the session is payable again and the next pass tries once more.
-    this.log.warn({ paymentId: d.id, reason: relayed.reason, message: relayed.message }, 'deposit sweep failed; nothing moved');
-    await this.o.store.transaction(async (tx) => {
-      await this.o.payments.transitionIn(tx, d.id, 'processing', 'pending', { payer: undefined, viaDeposit: undefined, depositExcess: undefined });
-      await tx.table(Deposits).update(d.id, { sweep: undefined, updatedAt: nowIso() });
-    });
-    return false;
-  }
-
-  private async recordSweepTx(id: string, txHash: Hex): Promise<void> {
-    await this.o.store.write(Deposits, async (t) => {
-      const d = await t.get(id);
-      if (d?.sweep && !d.sweep.done) await t.update(id, { sweep: { ...d.sweep, txHash }, updatedAt: nowIso() });
-    });
-  }
-
-  /** The sweep is mined: the payment is settled with it (payment.settled, once: a compare-and-set). */
-  private async finishSweep(id: string, txHash: Hex): Promise<boolean> {
-    return this.o.store.transaction(async (tx) => {
-      const d = await tx.table(Deposits).get(id);
-      if (!d?.sweep) return false;
-      const swept = new Set(d.sweep.transferIds);
-      const covered = d.transfers.filter((t) => swept.has(t.id));
-      const over = covered.reduce((s, t) => s + BigInt(t.value), 0n) - BigInt(d.sweep.value);
-      const last = covered[covered.length - 1];
-      // Over-payment: the excess, left at the deposit address, goes back to the sender whose
-      // transfer went over (its own refund entry and nonce; the refund loop below sends it).
-      const giveBack: DepositTransfer[] = over > 0n && last ? [{ ...last, id: `${last.id}:excess`, value: over.toString(), use: 'refund' }] : [];
-      await tx.table(Deposits).update(id, {
-        sweep: { ...d.sweep, txHash, done: true },
-        transfers: [...d.transfers.map((t) => (swept.has(t.id) ? { ...t, use: 'swept' as const } : t)), ...giveBack],
-        updatedAt: nowIso(),
-      });
-      const settled = await this.o.payments.transitionIn(tx, id, 'processing', 'settled', { txHash, settledAt: nowIso() });
-      if (settled) this.log.info({ paymentId: id, txHash, value: d.sweep.value }, 'payment settled from its deposit address');
-      return settled !== undefined;
-    });
   }
 
   /** Gives one transfer back to its sender (intent stored first); true once mined. */

@@ -12,6 +12,9 @@
  *
  * A payment moves money at most once: the nonce is per payment, so the token contract accepts
  * one authorization per (payer, payment), and every status change is a compare-and-set.
+ *
+ * A session paid into its deposit address comes as the sweep's authorization with
+ * DEPOSIT_SWEEP_TERMS (the deposit-address method): it takes the deposit route (deposit-sweep.ts).
  */
 import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import type { ChainPort } from '../chain/chain-port.js';
@@ -28,6 +31,7 @@ import { AttemptLedger, soleOwner, type SettlementAttempt } from './attempts.js'
 import { ProcessingResolver } from './processing-resolver.js';
 import { PaymentQueue } from './payment-queue.js';
 import { ISSUED_TERMS, type AuthorizationTerms } from './authorization-terms.js';
+import { DepositSweeps, isDepositSweep } from './deposit-sweep.js';
 import { SettlementReconciler } from './settlement-reconciler.js';
 import { claimAttempt, recordTxHash, recordTxHashIn, storedAuthorization } from './checkout-claim.js';
 import {
@@ -73,6 +77,8 @@ export class SettlementService {
   readonly attempts: AttemptLedger;
   private readonly resolver: ProcessingResolver;
   private readonly reconciler: SettlementReconciler;
+  /** Settles a session paid into its deposit address (the deposit-address method; deposit-sweep.ts). */
+  readonly sweeps: DepositSweeps;
 
   constructor(o: SettlementOptions) {
     this.store = o.store;
@@ -96,6 +102,17 @@ export class SettlementService {
       runningHere: (id) => this.relaying.has(id),
       resume: (p, attempt, waitMs) => this.resume(p, attempt, waitMs),
       deadlineMs,
+    });
+    this.sweeps = new DepositSweeps({
+      store: o.store,
+      payments: o.payments,
+      chain: o.chain,
+      log: o.logger,
+      attempts: this.attempts,
+      recipientFor: (p) => this.recipientFor(p),
+      // A watcher's pass hands over every watched deposit in turn: a receipt wait is bounded so one
+      // slow block does not hold up the others (an unconfirmed sweep is looked at again next pass).
+      relayWaitMs: Math.min(this.confirmTimeoutMs, 15_000),
     });
     this.reconciler = new SettlementReconciler({
       payments: o.payments,
@@ -165,6 +182,7 @@ export class SettlementService {
    * submit waits for and reads the first outcome.
    */
   settle(paymentId: string, input: SettleRequest, terms: AuthorizationTerms = ISSUED_TERMS): Promise<SettleResult> {
+    if (isDepositSweep(terms)) return this.queue.run(paymentId, () => this.sweeps.settle(paymentId, input, terms));
     return this.queue.run(paymentId, () => this.settleOnce(paymentId, input, true, terms));
   }
 

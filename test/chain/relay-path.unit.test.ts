@@ -1,9 +1,14 @@
 /**
  * One relay path (issue 22, point 3): every kind of on-chain move (checkout settle, x402 exact
- * settle, the deposit sweep, a custodial move alone and with its fee, a refund) reaches the chain
- * port's one send, `submitTransfers`, only from inside `relayOnce`. The fake port records, for
- * each send, whether `relayOnce` is on the call stack.
+ * settle, the deposit sweep, paid through the registered deposit-address method, a custodial move
+ * alone and with its fee, a refund) reaches the chain port's one send, `submitTransfers`, only
+ * from inside `relayOnce`; and the x402 auth-capture escrow's contract calls (capture, void, the
+ * refund collector's approval and the escrow refund, a funding return) reach the call port's
+ * `send` only from inside `relayOnce` too. The fake ports record, for each send, whether
+ * `relayOnce` is on the call stack.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Address, Hex } from 'viem';
@@ -23,6 +28,9 @@ import { LowdbStore } from '../../src/store/index.js';
 import { moveOnce } from '../../src/wallet/custodial-move.js';
 import { moveWithFeeOnce } from '../../src/wallet/custodial-fee-move.js';
 import { settleExact } from '../../src/x402/exact-evm.js';
+import { payWith, type PayRails } from '../../src/checkout-sessions/pay.js';
+import { shippedMethods } from '../../src/checkout-sessions/methods/payment-methods.js';
+import { escrowCallWorld } from './escrow-call-world.js';
 import { FakeChain } from '../helpers/fake-chain.js';
 
 /** A fake port that notes each send and whether it came through relayOnce. */
@@ -106,12 +114,22 @@ describe('every on-chain move goes through relayOnce', () => {
     await step('deposit sweep', async () => {
       const p = await w.newPayment();
       const deposits = depositWatcherFor(w.settlement, { store: w.store, payments: w.payments, chain: w.chain, logger: pino({ level: 'silent' }) });
+      // As the composition root wires it: the watcher hands the deposit to the registered method.
+      const rails = { store: w.store, chain: w.chain, settlement: w.settlement, x402Port: w.chain } as unknown as PayRails;
+      const methods = shippedMethods();
+      expect(methods.names()).toContain('deposit-address');
+      const handed: string[] = [];
+      deposits.handOver(async (payment, input) => {
+        handed.push(input.method);
+        return payWith(methods, rails, payment, input);
+      });
       const d = await deposits.depositFor(p);
       const phone = privateKeyToAccount(generatePrivateKey()).address;
       w.chain.fund(phone, 20_000_000n);
       w.chain.transfer(phone, d!.address, 12_500_000n);
       await deposits.pass();
       expect((await w.payments.get(p.id))?.status).toBe('settled');
+      expect(handed).toEqual(['deposit-address']);
     });
     const from = w.chain.custodialAddress(5);
     w.chain.fund(from, 1_000_000n);
@@ -142,6 +160,28 @@ describe('every on-chain move goes through relayOnce', () => {
     });
     expect(w.chain.sends.filter((s) => !s.viaRelayOnce)).toEqual([]);
     expect(w.chain.sends.map((s) => s.items)).toEqual([1, 1, 1, 1, 2, 1]);
+  });
+});
+
+describe('escrow contract calls go through relayOnce too', () => {
+  it('capture, capture-and-void, collector approval, escrow refund, funding return: each call is sent inside relayOnce', async () => {
+    const e = await escrowCallWorld();
+    await e.capture();
+    await e.captureAndVoid();
+    await e.refund();
+    await e.returnFunding();
+    expect(e.sends.map((x) => x.what)).toEqual(['capture', 'capture', 'void', 'approve', 'refund', 'transfer']);
+    expect(e.sends.filter((x) => !x.viaRelayOnce)).toEqual([]);
+  });
+
+  it('no file under src/ but the relay path (and the port implementing it) calls a send of the chain port', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((f) => (f.isDirectory() ? files(path.join(dir, f.name)) : f.name.endsWith('.ts') ? [path.join(dir, f.name)] : []));
+    const root = path.resolve(import.meta.dirname, '../..');
+    const senders = files(path.join(root, 'src'))
+      .filter((f) => /\.(call\.send|submitTransfers)\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => path.relative(root, f));
+    expect(senders.sort()).toEqual(['src/chain/chain-service.ts', 'src/chain/relay.ts']);
   });
 });
 

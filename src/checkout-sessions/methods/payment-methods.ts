@@ -2,16 +2,17 @@
  * The ways to pay a checkout session, one adapter file each (docs/architecture.md, "Adding a
  * payment method"). A new method is its file in this folder and one line in this list.
  *
- * Not here: the deposit address. A plain token transfer has no door call to answer; the deposit
- * watcher (src/settlement/deposit-watcher.ts) notices it and sweeps it with the deposit key.
+ * The deposit address is one too: no door calls it; the deposit watcher
+ * (src/settlement/deposit-watcher.ts) notices a transfer and pays the session with it.
  */
 import { PaymentMethods, type PaymentMethod } from '../pay.js';
 import { appWallet } from './app-wallet.js';
+import { depositAddress } from './deposit-address.js';
 import { signedAuthorization } from './signed-authorization.js';
 import { testWallet } from './test-wallet.js';
 import { x402 } from './x402.js';
 
-export const PAYMENT_METHODS = [signedAuthorization, appWallet, testWallet, x402] as const;
+export const PAYMENT_METHODS = [signedAuthorization, appWallet, testWallet, x402, depositAddress] as const;
 
 type Shipped = (typeof PAYMENT_METHODS)[number];
 

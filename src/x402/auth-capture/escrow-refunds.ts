@@ -17,6 +17,7 @@
  * this process (the collector's allowance is one number per operator).
  */
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
+import { contractCall, relayOnce } from '../../chain/relay.js';
 import type { AuthCaptureService } from './auth-capture-service.js';
 import { AuthCaptureReason as R } from './auth-capture-reasons.js';
 import { SKEW_SECONDS } from './checks.js';
@@ -131,20 +132,26 @@ export class EscrowRefunds {
         if (r.status === 'success') return { status: 'succeeded' as const, txHash: prevTx as Hex };
         if (r.status !== 'reverted') return { status: 'pending' as const, txHash: prevTx as Hex, message: 'the return of the funding is not mined yet' };
       }
-      const sent = await port.call.send({ to: port.tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) });
-      if (!sent.ok) return { status: 'pending' as const, message: sent.message };
-      await save(sent.txHash);
-      const r = await port.waitForReceipt(sent.txHash, this.receiptTimeoutMs);
-      return r.status === 'success' ? { status: 'succeeded' as const, txHash: sent.txHash } : { status: 'pending' as const, txHash: sent.txHash, message: 'not mined yet' };
+      const relayed = await relayOnce(port, contractCall({ to: port.tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }), {
+        ...this.wait,
+        onSent: (txHash) => save(txHash),
+      });
+      if (relayed.status === 'settled') return { status: 'succeeded' as const, txHash: relayed.txHash };
+      if (!relayed.txHash) return { status: 'pending' as const, message: relayed.message };
+      return { status: 'pending' as const, txHash: relayed.txHash, message: 'not mined yet' };
     });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
   private async send(call: { to: Address; data: Hex }): Promise<{ ok: true } | { ok: false; message: string }> {
-    const sent = await this.ac.port.call.send(call);
-    if (!sent.ok) return { ok: false, message: sent.message };
-    const r = await this.ac.port.waitForReceipt(sent.txHash, this.receiptTimeoutMs);
-    return r.status === 'success' ? { ok: true } : { ok: false, message: `transaction ${sent.txHash}: ${r.status}` };
+    const relayed = await relayOnce(this.ac.port, contractCall(call), this.wait);
+    if (relayed.status === 'settled') return { ok: true };
+    if (!relayed.txHash) return { ok: false, message: relayed.message };
+    return { ok: false, message: `transaction ${relayed.txHash}: ${relayed.status === 'failed' ? 'reverted' : 'timeout'}` };
+  }
+
+  private get wait(): { timeoutMs?: number } {
+    return this.receiptTimeoutMs !== undefined ? { timeoutMs: this.receiptTimeoutMs } : {};
   }
 }

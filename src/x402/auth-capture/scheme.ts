@@ -17,6 +17,7 @@ import { decodeErrorResult, encodeFunctionData, isAddressEqual, type Address, ty
 import { authCaptureEscrowAbi } from '../../chain/artifacts/auth-capture.js';
 import type { ReceiptOutcome } from '../../chain/chain-results.js';
 import type { RelayerCallFailure, RelayerCallPort } from '../../chain/chain.js';
+import { contractCall, relayOnce } from '../../chain/relay.js';
 import type { FacilitatorRequest, SettleResponse, VerifyResponse } from '../x402-schemas.js';
 import { AuthCaptureReason as R } from './auth-capture-reasons.js';
 import { ESCROW_ERROR_REASON } from './auth-capture-reasons.js';
@@ -186,19 +187,24 @@ export function verifyResponseOf(v: Verdict): VerifyResponse {
 /** A SettleResponse with the scheme's extra fields: the operation and the amount it settled. */
 export type AuthCaptureSettleResponse = SettleResponse & { amount?: string; operation?: Operation; paymentInfoHash?: string };
 
-/** Sends one verified call and waits: the hash, or why it did not succeed. */
+/** Relays one verified call (the one relay path, chain/relay.ts) and waits: the hash, or why it did not succeed. */
 async function sendAndWait(port: AuthCapturePort, call: { to: Address; data: Hex }, timeoutMs?: number, onStep?: (step: 'sent' | 'mined') => void, onSent?: (txHash: Hex) => Promise<void>): Promise<{ ok: true; txHash: Hex } | { ok: false; reason: string; message: string; txHash?: Hex }> {
-  const sent = await port.call.send(call);
-  if (!sent.ok) return { ok: false, reason: sent.reason === 'unavailable' ? R.unexpectedSettleError : R.transactionReverted, message: sent.message };
-  await onSent?.(sent.txHash);
-  onStep?.('sent');
-  const r = await port.waitForReceipt(sent.txHash, timeoutMs);
-  if (r.status === 'success') {
+  const relayed = await relayOnce(port, contractCall(call), {
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    onSent: async (txHash) => {
+      await onSent?.(txHash);
+      onStep?.('sent');
+    },
+  });
+  if (relayed.status === 'settled') {
     onStep?.('mined');
-    return { ok: true, txHash: sent.txHash };
+    return { ok: true, txHash: relayed.txHash };
   }
-  if (r.status === 'reverted') return { ok: false, reason: R.transactionReverted, message: 'the escrow call reverted on-chain', txHash: sent.txHash };
-  return { ok: false, reason: R.settlementPending, message: 'sent, not mined within the wait; settle the same payload again to read the outcome', txHash: sent.txHash };
+  if (relayed.status === 'pending') {
+    return { ok: false, reason: R.settlementPending, message: 'sent, not mined within the wait; settle the same payload again to read the outcome', ...(relayed.txHash ? { txHash: relayed.txHash } : {}) };
+  }
+  if (relayed.txHash) return { ok: false, reason: R.transactionReverted, message: 'the escrow call reverted on-chain', txHash: relayed.txHash };
+  return { ok: false, reason: relayed.cause === 'chain_unavailable' ? R.unexpectedSettleError : R.transactionReverted, message: relayed.message };
 }
 
 export interface AuthCaptureSettleOptions {
