@@ -5,6 +5,7 @@
  * (`payment-identifier`, or the payload's hash without one). The same key and payload replay the
  * first answer and move nothing; a used key with another payload is 409 and moves nothing; a
  * refund at `/settle` has no funding agreement and is refused; another account's key cannot step.
+ * `/verify` of each step (authorize, capture, void, refund) answers over HTTP and moves nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, Hex, PrivateKeyAccount } from 'viem';
@@ -46,6 +47,7 @@ function requirements(amount: string) {
 }
 
 const settle = (body: Body, key = merchant.key) => call(`${svc.api}/x402/settle`, { key, body });
+const verify = (body: Body, key = merchant.key) => call(`${svc.api}/x402/verify`, { key, body });
 const withId = (b: Body, id: string): Body => ({
   ...b,
   paymentPayload: { ...b.paymentPayload, extensions: { [PAYMENT_IDENTIFIER]: { ...declarePaymentIdentifierExtension(false), info: { required: false, id } } } },
@@ -57,7 +59,12 @@ const state = async (hash: Hex) =>
 async function authorize(payer: PrivateKeyAccount, amount: string) {
   const req = requirements(amount);
   const made = await new AuthCaptureEvmScheme(payer as never).createPaymentPayload(2, req as never);
-  const r = await settle({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: req, payload: made.payload }, paymentRequirements: req });
+  const body: Body = { x402Version: 2, paymentPayload: { x402Version: 2, accepted: req, payload: made.payload }, paymentRequirements: req };
+  // /verify first, as a resource server does: valid, the payer named, nothing moved.
+  const before = await svc.deps.chain.balanceOf(payer.address);
+  expect((await verify(body)).body).toEqual({ isValid: true, payer: payer.address });
+  expect(await svc.deps.chain.balanceOf(payer.address)).toBe(before);
+  const r = await settle(body);
   expect(r.body, JSON.stringify(r.body)).toMatchObject({ success: true, operation: 'authorize', amount });
   const hash = r.body.paymentInfoHash as Hex;
   const rec = (await svc.deps.facilitator.authCapture!.record(hash))!;
@@ -92,6 +99,12 @@ describe('/api/x402/settle lifecycle steps, each with its idempotency key', () =
     // capture 0.50 under key K: replayed with the same transaction, nothing moves twice.
     const K = rnd('cap');
     const cap = withId(await a.capture(500_000n), K);
+    // /verify of a lifecycle step: valid for this merchant, refused (the binding's reason) for another; nothing moves.
+    expect((await verify(cap)).body).toEqual({ isValid: true, payer: payer.address });
+    expect((await verify(cap, other.key)).body).toMatchObject({ isValid: false, invalidReason: 'invalid_auth_capture_evm_unauthenticated_authorizer_request' });
+    expect((await verify(withId(await a.capture(2_000_001n), rnd('cap')))).body.isValid).toBe(false); // more than is held
+    expect(await chain.balanceOf(shop)).toBe(0n);
+    expect(await state(a.hash)).toEqual([true, 2_000_000n, 0n]);
     const first = await settle(cap);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ success: true, operation: 'capture', amount: '500000' });
@@ -117,6 +130,8 @@ describe('/api/x402/settle lifecycle steps, each with its idempotency key', () =
     // void under key V: the rest back to the payer; replayed; V on another payment's void is 409.
     const V = rnd('void');
     const voidA = withId(a.step({ type: 'void' }), V);
+    expect((await verify(voidA)).body).toEqual({ isValid: true, payer: payer.address });
+    expect(await chain.balanceOf(payer.address)).toBe(2_000_000n);
     const v1 = await settle(voidA);
     expect(v1.body).toMatchObject({ success: true, operation: 'void' });
     expect(await chain.balanceOf(payer.address)).toBe(3_250_000n);
