@@ -37,7 +37,7 @@ registerRoute({
   tags: ['x402', 'Checkout'],
   auth: 'none',
   headers: {
-    'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009).' },
+    'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload: exact (EIP-3009), or auth-capture for a manual-capture session (the payment becomes `authorized`).' },
     Authorization: { description: 'MPP: `Payment <credential>` answering the `WWW-Authenticate: Payment` challenge of the 402 (evm charge).' },
   },
   responses: {
