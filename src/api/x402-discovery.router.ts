@@ -30,7 +30,8 @@ registerRoute({
   summary: 'x402 bazaar: payment sessions merchants made discoverable',
   description:
     'Public, no key. The bazaar extension\'s discovery listing (read by `withBazaar(client).extensions.bazaar.listResources`): ' +
-    'every session created with `discoverable: true` while it can be paid, newest first, `limit`/`offset` paginated.',
+    'every live (not test-mode) session created with `discoverable: true` while it can be paid, newest first, `limit`/`offset` paginated; ' +
+    '`accepts` is what its x402_url answers (`auth-capture` for a manual-capture session).',
   tags: ['x402'],
   auth: 'none',
   query: DiscoveryQuery,

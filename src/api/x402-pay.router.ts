@@ -36,7 +36,7 @@ registerRoute({
   tags: ['x402', 'Checkout'],
   auth: 'none',
   headers: {
-    'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009).' },
+    'PAYMENT-SIGNATURE': { description: 'Base64 JSON of an x402 v2 PaymentPayload: exact (EIP-3009), or auth-capture for a manual-capture session (the payment becomes `authorized`).' },
     Authorization: { description: 'MPP: `Payment <credential>` answering the `WWW-Authenticate: Payment` challenge of the 402 (evm charge).' },
   },
   responses: {
@@ -85,11 +85,22 @@ function refuseStatus(res: Response, p: Payment): void {
   else refuse(res, SettleReason.notFound, `No such payment: ${p.id}`);
 }
 
-/** A manual-capture session's x402 door: 402 with its auth-capture requirement, or the authorize step. */
+/** How a refused authorize is answered: the identifier's own codes (as for `exact`), else the step's. */
+function manualRefusal(r: { status: number; reason: string }): { status: number; reason: string } | undefined {
+  if (r.reason === X402Reason.invalidPaymentIdentifier) return { status: 400, reason: r.reason };
+  if (r.reason === X402Reason.paymentIdentifierConflict) return { status: 409, reason: r.reason };
+  return undefined;
+}
+
+/**
+ * A manual-capture session's x402 door: 402 with its auth-capture requirement (and the same
+ * extensions as an `exact` session: payment-identifier, bazaar when listed), or the authorize step.
+ * The step's idempotency key is the payment-identifier id when the payload has one (AuthCaptureService).
+ */
 async function payManual(mc: ManualCaptureDoor, p: Payment, payTo: Address, url: string, description: string, header: string | undefined, res: Response): Promise<void> {
   const requirements = p.status === 'pending' ? mc.requirements(p, payTo) : undefined;
   const ask = (error: string) => {
-    const message = paymentRequired(url, description, requirements ? [requirements] : [], error);
+    const message = paymentRequired(url, description, requirements ? [requirements] : [], error, sessionExtensions(p));
     res.set('PAYMENT-REQUIRED', encodeHeader(message));
     res.status(402).json({ ...message, reason: error });
   };
@@ -98,6 +109,8 @@ async function payManual(mc: ManualCaptureDoor, p: Payment, payTo: Address, url:
     // The same authorization again after it went through: its answer again.
     const again = payload && p.paymentInfoHash ? await mc.authorize(p, payTo, payload) : undefined;
     if (again?.ok) return void res.set('PAYMENT-RESPONSE', encodeHeader(again.settle)).status(200).json({ ok: true, id: p.id, status: again.payment.status, tx_hash: again.settle.transaction });
+    const id = again && manualRefusal(again);
+    if (id && again && !again.ok) return void res.status(id.status).json({ ok: false, error: again.message, reason: id.reason });
     return refuseStatus(res, p);
   }
   if (!requirements) return refuse(res, SettleReason.expired, 'This payment session expires too soon to be paid.');
@@ -105,6 +118,8 @@ async function payManual(mc: ManualCaptureDoor, p: Payment, payTo: Address, url:
   if (!payload) return ask(X402Reason.invalidPayload);
   const r = await mc.authorize(p, payTo, payload);
   if (r.ok) return void res.set('PAYMENT-RESPONSE', encodeHeader(r.settle)).status(200).json({ ok: true, id: p.id, status: r.payment.status, tx_hash: r.settle.transaction });
+  const id = manualRefusal(r);
+  if (id) return void res.status(id.status).json({ ok: false, error: r.message, reason: id.reason });
   if (r.status === 402) return ask(r.reason);
   if (r.settle) res.set('PAYMENT-RESPONSE', encodeHeader(r.settle));
   res.status(r.status).json({ ok: false, error: r.message, reason: r.reason });

@@ -5,13 +5,14 @@
  * per mode (docs/test-mode.md, "Where test mode settles") there are two such sets, each serving
  * only its mode's records; with one chain for both modes, one set serves both.
  */
+import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { InstanceLease, Store } from '../store/index.js';
 import type { ChainService } from '../chain/chain.js';
 import type { FxService } from '../fx/rates.js';
 import type { AccountsService } from '../accounts/accounts.js';
-import type { PaymentsService } from '../payments/payments.js';
+import type { Payment, PaymentsService } from '../payments/payments.js';
 import { PaymentCancellation } from '../payments/cancel.js';
 import { merchantNameOf } from '../payments/merchant-name.js';
 import type { createWebhooks } from '../webhooks/webhooks.js';
@@ -189,6 +190,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
     publicUrl: config.PUBLIC_URL,
     recipientFor: (p) => settlement.recipientFor(p),
     merchantName: (p) => merchantNameOf(p, accounts),
+    ...(manualCapture ? { manualRequirements: (p: Payment, payTo: Address, nowMs: number) => manualCapture.requirements(p, payTo, nowMs) } : {}),
   });
   return {
     chain,

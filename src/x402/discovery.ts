@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { BAZAAR, declareDiscoveryExtension, type DiscoveryResource, type DiscoveryResourcesResponse } from '@x402/extensions/bazaar';
 import type { Store } from '../store/index.js';
 import { Payments, stablecoinText, type Payment } from '../payments/payments.js';
-import { X402_VERSION, EXACT_SCHEME, networkOf, type ExactEvmPort } from './exact-evm.js';
+import { X402_VERSION, networkOf, type ExactEvmPort } from './exact-evm.js';
+import type { PaymentRequirements } from './x402-schemas.js';
 import { sessionRequirements, x402UrlFor } from './session.js';
 import { PAYMENT_IDENTIFIER } from './payment-identifier.js';
 import { declarePaymentIdentifierExtension } from '@x402/extensions/payment-identifier';
@@ -38,9 +39,14 @@ export function sessionBazaar(): Record<string, unknown> {
   return declareDiscoveryExtension({ method: 'GET', output: { example: OUTPUT_EXAMPLE } } as never);
 }
 
-/** Extensions a session's 402 declares: payment-identifier always, bazaar when it is discoverable. */
-export function sessionExtensions(p: Pick<Payment, 'discoverable'>): Record<string, unknown> {
-  return { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false), ...(p.discoverable ? sessionBazaar() : {}) };
+/** A session the public listing shows: marked discoverable, and live (a test-mode session is never offered to real agents). */
+function listed(p: Pick<Payment, 'discoverable' | 'livemode'>): boolean {
+  return p.discoverable === true && p.livemode !== false;
+}
+
+/** Extensions a session's 402 declares: payment-identifier always, bazaar when it is listed. */
+export function sessionExtensions(p: Pick<Payment, 'discoverable' | 'livemode'>): Record<string, unknown> {
+  return { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false), ...(listed(p) ? sessionBazaar() : {}) };
 }
 
 export interface DiscoveryDeps {
@@ -49,6 +55,11 @@ export interface DiscoveryDeps {
   publicUrl: string;
   recipientFor(p: Payment): Promise<Address | undefined>;
   merchantName(p: Payment): Promise<string>;
+  /**
+   * A manual-capture session's `auth-capture` requirement (what its x402_url asks for), when the
+   * chain has the escrow; without it such a session is paid `exact`, as its x402_url does.
+   */
+  manualRequirements?(p: Payment, payTo: Address, nowMs: number): PaymentRequirements | undefined;
 }
 
 /** The listing service the door calls (built by the composition root). */
@@ -65,14 +76,18 @@ async function listDiscoverable(deps: DiscoveryDeps, q: DiscoveryQuery, nowMs: n
   const network = networkOf(deps.port);
   const items: DiscoveryResource[] = [];
   // Filters that rule out every session answer at once; the rest need the session.
-  const none = (q.type !== undefined && q.type !== 'http') || (q.scheme !== undefined && q.scheme !== EXACT_SCHEME) || (q.network !== undefined && q.network !== network);
+  const none = (q.type !== undefined && q.type !== 'http') || (q.network !== undefined && q.network !== network);
   if (!none) {
     for (const p of rows) {
+      if (!listed(p)) continue;
       const payTo = await deps.recipientFor(p);
       if (!payTo) continue;
       if (q.payTo !== undefined && q.payTo.toLowerCase() !== payTo.toLowerCase()) continue;
-      const requirements = sessionRequirements(deps.port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }, nowMs);
+      // The same requirement the x402_url answers (src/api/x402-pay.router.ts): auth-capture for a manual session.
+      const manual = p.captureMethod === 'manual' && deps.manualRequirements;
+      const requirements = manual ? deps.manualRequirements!(p, payTo, nowMs) : sessionRequirements(deps.port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }, nowMs);
       if (!requirements) continue; // expired or closing: no longer payable
+      if (q.scheme !== undefined && q.scheme !== requirements.scheme) continue;
       const extensions = sessionExtensions(p);
       if (q.extensions !== undefined && !(q.extensions in extensions)) continue;
       const name = await deps.merchantName(p);

@@ -5,10 +5,13 @@ import { AuthCaptures, type AuthCaptureRecord } from '../../src/x402/auth-captur
 import { ManualCaptureSessions, type ManualCaptureOptions } from '../../src/x402/auth-capture/manual-capture-sessions.js';
 
 /** The expiry sweep over a fake escrow: what it reads and closes, however many rows come first. */
-function sweepOver(collected: Set<string>, payments: { get: (id: string) => Promise<unknown> } = { get: async () => undefined }) {
+function sweepOver(collected: Set<string>, payments: { get: (id: string) => Promise<unknown> } = { get: async () => undefined }, receipts: Record<string, string> = {}) {
   const store = LowdbStore.inMemory();
   const ac = {
-    port: { paymentState: async (id: string) => ({ collected: collected.has(id), capturable: 0n, refundable: 0n }) },
+    port: {
+      paymentState: async (id: string) => ({ collected: collected.has(id), capturable: 0n, refundable: 0n }),
+      waitForReceipt: async (h: string) => ({ status: receipts[h] ?? 'timeout' }),
+    },
     // This sweep serves the live chain: test-mode rows are the other chain's.
     serves: (rec: Pick<AuthCaptureRecord, 'livemode'>) => rec.livemode !== false,
   };
@@ -76,5 +79,17 @@ describe('auth-capture expiry sweep', () => {
     await store.write(AuthCaptures, (t) => t.insert({ ...row('landed', 'authorizing', at(10)), paymentId: 'pay_1' }));
     await expect(sessions.sweep(NOW)).rejects.toBe(stopped);
     expect((await store.table(AuthCaptures).get('landed'))?.state).toBe('authorizing');
+  });
+
+  it('a capture sent before a crash: kept while its receipt is not in, forgotten when it reverted (nothing applied)', async () => {
+    const { store, sessions } = sweepOver(new Set(['a', 'b']), { get: async () => undefined }, { '0xreverted': 'reverted' });
+    await store.write(AuthCaptures, async (t) => {
+      await t.insert({ ...row('a', 'open', at(10)), paymentId: 'pay_a', inFlight: { step: 'capture', amount: '5', txHash: '0xpending' } });
+      // A full capture marks its record closed just before the payment is told.
+      await t.insert({ ...row('b', 'closed', at(10)), paymentId: 'pay_b', inFlight: { step: 'capture', amount: '5', txHash: '0xreverted' } });
+    });
+    expect(await sessions.sweep(NOW)).toBe(0);
+    expect((await store.table(AuthCaptures).get('a'))?.inFlight).toMatchObject({ txHash: '0xpending' });
+    expect((await store.table(AuthCaptures).get('b'))?.inFlight).toBeUndefined();
   });
 });

@@ -6,9 +6,11 @@
  * resolves the interrupted authorize from the escrow's state at start (`sweep:auth-capture`):
  * the payment is `authorized` with the whole amount held. The agent sending the same payment
  * again is charged nothing more; the merchant's capture then works once; each event exactly once.
+ * Likewise a capture mined while the process dies (FAULT_AUTH_CAPTURE_STEP=capture-mined) is applied to
+ * its payment by the next process's sweep from the capture's receipt, once.
  */
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, http, type Address } from 'viem';
 import { foundry } from 'viem/chains';
 import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
@@ -21,13 +23,13 @@ import { call, createMerchant } from '../helpers/service.js';
 import { newPayer } from './helpers.js';
 
 let db: TestDatabase | undefined;
-let chain: SharedChain | undefined;
-let nodes: Cluster | undefined;
-let client: pg.Client | undefined;
+let sharedChain: SharedChain | undefined;
+let sharedNodes: Cluster | undefined;
+let sharedClient: pg.Client | undefined;
 afterAll(async () => {
-  await client?.end();
-  await nodes?.stopAll();
-  await chain?.stop();
+  await sharedClient?.end();
+  await sharedNodes?.stopAll();
+  await sharedChain?.stop();
   await db?.drop();
 });
 
@@ -35,14 +37,18 @@ afterAll(async () => {
 const RELAYER = 1;
 
 describe('auth-capture: the service SIGKILLed between authorize and capture', () => {
-  it('loses nothing and charges nothing twice, whether the authorize was only sent or already mined', { timeout: 150_000 }, async () => {
+  beforeAll(async () => {
     db = await createDatabase();
-    chain = await startSharedChain();
+    const chain = (sharedChain = await startSharedChain());
     const deployer = createWalletClient({ account: devAccount(0), chain: { ...foundry, rpcUrls: { default: { http: [chain.rpcUrl] } } }, transport: http(chain.rpcUrl) });
     await ensureAuthCaptureEscrow(chain.publicClient as never, deployer as never);
-    nodes = cluster({ databaseUrl: db.url, chain, env: { AUTH_CAPTURE_HOLD: '5m', AUTH_CAPTURE_SWEEP_INTERVAL: '1s', RECONCILE_INTERVAL: '1h' } });
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
+    sharedNodes = cluster({ databaseUrl: db.url, chain, env: { AUTH_CAPTURE_HOLD: '5m', AUTH_CAPTURE_SWEEP_INTERVAL: '1s', RECONCILE_INTERVAL: '1h' } });
+    sharedClient = new pg.Client({ connectionString: db.url });
+    await sharedClient.connect();
+  }, 90_000);
+
+  it('loses nothing and charges nothing twice, whether the authorize was only sent or already mined', { timeout: 240_000 }, async () => {
+    const [chain, nodes, client] = [sharedChain!, sharedNodes!, sharedClient!];
     const bal = (a: Address) => chain!.publicClient.readContract({ address: chain!.tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [a] }) as Promise<bigint>;
     const events = async (id: string) =>
       (await client!.query<{ doc: { type: string } }>("SELECT doc FROM webhook_events WHERE doc->>'paymentId' = $1", [id])).rows.map((r) => r.doc.type).sort();
@@ -126,5 +132,47 @@ describe('auth-capture: the service SIGKILLed between authorize and capture', ()
       expect((await call(`${healthy.api}/v1/payments/${pay.id}`, { key: merchant.key })).body.status).toBe('captured');
       await healthy.stop();
     }
+  });
+
+  it('a capture mined while the service dies is applied to its payment by the next process, once', { timeout: 120_000 }, async () => {
+    const [chain, nodes, client] = [sharedChain!, sharedNodes!, sharedClient!];
+    const bal = (a: Address) => chain.publicClient.readContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [a] }) as Promise<bigint>;
+    const events = async (id: string) =>
+      (await client.query<{ doc: { type: string } }>("SELECT doc FROM webhook_events WHERE doc->>'paymentId' = $1", [id])).rows.map((r) => r.doc.type).sort();
+    const victim = await nodes.start('victim-capture', RELAYER, { FAULT_AUTH_CAPTURE_STEP: 'capture-mined' });
+    const merchant = await createMerchant(victim.api, 'Crash Capture');
+    const created = await call(`${victim.api}/v1/payments`, { key: merchant.key, body: { amount: 2, currency: 'USD', redirect_url: 'https://shop.example/done', capture_method: 'manual' } });
+    const pay = created.body as { id: string; x402_url: string; pay_to: Address };
+    const payer = newPayer();
+    await chain.mint(payer.address, 2_000_000n);
+    const network = 'eip155:31337' as const;
+    const x402 = x402Client.fromConfig({ schemes: [{ network, client: new AuthCaptureEvmScheme(payer as never) }], spendControls: { allowedAssets: [{ network, asset: chain.tokenAddress, maxAmountPerPayment: '100000000' }] } });
+    const paid = await wrapFetchWithPayment(fetch, x402)(new URL(new URL(pay.x402_url).pathname, new URL(victim.api).origin));
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    const merchantBefore = await bal(pay.pay_to);
+
+    // The merchant captures 1.50; the process dies right after the capture is mined, before the payment hears of it.
+    const lost = await call(`${victim.api}/v1/payments/${pay.id}/capture`, { key: merchant.key, body: { amount: 1.5 } }).catch(() => undefined);
+    expect(lost).toBeUndefined();
+    expect(victim.child.signalCode ?? (await victim.exited, victim.child.signalCode)).toBe('SIGKILL');
+    expect(await bal(pay.pay_to)).toBe(merchantBefore + 1_500_000n);
+    const row = (await client.query<{ doc: { status: string } }>("SELECT doc FROM payments WHERE doc->>'id' = $1", [pay.id])).rows[0]!.doc;
+    expect(row.status).toBe('authorized'); // the chain moved, the record did not
+
+    // The next process's sweep reads the capture's receipt and applies it: captured 1.50, 0.50 still held.
+    const healthy = await nodes.start('healthy-capture', RELAYER);
+    const captured = await until(async () => {
+      const p = (await call(`${healthy.api}/v1/payments/${pay.id}`, { key: merchant.key })).body;
+      return p.status === 'captured' ? p : undefined;
+    }, 'the interrupted capture applied', 30_000);
+    expect(captured).toMatchObject({ amount_captured: '1.5', amount_capturable: '0.5' });
+    // What is left can still be voided back to the payer; nothing was taken twice.
+    const v = await call(`${healthy.api}/v1/payments/${pay.id}/void`, { key: merchant.key, body: {} });
+    expect(v.status, JSON.stringify(v.body)).toBe(200);
+    expect(await bal(payer.address)).toBe(500_000n);
+    expect(await bal(pay.pay_to)).toBe(merchantBefore + 1_500_000n);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await events(pay.id)).toEqual(['payment.authorized', 'payment.captured', 'payment.voided']);
+    await healthy.stop();
   });
 });

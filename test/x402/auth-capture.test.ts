@@ -45,7 +45,7 @@ afterAll(async () => {
 
 const local = (url: string) => svc.url + new URL(url).pathname;
 
-const agentFetch = (signer: PrivateKeyAccount): typeof fetch => authCaptureFetch(signer, svc.deps.chain);
+const agentFetch = (signer: PrivateKeyAccount, sent?: Headers[]): typeof fetch => authCaptureFetch(signer, svc.deps.chain, sent);
 
 
 async function manualPayment(amount: number) {
@@ -80,8 +80,11 @@ describe('x402 auth-capture', () => {
     expect(req.scheme).toBe('auth-capture');
     expect(req.extra.captureAuthorizer).toBe(chain.relayerAddress);
 
-    const paid = await agentFetch(payer)(local(pay.x402_url));
+    const sent: Headers[] = [];
+    const paid = await agentFetch(payer, sent)(local(pay.x402_url));
     expect(paid.status, await paid.clone().text()).toBe(200);
+    const header = sent.map((h) => h.get('payment-signature')).find(Boolean)!;
+    const authorizeTx = JSON.parse(Buffer.from(paid.headers.get('payment-response')!, 'base64').toString()).transaction;
     const authorized = (await call(`${svc.api}/v1/payments/${pay.id}`, { key: merchant.key })).body;
     expect(authorized.status).toBe('authorized');
     expect(authorized.amount_capturable).toBe('2');
@@ -107,7 +110,11 @@ describe('x402 auth-capture', () => {
     // Voiding again moves nothing.
     expect((await call(`${svc.api}/v1/payments/${pay.id}/void`, { key: merchant.key, body: {} })).status).toBe(409);
     // The agent sending its payment again gets the same answer and moves nothing.
+    const again = await fetch(local(pay.x402_url), { headers: { 'PAYMENT-SIGNATURE': header } });
+    expect(again.status, await again.clone().text()).toBe(200);
+    expect(JSON.parse(Buffer.from(again.headers.get('payment-response')!, 'base64').toString()).transaction).toBe(authorizeTx);
     expect(await chain.balanceOf(payer.address)).toBe(4_250_000n);
+    expect(await chain.balanceOf(pay.pay_to)).toBe(750_000n);
 
     await until(() => (eventsOf(pay.id).length >= 3 ? true : undefined), 'events');
     await new Promise((r) => setTimeout(r, 500));

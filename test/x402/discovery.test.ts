@@ -10,7 +10,7 @@ import { x402Client, x402HTTPClient } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { withBazaar, extractDiscoveryInfo, validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { newPayer, payingFetch } from './helpers.js';
+import { authCaptureFetch, newPayer, payingFetch } from './helpers.js';
 
 let svc: TestService;
 let merchant: Merchant;
@@ -89,6 +89,51 @@ describe('bazaar discovery listing', () => {
     const paid = await payingFetch(funded, svc).fetch(local(a.x402_url));
     expect(paid.status).toBe(200);
     expect((await bazaar().listResources()).items.map((i) => i.resource)).toEqual([b.x402_url]);
+  });
+
+  it('lists a manual-capture session with the auth-capture requirement its x402_url answers; the real client pays it from the listing', async () => {
+    const m = await createPayment({ description: 'Held rental', discoverable: true, capture_method: 'manual' });
+    const item = (await bazaar().listResources()).items.find((i) => i.resource === m.x402_url)!;
+    expect(item, 'listed').toBeDefined();
+    const [req] = item.accepts as Array<{ scheme: string; amount: string; payTo: string; extra: Record<string, unknown> }>;
+    expect(req).toMatchObject({ scheme: 'auth-capture', amount: '1500000', payTo: m.pay_to });
+    expect(req!.extra).toMatchObject({ captureAuthorizer: svc.deps.chain.relayerAddress, captureMode: 'deferred' });
+    // The extension's scheme filter sees it as what it is.
+    expect((await bazaar().listResources({ scheme: 'auth-capture' })).items.map((i) => i.resource)).toEqual([m.x402_url]);
+    expect((await bazaar().listResources({ scheme: 'exact' })).items.map((i) => i.resource)).not.toContain(m.x402_url);
+
+    // The resource's own 402: the same requirement (its deadlines are "now + hold": the same second or the next) and the same bazaar.
+    const res = await fetch(local(m.x402_url));
+    expect(res.status).toBe(402);
+    const required = new x402HTTPClient(new x402Client()).getPaymentRequiredResponse((h) => res.headers.get(h), await res.json());
+    const [own] = required.accepts as unknown as Array<typeof req>;
+    const { captureDeadline: cd, refundDeadline: rd, ...rest } = own!.extra;
+    const { captureDeadline: lcd, refundDeadline: lrd, ...listedRest } = req!.extra;
+    expect({ ...own, extra: rest, maxTimeoutSeconds: 0 }).toEqual({ ...req, extra: listedRest, maxTimeoutSeconds: 0 });
+    expect(Number(cd) - Number(lcd)).toBeGreaterThanOrEqual(0);
+    expect(Number(cd) - Number(lcd)).toBeLessThanOrEqual(5);
+    expect(Number(rd) - Number(cd)).toBe(Number(lrd) - Number(lcd));
+    expect(required.extensions?.bazaar).toEqual(item.extensions!.bazaar);
+    expect(required.extensions).toHaveProperty('payment-identifier');
+
+    // An agent that found it pays it with the unmodified AuthCaptureEvmScheme client: authorized, unlisted.
+    const payer = newPayer();
+    expect((await svc.deps.chain.faucet(payer.address, 1_500_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const paid = await authCaptureFetch(payer, svc.deps.chain)(local(item.resource));
+    expect(paid.status, await paid.clone().text()).toBe(200);
+    expect((await call(`${svc.api}/v1/payments/${m.id}`, { key: merchant.key })).body.status).toBe('authorized');
+    expect((await bazaar().listResources()).items.map((i) => i.resource)).not.toContain(m.x402_url);
+  });
+
+  it('never lists a test-mode session, and its 402 declares no bazaar', async () => {
+    const made = await call(`${svc.api}/keys`, { cookie: merchant.cookie, body: { label: 'sandbox', mode: 'test' } });
+    expect(made.status).toBe(201);
+    const res = await call(`${svc.api}/v1/payments`, { key: made.body.key.secret, body: { amount: 1, currency: 'USD', redirect_url: 'https://shop.example/done', discoverable: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await bazaar().listResources()).items.map((i) => i.resource)).not.toContain(res.body.x402_url);
+    const own = await fetch(local(res.body.x402_url));
+    expect(own.status).toBe(402);
+    expect((await own.json()).extensions).not.toHaveProperty('bazaar');
   });
 
   it('is public and refuses a bad query with 400', async () => {

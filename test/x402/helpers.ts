@@ -87,13 +87,18 @@ export function payingFetch(signer: PrivateKeyAccount, svc: TestService, maxAtom
 }
 
 /** An agent's fetch that authorizes (holds) with `signer` through the real @x402/fetch + AuthCaptureEvmScheme on `chain`. */
-export function authCaptureFetch(signer: PrivateKeyAccount, chain: { chainId: number; tokenAddress: string }): typeof fetch {
+export function authCaptureFetch(signer: PrivateKeyAccount, chain: { chainId: number; tokenAddress: string }, sent?: Headers[]): typeof fetch {
   const network = `eip155:${chain.chainId}` as const;
   const client = x402Client.fromConfig({
     schemes: [{ network, client: new AuthCaptureEvmScheme(signer as never) }],
     spendControls: { allowedAssets: [{ network, asset: chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
   });
-  return wrapFetchWithPayment(fetch, client);
+  const recording: typeof fetch = async (input, init) => {
+    const req = new Request(input as RequestInfo, init);
+    sent?.push(req.headers);
+    return fetch(req);
+  };
+  return wrapFetchWithPayment(recording, client);
 }
 
 /** Polls `fn` every 100 ms until it gives a value. */

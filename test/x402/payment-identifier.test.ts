@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, PrivateKeyAccount } from 'viem';
 import { x402Client, x402HTTPClient, decodePaymentResponseHeader } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
 import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, generatePaymentId, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { newPayer, signedRequest, startResourceServer, type ResourceServer } from './helpers.js';
@@ -37,10 +38,10 @@ async function funded(amount: bigint) {
 }
 
 /** The agent side: the real client signs for the 402 at `url` and adds `id` through the extension's helper. */
-async function paymentHeader(signer: PrivateKeyAccount, url: string, id: string): Promise<string> {
+async function paymentHeader(signer: PrivateKeyAccount, url: string, id: string, scheme: 'exact' | 'auth-capture' = 'exact'): Promise<string> {
   const network = `eip155:${svc.deps.chain.chainId}` as const;
   const client = x402Client.fromConfig({
-    schemes: [{ network, client: new ExactEvmScheme(signer) }],
+    schemes: [{ network, client: scheme === 'exact' ? new ExactEvmScheme(signer) : new AuthCaptureEvmScheme(signer as never) }],
     spendControls: { allowedAssets: [{ network, asset: svc.deps.chain.tokenAddress, maxAmountPerPayment: '100000000' }] },
   });
   client.onBeforePaymentCreation(async (ctx) => {
@@ -151,9 +152,60 @@ describe("payment-identifier at a session's x402_url", () => {
   });
 });
 
+describe("payment-identifier at a manual-capture session's x402_url (auth-capture authorize)", () => {
+  const local = (url: string) => svc.url + new URL(url).pathname;
+  const manual = async () => {
+    const created = await call(`${svc.api}/v1/payments`, { key: merchant.key, body: { amount: 2, currency: 'USD', redirect_url: 'https://shop.example/done', capture_method: 'manual' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return { id: created.body.id as string, url: local(created.body.x402_url), payTo: created.body.pay_to as Address };
+  };
+
+  it('declares the extension; 20 retries at once hold the money once, one payment.authorized; another payload under the id is 409', async () => {
+    const chain = svc.deps.chain;
+    const s = await manual();
+    const payer = await funded(5_000_000n);
+    const id = generatePaymentId();
+    const header = await paymentHeader(payer, s.url, id, 'auth-capture');
+    const merchantBefore = await chain.balanceOf(s.payTo);
+    const results = await Promise.all(Array.from({ length: 20 }, () => fetch(s.url, { headers: { 'PAYMENT-SIGNATURE': header } })));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const hashes = new Set(results.map((r) => decodePaymentResponseHeader(r.headers.get('payment-response')!).transaction));
+    expect(hashes.size).toBe(1);
+    expect(await chain.balanceOf(payer.address)).toBe(3_000_000n);
+    expect(await chain.balanceOf(s.payTo)).toBe(merchantBefore); // held, not the merchant's
+    const p = (await call(`${svc.api}/v1/payments/${s.id}`, { key: merchant.key })).body;
+    expect(p).toMatchObject({ status: 'authorized', amount_capturable: '2' });
+    // A later retry: the first answer again.
+    const later = await fetch(s.url, { headers: { 'PAYMENT-SIGNATURE': header } });
+    expect(later.status).toBe(200);
+    expect(decodePaymentResponseHeader(later.headers.get('payment-response')!).transaction).toBe([...hashes][0]);
+
+    // Another authorization (new salt and nonce) under the same id: 409, nothing more held.
+    const other = await call(s.url, { headers: { 'PAYMENT-SIGNATURE': await otherPayload(payer, header, id, 'auth-capture') } });
+    expect(other.status).toBe(409);
+    expect(other.body.reason).toBe('payment_identifier_conflict');
+    expect(await chain.balanceOf(payer.address)).toBe(3_000_000n);
+    const events = (await call(`${svc.api}/v1/events?payment=${s.id}`, { key: merchant.key })).body.data.map((e: { type: string }) => e.type);
+    expect(events).toEqual(['payment.authorized']);
+  });
+
+  it('refuses a malformed identifier with 400 and holds nothing', async () => {
+    const s = await manual();
+    const payer = await funded(2_000_000n);
+    const good = await paymentHeader(payer, s.url, generatePaymentId(), 'auth-capture');
+    const sent = JSON.parse(Buffer.from(good, 'base64').toString('utf8'));
+    sent.extensions[PAYMENT_IDENTIFIER].info.id = 'short';
+    const bad = await call(s.url, { headers: { 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(sent)).toString('base64') } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.reason).toBe('invalid_payment_identifier');
+    expect(await svc.deps.chain.balanceOf(payer.address)).toBe(2_000_000n);
+    expect((await call(`${svc.api}/v1/payments/${s.id}`, { key: merchant.key })).body.status).toBe('pending');
+  });
+});
+
 /** A second authorization for the same terms (a new nonce) carrying `id`, built from a sent header. */
-async function otherPayload(signer: PrivateKeyAccount, header: string, id: string): Promise<string> {
+async function otherPayload(signer: PrivateKeyAccount, header: string, id: string, scheme: 'exact' | 'auth-capture' = 'exact'): Promise<string> {
   const sent = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
-  const made = await new ExactEvmScheme(signer).createPaymentPayload(2, sent.accepted);
+  const made = await (scheme === 'exact' ? new ExactEvmScheme(signer) : new AuthCaptureEvmScheme(signer as never)).createPaymentPayload(2, sent.accepted);
   return Buffer.from(JSON.stringify({ ...sent, payload: made.payload, extensions: { ...sent.extensions, [PAYMENT_IDENTIFIER]: { ...sent.extensions[PAYMENT_IDENTIFIER], info: { required: false, id } } } })).toString('base64');
 }

@@ -121,10 +121,33 @@ export class ManualCaptureSessions {
   private async step(p: Payment, type: 'capture' | 'void', amount?: bigint): Promise<StepResult> {
     const rec = await this.o.ac.record(p.paymentInfoHash!);
     if (!rec) return { ok: false, status: 409, reason: 'not_capturable', message: 'The authorization record is missing.' };
-    const settle = await this.o.ac.settle({ accountId: rec.accountId, paymentId: p.id }, await this.lifecycleRequest(rec, type, amount));
+    // Durable before the receipt is awaited: a crash from here to the payment's update is finished by the sweep.
+    const onSent = (txHash: Hex) => this.o.store.write(AuthCaptures, (t) => t.update(rec.id, { inFlight: { step: type, amount: (amount ?? 0n).toString(), txHash }, updatedAt: nowIso() })).then(() => undefined);
+    const settle = await this.o.ac.settle({ accountId: rec.accountId, paymentId: p.id }, await this.lifecycleRequest(rec, type, amount), { onSent });
     if (!settle.success) return { ok: false, status: settle.errorReason === 'settlement_pending' ? 202 : 409, reason: settle.errorReason ?? 'unexpected_settle_error', message: settle.errorMessage ?? '', settle };
     const payment = await this.apply(p.id, rec, type, settle.transaction, BigInt(settle.amount ?? '0'));
+    await this.landed(rec.id, settle.transaction);
     return { ok: true, payment: payment ?? (await this.o.payments.get(p.id))!, settle };
+  }
+
+  /** The in-flight step `txHash` is on the payment (or never will be): forget it. */
+  private landed(id: string, txHash: string): Promise<void> {
+    return this.o.store
+      .write(AuthCaptures, async (t) => {
+        const r = await t.get(id);
+        if (r?.inFlight?.txHash === txHash) await t.update(id, { inFlight: undefined, updatedAt: nowIso() });
+      })
+      .catch((err: unknown) => this.o.logger.warn({ err, id }, 'auth-capture in-flight mark not cleared'));
+  }
+
+  /** A capture or void sent before a crash: applied to its payment once its receipt says it succeeded. */
+  private async finishInFlight(rec: AuthCaptureRecord): Promise<boolean> {
+    const f = rec.inFlight;
+    if (!f || !rec.paymentId) return false;
+    const r = await this.o.ac.port.waitForReceipt(f.txHash as Hex, 1_000).catch(() => undefined);
+    if (r?.status === 'success') await this.apply(rec.paymentId, rec, f.step, f.txHash, BigInt(f.amount));
+    if (r?.status === 'success' || r?.status === 'reverted') await this.landed(rec.id, f.txHash);
+    return r?.status === 'success';
   }
 
   /** A lifecycle payload for the stored PaymentInfo, against the escrow's current balances; consent is ours (delegated). */
@@ -204,6 +227,16 @@ export class ManualCaptureSessions {
         await this.o.store.write(AuthCaptures, (w) => w.update(rec.id, { state: 'open', updatedAt: nowIso() }));
         n++;
       }
+    }
+    // A capture or void a crash left sent but not applied (any deadline): finish it first.
+    for await (const page of rangePages(t, { state: 'open' }, { field: 'captureDeadline', limit: SWEEP_PAGE })) {
+      for (const rec of page.filter((r) => mine(r) && r.inFlight)) if (await this.finishInFlight(rec)) n++;
+    }
+    // (A full capture or a void marks its record `closed` just before the payment is told; such a step is
+    // at most a day past its capture deadline, when the expiry void runs.)
+    const dayAgo = { value: new Date(nowMs - 86_400_000).toISOString(), id: '' };
+    for await (const page of rangePages(t, { state: 'closed' }, { field: 'captureDeadline', after: dayAgo, limit: SWEEP_PAGE })) {
+      for (const rec of page.filter((r) => mine(r) && r.inFlight)) if (await this.finishInFlight(rec)) n++;
     }
     for await (const page of rangePages(t, { state: 'open' }, { field: 'captureDeadline', atMost: now, limit: SWEEP_PAGE })) {
       for (const rec of page.filter(mine)) {

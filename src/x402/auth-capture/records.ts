@@ -22,6 +22,11 @@ export interface AuthCaptureRecord extends Row {
   /** `authorizing` until the authorize receipt is in; `open` while something may be held; `closed` once nothing is. */
   state: 'authorizing' | 'open' | 'closed';
   authorizeTx?: string;
+  /**
+   * A checkout session's capture or void that was sent and not yet applied to its payment: kept from
+   * the send until the payment has it, so a crash in between is finished by the sweep from the receipt.
+   */
+  inFlight?: { step: 'capture' | 'void'; amount: string; txHash: string };
   /** ISO time of `authorizationExpiry`: the expiry pass voids what is still held then. */
   captureDeadline: string;
   createdAt: string;
