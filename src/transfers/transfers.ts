@@ -10,7 +10,7 @@ import type { RelayAttempt } from '../chain/owned-relay.js';
 import type { Tx } from '../store/index.js';
 import type { MoveRequest } from '../wallet/custodial-move.js';
 import { attemptFor, moveWithFeeOnce, signWithFee, type FeeRequest, type PreparedMove } from '../wallet/custodial-fee-move.js';
-import { holdKey, settleHold } from '../wallet/holds.js';
+import { holdKey, readFunds, settleHold } from '../wallet/holds.js';
 import { holdAndSubmit, type SubmitDeps } from './transfer-submit.js';
 import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
@@ -189,6 +189,9 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     const now = this.now();
     const row = this.newRow(p.preview, input, meta, now);
     const spend = meta.spend;
+    // The balance read starts now and overlaps the signatures (one chain round trip off the turn).
+    const firstRead = readFunds(this.store, this.chain, row.fromAddress as Address);
+    firstRead.catch(() => {}); // read (and answered as chain_unavailable) by holdAndSubmit
     // Signed before the transaction (no chain call inside one), so the attempt opens with the row.
     const attempts = this.opts.attempts;
     const sign = this.withFee(row) && attempts?.open ? await signWithFee(this.chain, this.moveOf(row), this.feeOf(row)) : undefined;
@@ -210,7 +213,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
         if (!opened) throw new Error(`relay attempt of new transfer ${row.id} already open`);
       }
       return inserted;
-    });
+    }, firstRead);
     if (!submitted.ok) return submitted;
     return this.execute(submitted.transfer, sender, signed && opened ? { signed, opened } : {}, spend);
   }
