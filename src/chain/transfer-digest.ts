@@ -7,20 +7,13 @@
  * `hashTypedData` (test/chain/transfer-digest.unit.test.ts), so the signature is too.
  */
 import { concat, encodeAbiParameters, hashDomain, keccak256, type Hex } from 'viem';
-import type { Eip712Domain, TransferAuthorization } from './authorization.js';
+import { EIP712_DOMAIN_TYPE, type Eip712Domain, type TransferAuthorization } from './authorization.js';
 
 const TYPEHASH = keccak256(
   new TextEncoder().encode('TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)'),
 );
 
-const DOMAIN_TYPES = {
-  EIP712Domain: [
-    { name: 'name', type: 'string' },
-    { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
-} as const;
+const DOMAIN_TYPES = { EIP712Domain: EIP712_DOMAIN_TYPE };
 
 /**
  * Domain separators by every field of the domain (a process signs for one or two tokens; the
