@@ -133,6 +133,19 @@ describe('the API door', () => {
     expect(await svc.deps.transfers.history(m.accountId, { limit: 50 })).toHaveLength(5);
   });
 
+  it('a claim link (a phone with no account) is under the caps too: it reserves on its own before the money moves', async () => {
+    const m = await merchant('Claim Shop', '50');
+    await putPolicy(m, { usd: { daily: '5' } }, { path: `/keys/${m.keyId}/policy` });
+    const first = await settle(m, { message: 'send 3 USD to +254712000901' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ ok: true, action: 'transfer', transfer: { type: 'claim', status: 'open' } });
+    const over = await settle(m, { message: 'send 3 USD to +254712000902' });
+    expect(over.status).toBe(422);
+    expect(over.body.reason).toBe('policy_over_cap');
+    const rows = await svc.deps.store.table(SpendReservations).findMany({ accountId: m.accountId });
+    expect(rows.map((r) => r.status)).toEqual(['committed']);
+  });
+
   it('the breaker pauses the key after N refusals: 429 with Retry-After and a plain reason', async () => {
     const m = await merchant('Loop Shop', '5');
     await putPolicy(m, { usd: { per_transaction: '2' }, breaker: { max_failures: 3, window_seconds: 60, cooldown_seconds: 90 } });
