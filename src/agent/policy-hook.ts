@@ -4,7 +4,7 @@
  * (reserve, then commit or release). Without a hook (the agent's own unit tests) every call goes on.
  */
 import type { FxService } from '../fx/rates.js';
-import type { Admission, SpendGuard } from '../policies/guard.js';
+import type { Admission, SpendGuard, SpendSlot } from '../policies/guard.js';
 import { amountOf, type Spend } from '../policies/valuation.js';
 import type { Payment } from '../payments/payments.js';
 import type { ToolCall, ToolInput } from './tool-inputs.js';
@@ -76,9 +76,11 @@ export function refusalOutcome(call: ToolCall, a: Extract<Admission, { kind: 're
 
 /** Runs a call through its handler under the policies; `person`: the signed-in person confirmed it. */
 export async function runGoverned(hook: PolicyHook | undefined, handlers: ToolHandlers, call: ToolCall, ctx: ToolContext, person: boolean): Promise<ToolOutcome> {
-  const exec = () => executeCall(handlers, call, ctx);
+  const exec = (slot?: SpendSlot) => executeCall(handlers, call, slot ? { ...ctx, spendSlot: slot } : ctx);
   const spend = hook ? await valueCall(hook, call, ctx) : undefined;
   if (!hook || !spend) return exec();
-  const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person });
+  // A handler that writes the reservation in its own transactions says so (ToolRun.spendInAction).
+  const inAction = handlers[call.name].spendInAction === true;
+  const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person, inAction });
   return 'refused' in ran ? refusalOutcome(call, ran.refused) : ran.outcome;
 }

@@ -3,9 +3,10 @@
  * authorization the service signs for a custodial wallet, with a validity window taken from
  * chain time. Relaying is the submitter's job.
  */
-import { type Hex } from 'viem';
+import { type Hex, type PrivateKeyAccount } from 'viem';
 import { fail, type Fail, type Ok } from '../lib/results.js';
-import { buildTransferTypedData, type Eip712Domain, type TransferAuthorization } from './authorization.js';
+import type { Eip712Domain, TransferAuthorization } from './authorization.js';
+import { transferAuthorizationDigest } from './transfer-digest.js';
 import { wallSeconds, type LatestBlockCache } from './node-reads.js';
 import { VerifyReason, type CustodialTransferParams } from './chain-results.js';
 import type { CustodialKeyring } from './wallet-secrets.js';
@@ -25,7 +26,12 @@ export async function signAsCustodial(ctx: CustodialContext, index: number, auth
   if (account.address.toLowerCase() !== auth.from.toLowerCase()) {
     throw new Error(`custodial wallet ${index} is not the authorizer ${auth.from}`);
   }
-  return account.signTypedData(buildTransferTypedData(ctx.eip712Domain, auth).typedData);
+  return signDigest(account, ctx.eip712Domain, auth);
+}
+
+/** The same signature as `account.signTypedData(buildTransferTypedData(domain, auth).typedData)`, hashed the short way (transfer-digest.ts). */
+function signDigest(account: PrivateKeyAccount, domain: Eip712Domain, auth: TransferAuthorization): Promise<Hex> {
+  return account.sign({ hash: transferAuthorizationDigest(domain, auth) });
 }
 
 /** A custodial authorization valid from chain time (see custodialValidity), signed; fails only when the chain cannot be reached. */
@@ -43,7 +49,7 @@ export async function signCustodialAuthorization(
     ...custodialValidity(latest.timestamp, wallSeconds()),
     nonce: params.nonce.toLowerCase() as Hex,
   };
-  const signature = await account.signTypedData(buildTransferTypedData(ctx.eip712Domain, auth).typedData);
+  const signature = await signDigest(account, ctx.eip712Domain, auth);
   return { ok: true, auth, signature };
 }
 

@@ -6,7 +6,7 @@
  * (API, chat, Telegram, MCP), the same rules hold.
  */
 import type { Logger } from 'pino';
-import { rangePages, type ReadTable, type Store } from '../store/index.js';
+import { rangePages, type ReadTable, type Store, type Tx } from '../store/index.js';
 import { newId } from '../lib/ids.js';
 import { CircuitBreaker } from './breaker.js';
 import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './policy-reasons.js';
@@ -45,6 +45,41 @@ export interface SpendGuardDeps {
 }
 
 type Refused = Extract<Admission, { kind: 'refuse' }>;
+
+/**
+ * The reservation handed to an action that writes it in its own store transaction (the
+ * transfer's hold), instead of one commit before the action and one after it
+ * (docs/performance.md, "agent turn: the reservation in the transfer's transaction").
+ * `reserveIn` checks every rolling cap and inserts the reservation in the action's transaction,
+ * before the action holds or moves anything: concurrent actions are serialised by the store
+ * exactly as `reserve` is, so together they never exceed a cap. Over a cap it throws
+ * `SpendRefused`, which aborts the action's transaction (nothing held, no row written).
+ * `finishIn` marks it in the transaction that records the action's outcome, with the same rule
+ * as `run` (committed when it went through, released when it failed, kept when not known).
+ * A path of the action that cannot write it in a transaction of its own calls `reserveNow`
+ * (its own commit, as `run` does) before it moves money.
+ */
+export interface SpendSlot {
+  reserveIn(tx: Tx): Promise<void>;
+  finishIn(tx: Tx, outcome: ActionOutcome): Promise<void>;
+  /** false: refused (the action must move nothing and return; `run` answers with the refusal). */
+  reserveNow(): Promise<boolean>;
+}
+
+/** Thrown by `SpendSlot.reserveIn` over a cap: aborts the action's transaction. */
+export class SpendRefused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+    this.name = 'SpendRefused';
+  }
+}
+
+/** What a slot went through, read by `run` after the action. */
+interface SlotState {
+  reservedId?: string;
+  finished?: boolean;
+  refusal?: Refusal;
+}
 
 const LONGEST_WINDOW_MS = WINDOW_MS.monthly;
 const PAGE = 500;
@@ -86,14 +121,24 @@ export class SpendGuard {
     return held ? { kind: 'hold', message: held.message } : { kind: 'go' };
   }
 
-  /** Runs a call under the policies: reserve, then commit or release (see the module comment). */
-  async run<T extends ActionOutcome>(spend: Spend, who: PolicyCaller, exec: () => Promise<T>, opts: { byPerson: boolean }): Promise<{ refused: Refused } | { outcome: T }> {
+  /**
+   * Runs a call under the policies: reserve, then commit or release (see the module comment).
+   * `inAction`: the call writes the reservation in its own transaction through the slot `exec`
+   * is given (SpendSlot); otherwise it is written here before `exec` and marked after it.
+   */
+  async run<T extends ActionOutcome>(
+    spend: Spend,
+    who: PolicyCaller,
+    exec: (slot?: SpendSlot) => Promise<T>,
+    opts: { byPerson: boolean; inAction?: boolean },
+  ): Promise<{ refused: Refused } | { outcome: T }> {
     const paused = await this.paused(spend, who, opts);
     if (paused) return { refused: paused };
     const policies = await this.policiesFor(who);
     const staticRefusal = checkStatic(spend, policies, await this.recipientIds(spend, who)) ?? (opts.byPerson ? undefined : overThreshold(spend, policies));
     if (staticRefusal) return { refused: await this.refuse(staticRefusal, spend, who, opts, policies) };
     if (!spend.amount) return { outcome: await this.watch(await exec(), spend, who, opts, policies) };
+    if (opts.inAction) return this.runInAction(spend, who, exec, opts, policies);
 
     const reserved = await this.reserve(spend, who, policies);
     if (!reserved.ok) return { refused: await this.refuse(reserved, spend, who, opts, policies) };
@@ -105,11 +150,68 @@ export class SpendGuard {
       await this.noteFailure(who, opts, policies);
       throw err;
     }
-    const status = outcome.ok ? 'committed' : UNKNOWN_OUTCOME_REASONS.has(outcome.reason ?? '') ? undefined : 'released';
+    const status = this.endStatus(outcome);
     if (status) {
       await this.deps.store.write(SpendReservations, (t) => t.update(reserved.id, { status, updatedAt: this.now().toISOString() }, { status: 'reserved' }));
     }
     return { outcome: await this.watch(outcome, spend, who, opts, policies) };
+  }
+
+  /** `run` for a call that writes its reservation in its own transactions (SpendSlot). */
+  private async runInAction<T extends ActionOutcome>(
+    spend: Spend,
+    who: PolicyCaller,
+    exec: (slot?: SpendSlot) => Promise<T>,
+    opts: { byPerson: boolean },
+    policies: ScopedPolicy[],
+  ): Promise<{ refused: Refused } | { outcome: T }> {
+    const livemode = await this.livemodeOf(who);
+    const state: SlotState = {};
+    const slot: SpendSlot = {
+      reserveIn: async (tx) => {
+        // A retried transaction (PostgreSQL) runs this again: the last attempt's row is the one.
+        state.refusal = undefined;
+        const r = await this.reserveInTx(tx, spend, who, policies, livemode);
+        if (!r.ok) {
+          state.refusal = r;
+          throw new SpendRefused(r);
+        }
+        state.reservedId = r.id;
+      },
+      finishIn: async (tx, outcome) => {
+        const status = this.endStatus(outcome);
+        if (state.reservedId && status) await tx.table(SpendReservations).update(state.reservedId, { status, updatedAt: this.now().toISOString() }, { status: 'reserved' });
+        state.finished = true;
+      },
+      reserveNow: async () => {
+        const r = await this.reserve(spend, who, policies);
+        if (!r.ok) state.refusal = r;
+        else state.reservedId = r.id;
+        return r.ok;
+      },
+    };
+    let outcome: T;
+    try {
+      outcome = await exec(slot);
+    } catch (err) {
+      if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
+      // Whether money moved is not known: the reservation (if any) stays.
+      await this.noteFailure(who, opts, policies);
+      throw err;
+    }
+    if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
+    // Reserved but not marked by the action (a path that reserved on its own): marked here.
+    const status = this.endStatus(outcome);
+    if (state.reservedId && !state.finished && status) {
+      const id = state.reservedId;
+      await this.deps.store.write(SpendReservations, (t) => t.update(id, { status, updatedAt: this.now().toISOString() }, { status: 'reserved' }));
+    }
+    return { outcome: await this.watch(outcome, spend, who, opts, policies) };
+  }
+
+  /** A reservation's end after its action: spent, given back, or kept while the outcome is not known. */
+  private endStatus(outcome: ActionOutcome): 'committed' | 'released' | undefined {
+    return outcome.ok ? 'committed' : UNKNOWN_OUTCOME_REASONS.has(outcome.reason ?? '') ? undefined : 'released';
   }
 
   /**
@@ -118,29 +220,32 @@ export class SpendGuard {
    * PostgreSQL at SERIALIZABLE retries the loser), so together they never exceed a cap.
    */
   private async reserve(spend: Spend, who: PolicyCaller, policies: ScopedPolicy[]): Promise<{ ok: true; id: string } | ({ ok: false } & Refusal)> {
-    const amount = spend.amount!;
     const livemode = await this.livemodeOf(who);
-    return this.deps.store.transaction(async (tx) => {
-      const now = this.now();
-      const t = tx.table(SpendReservations);
-      const rows = await this.recent(who.accountId, livemode, t);
-      const over = checkRolling(spend, policies, rows, now);
-      if (over) return { ok: false as const, ...over };
-      const row = await t.insert({
-        id: newId('spr'),
-        accountId: who.accountId,
-        ...(who.keyId ? { keyId: who.keyId } : {}),
-        action: spend.action,
-        usd: amount.usdMicro.toString(),
-        currency: amount.currency,
-        minor: amount.minor.toString(),
-        status: 'reserved',
-        livemode,
-        createdAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-      });
-      return { ok: true as const, id: row.id };
+    return this.deps.store.transaction((tx) => this.reserveInTx(tx, spend, who, policies, livemode));
+  }
+
+  /** `reserve`'s check and insert, in the given transaction (its own, or the action's). */
+  private async reserveInTx(tx: Tx, spend: Spend, who: PolicyCaller, policies: ScopedPolicy[], livemode: boolean): Promise<{ ok: true; id: string } | ({ ok: false } & Refusal)> {
+    const amount = spend.amount!;
+    const now = this.now();
+    const t = tx.table(SpendReservations);
+    const rows = await this.recent(who.accountId, livemode, t);
+    const over = checkRolling(spend, policies, rows, now);
+    if (over) return { ok: false as const, ...over };
+    const row = await t.insert({
+      id: newId('spr'),
+      accountId: who.accountId,
+      ...(who.keyId ? { keyId: who.keyId } : {}),
+      action: spend.action,
+      usd: amount.usdMicro.toString(),
+      currency: amount.currency,
+      minor: amount.minor.toString(),
+      status: 'reserved',
+      livemode,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
     });
+    return { ok: true as const, id: row.id };
   }
 
   /** The call's mode: its key's (a test key spends test money); the person's own doors are live. */

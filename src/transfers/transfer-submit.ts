@@ -5,7 +5,7 @@ import { nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { Limits } from '../limits/limits.js';
 import type { Store, Tx } from '../store/index.js';
-import { holdKey, withWalletFunds } from '../wallet/holds.js';
+import { holdKey, withWalletFunds, type FundsSnapshot } from '../wallet/holds.js';
 import type { Transfer } from './transfer-row.js';
 
 /**
@@ -32,6 +32,8 @@ export async function holdAndSubmit(
   sender: Account,
   now: Date,
   write: (tx: Tx, patch: Partial<Transfer>) => Promise<Transfer | undefined>,
+  /** The balance read, already started by the caller (withWalletFunds' `firstRead`). */
+  firstRead?: Promise<FundsSnapshot>,
 ): Promise<Result<{ transfer: Transfer }, 'insufficient_balance' | 'over_limit' | 'chain_unavailable'>> {
   const totalDebit = BigInt(t.totalDebit);
   const done = await withWalletFunds(deps.store, deps.chain, t.fromAddress as Address, async (tx, funds) => {
@@ -51,7 +53,7 @@ export async function holdAndSubmit(
     }
     const row = await write(tx, { status: 'submitted', reservation: reserved.reservation, submittedAt: nowIso(), updatedAt: nowIso() });
     return { ok: true as const, transfer: row! };
-  });
+  }, firstRead);
   if (!done.ok && done.reason === 'chain_unavailable') {
     return fail('chain_unavailable', 'The network is not reachable right now; nothing was sent. Try again shortly.');
   }

@@ -10,7 +10,7 @@ import type { RelayAttempt } from '../chain/owned-relay.js';
 import type { Tx } from '../store/index.js';
 import type { MoveRequest } from '../wallet/custodial-move.js';
 import { attemptFor, moveWithFeeOnce, signWithFee, type FeeRequest, type PreparedMove } from '../wallet/custodial-fee-move.js';
-import { holdKey, settleHold } from '../wallet/holds.js';
+import { holdKey, readFunds, settleHold } from '../wallet/holds.js';
 import { holdAndSubmit, type SubmitDeps } from './transfer-submit.js';
 import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
@@ -44,6 +44,16 @@ export type TransferFailure =
   | (typeof TransferReason)[keyof typeof TransferReason];
 
 /** What the Telegram bridge needs to tell the recipient. */
+/**
+ * A spend-policy reservation written in the transfer's own transactions (the guard's SpendSlot,
+ * src/policies/guard.ts): `reserveIn` in the one that holds the money (it throws over a cap,
+ * which aborts it), `finishIn` in the one that records the outcome.
+ */
+export interface SpendInTx {
+  reserveIn(tx: Tx): Promise<void>;
+  finishIn(tx: Tx, outcome: { ok: boolean; reason?: string }): Promise<void>;
+}
+
 export interface TransferSettledEvent {
   transfer: Transfer;
   sender: Account;
@@ -171,22 +181,29 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   async send(
     accountId: string,
     input: SendTransferInput,
-    meta: { requestId?: string } = {},
+    meta: { requestId?: string; spend?: SpendInTx } = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const p = await this.preview(accountId, input);
     if (!p.ok) return p;
     const sender = p.preview.sender;
     const now = this.now();
     const row = this.newRow(p.preview, input, meta, now);
+    const spend = meta.spend;
+    // The balance read starts now and overlaps the signatures (one chain round trip off the turn).
+    const firstRead = readFunds(this.store, this.chain, row.fromAddress as Address);
+    firstRead.catch(() => {}); // read (and answered as chain_unavailable) by holdAndSubmit
     // Signed before the transaction (no chain call inside one), so the attempt opens with the row.
     const attempts = this.opts.attempts;
     const sign = this.withFee(row) && attempts?.open ? await signWithFee(this.chain, this.moveOf(row), this.feeOf(row)) : undefined;
     const signed = sign?.ok ? sign.signed : undefined;
     let opened: RelayAttempt | undefined;
     const submitted = await holdAndSubmit(this.submitDeps, row, sender, now, async (tx, patch) => {
+      // The spend policy's reservation first: over a cap, it aborts this transaction.
+      await spend?.reserveIn(tx);
       const t = tx.table(Transfers);
       if (patch.status === 'failed') {
         await t.insert({ ...row, ...patch });
+        await spend?.finishIn(tx, { ok: false, ...(patch.failureReason ? { reason: patch.failureReason } : {}) });
         return undefined;
       }
       const inserted = await t.insert({ ...row, ...patch });
@@ -196,9 +213,9 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
         if (!opened) throw new Error(`relay attempt of new transfer ${row.id} already open`);
       }
       return inserted;
-    });
+    }, firstRead);
     if (!submitted.ok) return submitted;
-    return this.execute(submitted.transfer, sender, signed && opened ? { signed, opened } : {});
+    return this.execute(submitted.transfer, sender, signed && opened ? { signed, opened } : {}, spend);
   }
 
   /**
@@ -280,7 +297,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     return this.chain.batchTransfers && t.feeStatus === 'pending' && BigInt(t.fee) > 0n;
   }
 
-  private async execute(transfer: Transfer, sender: Account, prepared: PreparedMove = {}): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+  private async execute(transfer: Transfer, sender: Account, prepared: PreparedMove = {}, spend?: SpendInTx): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const move = this.moveOf(transfer);
     const withFee = this.withFee(transfer);
     // The relay attempt's answer is written with the outcome below (one commit fewer).
@@ -291,17 +308,24 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     // `withFee`: the fee moved in the same transaction as the principal (all or none). The
     // principal left the wallet (with its fee when batched); an unpaid fee stays held until it
     // moves too, and never follows a failed principal.
+    const failure = outcome.status === 'failed' ? moveFailure(outcome, { rejected: TransferReason.transferFailed, thing: 'transfer', done: 'sent' }) : undefined;
+    // The relay attempt's answer and the spend reservation's end, with the outcome (commits fewer).
+    const alsoIn =
+      answer || spend
+        ? async (tx: Tx) => {
+            await answer?.(tx);
+            await spend?.finishIn(tx, failure ? { ok: false, reason: failure.reason } : { ok: true });
+          }
+        : undefined;
     const recorded = await recordUserMove<Transfer>(this.store, outcome, {
       ...submittedMove(Transfers, transfer, 'transfer'),
       moved: BigInt(transfer.stablecoinAmount) + (withFee ? BigInt(transfer.fee) : 0n),
       settled: (txHash, at) => ({ status: 'settled', txHash, ...(withFee ? { feeStatus: 'settled', feeTxHash: txHash } : {}), settledAt: at }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message, feeStatus: 'none' }),
-      ...(answer ? { alsoIn: answer } : {}),
+      ...(alsoIn ? { alsoIn } : {}),
     });
     let row = recorded.row;
-    if (outcome.status === 'failed') {
-      return moveFailure(outcome, { rejected: TransferReason.transferFailed, thing: 'transfer', done: 'sent' });
-    }
+    if (failure) return failure;
     if (outcome.status === 'settled') {
       if (!withFee) row = await this.collectFee(row);
       // Only the call that moved the row to `settled` notifies: the recipient hears once.

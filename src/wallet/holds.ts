@@ -99,15 +99,13 @@ export async function withWalletFunds<R>(
   chain: ChainPort,
   address: Address,
   fn: (tx: Tx, funds: WalletFunds) => Promise<R>,
+  /** The first read, started earlier by the caller (`readFunds`), e.g. while it signs. */
+  firstRead?: Promise<FundsSnapshot>,
 ): Promise<R | Fail<'chain_unavailable'>> {
   for (let attempt = 1; ; attempt++) {
     let snapshot: FundsSnapshot;
     try {
-      // Order matters: the mark first, so every settlement the mark includes happened
-      // before the balance read started.
-      const row = await store.table(WalletHoldsTable).get(idOf(address));
-      const movedMark = row ? BigInt(row.moved) : 0n;
-      snapshot = { balance: await chain.balanceOf(address), movedMark };
+      snapshot = await (attempt === 1 && firstRead ? firstRead : readFunds(store, chain, address));
     } catch {
       return fail('chain_unavailable', 'the chain could not be reached to read the balance');
     }
@@ -118,6 +116,17 @@ export async function withWalletFunds<R>(
       throw e;
     }
   }
+}
+
+/**
+ * The balance read `withWalletFunds` checks against. Order matters: the mark first, so every
+ * settlement the mark includes happened before the balance read started. Rejects when the
+ * chain cannot be reached (`withWalletFunds` answers `chain_unavailable`).
+ */
+export async function readFunds(store: Store, chain: ChainPort, address: Address): Promise<FundsSnapshot> {
+  const row = await store.table(WalletHoldsTable).get(idOf(address));
+  const movedMark = row ? BigInt(row.moved) : 0n;
+  return { balance: await chain.balanceOf(address), movedMark };
 }
 
 function fundsFor(tx: Tx, address: Address, snapshot: FundsSnapshot, mayRetry: boolean): WalletFunds {

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { LowdbStore } from '../../src/store/index.js';
+import { LowdbStore, type Store } from '../../src/store/index.js';
 import { tempDir } from '../helpers/service.js';
 import type { ToolName } from '../../src/agent/tool-inputs.js';
 import type { ToolContext, ToolHandler, ToolHandlers, ToolOutcome, ToolPreview } from '../../src/agent/tool-calls.js';
@@ -27,6 +27,12 @@ export function fakeHandlers(
     previews?: Partial<Record<ToolName, (input: any) => ToolPreview>>;
     /** Resolves when a handler may return (to hold an execution open). */
     gate?: Promise<void>;
+    /**
+     * send_transfer writes the spend reservation itself, as the real one does (spendInAction):
+     * in a transaction of this store before it "moves" (where the real one holds the money), and
+     * its end in another with the outcome. A call refused there is not recorded (nothing ran).
+     */
+    spendInAction?: Store;
   } = {},
 ): { handlers: ToolHandlers; calls: RecordedCall[] } {
   const calls: RecordedCall[] = [];
@@ -34,6 +40,17 @@ export function fakeHandlers(
     const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
       const checked = validateInput(name, input);
       if (!checked.ok) return checked;
+      const store = name === 'send_transfer' ? opts.spendInAction : undefined;
+      const slot = ctx.spendSlot;
+      if (store && slot) {
+        await store.transaction((tx) => slot.reserveIn(tx));
+        calls.push({ name, input: checked.input, ctx: { accountId: ctx.accountId, channel: ctx.channel, requestId: ctx.requestId } });
+        if (opts.gate) await opts.gate;
+        const custom = opts.outcomes?.[name];
+        const outcome: ToolOutcome = custom ? custom(checked.input) : { ok: true, action: TOOL_ACTIONS[name], result: { tool: name, input: checked.input }, summary: `${name} done.` };
+        await store.transaction((tx) => slot.finishIn(tx, outcome));
+        return outcome;
+      }
       calls.push({ name, input: checked.input, ctx: { accountId: ctx.accountId, channel: ctx.channel, requestId: ctx.requestId } });
       if (opts.gate) await opts.gate;
       const custom = opts.outcomes?.[name];
@@ -41,7 +58,8 @@ export function fakeHandlers(
       return { ok: true, action: TOOL_ACTIONS[name], result: { tool: name, input: checked.input }, summary: `${name} done.` };
     };
     const preview = opts.previews?.[name];
-    return preview ? Object.assign(run, { preview: async (input: unknown) => preview(input) }) : run;
+    const flagged = name === 'send_transfer' && opts.spendInAction ? Object.assign(run, { spendInAction: true }) : run;
+    return preview ? Object.assign(flagged, { preview: async (input: unknown) => preview(input) }) : flagged;
   };
   const names: ToolName[] = [
     'send_transfer',

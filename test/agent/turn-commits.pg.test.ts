@@ -48,6 +48,10 @@ describe('one agent transfer turn on PostgreSQL', () => {
   });
 });
 
-/** The same five as on the embedded store (eight at 126f3fe, in 54 statements). */
-const MAX_COMMITS = 5;
-const MAX_STATEMENTS = 45;
+/**
+ * The same three as on the embedded store (eight at 126f3fe, in 54 statements; five in 44-45 at
+ * 10c7ccc). The statement count moves by a couple between runs (40-42 seen: a background
+ * statement in the window, or a read retried), so its bound has that slack; the commits do not.
+ */
+const MAX_COMMITS = 3;
+const MAX_STATEMENTS = 42;

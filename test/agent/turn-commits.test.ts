@@ -65,9 +65,11 @@ describe('one agent transfer turn (embedded store)', () => {
 
 /**
  * 8 commits at 126f3fe (spend reservation, quote, hold, attempt open, journal with the hash,
- * attempt answer, outcome, reservation committed); 5 since (the quote, the hold and the attempt
- * in one, the answer with the outcome). The bare custodial move makes 1 (the journal entry).
+ * attempt answer, outcome, reservation committed); 5 at 10c7ccc (the quote, the hold and the
+ * attempt in one, the answer with the outcome); 3 since (the spend reservation in the hold's
+ * transaction, its `committed` mark in the outcome's: SpendSlot). The bare custodial move
+ * makes 1 (the journal entry).
  */
-const MAX_COMMITS = 5;
+const MAX_COMMITS = 3;
 /** Balance read, the two signatures (principal and fee), one relay, one receipt wait. */
 const MAX_CHAIN_CALLS = 5;

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { fund, newAccount } from '../helpers/money.js';
 import { buttonData, startFakeBotApi, textUpdate, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
-import { Policies } from '../../src/policies/tables.js';
+import { Policies, SpendReservations } from '../../src/policies/tables.js';
 import type { SpendPolicy } from '../../src/policies/policy-schemas.js';
 
 const PASSWORD = 'correct horse battery';
@@ -125,6 +125,25 @@ describe('the API door', () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => settle(m, { message: 'send 1 USD to @amina_ng' })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 422).every((r) => r.body.reason === 'policy_over_cap')).toBe(true);
+    // The reservations were written in the transfers' own transactions (SpendSlot): each settled
+    // one is marked committed with its outcome, and a refused turn left neither a reservation
+    // nor a transfer row (its transaction was aborted).
+    const rows = await svc.deps.store.table(SpendReservations).findMany({ accountId: m.accountId });
+    expect(rows.map((r) => r.status)).toEqual(Array(5).fill('committed'));
+    expect(await svc.deps.transfers.history(m.accountId, { limit: 50 })).toHaveLength(5);
+  });
+
+  it('a claim link (a phone with no account) is under the caps too: it reserves on its own before the money moves', async () => {
+    const m = await merchant('Claim Shop', '50');
+    await putPolicy(m, { usd: { daily: '5' } }, { path: `/keys/${m.keyId}/policy` });
+    const first = await settle(m, { message: 'send 3 USD to +254712000901' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ ok: true, action: 'transfer', transfer: { type: 'claim', status: 'open' } });
+    const over = await settle(m, { message: 'send 3 USD to +254712000902' });
+    expect(over.status).toBe(422);
+    expect(over.body.reason).toBe('policy_over_cap');
+    const rows = await svc.deps.store.table(SpendReservations).findMany({ accountId: m.accountId });
+    expect(rows.map((r) => r.status)).toEqual(['committed']);
   });
 
   it('the breaker pauses the key after N refusals: 429 with Retry-After and a plain reason', async () => {

@@ -30,8 +30,13 @@ const parse = (text: string): LocalParseResult => {
   return { kind: 'none', reply: 'no' };
 };
 
-export function guardContract(name: string, open: () => Promise<{ store: Store; second?: () => Promise<Store>; close(): Promise<void> }>): void {
-  describe(`spend policies in the agent core (${name})`, () => {
+/**
+ * `inAction`: send_transfer writes the reservation in its own transactions (SpendSlot, as the real
+ * handler does: in the one that holds the money, its end with the outcome); otherwise the guard
+ * writes it in one of its own before the call and marks it after.
+ */
+export function guardContract(name: string, open: () => Promise<{ store: Store; second?: () => Promise<Store>; close(): Promise<void> }>, inAction = false): void {
+  describe(`spend policies in the agent core (${name}${inAction ? ', reserved in the action\'s transaction' : ''})`, () => {
     let store: Store;
     let close: () => Promise<void>;
     let second: (() => Promise<Store>) | undefined;
@@ -42,6 +47,7 @@ export function guardContract(name: string, open: () => Promise<{ store: Store; 
       const fake = fakeHandlers({
         outcomes: opts.outcome ? { send_transfer: opts.outcome } : {},
         ...(opts.delayMs ? { gate: new Promise<void>((r) => setTimeout(r, opts.delayMs)) } : {}),
+        ...(inAction ? { spendInAction: s } : {}),
       });
       const guard = new SpendGuard({ store: s, now: () => clock, livemodeOfKey: async (id) => id !== TEST_KEY });
       const agent = new Agent({

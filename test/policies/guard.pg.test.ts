@@ -11,9 +11,12 @@ afterAll(async () => {
   for (const d of dbs) await d.drop();
 });
 
-guardContract('PostgreSQL, two instances', async () => {
+const open = async () => {
   const db = await createDatabase();
   dbs.push(db);
   const store = await PgStore.open(db.url);
   return { store, second: () => PgStore.open(db.url), close: () => store.close() };
-});
+};
+guardContract('PostgreSQL, two instances', open);
+// send_transfer writing its reservation in its own transactions (SpendSlot), two instances too.
+guardContract('PostgreSQL, two instances', open, true);

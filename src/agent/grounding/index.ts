@@ -64,9 +64,10 @@ export function groundCall(input: GroundingInput): GroundingDecision {
 
   // Then the request itself, by the local engine's own gate on the whole message: embedded
   // instructions, another person's account, a negation; a question, the other direction…
-  const screened = screenMessage(input.message, ctx);
-  if (screened) return { kind: 'end', refuse: screened.kind === 'refuse', reason: screened.reason ?? 'not_allowed', reply: screened.reply };
+  // One analysis of the message for both parts of the gate.
   const a = analyse(input.message, ctx);
+  const screened = screenMessage(input.message, ctx, a);
+  if (screened) return { kind: 'end', refuse: screened.kind === 'refuse', reason: screened.reason ?? 'not_allowed', reply: screened.reply };
   const v = check(a, { intent: call.name });
   if (v && (call.name === 'send_transfer' || call.name === 'pay_bill' || call.name === 'stake_market' || MARKET_ADMIN_REASONS.has(v.reason))) {
     const refuse = GATE_REFUSALS.has(v.reason);

@@ -18,8 +18,11 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 
 export function safeTimeZone(tz: string | undefined): string {
   if (!tz) return 'UTC';
+  // A zone that built a formatter once is valid for the life of the process (the zone data
+  // does not change under it): no second Intl.DateTimeFormat per message for it.
+  if (formatters.has(tz)) return tz;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    formatter(tz);
     return tz;
   } catch {
     return 'UTC';
@@ -45,6 +48,11 @@ function formatter(tz: string): Intl.DateTimeFormat {
 }
 
 export function partsInZone(instant: Date, tz: string): LocalDateTime {
+  // UTC is the instant's own UTC fields (formatToParts is the slowest step of a parse).
+  const year = instant.getUTCFullYear();
+  if (tz === 'UTC' && year >= 1000 && year <= 9999) {
+    return { year, month: instant.getUTCMonth() + 1, day: instant.getUTCDate(), hour: instant.getUTCHours(), minute: instant.getUTCMinutes(), second: instant.getUTCSeconds() };
+  }
   const p: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(instant)) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);

@@ -61,6 +61,17 @@ const PHRASES: readonly (readonly string[])[] = [...new Set(Object.values(FILLER
   .filter((p) => p.length > 0)
   .sort((x, y) => y.length - x.length);
 
+/** The phrases by their first word, each list still longest first (a word is compared only with the phrases it can start). */
+const PHRASES_BY_FIRST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+  const out = new Map<string, (readonly string[])[]>();
+  for (const p of PHRASES) {
+    const list = out.get(p[0]!) ?? [];
+    list.push(p);
+    out.set(p[0]!, list);
+  }
+  return out;
+})();
+
 /** The closed list itself, for docs and tests: language -> phrases. */
 export const FILLER_PHRASES = FILLERS;
 
@@ -78,7 +89,7 @@ export function fillerIndices(tokens: readonly Token[]): Set<number> {
       continue;
     }
     if (out.has(i) || norms[i] === undefined) continue;
-    for (const p of PHRASES) {
+    for (const p of PHRASES_BY_FIRST.get(norms[i]!) ?? []) {
       if (p.every((w, k) => norms[i + k] === w)) {
         for (let k = 0; k < p.length; k++) out.add(i + k);
         break;

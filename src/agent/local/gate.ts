@@ -58,6 +58,9 @@ maagizo maelekezo sheria masharti niyam nirdesh instructions patakaran utos bili
 `);
 const ROLE_CLAIMS = ['you be admin', 'you are admin', 'eres admin', 'tu es admin', 'você é admin', 'wewe ni admin', 'admin ho', 'ikaw ay admin', 'modo admin', 'mode admin', 'admin mode', 'modo administrador', 'mode administrateur'];
 
+/** Folded once, not per message. */
+const ROLE_CLAIMS_FOLDED = ROLE_CLAIMS.map(fold);
+
 const FUNDS = words('account acct wallet card compte carte conta carteira cartão cartao cuenta cartera tarjeta akaunti pochi kadi khata khaate');
 const PEOPLE = words(`
 husband wife mum mom mama mother dad papa father brother sister boss friend uncle aunt son daughter neighbour neighbor oga madam
@@ -83,7 +86,7 @@ export function screen(a: Analysis): GateVerdict | undefined {
     // Either order: "ignore the rules", and Hindi's "instructions bhool jao".
     for (let k = Math.max(0, i - 3); k < Math.min(norms.length, i + 6); k++) if (RULES.has(norms[k]!) || RULES.has(t[k]!.norm)) return { reason: 'prompt_injection' };
   }
-  if (ROLE_CLAIMS.some((p) => text.includes(fold(p)))) return { reason: 'prompt_injection' };
+  if (ROLE_CLAIMS_FOLDED.some((p) => text.includes(p))) return { reason: 'prompt_injection' };
   if (/(^|\n)\s*(system|assistant|developer)\s*:/i.test(a.text) || /\[\/?(inst|system)\]|<\|/i.test(a.text)) return { reason: 'prompt_injection' };
 
   // Someone else's money: "from my husband's account", "kutoka akaunti ya mama", "du compte de mon mari", "mere pati ke account se".
@@ -232,8 +235,19 @@ const MONEY_VERB_LEMMAS = new Set(['send', 'pay', 'give', 'transfer', 'buy', 'be
 
 export type CheckContext = { intent: string };
 
+/**
+ * Each phrase list as one pattern, compiled once (the lists are this module's constants): the
+ * alternation matches exactly when one of the phrases, each between non-letters, does.
+ */
+const phrasePatterns = new WeakMap<readonly string[], RegExp>();
+
 function hasPhrase(text: string, phrases: readonly string[]): boolean {
-  return phrases.some((p) => new RegExp(`(^|[^\\p{L}])${p.replace(/[-']/g, "[-' ]?")}($|[^\\p{L}])`, 'u').test(text));
+  let pattern = phrasePatterns.get(phrases);
+  if (!pattern) {
+    pattern = new RegExp(`(^|[^\\p{L}])(?:${phrases.map((p) => p.replace(/[-']/g, "[-' ]?")).join('|')})($|[^\\p{L}])`, 'u');
+    phrasePatterns.set(phrases, pattern);
+  }
+  return pattern.test(text);
 }
 
 /** After intents: the message asks for something that moves money; is it an instruction for now? */

@@ -199,8 +199,12 @@ export function anyLangVerb(word: string): string | undefined {
   return ANY_VERB[fold(word)];
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Strips accents so "envía", "envia" and "envíá" meet. */
 export function fold(word: string): string {
+  // ASCII is unchanged by NFKD and has no combining marks: most words skip the normalisation.
+  if (!NON_ASCII.test(word)) return word;
   return word.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 }
 

@@ -67,12 +67,15 @@ function planOf(tools: readonly LocalTool[]): Plan {
 export function createParser(tools: readonly LocalTool[]): ParseMessage {
   const plan = planOf(tools);
   return (text, ctx) => {
-    const parsed = parseRequest(text, ctx, plan);
+    // The message is analysed once per parse: the reading below reuses the request's analysis.
+    const seen: { a?: Analysis } = {};
+    const parsed = parseRequest(text, ctx, plan, seen);
+    const analysed = () => seen.a ?? analyse(text, ctx);
     // The builders' questions, in the person's language.
-    if (parsed.kind === 'none' && !parsed.reason) return { ...parsed, reply: localizeQuestion(parsed.reply, analyse(text, ctx).lang) };
+    if (parsed.kind === 'none' && !parsed.reason) return { ...parsed, reply: localizeQuestion(parsed.reply, analysed().lang) };
     if (parsed.kind !== 'tool' || !plan.byName.get(parsed.call.name)?.local?.wholeReading) return parsed;
     // Rule 1: a money-moving call acts at once only on a complete reading of the message.
-    const a = analyse(text, ctx);
+    const a = analysed();
     const reading = readCompleteness(a, parsed.call, intentWords(plan.byName.get(parsed.call.name)!));
     if (reading.kind === 'complete') return parsed;
     if (reading.kind === 'hold') return { ...parsed, hold: reading.leftover };
@@ -89,10 +92,10 @@ function intentWords(tool: LocalTool): ReadonlySet<string> {
   return known;
 }
 
-function parseRequest(text: string, ctx: ParseContext, plan: Plan): ParseResult {
+function parseRequest(text: string, ctx: ParseContext, plan: Plan, seen: { a?: Analysis }): ParseResult {
   if (typeof text !== 'string' || !text.trim()) return { kind: 'help' };
   if (text.length > MAX_MESSAGE_CHARS) return { kind: 'none', reply: 'That message is too long for me; please say it in one short sentence.' };
-  const a = analyse(text, ctx);
+  const a = (seen.a = analyse(text, ctx));
   if (!a.tokens.length) return { kind: 'help' };
 
   // The gate, first part: what holds whatever the message asks (embedded instructions,
@@ -139,9 +142,10 @@ function parseRequest(text: string, ctx: ParseContext, plan: Plan): ParseResult 
  * instructions, another person's account or a negation in the user's own message stop the
  * tool whatever the model made of it. Answered like the local engine answers it.
  */
-export function screenMessage(text: string, ctx: ParseContext): Extract<ParseResult, { kind: 'none' | 'refuse' }> | undefined {
+export function screenMessage(text: string, ctx: ParseContext, analysed?: Analysis): Extract<ParseResult, { kind: 'none' | 'refuse' }> | undefined {
   if (typeof text !== 'string' || !text.trim() || text.length > MAX_MESSAGE_CHARS) return undefined;
-  const a = analyse(text, ctx);
+  // `analysed`: the caller's own analysis of the same text and context (analysed once).
+  const a = analysed ?? analyse(text, ctx);
   const v = screen(a);
   if (v) return verdict(v, a) as Extract<ParseResult, { kind: 'none' | 'refuse' }>;
   if (isNegated(a)) return { kind: 'none', reply: a.lang === 'en' ? NOTHING_DONE : gateReply('negation', a.lang), reason: 'negation' };

@@ -54,19 +54,32 @@ const PHRASES = [
   'admin access', 'admin rights', 'admin privileges', 'more permissions', 'root access',
 ];
 
+/** Phrases split into words once, by their first word: a token is compared only with the phrases it can start. */
+function byFirstWord(phrases: readonly string[]): ReadonlyMap<string, readonly (readonly string[])[]> {
+  const out = new Map<string, string[][]>();
+  for (const p of phrases) {
+    const parts = p.split(' ');
+    const list = out.get(parts[0]!) ?? [];
+    list.push(parts);
+    out.set(parts[0]!, list);
+  }
+  return out;
+}
+const PHRASES_BY_FIRST = byFirstWord(PHRASES);
+const SECRETS_BY_FIRST = byFirstWord(SECRET_PHRASES);
+
 export function detectRefusal(tokens: readonly Token[], lemmas: readonly string[]): boolean {
   const n = tokens.length;
   // A market question may talk about treasuries and reserves; only commands can draw on them.
   const isQuestion = tokens.some((t) => t.text === '?');
   const w = (i: number) => lemmas[i] ?? '';
   const phraseAt = (i: number, phrase: readonly string[]) => phrase.every((p, k) => tokens[i + k]?.norm === p);
-  const phrases = PHRASES.map((p) => p.split(' '));
-  const secrets = SECRET_PHRASES.map((p) => p.split(' '));
+  const startsOne = (i: number, index: ReadonlyMap<string, readonly (readonly string[])[]>) => index.get(tokens[i]!.norm)?.some((p) => phraseAt(i, p)) ?? false;
 
   for (let i = 0; i < n; i++) {
     const t = tokens[i]!;
-    if (t.kind === 'word' && (phrases.some((p) => phraseAt(i, p)) || t.norm === 'sudo' || t.norm === 'behalf')) return true;
-    if (secrets.some((p) => phraseAt(i, p))) return true;
+    if (t.kind === 'word' && (startsOne(i, PHRASES_BY_FIRST) || t.norm === 'sudo' || t.norm === 'behalf')) return true;
+    if (startsOne(i, SECRETS_BY_FIRST)) return true;
 
     // "from acct_X", "from @bob", "from the company wallet", "from bob's account" (but not "from my wallet").
     if (t.norm === 'from' || (t.norm === 'out' && tokens[i + 1]?.norm === 'of')) {

@@ -9,6 +9,7 @@ import type { BillsService } from '../../bills/bills.js';
 import type { MarketsService } from '../../markets/markets.js';
 import type { QuotesService } from '../../quotes/quotes.js';
 import type { ClaimsService } from '../../claims/claims.js';
+import type { SpendSlot } from '../../policies/guard.js';
 import type { RefundsService } from '../../refunds/refunds.js';
 import type { ManualCaptureSessions } from '../../x402/auth-capture/manual-capture-sessions.js';
 import type { LocalIntent } from '../local/local-intent.js';
@@ -41,6 +42,8 @@ export interface ToolContext {
   localCurrency?: string;
   /** The API key the call came through (API, MCP): its spend policy applies too. */
   keyId?: string;
+  /** The spend reservation, for a handler that writes it in its own transactions (ToolRun.spendInAction). */
+  spendSlot?: SpendSlot;
 }
 
 /** Named reasons for 422-class failures ("understood but not done"). Handlers may add others. */
@@ -90,6 +93,12 @@ export type ToolPreview =
 export type ToolRun<I> = {
   (input: I, ctx: ToolContext): Promise<ToolOutcome>;
   preview?: (input: I, ctx: ToolContext) => Promise<ToolPreview>;
+  /**
+   * true: under a spend policy, the handler writes the reservation itself through
+   * `ctx.spendSlot` (in the transaction that holds the money, and its end in the outcome's),
+   * on every path that moves money (src/policies/guard.ts, SpendSlot).
+   */
+  spendInAction?: boolean;
 };
 
 /** Attaches a preview to a handler. */

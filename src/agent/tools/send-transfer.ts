@@ -125,14 +125,24 @@ function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService;
     const checked = checkInput(sendTransfer, input);
     if (!checked.ok) return checked;
     const meta = ctx.requestId ? { requestId: ctx.requestId } : {};
+    // Under a spend policy (spendInAction below): a plain send writes the reservation in the
+    // transaction that holds the money; a path that cannot reserves on its own first.
+    const slot = ctx.spendSlot;
+    const refused = (): ToolFailure => ({ ok: false, action: 'transfer', reason: 'policy_refused', message: 'Refused by the spend policy.' });
     // With a firm quote: exactly its figures, or a refusal (expired: a new quote is offered).
     const quoteId = checked.input.quote_id;
     if (quoteId && !deps.quotes) return { ok: false, action: 'transfer', reason: 'not_available', message: 'Firm quotes are not available.' };
-    const res = quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, meta) : await transfers.send(ctx.accountId, checked.input, meta);
+    if (quoteId && slot && !(await slot.reserveNow())) return refused();
+    const res =
+      quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, meta) : await transfers.send(ctx.accountId, checked.input, { ...meta, ...(slot ? { spend: slot } : {}) });
     if (!res.ok) {
-      // A phone or email with no account: a claim link instead (docs/claims.md).
+      // A phone or email with no account: a claim link instead (docs/claims.md). Nothing was
+      // reserved for the failed send (no account: it failed before its transaction).
       const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, res.reason));
-      if (deps.claims && target) return sendAsClaim(deps.claims, ctx, checked.input);
+      if (deps.claims && target) {
+        if (slot && !quoteId && !(await slot.reserveNow())) return refused();
+        return sendAsClaim(deps.claims, ctx, checked.input);
+      }
       return failed(res);
     }
     const t = res.transfer;
@@ -185,7 +195,7 @@ function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService;
       ...(firm ? { input: { ...checked.input, quote_id: firm.quote.id } } : {}),
     };
   };
-  return withPreview(run, preview);
+  return Object.assign(withPreview(run, preview), { spendInAction: true });
 }
 
 /** The quote a preview shows: the one named (still the caller's), or a new one. */
