@@ -2,7 +2,7 @@ import { formatUnits, type Address } from 'viem';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import type { FxService } from '../fx/rates.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
+import { isLive, modeMark, servedBy } from '../lib/livemode.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
@@ -135,8 +135,13 @@ export class BillsService extends MoneyModule<BillsOptions> {
     return this.store.table(BillPayments).get(id);
   }
 
-  history(accountId: string, opts: { limit?: number } = {}): Promise<BillPayment[]> {
-    return this.store.table(BillPayments).findMany({ accountId }, { order: 'desc', limit: opts.limit ?? 50 });
+  /** `livemode`: one mode's only (live rows may carry no `livemode`, so those are filtered here). */
+  async history(accountId: string, opts: { limit?: number; livemode?: boolean } = {}): Promise<BillPayment[]> {
+    const limit = opts.limit ?? 50;
+    const t = this.store.table(BillPayments);
+    if (opts.livemode === undefined) return t.findMany({ accountId }, { order: 'desc', limit });
+    if (!opts.livemode) return t.findMany({ accountId, livemode: false }, { order: 'desc', limit });
+    return (await t.findMany({ accountId }, { order: 'desc' })).filter(isLive).slice(0, limit);
   }
 
   collectionAddress(biller: Pick<Biller, 'collectionWallet'>): Address {

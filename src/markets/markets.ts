@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { newId } from '../lib/ids.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
+import { inMode, modeMark, servedBy } from '../lib/livemode.js';
 import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor } from '../limits/limits.js';
@@ -52,9 +52,12 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
     return m && servedBy(m, this.opts.livemode) ? m : undefined; // one chain per market: the other mode's are unseen
   }
 
-  /** An account's own stakes, newest first (for its activity list). */
-  stakesOf(accountId: string, limit = 50): Promise<Stake[]> {
-    return this.store.table(Stakes).findMany({ accountId }, { order: 'desc', limit });
+  /** An account's own stakes, newest first (for its activity list); `livemode`: on that mode's markets only. */
+  async stakesOf(accountId: string, limit = 50, livemode?: boolean): Promise<Stake[]> {
+    const stakes = await this.store.table(Stakes).findMany({ accountId }, { order: 'desc', ...(livemode === undefined ? { limit } : {}) });
+    if (livemode === undefined) return stakes;
+    const markets = new Map((await Promise.all([...new Set(stakes.map((s) => s.marketId))].map((id) => this.store.table(Markets).get(id)))).map((m) => [m?.id, m]));
+    return stakes.filter((s) => { const m = markets.get(s.marketId); return m !== undefined && inMode(m, livemode); }).slice(0, limit);
   }
 
   stakes(marketId: string): Promise<Stake[]> {

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { nowIso } from '../lib/ids.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
+import { inMode, modeMark, servedBy } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, usedToday, SpendUsageTable, type Limits } from '../limits/limits.js';
@@ -95,8 +95,8 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     return this.store.table(Transfers).get(id);
   }
 
-  /** Sent and received transfers of an account, newest first (quotes never confirmed are left out). */
-  async history(accountId: string, opts: { limit?: number } = {}): Promise<Transfer[]> {
+  /** Sent and received transfers of an account, newest first (quotes never confirmed are left out); `livemode`: one mode's only. */
+  async history(accountId: string, opts: { limit?: number; livemode?: boolean } = {}): Promise<Transfer[]> {
     const limit = opts.limit ?? 50;
     const t = this.store.table(Transfers);
     const [sent, received] = await Promise.all([
@@ -104,7 +104,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       t.findMany({ recipientAccountId: accountId }, { order: 'desc' }),
     ]);
     return [...sent, ...received.filter((r) => r.accountId !== accountId)]
-      .filter((r) => r.status !== 'quoted' && r.status !== 'expired')
+      .filter((r) => r.status !== 'quoted' && r.status !== 'expired' && (opts.livemode === undefined || inMode(r, opts.livemode)))
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
       .slice(0, limit);
   }
