@@ -2,7 +2,7 @@ import { formatUnits, type Address } from 'viem';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import type { FxService } from '../fx/rates.js';
-import { isLive, modeMark, servedBy } from '../lib/livemode.js';
+import { callerMark, isLive, servedBy, type CallMeta } from '../lib/livemode.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
@@ -215,7 +215,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
     };
   }
 
-  async pay(accountId: string, input: PayBillInput, meta: { requestId?: string } = {}): Promise<Result<{ bill: BillPayment }, BillFailure>> {
+  async pay(accountId: string, input: PayBillInput, meta: CallMeta = {}): Promise<Result<{ bill: BillPayment }, BillFailure>> {
     const q = await this.quote(accountId, input);
     if (!q.ok) return q;
     const { quote } = q;
@@ -233,7 +233,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
       });
       if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const bill = await tx.table(BillPayments).insert({
-        ...modeMark(this.opts.livemode),
+        ...callerMark(this.opts.livemode, meta.livemode),
         id,
         accountId,
         status: 'submitted',

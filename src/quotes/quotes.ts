@@ -1,5 +1,6 @@
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import { newId, nowIso } from '../lib/ids.js';
+import { callerMark, type CallMeta } from '../lib/livemode.js';
 import { usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { defineTable, StoreConflictError, type Store } from '../store/index.js';
@@ -124,7 +125,7 @@ export class QuotesService {
     accountId: string,
     quoteId: string,
     input: SendTransferInput,
-    meta: { requestId?: string } = {},
+    meta: CallMeta = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure | QuoteFailureReason>> {
     const q = await this.get(accountId, quoteId);
     if (!q) return fail(QuoteReason.notFound, `No such quote: ${quoteId}.`, 'quote_id');
@@ -156,7 +157,7 @@ export class QuotesService {
       .transaction(async (tx) => {
         const used = await tx.table(Quotes).update(q.id, { status: 'used', transferId: row.id, updatedAt: nowIso() }, { status: 'open' });
         if (!used) return false;
-        await tx.table(Transfers).insert({ ...row, ...this.transfers.mark });
+        await tx.table(Transfers).insert({ ...row, ...this.transfers.mark, ...callerMark(undefined, meta.livemode) });
         return true;
       })
       .catch((e: unknown) => {

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { nowIso } from '../lib/ids.js';
-import { inMode, modeMark, servedBy } from '../lib/livemode.js';
+import { callerMark, inMode, modeMark, servedBy, type CallMeta } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, usedToday, SpendUsageTable, type Limits } from '../limits/limits.js';
@@ -145,17 +145,17 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   }
 
   /** A priced transfer's row, `quoted` and valid for QUOTE_TTL_MS. */
-  private newRow(p: TransferPreview, input: SendTransferInput, meta: { requestId?: string }, now: Date): Transfer {
+  private newRow(p: TransferPreview, input: SendTransferInput, meta: CallMeta, now: Date): Transfer {
     const expiresAt = new Date(now.getTime() + (this.opts.quoteTtlMs ?? QUOTE_TTL_MS));
     const row = buildTransferRow({ ...p, fromAddress: this.wallets.addressOf(p.sender), input, expiresAt, now, ...(meta.requestId ? { requestId: meta.requestId } : {}) });
-    return { ...row, ...this.mark };
+    return { ...row, ...callerMark(this.opts.livemode, meta.livemode) };
   }
 
   /** Records a quote valid for QUOTE_TTL_MS; `confirm` executes it. */
   async quote(
     accountId: string,
     input: SendTransferInput,
-    meta: { requestId?: string } = {},
+    meta: CallMeta = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const p = await this.preview(accountId, input);
     if (!p.ok) return p;
@@ -171,7 +171,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   async send(
     accountId: string,
     input: SendTransferInput,
-    meta: { requestId?: string } = {},
+    meta: CallMeta = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const p = await this.preview(accountId, input);
     if (!p.ok) return p;

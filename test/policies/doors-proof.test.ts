@@ -199,8 +199,8 @@ describe('the MCP door', () => {
     expect((await call(`${svc.api}/keys/${m.keyId}/policy`, { key: m.key })).body.policy.policy).toEqual({ usd: { per_transaction: '1' } });
   });
 
-  it("test/live isolation: each mode's connection lists only its own mode's payment links", async () => {
-    const m = await merchant('Mcp Modes', '1');
+  it("test/live isolation: each mode's connection lists only its own mode's activity (payment links, transfers, bills)", async () => {
+    const m = await merchant('Mcp Modes', '10');
     const testKey = (await call(`${svc.api}/keys`, { cookie: m.cookie, body: { label: 'sandbox', mode: 'test' } })).body.key.secret as string;
     const made: Record<'live' | 'test', string> = { live: '', test: '' };
     for (const [mode, key] of [['live', m.key], ['test', testKey]] as const) {
@@ -211,12 +211,34 @@ describe('the MCP door', () => {
       await c.close();
     }
     expect((await svc.deps.payments.get(made.test))!.livemode).toBe(false);
-    for (const [mode, key, other] of [['live', m.key, 'test'], ['test', testKey, 'live']] as const) {
+    // The test key moves money too; on the embedded chain both modes share, its records are still test mode's.
+    const tc = await mcpClient(testKey);
+    const asked = [
+      await tc.callTool({ name: 'send_transfer', arguments: { recipient: '@amina_px', amount: '1', currency: 'USD' } }),
+      await tc.callTool({ name: 'pay_bill', arguments: { biller: 'MTN Nigeria Airtime', account_number: '0803 123 4567', amount: '2', currency: 'USD' } }),
+    ];
+    for (const r of asked) {
+      expect(sc(r).pending_confirmation, JSON.stringify(sc(r))).toBeDefined();
+      const page = await confirmOnPage(m, sc(r).pending_confirmation.id);
+      expect(page.status, await page.clone().text()).toBe(200);
+    }
+    await tc.close();
+    const activity = async (key: string) => {
       const c = await mcpClient(key);
-      const listed = sc(await c.callTool({ name: 'list_activity', arguments: {} })).activity.entries.map((e: { id: string }) => e.id);
-      expect(listed, mode).toContain(made[mode]);
-      expect(listed, mode).not.toContain(made[other]);
+      const got = sc(await c.callTool({ name: 'list_activity', arguments: {} })).activity.entries as Array<{ id: string; kind: string }>;
       await c.close();
+      return got;
+    };
+    const test = await activity(testKey);
+    const live = await activity(m.key);
+    expect(test.map((e) => e.id)).toContain(made.test);
+    expect(test.map((e) => e.id)).not.toContain(made.live);
+    expect(test.map((e) => e.kind).sort()).toEqual(['bill', 'payment', 'transfer']);
+    expect(live.map((e) => e.id)).toEqual([made.live]);
+    const testIds = test.filter((e) => e.kind !== 'payment').map((e) => e.id);
+    for (const id of testIds) {
+      const row = id.startsWith('bill') ? await svc.deps.bills.get(id) : await svc.deps.transfers.get(id);
+      expect(row?.livemode, id).toBe(false);
     }
   });
 });

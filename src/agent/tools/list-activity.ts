@@ -2,7 +2,7 @@ import { mask } from '../../claims/claims.js';
 import { formatUsdc } from '../../lib/money.js';
 import { ListActivityInput } from '../../wallet/wallet-tool-inputs.js';
 import { local } from '../money-format.js';
-import { checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
+import { callerLivemode, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
 import { detectActivity } from '../local/read-intents.js';
 
 /** list_activity: the caller's own recent transfers, claim links, bills, stakes and payment links, newest first. */
@@ -29,7 +29,7 @@ function listActivityHandler(deps: ToolDeps): ToolRun<ListActivityInput> {
     if (!checked.ok) return checked;
     const { kind, limit = 10 } = checked.input;
     // A key sees its own mode's activity only (issue 24: a test key never lists live records, nor the reverse).
-    const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
+    const livemode = await callerLivemode(ctx, deps.livemodeOfKey);
     const want = (k: Entry['kind']) => !kind || kind === k;
     const entries: Entry[] = [];
     const fmt = (minor: string, currency: string) => local(deps.fx, minor, currency);

@@ -6,7 +6,7 @@ import type { Result } from '../../lib/results.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { claimTarget, previewClaim, sendAsClaim, type ClaimToolDeps } from '../claim-tools.js';
 import { local, shortHash } from '../money-format.js';
-import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { amountIn, callMeta, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { hasLemma } from '../local/analysis.js';
 import { buildTransfer } from '../local/build-transfer.js';
 import { amountPoints, shapesOf, TRANSFER_VERBS } from '../local/intent-shapes.js';
@@ -52,6 +52,7 @@ export const sendTransfer = defineTool({
     sendTransferHandler({
       transfers: deps.transfers,
       fx: deps.fx,
+      ...(deps.livemodeOfKey ? { livemodeOfKey: deps.livemodeOfKey } : {}),
       ...(deps.quotes ? { quotes: deps.quotes } : {}),
       ...(deps.claims
         ? { claims: { claims: deps.claims, fx: deps.fx, publicUrl: deps.publicUrl, ...(deps.quotes ? { quotes: deps.quotes } : {}), country: async (id: string) => (await deps.accounts.get(id))?.country, ...(deps.livemodeOfKey ? { livemodeOfKey: deps.livemodeOfKey } : {}) } }
@@ -119,12 +120,18 @@ function transferSentence(
   return `${sent} to ${t.recipientLabel}, who receives ${received}. ${formatUsdc(t.stablecoinAmount)} on-chain${rateClause(t)}${fee}`;
 }
 
-function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService; quotes?: QuotesService; claims?: ClaimToolDeps }): ToolRun<SendTransferInput> {
+function sendTransferHandler(deps: {
+  transfers: TransfersService;
+  fx: FxService;
+  quotes?: QuotesService;
+  claims?: ClaimToolDeps;
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
+}): ToolRun<SendTransferInput> {
   const { transfers, fx } = deps;
   const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(sendTransfer, input);
     if (!checked.ok) return checked;
-    const meta = ctx.requestId ? { requestId: ctx.requestId } : {};
+    const meta = await callMeta(ctx, deps.livemodeOfKey);
     // With a firm quote: exactly its figures, or a refusal (expired: a new quote is offered).
     const quoteId = checked.input.quote_id;
     if (quoteId && !deps.quotes) return { ok: false, action: 'transfer', reason: 'not_available', message: 'Firm quotes are not available.' };
