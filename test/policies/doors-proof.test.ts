@@ -7,30 +7,21 @@
  * API the allowlist. Held actions reserve nothing: the cap binds when the person confirms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { call, type Merchant, type TestService } from '../helpers/service.js';
 import { fund, newAccount } from '../helpers/money.js';
-import { buttonData, callbackUpdate, startFakeBotApi, textUpdate, type ApiCall, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
-import { Policies, SpendReservations } from '../../src/policies/tables.js';
+import { buttonData, callbackUpdate, type ApiCall, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
+import { SpendReservations } from '../../src/policies/tables.js';
 import type { SpendPolicy } from '../../src/policies/policy-schemas.js';
+import { PASSWORD, startPolicyWorld, type PolicyWorld } from './policy-world.js';
 
-const PASSWORD = 'correct horse battery';
-const SECRET = 's3cret';
 const MALLORY_PHONE = '+2348030000077';
+let world: PolicyWorld;
 let svc: TestService;
 let fake: FakeBotApi;
 
 beforeAll(async () => {
-  fake = await startFakeBotApi();
-  svc = await startTestService({
-    AGENT_RATE_LIMIT: '1000/min',
-    RECONCILE_INTERVAL: '1h',
-    TELEGRAM_BOT_TOKEN: '123:abc',
-    TELEGRAM_API_ROOT: fake.url,
-    TELEGRAM_WEBHOOK_URL: 'https://example.test/api/telegram/webhook',
-    TELEGRAM_WEBHOOK_SECRET: SECRET,
-  });
+  world = await startPolicyWorld();
+  ({ svc, fake } = world);
   const people: Array<[string, Record<string, string>]> = [
     ['Amina', { telegramUsername: 'amina_px' }],
     ['Mallory', { telegramUsername: 'mallory_px', phone: MALLORY_PHONE }],
@@ -42,23 +33,12 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await svc?.stop({ removeData: true });
-  await fake?.close();
+  await world?.stop();
 });
 
-const putPolicy = (m: Merchant, policy: SpendPolicy, path = '/policies') =>
-  call(`${svc.api}${path}`, { method: 'PUT', cookie: m.cookie, body: { policy, password: PASSWORD } });
-async function merchant(name: string, usd: string): Promise<Merchant & { keyId: string }> {
-  const m = await createMerchant(svc.api, name);
-  await fund(svc, (await svc.deps.accounts.get(m.accountId))!, usd);
-  const keys = await call(`${svc.api}/keys`, { cookie: m.cookie });
-  return { ...m, keyId: keys.body.keys[0].id };
-}
-async function mcpClient(key: string): Promise<Client> {
-  const client = new Client({ name: 'assistant', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.api}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
-  return client;
-}
+const putPolicy = (m: Merchant, policy: SpendPolicy, path = '/policies') => world.putPolicy(m, policy, { path });
+const merchant = (name: string, usd: string) => world.merchant(name, usd);
+const mcpClient = (key: string) => world.mcpClient(key);
 type Sc = Record<string, any>;
 const sc = (r: unknown) => (r as { structuredContent: Sc }).structuredContent;
 /** The person confirms on our page (where MCP's confirmation link leads). */
@@ -97,19 +77,12 @@ describe('the chat door', () => {
 describe('the Telegram door', () => {
   it('blocklist; the threshold named on the Confirm prompt; concurrent Confirm taps stop at the rolling cap', async () => {
     const user: TgUser = { id: 950001, first_name: 'Tomi', username: 'tomi_px' };
-    const post = (u: object) =>
-      fetch(`${svc.api}/telegram/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Telegram-Bot-Api-Secret-Token': SECRET }, body: JSON.stringify(u) });
-    const say = async (text: string) => {
-      const since = fake.calls.length;
-      await post(textUpdate(user, text));
-      return fake.waitFor('sendMessage', (c) => fake.calls.indexOf(c) >= since && Number(c.body.chat_id) === user.id);
-    };
+    const post = world.tgPost;
+    const say = (text: string) => world.tgSay(user, text);
     await say('/start');
     const account = (await svc.deps.accounts.findBy({ telegramUserId: String(user.id) }))!;
     await fund(svc, account, '10');
-    // A Telegram-only account has no password (docs/policies.md): its policy is stored as the app would.
-    const policy: SpendPolicy = { usd: { daily: '3' }, approval_threshold_usd: '0.5', block_recipients: ['@mallory_px'] };
-    await svc.deps.store.write(Policies, (t) => t.insert({ id: account.id, accountId: account.id, scope: 'account', policy, updatedAt: new Date().toISOString() }));
+    await world.storePolicy(account.id, { usd: { daily: '3' }, approval_threshold_usd: '0.5', block_recipients: ['@mallory_px'] });
 
     const blocked = await say(`send 1 USD to ${MALLORY_PHONE}`);
     expect(blocked.body.text).toContain('is on the blocklist of your spend policy');
