@@ -56,8 +56,11 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
   async stakesOf(accountId: string, limit = 50, livemode?: boolean): Promise<Stake[]> {
     const stakes = await this.store.table(Stakes).findMany({ accountId }, { order: 'desc', ...(livemode === undefined ? { limit } : {}) });
     if (livemode === undefined) return stakes;
-    const markets = new Map((await Promise.all([...new Set(stakes.map((s) => s.marketId))].map((id) => this.store.table(Markets).get(id)))).map((m) => [m?.id, m]));
-    return stakes.filter((s) => { const m = markets.get(s.marketId); return m !== undefined && inMode(m, livemode); }).slice(0, limit);
+    // A stake is of its market's mode (a market is of one mode).
+    const ids = [...new Set(stakes.map((s) => s.marketId))];
+    const markets = await Promise.all(ids.map((id) => this.store.table(Markets).get(id)));
+    const mine = new Set(markets.filter((m) => m && inMode(m, livemode)).map((m) => m!.id));
+    return stakes.filter((s) => mine.has(s.marketId)).slice(0, limit);
   }
 
   stakes(marketId: string): Promise<Stake[]> {
