@@ -227,4 +227,24 @@ describe('the API door', () => {
     expect(no.body.reply).toContain("this API key's spend policy");
     expect((await settle('send 1 USD to @amina_px')).status).toBe(200);
   });
+
+  it("an action the threshold held from the API is the person's to confirm with the chat's Confirm too, never the key's", async () => {
+    const m = await merchant('Api Held', '5');
+    await putPolicy(m, { approval_threshold_usd: '1' });
+    const held = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: 'send 2 USD to @amina_px' } });
+    expect(held.body).toMatchObject({ ok: true, reason: 'policy_approval_required', pending_action: { status: 'pending' } });
+    const id = held.body.pending_action.id as string;
+    expect((await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: id } })).status).toBe(403);
+    const done = await call(`${svc.api}/chat/confirm`, { method: 'POST', cookie: m.cookie, body: { action_id: id } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.reply).toContain('Sent 2.00 USD');
+    // Another account's person cannot confirm it (the confirmation binds the account that asked).
+    const stranger = await merchant('Stranger Held', '1');
+    const confirmAs = (cookie: string, action_id: string) => call(`${svc.api}/chat/confirm`, { method: 'POST', cookie, body: { action_id } });
+    const again = await confirmAs(stranger.cookie, id);
+    expect(again.body).toMatchObject({ ok: false, reason: 'not_found' });
+    // Exactly what an id that never existed answers: nothing learnt about it.
+    const unknown = await confirmAs(stranger.cookie, `act_${'x'.repeat(24)}`);
+    expect([again.status, again.body]).toEqual([unknown.status, unknown.body]);
+  });
 });
