@@ -6,6 +6,7 @@ import type { Result } from '../../lib/results.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { claimTarget, previewClaim, sendAsClaim, type ClaimToolDeps } from '../claim-tools.js';
 import { local, shortHash } from '../money-format.js';
+import type { CallMeta } from '../../lib/livemode.js';
 import { amountIn, callMeta, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { hasLemma } from '../local/analysis.js';
 import { buildTransfer } from '../local/build-transfer.js';
@@ -161,7 +162,7 @@ function sendTransferHandler(deps: {
     }
     const { recipient } = p.preview;
     // The figures shown are a firm quote the confirm executes exactly (docs/quotes.md).
-    const firm = deps.quotes ? await firmQuote(deps.quotes, ctx.accountId, checked.input) : undefined;
+    const firm = deps.quotes ? await firmQuote(deps.quotes, ctx.accountId, checked.input, await callMeta(ctx, deps.livemodeOfKey)) : undefined;
     if (firm && !firm.ok) return failed(firm);
     const q = firm ? toTransferQuote(firm.quote) : p.preview.quote;
     const held = firm ? ` This rate is held until ${firm.quote.expiresAt.slice(11, 19)} UTC (quote ${firm.quote.id}).` : '';
@@ -196,11 +197,11 @@ function sendTransferHandler(deps: {
 }
 
 /** The quote a preview shows: the one named (still the caller's), or a new one. */
-async function firmQuote(quotes: QuotesService, accountId: string, input: SendTransferInput): Promise<Result<{ quote: Quote }>> {
+async function firmQuote(quotes: QuotesService, accountId: string, input: SendTransferInput, meta: CallMeta): Promise<Result<{ quote: Quote }>> {
   if (input.quote_id) {
-    const named = await quotes.get(accountId, input.quote_id);
+    const named = await quotes.get(accountId, input.quote_id, meta.livemode !== false);
     return named ? { ok: true, quote: named } : { ok: false, reason: 'quote_not_found', message: `No such quote: ${input.quote_id}.` };
   }
-  return quotes.create(accountId, { amount: input.amount, recipient: input.recipient, ...(input.currency ? { currency: input.currency } : {}) });
+  return quotes.create(accountId, { amount: input.amount, recipient: input.recipient, ...(input.currency ? { currency: input.currency } : {}) }, meta);
 }
 
