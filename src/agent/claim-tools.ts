@@ -31,9 +31,9 @@ export async function claimTarget(deps: ClaimToolDeps, ctx: ToolContext, input: 
 
 export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput): Promise<ToolOutcome> {
   // A pinned firm quote (the preview's): exactly its figures, or quote_expired and nothing moves.
-  const firm = input.quote_id && deps.quotes ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, input) : undefined;
-  if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };
   const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
+  const firm = input.quote_id && deps.quotes ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, input, { livemode }) : undefined;
+  if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };
   const made = await deps.claims.create(ctx.accountId, {
     livemode,
     contact: input.recipient,
@@ -75,10 +75,11 @@ export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: 
 export async function previewClaim(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput, target: { kind: 'phone' | 'email'; contact: string }): Promise<ToolPreview> {
   const currency = input.currency ?? ctx.localCurrency ?? 'USD';
   // With firm quotes: the figures shown are a quote into USDC the confirm executes exactly.
+  const meta = { livemode: ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true };
   const firm = deps.quotes
     ? input.quote_id
-      ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, { amount: input.amount, currency })
-      : await deps.quotes.create(ctx.accountId, { amount: input.amount, currency, to_currency: 'USDC' })
+      ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, { amount: input.amount, currency }, meta)
+      : await deps.quotes.create(ctx.accountId, { amount: input.amount, currency, to_currency: 'USDC' }, meta)
     : undefined;
   if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };
   const q = firm ? { ok: true as const, quote: toTransferQuote(firm.quote) } : quoteTransfer(deps.fx, { amount: input.amount, currency, recipientCurrency: 'USDC' });

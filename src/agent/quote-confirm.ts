@@ -2,7 +2,7 @@ import type { Agent, TurnOutcome } from './agent.js';
 
 /** What confirming a quote needs to know of it (src/quotes QuotesService.get). */
 export interface QuoteLookup {
-  get(accountId: string, id: string): Promise<{ id: string; recipientInput?: string; sourceAmount: string; sourceCurrency: string } | undefined>;
+  get(accountId: string, id: string, livemode?: boolean): Promise<{ id: string; recipientInput?: string; sourceAmount: string; sourceCurrency: string } | undefined>;
 }
 
 /**
@@ -12,9 +12,10 @@ export interface QuoteLookup {
  */
 export async function confirmQuote(
   deps: { agent: Agent; quotes: QuoteLookup },
-  req: { accountId: string; quoteId: string; requestId?: string; keyId?: string },
+  req: { accountId: string; quoteId: string; requestId?: string; keyId?: string; livemode?: boolean },
 ): Promise<TurnOutcome> {
-  const q = await deps.quotes.get(req.accountId, req.quoteId);
+  // The caller's mode only: the other mode's quote is not found (docs/test-mode.md).
+  const q = await deps.quotes.get(req.accountId, req.quoteId, req.livemode !== false);
   if (!q) return { ok: false, action: 'none', reply: 'There is no quote with that id.', reason: 'not_found' };
   if (!q.recipientInput) {
     return {

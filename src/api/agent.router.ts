@@ -221,7 +221,7 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
       const body = parseInput(AgentSettleInput, req.body ?? {});
       if (body.quote_id !== undefined) {
         // Like a confirm: the caller saw the quote's figures; no model runs.
-        const result = await confirmQuote({ agent: deps.agent, quotes: deps.quotes }, { accountId: auth(res).accountId, quoteId: body.quote_id, requestId: String(req.id), ...(auth(res).keyId ? { keyId: auth(res).keyId } : {}) });
+        const result = await confirmQuote({ agent: deps.agent, quotes: deps.quotes }, { accountId: auth(res).accountId, quoteId: body.quote_id, livemode: auth(res).livemode, requestId: String(req.id), ...(auth(res).keyId ? { keyId: auth(res).keyId } : {}) });
         res.status(agentStatus(result, 'settle_confirm')).json(turnJson(result));
         return;
       }

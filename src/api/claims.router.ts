@@ -7,6 +7,7 @@ import { invalidRequest, notFound } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E401, err } from '../http/openapi-common.js';
+import { inMode } from '../lib/livemode.js';
 import { usdcDecimal } from '../lib/money.js';
 
 const ClaimId = z.string().regex(/^clm_[0-9A-Za-z]{10,64}$/, 'must be a claim id ("clm_...").');
@@ -79,14 +80,18 @@ registerRoute({
 export function claimsRouter(deps: Core): Router {
   const r = Router();
   r.get('/claims', requireSessionOrKey(deps), async (_req, res) => {
-    const me = auth(res).accountId;
+    const { accountId: me, livemode } = auth(res);
     res.set('Cache-Control', 'no-store');
-    res.json({ object: 'list', data: (await deps.claims.history(me)).map((c) => claimResource(c, me)) });
+    // The caller's mode only (docs/test-mode.md): a test key never lists live claim links, nor the reverse.
+    res.json({ object: 'list', data: (await deps.claims.history(me, undefined, livemode)).map((c) => claimResource(c, me)) });
   });
   r.post('/claims/:id/cancel', requireSessionOrKey(deps), async (req, res) => {
     const me = auth(res).accountId;
     const id = String(req.params.id);
     if (!ClaimId.safeParse(id).success) throw notFound(`No such claim: ${id}.`);
+    // The other mode's claim is an unknown id, exactly like another account's.
+    const found = await deps.claims.get(id);
+    if (found && !inMode(found, auth(res).livemode)) throw notFound(`No such claim: ${id}.`);
     const done = await deps.claims.cancel(me, id);
     if (!done.ok) {
       if (done.reason === 'claim_not_found') throw notFound(done.message);

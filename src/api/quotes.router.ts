@@ -38,7 +38,7 @@ registerRoute({
   tags: ['Quotes'],
   auth: 'bearer',
   params: z.object({ id: QuoteId }),
-  responses: { 200: { description: 'The quote.', schema: QuoteResource }, 400: E400, 401: E401, 404: err("No such quote (another account's quote is a 404 too).") },
+  responses: { 200: { description: 'The quote.', schema: QuoteResource }, 400: E400, 401: E401, 404: err("No such quote (another account's quote, or one made with a key of the other mode, is a 404 too).") },
 });
 
 /** Firm quotes (docs/quotes.md): `POST /api/quotes`, `GET /api/quotes/:id`, bearer key, the key's account only. */
@@ -47,7 +47,7 @@ export function quotesRouter(deps: Core): Router {
   r.post('/quotes', requireKey(deps), async (req, res) => {
     const input = parseInput(CreateQuoteInput, req.body ?? {});
     // Priced against the wallet on the key's mode's chain (docs/test-mode.md).
-    const made = await deps.forMode(auth(res).livemode).quotes.create(auth(res).accountId, input);
+    const made = await deps.forMode(auth(res).livemode).quotes.create(auth(res).accountId, input, { livemode: auth(res).livemode });
     if (!made.ok) {
       if (made.reason === QuoteReason.ratesUnavailable) throw new ApiError(503, 'api_error', made.message);
       throw invalidRequest(made.message, made.param);
@@ -57,7 +57,7 @@ export function quotesRouter(deps: Core): Router {
   });
   r.get('/quotes/:id', requireKey(deps), async (req, res) => {
     const id = String(req.params.id);
-    const found = QuoteId.safeParse(id).success ? await deps.quotes.get(auth(res).accountId, id) : undefined;
+    const found = QuoteId.safeParse(id).success ? await deps.quotes.get(auth(res).accountId, id, auth(res).livemode) : undefined;
     if (!found) throw notFound(`No such quote: ${id}.`);
     res.set('Cache-Control', 'no-store');
     res.json(quoteResource(found));

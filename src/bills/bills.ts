@@ -2,7 +2,7 @@ import { formatUnits, type Address } from 'viem';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import type { FxService } from '../fx/rates.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
+import { callerMark, isLive, servedBy, type CallMeta } from '../lib/livemode.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
@@ -135,8 +135,16 @@ export class BillsService extends MoneyModule<BillsOptions> {
     return this.store.table(BillPayments).get(id);
   }
 
-  history(accountId: string, opts: { limit?: number } = {}): Promise<BillPayment[]> {
-    return this.store.table(BillPayments).findMany({ accountId }, { order: 'desc', limit: opts.limit ?? 50 });
+  /** `livemode`: one mode's only (live rows may carry no `livemode`, so those are filtered here). */
+  async history(accountId: string, opts: { limit?: number; livemode?: boolean } = {}): Promise<BillPayment[]> {
+    const limit = opts.limit ?? 50;
+    const t = this.store.table(BillPayments);
+    if (opts.livemode === undefined) return t.findMany({ accountId }, { order: 'desc', limit });
+    if (!opts.livemode) return t.findMany({ accountId, livemode: false }, { order: 'desc', limit });
+    // Live rows mostly: one page read is enough unless test rows took some of its places.
+    const page = await t.findMany({ accountId }, { order: 'desc', limit });
+    if (page.length < limit || page.every(isLive)) return page.filter(isLive);
+    return (await t.findMany({ accountId }, { order: 'desc' })).filter(isLive).slice(0, limit);
   }
 
   collectionAddress(biller: Pick<Biller, 'collectionWallet'>): Address {
@@ -210,7 +218,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
     };
   }
 
-  async pay(accountId: string, input: PayBillInput, meta: { requestId?: string } = {}): Promise<Result<{ bill: BillPayment }, BillFailure>> {
+  async pay(accountId: string, input: PayBillInput, meta: CallMeta = {}): Promise<Result<{ bill: BillPayment }, BillFailure>> {
     const q = await this.quote(accountId, input);
     if (!q.ok) return q;
     const { quote } = q;
@@ -228,7 +236,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
       });
       if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const bill = await tx.table(BillPayments).insert({
-        ...modeMark(this.opts.livemode),
+        ...callerMark(this.opts.livemode, meta.livemode),
         id,
         accountId,
         status: 'submitted',

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { newId, nowIso } from '../lib/ids.js';
-import { servedBy } from '../lib/livemode.js';
+import { inMode, servedBy } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { toE164 } from '../lib/phone.js';
 import { fail, type Result } from '../lib/results.js';
@@ -87,12 +87,12 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
     return this.store.table(Claims).findOne({ tokenHash: hashClaimToken(token) });
   }
 
-  /** Claims an account sent or received, newest first. */
-  async history(accountId: string, limit = 50): Promise<Claim[]> {
+  /** Claims an account sent or received, newest first; `livemode`: one mode's only. */
+  async history(accountId: string, limit = 50, livemode?: boolean): Promise<Claim[]> {
     const t = this.store.table(Claims);
     const [sent, got] = await Promise.all([t.findMany({ senderAccountId: accountId }, { order: 'desc' }), t.findMany({ claimantAccountId: accountId }, { order: 'desc' })]);
     return [...sent, ...got.filter((c) => c.senderAccountId !== accountId)]
-      .filter((c) => c.status !== 'failed')
+      .filter((c) => c.status !== 'failed' && (livemode === undefined || inMode(c, livemode)))
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
       .slice(0, limit);
   }

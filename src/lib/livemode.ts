@@ -19,3 +19,17 @@ export const servedBy = (row: Moded, mode: boolean | undefined): boolean => mode
 
 /** The fields a record made by a service serving `mode` carries: a test-mode one is marked. */
 export const modeMark = (mode: boolean | undefined): { livemode?: false } => (mode === false ? { livemode: false } : {});
+
+/**
+ * What a record made for a caller carries: test when the service serves test mode, or when the
+ * caller is a test key on a chain both modes share (the embedded chain alone), so its data stays apart.
+ */
+export const callerMark = (serviceMode: boolean | undefined, caller: boolean | undefined): { livemode?: false } =>
+  modeMark(caller === false ? false : serviceMode);
+
+/** What a money module's call carries besides its input: the request and the caller's mode. */
+export interface CallMeta {
+  requestId?: string;
+  /** false: made through an `sk_test_` key (docs/test-mode.md). */
+  livemode?: boolean;
+}

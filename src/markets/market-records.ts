@@ -16,7 +16,8 @@ export type MarketDisplayStatus = MarketStatus | 'closed';
 
 export interface Market {
   readonly id: string;
-  livemode?: boolean; // false: on test mode's chain (docs/test-mode.md)
+  /** false: a test-mode market (made through a test key, or on test mode's chain; docs/test-mode.md). */
+  livemode?: boolean;
   /** 0-based creation sequence: picks the escrow wallet. */
   seq: number;
   escrowIndex: number;
@@ -47,6 +48,8 @@ export type PayoutStatus = 'none' | 'pending' | 'paid';
 
 export interface Stake {
   readonly id: string;
+  /** false: on a test-mode market (a stake is of its market's mode). */
+  livemode?: boolean;
   marketId: string;
   accountId: string;
   outcome: number;

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { newId } from '../lib/ids.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
+import { callerMark, inMode, isLive, servedBy, type CallMeta } from '../lib/livemode.js';
 import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor } from '../limits/limits.js';
@@ -13,7 +13,8 @@ import { MarketReason, Markets, Stakes, marketView, shownStatus, type Market, ty
 import type { CancelMarketInput, CreateMarketInput, ListMarketsInput, ResolveMarketInput, StakeMarketInput } from './market-inputs.js';
 import { freezeBook, payOut } from './market-payouts.js';
 import { parimutuelPayouts, refundAll, type Payout } from './parimutuel.js';
-import { matchOutcome, questionMatches } from './match.js';
+import { matchOutcome } from './match.js';
+import { findByWords, type Found } from './market-lookup.js';
 
 /**
  * Prediction markets with on-chain escrow. Stakes move from the staker's custodial wallet
@@ -47,14 +48,34 @@ const YEAR_MS = 366 * 86_400_000;
 const fmtStable = formatUsdc;
 
 export class MarketsService extends MoneyModule<MarketsOptions> {
-  async get(id: string): Promise<Market | undefined> {
+  /**
+   * `livemode`: the caller's mode (a key's); the other mode's market is not found, also on the
+   * embedded chain both modes share. Omitted: any mode this service serves (sweeps, internal reads).
+   */
+  async get(id: string, livemode?: boolean): Promise<Market | undefined> {
     const m = await this.store.table(Markets).get(id);
-    return m && servedBy(m, this.opts.livemode) ? m : undefined; // one chain per market: the other mode's are unseen
+    return m && this.sees(m, livemode) ? m : undefined;
   }
 
-  /** An account's own stakes, newest first (for its activity list). */
-  stakesOf(accountId: string, limit = 50): Promise<Stake[]> {
-    return this.store.table(Stakes).findMany({ accountId }, { order: 'desc', limit });
+  /** The caller's mode: a call's meta without one is live (CallMeta), or this service's mode when it serves one. */
+  private callerMode(meta: CallMeta): boolean {
+    return meta.livemode ?? this.opts.livemode ?? true;
+  }
+
+  /** One chain per market (the other chain's are unseen), and the caller sees its own mode only. */
+  private sees(m: Market, livemode: boolean | undefined): boolean {
+    return servedBy(m, this.opts.livemode) && servedBy(m, livemode);
+  }
+
+  /** An account's own stakes, newest first (for its activity list); `livemode`: on that mode's markets only. */
+  async stakesOf(accountId: string, limit = 50, livemode?: boolean): Promise<Stake[]> {
+    const stakes = await this.store.table(Stakes).findMany({ accountId }, { order: 'desc', ...(livemode === undefined ? { limit } : {}) });
+    if (livemode === undefined) return stakes;
+    // A stake is of its market's mode (a market is of one mode).
+    const ids = [...new Set(stakes.map((s) => s.marketId))];
+    const markets = await Promise.all(ids.map((id) => this.store.table(Markets).get(id)));
+    const mine = new Set(markets.filter((m) => m && inMode(m, livemode)).map((m) => m!.id));
+    return stakes.filter((s) => mine.has(s.marketId)).slice(0, limit);
   }
 
   stakes(marketId: string): Promise<Stake[]> {
@@ -75,7 +96,8 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
 
   // ------------------------------------------------------------------------ create, list
 
-  async create(accountId: string, input: CreateMarketInput): Promise<Result<{ market: Market }, MarketFailure>> {
+  /** A market is of its creator's mode (`meta.livemode`: false for a test key) or of this service's chain. */
+  async create(accountId: string, input: CreateMarketInput, meta: CallMeta = {}): Promise<Result<{ market: Market }, MarketFailure>> {
     const account = await this.accounts.get(accountId);
     if (!account) return fail(MarketReason.accountNotFound, 'Your account was not found.');
     const outcomes = input.outcomes ?? ['Yes', 'No'];
@@ -97,7 +119,7 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
       // Inside the transaction nobody else can take the same sequence number (and escrow).
       const seq = await t.count();
       return t.insert({
-        ...modeMark(this.opts.livemode),
+        ...callerMark(this.opts.livemode, meta.livemode),
         id: newId('mkt'),
         seq,
         escrowIndex: marketEscrowIndex(seq),
@@ -116,10 +138,10 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
     return { ok: true, market };
   }
 
-  /** Newest first; `status` uses the shown status (open means still taking stakes). */
-  async list(input: ListMarketsInput = {}, opts: { limit?: number } = {}): Promise<Market[]> {
+  /** Newest first; `status` uses the shown status (open means still taking stakes); `livemode`: the caller's mode. */
+  async list(input: ListMarketsInput = {}, opts: { limit?: number; livemode?: boolean } = {}): Promise<Market[]> {
     const now = this.now();
-    const all = (await this.store.table(Markets).findMany({}, { order: 'desc' })).filter((m) => servedBy(m, this.opts.livemode));
+    const all = (await this.store.table(Markets).findMany({}, { order: 'desc' })).filter((m) => this.sees(m, opts.livemode));
     const wanted = (m: Market) => {
       if (!input.status) return true;
       const s = this.displayStatus(m, now);
@@ -131,51 +153,28 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
   }
 
   /**
-   * A market by id or by words of its question. `stake` looks among markets taking stakes;
-   * `manage` among the account's own unresolved markets (resolve, cancel).
+   * A market by id or by words of its question (market-lookup.ts), among the caller's mode's
+   * (`livemode`). `stake` looks among markets taking stakes; `manage` among the account's own
+   * unresolved markets (resolve, cancel).
    */
-  async find(
-    ref: string,
-    scope: 'stake' | 'manage',
-    accountId: string,
-  ): Promise<Result<{ market: Market }, MarketFailure> & { candidates?: MarketView[] }> {
+  async find(ref: string, scope: 'stake' | 'manage', accountId: string, livemode?: boolean): Promise<Found> {
     const text = ref.trim();
-    const now = this.now();
     if (/^mkt_[A-Za-z0-9]+$/.test(text)) {
-      const m = await this.get(text);
+      const m = await this.get(text, livemode);
       return m ? { ok: true, market: m } : fail(MarketReason.marketNotFound, `No such market: ${text}.`, 'market');
     }
-    const all = (await this.store.table(Markets).findMany()).filter((m) => servedBy(m, this.opts.livemode));
-    const matching = all.filter((m) => questionMatches(text, m.question));
-    const inScope =
-      scope === 'stake'
-        ? matching.filter((m) => this.displayStatus(m, now) === 'open')
-        : matching.filter((m) => m.creatorAccountId === accountId && (m.status === 'open' || m.status === 'resolving' || m.status === 'cancelling'));
-    const exact = inScope.filter((m) => m.question.toLowerCase().replace(/[?!.\s]+$/, '') === text.toLowerCase().replace(/[?!.\s]+$/, ''));
-    const pick = exact.length === 1 ? exact : inScope;
-    if (pick.length === 1) return { ok: true, market: pick[0]! };
-    if (pick.length > 1) {
-      return {
-        ...fail(
-          MarketReason.ambiguousMarket,
-          `"${text}" matches ${pick.length} markets: ${pick.slice(0, 5).map((m) => `"${m.question}" (${m.id})`).join(', ')}. Which one?`,
-          'market',
-        ),
-        candidates: pick.slice(0, 5).map((m) => this.view(m)),
-      };
-    }
-    // Nothing in scope: say why, when the words do match a market.
-    const newest = matching[matching.length - 1];
-    if (newest) return { ok: true, market: newest };
-    return fail(MarketReason.marketNotFound, `I couldn't find a market matching "${text}".`, 'market');
+    const all = (await this.store.table(Markets).findMany()).filter((m) => this.sees(m, livemode));
+    const now = this.now();
+    return findByWords(all, text, scope, accountId, { shown: (m) => this.displayStatus(m, now), view: (m) => this.view(m) });
   }
 
   // ------------------------------------------------------------------------ stake
 
-  async stake(accountId: string, input: StakeMarketInput): Promise<Result<{ stake: Stake; market: Market }, MarketFailure>> {
+  /** `meta.livemode`: the caller's mode; only its mode's markets take its stakes. */
+  async stake(accountId: string, input: StakeMarketInput, meta: CallMeta = {}): Promise<Result<{ stake: Stake; market: Market }, MarketFailure>> {
     const account = await this.accounts.get(accountId);
     if (!account) return fail(MarketReason.accountNotFound, 'Your account was not found.');
-    const checked = await this.checkStake(account, input);
+    const checked = await this.checkStake(account, input, this.callerMode(meta));
     if (!checked.ok) return checked;
     const { market, outcome, amount, conversion } = checked;
     const fromAddress = this.wallets.addressOf(account);
@@ -196,6 +195,7 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
       });
       if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
       const stake = await tx.table(Stakes).insert({
+        ...(isLive(m) ? {} : { livemode: false as const }),
         id,
         marketId: m.id,
         accountId,
@@ -232,13 +232,14 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
   async checkStake(
     account: Account,
     input: StakeMarketInput,
+    livemode?: boolean,
   ): Promise<
     Result<
       { market: Market; outcome: number; amount: bigint; conversion: { currency: string; amount: string; amountMinor: bigint; rate: string } },
       MarketFailure
     >
   > {
-    const found = await this.find(input.market, 'stake', account.id);
+    const found = await this.find(input.market, 'stake', account.id, livemode);
     if (!found.ok) return found;
     const market = found.market;
     const shown = this.displayStatus(market);
@@ -309,8 +310,8 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
 
   // ------------------------------------------------------------------------ resolve, cancel
 
-  async resolve(accountId: string, input: ResolveMarketInput): Promise<Result<{ market: Market; report: PayoutReport }, MarketFailure>> {
-    const found = await this.find(input.market, 'manage', accountId);
+  async resolve(accountId: string, input: ResolveMarketInput, meta: CallMeta = {}): Promise<Result<{ market: Market; report: PayoutReport }, MarketFailure>> {
+    const found = await this.find(input.market, 'manage', accountId, this.callerMode(meta));
     if (!found.ok) return found;
     let market = found.market;
     if (market.creatorAccountId !== accountId) {
@@ -337,8 +338,8 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
     return this.payOut(market, 'resolved');
   }
 
-  async cancel(accountId: string, input: CancelMarketInput): Promise<Result<{ market: Market; report: PayoutReport }, MarketFailure>> {
-    const found = await this.find(input.market, 'manage', accountId);
+  async cancel(accountId: string, input: CancelMarketInput, meta: CallMeta = {}): Promise<Result<{ market: Market; report: PayoutReport }, MarketFailure>> {
+    const found = await this.find(input.market, 'manage', accountId, this.callerMode(meta));
     if (!found.ok) return found;
     let market = found.market;
     if (market.creatorAccountId !== accountId) {

@@ -38,7 +38,9 @@ export function agentBackend(o: AgentBackendOptions): McpBackend {
           structuredContent: { ...body, pending_confirmation },
         };
       }
-      return { content: [{ type: 'text', text: body.reply }], structuredContent: body, ...(body.ok ? {} : { isError: true }) };
+      // A paused key (the spend policy's breaker) has no HTTP header per tool call: the wait is in the result.
+      const retry = outcome.retryAfterSeconds ? { retry_after_seconds: outcome.retryAfterSeconds } : {};
+      return { content: [{ type: 'text', text: body.reply }], structuredContent: { ...body, ...retry }, ...(body.ok ? {} : { isError: true }) };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import { newId, nowIso } from '../lib/ids.js';
+import { callerMark, inMode, type CallMeta, type Moded } from '../lib/livemode.js';
 import { usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { defineTable, StoreConflictError, type Store } from '../store/index.js';
@@ -19,7 +20,7 @@ import type { CreateQuoteInput, QuoteResource } from './quote-schemas.js';
  *
  *   open -> used (a transfer executed it)         open -> expired (refused after its time)
  */
-export interface Quote extends StoredQuoteFigures {
+export interface Quote extends StoredQuoteFigures, Moded {
   readonly id: string;
   accountId: string;
   status: 'open' | 'used' | 'expired';
@@ -72,14 +73,20 @@ export class QuotesService {
     return this.opts.ttlMs ?? DEFAULT_QUOTE_TTL_MS;
   }
 
-  /** The account's own quote (another account's does not exist for it). */
-  async get(accountId: string, id: string): Promise<Quote | undefined> {
+  /**
+   * The account's own quote of the caller's mode: another account's, or one made through a key
+   * of the other mode, does not exist for it (docs/test-mode.md). `livemode`: the caller's mode.
+   */
+  async get(accountId: string, id: string, livemode = true): Promise<Quote | undefined> {
     const q = await this.store.table(Quotes).get(id);
-    return q && q.accountId === accountId ? q : undefined;
+    return q && q.accountId === accountId && inMode(q, livemode) ? q : undefined;
   }
 
-  /** Prices and records a quote. With a recipient it is bound to them (and their currency). */
-  async create(accountId: string, input: CreateQuoteInput): Promise<Result<{ quote: Quote }, TransferFailure | QuoteFailureReason>> {
+  /**
+   * Prices and records a quote. With a recipient it is bound to them (and their currency). A
+   * test key's quote is marked test (`meta.livemode`), so only its mode reads or executes it.
+   */
+  async create(accountId: string, input: CreateQuoteInput, meta: CallMeta = {}): Promise<Result<{ quote: Quote }, TransferFailure | QuoteFailureReason>> {
     const sender = await this.accounts.get(accountId);
     if (!sender) return fail('account_not_found', 'Your account was not found.');
     let recipient: Recipient | undefined;
@@ -100,6 +107,7 @@ export class QuotesService {
     if (!q.ok) return q;
     const now = this.now();
     const row: Quote = {
+      ...callerMark(undefined, meta.livemode),
       id: newId('qt'),
       accountId,
       status: 'open',
@@ -124,9 +132,9 @@ export class QuotesService {
     accountId: string,
     quoteId: string,
     input: SendTransferInput,
-    meta: { requestId?: string } = {},
+    meta: CallMeta = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure | QuoteFailureReason>> {
-    const q = await this.get(accountId, quoteId);
+    const q = await this.get(accountId, quoteId, meta.livemode !== false);
     if (!q) return fail(QuoteReason.notFound, `No such quote: ${quoteId}.`, 'quote_id');
     if (q.status === 'used') return fail(QuoteReason.used, `Quote ${quoteId} was already used${q.transferId ? ` by transfer ${q.transferId}` : ''}.`, 'quote_id');
     const sender = await this.accounts.get(accountId);
@@ -139,7 +147,7 @@ export class QuotesService {
     const now = this.now();
     if (q.status === 'expired' || Date.parse(q.expiresAt) <= now.getTime()) {
       await this.store.write(Quotes, (t) => t.update(q.id, { status: 'expired', updatedAt: nowIso() }, { status: 'open' }));
-      return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, { amount: input.amount, currency: q.sourceCurrency, recipient: input.recipient }), 'quote_id');
+      return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, { amount: input.amount, currency: q.sourceCurrency, recipient: input.recipient }, meta), 'quote_id');
     }
     const row = buildTransferRow({
       sender,
@@ -156,7 +164,7 @@ export class QuotesService {
       .transaction(async (tx) => {
         const used = await tx.table(Quotes).update(q.id, { status: 'used', transferId: row.id, updatedAt: nowIso() }, { status: 'open' });
         if (!used) return false;
-        await tx.table(Transfers).insert({ ...row, ...this.transfers.mark });
+        await tx.table(Transfers).insert({ ...row, ...this.transfers.mark, ...callerMark(undefined, meta.livemode) });
         return true;
       })
       .catch((e: unknown) => {
@@ -173,8 +181,13 @@ export class QuotesService {
    * time; the claim marks it used in the transaction that records the claim. Expired: refused
    * with `quote_expired` and a fresh quote offered, nothing moved.
    */
-  async forClaim(accountId: string, quoteId: string, input: { amount: string; currency?: string }): Promise<Result<{ quote: Quote }, TransferFailure | QuoteFailureReason>> {
-    const q = await this.get(accountId, quoteId);
+  async forClaim(
+    accountId: string,
+    quoteId: string,
+    input: { amount: string; currency?: string },
+    meta: CallMeta = {},
+  ): Promise<Result<{ quote: Quote }, TransferFailure | QuoteFailureReason>> {
+    const q = await this.get(accountId, quoteId, meta.livemode !== false);
     if (!q) return fail(QuoteReason.notFound, `No such quote: ${quoteId}.`, 'quote_id');
     if (q.status === 'used') return fail(QuoteReason.used, `Quote ${quoteId} was already used.`, 'quote_id');
     const sender = await this.accounts.get(accountId);
@@ -186,7 +199,7 @@ export class QuotesService {
     if (q.recipientAddress || q.recipientCurrency !== 'USDC') return fail(QuoteReason.mismatch, `Quote ${quoteId} prices another recipient; ask for a new quote.`, 'quote_id');
     if (q.status === 'expired' || Date.parse(q.expiresAt) <= this.now().getTime()) {
       await this.store.write(Quotes, (t) => t.update(q.id, { status: 'expired', updatedAt: nowIso() }, { status: 'open' }));
-      return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, { amount: input.amount, currency: q.sourceCurrency, to_currency: 'USDC' }), 'quote_id');
+      return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, { amount: input.amount, currency: q.sourceCurrency, to_currency: 'USDC' }, meta), 'quote_id');
     }
     return { ok: true, quote: q };
   }
@@ -203,10 +216,10 @@ export class QuotesService {
     return undefined;
   }
 
-  /** "That quote expired...; a new one: ..." with a fresh quote when one can be priced. */
-  private async expiredMessage(q: Quote, accountId: string, again: CreateQuoteInput): Promise<string> {
+  /** "That quote expired...; a new one: ..." with a fresh quote (of the caller's mode) when one can be priced. */
+  private async expiredMessage(q: Quote, accountId: string, again: CreateQuoteInput, meta: CallMeta): Promise<string> {
     const head = `That quote (${q.id}) expired at ${q.expiresAt.slice(11, 19)} UTC; nothing was sent.`;
-    const fresh = await this.create(accountId, again);
+    const fresh = await this.create(accountId, again, { livemode: meta.livemode });
     if (!fresh.ok) return `${head} Ask again for a new quote.`;
     const n = fresh.quote;
     return (

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { nowIso } from '../lib/ids.js';
-import { modeMark, servedBy } from '../lib/livemode.js';
+import { callerMark, inMode, modeMark, servedBy, type CallMeta } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, usedToday, SpendUsageTable, type Limits } from '../limits/limits.js';
@@ -105,8 +105,8 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     return this.store.table(Transfers).get(id);
   }
 
-  /** Sent and received transfers of an account, newest first (quotes never confirmed are left out). */
-  async history(accountId: string, opts: { limit?: number } = {}): Promise<Transfer[]> {
+  /** Sent and received transfers of an account, newest first (quotes never confirmed are left out); `livemode`: one mode's only. */
+  async history(accountId: string, opts: { limit?: number; livemode?: boolean } = {}): Promise<Transfer[]> {
     const limit = opts.limit ?? 50;
     const t = this.store.table(Transfers);
     const [sent, received] = await Promise.all([
@@ -114,7 +114,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       t.findMany({ recipientAccountId: accountId }, { order: 'desc' }),
     ]);
     return [...sent, ...received.filter((r) => r.accountId !== accountId)]
-      .filter((r) => r.status !== 'quoted' && r.status !== 'expired')
+      .filter((r) => r.status !== 'quoted' && r.status !== 'expired' && (opts.livemode === undefined || inMode(r, opts.livemode)))
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
       .slice(0, limit);
   }
@@ -155,17 +155,17 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   }
 
   /** A priced transfer's row, `quoted` and valid for QUOTE_TTL_MS. */
-  private newRow(p: TransferPreview, input: SendTransferInput, meta: { requestId?: string }, now: Date): Transfer {
+  private newRow(p: TransferPreview, input: SendTransferInput, meta: CallMeta, now: Date): Transfer {
     const expiresAt = new Date(now.getTime() + (this.opts.quoteTtlMs ?? QUOTE_TTL_MS));
     const row = buildTransferRow({ ...p, fromAddress: this.wallets.addressOf(p.sender), input, expiresAt, now, ...(meta.requestId ? { requestId: meta.requestId } : {}) });
-    return { ...row, ...this.mark };
+    return { ...row, ...callerMark(this.opts.livemode, meta.livemode) };
   }
 
   /** Records a quote valid for QUOTE_TTL_MS; `confirm` executes it. */
   async quote(
     accountId: string,
     input: SendTransferInput,
-    meta: { requestId?: string } = {},
+    meta: CallMeta = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const p = await this.preview(accountId, input);
     if (!p.ok) return p;
@@ -181,7 +181,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   async send(
     accountId: string,
     input: SendTransferInput,
-    meta: { requestId?: string; spend?: SpendInTx } = {},
+    meta: CallMeta & { spend?: SpendInTx } = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const p = await this.preview(accountId, input);
     if (!p.ok) return p;

@@ -131,6 +131,32 @@ describe('GET /api/openapi.json', () => {
     expect(events).toEqual(['created_gte', 'created_lte', 'limit', 'payment', 'starting_after', 'type']);
   });
 
+  it('covers the routes of issue 24 (spend policies, account and per key; receipts; the key set)', () => {
+    const issue24 = [
+      'get /api/policies',
+      'put /api/policies',
+      'get /api/keys/{id}/policy',
+      'put /api/keys/{id}/policy',
+      'get /api/policies/events',
+      'get /api/agent/actions',
+      'get /api/agent/actions/{id}/receipt',
+      'get /.well-known/jwks.json',
+    ];
+    const have = documented(doc);
+    expect(issue24.filter((r) => !have.has(r))).toEqual([]);
+    for (const p of ['/policies', '/keys/{id}/policy']) {
+      // Read by the person or a key; changed only by the signed-in person (no bearer scheme), with the password.
+      expect(doc.paths[p].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+      expect(doc.paths[p].put.security).toEqual([{ sessionCookie: [] }]);
+      expect(doc.paths[p].put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PutPolicyInput' });
+      expect(Object.keys(doc.paths[p].put.responses)).toContain('403');
+    }
+    expect(doc.components.schemas.PutPolicyInput.required).toEqual(expect.arrayContaining(['policy', 'password']));
+    expect(Object.keys(doc.components.schemas.SpendPolicy.properties).sort()).toEqual(
+      ['allow_recipients', 'allowed_actions', 'approval_threshold_usd', 'block_recipients', 'breaker', 'currencies', 'usd'].sort(),
+    );
+  });
+
   it('points its servers at PUBLIC_URL/api, with health checks at the site root', () => {
     const publicUrl = s.deps.config.PUBLIC_URL;
     expect(doc.servers).toEqual([{ url: `${publicUrl}/api` }]);

@@ -4,52 +4,31 @@
  * and MCP (the SDK client). Policies are changed only by the signed-in person with their password.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { fund, newAccount } from '../helpers/money.js';
-import { buttonData, startFakeBotApi, textUpdate, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
-import { Policies, SpendReservations } from '../../src/policies/tables.js';
-import type { SpendPolicy } from '../../src/policies/policy-schemas.js';
+import { call, type TestService } from '../helpers/service.js';
+import { newAccount } from '../helpers/money.js';
+import { buttonData, textUpdate, type FakeBotApi, type TgUser } from '../bridges/telegram-fake.js';
+import { startPolicyWorld, type PolicyWorld } from './policy-world.js';
+import { SpendReservations } from '../../src/policies/tables.js';
 
-const PASSWORD = 'correct horse battery';
-const SECRET = 's3cret';
+let world: PolicyWorld;
 let svc: TestService;
 let fake: FakeBotApi;
 
 beforeAll(async () => {
-  fake = await startFakeBotApi();
-  svc = await startTestService({
-    AGENT_RATE_LIMIT: '1000/min',
-    RECONCILE_INTERVAL: '1h',
-    TELEGRAM_BOT_TOKEN: '123:abc',
-    TELEGRAM_API_ROOT: fake.url,
-    TELEGRAM_WEBHOOK_URL: 'https://example.test/api/telegram/webhook',
-    TELEGRAM_WEBHOOK_SECRET: SECRET,
-  });
+  world = await startPolicyWorld();
+  ({ svc, fake } = world);
   const amina = await newAccount(svc, { name: 'Amina', country: 'NG' });
   await svc.deps.accounts.update(amina.id, { telegramUsername: 'amina_ng' });
   const blocked = await newAccount(svc, { name: 'Mallory', country: 'NG' });
   await svc.deps.accounts.update(blocked.id, { telegramUsername: 'mallory_ng', phone: '+2348030000001' });
 });
 afterAll(async () => {
-  await svc?.stop({ removeData: true });
-  await fake?.close();
+  await world?.stop();
 });
 
-const settle = (m: Merchant, body: unknown) => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body });
-const putPolicy = (m: Merchant, policy: SpendPolicy, opts: { path?: string; password?: string; key?: boolean } = {}) =>
-  call(`${svc.api}${opts.path ?? '/policies'}`, {
-    method: 'PUT',
-    ...(opts.key ? { key: m.key } : { cookie: m.cookie }),
-    body: { policy, password: opts.password ?? PASSWORD },
-  });
-async function merchant(name: string, usd = '200'): Promise<Merchant & { keyId: string }> {
-  const m = await createMerchant(svc.api, name);
-  await fund(svc, (await svc.deps.accounts.get(m.accountId))!, usd);
-  const keys = await call(`${svc.api}/keys`, { cookie: m.cookie });
-  return { ...m, keyId: keys.body.keys[0].id };
-}
+const settle = (m: { key: string }, body: unknown) => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body });
+const putPolicy: PolicyWorld['putPolicy'] = (...a) => world.putPolicy(...a);
+const merchant: PolicyWorld['merchant'] = (...a) => world.merchant(...a);
 
 describe('changing a policy: only the signed-in person, with the password', () => {
   it('a key cannot change (widen) a policy; a wrong password is refused; each change is a policy.updated event', async () => {
@@ -181,21 +160,13 @@ describe('the chat door', () => {
 describe('the Telegram door', () => {
   it('tells the person which rule refused (allowlist, cap) and holds nothing', async () => {
     const user: TgUser = { id: 930001, first_name: 'Tara', username: 'tara_ke' };
-    const post = (u: object) =>
-      fetch(`${svc.api}/telegram/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Telegram-Bot-Api-Secret-Token': SECRET }, body: JSON.stringify(u) });
+    const post = world.tgPost;
     const before = fake.calls.length;
     await post(textUpdate(user, '/start'));
     await fake.waitFor('sendMessage', (c) => fake.calls.indexOf(c) >= before && Number(c.body.chat_id) === user.id);
     const account = await svc.deps.accounts.findBy({ telegramUserId: String(user.id) });
-    // A Telegram-only account has no password: its policy is set here as the app would.
-    await svc.deps.store.write(Policies, (t) =>
-      t.insert({ id: account!.id, accountId: account!.id, scope: 'account', policy: { allow_recipients: ['@amina_ng'], usd: { per_transaction: '5' } }, updatedAt: new Date().toISOString() }),
-    );
-    const say = async (text: string) => {
-      const since = fake.calls.length;
-      await post(textUpdate(user, text));
-      return fake.waitFor('sendMessage', (c) => fake.calls.indexOf(c) >= since && Number(c.body.chat_id) === user.id);
-    };
+    await world.storePolicy(account!.id, { allow_recipients: ['@amina_ng'], usd: { per_transaction: '5' } });
+    const say = (text: string) => world.tgSay(user, text);
     const notAllowed = await say('send 1 USD to @mallory_ng');
     expect(notAllowed.body.text).toContain('is not on the list of recipients your spend policy allows');
     expect(buttonData(notAllowed)).toEqual([]);
@@ -209,8 +180,7 @@ describe('the MCP door', () => {
   it("the key's policy applies to the connection: caps and allowed actions", async () => {
     const m = await merchant('Mcp User', '1');
     await putPolicy(m, { usd: { per_transaction: '3' }, allowed_actions: ['transfer'] }, { path: `/keys/${m.keyId}/policy` });
-    const client = new Client({ name: 'assistant', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.api}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${m.key}` } } }));
+    const client = await world.mcpClient(m.key);
     const over = await client.callTool({ name: 'send_transfer', arguments: { recipient: '@amina_ng', amount: '4', currency: 'USD' } });
     expect(over.isError).toBe(true);
     expect(over.structuredContent).toMatchObject({ ok: false, reason: 'policy_over_cap' });

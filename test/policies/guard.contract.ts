@@ -111,6 +111,41 @@ export function guardContract(name: string, open: () => Promise<{ store: Store; 
       expect((await api(agent, 'send 90 USD to @a1234')).ok).toBe(true);
     });
 
+    it('weekly and monthly USD caps and a rolling cap per currency, each over its own window', async () => {
+      await setPolicy(ALICE, { usd: { weekly: '100', monthly: '150' }, currencies: { KES: { daily: '2000' } } });
+      const { agent } = build(store);
+      const day = 24 * 3600_000;
+      // Per currency: KES counts only KES asked (1500 + 600 > 2000), USD spending does not use it.
+      expect((await api(agent, 'send 1500 KES to @a1234')).ok).toBe(true);
+      const kes = await api(agent, 'send 600 KES to @a1234');
+      expect(kes).toMatchObject({ ok: false, reason: 'policy_over_cap' });
+      expect(kes.reply).toContain('2000.00 KES');
+      expect((await api(agent, 'send 80 USD to @a1234')).ok).toBe(true);
+      // The week: 1500 KES (~11.6 USD) + 80 USD leaves under 10 USD.
+      const week = await api(agent, 'send 10 USD to @a1234');
+      expect(week.reason).toBe('policy_over_cap');
+      expect(week.reply).toContain('weekly cap of 100.00 USD');
+      clock = new Date(clock.getTime() + day + 1000);
+      expect((await api(agent, 'send 600 KES to @a1234')).ok).toBe(true); // the KES day rolled
+      clock = new Date(clock.getTime() + 7 * day);
+      // A new week, but the month still counts everything: about 96 USD of 150 spent.
+      expect((await api(agent, 'send 50 USD to @a1234')).ok).toBe(true);
+      const month = await api(agent, 'send 10 USD to @a1234');
+      expect(month.reason).toBe('policy_over_cap');
+      expect(month.reply).toContain('monthly cap of 150.00 USD');
+      clock = new Date(clock.getTime() + 30 * day);
+      expect((await api(agent, 'send 90 USD to @a1234')).ok).toBe(true);
+    });
+
+    it('the breaker counts failed payments too, not only refusals', async () => {
+      await setPolicy(ALICE, { breaker: { max_failures: 2, window_seconds: 60, cooldown_seconds: 30 } });
+      const { agent, fake } = build(store, { outcome: () => ({ ok: false, action: 'transfer', reason: 'insufficient_balance', message: 'no' }) });
+      for (let i = 0; i < 2; i++) expect((await api(agent, 'send 1 USD to @a1234')).reason).toBe('insufficient_balance');
+      const paused = await api(agent, 'send 1 USD to @a1234');
+      expect(paused).toMatchObject({ ok: false, reason: 'policy_paused', retryAfterSeconds: 30 });
+      expect(fake.calls).toHaveLength(2);
+    });
+
     it('caps count test and live spending apart: a test key never uses up the live cap, nor the reverse', async () => {
       await setPolicy(ALICE, { usd: { daily: '100' } });
       const { agent, fake } = build(store);

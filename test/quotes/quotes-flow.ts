@@ -3,6 +3,7 @@ import type { Address } from 'viem';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { balance, usdc } from '../helpers/money.js';
 import { Quotes } from '../../src/quotes/quotes.js';
+import { Transfers } from '../../src/transfers/transfers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -151,6 +152,31 @@ export function quoteSuite(title: string): void {
       expect(late.body).toMatchObject({ ok: false, action: 'transfer', reason: 'quote_expired' });
       expect(late.body.reply).toMatch(/expired.*new quote/s);
       expect(await balance(svc, await wallet(amina))).toBe(before);
+    });
+
+    it('a quote is of its key\'s mode: the other mode\'s key reads or executes it as 404; executed, the transfer is in that mode', async () => {
+      const made = await call(`${svc.api}/keys`, { cookie: sender.cookie, body: { label: 'sandbox', mode: 'test' } });
+      expect(made.status).toBe(201);
+      const testKey = made.body.key.secret as string;
+      const quote = async (key: string) => (await call(`${svc.api}/quotes`, { key, body: { amount: '200', currency: 'KES', recipient: '@amina' } })).body;
+      const [tq, lq] = [await quote(testKey), await quote(sender.key)];
+      expect(await svc.deps.store.table(Quotes).get(tq.id)).toMatchObject({ livemode: false });
+      // Each mode reads its own; the other mode's id answers exactly like an unknown one.
+      expect((await call(`${svc.api}/quotes/${tq.id}`, { key: testKey })).status).toBe(200);
+      for (const [key, id] of [[sender.key, tq.id], [testKey, lq.id]] as const) {
+        const read = await call(`${svc.api}/quotes/${id}`, { key });
+        expect(read.status).toBe(404);
+        const unknown = await call(`${svc.api}/quotes/qt_0000000000unknown`, { key });
+        expect(read.body.error).toMatchObject({ type: unknown.body.error.type, message: `No such quote: ${id}.` });
+        const run = await call(`${svc.api}/agent/settle`, { key, body: { quote_id: id } });
+        expect(run.status).toBe(404);
+        expect((await svc.deps.store.table(Quotes).get(id))!.status).toBe('open');
+      }
+      // Executed with its own mode's key: a test transfer (the embedded chain is both modes').
+      const done = await call(`${svc.api}/agent/settle`, { key: testKey, body: { quote_id: tq.id } });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      expect(done.body.transfer).toMatchObject({ status: 'settled', quote_id: tq.id });
+      expect(await svc.deps.store.table(Transfers).get(done.body.transfer.id)).toMatchObject({ livemode: false, quoteId: tq.id });
     });
 
     it('quote_transfer records a firm quote with an id and expiry', async () => {

@@ -238,5 +238,15 @@ describe('claims carry the mode of the key that made them', () => {
     expect((await call(`${svc.api}/v1/events/${testEvent.json.id}`, { key: testKey })).body).toEqual(testEvent.json);
     expect((await call(`${svc.api}/v1/events/${testEvent.json.id}`, { key: m.key })).status).toBe(404);
     expect((await call(`${svc.api}/v1/events/${liveEvent.json.id}`, { key: testKey })).status).toBe(404);
+    // The claims list is per mode, and the other mode's claim cannot be canceled (404, like an unknown id).
+    for (const [mode, key, other] of [['live', m.key, 'test'], ['test', testKey, 'live']] as const) {
+      const listed = (await call(`${svc.api}/claims`, { key })).body.data.map((c: { id: string }) => c.id);
+      expect(listed, mode).toContain(made[mode]);
+      expect(listed, mode).not.toContain(made[other]);
+      const cancel = await call(`${svc.api}/claims/${made[other]}/cancel`, { key, method: 'POST' });
+      expect(cancel.status, mode).toBe(404);
+      expect(cancel.body.error.message).toBe(`No such claim: ${made[other]}.`);
+    }
+    expect((await svc.deps.claims.get(made.live))!.status).not.toBe('canceled');
   });
 });

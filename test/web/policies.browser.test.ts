@@ -53,4 +53,28 @@ describe('Developers screen: spend policies (Chromium)', () => {
     expect((await axeViolations(page)).filter((v) => v.id !== 'color-contrast')).toEqual([]);
     expect(realErrors(consoleErrors)).toEqual([]);
   });
+
+  it("edits one API key's policy (narrower than the account's) and lists that change too", async () => {
+    const made = await page.request.post('/api/keys', { data: { label: 'shop' }, headers: { origin: service.url } });
+    expect(made.status()).toBe(201);
+    const key = ((await made.json()) as { key: { id: string } }).key;
+    await page.reload();
+    await page.getByRole('option', { name: /Key "shop" \(sk_live_/ }).waitFor({ state: 'attached' });
+    await page.getByLabel('Applies to').selectOption(key.id);
+    // The key has no policy yet: the form empties (the account's 50 is not the key's).
+    await expect.poll(() => page.getByLabel('Per transaction').inputValue()).toBe('');
+    await page.getByLabel('Per transaction').fill('5');
+    await page.getByLabel('Only these recipients').fill('@amina');
+    await page.getByLabel('Your password').fill(user.password);
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.locator('#policy-status', { hasText: 'Saved.' }).waitFor();
+    await page.locator('#policy-history li', { hasText: `Key ${key.id} policy updated` }).waitFor();
+
+    const saved = (await (await page.request.get(`/api/keys/${key.id}/policy`)).json()) as { policy: { scope: string; policy: unknown } };
+    expect(saved.policy).toMatchObject({ scope: 'key', policy: { usd: { per_transaction: '5' }, allow_recipients: ['@amina'] } });
+    // The account's policy is untouched, and the form shows it again when switched back.
+    await page.getByLabel('Applies to').selectOption('account');
+    await expect.poll(() => page.getByLabel('Per transaction').inputValue()).toBe('50');
+    expect(realErrors(consoleErrors)).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import type { MarketsService } from '../../markets/markets.js';
 import { CancelMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
-import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { callMeta, callerLivemode, checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, reportResult, settleSummary } from './market-results.js';
 import { buildCancel } from '../local/build-markets.js';
 import { shapesOf } from '../local/intent-shapes.js';
@@ -31,14 +31,14 @@ export const cancelMarket = defineTool({
   },
   prompt: { group: 'prediction markets' },
   describe: (i) => `Cancel the market "${i.market}" and refund every stake.`,
-  handler: ({ markets }) => cancelMarketHandler(markets),
+  handler: ({ markets, livemodeOfKey }) => cancelMarketHandler(markets, livemodeOfKey),
 });
 
-function cancelMarketHandler(markets: MarketsService): ToolRun<CancelMarketInput> {
+function cancelMarketHandler(markets: MarketsService, livemodeOfKey?: (keyId: string) => Promise<boolean>): ToolRun<CancelMarketInput> {
   const cancel_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(cancelMarket, input);
     if (!checked.ok) return checked;
-    const res = await markets.cancel(ctx.accountId, checked.input);
+    const res = await markets.cancel(ctx.accountId, checked.input, await callMeta(ctx, livemodeOfKey));
     if (!res.ok) return failed(res);
     const { market: m, report } = res;
     return {
@@ -51,7 +51,7 @@ function cancelMarketHandler(markets: MarketsService): ToolRun<CancelMarketInput
   const cancel_preview = async (input: unknown, ctx: ToolContext): Promise<ToolPreview> => {
     const checked = checkInput(cancelMarket, input);
     if (!checked.ok) return checked;
-    const found = await markets.find(checked.input.market, 'manage', ctx.accountId);
+    const found = await markets.find(checked.input.market, 'manage', ctx.accountId, await callerLivemode(ctx, livemodeOfKey));
     if (!found.ok) return failed(found);
     const m = found.market;
     if (m.creatorAccountId !== ctx.accountId) return failed({ reason: 'not_creator', message: 'Only the creator of this market can cancel it.' });

@@ -13,6 +13,7 @@ import type { SpendSlot } from '../../policies/guard.js';
 import type { RefundsService } from '../../refunds/refunds.js';
 import type { ManualCaptureSessions } from '../../x402/auth-capture/manual-capture-sessions.js';
 import type { LocalIntent } from '../local/local-intent.js';
+import type { CallMeta } from '../../lib/livemode.js';
 
 /**
  * What one agent tool is (one file per tool under src/agent/tools/, listed once in
@@ -188,3 +189,14 @@ export function amountIn(amount: string, currency: string | undefined, fallback:
   return `${amount} ${currency ?? fallback}`;
 }
 
+
+/** The caller's mode: false for an `sk_test_` key; the person's own doors (no key) are live (docs/test-mode.md). */
+export async function callerLivemode(ctx: Pick<ToolContext, 'keyId'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<boolean> {
+  return ctx.keyId && livemodeOfKey ? livemodeOfKey(ctx.keyId) : true;
+}
+
+/** What a money module's call carries besides its input: the request id and, for a test key, its mode. */
+export async function callMeta(ctx: Pick<ToolContext, 'keyId' | 'requestId'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<CallMeta> {
+  const live = await callerLivemode(ctx, livemodeOfKey);
+  return { ...(ctx.requestId ? { requestId: ctx.requestId } : {}), ...(live ? {} : { livemode: false }) };
+}

@@ -1,6 +1,6 @@
 import { CreateMarketInput } from '../../markets/market-inputs.js';
 import type { MarketsService } from '../../markets/markets.js';
-import { checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';
+import { callMeta, checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';
 import { failed } from './market-results.js';
 import { findPhrase, hasLemma } from '../local/analysis.js';
 import { buildCreateMarket } from '../local/build-markets.js';
@@ -34,14 +34,15 @@ export const createMarket = defineTool({
   },
   prompt: { group: 'prediction markets' },
   describe: (i) => `Create the market "${i.question}" with outcomes ${(i.outcomes ?? ['Yes', 'No']).join(' / ')}, closing ${i.closes_at}.`,
-  handler: ({ markets }) => createMarketHandler(markets),
+  handler: ({ markets, livemodeOfKey }) => createMarketHandler(markets, livemodeOfKey),
 });
 
-function createMarketHandler(markets: MarketsService): ToolRun<CreateMarketInput> {
+function createMarketHandler(markets: MarketsService, livemodeOfKey?: (keyId: string) => Promise<boolean>): ToolRun<CreateMarketInput> {
   return async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(createMarket, input);
     if (!checked.ok) return checked;
-    const res = await markets.create(ctx.accountId, checked.input);
+    // A test key's market is a test market, also on the embedded chain both modes share.
+    const res = await markets.create(ctx.accountId, checked.input, await callMeta(ctx, livemodeOfKey));
     if (!res.ok) return failed(res);
     const m = res.market;
     return {

@@ -2,7 +2,7 @@ import { mask } from '../../claims/claims.js';
 import { formatUsdc } from '../../lib/money.js';
 import { ListActivityInput } from '../../wallet/wallet-tool-inputs.js';
 import { local } from '../money-format.js';
-import { checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
+import { callerLivemode, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
 import { detectActivity } from '../local/read-intents.js';
 
 /** list_activity: the caller's own recent transfers, claim links, bills, stakes and payment links, newest first. */
@@ -28,11 +28,13 @@ function listActivityHandler(deps: ToolDeps): ToolRun<ListActivityInput> {
     const checked = checkInput(listActivity, input);
     if (!checked.ok) return checked;
     const { kind, limit = 10 } = checked.input;
+    // A key sees its own mode's activity only (issue 24: a test key never lists live records, nor the reverse).
+    const livemode = await callerLivemode(ctx, deps.livemodeOfKey);
     const want = (k: Entry['kind']) => !kind || kind === k;
     const entries: Entry[] = [];
     const fmt = (minor: string, currency: string) => local(deps.fx, minor, currency);
     if (want('transfer') && deps.transfers) {
-      for (const t of await deps.transfers.history(ctx.accountId, { limit })) {
+      for (const t of await deps.transfers.history(ctx.accountId, { limit, livemode })) {
         const out = t.accountId === ctx.accountId;
         entries.push({
           kind: 'transfer',
@@ -45,7 +47,7 @@ function listActivityHandler(deps: ToolDeps): ToolRun<ListActivityInput> {
     }
     if (want('transfer') && deps.claims) {
       // Claim links (docs/claims.md): the sender sees each step, the claimant what they received.
-      for (const c of await deps.claims.history(ctx.accountId, limit)) {
+      for (const c of await deps.claims.history(ctx.accountId, limit, livemode)) {
         const out = c.senderAccountId === ctx.accountId;
         entries.push({
           kind: 'transfer',
@@ -57,17 +59,17 @@ function listActivityHandler(deps: ToolDeps): ToolRun<ListActivityInput> {
       }
     }
     if (want('bill') && deps.bills) {
-      for (const b of await deps.bills.history(ctx.accountId, { limit })) {
+      for (const b of await deps.bills.history(ctx.accountId, { limit, livemode })) {
         entries.push({ kind: 'bill', id: b.id, at: b.createdAt, status: b.status, text: `Paid ${fmt(b.amountMinor, b.currency)} to ${b.billerName} (${b.accountNumber})` });
       }
     }
     if (want('stake') && deps.markets) {
-      for (const s of await deps.markets.stakesOf(ctx.accountId, limit)) {
+      for (const s of await deps.markets.stakesOf(ctx.accountId, limit, livemode)) {
         entries.push({ kind: 'stake', id: s.id, at: s.createdAt, status: s.status, text: `Staked ${fmt(s.localAmountMinor, s.currency)} on "${s.outcomeLabel}"` });
       }
     }
     if (want('payment')) {
-      const listed = await deps.payments.list(ctx.accountId, { limit });
+      const listed = await deps.payments.list(ctx.accountId, { limit }, livemode);
       if (listed.ok) {
         for (const p of listed.data) entries.push({ kind: 'payment', id: p.id, at: p.createdAt, status: p.status, text: `Payment link ${p.amount} ${p.currency}${p.description ? ` (${p.description})` : ''}` });
       }

@@ -1,7 +1,7 @@
 import type { MarketsService } from '../../markets/markets.js';
 import { ListMarketsInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
-import { checkInput, defineTool, type ToolOutcome, type ToolRun } from './contract.js';
+import { callerLivemode, checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';
 import { hasLemma } from '../local/analysis.js';
 import { buildList } from '../local/build-markets.js';
 import { MARKET_NOUNS, shapesOf } from '../local/intent-shapes.js';
@@ -30,14 +30,14 @@ export const listMarkets = defineTool({
   },
   prompt: { group: 'prediction markets' },
   describe: (i) => (i.status ? `List ${i.status} markets.` : 'List markets.'),
-  handler: ({ markets }) => listMarketsHandler(markets),
+  handler: ({ markets, livemodeOfKey }) => listMarketsHandler(markets, livemodeOfKey),
 });
 
-function listMarketsHandler(markets: MarketsService): ToolRun<ListMarketsInput> {
-  return async (input: unknown): Promise<ToolOutcome> => {
+function listMarketsHandler(markets: MarketsService, livemodeOfKey?: (keyId: string) => Promise<boolean>): ToolRun<ListMarketsInput> {
+  return async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(listMarkets, input);
     if (!checked.ok) return checked;
-    const list = await markets.list(checked.input);
+    const list = await markets.list(checked.input, { livemode: await callerLivemode(ctx, livemodeOfKey) });
     const views = list.map((m) => markets.view(m));
     const lines = views.slice(0, 10).map((v) => `• ${v.question} (${v.id}) — ${v.status}, pool ${formatUsdc(v.total_pool_base_units)}, ${v.outcomes.map((o) => o.label).join(' / ')}`);
     const label = checked.input.status ? `${checked.input.status} markets` : 'markets';

@@ -4,7 +4,7 @@ import { formatMeterToken } from '../../bills/sandbox-provider.js';
 import type { FxService } from '../../fx/rates.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local, shortHash } from '../money-format.js';
-import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { amountIn, callMeta, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { findPhrase, hasLemma } from '../local/analysis.js';
 import { buildBill } from '../local/build-bill.js';
 import { amountPoints, BILL_NOUNS, shapesOf } from '../local/intent-shapes.js';
@@ -36,7 +36,7 @@ export const payBill = defineTool({
   },
   prompt: { line: "pay electricity, airtime, water or TV bills from the user's own wallet." },
   describe: (i) => `Pay ${amountIn(i.amount, i.currency, "the biller's currency")} to ${i.biller} for account ${i.account_number}.`,
-  handler: (deps) => payBillHandler({ bills: deps.bills, fx: deps.fx }),
+  handler: (deps) => payBillHandler({ bills: deps.bills, fx: deps.fx, ...(deps.livemodeOfKey ? { livemodeOfKey: deps.livemodeOfKey } : {}) }),
 });
 
 const failed = (r: { reason: string; message: string }): ToolFailure => ({ ok: false, action: 'bill', reason: r.reason, message: r.message });
@@ -69,12 +69,12 @@ function billResult(fx: FxService, b: BillPayment): Record<string, unknown> {
   };
 }
 
-function payBillHandler(deps: { bills: BillsService; fx: FxService }): ToolRun<PayBillInput> {
+function payBillHandler(deps: { bills: BillsService; fx: FxService; livemodeOfKey?: (keyId: string) => Promise<boolean> }): ToolRun<PayBillInput> {
   const { bills, fx } = deps;
   const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(payBill, input);
     if (!checked.ok) return checked;
-    const res = await bills.pay(ctx.accountId, checked.input, ctx.requestId ? { requestId: ctx.requestId } : {});
+    const res = await bills.pay(ctx.accountId, checked.input, await callMeta(ctx, deps.livemodeOfKey));
     if (!res.ok) return failed(res);
     const b = res.bill;
     const what = `${local(fx, b.amountMinor, b.currency)} to ${b.billerName} for ${b.accountNumber} (${b.customerName}): ${formatUsdc(b.stablecoinAmount)} at ${b.rate} ${b.currency}/USDC`;

@@ -3,7 +3,7 @@ import { QuoteTransferInput } from '../../transfers/transfer-inputs.js';
 import { toTransferQuote, type Quote } from '../../quotes/quotes.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local } from '../money-format.js';
-import { ToolFailureReason, amountIn, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolFailure, type ToolOutcome, type ToolRun } from './contract.js';
+import { ToolFailureReason, amountIn, callMeta, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolFailure, type ToolOutcome, type ToolRun } from './contract.js';
 import { detectQuote } from '../local/read-intents.js';
 
 /**
@@ -46,7 +46,7 @@ function quoteTransferHandler(deps: ToolDeps): ToolRun<QuoteTransferInput> {
     let firm: Quote | undefined;
     if (deps.quotes) {
       // A firm quote (docs/quotes.md): its id executes exactly these figures until it expires.
-      const made = await deps.quotes.create(ctx.accountId, { amount: i.amount, currency, ...(i.recipient ? { recipient: i.recipient } : {}), ...(i.to_currency ? { to_currency: i.to_currency } : {}) });
+      const made = await deps.quotes.create(ctx.accountId, { amount: i.amount, currency, ...(i.recipient ? { recipient: i.recipient } : {}), ...(i.to_currency ? { to_currency: i.to_currency } : {}) }, await callMeta(ctx, deps.livemodeOfKey));
       if (!made.ok) return { ok: false, action: 'quote', reason: made.reason, message: made.message } satisfies ToolFailure;
       firm = made.quote;
       q = toTransferQuote(firm);

@@ -3,7 +3,7 @@ import type { MarketsService } from '../../markets/markets.js';
 import { parimutuelPayouts } from '../../markets/parimutuel.js';
 import { ResolveMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc } from '../../lib/money.js';
-import { checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { callMeta, callerLivemode, checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, reportResult, settleSummary } from './market-results.js';
 import { buildResolve } from '../local/build-markets.js';
 import { shapesOf } from '../local/intent-shapes.js';
@@ -34,14 +34,14 @@ export const resolveMarket = defineTool({
   },
   prompt: { group: 'prediction markets' },
   describe: (i) => `Resolve the market "${i.market}" with "${i.outcome}" as the winning outcome and pay out the pool.`,
-  handler: ({ markets }) => resolveMarketHandler(markets),
+  handler: ({ markets, livemodeOfKey }) => resolveMarketHandler(markets, livemodeOfKey),
 });
 
-function resolveMarketHandler(markets: MarketsService): ToolRun<ResolveMarketInput> {
+function resolveMarketHandler(markets: MarketsService, livemodeOfKey?: (keyId: string) => Promise<boolean>): ToolRun<ResolveMarketInput> {
   const resolve_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(resolveMarket, input);
     if (!checked.ok) return checked;
-    const res = await markets.resolve(ctx.accountId, checked.input);
+    const res = await markets.resolve(ctx.accountId, checked.input, await callMeta(ctx, livemodeOfKey));
     if (!res.ok) return failed(res);
     const { market: m, report } = res;
     const winner = m.outcomes[m.winningOutcome!]!;
@@ -55,7 +55,7 @@ function resolveMarketHandler(markets: MarketsService): ToolRun<ResolveMarketInp
   const resolve_preview = async (input: unknown, ctx: ToolContext): Promise<ToolPreview> => {
     const checked = checkInput(resolveMarket, input);
     if (!checked.ok) return checked;
-    const found = await markets.find(checked.input.market, 'manage', ctx.accountId);
+    const found = await markets.find(checked.input.market, 'manage', ctx.accountId, await callerLivemode(ctx, livemodeOfKey));
     if (!found.ok) return failed(found);
     const m = found.market;
     if (m.creatorAccountId !== ctx.accountId) return failed({ reason: 'not_creator', message: 'Only the creator of this market can resolve it.' });

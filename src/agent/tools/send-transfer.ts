@@ -6,7 +6,8 @@ import type { Result } from '../../lib/results.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { claimTarget, previewClaim, sendAsClaim, type ClaimToolDeps } from '../claim-tools.js';
 import { local, shortHash } from '../money-format.js';
-import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import type { CallMeta } from '../../lib/livemode.js';
+import { amountIn, callMeta, checkInput, defineTool, withPreview, type ToolContext, type ToolFailure, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { hasLemma } from '../local/analysis.js';
 import { buildTransfer } from '../local/build-transfer.js';
 import { amountPoints, shapesOf, TRANSFER_VERBS } from '../local/intent-shapes.js';
@@ -52,6 +53,7 @@ export const sendTransfer = defineTool({
     sendTransferHandler({
       transfers: deps.transfers,
       fx: deps.fx,
+      ...(deps.livemodeOfKey ? { livemodeOfKey: deps.livemodeOfKey } : {}),
       ...(deps.quotes ? { quotes: deps.quotes } : {}),
       ...(deps.claims
         ? { claims: { claims: deps.claims, fx: deps.fx, publicUrl: deps.publicUrl, ...(deps.quotes ? { quotes: deps.quotes } : {}), country: async (id: string) => (await deps.accounts.get(id))?.country, ...(deps.livemodeOfKey ? { livemodeOfKey: deps.livemodeOfKey } : {}) } }
@@ -119,12 +121,18 @@ function transferSentence(
   return `${sent} to ${t.recipientLabel}, who receives ${received}. ${formatUsdc(t.stablecoinAmount)} on-chain${rateClause(t)}${fee}`;
 }
 
-function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService; quotes?: QuotesService; claims?: ClaimToolDeps }): ToolRun<SendTransferInput> {
+function sendTransferHandler(deps: {
+  transfers: TransfersService;
+  fx: FxService;
+  quotes?: QuotesService;
+  claims?: ClaimToolDeps;
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
+}): ToolRun<SendTransferInput> {
   const { transfers, fx } = deps;
   const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(sendTransfer, input);
     if (!checked.ok) return checked;
-    const meta = ctx.requestId ? { requestId: ctx.requestId } : {};
+    const meta = await callMeta(ctx, deps.livemodeOfKey);
     // Under a spend policy (spendInAction below): a plain send writes the reservation in the
     // transaction that holds the money; a path that cannot reserves on its own first.
     const slot = ctx.spendSlot;
@@ -164,7 +172,7 @@ function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService;
     }
     const { recipient } = p.preview;
     // The figures shown are a firm quote the confirm executes exactly (docs/quotes.md).
-    const firm = deps.quotes ? await firmQuote(deps.quotes, ctx.accountId, checked.input) : undefined;
+    const firm = deps.quotes ? await firmQuote(deps.quotes, ctx.accountId, checked.input, await callMeta(ctx, deps.livemodeOfKey)) : undefined;
     if (firm && !firm.ok) return failed(firm);
     const q = firm ? toTransferQuote(firm.quote) : p.preview.quote;
     const held = firm ? ` This rate is held until ${firm.quote.expiresAt.slice(11, 19)} UTC (quote ${firm.quote.id}).` : '';
@@ -199,11 +207,11 @@ function sendTransferHandler(deps: { transfers: TransfersService; fx: FxService;
 }
 
 /** The quote a preview shows: the one named (still the caller's), or a new one. */
-async function firmQuote(quotes: QuotesService, accountId: string, input: SendTransferInput): Promise<Result<{ quote: Quote }>> {
+async function firmQuote(quotes: QuotesService, accountId: string, input: SendTransferInput, meta: CallMeta): Promise<Result<{ quote: Quote }>> {
   if (input.quote_id) {
-    const named = await quotes.get(accountId, input.quote_id);
+    const named = await quotes.get(accountId, input.quote_id, meta.livemode !== false);
     return named ? { ok: true, quote: named } : { ok: false, reason: 'quote_not_found', message: `No such quote: ${input.quote_id}.` };
   }
-  return quotes.create(accountId, { amount: input.amount, recipient: input.recipient, ...(input.currency ? { currency: input.currency } : {}) });
+  return quotes.create(accountId, { amount: input.amount, recipient: input.recipient, ...(input.currency ? { currency: input.currency } : {}) }, meta);
 }
 

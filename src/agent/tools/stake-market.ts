@@ -4,7 +4,7 @@ import type { MarketsService } from '../../markets/markets.js';
 import { StakeMarketInput } from '../../markets/market-inputs.js';
 import { formatUsdc, usdcDecimal } from '../../lib/money.js';
 import { local, shortHash } from '../money-format.js';
-import { amountIn, checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
+import { amountIn, callMeta, callerLivemode, checkInput, defineTool, withPreview, type ToolContext, type ToolOutcome, type ToolPreview, type ToolRun } from './contract.js';
 import { failed, stakeResult } from './market-results.js';
 import { findPhrase, hasLemma } from '../local/analysis.js';
 import { buildStake } from '../local/build-markets.js';
@@ -40,14 +40,14 @@ export const stakeMarket = defineTool({
   },
   prompt: { group: 'prediction markets' },
   describe: (i, local) => `Stake ${amountIn(i.amount, i.currency, local)} on "${i.outcome}" in the market "${i.market}".`,
-  handler: ({ markets, accounts, fx }) => stakeMarketHandler({ markets, accounts, fx }),
+  handler: ({ markets, accounts, fx, livemodeOfKey }) => stakeMarketHandler({ markets, accounts, fx, livemodeOfKey }),
 });
 
-function stakeMarketHandler({ markets, accounts, fx }: { markets: MarketsService; accounts: AccountsService; fx: FxService }): ToolRun<StakeMarketInput> {
+function stakeMarketHandler({ markets, accounts, fx, livemodeOfKey }: { markets: MarketsService; accounts: AccountsService; fx: FxService; livemodeOfKey?: (keyId: string) => Promise<boolean> }): ToolRun<StakeMarketInput> {
   const stake_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(stakeMarket, input);
     if (!checked.ok) return checked;
-    const res = await markets.stake(ctx.accountId, checked.input);
+    const res = await markets.stake(ctx.accountId, checked.input, await callMeta(ctx, livemodeOfKey));
     if (!res.ok) return failed(res);
     const { stake: s, market: m } = res;
     const escrow = markets.escrowAddress(m);
@@ -63,7 +63,7 @@ function stakeMarketHandler({ markets, accounts, fx }: { markets: MarketsService
     if (!checked.ok) return checked;
     const account = await accounts.get(ctx.accountId);
     if (!account) return failed({ reason: 'account_not_found', message: 'Your account was not found.' });
-    const c = await markets.checkStake(account, checked.input);
+    const c = await markets.checkStake(account, checked.input, await callerLivemode(ctx, livemodeOfKey));
     if (!c.ok) return failed(c);
     const label = c.market.outcomes[c.outcome]!;
     return {

@@ -1,0 +1,43 @@
+import { fail, type Result } from '../lib/results.js';
+import { MarketReason, type Market, type MarketDisplayStatus, type MarketFailure, type MarketView } from './market-records.js';
+import { questionMatches } from './match.js';
+
+/** What finding a market answers: the market, or why not (with the candidates when ambiguous). */
+export type Found = Result<{ market: Market }, MarketFailure> & { candidates?: MarketView[] };
+
+/**
+ * A market by words of its question, among `all` (already the caller's mode's). `stake` looks
+ * among markets taking stakes; `manage` among the account's own unresolved markets. An exact
+ * question wins over partial matches; several: ambiguous, with up to five candidates.
+ */
+export function findByWords(
+  all: Market[],
+  text: string,
+  scope: 'stake' | 'manage',
+  accountId: string,
+  how: { shown: (m: Market) => MarketDisplayStatus; view: (m: Market) => MarketView },
+): Found {
+  const matching = all.filter((m) => questionMatches(text, m.question));
+  const inScope =
+    scope === 'stake'
+      ? matching.filter((m) => how.shown(m) === 'open')
+      : matching.filter((m) => m.creatorAccountId === accountId && (m.status === 'open' || m.status === 'resolving' || m.status === 'cancelling'));
+  const bare = (q: string) => q.toLowerCase().replace(/[?!.\s]+$/, '');
+  const exact = inScope.filter((m) => bare(m.question) === bare(text));
+  const pick = exact.length === 1 ? exact : inScope;
+  if (pick.length === 1) return { ok: true, market: pick[0]! };
+  if (pick.length > 1) {
+    return {
+      ...fail(
+        MarketReason.ambiguousMarket,
+        `"${text}" matches ${pick.length} markets: ${pick.slice(0, 5).map((m) => `"${m.question}" (${m.id})`).join(', ')}. Which one?`,
+        'market',
+      ),
+      candidates: pick.slice(0, 5).map(how.view),
+    };
+  }
+  // Nothing in scope: say why, when the words do match a market.
+  const newest = matching[matching.length - 1];
+  if (newest) return { ok: true, market: newest };
+  return fail(MarketReason.marketNotFound, `I couldn't find a market matching "${text}".`, 'market');
+}

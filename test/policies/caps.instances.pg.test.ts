@@ -1,0 +1,48 @@
+/**
+ * Issue 24, "concurrent turns can never together exceed a cap … with two instances on
+ * PostgreSQL", through the real API door: separate service processes on one database and one
+ * anvil (test/helpers/instances.ts), 50 concurrent `POST /api/agent/settle` turns spread over the
+ * instances, a key's daily cap of 5 USD. Exactly five move money (checked on the chain), the rest
+ * are refused by the cap with the rule named. guard.pg.test.ts proves the same at the store level.
+ */
+import { describe, expect, it } from 'vitest';
+import { getAddress, parseUnits, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
+import { threeInstances } from '../helpers/instances.js';
+import { call, createMerchant } from '../helpers/service.js';
+
+describe('spend caps across instances on PostgreSQL', () => {
+  const start = threeInstances({ prefix: 'cap24_', blockTimeSeconds: 0, env: { AGENT_RATE_LIMIT: '1000/min', RECONCILE_INTERVAL: '1h' } });
+
+  it('50 concurrent API turns on three instances never together exceed the daily cap', { timeout: 300_000 }, async () => {
+    const { chain, all, q } = await start();
+    const m = await createMerchant(all[0].api, 'Cap Shop');
+    const keyId = (await call(`${all[0].api}/keys`, { cookie: m.cookie })).body.keys[0].id as string;
+    const put = await call(`${all[1].api}/keys/${keyId}/policy`, { method: 'PUT', cookie: m.cookie, body: { policy: { usd: { daily: '5' } }, password: 'correct horse battery' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const from = getAddress((await call(`${all[0].api}/me`, { key: m.key })).body.account.wallet.address as string);
+    await chain.mint(from, parseUnits('100', 6));
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call(`${all[i % all.length]!.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}` } })),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok, JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 422).map((r) => r.body))).toHaveLength(5);
+    const refused = results.filter((r) => r.status === 422);
+    expect(refused).toHaveLength(45);
+    for (const r of refused) {
+      expect(r.body.reason).toBe('policy_over_cap');
+      expect(r.body.reply).toContain("daily cap of 5.00 USD in this API key's spend policy");
+    }
+    // Every instance took part.
+    expect(new Set(results.map((_, i) => i % all.length))).toEqual(new Set([0, 1, 2]));
+
+    // The ledger and the chain agree: 5 USD reserved and committed, 5 USDC arrived.
+    const rows = (await q.query<{ doc: { status: string; usd: string } }>(`SELECT doc FROM spend_reservations WHERE doc->>'accountId' = $1`, [m.accountId])).rows;
+    expect(rows.filter((r) => r.doc.status !== 'released').reduce((t, r) => t + BigInt(r.doc.usd), 0n)).toBe(5_000_000n);
+    const got = await chain.publicClient.readContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [to as Address] });
+    expect(got).toBe(parseUnits('5', 6));
+  });
+});
