@@ -50,6 +50,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async findMany(where: Where<T> = {}, opts: FindOptions = {}): Promise<T[]> {
     if (opts.limit !== undefined && opts.limit <= 0) return [];
+    if (opts.anyOf) return this.findAnyOf(where, opts, opts.anyOf);
     const params: unknown[] = [];
     const clauses = this.sql.where(where, params);
     const desc = opts.order === 'desc';
@@ -68,6 +69,35 @@ export class PgTable<T extends Row> implements WriteTable<T> {
       params.push(Math.floor(opts.limit));
       text += ` LIMIT $${params.length}`;
     }
+    const r = await this.run<{ doc: T }>(text, params);
+    return r.rows.map((row) => decode<T>(row.doc));
+  }
+
+  /**
+   * One ordered, limited scan per value (each an index range on `where`'s fields, `field` and
+   * seq), merged by seq: a page reads at most `limit` rows per value, never the whole set.
+   */
+  private async findAnyOf(where: Where<T>, opts: FindOptions, anyOf: NonNullable<FindOptions['anyOf']>): Promise<T[]> {
+    const values = [...new Set(anyOf.values)];
+    if (values.length === 0) return [];
+    const params: unknown[] = [];
+    const clauses = this.sql.where(where, params);
+    const dir = opts.order === 'desc' ? 'DESC' : 'ASC';
+    if (opts.after !== undefined) {
+      params.push(opts.after);
+      clauses.push(`seq ${dir === 'DESC' ? '<' : '>'} (SELECT seq FROM ${this.sql.t} WHERE id = $${params.length})`);
+    }
+    let limit = '';
+    if (opts.limit !== undefined && Number.isFinite(opts.limit)) {
+      params.push(Math.floor(opts.limit));
+      limit = ` LIMIT $${params.length}`;
+    }
+    const branches = values.map((v) => {
+      params.push(JSON.stringify(v));
+      const all = [...clauses, `${fieldExpr(anyOf.field)} = $${params.length}::jsonb`];
+      return `(SELECT doc, seq FROM ${this.sql.t} WHERE ${all.join(' AND ')} ORDER BY seq ${dir}${limit})`;
+    });
+    const text = `SELECT doc FROM (${branches.join(' UNION ALL ')}) u ORDER BY seq ${dir}${limit}`;
     const r = await this.run<{ doc: T }>(text, params);
     return r.rows.map((row) => decode<T>(row.doc));
   }
