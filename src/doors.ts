@@ -14,8 +14,8 @@ import { keysRouter } from './api/keys.router.js';
 import { policiesRouter } from './api/policies.router.js';
 import { jwksRouter, receiptsRouter } from './api/receipts.router.js';
 import { agentActionsRouter } from './api/agent-actions.router.js';
-import { paymentsCreateRouter, paymentsRouter } from './api/payments.router.js';
-import { checkoutRouter } from './api/checkout.router.js';
+import { paymentsCreateFront, paymentsCreateRouter, paymentsRouter } from './api/payments.router.js';
+import { checkoutReadFront, checkoutRouter } from './api/checkout.router.js';
 import { openapiRouter } from './api/openapi.router.js';
 import { appPaymentsRouter } from './api/app-payments.router.js';
 import { webhooksRouter } from './api/webhooks.router.js';
@@ -47,6 +47,8 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
   const agentLimiter = agentRateLimiter(core);
   return {
+    // The two hottest routes, answered in front of express for their common case (FrontRoute).
+    front: [paymentsCreateFront(core), checkoutReadFront(core)],
     // The create, the route a merchant's server calls most: ahead of every other router.
     hot: [paymentsCreateRouter(core)],
     // The public checkout read is the most polled route: answered before the API's body parsing.

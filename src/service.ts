@@ -115,7 +115,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     timeline.phase('routes');
     // Swapped in one step: a request is served by exactly one of the two handlers.
     server.removeListener('request', startingHandler);
-    server.on('request', app);
+    server.on('request', app.serve);
     await telegram?.start();
     timeline.phase('telegram');
     logger.info({ url, dataDir: config.DATA_DIR, startMs: timeline.totalMs() }, 'service listening');

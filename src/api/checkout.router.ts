@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ROUTE_LABEL, type FrontRoute } from '../http/app.js';
 import type { Core } from '../core/core.js';
 import { z } from 'zod';
 import { CheckoutErrorBody, notFound, useErrorShape } from '../http/errors.js';
@@ -45,17 +47,54 @@ export function checkoutRouter(deps: Pick<Core, 'checkoutSessions'>): Router {
     const id = String(req.params.id);
     const answer = await deps.checkoutSessions.read(id);
     if (!answer) throw notFound(`No such payment: ${id}`);
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('ETag', answer.etag);
-    if (req.headers['if-none-match'] === answer.etag) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-    // Written directly: the body is already JSON text (express's send would look it over again).
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(answer.body));
-    res.end(answer.body);
+    sendRead(req, res, answer);
   });
   return r;
+}
+
+type Answer = NonNullable<Awaited<ReturnType<Core['checkoutSessions']['read']>>>;
+
+function sendRead(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('ETag', answer.etag);
+  if (req.headers['if-none-match'] === answer.etag) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  // Written directly: the body is already JSON text (express's send would look it over again).
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(answer.body));
+  res.end(answer.body);
+}
+
+const PREFIX = '/api/checkout/';
+/** An id as the route's `:id` would take it with nothing to decode; anything else goes to express. */
+const PLAIN_ID = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The same read in front of express (`HttpRoutes.front`): a GET of a plain id that the store
+ * has is answered here, with the app's prelude (request id, security headers, metrics); a
+ * missing payment, a failed read, a HEAD or an id to decode go to the route above, which
+ * answers as it always did.
+ */
+export function checkoutReadFront(deps: Pick<Core, 'checkoutSessions'>): FrontRoute {
+  return (req, res, front) => {
+    const url = req.url;
+    if (req.method !== 'GET' || url === undefined || !url.startsWith(PREFIX)) return false;
+    const q = url.indexOf('?');
+    const id = url.slice(PREFIX.length, q < 0 ? undefined : q);
+    if (!PLAIN_ID.test(id)) return false;
+    front.prelude(req, res, () => {
+      deps.checkoutSessions.read(id).then(
+        (answer) => {
+          if (!answer) return front.express(req, res);
+          (req as IncomingMessage & { [ROUTE_LABEL]?: string })[ROUTE_LABEL] = '/api/checkout/:id';
+          sendRead(req, res, answer);
+        },
+        () => front.express(req, res),
+      );
+    });
+    return true;
+  };
 }

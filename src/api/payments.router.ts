@@ -4,7 +4,8 @@ import { CreatePaymentInput, ListPaymentsQuery, PaymentId } from '../payments/pa
 import type { Core } from '../core/core.js';
 import { invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireKey, requireSession } from '../http/auth.js';
-import { apiJsonBody } from '../http/app.js';
+import { apiJsonBody, ROUTE_LABEL, type FrontRoute } from '../http/app.js';
+import type { IncomingMessage } from 'node:http';
 import { PaymentList, PaymentResource, paymentResource } from '../http/present.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401, E401s, E409, E413, E404payment } from '../http/openapi-common.js';
@@ -127,7 +128,8 @@ function sendJson(res: Response, status: number, body: unknown): void {
 /** Interface 4.1: the create, shared by the bearer route and the dashboard's session route. */
 function createHandler(deps: Core): RequestHandler {
   return async (req, res) => {
-    const key = req.get('Idempotency-Key');
+    // As `req.get` reads it; a front route's request is node's own (no express methods).
+    const key = req.headers['idempotency-key'] as string | undefined;
     if (key !== undefined && !IdempotencyKeyHeader.safeParse(key).success) {
       throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
     }
@@ -156,6 +158,47 @@ export function paymentsCreateRouter(deps: Core): Router {
   const r = Router();
   r.post('/api/v1/payments', ...apiJsonBody(), requireKey(deps), createHandler(deps));
   return r;
+}
+
+const CREATE_PATH = '/api/v1/payments';
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+
+/**
+ * The create in front of express (`HttpRoutes.front`): a POST with a JSON Content-Type and a
+ * Content-Length is answered here by the same steps as `paymentsCreateRouter` (express's JSON
+ * parser, the key, the handler) on node's own request, without express's routing and request
+ * set-up; any failure goes to express's error handler, which answers it as the route would.
+ * Anything else (no length, another type, a HEAD) goes to express untouched.
+ */
+export function paymentsCreateFront(deps: Core): FrontRoute {
+  const [, parseJson] = apiJsonBody() as [unknown, (req: unknown, res: unknown, next: (err?: unknown) => void) => void];
+  const key = requireKey(deps);
+  const handler = createHandler(deps);
+  return (req, res, front) => {
+    if (req.method !== 'POST') return false;
+    const url = req.url;
+    if (url !== CREATE_PATH && !(url?.startsWith(CREATE_PATH) && url[CREATE_PATH.length] === '?')) return false;
+    const type = req.headers['content-type'];
+    if (type === undefined || !JSON_TYPE.test(type) || req.headers['content-length'] === undefined || req.headers['transfer-encoding'] !== undefined) return false;
+    (req as IncomingMessage & { [ROUTE_LABEL]?: string })[ROUTE_LABEL] = CREATE_PATH;
+    const r = req as unknown as Parameters<RequestHandler>[0];
+    const s = res as unknown as Parameters<RequestHandler>[1];
+    // What express's own set-up gives every response, and the handlers read.
+    s.locals = Object.create(null) as Record<string, unknown>;
+    const fail = (err: unknown) => front.fail(req, res, err, CREATE_PATH);
+    front.prelude(req, res, () =>
+      parseJson(r, s, (err) => {
+        if (err) return fail(err);
+        Promise.resolve(
+          key(r, s, (e?: unknown) => {
+            if (e) return fail(e);
+            Promise.resolve(handler(r, s, fail)).catch(fail);
+          }),
+        ).catch(fail);
+      }),
+    );
+    return true;
+  };
 }
 
 /** Interface 4.1, 4.3; DESIGN.md 4 (read and list). Bearer key only. */

@@ -18,8 +18,35 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/**
+ * A route answered in front of express (the two hottest: the create and the checkout read), or
+ * false to leave the request to express untouched. It decides from the method and URL alone,
+ * then runs `front.prelude` (what the app's first middlewares do: metrics, request id and log,
+ * security headers) and answers; any case it does not handle itself (a 404, an odd body) goes
+ * on to express with `front.express`, or to its error handler with `front.fail`, so every
+ * answer but the common one is express's own.
+ */
+export type FrontRoute = (req: IncomingMessage, res: ServerResponse, front: Front) => boolean;
+
+export interface Front {
+  /** The app's first middlewares, once per request; then `next`. */
+  prelude(req: IncomingMessage, res: ServerResponse, next: () => void): void;
+  /** Express takes the request as it is (after the prelude, which it does not repeat). */
+  express(req: IncomingMessage, res: ServerResponse): void;
+  /** Express's error handler answers `err` (the API's default error shape); `route` labels the metrics. */
+  fail(req: IncomingMessage, res: ServerResponse, err: unknown, route: string): void;
+}
+
+const PRELUDE_DONE = Symbol('prelude done');
+const FAILED = Symbol('failed in front');
+/** The metrics label of a request answered in front of express (no `req.route` there). */
+export const ROUTE_LABEL = Symbol('route label');
+type Marked = IncomingMessage & { [PRELUDE_DONE]?: boolean; [FAILED]?: unknown; [ROUTE_LABEL]?: string };
+
 /** Every router of the HTTP doors, from the one list (src/doors.ts). */
 export interface HttpRoutes {
+  /** Answered in front of express (see FrontRoute), in order. */
+  front?: FrontRoute[];
   /**
    * The hottest API routes (the create), mounted first: each names its full path (`/api/...`)
    * and parses its own body with `apiJsonBody()`, so a request skips the other routers' layers.
@@ -37,21 +64,9 @@ export interface HttpRoutes {
 export function createApp(
   deps: { config: Pick<Config, 'PUBLIC_URL'>; logger: Logger; metrics?: Pick<Metrics, 'enabled' | 'httpRequest'> },
   routes: HttpRoutes,
-): Express {
+): Express & { serve: (req: IncomingMessage, res: ServerResponse) => void } {
   const app = express();
   const { metrics } = deps;
-  if (metrics?.enabled) {
-    app.use((req, res, next) => {
-      const started = performance.now();
-      res.once('finish', () => {
-        // The matched route's pattern (`/api/v1/payments/:id`), never the raw URL: one series per
-        // route, however many ids are requested. Pages and files no route names share one label.
-        const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : '(unmatched)';
-        metrics.httpRequest(req.method, route, res.statusCode, (performance.now() - started) / 1000);
-      });
-      next();
-    });
-  }
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
@@ -69,15 +84,6 @@ export function createApp(
       req: (req) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
       res: (res) => ({ statusCode: res.statusCode }),
     },
-  });
-  app.use((req, res, next) => {
-    // pino-http builds a child logger per request (serialising and redacting req) even when
-    // nothing can be logged: at level silent only the request id is kept. Checked per request,
-    // so raising the level at run time brings the request log back.
-    if (deps.logger.isLevelEnabled('fatal')) return requestLogger(req, res, next);
-    req.id = requestId(req, res);
-    req.log = deps.logger;
-    next();
   });
   const https = deps.config.PUBLIC_URL.startsWith('https:');
   // helmet's headers depend on nothing in the request (static directives): recorded once and set
@@ -100,9 +106,38 @@ export function createApp(
       },
     }),
   );
-  app.use((_req, res, next) => {
-    for (const [name, value] of securityHeaders) res.setHeader(name, value);
-    next();
+
+  // The app's first middlewares as one function, so a front route runs the very same (FrontRoute).
+  const prelude = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    (req as Marked)[PRELUDE_DONE] = true;
+    if (metrics?.enabled) {
+      const started = performance.now();
+      res.once('finish', () => {
+        // The matched route's pattern (`/api/v1/payments/:id`), never the raw URL: one series per
+        // route, however many ids are requested. Pages and files no route names share one label.
+        const r = req as Marked & { route?: { path: unknown }; baseUrl?: string };
+        const route = r[ROUTE_LABEL] ?? (r.route ? `${r.baseUrl ?? ''}${String(r.route.path)}` : '(unmatched)');
+        metrics.httpRequest(req.method ?? '', route, res.statusCode, (performance.now() - started) / 1000);
+      });
+    }
+    const secured = () => {
+      for (const [name, value] of securityHeaders) res.setHeader(name, value);
+      next();
+    };
+    // pino-http builds a child logger per request (serialising and redacting req) even when
+    // nothing can be logged: at level silent only the request id is kept. Checked per request,
+    // so raising the level at run time brings the request log back.
+    if (deps.logger.isLevelEnabled('fatal')) return requestLogger(req, res, secured);
+    const r = req as IncomingMessage & { id?: unknown; log?: Logger };
+    r.id = requestId(req, res);
+    r.log = deps.logger;
+    secured();
+  };
+  app.use((req, res, next) => {
+    const r = req as Marked;
+    if (!r[PRELUDE_DONE]) return prelude(req, res, next);
+    // Handed over by a front route: its error (if any) goes straight to the error handler.
+    next(r[FAILED]);
   });
 
   // Ahead of the root routers and the API chain: the create walked about fifteen layers
@@ -123,7 +158,24 @@ export function createApp(
   for (const r of routes.pages) app.use(r);
   app.use(notFoundHandler);
   app.use(errorHandler);
-  return app;
+
+  const front: Front = {
+    prelude,
+    express: (req, res) => app(req, res),
+    fail: (req, res, err, route) => {
+      const r = req as Marked;
+      r[FAILED] = err;
+      r[ROUTE_LABEL] = route;
+      app(req, res);
+    },
+  };
+  const fronts = routes.front ?? [];
+  // The server's request listener: the front routes first, then express.
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    for (const f of fronts) if (f(req, res, front)) return;
+    app(req, res);
+  };
+  return Object.assign(app, { serve });
 }
 
 /**

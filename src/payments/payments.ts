@@ -270,24 +270,28 @@ export class PaymentsService {
         return fail('invalid_cursor', `No such payment: ${q.starting_after}`, 'starting_after');
       }
     }
+    const where = { accountId, livemode, ...(q.reference ? { reference: q.reference } : {}) };
+    const table = this.store.table(Payments);
+    const want = q.limit + 1;
+    if (q.status !== 'pending' && q.status !== 'expired') {
+      const rows = await table.findMany(q.status ? { ...where, status: q.status } : where, { order: 'desc', after: q.starting_after, limit: want });
+      return { ok: true, data: rows.slice(0, q.limit).map((p) => this.view(p)), hasMore: rows.length > q.limit };
+    }
     // `pending` and `expired` are effective statuses (a pending payment past its expiry reads
-    // as expired), so those two filters are applied after the read; the others are pushed down.
-    const effective = q.status === 'pending' || q.status === 'expired';
-    const where = {
-      accountId,
-      livemode,
-      ...(q.reference ? { reference: q.reference } : {}),
-      ...(q.status && q.status !== 'expired' ? { status: q.status } : {}),
-    };
+    // as expired): the stored statuses that can read as the one asked for are paged through in
+    // the store, newest first, a page of `limit + 1` at a time, until `limit + 1` match. Rows
+    // read beyond the page: the stored `pending` ones that do not read as asked (past expiry
+    // and not yet swept, for `pending`; still open, for `expired`), never the whole history.
     const now = Date.now();
-    const rows = await this.store.table(Payments).findMany(where, {
-      order: 'desc',
-      after: q.starting_after,
-      limit: effective ? undefined : q.limit + 1,
-    });
-    const matching = effective ? rows.filter((p) => this.effectiveStatus(p, now) === q.status) : rows;
-    const page = matching.slice(0, q.limit).map((p) => this.view(p));
-    return { ok: true, data: page, hasMore: matching.length > q.limit };
+    const anyOf = { field: 'status', values: q.status === 'pending' ? ['pending'] : ['expired', 'pending'] };
+    const matching: Payment[] = [];
+    for (let after = q.starting_after; matching.length < want; ) {
+      const rows = await table.findMany(where, { order: 'desc', after, limit: want, anyOf });
+      for (const p of rows) if (this.effectiveStatus(p, now) === q.status) matching.push(p);
+      if (rows.length < want) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    return { ok: true, data: matching.slice(0, q.limit).map((p) => this.view(p)), hasMore: matching.length > q.limit };
   }
 
   /**

@@ -47,6 +47,7 @@ export class TableState<T extends Row> {
   }
 
   find(where: Where<T> = {}, opts: FindOptions = {}): T[] {
+    if (opts.anyOf) return this.findAnyOf(where, opts, opts.anyOf);
     const entries = definedEntries(where);
     const matches = (r: T) => entries.every(([f, v]) => field(r, f) === v);
     const desc = opts.order === 'desc';
@@ -94,6 +95,15 @@ export class TableState<T extends Row> {
       if (matches(r)) out.push(r);
     }
     return out;
+  }
+
+  /** `find` for each value (each through its index), merged in table order, then the limit. */
+  private findAnyOf(where: Where<T>, opts: FindOptions, anyOf: NonNullable<FindOptions['anyOf']>): T[] {
+    const one = { ...opts, anyOf: undefined };
+    const rows = [...new Set(anyOf.values)].flatMap((v) => this.find({ ...where, [anyOf.field]: v }, one));
+    const at = (r: T) => this.pos.get(r.id)!;
+    rows.sort(opts.order === 'desc' ? (a, b) => at(b) - at(a) : (a, b) => at(a) - at(b));
+    return opts.limit === undefined ? rows : rows.slice(0, Math.max(0, opts.limit));
   }
 
   /** Which row holds the unique key of `row` for group `u`, if any. */

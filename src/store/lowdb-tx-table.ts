@@ -44,11 +44,12 @@ export class TxTable<T extends Row> {
       if (start === 0) return [];
     }
     const entries = definedEntries(where);
+    const anyOf = opts.anyOf;
     const limit = opts.limit ?? Infinity;
     const out: T[] = [];
     for (let i = start; i < ordered.length && out.length < limit; i++) {
       const r = ordered[i]!;
-      if (entries.every(([f, v]) => field(r, f) === v)) out.push(r);
+      if (entries.every(([f, v]) => field(r, f) === v) && (!anyOf || anyOf.values.includes(field(r, anyOf.field)))) out.push(r);
     }
     return out;
   }

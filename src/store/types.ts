@@ -15,6 +15,13 @@ export interface FindOptions {
   limit?: number;
   /** Cursor: start after the row with this id (in the chosen order). */
   after?: string;
+  /**
+   * Rows whose `field` equals one of `values` (besides `where`), in the same order, cursor and
+   * limit: one index range per value, merged (PostgreSQL: a UNION ALL of ordered, limited scans
+   * of an index on `where`'s fields and `field`), so a page reads about `limit` rows per value
+   * instead of every row of the set (GET /v1/payments?status=expired, issue 23).
+   */
+  anyOf?: { field: string; values: readonly unknown[] };
 }
 
 /**

@@ -47,4 +47,54 @@ describe('PostgreSQL store: a list in one mode at scale', () => {
       await store.close();
     }
   });
+
+  it('a list by stored status (anyOf) is one range of the (accountId, livemode, status) index per status, never the history', async () => {
+    db = await createDatabase('liststatus');
+    const store = await PgStore.open(db.url, { poolMax: 2 });
+    try {
+      // 30,000 settled, every 1,000th expired and every 1,500th pending (50 rows in all), then
+      // another merchant's rows (below).
+      await store.pool.query(
+        `INSERT INTO payments (id, doc) SELECT 'pay_' || g, jsonb_build_object('id', 'pay_' || g, 'accountId', 'acct_a', 'livemode', true,
+           'status', CASE WHEN g % 1000 = 0 THEN 'expired' WHEN g % 1500 = 0 THEN 'pending' ELSE 'settled' END) FROM generate_series(1, 30000) g`,
+      );
+      // Another merchant's 20,000 expired and pending rows: the status index alone would walk them.
+      await store.pool.query(
+        `INSERT INTO payments (id, doc) SELECT 'pay_b' || g, jsonb_build_object('id', 'pay_b' || g, 'accountId', 'acct_b', 'livemode', true,
+           'status', CASE WHEN g % 2 = 0 THEN 'expired' ELSE 'pending' END) FROM generate_series(1, 20000) g`,
+      );
+      await store.pool.query('ANALYZE payments');
+      const sent: { text: string; values: unknown[] }[] = [];
+      const query = store.pool.query.bind(store.pool);
+      store.pool.query = ((text: string, values: unknown[]) => {
+        sent.push({ text, values });
+        return query(text, values);
+      }) as typeof store.pool.query;
+      const anyOf = { field: 'status', values: ['expired', 'pending'] };
+      const rows = await store.table(Payments).findMany({ accountId: 'acct_a', livemode: true } as Partial<Payment>, { order: 'desc', limit: 11, anyOf });
+      const next = await store.table(Payments).findMany({ accountId: 'acct_a', livemode: true } as Partial<Payment>, { order: 'desc', limit: 11, anyOf, after: rows[10]!.id });
+      store.pool.query = query;
+
+      const expected = Array.from({ length: 30000 }, (_, i) => 30000 - i).filter((g) => g % 1000 === 0 || g % 1500 === 0).map((g) => `pay_${g}`);
+      expect(rows.map((r) => r.id)).toEqual(expected.slice(0, 11));
+      expect(next.map((r) => r.id)).toEqual(expected.slice(11, 22));
+      expect(sent).toHaveLength(2);
+      for (const s of sent) {
+        const plan = await store.pool.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+        const text = JSON.stringify(plan.rows[0]!['QUERY PLAN']);
+        expect(text, text).toContain('"Index Name":"payments__i__accountId__livemode__status"');
+        expect(text).not.toContain('Seq Scan');
+        expect(text).not.toContain('"Index Name":"payments__seq"');
+        // Nothing read and thrown away: a walk from the cursor filtering row by row removed 8,500.
+        const removed = [...text.matchAll(/"Rows Removed by Filter":(\d+)/g)].reduce((a, m) => a + Number(m[1]), 0);
+        expect(removed).toBeLessThanOrEqual(11);
+        // Rows the scans of the payments table handed up: about a page per status, not 30,000.
+        const scanned = [...text.matchAll(/"Relation Name":"payments"[^}]*?"Actual Rows":(\d+)/g)].map((m) => Number(m[1]));
+        expect(scanned.length).toBeGreaterThan(0);
+        for (const n of scanned) expect(n).toBeLessThanOrEqual(11);
+      }
+    } finally {
+      await store.close();
+    }
+  });
 });
