@@ -166,7 +166,9 @@ export class ReceiptWatcher {
       if (receipts) {
         for (const r of receipts) {
           const key = r.transactionHash.toLowerCase();
-          if (this.waiters.has(key)) this.settle(key, r);
+          if (this.waiters.has(key)) {
+            this.settle(key, { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed, ...(r.used ? { used: r.used } : {}) });
+          }
         }
         return true;
       }
