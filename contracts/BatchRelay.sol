@@ -11,7 +11,7 @@ pragma solidity ^0.8.20;
  * transferWithAuthorization directly (the payer's signature is what authorizes the move). Only
  * the two transferWithAuthorization overloads are forwarded, so it cannot be made to call
  * anything else on the token. Deployed at one address on every chain through the deterministic
- * CREATE2 deployer (src/chain/batch-relay.ts).
+ * CREATE2 deployer (src/chain/relay-batches.ts).
  */
 contract BatchRelay {
     /// A forwarded call that reverted (`reason`: the token's revert data), or one that is not a

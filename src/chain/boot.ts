@@ -17,7 +17,7 @@ import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wal
 import { ChainServiceImpl } from './chain-service.js';
 import { loopbackFetch } from './rpc-fetch.js';
 import { supportsBatchTransfers } from './submit-batch.js';
-import { findBatchRelay, placeBatchRelay } from './batch-relay.js';
+import { findBatchRelay, placeBatchRelay } from './relay-batches.js';
 import { ensureAuthCaptureEscrow, findAuthCaptureEscrow } from './auth-capture-escrow.js';
 import type { ChainService, CreateChainOptions } from './chain.js';
 import type { RelayJournal } from './relay-journal.js';

@@ -50,7 +50,7 @@ export interface ServiceParts {
   /** The token has `transferWithAuthorizations` (boot.ts asks it once). */
   batchTransfers: boolean;
   authCapture?: AuthCaptureDeployment;
-  /** The batch relay's address when it is on the chain (batch-relay.ts): settlements arriving together share a transaction. */
+  /** The batch relay's address when it is on the chain (relay-batches.ts): settlements arriving together share a transaction. */
   batchRelay?: Address | undefined;
 }
 

@@ -6,7 +6,7 @@
 import { BaseError, TransactionNotFoundError, TransactionReceiptNotFoundError, toHex, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import type { ReceiptSource } from './receipts.js';
-import { usedAuthorizations } from './batch-relay.js';
+import { usedAuthorizations } from './relay-batches.js';
 
 export type NodeClient = PublicClient<HttpTransport, Chain>;
 

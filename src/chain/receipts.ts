@@ -13,7 +13,7 @@ export interface ReceiptSummary {
   status: 'success' | 'reverted';
   blockNumber: bigint;
   gasUsed: bigint;
-  /** The token authorizations it used (batch-relay.ts `usedAuthorizations`). */
+  /** The token authorizations it used (relay-batches.ts `usedAuthorizations`). */
   used?: readonly string[];
 }
 

@@ -23,7 +23,7 @@ import type { TransferAuthorization } from './authorization.js';
 import type { RelayFailure } from '../lib/payment-reasons.js';
 import type { ChainPort, SignedAuthorization } from './chain-port.js';
 import type { SubmitOptions } from './chain-results.js';
-import { authorizationKey } from './batch-relay.js';
+import { authorizationKey } from './relay-batches.js';
 
 export type { RelayFailure };
 

@@ -9,7 +9,7 @@
  *
  * Single authorizations are group-committed (send-groups.ts) when the batch relay is on the
  * chain: while one transaction is being sent, the next ones collect and leave together through
- * the batch relay (batch-relay.ts), each on its own; the answer says `batched`, and relay.ts
+ * the batch relay (relay-batches.ts), each on its own; the answer says `batched`, and relay.ts
  * reads each one's outcome from the receipt's own AuthorizationUsed log.
  */
 import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
@@ -21,7 +21,7 @@ import { authorizationState, isKnownTransaction, type NodeClient } from './node-
 import type { SignedAuthorization } from './chain-port.js';
 import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
 import { encodeBatch } from './submit-batch.js';
-import { authorizationKey, encodeRelay, usedAuthorizations } from './batch-relay.js';
+import { authorizationKey, encodeRelay, usedAuthorizations } from './relay-batches.js';
 import { SendGroups } from './send-groups.js';
 import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
 import { encodeTransfer, type TransferVerifier } from './verify-authorization.js';
@@ -36,7 +36,7 @@ export interface SubmitContext {
   tokenAddress: Address;
   verifier: TransferVerifier;
   sender: RelayerSender;
-  /** The batch relay's address when it is on this chain (batch-relay.ts); else one transaction per settlement. */
+  /** The batch relay's address when it is on this chain (relay-batches.ts); else one transaction per settlement. */
   batchRelay?: Address | undefined;
 }
 

@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { batchRelayAbi, batchRelayDeployedBytecode } from '../../src/chain/artifacts/batch-relay.js';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { buildTransferTypedData, type TransferAuthorization } from '../../src/chain/authorization.js';
-import { BATCH_RELAY_ADDRESS, CREATE2_DEPLOYER, authorizationKey, batchRelayDeployData, encodeRelay, findBatchRelay, usedAuthorizations } from '../../src/chain/batch-relay.js';
+import { BATCH_RELAY_ADDRESS, CREATE2_DEPLOYER, authorizationKey, batchRelayDeployData, encodeRelay, findBatchRelay, usedAuthorizations } from '../../src/chain/relay-batches.js';
 import { encodeTransfer } from '../../src/chain/verify-authorization.js';
 import { createChain } from '../../src/chain/boot.js';
 import { relayOnce } from '../../src/chain/relay.js';
