@@ -17,6 +17,7 @@ import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wal
 import { ChainServiceImpl } from './chain-service.js';
 import { loopbackFetch } from './rpc-fetch.js';
 import { supportsBatchTransfers } from './submit-batch.js';
+import { findBatchRelay, placeBatchRelay } from './relay-batches.js';
 import { ensureAuthCaptureEscrow, findAuthCaptureEscrow } from './auth-capture-escrow.js';
 import type { ChainService, CreateChainOptions } from './chain.js';
 import type { RelayJournal } from './relay-journal.js';
@@ -138,6 +139,8 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     };
     const mnemonic = await loadOrCreateMnemonic(opts.dataDir, opts.walletMnemonic);
     const authCapture = embedded ? await placeEscrow(publicClient, chain, transport) : await findAuthCaptureEscrow(publicClient);
+    // Settlements that arrive together share one transaction through it; without it, one each.
+    const batchRelay = embedded ? await placeBatchRelay(publicClient) : await findBatchRelay(publicClient);
     if (authCapture) log.info({ escrow: authCapture.escrow }, 'auth-capture escrow ready');
     else log.warn({ chainId }, 'no commerce-payments AuthCaptureEscrow v1.0 on this chain: x402 auth-capture is off');
 
@@ -161,6 +164,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       journalRetentionMs: opts.journalRetentionMs ?? 3_600_000,
       batchTransfers,
       authCapture,
+      batchRelay,
     });
     if (opts.journal) {
       if (redeployed) {
@@ -173,7 +177,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       service.startJournalSweep(opts.journalSweepMs ?? 10_000);
     }
     log.info(
-      { chainId, tokenAddress, relayer: relayer.address, embedded, batchTransfers, tokenName: `${domainInfo.name} v${domainInfo.version}` },
+      { chainId, tokenAddress, relayer: relayer.address, embedded, batchTransfers, batchRelay, tokenName: `${domainInfo.name} v${domainInfo.version}` },
       'chain ready',
     );
     return service;

@@ -15,8 +15,12 @@ export { VerifyReason, SubmitReason } from '../lib/payment-reasons.js';
  * in the pool and get mined later, under `txHash` (known before sending).
  */
 export type SubmitFailure = Fail<SubmitReason> & { txHash?: Hex; sendOutcome?: 'refused' | 'unknown' };
-/** `recorded`: `recordWithJournal` ran in the commit that journaled the transaction (before its broadcast). */
-export type SubmitResult = Ok<{ txHash: Hex; recorded?: true }> | SubmitFailure;
+/**
+ * `recorded`: `recordWithJournal` ran in the commit that journaled the transaction (before its
+ * broadcast). `batched`: the transaction went through the batch relay with other settlements,
+ * each on its own, so its success says nothing of this one: its receipt's `used` does.
+ */
+export type SubmitResult = Ok<{ txHash: Hex; recorded?: true; batched?: true }> | SubmitFailure;
 
 export interface SubmitOptions {
   /**
@@ -32,6 +36,12 @@ export interface SubmitOptions {
    * chain keeps no journal: the result's `recorded` says whether it ran.
    */
   recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void>;
+  /**
+   * Send it in a transaction of its own, never grouped with others through the batch relay
+   * (relay.ts: an authorization the batch carried but the token refused goes again alone,
+   * whose simulation names the reason).
+   */
+  alone?: boolean;
 }
 
 export interface FindAuthorizationOptions {
@@ -56,6 +66,8 @@ export interface ReceiptOutcome {
   status: 'success' | 'reverted' | 'timeout';
   blockNumber?: bigint;
   gasUsed?: bigint;
+  /** The authorizations the transaction used on the token (`authorizationKey`, from its AuthorizationUsed logs). */
+  used?: readonly string[];
 }
 
 export interface CustodialTransferParams {

@@ -50,6 +50,8 @@ export interface ServiceParts {
   /** The token has `transferWithAuthorizations` (boot.ts asks it once). */
   batchTransfers: boolean;
   authCapture?: AuthCaptureDeployment;
+  /** The batch relay's address when it is on the chain (relay-batches.ts): settlements arriving together share a transaction. */
+  batchRelay?: Address | undefined;
 }
 
 export class ChainServiceImpl implements ChainService {
@@ -94,13 +96,13 @@ export class ChainServiceImpl implements ChainService {
     // Embedded anvil mines on demand (a block per transaction): poll fast; a real network's blocks come every second or more.
     const pollMs = p.embedded ? 20 : 1_000;
     const latest = new LatestBlockCache(p.publicClient, pollMs);
-    this.receipts = new ReceiptWatcher(receiptSource(p.publicClient), pollMs, (err) =>
+    this.receipts = new ReceiptWatcher(receiptSource(p.publicClient, p.tokenAddress), pollMs, (err) =>
       p.log.warn({ err: revertReason(err) }, 'could not read receipts'),
     );
     const base = { log: p.log, embedded: p.embedded, publicClient: p.publicClient, relayer: p.relayer, tokenAddress: p.tokenAddress };
     this.verifier = new TransferVerifier({ ...base, eip712Domain: this.eip712Domain, latest });
     this.sender = new RelayerSender({ log: p.log, chainId: p.chainId, publicClient: p.publicClient, relayer: p.relayer, journal: p.journal });
-    this.submitter = new TransferSubmitter({ ...base, verifier: this.verifier, sender: this.sender });
+    this.submitter = new TransferSubmitter({ ...base, verifier: this.verifier, sender: this.sender, batchRelay: p.batchRelay });
     this.journalRecovery = p.journal
       ? new RelayJournalRecovery({
           log: p.log,
@@ -180,7 +182,7 @@ export class ChainServiceImpl implements ChainService {
 
   async waitForReceipt(txHash: Hex, timeoutMs = this.p.confirmTimeoutMs): Promise<ReceiptOutcome> {
     const r = await this.receipts.wait(txHash, timeoutMs);
-    return r ? { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed } : { status: 'timeout' };
+    return r ? { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed, ...(r.used ? { used: r.used } : {}) } : { status: 'timeout' };
   }
 
   findAuthorizationTx(authorizer: Address, nonce: Hex, opts: bigint | FindAuthorizationOptions = {}): Promise<Hex | undefined> {

@@ -6,6 +6,7 @@
 import { BaseError, TransactionNotFoundError, TransactionReceiptNotFoundError, toHex, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import type { ReceiptSource } from './receipts.js';
+import { usedAuthorizations } from './relay-batches.js';
 
 export type NodeClient = PublicClient<HttpTransport, Chain>;
 
@@ -100,18 +101,20 @@ export async function chainTimePast(client: NodeClient, embedded: boolean, t: bi
 }
 
 /** The receipt watcher's view of the node. */
-export function receiptSource(client: NodeClient): ReceiptSource {
-  const summary = (r: { status: string; blockNumber: string; gasUsed: string }) => ({
+export function receiptSource(client: NodeClient, token: Address): ReceiptSource {
+  type RawLog = { address: string; topics: string[] };
+  const summary = (r: { status: string; blockNumber: string; gasUsed: string; logs?: RawLog[] }) => ({
     status: r.status === '0x1' ? ('success' as const) : ('reverted' as const),
     blockNumber: BigInt(r.blockNumber),
     gasUsed: BigInt(r.gasUsed),
+    used: usedAuthorizations(r.logs ?? [], token),
   });
   return {
     blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
     async blockReceipts(block) {
       try {
         const raw = (await client.request({ method: 'eth_getBlockReceipts' as never, params: [toHex(block)] as never })) as
-          | Array<{ transactionHash: Hex; status: string; blockNumber: string; gasUsed: string }>
+          | Array<{ transactionHash: Hex; status: string; blockNumber: string; gasUsed: string; logs?: RawLog[] }>
           | null;
         // null: the node has no such block (yet); the watcher reads it again instead of skipping it.
         return raw === null ? null : raw.map((r) => ({ ...summary(r), transactionHash: r.transactionHash }));
@@ -125,7 +128,7 @@ export function receiptSource(client: NodeClient): ReceiptSource {
     async receipt(hash) {
       try {
         const r = await client.getTransactionReceipt({ hash });
-        return { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed };
+        return { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed, used: usedAuthorizations(r.logs, token) };
       } catch (e) {
         if (e instanceof TransactionReceiptNotFoundError) return undefined;
         throw e;

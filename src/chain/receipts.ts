@@ -13,6 +13,8 @@ export interface ReceiptSummary {
   status: 'success' | 'reverted';
   blockNumber: bigint;
   gasUsed: bigint;
+  /** The token authorizations it used (relay-batches.ts `usedAuthorizations`). */
+  used?: readonly string[];
 }
 
 export interface ReceiptSource {
@@ -164,7 +166,9 @@ export class ReceiptWatcher {
       if (receipts) {
         for (const r of receipts) {
           const key = r.transactionHash.toLowerCase();
-          if (this.waiters.has(key)) this.settle(key, { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed });
+          if (this.waiters.has(key)) {
+            this.settle(key, { status: r.status, blockNumber: r.blockNumber, gasUsed: r.gasUsed, ...(r.used ? { used: r.used } : {}) });
+          }
         }
         return true;
       }

@@ -12,7 +12,9 @@
  * - `pending(tx?)`: it may still be mined (no receipt in time, a send whose answer was lost)
  *   or the chain could not be asked; relaying the same authorization again is safe;
  * - `failed(reason)`: the chain says nothing moved.
- * Callers map these to their own records and never interpret the chain's reasons themselves;
+ * A settlement grouped with others through the batch relay (submit.ts) is settled only by its
+ * own AuthorizationUsed log in that transaction's receipt; one the batch did not carry is sent
+ * again alone. Callers map these to their own records and never interpret the chain's reasons themselves;
  * the failure reasons are the one vocabulary of src/lib/payment-reasons.ts.
  *
  * The same function and outcome carry the other kind of move, a relayer contract call
@@ -28,6 +30,7 @@ import type { RelayFailure } from '../lib/payment-reasons.js';
 import type { ChainPort, SignedAuthorization } from './chain-port.js';
 import type { SubmitOptions } from './chain-results.js';
 import type { RelayerCallPort } from './chain.js';
+import { authorizationKey } from './relay-batches.js';
 
 export type { RelayFailure };
 
@@ -91,16 +94,26 @@ async function relayTransfers(chain: RelayChain, auth: TransferAuthorization, si
   const sent = await chain.submitTransfers([{ auth, signature }, ...(opts.batchWith ?? [])], {
     ...(opts.verified ? { verified: true } : {}),
     ...(opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
+    ...(opts.alone ? { alone: true } : {}),
   });
   if (sent.ok) {
     // Recording the hash (a durable write) overlaps the receipt wait instead of preceding it,
     // unless it was already written with the journal entry; the outcome is answered only once
     // both are done, so a caller still has the hash stored before it applies the receipt.
     const [, receipt] = await Promise.all([sent.recorded ? undefined : opts.onSent?.(sent.txHash), chain.waitForReceipt(sent.txHash, opts.timeoutMs)]);
-    if (receipt.status === 'success') return { status: 'settled', txHash: sent.txHash };
     if (receipt.status === 'timeout') {
       return { status: 'pending', txHash: sent.txHash, message: 'the transaction is not confirmed yet', mayHaveSent: true };
     }
+    if (sent.batched) {
+      // Sent with other settlements through the batch relay, each on its own: only this
+      // authorization's own AuthorizationUsed log in the receipt says its money moved.
+      if (receipt.status === 'success' && receipt.used?.includes(authorizationKey(auth.from, auth.nonce))) return { status: 'settled', txHash: sent.txHash };
+      // Refused inside the batch (or the whole batch reverted): nothing of it moved there. Sent
+      // again alone, whose own checks and simulation give the truthful outcome (a used
+      // authorization is found, a refused one names its reason, a good one settles).
+      return relayOnce(chain, auth, signature, { ...opts, verified: false, alone: true });
+    }
+    if (receipt.status === 'success') return { status: 'settled', txHash: sent.txHash };
     // Reverted, which moves nothing by itself; but another transaction may have used the
     // authorization first (a duplicate send), and then the money did move.
     return afterRevert(chain, auth, sent.txHash, opts);

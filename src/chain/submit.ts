@@ -6,6 +6,11 @@
  * send), send from the relayer, retry nonce clashes. Idempotent within one process: a double
  * click shares one submit, and resubmitting the same items (keyed by the first authorization)
  * while their transaction is pending or mined returns the same txHash.
+ *
+ * Single authorizations are group-committed (send-groups.ts) when the batch relay is on the
+ * chain: while one transaction is being sent, the next ones collect and leave together through
+ * the batch relay (relay-batches.ts), each on its own; the answer says `batched`, and relay.ts
+ * reads each one's outcome from the receipt's own AuthorizationUsed log.
  */
 import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { fail } from '../lib/results.js';
@@ -16,6 +21,8 @@ import { authorizationState, isKnownTransaction, type NodeClient } from './node-
 import type { SignedAuthorization } from './chain-port.js';
 import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
 import { encodeBatch } from './submit-batch.js';
+import { authorizationKey, encodeRelay, usedAuthorizations } from './relay-batches.js';
+import { SendGroups } from './send-groups.js';
 import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
 import { encodeTransfer, type TransferVerifier } from './verify-authorization.js';
 
@@ -29,7 +36,22 @@ export interface SubmitContext {
   tokenAddress: Address;
   verifier: TransferVerifier;
   sender: RelayerSender;
+  /** The batch relay's address when it is on this chain (relay-batches.ts); else one transaction per settlement. */
+  batchRelay?: Address | undefined;
 }
+
+/** One single authorization ready to send: its own calldata and simulated gas. */
+interface Ready {
+  key: string;
+  auth: TransferAuthorization;
+  data: Hex;
+  gas: bigint;
+  record: SubmitOptions['recordWithJournal'];
+}
+
+/** Gas a batch adds per member over the member's own transaction (the relay's call, loop, calldata offsets). */
+const BATCH_GAS_PER_ITEM = 15_000n;
+const TX_BASE_GAS = 21_000n;
 
 /** The calldata to send, and its gas when a fresh verification already simulated it. */
 type Prepared = { ok: true; data: Hex; gas?: bigint };
@@ -39,8 +61,13 @@ export class TransferSubmitter {
   private readonly inFlight = new Map<string, Promise<SubmitResult>>();
   /** Authorizations this process sent, so a resubmit returns the same txHash. */
   private readonly sent = new Map<string, Hex>();
+  /** Transactions sent through the batch relay: their success alone does not say a member moved. */
+  private readonly batchTxs = new Set<string>();
+  private readonly groups: SendGroups<Ready>;
 
-  constructor(private readonly ctx: SubmitContext) {}
+  constructor(private readonly ctx: SubmitContext) {
+    this.groups = new SendGroups((group) => this.sendGroup(group));
+  }
 
   /** `batch`: the token has `transferWithAuthorizations` (several items need it). */
   submit(items: readonly SignedAuthorization[], opts: SubmitOptions = {}, batch = true): Promise<SubmitResult> {
@@ -63,8 +90,12 @@ export class TransferSubmitter {
       // Same authorization again: report the transaction already carrying it, unless that
       // one reverted or was dropped by the node.
       const receipt = await ctx.publicClient.getTransactionReceipt({ hash: previous }).catch(() => undefined);
-      if (receipt?.status === 'success') return { ok: true, txHash: previous };
-      if (!receipt && (await isKnownTransaction(ctx.publicClient, previous))) return { ok: true, txHash: previous };
+      const batched = this.batchTxs.has(previous.toLowerCase());
+      // A batch that succeeded without this member (the token refused it inside) does not carry it.
+      if (receipt?.status === 'success' && (!batched || usedAuthorizations(receipt.logs, ctx.tokenAddress).includes(authorizationKey(auth.from, auth.nonce)))) {
+        return batched ? { ok: true, txHash: previous, batched: true } : { ok: true, txHash: previous };
+      }
+      if (!receipt && (await isKnownTransaction(ctx.publicClient, previous))) return batched ? { ok: true, txHash: previous, batched: true } : { ok: true, txHash: previous };
       this.sent.delete(key);
     }
 
@@ -83,26 +114,65 @@ export class TransferSubmitter {
         return fail(reasonFromRevert(message), `simulation failed: ${message}`);
       }
     }
+    if (items.length === 1 && ctx.batchRelay && !opts.alone) return this.groups.submit({ key, auth, data, gas, record: opts.recordWithJournal });
+    return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length);
+  }
 
+  /** One group: a member alone is its own transaction to the token; several go through the batch relay. */
+  private async sendGroup(group: readonly Ready[]): Promise<SubmitResult> {
+    const { ctx } = this;
+    const first = group[0]!;
+    if (group.length === 1 || !ctx.batchRelay) {
+      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, 1);
+    }
+    // Each member's own simulated gas, less the transaction base it no longer pays on its own.
+    const gas = group.reduce((sum, r) => sum + r.gas - TX_BASE_GAS + BATCH_GAS_PER_ITEM, TX_BASE_GAS);
+    const data = encodeRelay(ctx.tokenAddress, group.map((r) => r.data));
+    // The members' records of the hash are not written in the journal's commit: there they would
+    // be 2 statements per member in one transaction, in sequence, while the next group waits
+    // (on PostgreSQL the batch's commit grew with its size). Unrecorded, each member records
+    // its hash in a commit of its own while the receipt is awaited (`onSent`, relay.ts), all
+    // of them at once; the journal entry itself is still durable before the broadcast.
+    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay, data, gas: withHeadroom(gas) }, undefined, group.length);
+    return r.ok ? { ...r, batched: true } : r;
+  }
+
+  /**
+   * Sends one transaction, retrying nonce clashes. `auth`: its one authorization, asked after a
+   * clash whether someone used it meanwhile (a batch needs no such check: the relay skips a used
+   * member on its own).
+   */
+  private async sendTx(
+    keys: readonly string[],
+    auth: TransferAuthorization | undefined,
+    tx: { to: Address; data: Hex; gas: bigint },
+    recordWithJournal: SubmitOptions['recordWithJournal'],
+    moves: number,
+  ): Promise<SubmitResult> {
+    const { ctx } = this;
+    // A batch (no single `auth`) is remembered as one: its success alone says nothing of a member.
+    const remember = (txHash: Hex) => {
+      for (const k of keys) this.remember(k, txHash, !auth);
+    };
     for (let attempt = 1; ; attempt++) {
       try {
-        const record = opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {};
-        const { txHash, recorded } = await ctx.sender.sendRecorded({ to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, record);
-        this.remember(key, txHash);
-        ctx.log.info({ txHash, from: auth.from, to: auth.to, value: auth.value.toString(), moves: items.length }, 'relayed transferWithAuthorization');
+        const record = recordWithJournal ? { recordWithJournal } : {};
+        const { txHash, recorded } = await ctx.sender.sendRecorded(tx, record);
+        remember(txHash);
+        ctx.log.info({ txHash, from: auth?.from, to: auth?.to, value: auth?.value.toString(), moves }, 'relayed transferWithAuthorization');
         return recorded ? { ok: true, txHash, recorded: true } : { ok: true, txHash };
       } catch (e) {
         const err = e as SendError;
         // Our own transaction may have reached the node before the error (a retried request).
         if (err.txHash && (await isKnownTransaction(ctx.publicClient, err.txHash))) {
-          this.remember(key, err.txHash);
+          remember(err.txHash);
           return { ok: true, txHash: err.txHash };
         }
         if (!isNonceError(err.cause ?? e) || attempt >= MAX_SEND_ATTEMPTS) {
           const sendOutcome = err.refused ? 'refused' : 'unknown';
           // The node may still have taken it (e.g. a timeout after delivery): a resubmit of
           // this authorization first looks this hash up instead of sending blindly.
-          if (err.txHash && sendOutcome === 'unknown') this.remember(key, err.txHash);
+          if (err.txHash && sendOutcome === 'unknown') remember(err.txHash);
           ctx.log.error({ err: revertReason(err.cause ?? e), attempt, sendOutcome, txHash: err.txHash }, 'relayer send failed');
           const failure: SubmitFailure = {
             ...fail(SubmitReason.submitFailed, `could not submit the transaction: ${revertReason(err.cause ?? e)}`),
@@ -115,6 +185,7 @@ export class TransferSubmitter {
         // make sure nobody has used the authorization meanwhile, so it is never sent twice.
         ctx.log.warn({ attempt, err: revertReason(err.cause ?? e) }, 'relayer nonce error; retrying');
         await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 50)));
+        if (!auth) continue;
         const used = await authorizationState(ctx.publicClient, ctx.tokenAddress, auth.from, auth.nonce).catch(() => undefined);
         if (used === undefined) return fail(SubmitReason.chainUnavailable, 'the chain could not be reached');
         if (used) return fail(SubmitReason.authorizationUsed, 'this authorization was already used or canceled', 'nonce');
@@ -144,7 +215,15 @@ export class TransferSubmitter {
     return { ok: true, data: encodeTransfer(auth, signature, contractSigner) };
   }
 
-  private remember(key: string, txHash: Hex): void {
+  /** `key`'s transaction; `batch`: `txHash` went through the batch relay. */
+  private remember(key: string, txHash: Hex, batch = false): void {
+    if (batch) {
+      if (this.batchTxs.size >= SENT_CACHE_LIMIT) {
+        const oldest = this.batchTxs.values().next().value;
+        if (oldest !== undefined) this.batchTxs.delete(oldest);
+      }
+      this.batchTxs.add(txHash.toLowerCase());
+    }
     if (this.sent.size >= SENT_CACHE_LIMIT) {
       const oldest = this.sent.keys().next().value;
       if (oldest !== undefined) this.sent.delete(oldest);

@@ -30,3 +30,11 @@ describe('stablecoin artifact', () => {
     }
   });
 });
+
+describe('batch relay artifact', () => {
+  it('matches a fresh compile of contracts/BatchRelay.sol', async () => {
+    const { BATCH_RELAY_ARTIFACT, compileBatchRelay, renderBatchRelayArtifact } = await import('../../scripts/compile-batch-relay.js');
+    const compiled = await compileBatchRelay();
+    expect(await readFile(BATCH_RELAY_ARTIFACT, 'utf8')).toBe(renderBatchRelayArtifact(compiled));
+  });
+});

@@ -147,7 +147,9 @@ describe('ChainService: verify and relay EIP-3009 authorizations', () => {
     const signed = await Promise.all(Array.from({ length: 20 }, (_, i) => authorize({ value: BigInt(i + 1) })));
     logLines.length = 0;
 
-    const results = await Promise.all(signed.map(({ auth, signature }) => chain.submitTransferWithAuthorization(auth, signature)));
+    // Each in a transaction of its own (`alone`, as when the chain has no batch relay): the
+    // relayer's nonces under concurrency are what this tests.
+    const results = await Promise.all(signed.map(({ auth, signature }) => chain.submitTransferWithAuthorization(auth, signature, { alone: true })));
 
     const hashes = results.map((r) => {
       if (!r.ok) throw new Error(`${r.reason}: ${r.message}`);

@@ -69,8 +69,9 @@ describe('ChainService.submitTransferWithAuthorization: verification and send ou
     const sent = await chain.submitTransferWithAuthorization(auth, signature, { verified: true });
     if (!sent.ok) throw new Error(sent.message);
     expect((await chain.waitForReceipt(sent.txHash)).status).toBe('success');
-    expect(reads('authorizationState(address,bytes32)')).toBe(1);
-    expect(reads('balanceOf(address)')).toBe(1);
+    // A passing simulation ran the token's own nonce and balance checks: nothing read apart.
+    expect(reads('authorizationState(address,bytes32)')).toBe(0);
+    expect(reads('balanceOf(address)')).toBe(0);
     expect(estimates()).toBe(1);
     expect(proxy.count(SEND)).toBe(1);
   });

@@ -9,6 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferTypedData, nonceFor, type Eip712Domain, type TransferAuthorization } from '../../src/chain/authorization.js';
 import type { ReceiptOutcome, SubmitOptions, SubmitResult, TokenTransfer } from '../../src/chain/chain.js';
 import type { ChainPort } from '../../src/chain/chain-port.js';
+import { SendGroups } from '../../src/chain/send-groups.js';
 
 type Mode = 'mine' | 'refuse' | 'lose-answer' | 'no-receipt' | 'revert' | 'down';
 
@@ -105,9 +106,39 @@ export class FakeChain implements ChainPort {
     return { ok: true as const, auth, signature };
   }
 
+  /**
+   * Single sends group-committed as the real chain does when the batch relay is there
+   * (src/chain/send-groups.ts): while one is in flight the next collect, and go as one
+   * `relayBatch` transaction. Off unless a test turns it on.
+   */
+  groupSends = false;
+  private readonly groups = new SendGroups<TransferAuthorization>((group) =>
+    group.length === 1 ? this.submitTransferWithAuthorization(group[0]!) : this.relayBatch(group),
+  );
+  /** Which authorizations each batch-relay transaction used (its receipt's AuthorizationUsed logs). */
+  readonly usedIn = new Map<Hex, string[]>();
+
   /** The port's one send: a single authorization or a batch (subclasses override either half). */
-  submitTransfers(items: readonly { auth: TransferAuthorization; signature: Hex }[], _opts?: SubmitOptions): Promise<SubmitResult> {
+  submitTransfers(items: readonly { auth: TransferAuthorization; signature: Hex }[], opts?: SubmitOptions): Promise<SubmitResult> {
+    if (items.length === 1 && this.groupSends && !opts?.alone) return this.groups.submit(items[0]!.auth);
     return items.length === 1 ? this.submitTransferWithAuthorization(items[0]!.auth) : this.submitTransferWithAuthorizations(items);
+  }
+
+  /** The batch relay (contracts/BatchRelay.sol): each authorization on its own; a refused one is skipped, the others move. */
+  async relayBatch(auths: readonly TransferAuthorization[]): Promise<SubmitResult> {
+    const txHash = keccak256(toHex(`tx${++this.seq}`));
+    this.sent.push(txHash);
+    const used: string[] = [];
+    for (const auth of auths) {
+      const k = key(auth.from, auth.nonce);
+      if (this.used.has(k) || this.balance(auth.from) < auth.value) continue;
+      this.move(auth.from, auth.to, auth.value, txHash);
+      this.used.set(k, txHash);
+      used.push(k);
+    }
+    this.usedIn.set(txHash, used);
+    this.receipts.set(txHash, 'success');
+    return { ok: true, txHash, batched: true };
   }
   async gasCost(txHash: Hex): Promise<{ gasUsed: bigint; costWei: bigint } | undefined> {
     return this.receipts.get(txHash) === 'success' ? { gasUsed: 50_000n, costWei: 50_000n } : undefined;
@@ -163,7 +194,8 @@ export class FakeChain implements ChainPort {
 
   async waitForReceipt(txHash: Hex): Promise<ReceiptOutcome> {
     const status = this.receipts.get(txHash) ?? 'timeout';
-    return status === 'timeout' ? { status } : { status, blockNumber: 1n, gasUsed: 50_000n };
+    const used = this.usedIn.get(txHash);
+    return status === 'timeout' ? { status } : { status, blockNumber: 1n, gasUsed: 50_000n, ...(used ? { used } : {}) };
   }
   async transactionKnown(txHash: Hex): Promise<boolean> {
     if (this.script[0] === 'down') throw new Error('the chain is down');

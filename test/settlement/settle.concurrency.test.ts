@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { authorize, createPayment, customer, merchantWallet, paymentRecord, settle, setup, usdc, type Ctx } from './helpers.js';
 
@@ -13,7 +14,7 @@ describe('settlement: concurrency and double submits', () => {
 
   const relayerNonce = () => ctx.svc.deps.chain.publicClient.getTransactionCount({ address: ctx.svc.deps.chain.relayerAddress });
 
-  it('20 payments settle concurrently through one relayer without a nonce error', async () => {
+  it('20 payments settled at once share relayer transactions (batch relay), each settled by its own log, balances exact', async () => {
     const { chain } = ctx.svc.deps;
     const n = 20;
     const payouts = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()).address);
@@ -28,13 +29,52 @@ describe('settlement: concurrency and double submits', () => {
     const nonceBefore = await relayerNonce();
     const results = await Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed)));
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(new Set(results.map((r) => r.body.txHash)).size).toBe(n);
-    expect(await relayerNonce()).toBe(nonceBefore + n);
-    for (const p of prepared) {
+    // Fewer relayer transactions than settlements: the ones that arrived together went as one.
+    const txs = await relayerNonce() - nonceBefore;
+    expect(txs).toBeLessThan(n);
+    expect(new Set(results.map((r) => r.body.txHash)).size).toBe(txs);
+    for (const [i, p] of prepared.entries()) {
       expect(await chain.balanceOf(p.payout)).toBe(p.due);
       expect(await chain.balanceOf(p.payer.address)).toBe(0n);
-      expect((await paymentRecord(ctx, p.pay.id)).status).toBe('settled');
+      const record = await paymentRecord(ctx, p.pay.id);
+      expect(record.status).toBe('settled');
+      // The recorded transaction is the one whose AuthorizationUsed log names this payment's authorization.
+      const nonce = p.signed.authorization.nonce as Hex;
+      expect(await chain.findAuthorizationTx(p.payer.address, nonce, { txHash: results[i]!.body.txHash })).toBe(results[i]!.body.txHash);
     }
+  });
+
+  it('a payer spending the same balance twice among other settles: one of its two pays, the other is refused with the reason, the rest all pay', async () => {
+    const { chain } = ctx.svc.deps;
+    const others = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const pay = await createPayment(ctx, { amount: 2 });
+        const payer = await customer(ctx, usdc('2'));
+        return { pay, payer, signed: await authorize(ctx, pay.id, payer) };
+      }),
+    );
+    const twice = await customer(ctx, usdc('3')); // enough for one of its two payments only
+    const mine = await Promise.all(
+      [0, 1].map(async () => {
+        const pay = await createPayment(ctx, { amount: 3 });
+        return { pay, payer: twice, signed: await authorize(ctx, pay.id, twice) };
+      }),
+    );
+    const to = await merchantWallet(ctx);
+    const before = await chain.balanceOf(to);
+    const nonceBefore = await relayerNonce();
+    const all = [...mine, ...others];
+    const results = await Promise.all(all.map((p) => settle(ctx, p.pay.id, p.signed)));
+    for (const r of results.slice(2)) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const [a, b] = results;
+    expect([a!.status, b!.status].sort()).toEqual([200, 402]);
+    expect([a, b].find((r) => r!.status === 402)!.body).toMatchObject({ ok: false, reason: 'insufficient_balance' });
+    const records = await Promise.all(all.map((p) => paymentRecord(ctx, p.pay.id)));
+    expect(records.filter((r) => r.status === 'settled')).toHaveLength(all.length - 1);
+    expect(records.filter((r) => r.status === 'pending')).toHaveLength(1);
+    expect(await chain.balanceOf(twice.address)).toBe(0n);
+    expect(await chain.balanceOf(to)).toBe(before + usdc('3') + usdc('2') * 8n);
+    expect(await relayerNonce() - nonceBefore).toBeLessThan(all.length - 1);
   });
 
   it('the same authorization submitted twice at once moves money once; both get the same outcome', async () => {
