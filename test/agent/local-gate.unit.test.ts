@@ -132,4 +132,11 @@ describe('speech-act gate', () => {
     expect(detectLanguage('pakisend naman ng 500 kay @liza')).toBe('tl');
     expect(detectLanguage('send 5000 naira to @amaka')).toBe('en');
   });
+
+  it('a word that names an object property ("constructor", "toString") scores nothing', () => {
+    // It used to add the property itself to the score, turning it into a string.
+    expect(detectLanguage('envoie 10 000 FCFA à @constructor')).toBe('fr');
+    expect(detectLanguage('tuma 500 kwa @tostring tafadhali')).toBe('sw');
+    expect(detectLanguage('send 5 USD to constructor')).toBe('en');
+  });
 });

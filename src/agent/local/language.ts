@@ -41,7 +41,8 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
 };
 
 function weights(strong: string, weak: string): Record<string, number> {
-  const out: Record<string, number> = {};
+  // No prototype: a word such as "constructor" or "toString" must score nothing.
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const w of weak.split(/\s+/).filter(Boolean)) out[w] = 1;
   for (const w of strong.split(/\s+/).filter(Boolean)) out[w] = 2;
   return out;
