@@ -1,4 +1,5 @@
 import type { AccountLabel, BillerCatalogue, BillerCategory } from './biller-schema.js';
+import { wordTable } from '../lib/word-table.js';
 
 /**
  * The biller alias index: what the local parser and findBiller match people's words against
@@ -17,7 +18,7 @@ export function billerKey(text: string): string {
 const GENERIC_ALIAS_KEYS = new Set(['nepa', 'phcn', 'tokens', 'token', 'umeme', 'light', 'prepaid', 'electricity']);
 
 /** Words that hint at a category when people name a biller loosely ("MTN airtime", "DStv subscription"). */
-export const CATEGORY_HINT_WORDS: Readonly<Record<string, BillerCategory>> = {
+export const CATEGORY_HINT_WORDS: Readonly<Record<string, BillerCategory>> = wordTable({
   electricity: 'electricity',
   electric: 'electricity',
   power: 'electricity',
@@ -48,17 +49,17 @@ export const CATEGORY_HINT_WORDS: Readonly<Record<string, BillerCategory>> = {
   bouquet: 'tv',
   cable: 'tv',
   water: 'water',
-};
+});
 
 /** Country names people add ("DStv Kenya"); keys are billerKey()s so "South Africa" works. */
-export const COUNTRY_HINT_WORDS: Readonly<Record<string, string>> = {
+export const COUNTRY_HINT_WORDS: Readonly<Record<string, string>> = wordTable({
   nigeria: 'NG',
   naija: 'NG',
   kenya: 'KE',
   ghana: 'GH',
   southafrica: 'ZA',
   mzansi: 'ZA',
-};
+});
 
 export type BillerRef = {
   id: string;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseUnits } from 'viem';
 import { z } from 'zod';
+import { wordTable } from '../lib/word-table.js';
 
 /**
  * The biller catalogue's shape (data/billers.json, the shipped data): who can be paid, in
@@ -69,10 +70,10 @@ export const Biller = z.object({
 export type Biller = z.infer<typeof Biller>;
 
 /** Minor-unit digits of the currencies billers charge in. */
-export const BILLER_CURRENCY_DECIMALS: Readonly<Record<string, number>> = { NGN: 2, KES: 2, GHS: 2, ZAR: 2 };
+export const BILLER_CURRENCY_DECIMALS: Readonly<Record<string, number>> = wordTable({ NGN: 2, KES: 2, GHS: 2, ZAR: 2 });
 
 /** Country of each biller currency; also used to turn a stated currency into a country hint. */
-export const CURRENCY_COUNTRY: Readonly<Record<string, string>> = { NGN: 'NG', KES: 'KE', GHS: 'GH', ZAR: 'ZA' };
+export const CURRENCY_COUNTRY: Readonly<Record<string, string>> = wordTable({ NGN: 'NG', KES: 'KE', GHS: 'GH', ZAR: 'ZA' });
 
 export const BillerCatalogue = z
   .object({

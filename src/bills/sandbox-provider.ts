@@ -3,6 +3,7 @@ import { formatUnits, parseUnits } from 'viem';
 import { fail, type Result } from '../lib/results.js';
 import { checkBillAmount, validateAccountNumber } from './bill-checks.js';
 import { BILLER_CURRENCY_DECIMALS, type Biller, type BillerCatalogue } from './biller-schema.js';
+import { wordTable } from '../lib/word-table.js';
 
 /**
  * What the bills module needs from an aggregator (VTpass, Flutterwave bills, Cellulant...):
@@ -54,12 +55,12 @@ export type BillProviderReason = (typeof BILL_PROVIDER_REASONS)[keyof typeof BIL
 /** Reasons worth retrying later with the same reference. */
 export const RETRYABLE_BILL_REASONS: ReadonlySet<BillProviderReason> = new Set(['provider_unavailable']);
 
-const SANDBOX_NAMES: Readonly<Record<string, readonly string[]>> = {
+const SANDBOX_NAMES: Readonly<Record<string, readonly string[]>> = wordTable({
   NG: ['Adaeze Okafor', 'Babatunde Adeyemi', 'Chinedu Eze', 'Funmilayo Balogun', 'Ibrahim Musa', 'Ngozi Nwosu'],
   KE: ['Wanjiku Kamau', 'Otieno Ochieng', 'Achieng Atieno', 'Mwangi Njoroge', 'Fatuma Hassan', 'Kiptoo Cheruiyot'],
   GH: ['Kwame Mensah', 'Akosua Boateng', 'Kofi Asante', 'Ama Owusu', 'Yaw Darko', 'Efua Quaye'],
   ZA: ['Thabo Nkosi', 'Lerato Dlamini', 'Sipho Ndlovu', 'Naledi Mokoena', 'Pieter van der Merwe', 'Zanele Khumalo'],
-};
+});
 
 export type SandboxBillProviderOptions = {
   /** HMAC key for tokens and receipt numbers; any fixed value keeps them stable across restarts. */

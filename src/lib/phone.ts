@@ -4,12 +4,13 @@
  * a recipient with it, bills complete and route airtime numbers with it, and the local engine's
  * lexer uses it to tell where a spaced number ends.
  */
+import { wordTable } from './word-table.js';
 
 /** "+" then 7 to 15 digits, the first not 0. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** International calling codes of the countries billers and transfers serve. */
-export const COUNTRY_CALLING_CODE: Readonly<Record<string, string>> = { NG: '234', KE: '254', GH: '233', ZA: '27' };
+export const COUNTRY_CALLING_CODE: Readonly<Record<string, string>> = wordTable({ NG: '234', KE: '254', GH: '233', ZA: '27' });
 
 /** Digits (calling code included) of full numbers by calling code, for the lexer. */
 const E164_LENGTH: ReadonlyArray<[string, number]> = [

@@ -1,4 +1,5 @@
 import type { Lang } from './language.js';
+import { wordTable } from '../../lib/word-table.js';
 
 /**
  * The biller catalogue's account labels (data/billers.json `account.label`, lower-cased) in the
@@ -7,7 +8,7 @@ import type { Lang } from './language.js';
  */
 type Row = Readonly<Record<Exclude<Lang, 'en'>, string>>;
 
-export const ACCOUNT_LABELS: Readonly<Record<string, Row>> = {
+export const ACCOUNT_LABELS: Readonly<Record<string, Row>> = wordTable({
   'meter number': {
     pcm: 'meter number', sw: 'namba ya mita', fr: 'numéro de compteur', pt: 'número do medidor',
     es: 'número de medidor', hi: 'meter number', tl: 'numero ng metro',
@@ -37,7 +38,7 @@ export const ACCOUNT_LABELS: Readonly<Record<string, Row>> = {
     pt: 'número do medidor, do smartcard ou do telefone', es: 'número de medidor, de tarjeta o de teléfono',
     hi: 'meter, smartcard ya phone number', tl: 'numero ng metro, smartcard o telepono',
   },
-};
+});
 
 /** `label` (English, as the catalogue writes it) in `lang`, or as written when the table lacks it. */
 export function accountLabel(label: string, lang: Lang): string {

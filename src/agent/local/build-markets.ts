@@ -6,6 +6,7 @@ import { fold } from './lexicon-i18n.js';
 import { CONNECTORS, VERB_LEMMAS } from './reading-words.js';
 import { replies } from './replies.js';
 import { canonicalOutcome, findMarketRef, freeText, moneyTokens, pickAmount, rangeSet } from './slots.js';
+import { wordTable } from '../../lib/word-table.js';
 
 const DEFAULT_CLOSE_DAYS = 7;
 const CREATE_NOUNS = new Set(['market', 'poll', 'prediction', 'bet', 'betting', '/', 'markets', 'polls', 'wager']);
@@ -287,14 +288,14 @@ export function buildCancel(a: Analysis): Draft {
   return { call: { name: 'cancel_market', input: { market: market.ref } } };
 }
 
-const STATUS_WORDS: Readonly<Record<string, 'open' | 'closed' | 'resolved' | 'cancelled'>> = {
+const STATUS_WORDS: Readonly<Record<string, 'open' | 'closed' | 'resolved' | 'cancelled'>> = wordTable({
   open: 'open', active: 'open', live: 'open', ongoing: 'open', current: 'open', running: 'open', available: 'open', opened: 'open',
   now: 'open', currently: 'open', still: 'open',
   wazi: 'open', ouverts: 'open', ouvert: 'open', ouvertes: 'open', abertos: 'open', aberto: 'open', abiertos: 'open', abierto: 'open', activos: 'open', khule: 'open', chalu: 'open',
   closed: 'closed', ended: 'closed', expired: 'closed', finished: 'closed',
   resolved: 'resolved', settled: 'resolved', decided: 'resolved', resolve: 'resolved', settle: 'resolved',
   cancelled: 'cancelled', canceled: 'cancelled', cancel: 'cancelled', voided: 'cancelled', void: 'cancelled',
-};
+});
 
 export function buildList(a: Analysis): Draft {
   const status = a.tokens.map((t, i) => STATUS_WORDS[t.norm] ?? STATUS_WORDS[a.lemmas[i]!]).find((s) => s !== undefined);

@@ -2,6 +2,7 @@
  * How people write currencies: symbols glued to numbers, ISO codes, and words. Kept as
  * data so a new currency is one line, not a new regular expression.
  */
+import { wordTable } from '../../lib/word-table.js';
 
 /** ISO codes recognised as currency words. Deliberately curated: "ALL", "TOP", "BOB" are also English. */
 export const ISO_CODES: ReadonlySet<string> = new Set([
@@ -42,7 +43,7 @@ export const PREFIX_SYMBOLS: ReadonlyArray<{ symbol: string; code: string; caseS
 ];
 
 /** Symbols written after a number with nothing between ("20$", "15€"). */
-export const SUFFIX_SYMBOLS: Readonly<Record<string, string>> = {
+export const SUFFIX_SYMBOLS: Readonly<Record<string, string>> = wordTable({
   '$': 'USD',
   '€': 'EUR',
   '£': 'GBP',
@@ -50,13 +51,13 @@ export const SUFFIX_SYMBOLS: Readonly<Record<string, string>> = {
   '₵': 'GHS',
   '₹': 'INR',
   '₱': 'PHP',
-};
+});
 
 /**
  * Currency words and the tokens people type for them, lower-case. Values starting with
  * "~" are resolved against context (see resolveCurrencyWord).
  */
-export const CURRENCY_WORDS: Readonly<Record<string, string>> = {
+export const CURRENCY_WORDS: Readonly<Record<string, string>> = wordTable({
   naira: 'NGN',
   ksh: 'KES',
   kshs: 'KES',
@@ -117,10 +118,10 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = {
   '₵': 'GHS',
   '₹': 'INR',
   '₱': 'PHP',
-};
+});
 
 /** Two-word currency names; the first word qualifies the second. */
-export const CURRENCY_PHRASES: Readonly<Record<string, string>> = {
+export const CURRENCY_PHRASES: Readonly<Record<string, string>> = wordTable({
   'kenyan shillings': 'KES',
   'kenya shillings': 'KES',
   'kenyan shilling': 'KES',
@@ -150,10 +151,10 @@ export const CURRENCY_PHRASES: Readonly<Record<string, string>> = {
   'brazilian real': 'BRL',
   'cfa francs': 'XOF',
   'francs cfa': 'XOF',
-};
+});
 
 /** Multipliers people write after a number ("5k", "2.5 million", "5 grand"): power of ten. */
-export const SCALE_WORDS: Readonly<Record<string, number>> = {
+export const SCALE_WORDS: Readonly<Record<string, number>> = wordTable({
   k: 3,
   hundred: 2,
   thousand: 3,
@@ -169,17 +170,17 @@ export const SCALE_WORDS: Readonly<Record<string, number>> = {
   lakhs: 5,
   lac: 5,
   crore: 7,
-};
+});
 
 /** Scale words whose meaning depends on the language: Spanish/Portuguese/French "mil" is a thousand. */
-const SCALE_BY_LANG: Readonly<Record<string, Readonly<Record<string, number>>>> = {
-  es: { mil: 3, millon: 6, 'millón': 6, millones: 6 },
-  pt: { mil: 3, milhao: 6, 'milhão': 6, milhoes: 6, 'milhões': 6 },
-  fr: { mil: 3, mille: 3, million: 6, millions: 6 },
-  sw: { elfu: 3, thao: 3, milioni: 6 },
-  hi: { hazaar: 3, hazar: 3, hajar: 3, sau: 2 },
-  tl: { libo: 3, milyon: 6 },
-};
+const SCALE_BY_LANG: Readonly<Record<string, Readonly<Record<string, number>>>> = wordTable({
+  es: wordTable({ mil: 3, millon: 6, 'millón': 6, millones: 6 }),
+  pt: wordTable({ mil: 3, milhao: 6, 'milhão': 6, milhoes: 6, 'milhões': 6 }),
+  fr: wordTable({ mil: 3, mille: 3, million: 6, millions: 6 }),
+  sw: wordTable({ elfu: 3, thao: 3, milioni: 6 }),
+  hi: wordTable({ hazaar: 3, hazar: 3, hajar: 3, sau: 2 }),
+  tl: wordTable({ libo: 3, milyon: 6 }),
+});
 
 export function scaleWord(norm: string, lang: string): number | undefined {
   return SCALE_BY_LANG[lang]?.[norm] ?? SCALE_WORDS[norm];

@@ -1,4 +1,5 @@
 import type { Lang } from './language.js';
+import { wordTable } from '../../lib/word-table.js';
 
 /**
  * Why a money-moving tool did not act, in the message's language, keyed by the outcome's
@@ -12,7 +13,7 @@ type Texts = Readonly<Record<Lang, string>>;
 
 const t = (en: string, pcm: string, sw: string, fr: string, pt: string, es: string, hi: string, tl: string): Texts => ({ en, pcm, sw, fr, pt, es, hi, tl });
 
-const FAILURES: Readonly<Record<string, Texts>> = {
+const FAILURES: Readonly<Record<string, Texts>> = wordTable({
   insufficient_balance: t(
     "You don't have enough balance for this (amount plus fee). Nothing was sent.",
     'Your balance no reach for this one (amount plus charge). I no send anything.',
@@ -345,7 +346,7 @@ const FAILURES: Readonly<Record<string, Texts>> = {
     'Kaam ke beech service restart ho gayi, ho sakta hai hua ho ya na hua ho. Dobara try karne se pehle balance aur history check kijiye.',
     'Nag-restart ang serbisyo habang ginagawa ito, kaya baka natuloy o hindi. Tingnan ang balance at history bago sumubok ulit.',
   ),
-};
+});
 
 /** The failure in `lang` for `reason`, or undefined to keep the tool's own message. */
 export function failureReply(reason: string, lang: Lang): string | undefined {

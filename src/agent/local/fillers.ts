@@ -1,6 +1,7 @@
 import type { Token } from './tokenize.js';
 import { tokenize } from './tokenize.js';
 import { fold } from './lexicon-i18n.js';
+import { wordTable } from '../../lib/word-table.js';
 
 /**
  * The CLOSED, reviewed list of politeness and timing fillers of the eight corridor languages:
@@ -13,7 +14,7 @@ import { fold } from './lexicon-i18n.js';
  * write it (accents and case do not matter), add a message using it to the agent eval, and
  * check that the property test (test/agent/local-reading.property.unit.test.ts) still passes.
  */
-const FILLERS: Readonly<Record<string, readonly string[]>> = {
+const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
   en: [
     'please', 'pls', 'plz', 'plis', 'pleeease', 'kindly', 'thanks', 'thank you', 'thank u', 'thanks a lot', 'thx', 'ty', 'tnx', 'cheers',
     'asap', 'now', 'right now', 'rn', 'quick', 'quickly', 'urgently', 'urgent', 'today',
@@ -50,7 +51,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = {
     'po', 'naman', 'nga', 'paki', 'salamat', 'salamat po', 'pag may time ka', 'kapag may time ka', 'pag may oras ka', 'kapag may oras ka', 'pag free ka',
     'ngayon', 'ngayon na', 'agad', 'bes', 'beshie', 'te', 'kuya', 'ate', 'mo', 'ka', 'sana', 'pakisuyo', 'please lang', 'lang',
   ],
-};
+});
 
 /** Emoji that say "I am joking": a message carrying one is not acted on at once. */
 const JOKE_EMOJI = /[\u{1F602}\u{1F923}\u{1F606}\u{1F605}\u{1F61C}\u{1F61D}\u{1F643}\u{1F92A}\u{1F60F}\u{1F609}]/u;

@@ -8,7 +8,8 @@ import type { Lang } from './language.js';
  */
 
 function table(spec: string): Readonly<Record<string, string>> {
-  const out: Record<string, string> = {};
+  // No prototype: "constructor" is not a word of any table (src/lib/word-table.ts).
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const line of spec.split('\n')) {
     const [lemma, words] = line.split(':');
     if (!lemma || !words) continue;

@@ -1,6 +1,7 @@
 import type { Lang } from './language.js';
 import { anyLangVerb, lemmaIn } from './lexicon-i18n.js';
 import type { Token } from './tokenize.js';
+import { wordTable } from '../../lib/word-table.js';
 
 /**
  * Words the parser scores intents with. Each cue is a lemma sequence and the points it
@@ -9,7 +10,7 @@ import type { Token } from './tokenize.js';
  */
 
 /** Inflections and common misspellings folded onto one lemma. */
-const IRREGULAR: Readonly<Record<string, string>> = {
+const IRREGULAR: Readonly<Record<string, string>> = wordTable({
   shoot: 'send', zap: 'send', sent: 'send', sending: 'send', sends: 'send', snd: 'send', sned: 'send', sendd: 'send', semd: 'send',
   transferring: 'transfer', transfered: 'transfer', transferred: 'transfer', transfers: 'transfer', trf: 'transfer', xfer: 'transfer',
   paying: 'pay', paid: 'pay', pays: 'pay',
@@ -63,7 +64,7 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   checkouts: 'checkout',
   tv: 'tv',
   dont: 'dont', don: 'dont',
-};
+});
 
 /**
  * Cue lists: lemma phrases and the points each gives one tool's intent (negative points push

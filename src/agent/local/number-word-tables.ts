@@ -1,4 +1,5 @@
 import type { Lang } from './language.js';
+import { wordTable } from '../../lib/word-table.js';
 
 /**
  * The number words of each corridor language, by what they do in a number: a unit ("five",
@@ -21,16 +22,16 @@ function units(spec: string, start = 0, step = 1): Record<string, Word> {
   return out;
 }
 
-const EN: Record<string, Word> = {
+const EN: Readonly<Record<string, Word>> = wordTable({
   ...units('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'),
   ...units('twenty thirty forty/fourty fifty sixty seventy eighty ninety', 20, 10),
   hundred: h(100),
   thousand: s(1000),
   million: s(1_000_000),
   and: LINK,
-};
+});
 
-const FR: Record<string, Word> = {
+const FR: Readonly<Record<string, Word>> = wordTable({
   ...units('zero un/une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize'),
   ...units('vingt trente quarante cinquante soixante', 20, 10),
   cent: h(100),
@@ -40,9 +41,9 @@ const FR: Record<string, Word> = {
   million: s(1_000_000),
   millions: s(1_000_000),
   et: LINK,
-};
+});
 
-const ES: Record<string, Word> = {
+const ES: Readonly<Record<string, Word>> = wordTable({
   ...units('cero uno/un/una dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete dieciocho diecinueve veinte veintiuno/veintiun veintidos veintitres veinticuatro veinticinco veintiseis veintisiete veintiocho veintinueve'),
   ...units('treinta cuarenta cincuenta sesenta setenta ochenta noventa', 30, 10),
   ...units('cien/ciento doscientos/doscientas trescientos/trescientas cuatrocientos/cuatrocientas quinientos/quinientas seiscientos/seiscientas setecientos/setecientas ochocientos/ochocientas novecientos/novecientas', 100, 100),
@@ -50,9 +51,9 @@ const ES: Record<string, Word> = {
   millon: s(1_000_000),
   millones: s(1_000_000),
   y: LINK,
-};
+});
 
-const PT: Record<string, Word> = {
+const PT: Readonly<Record<string, Word>> = wordTable({
   ...units('zero um/uma dois/duas tres quatro cinco seis sete oito nove dez onze doze treze catorze/quatorze quinze dezesseis/dezasseis dezessete/dezassete dezoito dezenove/dezanove vinte'),
   ...units('trinta quarenta cinquenta sessenta setenta oitenta noventa', 30, 10),
   ...units('cem/cento duzentos/duzentas trezentos/trezentas quatrocentos/quatrocentas quinhentos/quinhentas seiscentos/seiscentas setecentos/setecentas oitocentos/oitocentas novecentos/novecentas', 100, 100),
@@ -60,9 +61,9 @@ const PT: Record<string, Word> = {
   milhao: s(1_000_000),
   milhoes: s(1_000_000),
   e: LINK,
-};
+});
 
-const HI: Record<string, Word> = {
+const HI: Readonly<Record<string, Word>> = wordTable({
   ...units('ek do teen/tin char/chaar paanch/panch/paach chhe/che/chheh saat/sat aath/ath nau das gyarah/gyara barah/bara terah/tera chaudah/chauda pandrah/pandra solah/sola satrah/satra atharah/athara unnees/unnis bees/bis', 1),
   pachees: u(25), pachis: u(25),
   tees: u(30), tis: u(30), chalees: u(40), chalis: u(40), pachaas: u(50), pachas: u(50), saath: u(60), sattar: u(70), assi: u(80), nabbe: u(90),
@@ -73,9 +74,9 @@ const HI: Record<string, Word> = {
   dhai: { value: 2.5, kind: 'half' },
   dedh: { value: 1.5, kind: 'half' },
   sadhe: { value: 0.5, kind: 'half' },
-};
+});
 
-export const TL: Record<string, Word> = {
+export const TL: Readonly<Record<string, Word>> = wordTable({
   ...units('isa dalawa tatlo apat lima anim pito walo siyam sampu', 1),
   ...units('dalawampu tatlumpu apatnapu limampu animnapu pitumpu walumpu siyamnapu', 20, 10),
   daan: h(100), raan: h(100), sandaan: { value: 100, kind: 'unit' },
@@ -83,16 +84,16 @@ export const TL: Record<string, Word> = {
   milyon: s(1_000_000),
   at: LINK,
   na: LINK,
-};
+});
 
 export const TABLES: Partial<Record<Lang, Record<string, Word>>> = { en: EN, pcm: EN, fr: FR, es: ES, pt: PT, hi: HI, tl: TL };
 
 /** Swahili puts the multiplier after the scale word: "elfu tatu" = 3000, "mia tano" = 500. */
-export const SW_UNITS: Record<string, number> = {
+export const SW_UNITS: Readonly<Record<string, number>> = wordTable({
   sifuri: 0, moja: 1, mbili: 2, tatu: 3, nne: 4, tano: 5, sita: 6, saba: 7, nane: 8, tisa: 9,
   kumi: 10, ishirini: 20, thelathini: 30, arobaini: 40, hamsini: 50, sitini: 60, sabini: 70, themanini: 80, tisini: 90,
-};
-export const SW_SCALES: Record<string, number> = { mia: 100, elfu: 1000, thao: 1000, laki: 100_000, milioni: 1_000_000 };
+});
+export const SW_SCALES: Readonly<Record<string, number>> = wordTable({ mia: 100, elfu: 1000, thao: 1000, laki: 100_000, milioni: 1_000_000 });
 
 /** Words that are also articles or common words: a number only when another number word follows. */
 export const WEAK: Partial<Record<Lang, ReadonlySet<string>>> = {

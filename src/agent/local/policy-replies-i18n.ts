@@ -1,4 +1,5 @@
 import type { Lang } from './language.js';
+import { wordTable } from '../../lib/word-table.js';
 
 /**
  * A spend policy's refusal or hold (src/policies: rules.ts, guard.ts) in the message's language,
@@ -18,18 +19,18 @@ const WHOSE: Readonly<Record<'account' | 'key', Tr>> = {
   key: { pcm: 'this API key spend policy', sw: 'sera ya matumizi ya ufunguo huu wa API', fr: 'la politique de dépenses de cette clé API', pt: 'a política de gastos desta chave de API', es: 'la política de gastos de esta clave API', hi: 'is API key ki spend policy', tl: 'spend policy ng API key na ito' },
 };
 
-const ACTIONS: Readonly<Record<string, Tr>> = {
+const ACTIONS: Readonly<Record<string, Tr>> = wordTable({
   'sending money': { pcm: 'to send money', sw: 'kutuma pesa', fr: "l'envoi d'argent", pt: 'enviar dinheiro', es: 'enviar dinero', hi: 'paise bhejna', tl: 'pagpapadala ng pera' },
   'paying bills': { pcm: 'to pay bills', sw: 'kulipa bili', fr: 'le paiement de factures', pt: 'pagar contas', es: 'pagar facturas', hi: 'bill bharna', tl: 'pagbabayad ng bills' },
   'staking on markets': { pcm: 'to stake for markets', sw: 'kuweka dau kwenye masoko', fr: 'les mises sur les marchés', pt: 'apostar em mercados', es: 'apostar en mercados', hi: 'markets par stake lagana', tl: 'pagtaya sa mga market' },
   'creating payment links': { pcm: 'to create payment links', sw: 'kutengeneza viungo vya malipo', fr: 'la création de liens de paiement', pt: 'criar links de pagamento', es: 'crear links de pago', hi: 'payment link banana', tl: 'paggawa ng payment link' },
-};
+});
 
-const WINDOWS: Readonly<Record<string, Tr>> = {
+const WINDOWS: Readonly<Record<string, Tr>> = wordTable({
   daily: { pcm: 'daily (last 24 hours)', sw: 'cha siku (saa 24 zilizopita)', fr: 'quotidien (dernières 24 heures)', pt: 'diário (últimas 24 horas)', es: 'diario (últimas 24 horas)', hi: 'daily (pichhle 24 ghante)', tl: 'araw-araw (huling 24 oras)' },
   weekly: { pcm: 'weekly (last 7 days)', sw: 'cha wiki (siku 7 zilizopita)', fr: 'hebdomadaire (7 derniers jours)', pt: 'semanal (últimos 7 dias)', es: 'semanal (últimos 7 días)', hi: 'weekly (pichhle 7 din)', tl: 'lingguhan (huling 7 araw)' },
   monthly: { pcm: 'monthly (last 30 days)', sw: 'cha mwezi (siku 30 zilizopita)', fr: 'mensuel (30 derniers jours)', pt: 'mensal (últimos 30 dias)', es: 'mensual (últimos 30 días)', hi: 'monthly (pichhle 30 din)', tl: 'buwanan (huling 30 araw)' },
-};
+});
 
 const WHAT_TO_DO: Tr = {
   pcm: 'You fit change the policy for the Developers screen for the app (sign in with your password).',

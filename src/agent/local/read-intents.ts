@@ -3,6 +3,7 @@ import type { Analysis } from './analysis.js';
 import type { Draft } from './draft.js';
 import { fold } from './lexicon-i18n.js';
 import { pickAmount } from './slots.js';
+import { wordTable } from '../../lib/word-table.js';
 
 /**
  * The read-only questions: "what did I pay this month" (list_activity) and "how much is
@@ -23,11 +24,11 @@ const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'qu
 const FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'cost', 'costs', 'rate', 'frais', 'taux', 'taxa', 'tarifa', 'comision', 'comissao', 'ada', 'gharama']);
 const RECIPIENT_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id']);
 /** Corridor countries (folded names in the eight languages) and the currency a transfer there arrives in. */
-const COUNTRY_CURRENCY: Readonly<Record<string, string>> = {
+const COUNTRY_CURRENCY: Readonly<Record<string, string>> = wordTable({
   mexico: 'MXN', mexique: 'MXN', brasil: 'BRL', brazil: 'BRL', bresil: 'BRL', nigeria: 'NGN', naija: 'NGN', kenya: 'KES', kenia: 'KES',
   ghana: 'GHS', senegal: 'XOF', philippines: 'PHP', filipinas: 'PHP', pilipinas: 'PHP', ufilipino: 'PHP', india: 'INR', inde: 'INR', bharat: 'INR',
   usa: 'USD', marekani: 'USD', amerika: 'USD', america: 'USD',
-};
+});
 const TO_COUNTRY = new Set(['to', 'pro', 'pra', 'para', 'a', 'al', 'au', 'en', 'kwa', 'sa', 'ko', 'no', 'na', 'pour', 'into']);
 
 /** A question about something already done: "did I already pay DStv?", "did my 10k to @amaka go through?". */
