@@ -83,7 +83,12 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });
-  const keys = new KeysService(store);
+  // A revoke answers once every live instance dropped the key; one that did not ack in time
+  // had stopped serving cached keys by then (src/store/cache-channel.ts): worth a warning.
+  const keys = new KeysService(store, {
+    id: instance.id,
+    onUnacked: (peers, notice) => logger.warn({ peers, notice }, 'api key revocation: instances did not ack; their cached keys had lapsed'),
+  });
   // Listens for revocations from every instance before any request is authenticated.
   await keys.start();
   defer(() => keys.stop());

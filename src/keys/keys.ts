@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { z } from 'zod';
-import { defineTable, type Store, type Subscription } from '../store/index.js';
+import { CacheChannel, defineTable, type CacheChannelOptions, type Notice, type Store } from '../store/index.js';
 import { newId, nowIso, randomBase62 } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import { isLive } from '../lib/livemode.js';
@@ -71,35 +71,36 @@ export function listedKey(k: ApiKey): ListedKey {
 const VERIFIED_CACHE_MAX = 10_000;
 /** The store channel a revoke is published on (payload: the key's hash), to every instance. */
 export const KEYS_CHANNEL = 'api_keys_changed';
-/** Longest a revoke waits for its own notice (the channel's round trip is about a millisecond). */
-const ECHO_WAIT_MS = 1_000;
 
 export class KeysService {
   /**
-   * hash -> live key, so authenticating a request costs no query (issue 23). Kept fresh by the
-   * store channel: a revoke on any instance publishes the key's hash in its transaction and
-   * every instance drops it when that commits (PostgreSQL NOTIFY). While the channel is not
-   * live (its connection is down) nothing is served from here, and on reconnect it is emptied.
+   * hash -> live key, so authenticating a request costs no query (issue 23). Kept coherent by a
+   * CacheChannel (src/store/cache-channel.ts): a revoke publishes the key's hash in its
+   * transaction and answers only once every instance that may serve the key from here has
+   * dropped it (acked) or lost the right to serve cached keys. Nothing is served from here
+   * while the channel is not live or this instance's license has run out; on reconnect it is emptied.
    */
   private readonly verified = new Map<string, ApiKey>();
   /** Bumped by every notification: a lookup that raced one does not cache what it read. */
   private generation = 0;
-  private subscription: Subscription | undefined;
-  /** Revokes waiting for their own notice to come back, by key hash. */
-  private readonly echoes = new Map<string, () => void>();
+  private readonly channel: CacheChannel;
 
   // Test mode always has a chain of its own (docs/test-mode.md, "Where test mode settles"), so a
   // test key can be made on every deployment.
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    opts: CacheChannelOptions = {},
+  ) {
+    this.channel = new CacheChannel(store, KEYS_CHANNEL, (hash) => this.forget(hash), opts);
+  }
 
   /** Starts listening for revocations (the cache stays off until then). */
   async start(): Promise<void> {
-    this.subscription = await this.store.subscribe(KEYS_CHANNEL, (hash) => this.forget(hash));
+    await this.channel.start();
   }
 
   async stop(): Promise<void> {
-    await this.subscription?.close();
-    this.subscription = undefined;
+    await this.channel.stop();
     this.verified.clear();
   }
 
@@ -128,23 +129,22 @@ export class KeysService {
 
   async revoke(accountId: string, id: string): Promise<Result<{ id: string }, 'not_found'>> {
     const now = nowIso();
-    let echo: Promise<void> | undefined;
+    let notice: Notice | undefined;
     const updated = await this.store.transaction(async (tx) => {
       const t = tx.table(ApiKeys);
       const k = await t.get(id);
       if (!k || k.accountId !== accountId || k.revokedAt) return undefined;
-      echo ??= this.echoOf(k.hash);
-      await tx.publish(KEYS_CHANNEL, k.hash);
+      notice = await this.channel.publishIn(tx, k.hash);
       return t.update(id, { revokedAt: now });
     });
     if (!updated) return fail('not_found', `No such API key: ${id}`);
-    // Answer once our own notice has come back: PostgreSQL hands it to every listening session at
-    // the same commit, so by then the other instances have it on the wire too, ahead of any
-    // request the caller makes after this answer.
-    await echo;
     // This instance forgets the key now, not when its own NOTIFY comes back over the listening
     // connection: the revoker's very next request must already fail. The bump keeps a lookup
     // that read the row before the commit from caching it.
+    this.forget(updated.hash);
+    // Answer once no instance can accept the key from its cache any more (acked, or its
+    // license ran out): the caller's next request may reach any of them.
+    if (notice) await this.channel.settled(notice);
     this.forget(updated.hash);
     return { ok: true, id };
   }
@@ -153,22 +153,6 @@ export class KeysService {
     this.generation++;
     if (hash === undefined) this.verified.clear();
     else this.verified.delete(hash);
-    for (const [h, done] of this.echoes) if (hash === undefined || h === hash) done();
-  }
-
-  /** Resolves when the revocation notice for `hash` comes back on our channel (at most ECHO_WAIT_MS). */
-  private echoOf(hash: string): Promise<void> {
-    if (this.subscription?.live !== true) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        if (this.echoes.get(hash) === done) this.echoes.delete(hash);
-        resolve();
-      };
-      const timer = setTimeout(done, ECHO_WAIT_MS);
-      timer.unref();
-      this.echoes.set(hash, done);
-    });
   }
 
   /** True when `id` is a live key of the account. */
@@ -187,7 +171,7 @@ export class KeysService {
   async verify(secret: string): Promise<ApiKey | undefined> {
     if (!SECRET_KEY_PATTERN.test(secret)) return undefined;
     const hash = hashSecret(secret);
-    const live = this.subscription?.live === true;
+    const live = this.channel.servable;
     if (live) {
       const cached = this.verified.get(hash);
       if (cached) return cached;
@@ -196,7 +180,7 @@ export class KeysService {
     const key = await this.store.table(ApiKeys).findOne({ hash });
     if (!key || key.revokedAt) return undefined;
     // Only what was read with no revocation in between (it could be the revoked key's old row).
-    if (live && generation === this.generation) {
+    if (live && generation === this.generation && this.channel.servable) {
       if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.clear();
       this.verified.set(hash, key);
     }

@@ -255,7 +255,7 @@ export class LowdbStore implements Store {
     let set = this.channels.get(channel);
     if (!set) this.channels.set(channel, (set = new Set()));
     set.add(fn);
-    return { live: true, close: async () => void set.delete(fn) };
+    return { live: true, solo: true, close: async () => void set.delete(fn) };
   }
 
   async ping(): Promise<boolean> {

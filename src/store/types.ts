@@ -104,6 +104,8 @@ export type InsertOrGet<T> = { inserted: true; row: T } | { inserted: false; exi
 export interface Subscription {
   /** False while notifications may be missed (the listening connection is down): trust no cache it keeps fresh. */
   readonly live: boolean;
+  /** True when this process is the only one on the store (lowdb): a notice reaches nobody else. */
+  readonly solo?: boolean;
   close(): Promise<void>;
 }
 

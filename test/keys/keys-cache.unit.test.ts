@@ -1,27 +1,42 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LowdbStore, type Store } from '../../src/store/index.js';
-import { KeysService } from '../../src/keys/keys.js';
+import { ApiKeys, KeysService } from '../../src/keys/keys.js';
 import { tempDir } from '../helpers/service.js';
 
 /**
  * The store as PostgreSQL behaves: a channel's notifications arrive some time after the
- * publishing transaction commits (over the listening connection), not during it. Here they
- * wait until `deliver()` is called.
+ * publishing transaction commits (over the listening connection), not during it, and the store
+ * is shared by several processes. Each `instance()` of the returned factory is one process with
+ * its own listening connection: while `held`, what reaches it waits until `deliver()`; otherwise
+ * it arrives on the next turn of the event loop.
  */
 function delayedChannels(inner: LowdbStore) {
-  const held: Array<() => void> = [];
-  const store = new Proxy(inner, {
-    get(target, prop, receiver) {
-      if (prop === 'subscribe') {
-        return (channel: string, fn: (payload: string | undefined) => void) =>
-          target.subscribe(channel, (payload) => held.push(() => fn(payload)));
-      }
-      const v = Reflect.get(target, prop, receiver);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  }) as Store;
-  return { store, deliver: () => held.splice(0).forEach((f) => f()) };
+  const make = () => {
+    const queue: Array<() => void> = [];
+    const conn = { held: true, deliver: () => queue.splice(0).forEach((f) => f()) };
+    const store = new Proxy(inner, {
+      get(target, prop, receiver) {
+        if (prop === 'subscribe') {
+          return async (channel: string, fn: (payload: string | undefined) => void) => {
+            const sub = await target.subscribe(channel, (payload) => {
+              if (conn.held) queue.push(() => fn(payload));
+              else setImmediate(() => fn(payload));
+            });
+            // Not alone on the store: these are processes sharing PostgreSQL.
+            return { live: true, close: () => sub.close() };
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    }) as Store;
+    return { store, conn };
+  };
+  const first = make();
+  return { ...first, deliver: first.conn.deliver, make };
 }
+
+const turns = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('KeysService: the cache of verified keys and revocation', () => {
   let inner: LowdbStore;
@@ -35,8 +50,8 @@ describe('KeysService: the cache of verified keys and revocation', () => {
     await inner.close();
   });
 
-  const instance = async (store: Store) => {
-    const keys = new KeysService(store);
+  const instance = async (store: Store, licenseMs?: number) => {
+    const keys = new KeysService(store, { licenseMs });
     await keys.start();
     services.push(keys);
     return keys;
@@ -44,7 +59,7 @@ describe('KeysService: the cache of verified keys and revocation', () => {
 
   it('the instance that revokes refuses the key on its very next lookup, before its own notification returns', async () => {
     const { store } = delayedChannels(inner);
-    const keys = await instance(store);
+    const keys = await instance(store, 300);
     const { id, secret } = await keys.create('acct_1', { label: 'self' });
     expect((await keys.verify(secret))?.id).toBe(id); // now cached
     expect(await keys.revoke('acct_1', id)).toEqual({ ok: true, id });
@@ -53,8 +68,8 @@ describe('KeysService: the cache of verified keys and revocation', () => {
 
   it('another instance drops its cached key when the revocation notice reaches it', async () => {
     const { store, deliver } = delayedChannels(inner);
-    const a = await instance(store);
-    const b = await instance(store);
+    const a = await instance(store, 300);
+    const b = await instance(store, 300);
     const { id, secret } = await a.create('acct_1', { label: 'shared' });
     expect((await a.verify(secret))?.id).toBe(id);
     let answered = false;
@@ -65,6 +80,48 @@ describe('KeysService: the cache of verified keys and revocation', () => {
     deliver();
     expect(await revoking).toEqual({ ok: true, id });
     expect(await a.verify(secret)).toBeUndefined();
+    expect(await b.verify(secret)).toBeUndefined();
+  });
+
+  it('a revoke answers only once the other instance, whose channel lags, has dropped the key', async () => {
+    const { make } = delayedChannels(inner);
+    const pa = make();
+    const pb = make();
+    pa.conn.held = false;
+    pb.conn.held = false;
+    const a = await instance(pa.store, 1_000);
+    const b = await instance(pb.store, 1_000);
+    const { id, secret } = await a.create('acct_1', { label: 'shared' });
+    // Past the start, when a cannot yet know every peer: both serve from their caches.
+    await turns(1_200);
+    expect((await b.verify(secret))?.id).toBe(id);
+    await inner.transaction(async (tx) => tx.table(ApiKeys).update(id, { label: 'renamed behind the cache' }));
+    expect((await b.verify(secret))?.label).toBe('shared'); // served from b's cache
+    // b's process is starved: what PostgreSQL sent it is not handled yet.
+    pb.conn.held = true;
+    let answered = false;
+    const revoking = a.revoke('acct_1', id).then((r) => ((answered = true), r));
+    await turns(100);
+    expect(answered).toBe(false);
+    pb.conn.deliver(); // b handles the notice and acks
+    expect(await revoking).toEqual({ ok: true, id });
+    expect(await b.verify(secret)).toBeUndefined();
+    expect(await a.verify(secret)).toBeUndefined();
+  });
+
+  it('an instance that never handles the notice stops serving cached keys before the revoke answers', async () => {
+    const { make } = delayedChannels(inner);
+    const pa = make();
+    const pb = make();
+    pa.conn.held = false;
+    pb.conn.held = false;
+    const a = await instance(pa.store, 200);
+    const b = await instance(pb.store, 200);
+    const { id, secret } = await a.create('acct_1', { label: 'shared' });
+    await turns(50);
+    expect((await b.verify(secret))?.id).toBe(id);
+    pb.conn.held = true; // and never delivered
+    expect(await a.revoke('acct_1', id)).toEqual({ ok: true, id });
     expect(await b.verify(secret)).toBeUndefined();
   });
 
