@@ -5,7 +5,7 @@
  * account's endpoints are signed with the account's one signing secret.
  */
 import { z } from 'zod';
-import type { Store } from '../store/index.js';
+import type { Store, Tx } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import { inMode } from '../lib/livemode.js';
@@ -53,8 +53,13 @@ export class WebhookEndpointsService {
     private readonly secrets: WebhookSecretsService,
     private readonly checkUrl: (url: string, param: string) => Promise<Result<{ url: string }, UrlCheckFailure>>,
     /** Told of every change, in its transaction (the outbox remembers endpoints). */
-    private readonly cache?: Pick<EndpointCache, 'changedIn'>,
+    private readonly cache?: Pick<EndpointCache, 'changedIn' | 'transaction'>,
   ) {}
+
+  /** A write of endpoints: answers once every instance dropped what it changed (EndpointCache). */
+  private writeEndpoints<R>(fn: (tx: Tx) => Promise<R>): Promise<R> {
+    return this.cache ? this.cache.transaction(fn) : this.store.transaction(fn);
+  }
 
   /** The default endpoint first (when set), then the added ones in creation order. */
   async list(accountId: string, livemode = true): Promise<WebhookEndpoint[]> {
@@ -72,7 +77,7 @@ export class WebhookEndpointsService {
   async create(accountId: string, input: CreateEndpointInput, livemode = true): Promise<Result<{ endpoint: WebhookEndpoint; secret?: string }, EndpointFailure>> {
     const checked = await this.checkUrl(input.url, 'url');
     if (!checked.ok) return checked;
-    return this.store.transaction(async (tx) => {
+    return this.writeEndpoints(async (tx) => {
       const t = tx.table(WebhookEndpoints);
       if ((await t.count({ accountId })) >= MAX_ENDPOINTS) {
         return fail('too_many' as const, `An account can have at most ${MAX_ENDPOINTS} added webhook endpoints; delete one first.`);
@@ -99,7 +104,7 @@ export class WebhookEndpointsService {
       const checked = await this.checkUrl(input.url, 'url');
       if (!checked.ok) return checked;
     }
-    return this.store.transaction(async (tx) => {
+    return this.writeEndpoints(async (tx) => {
       const t = tx.table(WebhookEndpoints);
       const e = await t.get(id);
       if (!e || e.accountId !== accountId || !inMode(e, livemode)) return fail('not_found' as const, `No such webhook endpoint: ${id}`);
@@ -117,7 +122,7 @@ export class WebhookEndpointsService {
   }
 
   async remove(accountId: string, id: string, livemode = true): Promise<boolean> {
-    return this.store.transaction(async (tx) => {
+    return this.writeEndpoints(async (tx) => {
       const t = tx.table(WebhookEndpoints);
       const e = await t.get(id);
       if (!e || e.accountId !== accountId || !inMode(e, livemode)) return false;

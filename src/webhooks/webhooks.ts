@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import type { Store } from '../store/index.js';
+import type { Store, Tx } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import { inMode } from '../lib/livemode.js';
@@ -41,8 +41,13 @@ export class WebhooksService {
     private readonly dispatcher: WebhookDispatcher,
     private readonly production: boolean,
     /** Told of every change of the default endpoint, in its transaction. */
-    private readonly cache?: Pick<EndpointCache, 'changedIn'>,
+    private readonly cache?: Pick<EndpointCache, 'changedIn' | 'transaction'>,
   ) {}
+
+  /** A write of endpoints: answers once every instance dropped what it changed (EndpointCache). */
+  private writeEndpoints<R>(fn: (tx: Tx) => Promise<R>): Promise<R> {
+    return this.cache ? this.cache.transaction(fn) : this.store.transaction(fn);
+  }
 
   /** The production URL guard (https, public addresses only); everything passes in development and test. */
   checkUrl(url: string, param = 'webhook_url'): Promise<Result<{ url: string }, UrlCheckFailure>> {
@@ -69,7 +74,7 @@ export class WebhooksService {
       const checked = await this.checkUrl(url, 'url');
       if (!checked.ok) return checked;
     }
-    return this.store.transaction(async (tx) => {
+    return this.writeEndpoints(async (tx) => {
       const t = tx.table(WebhookEndpoints);
       const existing = await t.get(id);
       if (existing || url !== null) await this.cache?.changedIn(tx, accountId);
@@ -185,7 +190,10 @@ export interface WebhooksOptions {
 export async function createWebhooks(opts: WebhooksOptions): Promise<Webhooks> {
   const { config, logger, store, payments } = opts;
   const secrets = new WebhookSecretsService(store, await loadSecretBox(config.DATA_DIR), config.WEBHOOK_SECRET_OVERLAP);
-  const endpoints = new EndpointCache(store);
+  const endpoints = new EndpointCache(store, {
+    id: opts.instance?.id,
+    onUnacked: (peers, notice) => logger.warn({ peers, notice }, 'webhook endpoint change: instances did not ack; their cached endpoints had lapsed'),
+  });
   const dispatcher = new WebhookDispatcher({
     store,
     endpoints,

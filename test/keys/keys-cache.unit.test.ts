@@ -2,39 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LowdbStore, type Store } from '../../src/store/index.js';
 import { ApiKeys, KeysService } from '../../src/keys/keys.js';
 import { tempDir } from '../helpers/service.js';
-
-/**
- * The store as PostgreSQL behaves: a channel's notifications arrive some time after the
- * publishing transaction commits (over the listening connection), not during it, and the store
- * is shared by several processes. Each `instance()` of the returned factory is one process with
- * its own listening connection: while `held`, what reaches it waits until `deliver()`; otherwise
- * it arrives on the next turn of the event loop.
- */
-function delayedChannels(inner: LowdbStore) {
-  const make = () => {
-    const queue: Array<() => void> = [];
-    const conn = { held: true, deliver: () => queue.splice(0).forEach((f) => f()) };
-    const store = new Proxy(inner, {
-      get(target, prop, receiver) {
-        if (prop === 'subscribe') {
-          return async (channel: string, fn: (payload: string | undefined) => void) => {
-            const sub = await target.subscribe(channel, (payload) => {
-              if (conn.held) queue.push(() => fn(payload));
-              else setImmediate(() => fn(payload));
-            });
-            // Not alone on the store: these are processes sharing PostgreSQL.
-            return { live: true, close: () => sub.close() };
-          };
-        }
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    }) as Store;
-    return { store, conn };
-  };
-  const first = make();
-  return { ...first, deliver: first.conn.deliver, make };
-}
+import { delayedChannels } from '../helpers/delayed-channels.js';
 
 const turns = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,6 +6,7 @@ import { Outbox, WebhookDeliveries, WebhookEndpoints } from '../../src/webhooks/
 import type { WebhookSecretsService } from '../../src/webhooks/secrets.js';
 import type { Payment } from '../../src/payments/payments.js';
 import { tempDir } from '../helpers/service.js';
+import { delayedProcess } from '../helpers/delayed-channels.js';
 
 /**
  * Issue 23: the outbox remembers each account's webhook endpoints (no endpoint reads per
@@ -55,8 +56,8 @@ describe('the outbox remembers endpoints, and every change reaches it', () => {
     await inner.close();
   });
 
-  async function instance(store: Store) {
-    const cache = new EndpointCache(store);
+  async function instance(store: Store, licenseMs?: number) {
+    const cache = new EndpointCache(store, { licenseMs });
     await cache.start();
     caches.push(cache);
     const outbox = new Outbox({ schedule: [0], secrets, endpoints: cache });
@@ -110,6 +111,28 @@ describe('the outbox remembers endpoints, and every change reaches it', () => {
     deliver();
     expect(await b.sendsTo('acct_1')).toEqual(['https://one.example/hook']);
     expect(await b.sendsTo('acct_2')).toEqual(['https://two.example/hook']);
+  });
+
+  it('a change answers only once another instance, whose channel lags, has dropped the account', async () => {
+    const pa = delayedProcess(inner);
+    const pb = delayedProcess(inner);
+    pa.conn.held = false;
+    pb.conn.held = false;
+    const a = await instance(pa.store, 1_000);
+    const b = await instance(pb.store, 1_000);
+    const created = await a.endpoints.create('acct_1', { url: 'https://one.example/hook' });
+    if (!created.ok) throw new Error(created.message);
+    await new Promise((r) => setTimeout(r, 1_200)); // past the start: b serves from memory
+    expect(await b.sendsTo('acct_1')).toEqual(['https://one.example/hook']);
+    pb.conn.held = true; // b's process is starved
+    let answered = false;
+    const updating = a.endpoints.update('acct_1', created.endpoint.id, { url: 'https://two.example/hook' }).then(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(answered).toBe(false);
+    pb.conn.deliver();
+    await updating;
+    pb.conn.held = false;
+    expect(await b.sendsTo('acct_1')).toEqual(['https://two.example/hook']);
   });
 
   it('nothing is remembered before the cache is started (its channel not listened to)', async () => {
