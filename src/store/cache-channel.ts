@@ -102,6 +102,8 @@ export class CacheChannel {
     this.notices.set(notice.id, notice);
     // A rolled-back transaction never settles its notice: forget it once it could not matter.
     setTimeout(() => this.notices.delete(notice.id), this.licenseMs * 4).unref();
+    // The bare payload too, for instances of the previous version during a rolling deploy.
+    if (this.sub?.solo !== true) await tx.publish(this.channel, payload);
     await tx.publish(this.channel, `c ${notice.id} ${payload}`);
     return notice;
   }
