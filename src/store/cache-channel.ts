@@ -165,7 +165,10 @@ export class CacheChannel {
       }
     } else if (kind === 'a' && who !== undefined && rest.length === 1) {
       const n = this.notices.get(rest[0]!);
-      if (n) n.acks.add(who), n.wake?.();
+      if (n) {
+        n.acks.add(who);
+        n.wake?.();
+      }
     } else if (kind === 'p' && who !== undefined && rest.length === 1) {
       if (who !== this.id) this.seen.set(who, now());
       else this.pingBack(Number(rest[0]));

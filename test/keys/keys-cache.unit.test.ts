@@ -51,15 +51,18 @@ describe('KeysService: the cache of verified keys and revocation', () => {
     expect(await b.verify(secret)).toBeUndefined();
   });
 
-  it('a revoke answers only once the other instance, whose channel lags, has dropped the key', async () => {
+  /** Two processes with prompt channels, a key made on the first. */
+  const twoProcesses = async (licenseMs: number) => {
     const { make } = delayedChannels(inner);
-    const pa = make();
-    const pb = make();
-    pa.conn.held = false;
-    pb.conn.held = false;
-    const a = await instance(pa.store, 1_000);
-    const b = await instance(pb.store, 1_000);
-    const { id, secret } = await a.create('acct_1', { label: 'shared' });
+    const [pa, pb] = [make(), make()];
+    pa.conn.held = pb.conn.held = false;
+    const a = await instance(pa.store, licenseMs);
+    const b = await instance(pb.store, licenseMs);
+    return { pb, a, b, ...(await a.create('acct_1', { label: 'shared' })) };
+  };
+
+  it('a revoke answers only once the other instance, whose channel lags, has dropped the key', async () => {
+    const { pb, a, b, id, secret } = await twoProcesses(1_000);
     // Past the start, when a cannot yet know every peer: both serve from their caches.
     await turns(1_200);
     expect((await b.verify(secret))?.id).toBe(id);
@@ -78,14 +81,7 @@ describe('KeysService: the cache of verified keys and revocation', () => {
   });
 
   it('an instance that never handles the notice stops serving cached keys before the revoke answers', async () => {
-    const { make } = delayedChannels(inner);
-    const pa = make();
-    const pb = make();
-    pa.conn.held = false;
-    pb.conn.held = false;
-    const a = await instance(pa.store, 200);
-    const b = await instance(pb.store, 200);
-    const { id, secret } = await a.create('acct_1', { label: 'shared' });
+    const { pb, a, b, id, secret } = await twoProcesses(200);
     await turns(50);
     expect((await b.verify(secret))?.id).toBe(id);
     pb.conn.held = true; // and never delivered
