@@ -65,6 +65,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // The service built once per run for the tests that start it as child processes.
+          globalSetup: ['test/helpers/service-build.ts'],
         },
       },
       {
@@ -73,6 +75,7 @@ export default defineConfig({
           include: ['test/**/*.pg.test.ts', ...CORE_ON_POSTGRES],
           env: { TEST_STORE: 'pg' },
           setupFiles: ['test/helpers/pg-setup.ts'],
+          globalSetup: ['test/helpers/service-build.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
           pool: 'forks',
