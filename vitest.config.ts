@@ -65,6 +65,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // One module graph per worker process instead of one per file: importing the service
+          // afresh was most of each file's time (docs/testing.md). Every file starts its own
+          // service, chain and store; nothing in src/ keeps state at module level.
+          isolate: false,
           // The service built once per run for the tests that start it as child processes.
           globalSetup: ['test/helpers/service-build.ts'],
         },
@@ -76,6 +80,7 @@ export default defineConfig({
           env: { TEST_STORE: 'pg' },
           setupFiles: ['test/helpers/pg-setup.ts'],
           globalSetup: ['test/helpers/service-build.ts'],
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 90_000,
           pool: 'forks',
