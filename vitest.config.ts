@@ -93,8 +93,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 90_000,
           pool: 'forks',
-          // Two files at once, like the other projects: each file has its own Chromium, its own
-          // service on a free port and its own anvil, so they share nothing but the machine.
+          // Two files at once, like the other projects: each file has its own service on a free
+          // port and its own anvil, and its own connection and contexts on the run's one
+          // Chromium (test/web/chromium-server.ts). One module graph per worker, as in `unit`.
+          isolate: false,
+          globalSetup: ['test/web/chromium-server.ts'],
         },
       },
     ],
