@@ -16,7 +16,7 @@ export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** CHROMIUM_PATH overrides where Chromium is (README, "Tests"); Debian/Ubuntu's package puts it here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+const LAUNCH = { executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] };
 /** The browser project's shared Chromium (./chromium-server.ts), when the run has one. */
 export const CHROMIUM_WS_ENV = 'SP_TEST_CHROMIUM_WS';
 
@@ -24,7 +24,12 @@ export const CHROMIUM_WS_ENV = 'SP_TEST_CHROMIUM_WS';
 export async function launchBrowser(): Promise<Browser> {
   const ws = process.env[CHROMIUM_WS_ENV];
   if (ws) return chromium.connect(ws);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return chromium.launch(LAUNCH);
+}
+
+/** The run's shared Chromium (./chromium-server.ts), launched the same way. */
+export function launchBrowserServer() {
+  return chromium.launchServer(LAUNCH);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WS_ENV } from './browser.js';
+import { CHROMIUM_WS_ENV, launchBrowserServer } from './browser.js';
 
 /**
  * Vitest global setup for the browser project (vitest.config.ts): one Chromium for the whole
@@ -11,7 +10,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WS_ENV } from './browser.js';
 export default async function setup(): Promise<(() => Promise<void>) | void> {
   // Already set (even empty, to measure the old way): keep it.
   if (process.env[CHROMIUM_WS_ENV] !== undefined) return;
-  const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const server = await launchBrowserServer();
   process.env[CHROMIUM_WS_ENV] = server.wsEndpoint();
   return async () => {
     delete process.env[CHROMIUM_WS_ENV];
