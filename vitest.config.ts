@@ -65,6 +65,12 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // One module graph per worker process instead of one per file: importing the service
+          // afresh was most of each file's time (docs/testing.md). Every file starts its own
+          // service, chain and store; nothing in src/ keeps state at module level.
+          isolate: false,
+          // The service built once per run for the tests that start it as child processes.
+          globalSetup: ['test/helpers/service-build.ts'],
         },
       },
       {
@@ -73,6 +79,8 @@ export default defineConfig({
           include: ['test/**/*.pg.test.ts', ...CORE_ON_POSTGRES],
           env: { TEST_STORE: 'pg' },
           setupFiles: ['test/helpers/pg-setup.ts'],
+          globalSetup: ['test/helpers/service-build.ts'],
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 90_000,
           pool: 'forks',
@@ -85,8 +93,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 90_000,
           pool: 'forks',
-          // Two files at once, like the other projects: each file has its own Chromium, its own
-          // service on a free port and its own anvil, so they share nothing but the machine.
+          // Two files at once, like the other projects: each file has its own service on a free
+          // port and its own anvil, and its own connection and contexts on the run's one
+          // Chromium (test/web/chromium-server.ts). One module graph per worker, as in `unit`.
+          isolate: false,
+          globalSetup: ['test/web/chromium-server.ts'],
         },
       },
     ],

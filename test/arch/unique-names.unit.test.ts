@@ -34,4 +34,14 @@ describe('file names under src/', () => {
       .sort();
     expect(repeated, `file names used more than once under src/ (rename one so each says what it holds):\n${repeated.join('\n')}`).toEqual([]);
   });
+
+  // Issue 22, point 2: small modules. Generated artifacts (src/chain/artifacts) are exempt.
+  it('no file above 400 lines, except generated artifacts', () => {
+    const long = sourceFiles(SRC)
+      .filter((f) => !f.split(path.sep).includes('artifacts'))
+      .map((f) => [path.relative(SRC, f), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 400)
+      .map(([f, lines]) => `${f}: ${lines}`);
+    expect(long).toEqual([]);
+  });
 });

@@ -12,6 +12,7 @@ import { readDeployment } from '../../src/chain/deployment.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { Payments } from '../../src/payments/payments.js';
 import { Transfers } from '../../src/transfers/transfers.js';
+import { serviceArgs } from '../helpers/service-build.js';
 import { call, createMerchant, tempDir, type Merchant } from '../helpers/service.js';
 
 /**
@@ -32,7 +33,7 @@ interface Running {
 
 function startService(dataDir: string): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, serviceArgs(), {
       cwd: ROOT,
       // Its own process group: the kill takes anvil with it, as a power cut does.
       detached: true,

@@ -15,6 +15,10 @@ vi.mock('viem', async (importOriginal) => {
   };
 });
 
+// The `unit` project shares one module graph per worker (isolate: false, docs/testing.md): an
+// earlier file may have loaded the chain layer with the real viem already. Load it afresh so it
+// sees the mock, and put the real viem back for the files after this one (afterAll below).
+vi.resetModules();
 const { createChain } = await import('../../src/chain/boot.js');
 const { tempDir } = await import('./helpers.js');
 type ChainService = import('../../src/chain/chain.js').ChainService;
@@ -36,6 +40,8 @@ describe('verification: no local signature recovery for a valid EOA signature', 
   afterAll(async () => {
     await chain?.close();
     await cleanup?.();
+    vi.doUnmock('viem');
+    vi.resetModules();
   });
 
   async function authorize(overrides: Partial<TransferAuthorization> = {}): Promise<{ auth: TransferAuthorization; signature: Hex }> {

@@ -10,6 +10,7 @@ import { foundry } from 'viem/chains';
 import { startAnvil, type AnvilHandle } from '../../src/chain/anvil.js';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { deployStablecoin } from '../../src/chain/deployment.js';
+import { serviceArgs } from './service-build.js';
 import { tempDir } from './service.js';
 
 /**
@@ -132,7 +133,7 @@ export function cluster(opts: ClusterOptions): Cluster {
         ...extraEnv,
       } as Record<string, string>;
       delete env.TEST_STORE;
-      const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+      const child = spawn(process.execPath, serviceArgs(), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
       const logs: string[] = [];
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       readline.createInterface({ input: child.stderr! }).on('line', (l) => logs.push(l));

@@ -16,11 +16,20 @@ export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** CHROMIUM_PATH overrides where Chromium is (README, "Tests"); Debian/Ubuntu's package puts it here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
+const LAUNCH = { executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] };
+/** The browser project's shared Chromium (./chromium-server.ts), when the run has one. */
+export const CHROMIUM_WS_ENV = 'SP_TEST_CHROMIUM_WS';
+
+/** A connection to the run's shared Chromium, or a Chromium of its own (a file run outside the browser project). */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const ws = process.env[CHROMIUM_WS_ENV];
+  if (ws) return chromium.connect(ws);
+  return chromium.launch(LAUNCH);
+}
+
+/** The run's shared Chromium (./chromium-server.ts), launched the same way. */
+export function launchBrowserServer() {
+  return chromium.launchServer(LAUNCH);
 }
 
 /**

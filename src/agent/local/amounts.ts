@@ -1,7 +1,7 @@
 import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, resolveCurrencyWord, scaleWord } from './currencies.js';
 import { DEFAULT_STYLE, readDigits, styleFor, type NumberStyle } from './numbers.js';
 import { shiftDecimal } from './decimal.js';
-import { MONTHS, TIME_UNITS } from './dates.js';
+import { MONTHS, TIME_UNITS } from './date-words.js';
 import type { Token } from './tokenize.js';
 
 /**

@@ -1,6 +1,5 @@
-import { FOREIGN_MONTHS } from './months-i18n.js';
 import type { Token } from './tokenize.js';
-import { wordTable } from '../../lib/word-table.js';
+import { GUARDED_MONTHS, GUARDED_WEEKDAYS, MONTHS, NUMBER_WORDS, TIME_UNITS, WEEKDAYS, type Unit } from './date-words.js';
 
 /**
  * Close times for markets, resolved against the caller's clock and time zone without a
@@ -116,38 +115,6 @@ export function weekday(d: LocalDate): number {
 }
 
 const compareDates = (a: LocalDate, b: LocalDate) => a.year - b.year || a.month - b.month || a.day - b.day;
-
-export const WEEKDAYS: Readonly<Record<string, number>> = wordTable({
-  sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6,
-  mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5,
-  // "sun", "sat" and "wed" are also English words: only after on/by/until/next/this/before.
-  sun: 0, sat: 6, wed: 3,
-});
-const GUARDED_WEEKDAYS = new Set(['sun', 'sat', 'wed']);
-
-export const MONTHS: Readonly<Record<string, number>> = wordTable({
-  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
-  july: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, october: 10, oct: 10,
-  november: 11, nov: 11, december: 12, dec: 12,
-  ...FOREIGN_MONTHS,
-});
-// "may" and "march" are verbs too: a month alone needs a preposition before it.
-const GUARDED_MONTHS = new Set(['may', 'march', 'mar', 'jan', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec', 'feb', 'apr', 'sept']);
-
-const NUMBER_WORDS: Readonly<Record<string, number>> = wordTable({
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, fourteen: 14, thirty: 30, couple: 2, few: 3,
-});
-
-type Unit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year';
-export const TIME_UNITS: Readonly<Record<string, Unit>> = wordTable({
-  minute: 'minute', minutes: 'minute', min: 'minute', mins: 'minute',
-  hour: 'hour', hours: 'hour', hr: 'hour', hrs: 'hour', h: 'hour',
-  day: 'day', days: 'day', d: 'day',
-  week: 'week', weeks: 'week', wk: 'week', wks: 'week',
-  month: 'month', months: 'month', mo: 'month', mos: 'month',
-  year: 'year', years: 'year', yr: 'year', yrs: 'year',
-});
 
 export type TimeExpression = {
   at: Date;
