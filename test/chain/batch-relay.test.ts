@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventLogs, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -27,10 +29,34 @@ describe('BatchRelay (contracts/BatchRelay.sol)', () => {
     return { auth, data: encodeTransfer(auth, signature, false) };
   }
 
+  /**
+   * The node's RPC with each broadcast held for `holdMs`: the first send stays in flight while
+   * the other two finish their checks and queue, whatever the machine's load (without it, how
+   * many arrive during a few-millisecond broadcast was luck).
+   */
+  async function slowBroadcasts(holdMs: number): Promise<{ url: string; server: Server }> {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const forward = () =>
+          fetch(t.anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+            .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(Buffer.from(await r.arrayBuffer())))
+            .catch(() => res.writeHead(502).end());
+        if (body.includes('eth_sendRawTransaction')) setTimeout(forward, holdMs);
+        else void forward();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  }
+
   /** A network chain service on this anvil (boot finds the relay or not), relaying three settles at once. */
   async function relayThree(): Promise<{ txs: number; outcomes: string[] }> {
     const d = await tempDir('batch-relay-');
-    const chain = await createChain({ dataDir: d.dir, rpcUrl: t.anvil.rpcUrl, chainId: t.anvil.chainId, tokenAddress: t.token, relayerPrivateKey: await t.fundedKey() });
+    const rpc = await slowBroadcasts(1_500);
+    const chain = await createChain({ dataDir: d.dir, rpcUrl: rpc.url, chainId: t.anvil.chainId, tokenAddress: t.token, relayerPrivateKey: await t.fundedKey() });
     try {
       const shop = '0x0000000000000000000000000000000000005402' as Address;
       const items: { auth: TransferAuthorization; signature: Hex }[] = [];
@@ -47,6 +73,7 @@ describe('BatchRelay (contracts/BatchRelay.sol)', () => {
     } finally {
       await chain.close();
       await d.cleanup();
+      await new Promise((r) => rpc.server.close(r));
     }
   }
 
