@@ -7,17 +7,12 @@ import { auth, requireKey } from '../http/auth.js';
 import { PaymentResource, paymentResource } from '../http/present.js';
 import { registerRoute } from '../http/openapi.js';
 import { E400, E401, E404payment, err } from '../http/openapi-common.js';
-import { PaymentId } from '../payments/payment-schemas.js';
+import { MoneyAmount, PaymentId } from '../payments/payment-schemas.js';
 import type { Payment } from '../payments/payments.js';
 
 export const CapturePaymentInput = z
   .object({
-    amount: z
-      .number({ message: 'amount must be a number' })
-      .positive('amount must be positive')
-      .max(1_000_000_000, 'amount must be at most 1,000,000,000')
-      .optional()
-      .describe("In the payment's currency, converted at the rate locked at creation; default: everything held."),
+    amount: MoneyAmount.optional().describe("In the payment's currency, converted at the rate locked at creation; default: everything held."),
   })
   .strict();
 

@@ -37,14 +37,16 @@ export const PAYMENT_STATUSES = ['pending', 'processing', 'settled', 'failed', '
 export const PaymentStatus = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
+/** An amount in a payment's currency, as the API takes it (create, refund, capture): one rule, one set of messages. */
+export const MoneyAmount = z
+  .number({ message: 'amount must be a number' })
+  .positive('amount must be positive')
+  .max(1_000_000_000, 'amount must be at most 1,000,000,000');
+
 /** Interface 4.1; `expires_in_minutes` is the session-lifetime field DESIGN.md 4 names. */
 export const CreatePaymentInput = z
   .object({
-    amount: z
-      .number({ message: 'amount must be a number' })
-      .positive('amount must be positive')
-      .max(1_000_000_000, 'amount must be at most 1,000,000,000')
-      .describe('Amount to charge, in `currency`; no more decimals than the currency has (USD 2, UGX 0).'),
+    amount: MoneyAmount.describe('Amount to charge, in `currency`; no more decimals than the currency has (USD 2, UGX 0).'),
     currency: z
       .string({ message: 'currency must be a string' })
       .min(2, 'currency must be 2-8 characters')

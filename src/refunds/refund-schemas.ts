@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageLimit, startingAfter } from '../lib/paging.js';
+import { MoneyAmount } from '../payments/payment-schemas.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
@@ -10,12 +11,7 @@ export type RefundStatus = z.infer<typeof RefundStatus>;
 /** POST /api/v1/payments/:id/refunds */
 export const CreateRefundInput = z
   .object({
-    amount: z
-      .number({ message: 'amount must be a number' })
-      .positive('amount must be positive')
-      .max(1_000_000_000, 'amount must be at most 1,000,000,000')
-      .optional()
-      .describe("In the payment's currency; default: everything not refunded yet."),
+    amount: MoneyAmount.optional().describe("In the payment's currency; default: everything not refunded yet."),
     reason: z
       .string({ message: 'reason must be a string' })
       .min(1, 'reason must be 1-300 characters')
