@@ -6,24 +6,19 @@
  * transaction's hash (one commit, before the broadcast), then `settled` with the attempt's answer
  * and the webhook outbox row.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorize, createPayment, customer, settle, setup, usdc, type Ctx } from './helpers.js';
+import { statementCounter } from '../helpers/pg-statements.js';
 
 let ctx: Ctx;
-const sent: string[] = [];
-let counting = false;
-const original = pg.Client.prototype.query;
+let counter: ReturnType<typeof statementCounter>;
 
 beforeAll(async () => {
   ctx = await setup({ EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
-  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-    if (counting) sent.push(typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?'));
-    return (original as any).apply(this, args);
-  };
+  counter = statementCounter();
 });
 afterAll(async () => {
-  pg.Client.prototype.query = original;
+  counter?.restore();
   await ctx?.svc.stop({ removeData: true });
 });
 
@@ -31,11 +26,9 @@ async function countedSettle() {
   const pay = await createPayment(ctx);
   const payer = await customer(ctx, usdc('12.5'));
   const signed = await authorize(ctx, pay.id, payer);
-  sent.length = 0;
-  counting = true;
+  counter.start();
   const r = await settle(ctx, pay.id, signed);
-  counting = false;
-  return { r, statements: [...sent] };
+  return { r, ...counter.stop() };
 }
 
 describe('statements of one checkout settle on PostgreSQL', () => {

@@ -4,39 +4,32 @@
  * Before: 7 with a reference (key by id, key by hash, BEGIN, reference dedupe, INSERT, COMMIT,
  * the account for pay_to), 9 with an Idempotency-Key. Now 1 and 4 (docs/performance.md).
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStore } from '../../src/store/index.js';
 import { Payments } from '../../src/payments/payments.js';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { statementCounter } from '../helpers/pg-statements.js';
 
 let s: TestService;
 let m: Merchant;
-const sent: string[] = [];
-let counting = false;
-const original = pg.Client.prototype.query;
+let counter: ReturnType<typeof statementCounter>;
 
 beforeAll(async () => {
   s = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
   m = await createMerchant(s.api, 'Round Trip Shop');
-  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-    if (counting) sent.push(typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?'));
-    return (original as any).apply(this, args);
-  };
+  counter = statementCounter();
 });
 afterAll(async () => {
-  pg.Client.prototype.query = original;
+  counter?.restore();
   await s?.stop({ removeData: true });
 });
 
 let seq = 0;
 async function create(extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const body = { amount: 12.5, currency: 'USD', redirect_url: 'https://shop.example/ok', reference: `rt-${Date.now()}-${++seq}`, description: 'd', metadata: { o: String(seq) }, ...extra };
-  sent.length = 0;
-  counting = true;
+  counter.start();
   const r = await call(`${s.api}/v1/payments`, { key: m.key, body, headers });
-  counting = false;
-  return { r, statements: [...sent] };
+  return { r, ...counter.stop() };
 }
 
 describe('round trips of one create on PostgreSQL', () => {
@@ -57,13 +50,12 @@ describe('round trips of one create on PostgreSQL', () => {
     const body = { amount: 3, currency: 'USD', redirect_url: 'https://shop.example/ok', reference: `dup-${Date.now()}` };
     const first = await call(`${s.api}/v1/payments`, { key: m.key, body });
     expect(first.status).toBe(201);
-    sent.length = 0;
-    counting = true;
+    counter.start();
     const again = await call(`${s.api}/v1/payments`, { key: m.key, body });
-    counting = false;
+    const { statements } = counter.stop();
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
-    expect(sent).toHaveLength(1);
+    expect(statements).toHaveLength(1);
     const conflict = await call(`${s.api}/v1/payments`, { key: m.key, body: { ...body, amount: 4 } });
     expect(conflict.status).toBe(409);
     // An Idempotency-Key whose create was refused is not kept: the same key works for a valid body.

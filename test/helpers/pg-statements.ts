@@ -1,0 +1,63 @@
+/**
+ * The statements a service's PostgreSQL pool sends, counted at the driver (every
+ * `Client.query`) between `start()` and `stop()`, for the round-trip tests of issue 23.
+ *
+ * A transaction whose body is only `pg_notify` is the cache channel's ping or ack
+ * (src/store/cache-channel.ts, every licenseMs/4 per cache): it runs on a timer whatever the
+ * request does, and a slow machine lets more of them into the window (CI once counted 5 commits
+ * for a turn that makes 3, two of them pings), so it is kept apart in `background`.
+ */
+import pg from 'pg';
+
+export interface Counted {
+  /** The request's statements, in order. */
+  statements: string[];
+  /** Cache-channel transactions that fell in the window. */
+  background: number;
+}
+
+export function statementCounter() {
+  const original = pg.Client.prototype.query;
+  const open = new WeakMap<object, string[]>();
+  let sent: string[] = [];
+  let background = 0;
+  let counting = false;
+
+  function record(client: object, text: string) {
+    if (text.startsWith('BEGIN')) {
+      open.set(client, [text]);
+      return;
+    }
+    const tx = open.get(client);
+    if (!tx) {
+      sent.push(text);
+      return;
+    }
+    tx.push(text);
+    if (text !== 'COMMIT' && text !== 'ROLLBACK') return;
+    open.delete(client);
+    const body = tx.slice(1, -1);
+    if (body.length > 0 && body.every((s) => s.startsWith('SELECT pg_notify'))) background++;
+    else sent.push(...tx);
+  }
+
+  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
+    if (counting) record(this, typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?'));
+    return (original as any).apply(this, args);
+  };
+
+  return {
+    start(): void {
+      sent = [];
+      background = 0;
+      counting = true;
+    },
+    stop(): Counted {
+      counting = false;
+      return { statements: sent, background };
+    },
+    restore(): void {
+      pg.Client.prototype.query = original;
+    },
+  };
+}
