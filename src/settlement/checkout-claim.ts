@@ -19,6 +19,7 @@ export async function claimAttempt(
     signature: Hex,
     authNonce: string | undefined,
   ): Promise<{ payment: Payment; attempt: SettlementAttempt } | undefined> {
+    // Concurrent settles' claims share one commit on PostgreSQL (store/pg/commit-groups.ts).
     return d.store
       .transaction(async (tx) => {
         const payment = await d.payments.transitionIn(tx, p.id, 'pending', 'processing', {
@@ -41,7 +42,7 @@ export async function claimAttempt(
         // roll the claim back; the caller reads the state again.
         if (!attempt) throw new ClaimRefused();
         return { payment, attempt };
-      })
+      }, { shareCommit: true })
       .catch((e: unknown) => {
         if (e instanceof ClaimRefused) return undefined;
         throw e;
@@ -49,7 +50,7 @@ export async function claimAttempt(
   }
 
 export async function recordTxHash(store: Store, paymentId: string, attempt: SettlementAttempt, txHash: Hex): Promise<void> {
-  await store.transaction((tx) => recordTxHashIn(tx, paymentId, attempt, txHash));
+  await store.transaction((tx) => recordTxHashIn(tx, paymentId, attempt, txHash), { shareCommit: true });
 }
 
 /**

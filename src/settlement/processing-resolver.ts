@@ -55,11 +55,12 @@ export class ProcessingResolver {
    */
   async apply(p: Payment, from: PaymentStatus, to: PaymentStatus, patch: TransitionPatch, answer: AttemptAnswer): Promise<Payment | undefined> {
     const id = p.payer ? attemptId('checkout', p.payer, this.nonceOf(p)) : undefined;
+    // Short and about this payment alone: shares its commit with concurrent settles' on PostgreSQL.
     return this.d.store.transaction(async (tx) => {
       const after = await this.d.payments.transitionIn(tx, p.id, from, to, patch);
       if (after && id) await this.d.ledger.close(id, answer, tx);
       return after;
-    });
+    }, { shareCommit: true });
   }
 
   /**

@@ -133,6 +133,15 @@ export interface TransactionOptions {
    * that reads a set to decide: those need the default. lowdb ignores it (it runs one at a time).
    */
   guardedByUniqueKeys?: boolean;
+  /**
+   * The body is short (a few statements on rows it names) and may share its commit with other
+   * such transactions that arrive together: on PostgreSQL they run one after another inside one
+   * database transaction (src/store/pg/commit-groups.ts), and a body may then run more than once
+   * (as on a serialization retry), so it must do nothing outside the store. Each still commits
+   * atomically and durably before its promise resolves, in some serial order; afterCommit and
+   * publish keep their meaning. lowdb ignores it (its commits are grouped already).
+   */
+  shareCommit?: boolean;
 }
 
 export interface Store {

@@ -16,6 +16,8 @@ import { migrate } from './migrate.js';
 import { indexSpecs } from './schema.js';
 import { TableSql } from './table-sql.js';
 import { PgTable, type Run } from './pg-table.js';
+import { txView } from './pg-tx.js';
+import { CommitGroups } from './commit-groups.js';
 import { InsertBatcher } from './insert-batcher.js';
 import { KEY_TAKEN_ATTEMPTS, MAX_ATTEMPTS, RETRYABLE, RETRY_LOCK, sqlState } from './retry-rules.js';
 
@@ -26,6 +28,8 @@ export interface PgStoreOptions {
   migrate?: boolean;
   /** For tests: called with the attempt number whenever a transaction is retried. */
   onRetry?: (attempt: number, code: string) => void;
+  /** For tests: called with the size of each group of `shareCommit` transactions that committed together. */
+  onGroup?: (members: number) => void;
 }
 
 type Client = pg.PoolClient | pg.Pool;
@@ -45,6 +49,8 @@ export class PgStore implements Store {
   private readonly readers = new Map<string, ReadTable<Row>>();
   private readonly batchers = new Map<string, InsertBatcher<Row>>();
   private closed = false;
+  /** `shareCommit` transactions that arrive together share one BEGIN … COMMIT (commit-groups.ts). */
+  private readonly groups: CommitGroups;
 
   private constructor(
     readonly pool: pg.Pool,
@@ -52,7 +58,14 @@ export class PgStore implements Store {
     private readonly catalog: Map<string, Set<string>>,
     private readonly opts: PgStoreOptions,
     private readonly notifier: PgNotifier,
-  ) {}
+  ) {
+    this.groups = new CommitGroups({
+      connect: () => this.pool.connect(),
+      view: (client) => txView(this.runner(client), (def) => this.tableSql(def)),
+      alone: (fn) => this.transaction(fn),
+      onGroup: opts.onGroup,
+    });
+  }
 
   static async open(databaseUrl: string, opts: PgStoreOptions = {}): Promise<PgStore> {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolMax ?? 10 });
@@ -113,6 +126,10 @@ export class PgStore implements Store {
   }
 
   async transaction<R>(fn: (tx: Tx) => Promise<R>, opts: TransactionOptions = {}): Promise<R> {
+    if (opts.shareCommit && !opts.guardedByUniqueKeys) {
+      if (this.closed) throw new Error('store is closed');
+      return this.groups.run(fn);
+    }
     // Guarded by unique keys (TransactionOptions): READ COMMITTED, so concurrent creates of one
     // merchant do not abort each other over shared index pages (each such abort cost a retry
     // behind RETRY_LOCK); a key taken meanwhile shows as a StoreConflictError from the insert's
@@ -157,40 +174,7 @@ export class PgStore implements Store {
     retry: boolean,
     isolation: 'SERIALIZABLE' | 'READ COMMITTED',
   ): Promise<R> {
-    let open = true;
-    // The first database error in this transaction: PostgreSQL answers COMMIT of a failed
-    // transaction with a rollback, not an error, so the failure is remembered here. A unique
-    // violation caught at a savepoint (update) leaves the transaction usable and is not one.
-    let failed: unknown;
-    const run = this.runner(client);
-    const tables = new Map<string, PgTable<Row>>();
-    const tx: Tx = {
-      afterCommit: (cb) => {
-        committed.push(cb);
-      },
-      publish: async (channel, payload) => {
-        if (!open) throw new Error('transaction already finished');
-        // Delivered to every listening session when this transaction commits.
-        await run('SELECT pg_notify($1, $2)', [channel, payload]);
-      },
-      table: <T extends Row>(def: TableDef<T>): WriteTable<T> => {
-        let t = tables.get(def.name) as PgTable<T> | undefined;
-        if (!t) {
-          const live = async <Q extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) => {
-            if (!open) throw new Error(`transaction on ${def.name} already finished`);
-            try {
-              return await run<Q>(text, values, name);
-            } catch (e) {
-              if (!(sqlState(e) === '23505' && text.startsWith('UPDATE'))) failed ??= e;
-              throw e;
-            }
-          };
-          t = new PgTable<T>(this.tableSql(def), live, true);
-          tables.set(def.name, t as unknown as PgTable<Row>);
-        }
-        return t;
-      },
-    };
+    const view = txView(this.runner(client), (def) => this.tableSql(def));
     try {
       await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
       // A retried transaction queues behind the other retried ones (across instances), so a
@@ -198,17 +182,19 @@ export class PgStore implements Store {
       if (retry) await client.query('SELECT pg_advisory_xact_lock($1)', [RETRY_LOCK]);
       let result: R;
       try {
-        result = await fn(tx);
+        result = await fn(view.tx);
       } catch (e) {
         // A retryable database failure that the body turned into another error is still retried.
+        const failed = view.failure();
         throw failed !== undefined && RETRYABLE.has(sqlState(failed) ?? '') ? failed : e;
       }
-      if (failed !== undefined) throw failed;
-      open = false;
+      if (view.failure() !== undefined) throw view.failure();
+      view.finish();
       await client.query('COMMIT');
+      committed.push(...view.committed);
       return result;
     } finally {
-      open = false;
+      view.finish();
     }
   }
 

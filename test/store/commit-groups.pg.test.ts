@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import '../../src/service.js';
+import { PgStore } from '../../src/store/index.js';
+import { Payments, type Payment } from '../../src/payments/payments.js';
+import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { statementCounter } from '../helpers/pg-statements.js';
+
+/**
+ * `shareCommit` transactions on PostgreSQL (src/store/pg/commit-groups.ts): the ones that arrive
+ * while two are on their way share one BEGIN … COMMIT; a failing member fails alone; a COMMIT the
+ * server refuses runs every member again alone; afterCommit runs only after the real commit.
+ *
+ * Six transactions started in one tick: the first two go alone (nothing in flight), the other
+ * four wait and go as one group as soon as a slot frees.
+ */
+let db: TestDatabase | undefined;
+let store: PgStore | undefined;
+afterEach(async () => {
+  await store?.close();
+  await db?.drop();
+  store = undefined;
+  db = undefined;
+});
+
+const row = (id: string, reference = `ref-${id}`): Payment => ({ id, accountId: 'acct_g', livemode: true, reference, status: 'pending' }) as unknown as Payment;
+
+async function open(tag: string) {
+  db = await createDatabase(tag);
+  const groups: number[] = [];
+  store = await PgStore.open(db.url, { poolMax: 4, onGroup: (n) => groups.push(n) });
+  return { store, groups };
+}
+
+async function storedIds(s: PgStore): Promise<string[]> {
+  const r = await s.pool.query<{ id: string }>('SELECT id FROM payments ORDER BY id');
+  return r.rows.map((x) => x.id);
+}
+
+/** Six inserts in one tick; `body(i)` may replace a member's body. Records callbacks and outcomes in order. */
+function six(s: PgStore, body: (i: number) => ((tx: Parameters<Parameters<PgStore['transaction']>[0]>[0]) => Promise<string>) | undefined = () => undefined) {
+  const events: string[] = [];
+  const runs = new Array(6).fill(0);
+  const seen: Array<Promise<boolean>> = [];
+  const all = Array.from({ length: 6 }, (_, i) =>
+    s
+      .transaction(
+        async (tx) => {
+          runs[i]++;
+          const own = body(i);
+          if (own) return own(tx);
+          await tx.table(Payments).insert(row(`p${i}`));
+          tx.afterCommit(() => {
+            events.push(`cb${i}`);
+            // Read outside any transaction at the moment the callback runs: the row is committed.
+            seen[i] = s.table(Payments).get(`p${i}`).then((p) => p !== undefined);
+          });
+          return `v${i}`;
+        },
+        { shareCommit: true },
+      )
+      .then(
+        (v) => (events.push(`done${i}`), v),
+        (e: unknown) => (events.push(`fail${i}`), Promise.reject(e)),
+      ),
+  );
+  return { all: Promise.allSettled(all), events, runs, seen };
+}
+
+describe('PostgreSQL store: transactions that share a commit', () => {
+  it('arriving together, they commit as one transaction; afterCommit after the real commit, in member order, before each answer', async () => {
+    const { store: s, groups } = await open('cg_ok');
+    const counter = statementCounter();
+    counter.start();
+    const { all, events, seen } = six(s);
+    const out = await all;
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(out.map((o) => (o.status === 'fulfilled' ? o.value : o.reason))).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5']);
+    expect(groups).toEqual([4]);
+    expect(statements.filter((t) => t === 'COMMIT')).toHaveLength(3); // 2 alone + 1 group, not 6
+    expect(await storedIds(s)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5']);
+    expect(await Promise.all(seen)).toEqual([true, true, true, true, true, true]);
+    // Each callback once, before its own answer; the group's callbacks in member order.
+    for (let i = 0; i < 6; i++) {
+      expect(events.filter((e) => e === `cb${i}`)).toHaveLength(1);
+      expect(events.indexOf(`cb${i}`)).toBeLessThan(events.indexOf(`done${i}`));
+    }
+    const grouped = events.filter((e) => /^cb[2-5]$/.test(e));
+    expect(grouped).toEqual(['cb2', 'cb3', 'cb4', 'cb5']);
+  });
+
+  it('a member that throws, or whose statement failed, fails alone with its own error; the others commit once', async () => {
+    const { store: s } = await open('cg_member');
+    const { all, events, runs } = six(s, (i) => {
+      if (i === 3)
+        return async (tx) => {
+          await tx.table(Payments).insert(row('p3'));
+          tx.afterCommit(() => events.push('cb3'));
+          throw new Error('boom');
+        };
+      if (i === 4)
+        return async (tx) => {
+          tx.afterCommit(() => events.push('cb4'));
+          // A payload over PostgreSQL's 8000 bytes: the statement fails; the body swallows it.
+          await tx.publish('chan', 'x'.repeat(9000)).catch(() => undefined);
+          return 'swallowed';
+        };
+      return undefined;
+    });
+    const out = await all;
+    expect(out[3]).toMatchObject({ status: 'rejected', reason: { message: 'boom' } });
+    expect(out[4]).toMatchObject({ status: 'rejected', reason: { code: '22023' } });
+    for (const i of [0, 1, 2, 5]) expect(out[i]).toEqual({ status: 'fulfilled', value: `v${i}` });
+    expect(await storedIds(s)).toEqual(['p0', 'p1', 'p2', 'p5']);
+    expect(events).not.toContain('cb3');
+    expect(events).not.toContain('cb4');
+    for (const i of [0, 1, 2, 5]) expect(events.filter((e) => e === `cb${i}`)).toHaveLength(1);
+    // The failing members ran once in the group and once alone, whose outcome they answer.
+    expect(runs[3]).toBe(2);
+    expect(runs[4]).toBe(2);
+  });
+
+  it('a COMMIT the server refuses commits nothing: every member runs again alone, only the bad one fails', async () => {
+    const { store: s, groups } = await open('cg_commit');
+    // Checked at COMMIT only (deferred): a row with reference "bad" makes its transaction's COMMIT fail.
+    await s.pool.query(`CREATE FUNCTION refuse_bad() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.doc->>'reference' = 'bad' THEN RAISE EXCEPTION 'bad row at commit'; END IF; RETURN NEW; END $$`);
+    await s.pool.query(`CREATE CONSTRAINT TRIGGER refuse_bad AFTER INSERT ON payments DEFERRABLE INITIALLY DEFERRED
+      FOR EACH ROW EXECUTE FUNCTION refuse_bad()`);
+    const { all, events, runs } = six(s, (i) =>
+      i === 4
+        ? async (tx) => {
+            await tx.table(Payments).insert(row('p4', 'bad'));
+            tx.afterCommit(() => events.push('cb4'));
+            return 'v4';
+          }
+        : undefined,
+    );
+    const out = await all;
+    expect(out[4]).toMatchObject({ status: 'rejected', reason: { message: 'bad row at commit' } });
+    for (const i of [0, 1, 2, 3, 5]) expect(out[i]).toEqual({ status: 'fulfilled', value: `v${i}` });
+    expect(groups).toEqual([]); // the group never committed
+    expect(await storedIds(s)).toEqual(['p0', 'p1', 'p2', 'p3', 'p5']);
+    expect(events).not.toContain('cb4');
+    for (const i of [0, 1, 2, 3, 5]) expect(events.filter((e) => e === `cb${i}`)).toHaveLength(1);
+    expect(runs.slice(2)).toEqual([2, 2, 2, 2]);
+  });
+});
