@@ -66,10 +66,14 @@ export function storeRelayJournal(store: Store): RelayJournal {
         await store.write(RelayJournalTable, put);
         return false;
       }
-      await store.transaction(async (tx) => {
-        await put(tx.table(RelayJournalTable));
-        await also(tx);
-      });
+      // In the store's commit lane with the settles' own writes (src/store/pg/commit-groups.ts).
+      await store.transaction(
+        async (tx) => {
+          await put(tx.table(RelayJournalTable));
+          await also(tx);
+        },
+        { shareCommit: true },
+      );
       return true;
     },
     async forget(chainId, relayer, nonce, hash) {

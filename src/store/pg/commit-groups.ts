@@ -4,12 +4,18 @@ import type { TxView } from './pg-tx.js';
 
 /**
  * Group commit for short transactions on PostgreSQL (`TransactionOptions.shareCommit`: the
- * settle's claim, its hash record and its `settled`). Alone, a transaction runs as any other
- * (PgStore.transaction). Those that arrive while MAX_IN_FLIGHT are on their way wait and then run
- * together, one after another, inside ONE `BEGIN ISOLATION LEVEL SERIALIZABLE … COMMIT` on one
- * connection: one commit (one WAL flush) and one pool checkout for the lot, and no BEGIN/COMMIT
- * round trip per member (on this machine each statement's socket write to the server is the
- * service's largest cost; docs/performance.md, sixth round).
+ * settle's claim, its hash record, the relay journal entry and its `settled`). Alone, a
+ * transaction runs as any other (PgStore.transaction). Those that arrive while one is on its way
+ * wait and then run together, one after another, inside ONE `BEGIN ISOLATION LEVEL SERIALIZABLE …
+ * COMMIT` on one connection: one commit (one WAL flush) and one pool checkout for the lot, and
+ * no BEGIN/COMMIT round trip per member (on this machine each statement's socket write to the
+ * server is the service's largest cost; docs/performance.md, sixth round).
+ *
+ * One lane (MAX_IN_FLIGHT 1, reruns inside it): these transactions touch the same few index
+ * pages (payments and attempts by id), where PostgreSQL's serializable checks lock whole pages,
+ * so any two of them that overlap in time abort one another as often as not; with two lanes,
+ * 20 concurrent settles met 15-17 serialization failures, each undoing a whole group. In one
+ * lane they never overlap.
  *
  * Serial order: each member sees the writes of the members before it, as if they had committed
  * one after the other; the database checks the whole like any serializable transaction.
@@ -27,7 +33,7 @@ import type { TxView } from './pg-tx.js';
  * LISTEN/NOTIFY: notices go out at the group's commit; PostgreSQL sends identical (channel,
  * payload) pairs of one transaction once.
  */
-const MAX_IN_FLIGHT = 2;
+const MAX_IN_FLIGHT = 1;
 /** Bounded so a group's subtransaction ids and its hold on one connection stay small. */
 const MAX_MEMBERS = 32;
 
@@ -100,12 +106,12 @@ export class CommitGroups {
           return;
         case 'member-failed': {
           const failed = members[out.index]!;
-          void this.alone(failed);
+          await this.alone(failed);
           members = members.filter((m) => m !== failed);
           break;
         }
         case 'refused':
-          members.forEach((m) => void this.alone(m));
+          for (const m of members) await this.alone(m);
           return;
         case 'lost':
           members.forEach((m) => m.reject(out.error));

@@ -1,0 +1,50 @@
+/**
+ * Issue 23 point 2 on PostgreSQL: concurrent checkout settles share their store commits. Alone,
+ * a settle makes 3 commits of its own (claim, hash record or journal entry, settled:
+ * settle-roundtrips.pg.test.ts); settles that arrive together share them
+ * (src/store/pg/commit-groups.ts), so N at once make fewer than 3N, and every payment still ends
+ * settled with exact balances.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { authorize, createPayment, customer, paymentRecord, settle, setup, usdc, type Ctx } from './helpers.js';
+import { statementCounter } from '../helpers/pg-statements.js';
+
+let ctx: Ctx;
+beforeAll(async () => {
+  ctx = await setup({ EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h', RECONCILE_INTERVAL: '1h' });
+});
+afterAll(async () => {
+  await ctx?.svc.stop({ removeData: true });
+});
+
+describe('concurrent settles on PostgreSQL', () => {
+  it('20 settles at once: fewer than 3 commits each, every payment settled, balances exact', async () => {
+    const { chain } = ctx.svc.deps;
+    const n = 20;
+    const prepared = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const payout = privateKeyToAccount(generatePrivateKey()).address;
+        const amount = `2.${String(i).padStart(2, '0')}`;
+        const pay = await createPayment(ctx, { amount: Number(amount), payout_address: payout });
+        const payer = await customer(ctx, usdc(amount) + 5n); // 5 base units left over after paying
+        return { pay, payer, payout, due: usdc(amount), signed: await authorize(ctx, pay.id, payer) };
+      }),
+    );
+    const counter = statementCounter();
+    counter.start();
+    const results = await Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed)));
+    const { statements } = counter.stop();
+    counter.restore();
+    for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const commits = statements.filter((s) => s === 'COMMIT').length;
+    // eslint-disable-next-line no-console
+    console.log(`${n} concurrent settles: ${commits} commits, ${statements.length} statements`);
+    expect(commits).toBeLessThan(3 * n);
+    for (const p of prepared) {
+      expect((await paymentRecord(ctx, p.pay.id)).status).toBe('settled');
+      expect(await chain.balanceOf(p.payout)).toBe(p.due);
+      expect(await chain.balanceOf(p.payer.address)).toBe(5n);
+    }
+  });
+});
