@@ -12,6 +12,8 @@ export const CORE_ON_POSTGRES = [
   'test/webhooks/delivery.test.ts',
   'test/webhooks/events.test.ts',
   'test/settlement/settle.test.ts',
+  // Concurrent settles share their store commits on PostgreSQL (src/store/pg/commit-groups.ts).
+  'test/settlement/settle.concurrency.test.ts',
   'test/settlement/reconcile.test.ts',
   'test/settlement/deposits.test.ts',
   'test/api/agent.http.test.ts',
