@@ -25,6 +25,7 @@ export type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[],
 
 export class PgTable<T extends Row> implements WriteTable<T> {
   private readonly getSql: string;
+  private readonly insertSql: string;
 
   constructor(
     private readonly sql: TableSql<T>,
@@ -32,6 +33,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     private readonly inTx: boolean,
   ) {
     this.getSql = `SELECT doc FROM ${this.sql.t} WHERE id = $1`;
+    this.insertSql = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING doc`;
   }
 
   async get(id: string): Promise<T | undefined> {
@@ -174,10 +176,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   async insert(row: T): Promise<T> {
     this.writable();
     const doc = JSON.stringify(row);
-    const r = await this.run<{ doc: T }>(
-      `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING doc`,
-      [row.id, doc],
-    );
+    const r = await this.run<{ doc: T }>(this.insertSql, [row.id, doc], this.sql.prepared(this.insertSql));
     if (r.rows.length === 0) throw await this.conflictFor(JSON.parse(doc) as T);
     return decode<T>(r.rows[0]!.doc);
   }
@@ -215,10 +214,12 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     };
     // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
     const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
-    if (!touchesUnique) return decoded(await this.run<{ doc: T; before?: T }>(text, params));
+    // Prepared: `id = $1` decides the plan whatever the values (parsed and planned once per connection).
+    const name = this.sql.prepared(text);
+    if (!touchesUnique) return decoded(await this.run<{ doc: T; before?: T }>(text, params, name));
     await this.run('SAVEPOINT sp_unique', []);
     try {
-      const r = await this.run<{ doc: T; before?: T }>(text, params);
+      const r = await this.run<{ doc: T; before?: T }>(text, params, name);
       await this.run('RELEASE SAVEPOINT sp_unique', []);
       return decoded(r);
     } catch (e) {
