@@ -76,10 +76,13 @@ export class CommitGroups {
     while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_MEMBERS);
       this.inFlight++;
-      void this.send(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
+      void this.send(batch)
+        // Never expected (send turns every failure into outcomes), but no member may hang on a bug.
+        .catch((e: unknown) => batch.forEach((m) => m.reject(e)))
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
     }
   }
 
