@@ -7,9 +7,10 @@ import type { ServerResponse } from 'node:http';
  * profiles (docs/performance.md, issue 23). Works on node's own response (a front route's).
  */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  // Encoded once: its length is the header, and the socket takes the bytes as they are.
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
