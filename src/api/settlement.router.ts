@@ -1,9 +1,10 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
 import { fromZodError, useErrorShape } from '../http/errors.js';
-import { apiJsonBody, ROUTE_LABEL, type FrontRoute } from '../http/app.js';
+import { ROUTE_LABEL, type FrontRoute } from '../http/app.js';
+import { plainJsonRequest, readJsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 import { readSettleBody } from '../http/settle-body.js';
 import { SETTLE_STATUS, sendSettleResult, settleAnswer } from '../http/settle-answer.js';
@@ -89,7 +90,6 @@ const SETTLE_SUFFIX = '/settle';
 const SETTLE_LABEL = '/api/checkout/:id/settle';
 /** An id as the route's `:id` takes it with nothing to decode; anything else goes to express. */
 const PLAIN_ID = /^[A-Za-z0-9_-]+$/;
-const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /** The payment id of `POST /api/checkout/<plain id>/settle[?...]`, else undefined. */
 function settlePathId(url: string | undefined): string | undefined {
@@ -103,15 +103,15 @@ function settlePathId(url: string | undefined): string | undefined {
 
 /**
  * The settle in front of express (`HttpRoutes.front`), the customer's route at checkout: a POST
- * of a plain id with a JSON Content-Type and a Content-Length is answered here by the same steps
- * as the route above (the app's prelude, the API's JSON parser, the same body rules and answers,
- * the checkout error shape) on node's own request, without express's routing and request set-up
- * (about a sixth of the settle's CPU in its profile, docs/performance.md). A body that fails to
- * parse, or a failure, goes to express's error handler, which answers as the route would;
- * anything else (no length, another type, a path to decode) goes to express untouched.
+ * of a plain id with a plain UTF-8 JSON body of a stated length (`plainJsonRequest`) is answered
+ * here by the same steps as the route above (the app's prelude, the body read as the API's JSON
+ * parser reads it, the same body rules and answers, the checkout error shape) on node's own
+ * request, without express's routing and request set-up (about a sixth of the settle's CPU in
+ * its profile, docs/performance.md). A body that fails to parse, or a failure, goes to express's
+ * error handler, which answers as the route would; anything else (no length, another type or
+ * charset, a compressed or larger body, a path to decode) goes to express untouched.
  */
 export function checkoutSettleFront(deps: Core): FrontRoute {
-  const [, parseJson] = apiJsonBody() as [unknown, (req: unknown, res: unknown, next: (err?: unknown) => void) => void];
   /** The route's answer once the body is parsed: a 400 in the route's shape, or the settle's. */
   async function answer(id: string, body: unknown, res: ServerResponse): Promise<void> {
     const input = readSettleBody(body);
@@ -124,19 +124,17 @@ export function checkoutSettleFront(deps: Core): FrontRoute {
   return (req, res, front) => {
     if (req.method !== 'POST') return false;
     const id = settlePathId(req.url);
-    if (id === undefined) return false;
-    const type = req.headers['content-type'];
-    if (type === undefined || !JSON_TYPE.test(type) || req.headers['content-length'] === undefined || req.headers['transfer-encoding'] !== undefined) return false;
+    if (id === undefined || !plainJsonRequest(req)) return false;
     (req as IncomingMessage & { [ROUTE_LABEL]?: string })[ROUTE_LABEL] = SETTLE_LABEL;
     // What express's set-up and the checkout family's middleware give the route: its error shape.
-    const s = res as unknown as Parameters<RequestHandler>[1];
-    s.locals = Object.create(null) as Record<string, unknown>;
-    s.locals.errorShape = 'checkout';
-    const fail = (err: unknown) => front.fail(req, res, err, SETTLE_LABEL);
+    const locals = Object.create(null) as Record<string, unknown>;
+    locals.errorShape = 'checkout';
+    (res as ServerResponse & { locals?: Record<string, unknown> }).locals = locals;
+    // Inline callbacks, no named closures per request (tsx's keepNames renames each one it creates).
     front.prelude(req, res, () =>
-      parseJson(req, s, (err) => {
-        if (err) return fail(err);
-        answer(id, (req as IncomingMessage & { body?: unknown }).body, res).catch(fail);
+      readJsonBody(req, (err, body) => {
+        if (err) return front.fail(req, res, err, SETTLE_LABEL);
+        answer(id, body, res).catch((e: unknown) => front.fail(req, res, e, SETTLE_LABEL));
       }),
     );
     return true;
