@@ -22,6 +22,7 @@
  *   npx tsx bench/settlement-http.ts [payments=100] [rate=100] [stores=lowdb,pg]
  *   BENCH_CPU_PROF=<dir>: the service runs with --cpu-prof (a .cpuprofile per run, written at exit).
  *   BENCH_ROOT=<dir>: the service is that checkout's src/main.ts (this bench, that code).
+ *   BENCH_DOOR=<M>: then M settles of a valid body for an unknown payment (404): CPU per request of the door's share.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -103,6 +104,8 @@ export interface HttpSettlementRun {
   /** Each phase's CPU per settlement with the idle rate over the phase's duration taken out. */
   serviceBurstNetCpuMs: number;
   servicePacedNetCpuMs: number;
+  /** With BENCH_DOOR=M: the service's CPU ms per settle answered 404 (unknown payment): the door's share. */
+  serviceDoorCpuMs?: number;
   clientCpuMs: number;
   anvilCpuMs: number;
 }
@@ -231,6 +234,27 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     const servicePacedCpuMs = phase(serviceAfterPaced - serviceAfterBurst);
     const serviceIdleCpuMsPerS = round(idleCpuPerS * 1000, 1);
     const serviceBurstNetCpuMs = phase(serviceAfterBurst - cpu0.service - idleCpuPerS * burstWindow);
+    // BENCH_DOOR=M: M settles of a valid signed body for a payment id the store does not have
+    // (16 at a time), answered 404 after the payment read: the HTTP door, the body's validation,
+    // one store read and the answer, with no chain, signature check or commit whose batching moves
+    // with the load (a steadier CPU figure for the door's share of a settlement).
+    const replays = Number(process.env.BENCH_DOOR ?? 0);
+    let replayCpuMs: number | undefined;
+    if (replays > 0) {
+      const body = JSON.stringify({ authorization: prepared[0]!.authorization, signature: prepared[0]!.signature });
+      const r0 = cpuSeconds(child.pid!);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next++ < replays) {
+            const r = await fetch(`${api}/checkout/pay_nosuch${next}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+            if (r.status !== 404) throw new Error(`door settle: ${r.status}`);
+            await r.arrayBuffer();
+          }
+        }),
+      );
+      replayCpuMs = round(((cpuSeconds(child.pid!) - r0) * 1000) / replays, 3);
+    }
     const servicePacedNetCpuMs = phase(serviceAfterPaced - serviceAfterBurst - idleCpuPerS * pacedWindow);
 
     // The ceiling on the same chain, same run: N bare transfers from one account, batched JSON-RPC.
@@ -273,6 +297,7 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       serviceIdleCpuMsPerS,
       serviceBurstNetCpuMs,
       servicePacedNetCpuMs,
+      serviceDoorCpuMs: replayCpuMs,
       clientCpuMs,
       anvilCpuMs,
     };
@@ -284,7 +309,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     );
     print(
       `service CPU (${store}, /proc of the service alone): burst ${serviceBurstCpuMs} ms per settlement (net of idle ${serviceBurstNetCpuMs}; the target's figure), ` +
-        `paced ${servicePacedCpuMs} ms per settlement (net of idle ${servicePacedNetCpuMs}); idle ${serviceIdleCpuMsPerS} ms CPU per second`,
+        `paced ${servicePacedCpuMs} ms per settlement (net of idle ${servicePacedNetCpuMs}); idle ${serviceIdleCpuMsPerS} ms CPU per second` +
+        (replayCpuMs === undefined ? '' : `; door: ${replays} settles of an unknown payment ${replayCpuMs} ms each`),
     );
     return run;
   } finally {
