@@ -10,8 +10,19 @@
  * (latency at an offered load); then, on the same chain in the same run, N bare ERC-20
  * transfers from one account with batched JSON-RPC (the chain's ceiling for one sender).
  *
+ * The service's CPU is reported per phase (issue 23 point 2): the burst's CPU per settlement is
+ * the per-settlement work the target (≤ 3 ms) is read on; the paced phase's also carries the
+ * timers of a service waiting between requests; each phase is read one quiet second after it
+ * ends, so the work its settlements leave behind counts in it. The idle rate (CPU ms per second
+ * with no request, measured for BENCH_IDLE_SECONDS=3 after the paced phase's quiet second) is
+ * reported on its own, and each phase's figure once more with that rate over its window taken
+ * out. The older "service ... ms" figure (both phases together) is kept; it now also holds the
+ * quiet seconds.
+ *
  *   npx tsx bench/settlement-http.ts [payments=100] [rate=100] [stores=lowdb,pg]
  *   BENCH_CPU_PROF=<dir>: the service runs with --cpu-prof (a .cpuprofile per run, written at exit).
+ *   BENCH_ROOT=<dir>: the service is that checkout's src/main.ts (this bench, that code).
+ *   BENCH_DOOR=<M>: then M settles of a valid body for an unknown payment (404): CPU per request of the door's share.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,9 +40,12 @@ import { stablecoinAbi } from '../src/chain/artifacts/stablecoin.js';
 import { ADMIN_URL, admin } from './pg-admin.js';
 import { percentile, pool } from './stats.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const ROOT = path.resolve(path.dirname(MAIN), '..');
+// BENCH_ROOT=<another checkout>: run that tree's service under this bench (alternated before/after pairs).
+const ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MAIN = path.join(ROOT, 'src', 'main.ts');
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+/** The pause after each phase before its CPU is read (see `quiet` in runOnce). */
+const QUIET_MS = 1000;
 
 function cpuSeconds(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -77,6 +91,21 @@ export interface HttpSettlementRun {
   ratioBatched: number;
   /** CPU ms per settlement over both measured phases: the service process, the client (this process), anvil. */
   serviceCpuMs: number;
+  /**
+   * The service's CPU ms per settlement in each phase alone, from /proc of the service process:
+   * the burst (N at once, the per-settlement work; the target "service alone ≤ 3 ms" is read
+   * here) and the paced phase (N at the offered rate, which also carries the timers and receipt
+   * polls of a service waiting between requests).
+   */
+  serviceBurstCpuMs: number;
+  servicePacedCpuMs: number;
+  /** The service's CPU ms per second of wall time while idle (no request), after the paced phase. */
+  serviceIdleCpuMsPerS: number;
+  /** Each phase's CPU per settlement with the idle rate over the phase's duration taken out. */
+  serviceBurstNetCpuMs: number;
+  servicePacedNetCpuMs: number;
+  /** With BENCH_DOOR=M: the service's CPU ms per settle answered 404 (unknown payment): the door's share. */
+  serviceDoorCpuMs?: number;
   clientCpuMs: number;
   anvilCpuMs: number;
 }
@@ -157,6 +186,11 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       if (r.status !== 200 || body.payment?.status !== 'settled') throw new Error(`settle ${p.id}: ${r.status} ${JSON.stringify(body)}`);
     };
 
+    // Each phase's CPU is read after a quiet second (QUIET_MS), so it includes the work its
+    // settlements leave behind (the store's background writes, webhook rows) and the next phase
+    // starts from a service with nothing pending; the setup's trail is left out the same way.
+    const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
+    await quiet();
     const cpu0 = { service: cpuSeconds(child.pid!), anvil: anvil ? cpuSeconds(anvil) : NaN, client: process.cpuUsage() };
     const burst: number[] = [];
     const t0 = performance.now();
@@ -168,6 +202,9 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       }),
     );
     const burstSeconds = (performance.now() - t0) / 1000;
+    await quiet();
+    const serviceAfterBurst = cpuSeconds(child.pid!);
+    const burstWindow = (performance.now() - t0) / 1000;
     const pacedTimes: number[] = [];
     const tp = performance.now();
     await Promise.all(
@@ -179,11 +216,46 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       }),
     );
     const pacedSeconds = (performance.now() - tp) / 1000;
+    await quiet();
+    const pacedWindow = (performance.now() - tp) / 1000;
     const client = process.cpuUsage(cpu0.client);
     const per = (secs: number) => round((secs * 1000) / (2 * n), 2);
     const serviceCpuMs = per(cpuSeconds(child.pid!) - cpu0.service);
     const anvilCpuMs = anvil ? per(cpuSeconds(anvil) - cpu0.anvil) : NaN;
     const clientCpuMs = per((client.user + client.system) / 1e6);
+    const serviceAfterPaced = cpuSeconds(child.pid!);
+    // The service idle (nothing asked of it): what its timers cost per second, apart from the settlements.
+    const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 3);
+    const ti = performance.now();
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    const idleCpuPerS = (cpuSeconds(child.pid!) - serviceAfterPaced) / ((performance.now() - ti) / 1000);
+    const phase = (cpu: number) => round((cpu * 1000) / n, 2);
+    const serviceBurstCpuMs = phase(serviceAfterBurst - cpu0.service);
+    const servicePacedCpuMs = phase(serviceAfterPaced - serviceAfterBurst);
+    const serviceIdleCpuMsPerS = round(idleCpuPerS * 1000, 1);
+    const serviceBurstNetCpuMs = phase(serviceAfterBurst - cpu0.service - idleCpuPerS * burstWindow);
+    // BENCH_DOOR=M: M settles of a valid signed body for a payment id the store does not have
+    // (16 at a time), answered 404 after the payment read: the HTTP door, the body's validation,
+    // one store read and the answer, with no chain, signature check or commit whose batching moves
+    // with the load (a steadier CPU figure for the door's share of a settlement).
+    const replays = Number(process.env.BENCH_DOOR ?? 0);
+    let replayCpuMs: number | undefined;
+    if (replays > 0) {
+      const body = JSON.stringify({ authorization: prepared[0]!.authorization, signature: prepared[0]!.signature });
+      const r0 = cpuSeconds(child.pid!);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next++ < replays) {
+            const r = await fetch(`${api}/checkout/pay_nosuch${next}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+            if (r.status !== 404) throw new Error(`door settle: ${r.status}`);
+            await r.arrayBuffer();
+          }
+        }),
+      );
+      replayCpuMs = round(((cpuSeconds(child.pid!) - r0) * 1000) / replays, 3);
+    }
+    const servicePacedNetCpuMs = phase(serviceAfterPaced - serviceAfterBurst - idleCpuPerS * pacedWindow);
 
     // The ceiling on the same chain, same run: N bare transfers from one account, batched JSON-RPC.
     const rpcUrl = `http://127.0.0.1:${port}`;
@@ -220,6 +292,12 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       bareBatchedPerSecond: round(bareBatchedPerSecond),
       ratioBatched: round(n / burstSeconds / bareBatchedPerSecond, 2),
       serviceCpuMs,
+      serviceBurstCpuMs,
+      servicePacedCpuMs,
+      serviceIdleCpuMsPerS,
+      serviceBurstNetCpuMs,
+      servicePacedNetCpuMs,
+      serviceDoorCpuMs: replayCpuMs,
       clientCpuMs,
       anvilCpuMs,
     };
@@ -228,6 +306,11 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
         `batched bare transfers ${run.bareBatchedPerSecond}/s; settlement / batched bare = ${run.ratioBatched}; ` +
         `paced ${rate}/s offered: ${run.pacedPerSecond}/s, p50 ${run.pacedP50Ms} ms, p99 ${run.pacedP99Ms} ms; ` +
         `CPU per settlement: service ${serviceCpuMs} ms, client ${clientCpuMs} ms, anvil ${anvilCpuMs} ms`,
+    );
+    print(
+      `service CPU (${store}, /proc of the service alone): burst ${serviceBurstCpuMs} ms per settlement (net of idle ${serviceBurstNetCpuMs}; the target's figure), ` +
+        `paced ${servicePacedCpuMs} ms per settlement (net of idle ${servicePacedNetCpuMs}); idle ${serviceIdleCpuMsPerS} ms CPU per second` +
+        (replayCpuMs === undefined ? '' : `; door: ${replays} settles of an unknown payment ${replayCpuMs} ms each`),
     );
     return run;
   } finally {

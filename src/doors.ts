@@ -22,7 +22,7 @@ import { webhooksRouter } from './api/webhooks.router.js';
 import { agentRateLimiter, agentRouter } from './api/agent.router.js';
 import { chatRouter } from './api/chat.router.js';
 import { mcpRouter } from './mcp/http.router.js';
-import { settlementRouter } from './api/settlement.router.js';
+import { checkoutSettleFront, settlementRouter } from './api/settlement.router.js';
 import { x402Router } from './api/x402.router.js';
 import { x402DiscoveryRouter } from './api/x402-discovery.router.js';
 import { x402PayRouter } from './api/x402-pay.router.js';
@@ -47,8 +47,9 @@ export function httpRoutes(core: Core, extra: { telegram?: Router } = {}): HttpR
   // One limiter for the HTTP doors that run agent turns (the Telegram bridge counts on the same).
   const agentLimiter = agentRateLimiter(core);
   return {
-    // The two hottest routes, answered in front of express for their common case (FrontRoute).
-    front: [paymentsCreateFront(core), checkoutReadFront(core)],
+    // The hottest routes (the create, the checkout read and its settle), answered in front of
+    // express for their common case (FrontRoute).
+    front: [paymentsCreateFront(core), checkoutReadFront(core), checkoutSettleFront(core)],
     // The create, the route a merchant's server calls most: ahead of every other router.
     hot: [paymentsCreateRouter(core)],
     // The public checkout read is the most polled route: answered before the API's body parsing.

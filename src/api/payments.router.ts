@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { CreatePaymentInput, ListPaymentsQuery, PaymentId } from '../payments/payment-schemas.js';
 import type { Core } from '../core/core.js';
@@ -7,6 +7,7 @@ import { auth, requireKey, requireSession } from '../http/auth.js';
 import { apiJsonBody, ROUTE_LABEL, type FrontRoute } from '../http/app.js';
 import type { IncomingMessage } from 'node:http';
 import { PaymentList, PaymentResource, paymentResource } from '../http/present.js';
+import { sendJson } from '../http/send-json.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401, E401s, E409, E413, E404payment } from '../http/openapi-common.js';
 
@@ -111,19 +112,6 @@ registerRoute({
   auth: 'bearer',
   responses: { 200: { description: 'The key is valid.', schema: PingResponse }, 401: E401 },
 });
-
-/**
- * The create's JSON answer written directly: what `res.json` sends (same Content-Type, length and
- * body) without its per-call lookups (app settings, mime and charset parsing), which showed in the
- * create's profile (docs/performance.md, issue 23 fourth round).
- */
-function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
 
 /** Interface 4.1: the create, shared by the bearer route and the dashboard's session route. */
 function createHandler(deps: Core): RequestHandler {

@@ -4,7 +4,7 @@
  * state and the balance, then simulate the call. A passing verification keeps its simulation
  * briefly, so a send right after it (`{verified: true}`) need not simulate again.
  */
-import { encodeFunctionData, parseSignature, recoverTypedDataAddress, size, toFunctionSelector, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import { encodeFunctionData, parseSignature as viemParseSignature, recoverTypedDataAddress, size, toFunctionSelector, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { fail, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
@@ -188,6 +188,19 @@ export class TransferVerifier {
     }
     return fail(VerifyReason.invalidSignature, 'signature does not match the payer address', 'signature');
   }
+}
+
+/**
+ * viem's `parseSignature`, remembering the last signature: a settle parses its signature for its
+ * shape and again for the call data (noble's point-range checks and hex conversions each time).
+ * Parsing is pure, so the answer is the same; a signature that fails to parse throws each time.
+ */
+let lastParsed: { signature: Hex; parsed: ReturnType<typeof viemParseSignature> } | undefined;
+function parseSignature(signature: Hex): ReturnType<typeof viemParseSignature> {
+  if (lastParsed?.signature === signature) return lastParsed.parsed;
+  const parsed = viemParseSignature(signature);
+  lastParsed = { signature, parsed };
+  return parsed;
 }
 
 /** 'eoa': 65 bytes that parse as (r, s, v) with a low s; 'high-s': malleable; 'other': anything else (ERC-1271, malformed). */

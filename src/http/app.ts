@@ -19,7 +19,7 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
 }
 
 /**
- * A route answered in front of express (the two hottest: the create and the checkout read), or
+ * A route answered in front of express (the hottest: the create, the checkout read and settle), or
  * false to leave the request to express untouched. It decides from the method and URL alone,
  * then runs `front.prelude` (what the app's first middlewares do: metrics, request id and log,
  * security headers) and answers; any case it does not handle itself (a 404, an odd body) goes

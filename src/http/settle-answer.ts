@@ -1,7 +1,8 @@
 /**
  * The checkout-shaped answers of a settle (`{ok, payment, txHash, redirect}` or `{ok:false,
  * error, reason}`), shared by the HTTP doors that settle a checkout payment: the API's
- * /checkout/:id/settle, x402, the checkout page's app-wallet pay and the dev test wallet.
+ * /checkout/:id/settle (also answered in front of express), x402, the checkout page's app-wallet
+ * pay and the dev test wallet.
  */
 import type { Response } from 'express';
 import type { Core } from '../core/core.js';
@@ -36,28 +37,34 @@ export const SETTLE_STATUS: Record<SettleReason | 'invalid_request', number> = {
 };
 
 /**
- * Writes a settle result: 200 settled (with the redirect), 202 still confirming, or the
- * failure as `{ok:false, error, reason}`. Shared with the dev test-wallet route.
+ * A settle result as status and body: 200 settled (with the redirect), 202 still confirming, or
+ * the failure as `{ok:false, error, reason}` (a reverted one with the way back to the merchant
+ * when `paymentId` is known).
  */
-export async function sendSettleResult(deps: Pick<Core, 'payments' | 'checkoutSessions'>, res: Response, r: SettleResult): Promise<void> {
-  res.set('Cache-Control', 'no-store');
+export async function settleAnswer(deps: Pick<Core, 'payments' | 'checkoutSessions'>, r: SettleResult, paymentId?: string): Promise<{ status: number; body: Record<string, unknown> }> {
   if (!r.ok) {
     const body: Record<string, unknown> = { ok: false, error: r.message, reason: r.reason };
     if (r.reason === SettleReason.reverted) {
       // The payment is now failed: the page can offer the way back to the merchant.
-      const { paymentId } = res.locals as { paymentId?: string };
       const p = paymentId ? await deps.payments.get(paymentId) : undefined;
       if (p) body.redirect = redirectFor(p);
     }
-    res.status(SETTLE_STATUS[r.reason]).json(body);
-    return;
+    return { status: SETTLE_STATUS[r.reason], body };
   }
   // The session's view of the payment the settle returned, without a deposit address (it is paid).
   const payment = checkoutJson(await deps.checkoutSessions.viewOf(r.payment, { deposit: false, receipt: false, payTo: false }), { deposit: false });
-  if (r.payment.status === 'settled') {
-    res.status(200).json({ ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) });
-  } else {
-    // Sent but not confirmed yet: resubmitting the same body returns the outcome.
-    res.status(202).json({ ok: true, payment, txHash: r.txHash ?? null });
-  }
+  // Sent but not confirmed yet (202): resubmitting the same body returns the outcome.
+  return r.payment.status === 'settled'
+    ? { status: 200, body: { ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) } }
+    : { status: 202, body: { ok: true, payment, txHash: r.txHash ?? null } };
+}
+
+/**
+ * Writes a settle result (`settleAnswer`) with `Cache-Control: no-store`; `res.locals.paymentId`
+ * names the payment. Shared with the dev test-wallet route.
+ */
+export async function sendSettleResult(deps: Pick<Core, 'payments' | 'checkoutSessions'>, res: Response, r: SettleResult): Promise<void> {
+  res.set('Cache-Control', 'no-store');
+  const { status, body } = await settleAnswer(deps, r, (res.locals as { paymentId?: string }).paymentId);
+  res.status(status).json(body);
 }

@@ -1,0 +1,61 @@
+/**
+ * The API's JSON body read for the common request (a front route's): what `apiJsonBody()`
+ * (express's JSON parser, strict, 100 kB) gives, without its per-request set-up (content-type
+ * parsing twice, the charset decoder, raw-body's listeners), a few percent of a settle's CPU in
+ * its profile (docs/performance.md, issue 23 sixth round). Only a request it reads exactly as the
+ * parser does is taken (`plainJsonRequest`); anything else is left to express.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** `apiJsonBody()`'s limit (express.json's '100kb'). */
+const LIMIT = 100 * 1024;
+/** application/json with no parameter but a UTF-8 charset: the parser's default, decoded the same. */
+const PLAIN_JSON = /^application\/json\s*(?:;\s*charset=(?:utf-8|"utf-8")\s*)?$/i;
+
+/** True when the parser would read this request's body as UTF-8 JSON of a stated length within the limit. */
+export function plainJsonRequest(req: IncomingMessage): boolean {
+  const h = req.headers;
+  const type = h['content-type'];
+  const length = h['content-length'];
+  if (type === undefined || length === undefined || h['transfer-encoding'] !== undefined || !PLAIN_JSON.test(type)) return false;
+  const encoding = h['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  return Number(length) <= LIMIT;
+}
+
+/** The parser's errors as its error handler tells them apart (src/http/errors.ts). */
+const failed = (type: string, message: string) => Object.assign(new Error(message), { status: 400, expose: true, type });
+
+/** Reads a `plainJsonRequest`'s body as the parser does: an empty body is `{}`, a leading BOM is dropped, strict JSON. */
+export function readJsonBody(req: IncomingMessage, done: (err: unknown, body?: unknown) => void): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let finished = false;
+  const finish = (err: unknown, body?: unknown) => {
+    if (finished) return;
+    finished = true;
+    done(err, body);
+  };
+  req.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    received += chunk.length;
+  });
+  req.on('aborted', () => finish(failed('request.aborted', 'request aborted')));
+  req.on('error', (err) => finish(err));
+  req.on('end', () => {
+    if (received !== Number(req.headers['content-length'])) return finish(failed('request.size.invalid', 'request size did not match content length'));
+    let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.length === 0) return finish(undefined, {});
+    // Strict: an object or an array, after JSON's own whitespace.
+    const first = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/.exec(text)?.[1];
+    if (first !== '{' && first !== '[') return finish(failed('entity.parse.failed', 'strict JSON: an object or an array'));
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return finish(failed('entity.parse.failed', 'malformed JSON'));
+    }
+    finish(undefined, body);
+  });
+}
