@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
-import { accountRead, TurnReads } from '../lib/turn-reads.js';
+import { accountRead, TurnReads, turnReadsFor } from '../lib/turn-reads.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 import type { Engine, ToolRunner } from './engine.js';
@@ -32,6 +32,7 @@ export interface TurnRequest {
   quoted?: string[];
   /** The API key the turn came through (its spend policy applies too). */
   keyId?: string;
+  livemode?: boolean; // the key's mode, as the door verified it (the turn does not read the key again)
 }
 
 export interface AgentOptions {
@@ -87,7 +88,7 @@ export class Agent {
   private async turn(req: TurnRequest): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
-    const reads = new TurnReads(); // this turn's only: the next turn reads policies afresh
+    const reads = turnReadsFor(req); // this turn's only: the next turn reads policies afresh
     const account = await reads.once(accountRead(accountId), () => this.opts.accounts.get(accountId));
     if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
     // Never the message text at info: it is personal data.
@@ -154,8 +155,7 @@ export class Agent {
     };
 
     const turn = { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log };
-    const result = await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool);
-    return finishTurn(result, state);
+    return finishTurn(await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool), state);
   }
 
   /**

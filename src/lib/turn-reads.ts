@@ -27,6 +27,17 @@ export class TurnReads {
   }
 }
 
+/**
+ * A turn's reads for its caller: the key's mode as the door verified it (the mode of a key never
+ * changes), so no step of the turn looks the key up again.
+ */
+export function turnReadsFor(caller: { keyId?: string; livemode?: boolean }): TurnReads {
+  const reads = new TurnReads();
+  const { keyId, livemode } = caller;
+  if (keyId && livemode !== undefined) void reads.once(keyModeRead(keyId), async () => livemode);
+  return reads;
+}
+
 /** `reads.once(key, read)`, or just `read()` outside a turn. */
 export function readOnce<T>(reads: TurnReads | undefined, key: string, read: () => Promise<T>): Promise<T> {
   return reads ? reads.once(key, read) : read();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TurnReads, readOnce } from '../../src/lib/turn-reads.js';
+import { TurnReads, keyModeRead, readOnce, turnReadsFor } from '../../src/lib/turn-reads.js';
 
 describe('TurnReads: one read per key within a turn', () => {
   it('answers a second ask, even a concurrent one, from the first read', async () => {
@@ -34,5 +34,13 @@ describe('TurnReads: one read per key within a turn', () => {
     await expect(reads.once('k', read)).rejects.toThrow('store busy');
     expect(await reads.once('k', read)).toBe(2);
     expect(await reads.once('k', read)).toBe(2);
+  });
+
+  it("a turn through a key starts with the key's mode the door verified; without one it reads it", async () => {
+    const never = async (): Promise<boolean> => {
+      throw new Error('read');
+    };
+    expect(await turnReadsFor({ keyId: 'key_1', livemode: false }).once(keyModeRead('key_1'), never)).toBe(false);
+    await expect(turnReadsFor({ keyId: 'key_1' }).once(keyModeRead('key_1'), never)).rejects.toThrow('read');
   });
 });
