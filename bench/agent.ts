@@ -14,6 +14,7 @@
  *
  *   npx tsx bench/agent.ts [turns] [concurrency]
  *   BENCH_CPU_PROF=<dir>: a V8 CPU profile of the full turns (sequential and concurrent).
+ *   BENCH_DATABASE_URL=<postgres url of an empty database>: the service on PostgreSQL.
  *
  * Called by bench/run.ts as `benchAgent({ print, seconds })`; `seconds` bounds the parse-only
  * phase (at least one pass over the corpus).
@@ -178,6 +179,8 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     DATA_DIR: dataDir,
     AGENT_RATE_LIMIT: '1000000/min',
     RECONCILE_INTERVAL: '1h',
+    // BENCH_DATABASE_URL=postgres://…/<empty database>: the service on PostgreSQL instead of the embedded store.
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   });
   const svc = await startService(config, { print: () => {} });
   try {

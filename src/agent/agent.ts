@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { newId } from '../lib/ids.js';
+import { accountRead, TurnReads, turnReadsFor } from '../lib/turn-reads.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 import type { Engine, ToolRunner } from './engine.js';
@@ -14,7 +15,6 @@ import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './polic
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
 export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
-
 export { UNAVAILABLE } from './turn-finish.js';
 
 export interface TurnRequest {
@@ -32,6 +32,7 @@ export interface TurnRequest {
   quoted?: string[];
   /** The API key the turn came through (its spend policy applies too). */
   keyId?: string;
+  livemode?: boolean; // the key's mode, as the door verified it (the turn does not read the key again)
 }
 
 export interface AgentOptions {
@@ -40,7 +41,7 @@ export interface AgentOptions {
   /** Where pending actions are kept (`new PendingActionsStore(store)`). */
   actions: PendingActionsStore<PendingAction>;
   logger: Logger;
-  accounts: { get(id: string): Promise<{ localCurrency: string } | undefined> };
+  accounts: { get(id: string): Promise<{ localCurrency: string } | undefined> }; // the tools' own: a turn's read of the caller is theirs too
   /** How long a pending action can be confirmed (default 10 minutes). */
   pendingTtlMs?: number;
   /** Clock (tests move it to expire actions). */
@@ -87,7 +88,8 @@ export class Agent {
   private async turn(req: TurnRequest): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
-    const account = await this.opts.accounts.get(accountId);
+    const reads = turnReadsFor(req); // this turn's only: the next turn reads policies afresh
+    const account = await reads.once(accountRead(accountId), () => this.opts.accounts.get(accountId));
     if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
     // Never the message text at info: it is personal data.
     log.info({ engine: this.opts.engine.name }, 'agent turn');
@@ -95,7 +97,7 @@ export class Agent {
     const quoted = (req.quoted ?? []).filter((q) => q.trim());
     if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, reads, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
     const state: TurnState = { outcomes: [], rejected: [], markets: [] };
     const runTool: ToolRunner = async (name, input, runOpts) => {
       // Grounding ended the turn: nothing else runs in it, whatever the engine asks next.
@@ -153,8 +155,7 @@ export class Agent {
     };
 
     const turn = { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log };
-    const result = await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool);
-    return finishTurn(result, state);
+    return finishTurn(await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool), state);
   }
 
   /**
@@ -170,7 +171,7 @@ export class Agent {
     const checked = toToolCall(req.name, req.input);
     if (!checked.ok) return failure('none', checked.message, ToolFailureReason.invalid_input);
     const call = checked.call;
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, reads: new TurnReads(), ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
     const admitted = await admitCall(this.opts.policies, call, ctx);
     if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(call, admitted));
     if (MONEY_MOVING_TOOLS.has(call.name)) {
@@ -191,7 +192,7 @@ export class Agent {
     const log = this.opts.logger.child({ requestId: req.requestId, accountId: req.accountId, channel: 'api' });
     const account = await this.opts.accounts.get(req.accountId);
     if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
-    const ctx: ToolContext = { accountId: req.accountId, channel: 'api', logger: log, localCurrency: account.localCurrency, ...(req.requestId ? { requestId: req.requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    const ctx: ToolContext = { accountId: req.accountId, channel: 'api', logger: log, localCurrency: account.localCurrency, reads: new TurnReads(), ...(req.requestId ? { requestId: req.requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
     // The key's spend policy holds here as on every door: a rule may refuse it or hold it for the person.
     const admitted = await admitCall(this.opts.policies, req.call, ctx);
     if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(req.call, admitted));
@@ -204,7 +205,6 @@ export class Agent {
     return fromOutcome(await this.execute(req.call, ctx));
   }
 
-  /** The account's own pending action as shown to its owner, or undefined. */
   /** One action for its confirmation page: the view plus where and when it was asked for. */
   async pendingAction(accountId: string, actionId: string): Promise<(PendingActionView & { channel: string; created_at: string; key_id?: string }) | undefined> {
     const row = await this.own(accountId, actionId);

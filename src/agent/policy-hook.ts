@@ -62,12 +62,14 @@ export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<Tool
 }
 
 const who = (ctx: ToolContext) => ({ accountId: ctx.accountId, ...(ctx.keyId ? { keyId: ctx.keyId } : {}) });
+/** The turn's reads (src/lib/turn-reads.ts): the guard's `admit` and `run` of one turn share them. */
+const reads = (ctx: ToolContext) => (ctx.reads ? { reads: ctx.reads } : {});
 
 /** Before a call is held or run. A turn from the person's own doors carries no key. */
 export async function admitCall(hook: PolicyHook | undefined, call: ToolCall, ctx: ToolContext): Promise<Admission> {
   const spend = hook ? await valueCall(hook, call, ctx) : undefined;
   if (!hook || !spend) return { kind: 'go' };
-  return hook.guard.admit(spend, who(ctx), { byPerson: !ctx.keyId });
+  return hook.guard.admit(spend, who(ctx), { byPerson: !ctx.keyId, ...reads(ctx) });
 }
 
 export function refusalOutcome(call: ToolCall, a: Extract<Admission, { kind: 'refuse' }>): ToolOutcome {
@@ -81,6 +83,6 @@ export async function runGoverned(hook: PolicyHook | undefined, handlers: ToolHa
   if (!hook || !spend) return exec();
   // A handler that writes the reservation in its own transactions says so (ToolRun.spendInAction).
   const inAction = handlers[call.name].spendInAction === true;
-  const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person, inAction });
+  const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person, inAction, ...reads(ctx) });
   return 'refused' in ran ? refusalOutcome(call, ran.refused) : ran.outcome;
 }

@@ -202,7 +202,7 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
       channel: 'api',
       requestId: String(req.id),
       ...(body.confirm === false ? { preview: true } : {}),
-      ...(auth(res).keyId ? { keyId: auth(res).keyId } : {}),
+      ...(auth(res).keyId ? { keyId: auth(res).keyId, livemode: auth(res).livemode } : {}),
     });
     // Held by a preview, or by the core because an argument was inferred (docs/agent.md, Grounding).
     if (result.retryAfterSeconds) res.setHeader('Retry-After', String(result.retryAfterSeconds));

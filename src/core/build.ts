@@ -35,6 +35,7 @@ import { getAddress } from 'viem';
 import { SpendGuard } from '../policies/guard.js';
 import { PoliciesService } from '../policies/policies.js';
 import { recipientIdentities } from '../transfers/recipients.js';
+import { turnAccounts } from '../accounts/turn-accounts.js';
 import { ReceiptsService } from '../receipts/approval-receipts.js';
 import { loadReceiptKey } from '../receipts/signing-key.js';
 
@@ -129,7 +130,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   const spendGuard = new SpendGuard({
     store,
     logger: logger.child({ module: 'policies' }),
-    recipientIds: (accountId, recipient) => recipientIdentities({ accounts, wallets: directory }, accountId, recipient),
+    recipientIds: (accountId, recipient, reads) => recipientIdentities({ accounts: turnAccounts(accounts, reads), wallets: directory }, accountId, recipient),
     livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
   });
   const policies = new PoliciesService(store, {

@@ -12,7 +12,7 @@ import type { DepositPassSummary } from '../settlement/deposit-watcher.js';
 import type { RefundsService } from '../refunds/refunds.js';
 import type { ManualCaptureSessions } from '../x402/auth-capture/manual-capture-sessions.js';
 import type { ToolHandlers } from '../agent/tool-calls.js';
-import type { ToolContext } from '../agent/tools/contract.js';
+import { callerLivemode, type ToolContext } from '../agent/tools/contract.js';
 import { SettleReason } from '../settlement/settle-reasons.js';
 import { isLive } from '../lib/livemode.js';
 import type { Money } from './money-services.js';
@@ -118,7 +118,7 @@ export function modeServices(money: Money): ModeServices {
  */
 export function toolHandlersByMode(live: ToolHandlers, test: ToolHandlers, livemodeOfKey: (keyId: string) => Promise<boolean>): ToolHandlers {
   type Run = ((input: unknown, ctx: ToolContext) => Promise<unknown>) & { preview?: (input: unknown, ctx: ToolContext) => Promise<unknown> };
-  const modeOf = async (ctx: ToolContext) => (ctx.keyId ? livemodeOfKey(ctx.keyId) : true);
+  const modeOf = (ctx: ToolContext) => callerLivemode(ctx, livemodeOfKey);
   const out: Record<string, Run> = {};
   for (const name of Object.keys(live) as (keyof ToolHandlers)[]) {
     const l = live[name] as unknown as Run;

@@ -8,9 +8,10 @@
 import type { Logger } from 'pino';
 import { rangePages, type ReadTable, type Store, type Tx } from '../store/index.js';
 import { newId } from '../lib/ids.js';
+import { keyModeRead, readOnce, type TurnReads } from '../lib/turn-reads.js';
 import { CircuitBreaker } from './breaker.js';
 import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './policy-reasons.js';
-import { checkRolling, checkStatic, overThreshold, type Refusal, type ScopedPolicy } from './rules.js';
+import { checkRolling, checkStatic, hasRollingCap, overThreshold, type Refusal, type ScopedPolicy } from './rules.js';
 import { DEFAULT_BREAKER, WINDOW_MS } from './policy-schemas.js';
 import { Policies, SpendReservations, type SpendReservation } from './tables.js';
 import type { Spend } from './valuation.js';
@@ -38,13 +39,23 @@ export interface SpendGuardDeps {
   store: Store;
   logger?: Logger;
   /** Every identifier of a transfer's recipient (handle, phone, email, address), for the lists. */
-  recipientIds?: (accountId: string, recipient: string) => Promise<string[]>;
+  recipientIds?: (accountId: string, recipient: string, reads?: TurnReads) => Promise<string[]>;
   /** A key's mode (false: a test key). Caps count test and live spending apart; without it all is live. */
   livemodeOfKey?: (keyId: string) => Promise<boolean>;
   now?: () => Date;
 }
 
 type Refused = Extract<Admission, { kind: 'refuse' }>;
+
+/**
+ * How a call is asked about. `reads`: the turn's own reads (src/lib/turn-reads.ts), so `admit`
+ * and `run` of one turn read the policies, the breaker, the recipient and the key's mode once;
+ * the caps are still checked against the reservations inside the reserving transaction.
+ */
+export interface GuardOpts {
+  byPerson: boolean;
+  reads?: TurnReads;
+}
 
 /**
  * The reservation handed to an action that writes it in its own store transaction (the
@@ -94,7 +105,11 @@ export class SpendGuard {
   }
 
   /** The policies that apply: the account's, then the key's. */
-  async policiesFor(who: PolicyCaller): Promise<ScopedPolicy[]> {
+  async policiesFor(who: PolicyCaller, reads?: TurnReads): Promise<ScopedPolicy[]> {
+    return readOnce(reads, `policies:${who.accountId}:${who.keyId ?? ''}`, () => this.readPolicies(who));
+  }
+
+  private async readPolicies(who: PolicyCaller): Promise<ScopedPolicy[]> {
     const t = this.deps.store.table(Policies);
     const out: ScopedPolicy[] = [];
     const account = await t.get(who.accountId);
@@ -110,12 +125,13 @@ export class SpendGuard {
    * Before a call is held or run: refuse it (a rule, or the breaker), hold it for the person
    * (over the threshold; only when a key asked), or let it go on.
    */
-  async admit(spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }): Promise<Admission> {
+  async admit(spend: Spend, who: PolicyCaller, opts: GuardOpts): Promise<Admission> {
     const paused = await this.paused(spend, who, opts);
     if (paused) return paused;
-    const policies = await this.policiesFor(who);
-    const ids = await this.recipientIds(spend, who);
-    const refused = checkStatic(spend, policies, ids) ?? checkRolling(spend, policies, await this.recent(who.accountId, await this.livemodeOf(who)), this.now());
+    const [policies, ids] = await Promise.all([this.policiesFor(who, opts.reads), this.recipientIds(spend, who, opts.reads)]);
+    // Without a rolling cap no reservation can refuse it: the 30 days of them are not read.
+    const rolling = () => (hasRollingCap(policies) ? this.rollingRefusal(spend, who, policies, opts.reads) : undefined);
+    const refused = checkStatic(spend, policies, ids) ?? (await rolling());
     if (refused) return this.refuse(refused, spend, who, opts, policies);
     const held = overThreshold(spend, policies);
     return held ? { kind: 'hold', message: held.message } : { kind: 'go' };
@@ -130,17 +146,17 @@ export class SpendGuard {
     spend: Spend,
     who: PolicyCaller,
     exec: (slot?: SpendSlot) => Promise<T>,
-    opts: { byPerson: boolean; inAction?: boolean },
+    opts: GuardOpts & { inAction?: boolean },
   ): Promise<{ refused: Refused } | { outcome: T }> {
     const paused = await this.paused(spend, who, opts);
     if (paused) return { refused: paused };
-    const policies = await this.policiesFor(who);
-    const staticRefusal = checkStatic(spend, policies, await this.recipientIds(spend, who)) ?? (opts.byPerson ? undefined : overThreshold(spend, policies));
+    const [policies, ids] = await Promise.all([this.policiesFor(who, opts.reads), this.recipientIds(spend, who, opts.reads)]);
+    const staticRefusal = checkStatic(spend, policies, ids) ?? (opts.byPerson ? undefined : overThreshold(spend, policies));
     if (staticRefusal) return { refused: await this.refuse(staticRefusal, spend, who, opts, policies) };
     if (!spend.amount) return { outcome: await this.watch(await exec(), spend, who, opts, policies) };
     if (opts.inAction) return this.runInAction(spend, who, exec, opts, policies);
 
-    const reserved = await this.reserve(spend, who, policies);
+    const reserved = await this.reserve(spend, who, policies, opts.reads);
     if (!reserved.ok) return { refused: await this.refuse(reserved, spend, who, opts, policies) };
     let outcome: T;
     try {
@@ -162,10 +178,10 @@ export class SpendGuard {
     spend: Spend,
     who: PolicyCaller,
     exec: (slot?: SpendSlot) => Promise<T>,
-    opts: { byPerson: boolean },
+    opts: GuardOpts,
     policies: ScopedPolicy[],
   ): Promise<{ refused: Refused } | { outcome: T }> {
-    const livemode = await this.livemodeOf(who);
+    const livemode = await this.livemodeOf(who, opts.reads);
     const state: SlotState = {};
     const slot: SpendSlot = {
       reserveIn: async (tx) => {
@@ -184,7 +200,7 @@ export class SpendGuard {
         state.finished = true;
       },
       reserveNow: async () => {
-        const r = await this.reserve(spend, who, policies);
+        const r = await this.reserve(spend, who, policies, opts.reads);
         if (!r.ok) state.refusal = r;
         else state.reservedId = r.id;
         return r.ok;
@@ -219,8 +235,8 @@ export class SpendGuard {
    * in one transaction: concurrent calls are serialised by the store (lowdb runs one at a time,
    * PostgreSQL at SERIALIZABLE retries the loser), so together they never exceed a cap.
    */
-  private async reserve(spend: Spend, who: PolicyCaller, policies: ScopedPolicy[]): Promise<{ ok: true; id: string } | ({ ok: false } & Refusal)> {
-    const livemode = await this.livemodeOf(who);
+  private async reserve(spend: Spend, who: PolicyCaller, policies: ScopedPolicy[], reads?: TurnReads): Promise<{ ok: true; id: string } | ({ ok: false } & Refusal)> {
+    const livemode = await this.livemodeOf(who, reads);
     return this.deps.store.transaction((tx) => this.reserveInTx(tx, spend, who, policies, livemode));
   }
 
@@ -229,8 +245,8 @@ export class SpendGuard {
     const amount = spend.amount!;
     const now = this.now();
     const t = tx.table(SpendReservations);
-    const rows = await this.recent(who.accountId, livemode, t);
-    const over = checkRolling(spend, policies, rows, now);
+    // No rolling cap: nothing to check the reservations against (the row is still written: a cap set later counts it).
+    const over = hasRollingCap(policies) ? checkRolling(spend, policies, await this.recent(who.accountId, livemode, t), now) : undefined;
     if (over) return { ok: false as const, ...over };
     const row = await t.insert({
       id: newId('spr'),
@@ -249,8 +265,15 @@ export class SpendGuard {
   }
 
   /** The call's mode: its key's (a test key spends test money); the person's own doors are live. */
-  private async livemodeOf(who: PolicyCaller): Promise<boolean> {
-    return who.keyId && this.deps.livemodeOfKey ? this.deps.livemodeOfKey(who.keyId) : true;
+  private async livemodeOf(who: PolicyCaller, reads?: TurnReads): Promise<boolean> {
+    const { keyId } = who;
+    const of = this.deps.livemodeOfKey;
+    return keyId && of ? readOnce(reads, keyModeRead(keyId), () => of(keyId)) : true;
+  }
+
+  /** `admit`'s look at the rolling caps (the reserving transaction checks them again). */
+  private async rollingRefusal(spend: Spend, who: PolicyCaller, policies: ScopedPolicy[], reads?: TurnReads): Promise<Refusal | undefined> {
+    return checkRolling(spend, policies, await this.recent(who.accountId, await this.livemodeOf(who, reads)), this.now());
   }
 
   /**
@@ -266,16 +289,17 @@ export class SpendGuard {
     return out;
   }
 
-  private async recipientIds(spend: Spend, who: PolicyCaller): Promise<string[]> {
+  private async recipientIds(spend: Spend, who: PolicyCaller, reads?: TurnReads): Promise<string[]> {
     if (!spend.recipient) return [];
-    const resolved = (await this.deps.recipientIds?.(who.accountId, spend.recipient).catch(() => [])) ?? [];
+    const resolved = (await this.deps.recipientIds?.(who.accountId, spend.recipient, reads).catch(() => [])) ?? [];
     return [spend.recipient, ...resolved];
   }
 
   /** The breaker, for a key's money-moving calls only. */
-  private async paused(spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }): Promise<Refused | undefined> {
-    if (!who.keyId || opts.byPerson || spend.action === 'payment_link') return undefined;
-    const seconds = await this.breaker.pausedFor(who.keyId);
+  private async paused(spend: Spend, who: PolicyCaller, opts: GuardOpts): Promise<Refused | undefined> {
+    const { keyId } = who;
+    if (!keyId || opts.byPerson || spend.action === 'payment_link') return undefined;
+    const seconds = await readOnce(opts.reads, breakerRead(keyId), () => this.breaker.pausedFor(keyId));
     if (seconds === undefined) return undefined;
     return {
       kind: 'refuse',
@@ -285,20 +309,24 @@ export class SpendGuard {
     };
   }
 
-  private async refuse(r: Refusal, spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }, policies: ScopedPolicy[]): Promise<Refused> {
+  private async refuse(r: Refusal, spend: Spend, who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<Refused> {
     this.deps.logger?.info({ accountId: who.accountId, keyId: who.keyId, action: spend.action, reason: r.reason }, 'spend policy refused an action');
     if (spend.action !== 'payment_link') await this.noteFailure(who, opts, policies);
     return { kind: 'refuse', reason: r.reason, message: r.message };
   }
 
-  private async watch<T extends ActionOutcome>(outcome: T, spend: Spend, who: PolicyCaller, opts: { byPerson: boolean }, policies: ScopedPolicy[]): Promise<T> {
+  private async watch<T extends ActionOutcome>(outcome: T, spend: Spend, who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<T> {
     if (!outcome.ok && spend.action !== 'payment_link') await this.noteFailure(who, opts, policies);
     return outcome;
   }
 
-  private async noteFailure(who: PolicyCaller, opts: { byPerson: boolean }, policies: ScopedPolicy[]): Promise<void> {
+  private async noteFailure(who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<void> {
     if (!who.keyId || opts.byPerson) return;
     const settings = policies.find((p) => p.scope === 'account')?.policy.breaker ?? DEFAULT_BREAKER;
     await this.breaker.record(who.accountId, who.keyId, settings);
+    // It may have tripped: a later call of this turn reads the breaker again.
+    opts.reads?.forget(breakerRead(who.keyId));
   }
 }
+
+const breakerRead = (keyId: string) => `breaker:${keyId}`;

@@ -82,6 +82,12 @@ export function overThreshold(spend: Spend, policies: ScopedPolicy[]): Refusal |
   return undefined;
 }
 
+/** Whether any policy has a daily, weekly or monthly cap (else no reservation can refuse a call). */
+export function hasRollingCap(policies: readonly ScopedPolicy[]): boolean {
+  const rolling = (c: Caps | undefined) => c != null && CAP_WINDOWS.some((w) => c[w] != null);
+  return policies.some(({ policy }) => rolling(policy.usd) || Object.values(policy.currencies ?? {}).some(rolling));
+}
+
 /** The rolling caps, over the reservations that count (reserved or committed) of the last 30 days. */
 export function checkRolling(spend: Spend, policies: ScopedPolicy[], rows: readonly SpendReservation[], now: Date): Refusal | undefined {
   if (!spend.amount) return undefined;

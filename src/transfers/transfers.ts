@@ -18,6 +18,8 @@ import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type Q
 import { resolveRecipient, type Recipient, type RecipientFailure } from './recipients.js';
 import type { SendTransferInput } from './transfer-inputs.js';
 import { buildTransferRow, Transfers, type Transfer } from './transfer-row.js';
+import type { TurnReads } from '../lib/turn-reads.js';
+import { turnAccounts } from '../accounts/turn-accounts.js';
 
 /**
  * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
@@ -125,12 +127,14 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
 
   /**
    * Prices a transfer without recording anything: recipient, quote, limits and (if the
-   * chain answers) the balance. Used for the confirmation prompt.
+   * chain answers) the balance. Used for the confirmation prompt. `reads`: an agent turn's, which
+   * has already looked up the sender and the recipient for its spend policy (src/lib/turn-reads.ts).
    */
-  async preview(accountId: string, input: SendTransferInput): Promise<Result<{ preview: TransferPreview }, TransferFailure>> {
-    const sender = await this.accounts.get(accountId);
+  async preview(accountId: string, input: SendTransferInput, reads?: TurnReads): Promise<Result<{ preview: TransferPreview }, TransferFailure>> {
+    const accounts = turnAccounts(this.accounts, reads);
+    const sender = await accounts.get(accountId);
     if (!sender) return fail(TransferReason.accountNotFound, 'Your account was not found.');
-    const recipient = await resolveRecipient({ accounts: this.accounts, wallets: this.wallets }, sender, input.recipient);
+    const recipient = await resolveRecipient({ accounts, wallets: this.wallets }, sender, input.recipient);
     if (!recipient.ok) return recipient;
     const recipientCurrency = recipient.recipient.kind === 'account' ? recipient.recipient.account.localCurrency : 'USDC';
     const q = quoteTransfer(
@@ -181,9 +185,9 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   async send(
     accountId: string,
     input: SendTransferInput,
-    meta: CallMeta & { spend?: SpendInTx } = {},
+    meta: CallMeta & { spend?: SpendInTx; reads?: TurnReads } = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
-    const p = await this.preview(accountId, input);
+    const p = await this.preview(accountId, input, meta.reads);
     if (!p.ok) return p;
     const sender = p.preview.sender;
     const now = this.now();

@@ -125,6 +125,25 @@ describe('the API door', () => {
     expect(rows.map((r) => r.status)).toEqual(['committed']);
   });
 
+  it('a policy change applies from the next turn (what a turn reads once is never kept for the next)', async () => {
+    const m = await merchant('Changing Shop', '50');
+    const send = () => settle(m, { message: 'send 1 USD to @amina_ng' });
+    expect((await send()).status).toBe(200);
+    expect((await putPolicy(m, { block_recipients: ['@amina_ng'] })).status).toBe(200);
+    const blocked = await send();
+    expect(blocked.status).toBe(422);
+    expect(blocked.body.reason).toBe('policy_recipient_blocked');
+    expect((await putPolicy(m, {})).status).toBe(200);
+    expect((await putPolicy(m, { usd: { daily: '2.5' } }, { path: `/keys/${m.keyId}/policy` })).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    // The first turn's 1 USD (before the cap existed) counts: 1 + 1 + 1 > 2.5.
+    const capped = await send();
+    expect(capped.status).toBe(422);
+    expect(capped.body.reason).toBe('policy_over_cap');
+    expect((await putPolicy(m, {}, { path: `/keys/${m.keyId}/policy` })).status).toBe(200);
+    expect((await send()).status).toBe(200);
+  });
+
   it('the breaker pauses the key after N refusals: 429 with Retry-After and a plain reason', async () => {
     const m = await merchant('Loop Shop', '5');
     await putPolicy(m, { usd: { per_transaction: '2' }, breaker: { max_failures: 3, window_seconds: 60, cooldown_seconds: 90 } });

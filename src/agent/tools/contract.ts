@@ -14,6 +14,7 @@ import type { RefundsService } from '../../refunds/refunds.js';
 import type { ManualCaptureSessions } from '../../x402/auth-capture/manual-capture-sessions.js';
 import type { LocalIntent } from '../local/local-intent.js';
 import type { CallMeta } from '../../lib/livemode.js';
+import { keyModeRead, readOnce, type TurnReads } from '../../lib/turn-reads.js';
 
 /**
  * What one agent tool is (one file per tool under src/agent/tools/, listed once in
@@ -45,6 +46,8 @@ export interface ToolContext {
   keyId?: string;
   /** The spend reservation, for a handler that writes it in its own transactions (ToolRun.spendInAction). */
   spendSlot?: SpendSlot;
+  /** What this turn has already read (account, recipient, policies, key mode): one read per turn. */
+  reads?: TurnReads;
 }
 
 /** Named reasons for 422-class failures ("understood but not done"). Handlers may add others. */
@@ -191,12 +194,13 @@ export function amountIn(amount: string, currency: string | undefined, fallback:
 
 
 /** The caller's mode: false for an `sk_test_` key; the person's own doors (no key) are live (docs/test-mode.md). */
-export async function callerLivemode(ctx: Pick<ToolContext, 'keyId'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<boolean> {
-  return ctx.keyId && livemodeOfKey ? livemodeOfKey(ctx.keyId) : true;
+export async function callerLivemode(ctx: Pick<ToolContext, 'keyId' | 'reads'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<boolean> {
+  const { keyId } = ctx;
+  return keyId && livemodeOfKey ? readOnce(ctx.reads, keyModeRead(keyId), () => livemodeOfKey(keyId)) : true;
 }
 
 /** What a money module's call carries besides its input: the request id and, for a test key, its mode. */
-export async function callMeta(ctx: Pick<ToolContext, 'keyId' | 'requestId'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<CallMeta> {
+export async function callMeta(ctx: Pick<ToolContext, 'keyId' | 'requestId' | 'reads'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<CallMeta> {
   const live = await callerLivemode(ctx, livemodeOfKey);
   return { ...(ctx.requestId ? { requestId: ctx.requestId } : {}), ...(live ? {} : { livemode: false }) };
 }

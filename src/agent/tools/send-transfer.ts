@@ -142,7 +142,7 @@ function sendTransferHandler(deps: {
     if (quoteId && !deps.quotes) return { ok: false, action: 'transfer', reason: 'not_available', message: 'Firm quotes are not available.' };
     if (quoteId && slot && !(await slot.reserveNow())) return refused();
     const res =
-      quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, meta) : await transfers.send(ctx.accountId, checked.input, { ...meta, ...(slot ? { spend: slot } : {}) });
+      quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, meta) : await transfers.send(ctx.accountId, checked.input, { ...meta, ...(slot ? { spend: slot } : {}), ...(ctx.reads ? { reads: ctx.reads } : {}) });
     if (!res.ok) {
       // A phone or email with no account: a claim link instead (docs/claims.md). Nothing was
       // reserved for the failed send (no account: it failed before its transaction).
@@ -164,7 +164,7 @@ function sendTransferHandler(deps: {
   const preview = async (input: unknown, ctx: ToolContext): Promise<ToolPreview> => {
     const checked = checkInput(sendTransfer, input);
     if (!checked.ok) return checked;
-    const p = await transfers.preview(ctx.accountId, checked.input);
+    const p = await transfers.preview(ctx.accountId, checked.input, ctx.reads);
     if (!p.ok) {
       const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, p.reason));
       if (deps.claims && target) return previewClaim(deps.claims, ctx, checked.input, target);
