@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentErrorBody, CheckoutErrorBody, DeveloperErrorBody } from './errors.js';
 
 /**
  * A small OpenAPI 3.1 registry: each route is described once, with the same zod schemas the
@@ -48,7 +49,10 @@ const components = new Map<string, z.ZodType>();
 export function registerRoute(spec: RouteSpec): void {
   const dup = routes.find((r) => r.method === spec.method && r.path === spec.path);
   if (dup) throw new Error(`OpenAPI: ${spec.method.toUpperCase()} ${spec.path} registered twice`);
-  routes.push(spec);
+  // Every route can meet a store that cannot serve now (docs/store.md): 503 in its family's shape.
+  const family = spec.path.startsWith('/api/checkout') ? CheckoutErrorBody : /^\/api\/(agent|chat)(\/|$)/.test(spec.path) ? AgentErrorBody : DeveloperErrorBody;
+  const unavailable = { description: 'The store could not serve the request just now; retry after `Retry-After` seconds.', schema: family, headers: { 'Retry-After': 'Seconds to wait before retrying.' } };
+  routes.push({ ...spec, responses: { 503: unavailable, ...spec.responses } });
 }
 
 /**
