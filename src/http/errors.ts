@@ -149,6 +149,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     apiErr = invalidRequest('Malformed percent-encoding in the request URL.');
   else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
     apiErr = invalidRequest(err.expose && err.message ? err.message : 'Bad request.', undefined, err.status);
+  // PostgreSQL refuses NUL in text (22021, 22P05): bad input that lowdb would have stored.
+  else if (err?.code === '22021' || err?.code === '22P05') apiErr = invalidRequest('Text in the request may not contain the NUL character (\\u0000).');
   else if (isStoreUnavailable(err)) {
     // The database refused or timed out (docs/store.md): a retry soon can succeed, so 503, not 500.
     req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'store unavailable');
