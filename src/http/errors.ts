@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, Response, NextFunction } from 'express';
 import { z } from 'zod';
-import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../store/index.js';
+import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../lib/store-unavailable.js';
 
 export const ERROR_TYPES = [
   'invalid_request_error',

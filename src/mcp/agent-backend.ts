@@ -1,7 +1,7 @@
 /** The MCP backend over the agent in this process, for one authenticated account. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { turnJson, type Agent, type TurnOutcome } from '../agent/index.js';
-import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../store/index.js';
+import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../lib/store-unavailable.js';
 import { agentToolDefs } from './tools.js';
 import type { McpBackend, PendingConfirmation } from './server.js';
 

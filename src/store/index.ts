@@ -5,4 +5,3 @@ export { openStore } from './open.js';
 export { InstanceLease } from './instance.js';
 export { CacheChannel, type CacheChannelOptions, type Notice } from './cache-channel.js';
 export { rangeAll, rangePages } from './range.js';
-export { isStoreUnavailable, STORE_RETRY_AFTER_S } from './unavailable.js';

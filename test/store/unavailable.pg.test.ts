@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_ADMIN_URL, databaseUrl } from '../helpers/pg.js';
-import { isStoreUnavailable, PgStore } from '../../src/store/index.js';
+import { PgStore } from '../../src/store/index.js';
+import { isStoreUnavailable } from '../../src/lib/store-unavailable.js';
 import { Quotes } from '../../src/quotes/quotes.js';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 

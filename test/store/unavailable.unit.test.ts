@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStoreUnavailable } from '../../src/store/index.js';
+import { isStoreUnavailable } from '../../src/lib/store-unavailable.js';
 
 const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
