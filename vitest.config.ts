@@ -33,6 +33,8 @@ export const CORE_ON_POSTGRES = [
   'test/x402/x402-refunds.test.ts',
   // Issue 24: test mode on its own chain beside a real network.
   'test/test-mode/real-network.test.ts',
+  // Issue 23 sixth round: the fuzz of every OpenAPI operation, on PostgreSQL too.
+  'test/api/fuzz.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb

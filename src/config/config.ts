@@ -70,6 +70,8 @@ export const EnvSchema = z.object({
   DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
   /** Connections per instance to PostgreSQL. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Longest a request waits for a free pool connection before it answers 503 (docs/store.md). */
+  DATABASE_POOL_TIMEOUT: TimerDuration.default(parseDuration('10s')),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_RPC_URL: optionalString.pipe(z.url().optional()),

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, Response, NextFunction } from 'express';
 import { z } from 'zod';
+import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../lib/store-unavailable.js';
 
 export const ERROR_TYPES = [
   'invalid_request_error',
@@ -131,6 +132,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   return r.data;
 }
 
+export const STORE_UNAVAILABLE_MESSAGE = 'The service could not reach its database just now; retry shortly (with the same Idempotency-Key for a create).';
+
 /** Last middleware: every error becomes JSON in the route family's shape; never a stack. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
@@ -146,7 +149,14 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     apiErr = invalidRequest('Malformed percent-encoding in the request URL.');
   else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
     apiErr = invalidRequest(err.expose && err.message ? err.message : 'Bad request.', undefined, err.status);
-  else {
+  // PostgreSQL refuses NUL in text (22021, 22P05): bad input that lowdb would have stored.
+  else if (err?.code === '22021' || err?.code === '22P05') apiErr = invalidRequest('Text in the request may not contain the NUL character (\\u0000).');
+  else if (isStoreUnavailable(err)) {
+    // The database refused or timed out (docs/store.md): a retry soon can succeed, so 503, not 500.
+    req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'store unavailable');
+    res.setHeader('Retry-After', String(STORE_RETRY_AFTER_S));
+    apiErr = new ApiError(503, 'api_error', STORE_UNAVAILABLE_MESSAGE);
+  } else {
     req.log?.error({ err }, 'unhandled error');
     apiErr = new ApiError(500, 'api_error', 'An internal error occurred. Retry later or contact support with the request id.');
   }

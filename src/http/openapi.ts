@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentErrorBody, CheckoutErrorBody, DeveloperErrorBody } from './errors.js';
 
 /**
  * A small OpenAPI 3.1 registry: each route is described once, with the same zod schemas the
@@ -48,7 +49,30 @@ const components = new Map<string, z.ZodType>();
 export function registerRoute(spec: RouteSpec): void {
   const dup = routes.find((r) => r.method === spec.method && r.path === spec.path);
   if (dup) throw new Error(`OpenAPI: ${spec.method.toUpperCase()} ${spec.path} registered twice`);
-  routes.push(spec);
+  routes.push({ ...spec, responses: withCommonErrors(spec) });
+}
+
+/**
+ * The answers every route can give besides its own, from the shared error handler in its route
+ * family's shape (src/http/errors.ts): 400 for a malformed URL or body, 413 for a body over
+ * 100 kB, 503 when the store cannot serve now (docs/store.md). Where a route documents its own
+ * body for one of them, the document allows either.
+ */
+function withCommonErrors(spec: RouteSpec): Record<number, RouteResponse> {
+  const family = spec.path.startsWith('/api/checkout') ? CheckoutErrorBody : /^\/api\/(agent|chat)(\/|$)/.test(spec.path) ? AgentErrorBody : DeveloperErrorBody;
+  if (!spec.path.startsWith('/api/')) return spec.responses;
+  const common: Record<number, RouteResponse> = {
+    400: { description: 'Malformed request (URL, Content-Type or JSON body).', schema: family },
+    503: { description: 'The store could not serve the request just now; retry after `Retry-After` seconds.', schema: family, headers: { 'Retry-After': 'Seconds to wait before retrying.' } },
+  };
+  if (spec.method !== 'get') common[413] = { description: 'Request body over 100 kB.', schema: family };
+  const responses = { ...spec.responses };
+  for (const [status, c] of Object.entries(common)) {
+    const own = responses[Number(status)];
+    if (!own) responses[Number(status)] = c;
+    else if (own.schema && own.schema !== family) responses[Number(status)] = { ...own, schema: z.union([own.schema, family]) };
+  }
+  return responses;
 }
 
 /**

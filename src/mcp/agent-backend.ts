@@ -1,6 +1,7 @@
 /** The MCP backend over the agent in this process, for one authenticated account. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { turnJson, type Agent } from '../agent/index.js';
+import { turnJson, type Agent, type TurnOutcome } from '../agent/index.js';
+import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../lib/store-unavailable.js';
 import { agentToolDefs } from './tools.js';
 import type { McpBackend, PendingConfirmation } from './server.js';
 
@@ -19,7 +20,16 @@ export function agentBackend(o: AgentBackendOptions): McpBackend {
   return {
     listTools: async () => agentToolDefs(),
     async callTool(name, args): Promise<CallToolResult> {
-      const outcome = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}), ...(o.keyId ? { keyId: o.keyId } : {}) });
+      let outcome: TurnOutcome;
+      try {
+        outcome = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}), ...(o.keyId ? { keyId: o.keyId } : {}) });
+      } catch (err) {
+        // The SDK would answer the driver's own message (the database's words) as a JSON-RPC error:
+        // a store that cannot serve now is a tool error the assistant can retry (docs/store.md).
+        if (!isStoreUnavailable(err)) throw err;
+        const reply = 'The service could not reach its database just now; nothing was done. Try again shortly.';
+        return { content: [{ type: 'text', text: reply }], structuredContent: { ok: false, reply, retry_after_seconds: STORE_RETRY_AFTER_S }, isError: true };
+      }
       const body = turnJson(outcome);
       const pendingAction = outcome.pending;
       if (body.ok && pendingAction?.status === 'pending') {

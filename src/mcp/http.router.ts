@@ -35,6 +35,10 @@ registerRoute({
   responses: {
     200: { description: 'The JSON-RPC response (JSON, or an SSE stream in a session).' },
     202: { description: 'A notification or response was accepted.' },
+    400: {
+      description: 'Not a JSON-RPC request the transport accepts: a JSON-RPC error body.',
+      schema: z.object({ jsonrpc: z.literal('2.0'), error: z.object({ code: z.number(), message: z.string() }), id: z.union([z.string(), z.number(), z.null()]) }),
+    },
     401: E401key,
     403: { description: 'Host or Origin is not this service (DNS-rebinding protection).' },
     404: { description: 'No such session for this key: initialize again.' },

@@ -6,8 +6,8 @@ import { reserveSpend, type Limits, type Reservation } from '../limits/limits.js
 import { defineTable, type Store, type Tx } from '../store/index.js';
 
 /**
- * Outgoing-money holds per custodial wallet, so concurrent moves from one wallet can never
- * spend more than it holds (docs/money-modules.md, "Wallet holds").
+ * Outgoing-money holds per custodial wallet and chain, so concurrent moves from one wallet can
+ * never spend more than it holds on that chain (docs/money-modules.md, "Wallet holds").
  *
  *   available = balance - sum(holds) - (moved now - moved when the balance was read)
  *
@@ -23,10 +23,18 @@ import { defineTable, type Store, type Tx } from '../store/index.js';
 export interface WalletHolds {
   /** The custodial address, lowercase. */
   readonly id: string;
-  /** Operation key (`transfer:tr_...`) -> base units still to leave the wallet. */
+  /** Operation key (`transfer:tr_...`) -> base units still to leave the wallet (every chain). */
   holds: Record<string, string>;
-  /** Base units of holds settled so far (only grows). */
+  /** Base units of holds settled so far, every chain (only grows). */
   moved: string;
+  /**
+   * The chain id each hold's money leaves on: a hold counts only against that chain's balance
+   * (a wallet has one address and a balance per chain, docs/test-mode.md). A hold without one
+   * (written before holds were per chain) counts against every chain, as it did.
+   */
+  chainOf?: Record<string, string>;
+  /** Of `moved`, what left on each chain; the rest (older rows) counts as moved on every chain. */
+  movedOn?: Record<string, string>;
   /** Bumped on every write: the compare-and-set field. */
   version: number;
   updatedAt: string;
@@ -75,11 +83,25 @@ export interface WalletFunds {
 }
 
 const idOf = (address: string) => address.toLowerCase();
+/** The chain a hold is scoped to (a port without an id, as in unit tests, is one chain). */
+const chainKey = (chain: Pick<ChainPort, 'chainId'>) => String(chain.chainId ?? 'default');
 
-function heldTotal(row: WalletHolds | undefined): bigint {
+/** What is held against `chain`: its own holds and those of no recorded chain. */
+function heldOn(row: WalletHolds | undefined, chain: string): bigint {
   let sum = 0n;
-  for (const v of Object.values(row?.holds ?? {})) sum += BigInt(v);
+  for (const [k, v] of Object.entries(row?.holds ?? {})) {
+    const on = row?.chainOf?.[k];
+    if (on === undefined || on === chain) sum += BigInt(v);
+  }
   return sum;
+}
+
+/** What left the wallet on `chain`, plus what left on no recorded chain. */
+function movedOn(row: WalletHolds | undefined, chain: string): bigint {
+  if (!row) return 0n;
+  let perChain = 0n;
+  for (const v of Object.values(row.movedOn ?? {})) perChain += BigInt(v);
+  return BigInt(row.movedOn?.[chain] ?? '0') + BigInt(row.moved) - perChain;
 }
 
 class StaleBalance extends Error {}
@@ -110,7 +132,7 @@ export async function withWalletFunds<R>(
       return fail('chain_unavailable', 'the chain could not be reached to read the balance');
     }
     try {
-      return await store.transaction((tx) => fn(tx, fundsFor(tx, address, snapshot, attempt < MAX_READS)));
+      return await store.transaction((tx) => fn(tx, fundsFor(tx, chainKey(chain), address, snapshot, attempt < MAX_READS)));
     } catch (e) {
       if (e instanceof StaleBalance) continue;
       throw e;
@@ -125,11 +147,11 @@ export async function withWalletFunds<R>(
  */
 export async function readFunds(store: Store, chain: ChainPort, address: Address): Promise<FundsSnapshot> {
   const row = await store.table(WalletHoldsTable).get(idOf(address));
-  const movedMark = row ? BigInt(row.moved) : 0n;
+  const movedMark = movedOn(row, chainKey(chain));
   return { balance: await chain.balanceOf(address), movedMark };
 }
 
-function fundsFor(tx: Tx, address: Address, snapshot: FundsSnapshot, mayRetry: boolean): WalletFunds {
+function fundsFor(tx: Tx, chain: string, address: Address, snapshot: FundsSnapshot, mayRetry: boolean): WalletFunds {
   let used = false;
   return {
     snapshot,
@@ -139,8 +161,8 @@ function fundsFor(tx: Tx, address: Address, snapshot: FundsSnapshot, mayRetry: b
       const t = tx.table(WalletHoldsTable);
       const id = idOf(address);
       const row = await t.get(id);
-      const movedSince = (row ? BigInt(row.moved) : 0n) - snapshot.movedMark;
-      const available = snapshot.balance - heldTotal(row) - movedSince;
+      const movedSince = movedOn(row, chain) - snapshot.movedMark;
+      const available = snapshot.balance - heldOn(row, chain) - movedSince;
       if (available < req.amount) {
         if (movedSince > 0n && mayRetry) throw new StaleBalance();
         const shown = available > 0n ? available : 0n;
@@ -155,12 +177,13 @@ function fundsFor(tx: Tx, address: Address, snapshot: FundsSnapshot, mayRetry: b
       if (!limited.ok) return limited;
       const at = new Date().toISOString();
       const holds = { ...(row?.holds ?? {}), [req.key]: req.amount.toString() };
+      const chainOf = { ...liveChainOf(row), [req.key]: chain };
       if (row) {
-        const updated = await t.update(id, { holds, version: row.version + 1, updatedAt: at }, { version: row.version });
+        const updated = await t.update(id, { holds, chainOf, version: row.version + 1, updatedAt: at }, { version: row.version });
         // Only possible on a store without serialised transactions: abort everything.
         if (!updated) throw new Error(`wallet holds ${id} changed concurrently`);
       } else {
-        await t.insert({ id, holds, moved: '0', version: 1, updatedAt: at });
+        await t.insert({ id, holds, moved: '0', chainOf, version: 1, updatedAt: at });
       }
       return limited;
     },
@@ -200,10 +223,24 @@ async function changeHold(tx: Tx, address: string, key: string, movedOf: (held: 
   const holds = { ...row.holds };
   if (all || left <= 0n) delete holds[key];
   else holds[key] = left.toString();
+  const on = row.chainOf?.[key];
+  const perChain = on === undefined || moved === 0n ? {} : { movedOn: { ...row.movedOn, [on]: (BigInt(row.movedOn?.[on] ?? '0') + moved).toString() } };
   const updated = await t.update(
     id,
-    { holds, moved: (BigInt(row.moved) + moved).toString(), version: row.version + 1, updatedAt: new Date().toISOString() },
+    {
+      holds,
+      moved: (BigInt(row.moved) + moved).toString(),
+      ...perChain,
+      ...(row.chainOf ? { chainOf: liveChainOf({ ...row, holds }) } : {}),
+      version: row.version + 1,
+      updatedAt: new Date().toISOString(),
+    },
     { version: row.version },
   );
   if (!updated) throw new Error(`wallet holds ${id} changed concurrently`);
+}
+
+/** `chainOf` of the holds still open (an entry outlives its hold only if an older instance released it). */
+function liveChainOf(row: Pick<WalletHolds, 'holds' | 'chainOf'> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(row?.chainOf ?? {}).filter(([k]) => row?.holds[k] !== undefined));
 }

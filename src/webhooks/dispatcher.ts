@@ -50,8 +50,12 @@ export interface DispatcherOptions {
   instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
   /** Delivery lag, for operators (docs/metrics.md). */
   metrics?: Pick<Metrics, 'webhookDelivered'>;
-  /** Told when a 410 disables an endpoint (the outbox remembers endpoints). */
-  endpoints?: Pick<EndpointCache, 'changedIn'>;
+  /**
+   * Told when a 410 disables an endpoint (the outbox remembers endpoints); the attempt's record
+   * is then written through its `transaction`, which answers once every instance dropped the
+   * endpoint, as an endpoint write through the API does.
+   */
+  endpoints?: Pick<EndpointCache, 'changedIn' | 'transaction'>;
 }
 
 /** Attempt outcome beyond the HTTP result: the endpoint is disabled, so nothing was sent. */
@@ -263,7 +267,12 @@ export class WebhookDispatcher {
       ...(result.responseBody !== undefined ? { responseBody: result.responseBody } : {}),
       ...(result.aborted ? { interrupted: true } : {}),
     };
-    await store.transaction(async (tx) => {
+    // Through the endpoint cache's transaction: a 410 that disables an endpoint answers (resolves
+    // a redelivery's waiters) only once no instance may still queue events for it. It waits only
+    // when the attempt published such a change; every other outcome commits as before.
+    const { endpoints } = this.opts;
+    const record = endpoints ? endpoints.transaction.bind(endpoints) : store.transaction.bind(store);
+    await record(async (tx) => {
       const t = tx.table(WebhookDeliveries);
       const d = await t.get(id);
       if (!d) return;

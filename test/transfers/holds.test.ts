@@ -10,9 +10,10 @@ const usdc = (s: string) => parseUnits(s, 6);
 const fmt = (v: bigint) => `${v} base units`;
 
 /** A chain whose balance the test sets. */
-function fakeChain(start: bigint) {
+function fakeChain(start: bigint, chainId?: number) {
   const state: { balance: bigint; down: boolean; afterRead?: (() => Promise<void>) | undefined } = { balance: start, down: false };
   const chain = {
+    chainId,
     // `afterRead` runs between the read and its answer: what happens while it travels back.
     balanceOf: async () => {
       if (state.down) throw new Error('rpc down');
@@ -113,6 +114,38 @@ describe('wallet holds', () => {
     row = await store.table(WalletHoldsTable).get(addr.toLowerCase());
     expect(row!.holds).toEqual({});
     expect(row!.moved).toBe(usdc('20').toString());
+  });
+
+  it('a hold counts against the chain its money leaves on: a wallet with a balance on two chains (live and test mode) spends each', async () => {
+    const addr = wallet();
+    const live = fakeChain(usdc('100'), 8453).chain;
+    const test = fakeChain(usdc('100'), 31337).chain;
+    expect((await withWalletFunds(store, live, addr, (_tx, funds) => reserve(funds, 'transfer:live', usdc('80')))).ok).toBe(true);
+    // The other chain's balance is untouched by it...
+    expect((await withWalletFunds(store, test, addr, (_tx, funds) => reserve(funds, 'transfer:test', usdc('80')))).ok).toBe(true);
+    // ...while each chain still refuses what its own holds leave no room for.
+    const overLive = await withWalletFunds(store, live, addr, (_tx, funds) => reserve(funds, 'transfer:live2', usdc('30')));
+    expect(!overLive.ok && overLive.reason).toBe('insufficient_balance');
+    const overTest = await withWalletFunds(store, test, addr, (_tx, funds) => reserve(funds, 'transfer:test2', usdc('30')));
+    expect(!overTest.ok && overTest.reason).toBe('insufficient_balance');
+    // Money that left on one chain is not counted again on the other.
+    await store.transaction((tx) => settleHold(tx, addr, 'transfer:live', usdc('80')));
+    expect((await withWalletFunds(store, test, addr, (_tx, funds) => reserve(funds, 'transfer:test3', usdc('20')))).ok).toBe(true);
+    const row = await store.table(WalletHoldsTable).get(addr.toLowerCase());
+    expect(row!.moved).toBe(usdc('80').toString());
+    expect(row!.holds).toEqual({ 'transfer:test': usdc('80').toString(), 'transfer:test3': usdc('20').toString() });
+  });
+
+  it('a hold written before holds were per chain still counts against every chain until it is released', async () => {
+    const addr = wallet();
+    const at = new Date().toISOString();
+    await store.transaction((tx) => tx.table(WalletHoldsTable).insert({ id: addr.toLowerCase(), holds: { 'bill:old': usdc('90').toString() }, moved: '0', version: 1, updatedAt: at }));
+    for (const chainId of [8453, 31337]) {
+      const r = await withWalletFunds(store, fakeChain(usdc('100'), chainId).chain, addr, (_tx, funds) => reserve(funds, `transfer:c${chainId}`, usdc('20')));
+      expect(!r.ok && r.reason).toBe('insufficient_balance');
+    }
+    await store.transaction((tx) => dropHold(tx, addr, 'bill:old'));
+    expect((await withWalletFunds(store, fakeChain(usdc('100'), 31337).chain, addr, (_tx, funds) => reserve(funds, 'transfer:after', usdc('20')))).ok).toBe(true);
   });
 
   it('writes nothing when the limit refuses, and reports the chain being down', async () => {

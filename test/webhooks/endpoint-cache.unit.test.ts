@@ -6,6 +6,8 @@ import { Outbox, WebhookDeliveries, WebhookEndpoints } from '../../src/webhooks/
 import type { WebhookSecretsService } from '../../src/webhooks/secrets.js';
 import type { Payment } from '../../src/payments/payments.js';
 import { tempDir } from '../helpers/service.js';
+import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+import pino from 'pino';
 import { delayedProcess } from '../helpers/delayed-channels.js';
 
 /**
@@ -133,6 +135,48 @@ describe('the outbox remembers endpoints, and every change reaches it', () => {
     await updating;
     pb.conn.held = false;
     expect(await b.sendsTo('acct_1')).toEqual(['https://two.example/hook']);
+  });
+
+  it('a 410 Gone that disables an endpoint answers only once another instance, whose channel lags, has dropped it (as an API write does)', async () => {
+    const pa = delayedProcess(inner);
+    const pb = delayedProcess(inner);
+    pa.conn.held = false;
+    pb.conn.held = false;
+    const a = await instance(pa.store, 1_000);
+    const b = await instance(pb.store, 1_000);
+    const created = await a.endpoints.create('acct_1', { url: 'https://gone.example/hook' });
+    if (!created.ok) throw new Error(created.message);
+    await new Promise((r) => setTimeout(r, 1_200)); // past the start: b serves from memory
+    expect(await b.sendsTo('acct_1')).toEqual(['https://gone.example/hook']);
+    const [delivery] = await inner.table(WebhookDeliveries).findMany({ endpointId: created.endpoint.id, status: 'pending' });
+    if (!delivery) throw new Error('no pending delivery to the endpoint');
+    const signing = { signingSecrets: async () => ['whsec_test'] } as unknown as WebhookSecretsService;
+    const dispatcher = new WebhookDispatcher({
+      store: pa.store,
+      secrets: signing,
+      logger: pino({ level: 'silent' }),
+      schedule: [0, 60_000],
+      guard: false,
+      endpoints: caches[0]!,
+      send: async () => ({ ok: false, statusCode: 410, latencyMs: 1 }),
+    });
+    pb.conn.held = true; // b's process is starved
+    let answered = false;
+    const attempt = dispatcher.attemptNow(delivery.id, delivery.cycle, 60_000).then(() => (answered = true));
+    await dispatcher.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false);
+      pb.conn.deliver();
+      await attempt;
+      pb.conn.held = false;
+      expect((await inner.table(WebhookEndpoints).get(created.endpoint.id))?.disabledAt).toBeDefined();
+      expect(await b.sendsTo('acct_1')).toEqual([]);
+    } finally {
+      pb.conn.held = false;
+      pb.conn.deliver();
+      await dispatcher.stop();
+    }
   });
 
   it('nothing is remembered before the cache is started (its channel not listened to)', async () => {

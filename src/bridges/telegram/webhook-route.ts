@@ -17,5 +17,9 @@ registerRoute({
   headers: {
     'X-Telegram-Bot-Api-Secret-Token': { description: 'Must equal TELEGRAM_WEBHOOK_SECRET.', required: true },
   },
-  responses: { 200: { description: 'Update accepted.' }, 401: { description: 'Wrong or missing secret token.' } },
+  responses: {
+    200: { description: 'Update accepted.' },
+    401: { description: 'Wrong or missing secret token.' },
+    404: { description: 'The bridge is off or polls (no TELEGRAM_BOT_TOKEN or TELEGRAM_WEBHOOK_URL): the route is not mounted.' },
+  },
 });

@@ -24,6 +24,8 @@ import { KEY_TAKEN_ATTEMPTS, MAX_ATTEMPTS, RETRYABLE, RETRY_LOCK, sqlState } fro
 export interface PgStoreOptions {
   /** Pool size per instance (each open transaction holds one connection). */
   poolMax?: number;
+  /** Longest wait for a free connection (default 10 s): past it the caller gets an error the doors answer with 503, never a hang. */
+  poolTimeoutMs?: number;
   /** Run the migrations at open (default true). */
   migrate?: boolean;
   /** For tests: called with the attempt number whenever a transaction is retried. */
@@ -68,11 +70,18 @@ export class PgStore implements Store {
   }
 
   static async open(databaseUrl: string, opts: PgStoreOptions = {}): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolMax ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: opts.poolMax ?? 10,
+      connectionTimeoutMillis: opts.poolTimeoutMs ?? 10_000,
+      // Operators count each instance's sessions in pg_stat_activity by it (docs/store.md).
+      application_name: 'stablepay',
+    });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     try {
       if (opts.migrate !== false) await migrate(pool);
+      pool.options.max = Math.min(pool.options.max ?? 10, await connectionBudget(pool));
       const r = await pool.query<{ tablename: string; indexname: string }>(
         `SELECT tablename, indexname FROM pg_indexes WHERE schemaname = current_schema()`,
       );
@@ -272,3 +281,19 @@ export class PgStore implements Store {
   }
 }
 
+/**
+ * The most connections one instance's pool may usefully open: the slots PostgreSQL lets this
+ * role into this database (max_connections less the superuser reserve, or the role's or the
+ * database's CONNECTION LIMIT when lower), less one for the LISTEN session. A pool larger than
+ * that only ever meets "too many clients" (docs/store.md, "Connections").
+ */
+async function connectionBudget(pool: pg.Pool): Promise<number> {
+  const r = await pool.query<{ slots: number }>(
+    `SELECT LEAST(
+       current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int,
+       COALESCE((SELECT NULLIF(rolconnlimit, -1) FROM pg_roles WHERE rolname = current_user), 2147483647),
+       COALESCE((SELECT NULLIF(datconnlimit, -1) FROM pg_database WHERE datname = current_database()), 2147483647)
+     ) AS slots`,
+  );
+  return Math.max(1, (r.rows[0]?.slots ?? 2) - 1);
+}

@@ -21,6 +21,9 @@ export async function insertOrGetWith<T extends Row>(sql: TableSql<T>, run: Run,
   return got === null ? { inserted: true, row: decode<T>(JSON.parse(doc)) } : { inserted: false, existing: decode<T>(got) };
 }
 
+/** A string no stored row can hold (PostgreSQL text and jsonb refuse NUL; lowdb would simply find nothing). */
+const hasNul = (v: unknown): boolean => typeof v === 'string' && v.includes('\u0000');
+
 export type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
 
 export class PgTable<T extends Row> implements WriteTable<T> {
@@ -37,6 +40,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   }
 
   async get(id: string): Promise<T | undefined> {
+    // PostgreSQL text cannot hold NUL, so no row has such an id; asking would be an error (22021).
+    if (hasNul(id)) return undefined;
     const r = await this.run<{ doc: T }>(this.getSql, [id], this.sql.prepared(this.getSql));
     return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
   }
@@ -53,6 +58,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   async findMany(where: Where<T> = {}, opts: FindOptions = {}): Promise<T[]> {
     if (opts.limit !== undefined && opts.limit <= 0) return [];
     if (opts.anyOf) return this.findAnyOf(where, opts, opts.anyOf);
+    if (hasNul(opts.after) || Object.values(where).some(hasNul)) return [];
     const params: unknown[] = [];
     const clauses = this.sql.where(where, params);
     const desc = opts.order === 'desc';
