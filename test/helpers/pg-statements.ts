@@ -18,14 +18,22 @@ export interface Counted {
 
 export function statementCounter() {
   const original = pg.Client.prototype.query;
-  const open = new WeakMap<object, string[]>();
+  const open = new Map<object, string[]>();
   let sent: string[] = [];
   let background = 0;
   let counting = false;
 
+  /** Clients whose open transaction began before the window: none of it is the request's. */
+  const earlier = new WeakSet<object>();
+
   function record(client: object, text: string) {
     if (text.startsWith('BEGIN')) {
+      earlier.delete(client);
       open.set(client, [text]);
+      return;
+    }
+    if (earlier.has(client)) {
+      if (text === 'COMMIT' || text === 'ROLLBACK') earlier.delete(client);
       return;
     }
     const tx = open.get(client);
@@ -42,12 +50,21 @@ export function statementCounter() {
   }
 
   (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-    if (counting) record(this, typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?'));
+    const text: string = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? args[0]?.name ?? '?');
+    if (counting) record(this, text);
+    // Outside the window only the transaction boundaries are followed, so that a transaction
+    // open when the window starts is known as not the request's (a background pass's COMMIT
+    // once leaked into a create's count).
+    else if (text.startsWith('BEGIN')) earlier.add(this);
+    else if (text === 'COMMIT' || text === 'ROLLBACK') earlier.delete(this);
     return (original as any).apply(this, args);
   };
 
   return {
     start(): void {
+      // A transaction still open from an earlier window is not this request's either.
+      for (const client of open.keys()) earlier.add(client);
+      open.clear();
       sent = [];
       background = 0;
       counting = true;
