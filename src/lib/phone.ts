@@ -34,6 +34,8 @@ export function toE164(text: string, country?: string): string | undefined {
   const cleaned = cleanPhone(text);
   if (E164.test(cleaned)) return cleaned;
   const cc = country ? TRANSFER_CALLING_CODE[country.toUpperCase()] : undefined;
+  // An Indian mobile is written as its ten digits without a trunk 0 ("9812345678").
+  if (cc === '91' && /^[6-9]\d{9}$/.test(cleaned)) return `+91${cleaned}`;
   if (cc && /^0\d{6,13}$/.test(cleaned)) {
     const e164 = `+${cc}${cleaned.slice(1)}`;
     if (E164.test(e164)) return e164;

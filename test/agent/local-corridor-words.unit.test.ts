@@ -80,6 +80,12 @@ describe('corridor words the engine lacked', () => {
 });
 
 describe('structures the reading could not place', () => {
+  it('an Indian mobile written as its ten digits is the recipient, from a rupee account only', () => {
+    expect(atOnce(parse('INR', '9812345678 pe 700 rupaye bhej do'))?.input).toMatchObject({ recipient: '9812345678', amount: '700', currency: 'INR' });
+    expect(parse('INR', '9812345678 bhej do')).toMatchObject({ kind: 'none', reply: expect.stringContaining('kitna') });
+    expect(parse('NGN', 'send 700 to 9812345678').kind).toBe('none');
+  });
+
   it('an amount put on a yes or no is a stake without the word "market"', () => {
     expect(atOnce(parse('BRL', 'coloca 50 reais no Não do Flamengo'))).toMatchObject({ name: 'stake_market', input: { market: 'Flamengo', outcome: 'No', amount: '50' } });
     expect(atOnce(parse('MXN', 'ponle 100 pesos al No del América'))).toMatchObject({ name: 'stake_market', input: { market: 'América', outcome: 'No', amount: '100' } });

@@ -14,6 +14,9 @@ describe('src/lib/phone.ts', () => {
     expect(toE164('09171234567', 'PH')).toBe('+639171234567');
     expect(toE164('0917 123 4567', 'PH')).toBe('+639171234567');
     expect(toE164('09812345678', 'IN')).toBe('+919812345678');
+    // Indian mobiles are usually written as their ten digits, no trunk 0.
+    expect(toE164('9812345678', 'IN')).toBe('+919812345678');
+    expect(toE164('9812345678', 'NG')).toBeUndefined();
     // Bills still know only their own countries: a +63 number names no biller country.
     expect(splitPhone('+639171234567')).toBeUndefined();
   });
