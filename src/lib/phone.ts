@@ -11,6 +11,11 @@ export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** International calling codes of the countries billers and transfers serve. */
 export const COUNTRY_CALLING_CODE: Readonly<Record<string, string>> = wordTable({ NG: '234', KE: '254', GH: '233', ZA: '27' });
+/**
+ * Countries whose national numbers are written with a trunk "0" ("0917 123 4567", "09812345678") and that
+ * transfers serve though no biller does: a transfer to such a number completes it with the sender's country.
+ */
+const TRANSFER_CALLING_CODE: Readonly<Record<string, string>> = wordTable({ ...COUNTRY_CALLING_CODE, PH: '63', IN: '91' });
 
 /** Digits (calling code included) of full numbers by calling code, for the lexer. */
 const E164_LENGTH: ReadonlyArray<[string, number]> = [
@@ -28,7 +33,9 @@ export function cleanPhone(raw: string): string {
 export function toE164(text: string, country?: string): string | undefined {
   const cleaned = cleanPhone(text);
   if (E164.test(cleaned)) return cleaned;
-  const cc = country ? COUNTRY_CALLING_CODE[country.toUpperCase()] : undefined;
+  const cc = country ? TRANSFER_CALLING_CODE[country.toUpperCase()] : undefined;
+  // An Indian mobile is written as its ten digits without a trunk 0 ("9812345678").
+  if (cc === '91' && /^[6-9]\d{9}$/.test(cleaned)) return `+91${cleaned}`;
   if (cc && /^0\d{6,13}$/.test(cleaned)) {
     const e164 = `+${cc}${cleaned.slice(1)}`;
     if (E164.test(e164)) return e164;

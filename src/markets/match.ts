@@ -43,6 +43,10 @@ export function matchOutcome(outcomes: readonly string[], text: string): number 
   if (!t) return undefined;
   const exact = outcomes.findIndex((o) => o.toLowerCase() === t);
   if (exact >= 0) return exact;
+  // Accents aside: "Sénégal" names the market's "Senegal", "nao" its "Não".
+  const bare = fold(t);
+  const same = outcomes.map((o, i) => [fold(o), i] as const).filter(([o]) => o === bare);
+  if (bare && same.length === 1) return same[0]![1];
   const prefixed = outcomes.map((o, i) => [o.toLowerCase(), i] as const).filter(([o]) => o.startsWith(t));
   if (prefixed.length === 1) return prefixed[0]![1];
   for (const side of [YES, NO]) {

@@ -10,6 +10,17 @@ describe('src/lib/phone.ts', () => {
     expect(toE164('12345')).toBeUndefined();
   });
 
+  it('completes a Philippine or Indian national number (trunk 0) with the sender country: transfers serve them though no biller does', () => {
+    expect(toE164('09171234567', 'PH')).toBe('+639171234567');
+    expect(toE164('0917 123 4567', 'PH')).toBe('+639171234567');
+    expect(toE164('09812345678', 'IN')).toBe('+919812345678');
+    // Indian mobiles are usually written as their ten digits, no trunk 0.
+    expect(toE164('9812345678', 'IN')).toBe('+919812345678');
+    expect(toE164('9812345678', 'NG')).toBeUndefined();
+    // Bills still know only their own countries: a +63 number names no biller country.
+    expect(splitPhone('+639171234567')).toBeUndefined();
+  });
+
   it('gives a biller phone number its "+" and calling code', () => {
     expect(withCallingCode('08031234567', 'NG')).toBe('+2348031234567');
     expect(withCallingCode('2348031234567', 'NG')).toBe('+2348031234567');

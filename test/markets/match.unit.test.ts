@@ -50,4 +50,13 @@ describe('market references', () => {
     // Only a yes/no market: "Sí" names no outcome of a Nigeria/Senegal market.
     expect(matchOutcome(['Nigeria', 'Senegal'], 'Sí')).toBeUndefined();
   });
+
+  it('names an outcome whatever accents the writer typed or left out (issue 23, corridor set)', () => {
+    expect(matchOutcome(['Nigeria', 'Senegal'], 'Sénégal')).toBe(1);
+    expect(matchOutcome(['Sim', 'Não'], 'nao')).toBe(1);
+    expect(matchOutcome(['Oui', 'Non'], 'OUI')).toBe(0);
+    // Two labels alike once the accents go: neither is named.
+    expect(matchOutcome(['Pelé', 'Pele'], 'pele')).toBe(1);
+    expect(matchOutcome(['Pelé', 'Pele', 'Zico'], 'pelê')).toBeUndefined();
+  });
 });

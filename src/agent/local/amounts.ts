@@ -136,6 +136,9 @@ export function findMoney(
       if (after) {
         currency = after.code;
         end += after.length;
+      } else if (francSignAt(tokens, end, ctx)) {
+        currency = 'XOF';
+        end += tokens[end + 1]?.norm === 'cfa' ? 2 : 1;
       }
     }
     if (!currency) {
@@ -156,4 +159,9 @@ export function findMoney(
     });
   }
   return out;
+}
+
+/** "10 000 F", "5000 F CFA": in Dakar a capital F after the amount is the CFA franc (French, or an XOF account). */
+function francSignAt(tokens: readonly Token[], i: number, ctx: CurrencyContext): boolean {
+  return tokens[i]?.text === 'F' && (ctx.lang === 'fr' || ctx.localCurrency === 'XOF');
 }

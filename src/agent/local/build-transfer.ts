@@ -24,15 +24,15 @@ export function buildTransfer(a: Analysis): Draft {
     recipient = { value: chosen.t.kind === 'phone' ? chosen.t.norm : chosen.t.text, index: chosen.i };
   }
 
-  const amount = pickAmount(a, new Set(recipient ? [recipient.index] : []));
-  if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
-
   if (!recipient) {
     // "send 5k to 08031112233": a national number is completed with the sender's country by the
     // transfers module (it knows the account's country); the number is passed as typed, digits only.
-    const nationalIdx = a.tokens.findIndex((t) => t.kind === 'number' && t.idLike && t.digits?.startsWith('0') && t.digits.length >= 9 && t.digits.length <= 12);
+    const nationalIdx = a.tokens.findIndex((t) => t.kind === 'number' && t.digits !== undefined && ((t.idLike && t.digits.startsWith('0') && t.digits.length >= 9 && t.digits.length <= 12) || indianMobile(a, t.digits)));
     if (nationalIdx >= 0) recipient = { value: a.tokens[nationalIdx]!.digits!, index: nationalIdx };
   }
+  const amount = pickAmount(a, new Set(recipient ? [recipient.index] : []));
+  if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
+
   if (!recipient) {
     const toIdx = a.lemmas.findIndex((l, i) => TO_WORDS.has(l) && i + 1 < a.tokens.length);
     const next = toIdx >= 0 ? a.tokens[toIdx + 1] : undefined;
@@ -89,4 +89,9 @@ export function mentionsLaterTime(a: Analysis, inside?: [number, number]): boole
   return findTimeExpressions(a.tokens, { now: a.now, tz: a.tz }).some(
     (t) => t.at.getTime() > a.now.getTime() + 60_000 && !(inside && t.start >= inside[0] && t.end <= inside[1]),
   );
+}
+
+/** "9812345678 pe 700 bhej do": Indians write a mobile as its ten digits (6-9 first), with no trunk 0, from a rupee account. */
+function indianMobile(a: Analysis, digits: string): boolean {
+  return a.localCurrency === 'INR' && /^[6-9]\d{9}$/.test(digits);
 }

@@ -5,10 +5,10 @@ import { wordTable } from '../../lib/word-table.js';
 export const WEEKDAYS: Readonly<Record<string, number>> = wordTable({
   sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6,
   mon: 1, tue: 2, tues: 2, thu: 4, thur: 4, thurs: 4, fri: 5,
-  // "sun", "sat" and "wed" are also English words: only after on/by/until/next/this/before.
+  // "sun", "sat" and "wed" are also English words, "mon" is French "my" ("à mon frère"): only after on/by/until/next/this/before.
   sun: 0, sat: 6, wed: 3,
 });
-export const GUARDED_WEEKDAYS = new Set(['sun', 'sat', 'wed']);
+export const GUARDED_WEEKDAYS = new Set(['sun', 'sat', 'wed', 'mon']);
 
 export const MONTHS: Readonly<Record<string, number>> = wordTable({
   january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,

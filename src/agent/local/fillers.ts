@@ -17,22 +17,25 @@ import { wordTable } from '../../lib/word-table.js';
 const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
   en: [
     'please', 'pls', 'plz', 'plis', 'pleeease', 'kindly', 'thanks', 'thank you', 'thank u', 'thanks a lot', 'thx', 'ty', 'tnx', 'cheers',
+    'thanks so much', 'thank you so much', 'thanks very much', 'thank you very much', 'many thanks', 'much appreciated',
     'asap', 'now', 'right now', 'rn', 'quick', 'quickly', 'urgently', 'urgent', 'today',
     'when you can', 'when u can', 'whenever you can', 'whenever u can', 'when you get a chance', 'when you have a moment', 'if you can', 'if u can', 'if possible',
     'hey', 'hi', 'hello', 'yo', 'ok', 'okay', 'bro', 'sis', 'boss', 'mate', 'fam', 'dear', 'sir', 'madam', 'man', 'my guy', 'my friend', 'oh',
     'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
     'god bless', 'bless', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
   ],
-  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg na', 'chairman', 'my g'],
+  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o'],
   sw: [
     'tafadhali', 'tafadhalini', 'tafadhari', 'naomba', 'nakuomba', 'asante', 'asante sana', 'ahsante', 'shukran', 'sasa', 'sasa hivi', 'haraka', 'upesi',
     'ukipata time', 'ukipata nafasi', 'ukipata muda', 'ukiweza', 'bana', 'buda', 'msee', 'nisaidie', 'saidia', 'boss',
+    // "I want to / I'd like to" before the verb: "nataka kutuma", "ningependa kulipa".
+    'nataka', 'ningependa',
   ],
   fr: [
     'stp', 'svp', "s'il te plaît", "s'il te plait", "s'il vous plaît", "s'il vous plait", 'merci', 'merci beaucoup', 'quand tu peux', 'quand tu pourras',
     'quand vous pouvez', 'dès que possible', 'des que possible', 'vite', 'rapidement', 'maintenant', 'tout de suite', 'peux-tu', 'peux tu', 'tu peux',
     'pouvez-vous', 'pouvez vous', 'pourrais-tu', 'pourrais tu', 'bonjour', 'salut', 'coucou', 'je veux', 'je voudrais', 'stp merci', 'frère', 'frérot', 'ma sœur',
-    'je mise', 'je parie',
+    'je mise', 'je parie', 'fais', 'fais un', 'fais-moi', 'fais moi', "merci d'avance",
   ],
   pt: [
     'por favor', 'pfv', 'pf', 'pfvr', 'pls', 'obrigado', 'obrigada', 'valeu', 'vlw', 'brigado', 'quando puder', 'quando der', 'quando você puder',
@@ -42,6 +45,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
   es: [
     'por favor', 'porfa', 'porfis', 'plis', 'gracias', 'muchas gracias', 'cuando puedas', 'cuando tengas chance', 'cuando tengas tiempo', 'cuando se pueda',
     'ahorita', 'ahora', 'oye', 'hola', 'compa', 'carnal', 'wey', 'güey', 'puedes', 'podrías', 'podrias', 'me haces el favor de', 'hazme el favor de',
+    'xfa', 'xfavor', 'x favor', 'hazme', 'haz',
   ],
   hi: [
     'please', 'plz', 'bhai', 'yaar', 'bhaiya', 'didi', 'ji', 'jaldi', 'abhi', 'abhi ke abhi', 'jab time mile', 'jab time ho', 'jab free ho', 'dhanyavaad',

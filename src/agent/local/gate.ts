@@ -1,5 +1,6 @@
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
+import { POLITE_REQUESTS } from './reading-words.js';
 import type { Token } from './tokenize.js';
 
 /**
@@ -166,7 +167,7 @@ const QUESTION_WORDS = words('how much many what whats which combien quanto quan
 const FEE_WORDS = words('fee fees charge charges cost costs rate rates frais coût cout taux taxa tarifa comision comisión comissão comissao ada makato gharama charge');
 /** Verbs of receiving, for "how much does X receive" and "X sent me". */
 const RECEIVE = words('receive receives get gets collect recoit reçoit recebe recibe atapata apokee milega milenge matatanggap makukuha');
-const POLITE = ['can you', 'could you', 'would you', 'can u', 'pls can', 'peux tu', 'peux-tu', 'pouvez vous', 'pouvez-vous', 'puedes', 'podrias', 'podrías', 'pode', 'você pode', 'voce pode', 'unaweza', 'naomba', 'kar sakte', 'bhej sakte', 'pwede', 'you fit'];
+const POLITE = POLITE_REQUESTS;
 
 const PAST = words(`
 sent paid transferred gave bought wired staked already yesterday ago earlier
@@ -241,7 +242,7 @@ export type CheckContext = { intent: string };
  */
 const phrasePatterns = new WeakMap<readonly string[], RegExp>();
 
-function hasPhrase(text: string, phrases: readonly string[]): boolean {
+export function hasPhrase(text: string, phrases: readonly string[]): boolean {
   let pattern = phrasePatterns.get(phrases);
   if (!pattern) {
     pattern = new RegExp(`(^|[^\\p{L}])(?:${phrases.map((p) => p.replace(/[-']/g, "[-' ]?")).join('|')})($|[^\\p{L}])`, 'u');

@@ -60,7 +60,8 @@ export function shapesOf(a: Analysis): Shapes {
   a.lemmas.forEach((l, i) => {
     const next = a.tokens[i + 1]?.norm ?? '';
     if (!(YES_WORDS.has(next) || NO_WORDS.has(next))) return;
-    if (l === 'on' || l === 'for') onYesNo++;
+    // Spanish "al" and French "au" ("ponle 100 al No", "mise 500 au Non") put the amount on the side too.
+    if (l === 'on' || l === 'for' || l === 'al' || l === 'au') onYesNo++;
     if (l === 'as' || l === 'is' || l === 'was' || l === 'to') asYesNo++;
   });
   const shapes: Shapes = {

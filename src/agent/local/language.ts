@@ -23,11 +23,11 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'le la les de du des un une au à est que si sur',
   ),
   pt: weights(
-    'recarrega envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe reembolse devolveu',
+    'recarrega envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe reembolse devolveu paga luz contador estorna estorno',
     'para o a os as de do da um uma e é se no na em',
   ),
   es: weights(
-    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió',
+    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor todavia todavía mandes envies envíes pasale pásale recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió',
     'para el la los las de del un una y es si no en a',
   ),
   hi: weights(
@@ -35,7 +35,7 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'ko ka ki ke se do ek',
   ),
   tl: weights(
-    'padala ipadala magpadala pakipadala magkano bayad bayaran magbayad pakibayad load paload pakiload salamat piso hindi wag huwag yung ang lang ako ikaw mga libo daan sige naman po kay kina isang dalawang tatlong limang sandaan sanlibo bukas kahapon kung gawa gumawa ipakita pakita pusta taya pataya singil maningil asawa nanay tatay kuya ate nagpadala pinadala nagbayad binayaran ko mo pa ba',
+    'padala ipadala magpadala pakipadala magkano bayad bayaran magbayad pakibayad load paload pakiload salamat piso hindi wag huwag yung ang lang ako ikaw mga libo daan sige naman po kay kina isang dalawang tatlong limang sandaan sanlibo bukas kahapon kung gawa gumawa ipakita pakita pusta taya pataya singil maningil paki pakisend asawa nanay tatay kuya ate nagpadala pinadala nagbayad binayaran ko mo pa ba',
     'sa ng na si ni',
   ),
 };
@@ -61,8 +61,28 @@ export function wordsOf(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Chunks that are names, not words of a language: @handles, emails, URLs, ids and codes
+ * ("pay_2oPg8IS4tzi08zpnoSS255Bk", "0x52…", "qt_…", "AH1234567"): anything with "@", "/", "_",
+ * or letters and digits glued together. Their letters ("Pg", "IS", "ko", "na") must not vote.
+ */
+const NAME_CHUNK = /[@/_]|www\.|\p{L}\p{N}|\p{N}\p{L}/u;
+
+/** The message's words that can belong to a language: its names and ids left out. */
+function languageWords(text: string): string[] {
+  return wordsOf(
+    text
+      .split(/\s+/)
+      // "5k", "30k", "R450", "N5,000": an amount glued to its scale or currency is no word either.
+      .filter((chunk) => !NAME_CHUNK.test(chunk))
+      .join(' '),
+  );
+}
+
 export function detectLanguage(text: string): Lang {
-  const words = wordsOf(text);
+  const words = languageWords(text);
+  // "¿" and "¡" are written only in Spanish.
+  const spanishMarks = /[¿¡]/.test(text) ? 2 : 0;
   const english = words.filter((w) => ENGLISH.has(w)).length;
   const scores = new Map<Lang, number>();
   for (const lang of LANGS) {
@@ -76,7 +96,7 @@ export function detectLanguage(text: string): Lang {
       const p = table[w];
       if (p) s += p;
     }
-    scores.set(lang, s);
+    scores.set(lang, lang === 'es' ? s + spanishMarks : s);
   }
   let best: Lang = 'en';
   let top = 0;

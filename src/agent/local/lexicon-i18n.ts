@@ -163,6 +163,7 @@ create: banao bana banado
 new: naya nayi
 resolve: resolve
 show: dikhao dikha dikhado batao bata
+load: daal daalo dal dalo dalwa dalwao
 request: maango mango mangwao
 yes: haan haa ha
 no: nahi nai
@@ -181,6 +182,7 @@ bet: pusta taya itaya tumaya pataya ipusta ipataya
 create: gawa gumawa gawin
 new: bago
 show: ipakita pakita
+which: anong alin
 airtime: load paload pakiload loadan
 request: singil maningil singilin
 yes: oo opo
@@ -212,5 +214,9 @@ export function fold(word: string): string {
 /** The English lemma of a word of the given language, or undefined when it has none. */
 export function lemmaIn(lang: Lang, word: string): string | undefined {
   if (lang === 'en') return undefined;
-  return LEMMAS[lang][fold(word)];
+  const w = fold(word);
+  const lemma = LEMMAS[lang][w];
+  // Swahili infinitives are the verb after "ku-": "kuweka", "kununulia", "kulipia" read as "weka", "nunulia", "lipia".
+  if (lemma === undefined && lang === 'sw' && w.startsWith('ku') && w.length > 4) return LEMMAS.sw[w.slice(2)];
+  return lemma;
 }

@@ -111,7 +111,7 @@ export const CANCEL_MARKET_CUES: Cues = [
 ];
 
 export const LIST_MARKETS_CUES: Cues = [
-  ['market', 1], ['markets', 3], ['list', 3], ['show', 2], ['view', 2], ['see', 1], ['display', 2], ['browse', 3], ['any', 1], ['open', 1],
+  ['market', 1], ['markets', 3], ['list', 3], ['show', 2], ['view', 2], ['see', 1], ['display', 2], ['browse', 3], ['any', 1], ['which', 3], ['open', 1],
   ['active', 1], ['live', 1], ['available', 1],
 ];
 

@@ -14,6 +14,7 @@ import { wordTable } from '../../lib/word-table.js';
 const ACTIVITY_NOUNS = new Set([
   'transactions', 'transaction', 'activity', 'activities', 'history', 'historique', 'historial', 'historico', 'extrato', 'movimientos',
   'transacciones', 'transacoes', 'transações', 'transaksyon', 'historia', 'statement', 'mouvements', 'operations', 'opérations',
+  'miamala', 'muamala', 'movimentacoes', 'movimentações', 'releve', 'relevé', 'txns', 'txn',
 ]);
 const ACTIVITY_PHRASES = [
   /\bwhat did i (pay|send|spend|buy)\b/, /\bwhat (have|did) i (paid|sent|spent|bought)\b/, /\bmy (recent |last )?payments\b/, /\bmalipo yangu\b/,
@@ -87,6 +88,7 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
   };
 }
 
+const SEND_LEMMAS = new Set(['send', 'transfer', 'pay', 'give', 'wire', 'remit']);
 const BALANCE_WORDS = new Set(['account', 'compte', 'conta', 'cuenta', 'akaunti', 'wallet', 'pochi', 'paise', 'pesa', 'pera', 'money', 'dinero', 'dinheiro', 'argent', 'kobo', 'owo']);
 const HAVE_WORDS = new Set(['have', 'got', 'left', 'dey', 'remain', 'tenho', 'tengo', 'jai', 'ai', 'niko', 'nina', 'hai', 'hain', 'meron', 'natitira', 'queda', 'sobra', 'reste']);
 
@@ -96,5 +98,7 @@ export function detectBalance(a: Analysis): boolean {
   const norms = a.tokens.map((t) => fold(t.norm));
   const question = norms.some((w) => QUESTION_WORDS.has(w)) || norms.includes('much');
   const market = a.lemmas.some((l) => l === 'market' || l === 'markets');
-  return !market && question && norms.some((w) => BALANCE_WORDS.has(w) || HAVE_WORDS.has(w)) && !norms.some((w) => FEE_WORDS.has(w));
+  // "how I fit send money to person wey no get account?" asks how to send, not what is left.
+  const sending = a.lemmas.some((l) => SEND_LEMMAS.has(l));
+  return !market && !sending && question && norms.some((w) => BALANCE_WORDS.has(w) || HAVE_WORDS.has(w)) && !norms.some((w) => FEE_WORDS.has(w));
 }

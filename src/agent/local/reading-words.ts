@@ -16,7 +16,17 @@ a au aux al pra pro para pa p de do da del du des le les lui el los las um uma u
 ko ke ki ka pe par mein wale wala wali
 kay kina si ng sa
 give
+meu minha mon ma mes mera meri mere yangu wangu cest
 `);
+
+/**
+ * Openers of a request put as a question ("could you send…?", "pouvez-vous envoyer… ?",
+ * "unaweza kutuma…?", "pwede mo bang…?"): with one of them, a final "?" is the request's own mark.
+ */
+export const POLITE_REQUESTS = [
+  'can you', 'could you', 'would you', 'can u', 'could u', 'pls can', 'peux tu', 'peux-tu', 'pouvez vous', 'pouvez-vous', 'pourrais-tu', 'pourrais tu',
+  'puedes', 'podrias', 'podrías', 'pode', 'você pode', 'voce pode', 'consegue', 'unaweza', 'naomba', 'kar sakte', 'bhej sakte', 'pwede', 'you fit',
+];
 
 /** Words that name the role of an argument: the bill's kind, the market, the side. */
 export const ROLE_WORDS = words(`

@@ -1,9 +1,10 @@
 import type { Analysis } from './analysis.js';
 import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
 import type { DraftCall } from './draft.js';
+import { hasPhrase } from './gate.js';
 import { NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
-import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
+import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
 /**
  * Rule 1 of docs/agent.md: act at once only on a complete reading. Given the call the parser
@@ -104,6 +105,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
           if (namesAccount(t, i, argDigits)) placed.add(i);
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         else if (RELATIONS.has(norm) && nextIsRecipient(a, i)) placed.add(i);
+        // Spanish "mi"/"mis" before a noun is "my" ("paga mi luz"); alone ("a mí") it is the writer as object and stays unplaced.
+        else if ((norm === 'mi' || norm === 'mis') && a.lang === 'es' && t[i + 1]?.kind === 'word') placed.add(i);
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
       }
@@ -118,10 +121,13 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   const argIdx = new Set([...placed].filter((i) => ARG_KINDS.has(t[i]!.kind) || t[i]!.kind === 'number'));
   for (let i = 0; i < t.length; i++) {
     const norm = fold(t[i]!.norm);
-    if (t[i]!.kind !== 'word' || !(PURPOSE_MARKERS.has(norm) || PURPOSE_MARKERS.has(a.lemmas[i]!))) continue;
+    // Spanish "pa'" is "para": "envíale 300 pa' los tacos".
+    const cut = norm === 'pa' && elision(t, i + 1);
+    if (t[i]!.kind !== 'word' || !(PURPOSE_MARKERS.has(norm) || PURPOSE_MARKERS.has(a.lemmas[i]!) || cut || copulaPurpose(a, i))) continue;
     if (quoted.has(i)) continue;
+    if (cut) placed.add(i + 1);
     const phrase: number[] = [];
-    let j = i + 1;
+    let j = cut ? i + 2 : i + 1;
     for (; j < t.length; j++) {
       const y = t[j]!;
       if (y.kind === 'punct' && (!HARMLESS_PUNCT.has(y.text) || y.text === ',' || y.text === '.' || y.text === '!')) break;
@@ -154,6 +160,10 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
     if (inner.length && inner.every((j) => argWords.has(fold(t[j]!.norm)))) for (const j of [open, close, ...inner]) placed.add(j);
   }
 
+  // "could you send 250 cedis to @yaw?": the request's own question mark, when it closes the message.
+  const mark = lastUnplaced(t, placed);
+  if (mark !== undefined && t[mark]!.text === '?' && !quoted.has(mark) && politeRequest(a)) placed.add(mark);
+
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };
   const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
@@ -162,6 +172,17 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
     return { kind: 'refuse', reason: 'reversed_direction' };
   }
   return { kind: 'hold', leftover: [...new Set(leftIdx.map((i) => t[i]!.text))].slice(0, 6) };
+}
+
+/** The last token not yet placed, when everything after it is placed (the message's closing mark). */
+function lastUnplaced(t: Analysis['tokens'], placed: ReadonlySet<number>): number | undefined {
+  for (let i = t.length - 1; i >= 0; i--) if (!placed.has(i)) return i;
+  return undefined;
+}
+
+/** The message asks with a polite opener ("can you", "pouvez-vous", "unaweza", "pwede"). */
+function politeRequest(a: Analysis): boolean {
+  return hasPhrase(fold(a.text.toLowerCase()), POLITE_REQUESTS);
 }
 
 /** A money mention covers token i ("200 USD", "5k", "2"): then it is an amount, not part of a market's name. */
@@ -179,7 +200,11 @@ const OUTCOME_WORDS = new Set(['si', 'sim', 'nao', 'oui', 'non', 'ndiyo', 'ndio'
 
 /** Phone and account numbers compare by their last 9 digits (with or without country code). */
 /** Words that name an account or phone number: placed only right before it (./reading-words.ts BILL_WORDS and the number role words). */
-const ACCOUNT_WORDS = new Set([...BILL_WORDS, 'number', 'meter', 'line', 'smartcard', 'decoder']);
+const ACCOUNT_WORDS = new Set([
+  ...BILL_WORDS, 'number', 'meter', 'line', 'smartcard', 'decoder',
+  // "contador 0123…", "compteur n° …", "medidor …", "mita namba …", "numero …": the same roles in the corridor languages.
+  'contador', 'compteur', 'medidor', 'mita', 'namba', 'nambari', 'numero', 'num',
+]);
 const ACCOUNT_PUNCT = new Set([':', '.', '#', '-', '–']);
 /** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …": a copula between the word and its number. */
 const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my']);
@@ -208,7 +233,7 @@ function quotePairs(a: Analysis): [number, number][] {
   const t = a.tokens;
   const pairs: [number, number][] = [];
   for (let i = 0; i < t.length; i++) {
-    if (!QUOTES.has(t[i]!.text)) continue;
+    if (!QUOTES.has(t[i]!.text) || elision(t, i)) continue;
     // An apostrophe glued to a word is not a quote ("Ana's" is one token already).
     const open = t[i]!.text === '«' ? '»' : t[i]!.text;
     let close = t.findIndex((x, j) => j > i && (x.text === open || (open === '"' && x.text === '»')));
@@ -218,6 +243,22 @@ function quotePairs(a: Analysis): [number, number][] {
   }
   return pairs;
 }
+
+/** Portuguese ", é do almoço" / ", é pro aluguel": "it's for …" after a comma, the copula opening the purpose. */
+function copulaPurpose(a: Analysis, i: number): boolean {
+  const t = a.tokens;
+  return a.lang === 'pt' && fold(t[i]!.norm) === 'e' && t[i - 1]?.text === ',' && COPULA_LINKS.has(fold(t[i + 1]?.norm ?? ''));
+}
+const COPULA_LINKS = new Set(['do', 'da', 'dos', 'das', 'pro', 'pra', 'para', 'pelo', 'pela']);
+
+/** "pa' los tacos", "pa'l": an apostrophe glued to the word before it and followed by a space cuts that word short; it opens no quote. */
+function elision(t: Analysis['tokens'], i: number): boolean {
+  const prev = t[i - 1];
+  const next = t[i + 1];
+  return t[i]!.text === "'" && prev?.kind === 'word' && prev.end === t[i]!.start && (next === undefined || next.start > t[i]!.end) && ELIDED.has(fold(prev.norm));
+}
+/** Words people cut short with an apostrophe after them: Spanish "pa'" (para). */
+const ELIDED = new Set(['pa']);
 
 /** Tokens between a pair of quote marks, the marks included. */
 export function quotedIndices(a: Analysis): Set<number> {

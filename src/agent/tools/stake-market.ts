@@ -31,7 +31,8 @@ export const stakeMarket = defineTool({
       },
       gate: (a) => {
         const s = shapesOf(a);
-        return hasLemma(a, ...STAKE_VERBS) || (hasLemma(a, 'put', 'back', 'place', 'go', 'stake') && s.amounts > 0 && (s.marketId || s.marketWord));
+        // "put 500 on No", "coloca 50 no Não do Flamengo": an amount put on a yes or no is a stake even without the word "market".
+        return hasLemma(a, ...STAKE_VERBS) || (hasLemma(a, 'put', 'back', 'place', 'go', 'stake') && s.amounts > 0 && (s.marketId || s.marketWord || s.onYesNo > 0));
       },
       instruction: 'moves_money',
       build: buildStake,

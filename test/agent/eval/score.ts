@@ -83,10 +83,18 @@ export interface Fixtures {
  * `unseen`: messages written after the engine's issue-11 work, without reading its word lists, to
  * measure generalisation; the engine may be fixed for the general gaps they show, never per sentence.
  */
-export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant';
-const SET_FILES: Record<EvalSetName, string> = { dev: 'cases.json', 'held-out': 'held-out.json', unseen: 'unseen.json', fresh: 'fresh.json', merchant: 'merchant.json' };
+export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant' | 'corridor' | 'corridor-2';
+const SET_FILES: Record<EvalSetName, string> = {
+  dev: 'cases.json',
+  'held-out': 'held-out.json',
+  unseen: 'unseen.json',
+  fresh: 'fresh.json',
+  merchant: 'merchant.json',
+  corridor: 'corridor.json',
+  'corridor-2': 'corridor-2.json',
+};
 /** Sets whose every message is sent as `{message}` (acts at once): held and served are scored apart. */
-export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh']);
+export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh', 'corridor', 'corridor-2']);
 
 export function loadCases(set: EvalSetName): EvalCase[] {
   return JSON.parse(readFileSync(path.join(EVAL_DIR, SET_FILES[set]), 'utf8')) as EvalCase[];
@@ -229,6 +237,13 @@ function executedArgs(action: Observed['action'], r: Body, body: Body, _billers:
     case 'quote':
     case 'activity':
       return { result: r, reply: body.reply };
+    // Done at once (the corridor sets): the payment's own fields, its id and what this call moved.
+    case 'refund':
+      return { payment_id: r.id, amount: r.refund?.amount };
+    case 'capture':
+      return { payment_id: r.id, amount: r.captured_now };
+    case 'void':
+      return { payment_id: r.id };
     default:
       return {};
   }
@@ -402,7 +417,7 @@ const ratio = (n: number, d: number) => (d === 0 ? 1 : n / d);
 export function summarize(results: CaseResult[]): EvalReport {
   const withArgs = results.filter((r) => r.actionOk && r.expected !== 'none');
   const perSet: EvalReport['perSet'] = {};
-  for (const set of ['dev', 'held-out', 'unseen', 'fresh'] as const) {
+  for (const set of ['dev', 'held-out', 'unseen', 'fresh', 'corridor', 'corridor-2'] as const) {
     const rs = results.filter((r) => r.set === set);
     if (rs.length) perSet[set] = { total: rs.length, actionAccuracy: ratio(rs.filter((r) => r.actionOk).length, rs.length), fullAccuracy: ratio(rs.filter((r) => r.actionOk && r.argsOk).length, rs.length) };
   }
