@@ -115,17 +115,23 @@ describe('the outbox remembers endpoints, and every change reaches it', () => {
     expect(await b.sendsTo('acct_2')).toEqual(['https://two.example/hook']);
   });
 
-  it('a change answers only once another instance, whose channel lags, has dropped the account', async () => {
+  /** Two instances on lagging channels; `a` made an endpoint at `url` and `b` serves it from memory. */
+  async function twoWithEndpoint(url: string) {
     const pa = delayedProcess(inner);
     const pb = delayedProcess(inner);
     pa.conn.held = false;
     pb.conn.held = false;
     const a = await instance(pa.store, 1_000);
     const b = await instance(pb.store, 1_000);
-    const created = await a.endpoints.create('acct_1', { url: 'https://one.example/hook' });
+    const created = await a.endpoints.create('acct_1', { url });
     if (!created.ok) throw new Error(created.message);
     await new Promise((r) => setTimeout(r, 1_200)); // past the start: b serves from memory
-    expect(await b.sendsTo('acct_1')).toEqual(['https://one.example/hook']);
+    expect(await b.sendsTo('acct_1')).toEqual([url]);
+    return { pa, pb, a, b, created };
+  }
+
+  it('a change answers only once another instance, whose channel lags, has dropped the account', async () => {
+    const { pb, a, b, created } = await twoWithEndpoint('https://one.example/hook');
     pb.conn.held = true; // b's process is starved
     let answered = false;
     const updating = a.endpoints.update('acct_1', created.endpoint.id, { url: 'https://two.example/hook' }).then(() => (answered = true));
@@ -138,16 +144,7 @@ describe('the outbox remembers endpoints, and every change reaches it', () => {
   });
 
   it('a 410 Gone that disables an endpoint answers only once another instance, whose channel lags, has dropped it (as an API write does)', async () => {
-    const pa = delayedProcess(inner);
-    const pb = delayedProcess(inner);
-    pa.conn.held = false;
-    pb.conn.held = false;
-    const a = await instance(pa.store, 1_000);
-    const b = await instance(pb.store, 1_000);
-    const created = await a.endpoints.create('acct_1', { url: 'https://gone.example/hook' });
-    if (!created.ok) throw new Error(created.message);
-    await new Promise((r) => setTimeout(r, 1_200)); // past the start: b serves from memory
-    expect(await b.sendsTo('acct_1')).toEqual(['https://gone.example/hook']);
+    const { pa, pb, a, b, created } = await twoWithEndpoint('https://gone.example/hook');
     const [delivery] = await inner.table(WebhookDeliveries).findMany({ endpointId: created.endpoint.id, status: 'pending' });
     if (!delivery) throw new Error('no pending delivery to the endpoint');
     const signing = { signingSecrets: async () => ['whsec_test'] } as unknown as WebhookSecretsService;
