@@ -28,10 +28,12 @@ interface IdempotencyRecord {
 const IdempotencyKeys = defineTable<IdempotencyRecord>({ name: 'idempotency_keys' });
 
 /**
- * Allowed transitions (DESIGN.md 5 and 10). Terminal states never change, except that money
- * given back in full turns `settled` into `refunded` (docs/refunds.md).
+ * Allowed transitions (DESIGN.md 5 and 10): the payment's state machine, the one table every
+ * status change is checked against (`transition` and `transitionIn`; docs/architecture.md shows
+ * it). Terminal states never change, except that money given back in full turns `settled` into
+ * `refunded` (docs/refunds.md).
  */
-const TRANSITIONS: Record<PaymentStatus, PaymentStatus[]> = {
+export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   pending: ['processing', 'expired', 'canceled', 'authorized'],
   processing: ['settled', 'failed', 'pending'],
   settled: ['refunded'],
@@ -44,6 +46,10 @@ const TRANSITIONS: Record<PaymentStatus, PaymentStatus[]> = {
   captured: ['refunded'],
   voided: [],
 };
+
+function assertTransition(from: PaymentStatus, to: PaymentStatus): void {
+  if (!TRANSITIONS[from].includes(to)) throw new Error(`illegal payment transition ${from} -> ${to}`);
+}
 
 /** Called inside the transaction that changes a payment's status (webhook outbox hooks in here). */
 export type TransitionListener = (tx: Tx, before: Payment, after: Payment) => Promise<void>;
@@ -304,7 +310,7 @@ export class PaymentsService {
     to: PaymentStatus,
     patch: TransitionPatch = {},
   ): Promise<Payment | undefined> {
-    if (!TRANSITIONS[from].includes(to)) throw new Error(`illegal payment transition ${from} -> ${to}`);
+    assertTransition(from, to);
     return this.store.transaction(async (tx) => this.transitionIn(tx, id, from, to, patch));
   }
 
@@ -315,6 +321,8 @@ export class PaymentsService {
     to: PaymentStatus,
     patch: TransitionPatch = {},
   ): Promise<Payment | undefined> {
+    // The same table whoever opened the transaction (settlement, deposits, refunds, manual capture).
+    assertTransition(from, to);
     // The compare-and-set gives the row before with the row after: no read first (issue 23).
     const changed = await tx.table(Payments).updateWithBefore(id, { ...patch, status: to, updatedAt: nowIso() }, { status: from });
     if (!changed) return undefined;
