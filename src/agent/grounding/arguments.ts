@@ -93,8 +93,12 @@ export function groundArguments(call: ToolCall, own: OwnReading, ctx: GroundingC
       if ('amount' in call.input && call.input.amount !== undefined) money(out, own, call.input.amount, call.input.currency, '', []);
       break;
     }
-    default:
-      break;
+    // A money-moving tool with no rule here yet (a new tool file): nothing of it counts as the
+    // person's own words, so it is refused as not grounded rather than acting on the engine's choice.
+    default: {
+      const args = Object.keys((call as { input: object }).input ?? {});
+      out.missing.push(...(args.length ? args : ['arguments']));
+    }
   }
   return out;
 }
