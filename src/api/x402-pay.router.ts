@@ -142,11 +142,12 @@ export function x402PayRouter(deps: Core): Router {
     const view = await deps.checkoutSessions.viewOf(p, { deposit: false, receipt: false });
     const payTo = view.payTo as Address | undefined;
     // The session's terms name its mode's chain (docs/test-mode.md).
-    const port = deps.forMode(p.livemode !== false).x402Port;
+    const port = deps.forMode(view.livemode).x402Port;
     if (!payTo) return refuse(res, SettleReason.notFound, `No such payment: ${id}`);
     const url = x402UrlFor(deps.config.PUBLIC_URL, id);
     const description = `${view.merchantName}: ${view.description || `payment ${id}`} (${view.stablecoinAmount} ${view.tokenSymbol})`;
-    const requirements = p.status === 'pending' ? sessionRequirements(port, { payTo, amount: BigInt(p.stablecoinAmount), expiresAt: p.expiresAt }) : undefined;
+    // The requirements are the view's: its amount in base units and its expiry, while it can be paid.
+    const requirements = view.status === 'pending' ? sessionRequirements(port, { payTo, amount: BigInt(view.stablecoinBaseUnits), expiresAt: view.expiresAt }) : undefined;
     const ask = (error: string, extra: Record<string, unknown> = {}) => {
       const message = paymentRequired(url, description, requirements ? [requirements] : [], error, sessionExtensions(p));
       res.set('PAYMENT-REQUIRED', encodeHeader(message));

@@ -12,9 +12,9 @@ import { ASSETS, checkoutPage, notFoundPage, type AppWalletModel, type ReceiptMo
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
-/** The network the page pays on (CHAIN_NAME / CHAIN_EXPLORER_URL override the defaults). */
-export function checkoutNetwork(deps: Pick<Core, 'forMode'>, p?: { livemode?: boolean }): NetworkInfo {
-  return deps.forMode(p?.livemode !== false).wallets.network;
+/** The network the session pays on, as its view names it (CHAIN_NAME / CHAIN_EXPLORER_URL override the defaults). */
+function viewNetwork(v: CheckoutSessionView): NetworkInfo {
+  return { chainId: v.chainId, name: v.networkName, ...(v.explorerUrl ? { explorerUrl: v.explorerUrl } : {}) };
 }
 
 /** "1 USDC = 129.25 KES": the rate locked at creation (units of the currency per stablecoin). */
@@ -91,7 +91,7 @@ export function checkoutPageRouter(deps: Core): Router {
       res.status(404).type('html').send(notFoundPage(id));
       return;
     }
-    const network = checkoutNetwork(deps, v);
+    const network = viewNetwork(v);
     const payable = v.status === 'pending';
     const paid = v.status === 'settled' || v.status === 'refunded' || v.status === 'captured';
     const units = BigInt(v.stablecoinBaseUnits);

@@ -1,6 +1,6 @@
 import { formatUnits } from 'viem';
 import { z } from 'zod';
-import type { ChainService } from '../chain/chain.js';
+import type { ChainPort } from '../chain/chain-port.js';
 import type { FxService } from '../fx/rates.js';
 import type { Account } from '../accounts/accounts.js';
 
@@ -15,7 +15,7 @@ export const WalletSummary = z.object({
 export type WalletSummary = z.infer<typeof WalletSummary>;
 
 /** The account's custodial wallet: address, stablecoin balance and its value in local currency. */
-export async function walletSummary(chain: ChainService, fx: FxService, account: Account): Promise<WalletSummary> {
+export async function walletSummary(chain: Pick<ChainPort, 'custodialAddress' | 'balanceOf' | 'decimals'>, fx: FxService, account: Account): Promise<WalletSummary> {
   const address = chain.custodialAddress(account.walletIndex);
   const balance = await chain.balanceOf(address);
   const local = fx.fromStablecoin(balance, account.localCurrency);

@@ -36,7 +36,7 @@ function transfer(r: Rec, lang: Lang): string | undefined {
   const f = pick(r, ['status', 'amount_text', 'recipient', 'recipient_amount_text', 'stablecoin_amount_base_units', 'fee_base_units', 'currency', 'recipient_currency', 'rate', 'source_rate']);
   if (!f) return undefined;
   const tx = str(r.tx_hash);
-  // The rate exactly as the summary states it (money-tools.ts rateClause).
+  // The rate exactly as the summary states it (tools/send-transfer.ts rateClause).
   let rate = '';
   if (f.currency !== f.recipient_currency) rate = `1 ${f.currency} = ${f.rate} ${f.recipient_currency} (${f.source_rate} ${f.currency}/USDC)`;
   else if (f.currency !== 'USDC') rate = `${f.source_rate} ${f.currency}/USDC`;

@@ -17,7 +17,7 @@ import { voidPayment } from './void-payment.js';
 /**
  * THE list of the agent's tools, in the order the model, MCP clients and the docs see them.
  * Everything else is generated from it: the tool names and input types (tool-inputs.ts), the
- * actions (tools.ts), the executors (handlers.ts), the catalogue and the docs table
+ * actions (tool-calls.ts), the executors (handlers.ts), the catalogue and the docs table
  * (tool-catalogue.ts), the Claude engine's prompt and tool definitions, the MCP tool list, and
  * the local engine's parser (local/index.ts: each tool's `local` intent). A new tool is one file
  * in this folder and one line here (docs/architecture.md).
