@@ -20,6 +20,15 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+function allFiles(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) allFiles(full, out);
+    else if (e.isFile() && /\.(ts|mts|cts|tsx|js|mjs|css|sql|html)$/.test(e.name)) out.push(full);
+  }
+  return out;
+}
+
 describe('file names under src/', () => {
   it('no two files share a basename (index.ts excepted)', () => {
     const byName = new Map<string, string[]>();
@@ -35,9 +44,10 @@ describe('file names under src/', () => {
     expect(repeated, `file names used more than once under src/ (rename one so each says what it holds):\n${repeated.join('\n')}`).toEqual([]);
   });
 
-  // Issue 22, point 2: small modules. Generated artifacts (src/chain/artifacts) are exempt.
+  // Issue 22, point 2: small modules. Generated artifacts (src/chain/artifacts) are exempt. The
+  // browser scripts, styles and migrations under src/ count too (checkout.js is a payment door).
   it('no file above 400 lines, except generated artifacts', () => {
-    const long = sourceFiles(SRC)
+    const long = allFiles(SRC)
       .filter((f) => !f.split(path.sep).includes('artifacts'))
       .map((f) => [path.relative(SRC, f), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const)
       .filter(([, lines]) => lines > 400)
