@@ -323,7 +323,11 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     const pingSeq = await measure('baseline: GET /api/v1/ping', 200, 1, () => ping());
     const pingConc = await measure('baseline: GET /api/v1/ping', 1000, concurrency, () => ping());
     const bareSeq = await measure('baseline: bare custodial move + receipt', Math.min(20, sequentialTurns), 1, () => bareMove());
+    // Relayer transactions per call at `concurrency` in flight: how many moves share one (the batch relay's group commit).
+    const relayerTxs = () => chain.publicClient.getTransactionCount({ address: chain.relayerAddress });
+    const txs0 = await relayerTxs();
     const bareConc = await measure('baseline: bare custodial move + receipt', turns, concurrency, () => bareMove());
+    const bareTxs = (await relayerTxs()) - txs0;
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the full turns only (service and bench share this process).
     const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
     if (profiler) {
@@ -332,7 +336,9 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       await profiler.post('Profiler.start');
     }
     const seq = await fullTurns('full turn: POST /api/agent/settle (transfer)', sequentialTurns, 1);
+    const txs1 = await relayerTxs();
     const conc = await fullTurns('full turn: POST /api/agent/settle (transfer)', turns, concurrency);
+    const turnTxs = (await relayerTxs()) - txs1;
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
       const file = path.join(process.env.BENCH_CPU_PROF!, `agent-${Date.now()}.cpuprofile`);
@@ -364,6 +370,7 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       `agent: full transfer turns/s at ${concurrency} in flight = ${result.turnVsBareMoveRatio} x bare custodial moves/s (a turn makes one on-chain move: principal and fee together); ` +
         `sequential turn p50 = ${result.turnVsPingLatencyRatio} x the ping p50.`,
     );
+    print(`agent: relayer transactions at ${concurrency} in flight: ${bareTxs} for ${turns} bare moves, ${turnTxs} for ${turns} turns.`);
     return result;
   } finally {
     await svc.close();

@@ -14,6 +14,7 @@ import type { AuthCaptureDeployment, ChainService, RelayerCallPort } from './cha
 import { relayerCalls } from './relayer-call.js';
 import { signAsCustodial, signCustodialAuthorization, type CustodialContext } from './custodial.js';
 import { revertReason } from './node-errors.js';
+import type { BatchRelay } from './relay-batches.js';
 import { faucet } from './faucet.js';
 import { findTransfersTo, signDepositAuthorization, type TokenTransfer } from './deposit-addresses.js';
 import { DEPOSIT_PATH } from './wallet-secrets.js';
@@ -50,8 +51,8 @@ export interface ServiceParts {
   /** The token has `transferWithAuthorizations` (boot.ts asks it once). */
   batchTransfers: boolean;
   authCapture?: AuthCaptureDeployment;
-  /** The batch relay's address when it is on the chain (relay-batches.ts): settlements arriving together share a transaction. */
-  batchRelay?: Address | undefined;
+  /** The batch relay when it is on the chain (relay-batches.ts): settlements (and, version 2, agent transfers with their fee) arriving together share a transaction. */
+  batchRelay?: BatchRelay | undefined;
 }
 
 export class ChainServiceImpl implements ChainService {

@@ -13,8 +13,8 @@
  *   or the chain could not be asked; relaying the same authorization again is safe;
  * - `failed(reason)`: the chain says nothing moved.
  * A settlement grouped with others through the batch relay (submit.ts) is settled only by its
- * own AuthorizationUsed log in that transaction's receipt; one the batch did not carry is sent
- * again alone. Callers map these to their own records and never interpret the chain's reasons themselves;
+ * own AuthorizationUsed log in that transaction's receipt (a transfer with its fee: by both
+ * logs); one the batch did not carry is sent again alone. Callers map these to their own records and never interpret the chain's reasons themselves;
  * the failure reasons are the one vocabulary of src/lib/payment-reasons.ts.
  *
  * The same function and outcome carry the other kind of move, a relayer contract call
@@ -107,7 +107,10 @@ async function relayTransfers(chain: RelayChain, auth: TransferAuthorization, si
     if (sent.batched) {
       // Sent with other settlements through the batch relay, each on its own: only this
       // authorization's own AuthorizationUsed log in the receipt says its money moved.
-      if (receipt.status === 'success' && receipt.used?.includes(authorizationKey(auth.from, auth.nonce))) return { status: 'settled', txHash: sent.txHash };
+      // A member of several authorizations (a transfer and its fee, all or none) needs every one's log.
+      const used = receipt.status === 'success' ? receipt.used : undefined;
+      const all = [auth, ...(opts.batchWith ?? []).map((b) => b.auth)];
+      if (used && all.every((a) => used.includes(authorizationKey(a.from, a.nonce)))) return { status: 'settled', txHash: sent.txHash };
       // Refused inside the batch (or the whole batch reverted): nothing of it moved there. Sent
       // again alone, whose own checks and simulation give the truthful outcome (a used
       // authorization is found, a refused one names its reason, a good one settles).

@@ -10,7 +10,10 @@
  * Single authorizations are group-committed (send-groups.ts) when the batch relay is on the
  * chain: while one transaction is being sent, the next ones collect and leave together through
  * the batch relay (relay-batches.ts), each on its own; the answer says `batched`, and relay.ts
- * reads each one's outcome from the receipt's own AuthorizationUsed log.
+ * reads each one's outcome from the receipt's own AuthorizationUsed log. With version 2 of the
+ * relay (`pairs`) several authorizations (an agent transfer and its fee) join a group too, as one
+ * member whose call is the token's all-or-none `transferWithAuthorizations`: it moves all or
+ * none and fails alone; relay.ts calls it settled only when every one of its logs is there.
  */
 import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { fail } from '../lib/results.js';
@@ -21,7 +24,7 @@ import { authorizationState, isKnownTransaction, type NodeClient } from './node-
 import type { SignedAuthorization } from './chain-port.js';
 import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
 import { encodeBatch } from './submit-batch.js';
-import { authorizationKey, encodeRelay, usedAuthorizations } from './relay-batches.js';
+import { authorizationKey, encodeRelay, usedAuthorizations, type BatchRelay } from './relay-batches.js';
 import { SendGroups } from './send-groups.js';
 import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
 import { encodeTransfer, type TransferVerifier } from './verify-authorization.js';
@@ -36,14 +39,16 @@ export interface SubmitContext {
   tokenAddress: Address;
   verifier: TransferVerifier;
   sender: RelayerSender;
-  /** The batch relay's address when it is on this chain (relay-batches.ts); else one transaction per settlement. */
-  batchRelay?: Address | undefined;
+  /** The batch relay when it is on this chain (relay-batches.ts); else one transaction per settlement. */
+  batchRelay?: BatchRelay | undefined;
 }
 
-/** One single authorization ready to send: its own calldata and simulated gas. */
+/** One group member ready to send (one authorization, or several all or none): its own calldata and simulated gas. */
 interface Ready {
   key: string;
   auth: TransferAuthorization;
+  /** How many authorizations its call moves. */
+  moves: number;
   data: Hex;
   gas: bigint;
   record: SubmitOptions['recordWithJournal'];
@@ -92,7 +97,7 @@ export class TransferSubmitter {
       const receipt = await ctx.publicClient.getTransactionReceipt({ hash: previous }).catch(() => undefined);
       const batched = this.batchTxs.has(previous.toLowerCase());
       // A batch that succeeded without this member (the token refused it inside) does not carry it.
-      if (receipt?.status === 'success' && (!batched || usedAuthorizations(receipt.logs, ctx.tokenAddress).includes(authorizationKey(auth.from, auth.nonce)))) {
+      if (receipt?.status === 'success' && (!batched || carries(usedAuthorizations(receipt.logs, ctx.tokenAddress), items))) {
         return batched ? { ok: true, txHash: previous, batched: true } : { ok: true, txHash: previous };
       }
       if (!receipt && (await isKnownTransaction(ctx.publicClient, previous))) return batched ? { ok: true, txHash: previous, batched: true } : { ok: true, txHash: previous };
@@ -114,7 +119,9 @@ export class TransferSubmitter {
         return fail(reasonFromRevert(message), `simulation failed: ${message}`);
       }
     }
-    if (items.length === 1 && ctx.batchRelay && !opts.alone) return this.groups.submit({ key, auth, data, gas, record: opts.recordWithJournal });
+    // Several authorizations join a group only through a relay that forwards their all-or-none call.
+    const groupable = ctx.batchRelay && !opts.alone && (items.length === 1 || ctx.batchRelay.pairs);
+    if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal });
     return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length);
   }
 
@@ -123,7 +130,7 @@ export class TransferSubmitter {
     const { ctx } = this;
     const first = group[0]!;
     if (group.length === 1 || !ctx.batchRelay) {
-      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, 1);
+      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, first.moves);
     }
     // Each member's own simulated gas, less the transaction base it no longer pays on its own.
     const gas = group.reduce((sum, r) => sum + r.gas - TX_BASE_GAS + BATCH_GAS_PER_ITEM, TX_BASE_GAS);
@@ -133,7 +140,8 @@ export class TransferSubmitter {
     // (on PostgreSQL the batch's commit grew with its size). Unrecorded, each member records
     // its hash in a commit of its own while the receipt is awaited (`onSent`, relay.ts), all
     // of them at once; the journal entry itself is still durable before the broadcast.
-    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay, data, gas: withHeadroom(gas) }, undefined, group.length);
+    const moves = group.reduce((n, m) => n + m.moves, 0);
+    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves);
     return r.ok ? { ...r, batched: true } : r;
   }
 
@@ -230,4 +238,9 @@ export class TransferSubmitter {
     }
     this.sent.set(key, txHash);
   }
+}
+
+/** The receipt's used authorizations carry every one of `items` (a batched member moved only then). */
+function carries(used: readonly string[], items: readonly SignedAuthorization[]): boolean {
+  return items.every((i) => used.includes(authorizationKey(i.auth.from, i.auth.nonce)));
 }

@@ -9,11 +9,16 @@ import { usdc } from '../helpers/money.js';
 export async function transferTurnWorld(handle: string): Promise<{ svc: TestService; sender: Merchant }> {
   const svc = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
   const recipient = await createMerchant(svc.api, 'Amina');
-  const sender = await createMerchant(svc.api, 'Wanjiru');
-  await svc.deps.accounts.update(sender.accountId, { country: 'KE', localCurrency: 'KES' });
   await svc.deps.accounts.update(recipient.accountId, { country: 'NG', localCurrency: 'NGN', telegramUsername: handle });
+  return { svc, sender: await kenyanSender(svc, 'Wanjiru') };
+}
+
+/** Another funded Kenyan sender in the same world (100 USDC in its custodial wallet). */
+export async function kenyanSender(svc: TestService, name: string): Promise<Merchant> {
+  const sender = await createMerchant(svc.api, name);
+  await svc.deps.accounts.update(sender.accountId, { country: 'KE', localCurrency: 'KES' });
   const a = (await svc.deps.accounts.get(sender.accountId))!;
   const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(a.walletIndex), usdc('100'), { nativeAmount: 0n });
   if (!funded.ok) throw new Error(funded.message);
-  return { svc, sender };
+  return sender;
 }

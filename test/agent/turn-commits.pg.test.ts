@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Merchant, type TestService } from '../helpers/service.js';
-import { transferTurnWorld } from './transfer-turn-world.js';
+import { kenyanSender, transferTurnWorld } from './transfer-turn-world.js';
+import { concurrentTurns } from './concurrent-turns.js';
 import { statementCounter } from '../helpers/pg-statements.js';
 
 let svc: TestService;
@@ -43,6 +44,16 @@ describe('one agent transfer turn on PostgreSQL', () => {
     expect(reads).toMatchObject({ accounts: 2, spend_policies: 2, policy_breakers: 1 });
     // The key's mode comes from the door; only the door's key cache may look the key up (on a slow machine).
     expect(reads.api_keys ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('turns at once share relayer transactions (the pair joins the batch relay), each fee exact in its answer, its record and its transaction', async () => {
+    // Turns of one wallet wait for each other's hold on PostgreSQL (its row lock), so 12 senders.
+    const n = 12;
+    const senders = [sender, ...(await Promise.all(Array.from({ length: n - 1 }, (_, i) => kenyanSender(svc, `Sender ${i}`))))];
+    const txs = await concurrentTurns(svc, senders, 'amina_turns_pg', n);
+    // eslint-disable-next-line no-console
+    console.log(`${n} concurrent agent transfer turns (PostgreSQL): ${txs} relayer transactions`);
+    expect(txs).toBeLessThan(n);
   });
 });
 

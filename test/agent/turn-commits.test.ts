@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Merchant, type TestService } from '../helpers/service.js';
 import { transferTurnWorld } from './transfer-turn-world.js';
+import { concurrentTurns } from './concurrent-turns.js';
 
 let svc: TestService;
 let sender: Merchant;
@@ -60,6 +61,14 @@ describe('one agent transfer turn (embedded store)', () => {
     expect(chainCalls.filter((c) => c.startsWith('submit'))).toEqual(['submitTransfers(2)']);
     expect(commits).toBeLessThanOrEqual(MAX_COMMITS);
     expect(chainCalls.length).toBeLessThanOrEqual(MAX_CHAIN_CALLS);
+  });
+
+  it('turns at once share relayer transactions (the pair joins the batch relay), each fee exact in its answer, its record and its transaction', async () => {
+    const n = 12;
+    const txs = await concurrentTurns(svc, [sender], 'amina_turns', n);
+    // eslint-disable-next-line no-console
+    console.log(`${n} concurrent agent transfer turns (embedded store): ${txs} relayer transactions`);
+    expect(txs).toBeLessThan(n);
   });
 });
 

@@ -68,6 +68,35 @@ describe('relayOnce through grouped sends', () => {
   });
 });
 
+describe('a transfer and its fee as one batched member (issue 23, seventh round)', () => {
+  it('is settled only when the receipt has both authorizations\' logs; with the principal\'s alone it is sent again, pair and all', async () => {
+    const fees = '0x000000000000000000000000000000000000540a' as Address;
+    /** A batch-relay receipt naming the principal but not its fee: the pair is not known to have moved there. */
+    class HalfLogged extends FakeChain {
+      override submitTransfers(items: Parameters<FakeChain['submitTransfers']>[0], opts?: Parameters<FakeChain['submitTransfers']>[1]) {
+        if (items.length < 2 || opts?.alone) return super.submitTransfers(items, opts);
+        const txHash = `0x${'ab'.repeat(32)}` as const;
+        this.sent.push(txHash);
+        this.usedIn.set(txHash, [`${items[0]!.auth.from.toLowerCase()}:${items[0]!.auth.nonce.toLowerCase()}`]);
+        this.receipts.set(txHash, 'success'); // the relay's transaction itself did not revert
+        return Promise.resolve({ ok: true as const, txHash, batched: true as const });
+      }
+    }
+    const chain = new HalfLogged();
+    chain.fund(chain.custodialAddress(8), 1_000n);
+    const principal = await sign(chain, 8, 900n, 'pair');
+    const fee = await chain.signCustodialAuthorization({ fromIndex: 8, to: fees, value: 100n, nonce: chain.nonceFor('unit-fee', 'pair') });
+    if (!fee.ok) throw new Error('could not sign');
+    const out = await relayOnce(chain, principal.auth, principal.signature, { batchWith: [{ auth: fee.auth, signature: fee.signature }] });
+    // Settled by the pair's own transaction sent alone, not by the batch that named one half.
+    expect(out.status).toBe('settled');
+    expect(chain.sent).toHaveLength(2);
+    expect(out).toEqual({ status: 'settled', txHash: chain.sent[1] });
+    expect(chain.balance(shop)).toBe(900n);
+    expect(chain.balance(fees)).toBe(100n);
+  });
+});
+
 describe('SendGroups', () => {
   it('sends at once when idle, then everything that arrived while in flight as one group', async () => {
     const groups: number[][] = [];

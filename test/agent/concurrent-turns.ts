@@ -1,0 +1,43 @@
+import { parseEventLogs, type Hex } from 'viem';
+import { expect } from 'vitest';
+import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
+import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
+import { call, type Merchant, type TestService } from '../helpers/service.js';
+
+/**
+ * `n` agent transfer turns at once over real HTTP, from `senders` in turn (turn-commits.test.ts and its
+ * PostgreSQL twin): each principal and its fee move together, all or none, and the turns that
+ * arrive while a relayer transaction is being sent share the next one through the batch relay
+ * (issue 23, point 3). Checks every turn settled with its exact fee, in its answer, its stored
+ * transfer (what the activity lists) and its transaction's logs; returns how many relayer
+ * transactions they took.
+ */
+export async function concurrentTurns(svc: TestService, senders: readonly Merchant[], handle: string, n: number): Promise<number> {
+  const { chain, transfers } = svc.deps;
+  const feeWallet = chain.custodialAddress(FEE_WALLET_INDEX);
+  const relayerTxs = () => chain.publicClient.getTransactionCount({ address: chain.relayerAddress });
+  const feesBefore = await chain.balanceOf(feeWallet);
+  const before = await relayerTxs();
+  const answers = await Promise.all(
+    Array.from({ length: n }, (_, i) => call(`${svc.api}/agent/settle`, { key: senders[i % senders.length]!.key, body: { message: `send 500 KES to @${handle}` } })),
+  );
+  const txs = (await relayerTxs()) - before;
+  let fees = 0n;
+  const history = (await Promise.all(senders.map((s) => transfers!.history(s.accountId, { limit: 1_000 })))).flat();
+  for (const r of answers) {
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.transfer).toMatchObject({ status: 'settled', fee_status: 'settled' });
+    const id = (r.body.transfer as { id: string }).id;
+    const t = history.find((h) => h.id === id)!;
+    expect(t).toMatchObject({ status: 'settled', feeStatus: 'settled', feeTxHash: t.txHash });
+    expect(BigInt(t.fee)).toBeGreaterThan(0n);
+    // Its transaction moved this transfer's principal and its exact fee from the sender's wallet.
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: t.txHash as Hex });
+    const moves = parseEventLogs({ abi: stablecoinAbi, eventName: 'Transfer', logs: receipt.logs }).map((l) => `${l.args.from}>${l.args.to}:${l.args.value}`);
+    expect(moves).toContain(`${t.fromAddress}>${feeWallet}:${t.fee}`);
+    expect(moves).toContain(`${t.fromAddress}>${t.toAddress}:${t.stablecoinAmount}`);
+    fees += BigInt(t.fee);
+  }
+  expect((await chain.balanceOf(feeWallet)) - feesBefore).toBe(fees);
+  return txs;
+}
