@@ -2,7 +2,8 @@
  * Issue 24, section 2: the person's own histories keep the modes apart. On the embedded chain
  * both modes share, a test key's transfer (confirmed by the person) is test mode's; Telegram's
  * /history and the app's chat ("show my activity", list_activity), the person's live doors,
- * list the live transfer only, while the test key's own connection lists the test one only.
+ * list the live transfer only, while the test key's own connection lists the test one only. The
+ * recipient's Telegram notice says a test key's transfer is test money.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type TestService } from '../helpers/service.js';
@@ -10,6 +11,7 @@ import { newAccount } from '../helpers/money.js';
 import type { TgUser } from '../bridges/telegram-fake.js';
 import { startPolicyWorld, type PolicyWorld } from '../policies/policy-world.js';
 
+const KOFI = 951235;
 let world: PolicyWorld;
 let svc: TestService;
 
@@ -17,7 +19,7 @@ beforeAll(async () => {
   world = await startPolicyWorld();
   ({ svc } = world);
   const a = await newAccount(svc, { name: 'Kofi', country: 'NG' });
-  await svc.deps.accounts.update(a.id, { telegramUsername: 'kofi_hist' });
+  await svc.deps.accounts.update(a.id, { telegramUsername: 'kofi_hist', telegramUserId: String(KOFI) });
 });
 afterAll(async () => {
   await world?.stop();
@@ -45,6 +47,14 @@ describe("the person's histories per mode", () => {
       expect(row!.livemode !== false).toBe(mode === 'live');
       sent[mode] = row!.id;
     }
+
+    // The recipient on Telegram: told of the live transfer as money received, of the test one as test money.
+    const told = async (amount: string) =>
+      String((await world.fake.waitFor('sendMessage', (c) => Number(c.body.chat_id) === KOFI && String(c.body.text).includes(amount))).body.text);
+    expect(await told('1.25')).toMatch(/^💸 You received/);
+    const testNote = await told('3.75');
+    expect(testNote).toContain('Test mode');
+    expect(testNote).not.toMatch(/You received/);
 
     // Telegram: the same person, signed in to the bot.
     const user: TgUser = { id: 951234, first_name: 'Hist', username: 'hist_px' };
