@@ -11,7 +11,7 @@ import type { ChainService } from '../chain/chain.js';
 import { FxService, loadFxTable } from '../fx/rates.js';
 import { AccountsService } from '../accounts/accounts.js';
 import { KeysService } from '../keys/keys.js';
-import { backfillLivemode } from './livemode-backfill.js';
+import { backfillDepositModes, backfillLivemode } from './livemode-backfill.js';
 import { PaymentsService } from '../payments/payments.js';
 import { createWebhooks } from '../webhooks/webhooks.js';
 import { WebhookEndpointsService } from '../webhooks/endpoints.js';
@@ -81,6 +81,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   phase('store');
   // Records from before test mode are live (docs/test-mode.md); PostgreSQL did it in migration 0015.
   await backfillLivemode(store);
+  await backfillDepositModes(store);
 
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, { currencyForCountry: (c) => fx.currencyForCountry(c) });

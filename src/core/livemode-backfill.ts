@@ -11,6 +11,7 @@ import { Payments } from '../payments/payments.js';
 import { Refunds } from '../refunds/refunds.js';
 import { WebhookDeliveries, WebhookEndpoints, WebhookEvents } from '../webhooks/outbox.js';
 import { PendingActions } from '../pending-actions/pending-actions.js';
+import { Deposits } from '../settlement/deposit-records.js';
 
 /** One-time data migrations done (id: the migration's name). */
 export interface BackfillRow {
@@ -51,6 +52,31 @@ export async function backfillLivemode(store: Store, now = new Date()): Promise<
       }
     }
     await tx.table(StoreBackfills).insert({ id: LIVEMODE_BACKFILL, doneAt: now.toISOString() });
+    return changed;
+  });
+}
+
+export const DEPOSIT_MODE_BACKFILL = 'deposit_livemode';
+
+/**
+ * Deposit addresses given out for test-mode payments before deposit records carried their
+ * payment's mode (test mode came before test mode's own chain, docs/test-mode.md "Existing
+ * data") read as live: beside a real network the live watcher would credit live money sent there
+ * and test mode's chain would never be watched for them. Each open one of a test-mode payment gets
+ * `livemode: false` (a closed watch is never scanned again). Both stores, once, recorded.
+ */
+export async function backfillDepositModes(store: Store, now = new Date()): Promise<number> {
+  if (await store.table(StoreBackfills).get(DEPOSIT_MODE_BACKFILL)) return 0;
+  return store.transaction(async (tx) => {
+    if (await tx.table(StoreBackfills).get(DEPOSIT_MODE_BACKFILL)) return 0;
+    const deposits = tx.table(Deposits);
+    let changed = 0;
+    for (const d of await deposits.findMany({ watch: 'open' })) {
+      if (d.livemode !== undefined || (await tx.table(Payments).get(d.id))?.livemode !== false) continue;
+      await deposits.update(d.id, { livemode: false });
+      changed++;
+    }
+    await tx.table(StoreBackfills).insert({ id: DEPOSIT_MODE_BACKFILL, doneAt: now.toISOString() });
     return changed;
   });
 }

@@ -2,6 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { turnJson, type Agent, type TurnOutcome } from '../agent/index.js';
 import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../lib/store-unavailable.js';
+import type { Logger } from '../lib/logger.js';
 import { agentToolDefs } from './tools.js';
 import type { McpBackend, PendingConfirmation } from './server.js';
 
@@ -14,6 +15,23 @@ export interface AgentBackendOptions {
   /** The page where the signed-in account holder confirms a pending action. */
   confirmUrl: (actionId: string) => string;
   requestId?: string;
+  /** Where an unexpected error's details go (never to the client). */
+  logger?: Logger;
+}
+
+/**
+ * The answer to any other error a tool call throws (docs/mcp.md, "Errors"): a tool error with a
+ * fixed text and code, never the error's own message or stack (the SDK would send those as a
+ * JSON-RPC -32603). The details go to the log under the request id the result names.
+ */
+export function internalToolError(requestId?: string): CallToolResult {
+  const reply =
+    'Something went wrong on our side while running this tool. Check list_activity before you retry: a money move needs the account holder to confirm it, so nothing moved without them.';
+  return {
+    content: [{ type: 'text', text: reply }],
+    structuredContent: { ok: false, error: 'internal_error', reply, ...(requestId ? { request_id: requestId } : {}) },
+    isError: true,
+  };
 }
 
 export function agentBackend(o: AgentBackendOptions): McpBackend {
@@ -26,7 +44,10 @@ export function agentBackend(o: AgentBackendOptions): McpBackend {
       } catch (err) {
         // The SDK would answer the driver's own message (the database's words) as a JSON-RPC error:
         // a store that cannot serve now is a tool error the assistant can retry (docs/store.md).
-        if (!isStoreUnavailable(err)) throw err;
+        if (!isStoreUnavailable(err)) {
+          o.logger?.error({ err, tool: name, requestId: o.requestId }, 'MCP tool call failed');
+          return internalToolError(o.requestId);
+        }
         const reply = 'The service could not reach its database just now; nothing was done. Try again shortly.';
         return { content: [{ type: 'text', text: reply }], structuredContent: { ok: false, reply, retry_after_seconds: STORE_RETRY_AFTER_S }, isError: true };
       }

@@ -100,6 +100,7 @@ export function mcpRouter(deps: Core): Router {
       accountId,
       ...(keyId ? { keyId } : {}),
       confirmUrl: (id) => confirmUrlFor(deps.config.PUBLIC_URL, id),
+      logger: deps.logger,
       ...(requestId ? { requestId } : {}),
     });
 

@@ -3,7 +3,7 @@
  * stdin/stdout and forwards every call to the service's /api/mcp with the API key from the
  * environment, so the key never reaches the assistant and the service decides everything.
  *
- *   STABLEPAY_API_KEY=sk_live_...  STABLEPAY_URL=http://localhost:3000  npm run mcp
+ *   STABLEPAY_API_KEY=sk_live_... (or sk_test_...)  STABLEPAY_URL=http://localhost:3000  npm run mcp
  */
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -15,7 +15,10 @@ import { createMcpServer, type McpBackend } from './server.js';
 import type { McpToolDef } from './tools.js';
 
 export const StdioEnv = z.object({
-  STABLEPAY_API_KEY: z.string({ message: 'STABLEPAY_API_KEY is required (a secret key, sk_live_...)' }).regex(/^sk_live_\S+$/, 'STABLEPAY_API_KEY must be a secret key (sk_live_...)'),
+  // Either mode's key: a test key's assistant works in test mode, as over HTTP (docs/test-mode.md).
+  STABLEPAY_API_KEY: z
+    .string({ message: 'STABLEPAY_API_KEY is required (a secret key, sk_live_... or sk_test_...)' })
+    .regex(/^sk_(live|test)_\S+$/, 'STABLEPAY_API_KEY must be a secret key (sk_live_... or sk_test_...)'),
   STABLEPAY_URL: z.url().default('http://localhost:3000'),
 });
 

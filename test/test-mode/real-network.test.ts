@@ -20,6 +20,8 @@ import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import type { ChainService } from '../../src/chain/chain.js';
 import { Transfers } from '../../src/transfers/transfers.js';
 import { SettlementAttempts } from '../../src/settlement/attempts.js';
+import { Deposits } from '../../src/settlement/deposit-records.js';
+import { DEPOSIT_MODE_BACKFILL, StoreBackfills } from '../../src/core/livemode-backfill.js';
 
 type TokenChain = Awaited<ReturnType<typeof startTokenChain>>;
 
@@ -238,19 +240,21 @@ describe('test mode on TEST_CHAIN_* beside a real network', () => {
 
 describe('test mode on an embedded anvil beside a real network (no TEST_CHAIN_*)', () => {
   let live: TokenChain;
+  let env: Record<string, string>;
   let svc: TestService;
   let m: Merchant;
 
   beforeAll(async () => {
     live = await startTokenChain();
-    svc = await startTestService({
+    env = {
       CHAIN_RPC_URL: live.anvil.rpcUrl,
       CHAIN_ID: String(live.anvil.chainId),
       TOKEN_ADDRESS: live.token,
       RELAYER_PRIVATE_KEY: await live.fundedKey(),
       RECONCILE_INTERVAL: '1h',
       DEPOSIT_WATCH_INTERVAL: '1h',
-    });
+    };
+    svc = await startTestService(env);
     m = await createMerchant(svc.api, 'Embedded Sandbox Shop');
   });
   afterAll(async () => {
@@ -317,6 +321,71 @@ describe('test mode on an embedded anvil beside a real network (no TEST_CHAIN_*)
     const after = await call(`${svc.api}/v1/payments/${made.body.id}`, { key: testKey });
     expect(after.body).toMatchObject({ status: 'captured', amount_voided: '2', amount_capturable: '0' });
     expect(await tc.balanceOf(payer.address)).toBe(usdc('4'));
+  });
+
+  it('direct facilitator calls with a test key settle on the embedded test anvil only; a live-network payload is refused and the reverse', async () => {
+    const tc = svc.deps.testChain!;
+    const testKey = await testKeyOf(svc, m);
+    const payer = privateKeyToAccount(generatePrivateKey());
+    expect((await tc.faucet(payer.address, usdc('5'), { nativeAmount: 0n })).ok).toBe(true);
+    await live.mint(payer.address, usdc('5'));
+    const payTo = privateKeyToAccount(generatePrivateKey()).address;
+    const onTest = await signedRequest({ deps: { chain: tc } } as TestService, payer, { payTo, amount: '1000000' });
+    const onLive = await signedRequest(svc, payer, { payTo, amount: '1000000' });
+    // A test key never settles the live network's payload, a live key never the test anvil's.
+    const crossed = await call(`${svc.api}/x402/settle`, { key: testKey, body: { x402Version: 2, ...onLive } });
+    expect(crossed.body.success, JSON.stringify(crossed.body)).toBe(false);
+    const crossed2 = await call(`${svc.api}/x402/settle`, { key: m.key, body: { x402Version: 2, ...onTest } });
+    expect(crossed2.body.success, JSON.stringify(crossed2.body)).toBe(false);
+    expect(await live.balanceOf(payTo)).toBe(0n);
+    expect(await tc.balanceOf(payTo)).toBe(0n);
+
+    const verified = await call(`${svc.api}/x402/verify`, { key: testKey, body: { x402Version: 2, ...onTest } });
+    expect(verified.body, JSON.stringify(verified.body)).toMatchObject({ isValid: true });
+    const done = await call(`${svc.api}/x402/settle`, { key: testKey, body: { x402Version: 2, ...onTest } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({ success: true, network: `eip155:${tc.chainId}` });
+    expect((await tc.waitForReceipt(done.body.transaction, 5_000)).status).toBe('success');
+    expect(await minedOn(live, done.body.transaction)).toBe(false);
+    expect(await tc.balanceOf(payTo)).toBe(usdc('1'));
+    expect(await live.balanceOf(payTo)).toBe(0n);
+    expect(await live.balanceOf(payer.address)).toBe(usdc('5'));
+  });
+
+  it("a hand transfer into an old test-mode payment's deposit address (its record made before deposits carried their mode) settles it on the test anvil; live money sent there is not credited", async () => {
+    const testKey = await testKeyOf(svc, m);
+    const tp = await pay(svc, testKey, 2);
+    const view = await call(`${svc.api}/checkout/${tp.id}`);
+    const deposit = getAddress(view.body.payment.depositAddress);
+    expect(view.body.payment.chainId).toBe(svc.deps.testChain!.chainId);
+    // The store as the code before test mode's own chain left it: the record has no livemode
+    // and the backfill never ran. The service starts again on it (same data, same database).
+    const { livemode: _drop, ...old } = (await svc.deps.store.table(Deposits).get(tp.id))!;
+    await svc.deps.store.write(Deposits, (t) => t.remove(tp.id));
+    await svc.deps.store.write(Deposits, (t) => t.insert(old));
+    await svc.deps.store.write(StoreBackfills, (t) => t.remove(DEPOSIT_MODE_BACKFILL));
+    await svc.stop();
+    svc = await startTestService(env, { dataDir: svc.dataDir });
+    const tc = svc.deps.testChain!;
+    // The pass the start runs ends before the money is sent (a pass called during one joins it).
+    await svc.deps.settlement.deposits.pass();
+
+    const sender = await live.fundedAccount();
+    await live.mint(sender.address, usdc('5'));
+    await transfer(live, sender, deposit, usdc('2'));
+    await svc.deps.settlement.deposits.pass();
+    expect((await svc.deps.payments.get(tp.id))!.status).toBe('pending');
+    expect((await svc.deps.store.table(Deposits).get(tp.id))!.transfers).toEqual([]);
+    expect(await live.balanceOf(deposit)).toBe(usdc('2'));
+
+    expect((await tc.faucet(deposit, usdc('2'), { nativeAmount: 0n })).ok).toBe(true);
+    await svc.deps.settlement.deposits.pass();
+    const settled = (await svc.deps.payments.get(tp.id))!;
+    expect(settled.status).toBe('settled');
+    expect((await tc.waitForReceipt(settled.txHash! as Hex, 5_000)).status).toBe('success');
+    expect(await minedOn(live, settled.txHash!)).toBe(false);
+    expect(await live.balanceOf(deposit)).toBe(usdc('2'));
+    expect((await svc.deps.store.table(Deposits).get(tp.id))!.transfers).toHaveLength(1);
   });
 });
 

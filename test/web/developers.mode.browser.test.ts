@@ -1,7 +1,8 @@
 /**
  * Issue 24: the Developers screen shows which mode each key is and switches its views between
  * live and test data (real Chromium). A test key made on the screen is `sk_test_`; the webhook
- * endpoint a test key added appears only under "Test data", the live one only under "Live data".
+ * endpoint a test key added appears only under "Test data", the live one only under "Live data", and
+ * so do the delivery log's rows (each key's canceled payment's `payment.canceled` delivery).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -14,6 +15,16 @@ describe('Developers screen: live and test mode (Chromium)', () => {
   let context: BrowserContext;
   let page: Page;
   let consoleErrors: string[];
+  const paymentOf = { live: '', test: '' };
+  /** The delivery log shows the deliveries of the viewed mode only. */
+  async function deliveriesShow(mode: 'live' | 'test'): Promise<void> {
+    const other = mode === 'live' ? 'test' : 'live';
+    await page.locator('#deliveries-body tr', { hasText: paymentOf[mode] }).first().waitFor();
+    const text = await page.locator('#deliveries-body').textContent();
+    expect(text).toContain(`${mode}-hooks`);
+    expect(text).not.toContain(paymentOf[other]);
+    expect(text).not.toContain(`${other}-hooks`);
+  }
 
   beforeAll(async () => {
     service = await startTestService();
@@ -47,6 +58,14 @@ describe('Developers screen: live and test mode (Chromium)', () => {
     // Each key adds an endpoint of its own mode.
     expect((await call(`${service.api}/webhook-endpoints`, { key: live, body: { url: 'http://127.0.0.1:9/live-hooks' } })).status).toBe(201);
     expect((await call(`${service.api}/webhook-endpoints`, { key: test, body: { url: 'http://127.0.0.1:9/test-hooks' } })).status).toBe(201);
+    // Each key's canceled payment: a payment.canceled delivery to its mode's endpoint only.
+    for (const [mode, key] of [['live', live], ['test', test]] as const) {
+      const made = await call(`${service.api}/v1/payments`, { key, body: { amount: 1, currency: 'USD', redirect_url: 'https://shop.example/x' } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect((await call(`${service.api}/v1/payments/${made.body.id}/cancel`, { key, method: 'POST', body: {} })).status).toBe(200);
+      paymentOf[mode] = made.body.id;
+      for (let i = 0; i < 100 && (await call(`${service.api}/webhook-deliveries`, { key })).body.data.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    }
   });
 
   it('switches the views between live and test data', async () => {
@@ -54,6 +73,7 @@ describe('Developers screen: live and test mode (Chromium)', () => {
     await page.locator('#endpoints-body tr', { hasText: 'live-hooks' }).waitFor();
     expect(await page.locator('#endpoints-body').textContent()).not.toContain('test-hooks');
     expect(await page.getByLabel('Live data').isChecked()).toBe(true);
+    await deliveriesShow('live');
 
     await page.getByLabel('Test data').check();
     await page.waitForLoadState('load');
@@ -61,12 +81,14 @@ describe('Developers screen: live and test mode (Chromium)', () => {
     expect(await page.locator('#endpoints-body').textContent()).not.toContain('live-hooks');
     expect(await page.getByLabel('Test data').isChecked()).toBe(true);
     await page.locator('#mode-status', { hasText: 'Test data' }).waitFor();
+    await deliveriesShow('test');
     await screenshot(page, 'developers-test-mode');
 
     await page.getByLabel('Live data').check();
     await page.waitForLoadState('load');
     await page.locator('#endpoints-body tr', { hasText: 'live-hooks' }).waitFor();
     expect(await page.locator('#endpoints-body').textContent()).not.toContain('test-hooks');
+    await deliveriesShow('live');
     expect(realErrors(consoleErrors)).toEqual([]);
   });
 });
