@@ -26,6 +26,8 @@ meu minha mon ma mes mera meri mere yangu wangu cest
 export const POLITE_REQUESTS = [
   'can you', 'could you', 'would you', 'can u', 'could u', 'pls can', 'peux tu', 'peux-tu', 'pouvez vous', 'pouvez-vous', 'pourrais-tu', 'pourrais tu',
   'puedes', 'podrias', 'podrías', 'pode', 'você pode', 'voce pode', 'consegue', 'unaweza', 'naomba', 'kar sakte', 'bhej sakte', 'pwede', 'you fit',
+  'will you', 'tu peux', 'vous pouvez', 'tu pourrais', 'vous pourriez', 'pourriez-vous', 'pourriez vous', 'poderia', 'tem como', 'puede', 'podria', 'podría', 'me ayudas',
+  'mnaweza', 'ungeweza', 'waweza', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'puwede',
 ];
 
 /** Words that name the role of an argument: the bill's kind, the market, the side. */
