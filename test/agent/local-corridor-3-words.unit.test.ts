@@ -136,3 +136,11 @@ describe('how amounts and currencies are written in the corridors', () => {
     expect(atOnce(parse('NGN', 'send me 500'))).toBeUndefined();
   });
 });
+
+describe('Swahili noun-class connectors and a brand named for data', () => {
+  it('"bundles za safaricom", "data ya safaricom" is Safaricom data, acted at once', () => {
+    expect(atOnce(parse('KES', 'weka bundles za safaricom 500 kwa 0712345678'))).toMatchObject({ name: 'pay_bill', input: { biller: 'ke-safaricom-data', amount: '500' } });
+    expect(atOnce(parse('KES', 'weka data ya safaricom 500 kwa 0712345678'))).toMatchObject({ name: 'pay_bill', input: { biller: 'ke-safaricom-data' } });
+    expect(atOnce(parse('KES', 'buy safaricom airtime 100 for 0712345678'))).toMatchObject({ name: 'pay_bill', input: { biller: 'ke-safaricom-airtime' } });
+  });
+});

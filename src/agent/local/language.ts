@@ -15,7 +15,7 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'don no fit go make na am e',
   ),
   sw: weights(
-    'tuma nitumie mtumie tumia tumie pesa salio ngapi kiasi lipa lipia nunua nunulia nataka naomba tafadhali asante sana yangu wangu kwenye elfu mia laki shilingi kesho jana leo usitume usilipe usinunue sitaki hapana ndio niaje sasa msee soko bei rafiki mama yake yako hii hizo gani nini nimetuma nilituma alinitumia amenitumia nimelipa nililipa akaunti kutoka tatu mbili moja tano nne sita saba nane tisa kumi ishirini thelathini arobaini hamsini mwezi wiki ombi malipo unda onyesha weka beti ndiyo hakuna mbao thao ashu doh bob mpesa nipe mpe tuma',
+    'tuma nitumie mtumie tumia tumie pesa salio ngapi kiasi lipa lipia nunua nunulia nataka naomba tafadhali asante sana yangu wangu kwenye elfu mia laki shilingi kesho jana leo usitume usilipe usinunue sitaki hapana ndio niaje sasa msee soko bei rafiki mama yake yako hii hizo gani nini nimetuma nilituma alinitumia amenitumia nimelipa nililipa akaunti kutoka tatu mbili moja tano nne sita saba nane tisa kumi ishirini thelathini arobaini hamsini mwezi wiki ombi malipo unda onyesha weka beti ndiyo hakuna mbao thao ashu doh bob mpesa nipe mpe tuma nilipie stima umeme bando',
     'kwa ya na wa za la si',
   ),
   fr: weights(
