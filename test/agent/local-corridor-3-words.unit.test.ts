@@ -144,3 +144,13 @@ describe('Swahili noun-class connectors and a brand named for data', () => {
     expect(atOnce(parse('KES', 'buy safaricom airtime 100 for 0712345678'))).toMatchObject({ name: 'pay_bill', input: { biller: 'ke-safaricom-airtime' } });
   });
 });
+
+describe('a national mobile without a trunk 0 is the recipient, from an account of its country', () => {
+  it('Senegal, Brazil, Mexico (India before): the claim or transfer is read', () => {
+    expect(atOnce(parse('XOF', 'envoie 2000 au 771112233'))?.input).toMatchObject({ recipient: '771112233', amount: '2000' });
+    expect(atOnce(parse('BRL', 'manda 50 pro 11 91234-5678'))?.input).toMatchObject({ recipient: '11912345678', amount: '50' });
+    expect(atOnce(parse('MXN', 'mándale 300 al 55 1234 5678'))?.input).toMatchObject({ recipient: '5512345678', amount: '300' });
+    // From another country's account the digits are no phone: asked.
+    expect(parse('NGN', 'send 700 to 771112233').kind).toBe('none');
+  });
+});
