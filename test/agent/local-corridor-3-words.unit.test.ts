@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMessage, type ParseContext, type ParseResult } from '../../src/agent/local/index.js';
-import { billerAliasIndex, loadBillerCatalogue } from '../../src/bills/catalogue.js';
+import { atOnce, parse } from './local-parse-helpers.js';
 
 /**
  * Issue h7: the classes of failure the corridor-3 set (test/agent/eval/corridor-3.json, written
@@ -8,14 +7,6 @@ import { billerAliasIndex, loadBillerCatalogue } from '../../src/bills/catalogue
  * row is a class (a verb form, a polite frame, a stake structure), checked on messages of other
  * words than the eval's, with the near miss that must still not act at once.
  */
-const billers = billerAliasIndex(loadBillerCatalogue());
-const ctx = (localCurrency: string): ParseContext => ({ now: new Date('2026-11-28T10:00:00Z'), localCurrency, timeZone: 'UTC', billers });
-const parse = (cur: string, text: string) => parseMessage(text, ctx(cur));
-
-/** The call, acted at once (no hold): name and input. */
-function atOnce(r: ParseResult): { name: string; input: Record<string, unknown> } | undefined {
-  return r.kind === 'tool' && !r.hold ? { name: r.call.name, input: r.call.input as Record<string, unknown> } : undefined;
-}
 
 describe('verb forms with a pronoun or an affix glued on', () => {
   it('Spanish third-person clitics: "págale", "transfiérele", "enviarle", "apuéstale"', () => {
