@@ -145,3 +145,24 @@ describe('a national mobile without a trunk 0 is the recipient, from an account 
     expect(parse('NGN', 'send 700 to 771112233').kind).toBe('none');
   });
 });
+
+describe('markets: the writer\'s own bets, and Hindi verb-last creation', () => {
+  it('"show my stakes", "mes paris", "minhas apostas", "beti zangu", "mga taya ko" list markets; with an amount it is a stake', () => {
+    for (const [cur, m] of [
+      ['NGN', 'show my stakes'],
+      ['XOF', 'montre mes paris'],
+      ['BRL', 'mostra minhas apostas'],
+      ['MXN', 'muéstrame mis apuestas'],
+      ['INR', 'meri bets dikhao'],
+      ['KES', 'nionyeshe beti zangu'],
+      ['PHP', 'patingin ng mga taya ko'],
+    ] as const) {
+      expect(parse(cur, m), m).toMatchObject({ kind: 'tool', call: { name: 'list_markets' } });
+    }
+    expect(atOnce(parse('NGN', 'stake 500 on yes for my arsenal market'))).toMatchObject({ name: 'stake_market', input: { amount: '500' } });
+  });
+
+  it('"market banao: kya …?" keeps the verb out of the question', () => {
+    expect(parse('INR', 'market banao: kya Virat century maarega?')).toMatchObject({ kind: 'tool', call: { name: 'create_market', input: { question: 'Kya Virat century maarega?' } } });
+  });
+});

@@ -27,7 +27,8 @@ export function buildCreateMarket(a: Analysis): Draft {
   if (k < 0) return { reply: replies.marketNeedsQuestion };
   while (k + 1 < n && CREATE_NOUNS.has(a.lemmas[k + 1]!)) k++;
   let q = k + 1;
-  while (q < n && QUESTION_LEADS.has(a.lemmas[q]!)) q++;
+  // Hindi puts the verb after the noun: "market banao: kya …?".
+  while (q < n && (QUESTION_LEADS.has(a.lemmas[q]!) || (q === k + 1 && a.lemmas[q] === 'create'))) q++;
   const times = findTimeExpressions(a.tokens, { now: a.now, tz: a.tz });
   // "new market closes Friday: will BTC hit 120k?": the close clause came first.
   let leadingClose: (typeof times)[number] | undefined;

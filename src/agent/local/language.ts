@@ -27,7 +27,7 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'para o a os as de do da um uma e é se no na em',
   ),
   es: weights(
-    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor todavia todavía mandes envies envíes pasale pásale recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió apuéstale apuestale ponle métele metele enviarle mandarle',
+    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor todavia todavía mandes envies envíes pasale pásale recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió apuéstale apuestale ponle métele metele enviarle mandarle apuestas muéstrame muestrame',
     'para el la los las de del un una y es si no en a',
   ),
   hi: weights(

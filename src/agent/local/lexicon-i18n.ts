@@ -76,7 +76,7 @@ for: pour
 on: sur
 from: de du depuis
 please: stp svp
-bet: pari parie parier pariez mise miser misez
+bet: pari paris parie parier pariez mise miser misez
 put: mets mettre mettez met place placer placez
 create: cree creer creez ouvre
 resolve: resous resoudre resolvez tranche trancher
@@ -132,7 +132,7 @@ to: a para
 on: en por
 from: de desde
 please: porfa porfavor
-bet: apuesta apostar apuesto apueste
+bet: apuesta apuestas apostar apuesto apueste
 put: pon poner ponle mete meter metele
 create: crea crear cree abre abrir
 resolve: resolver resuelve resuelva
