@@ -166,3 +166,11 @@ describe('markets: the writer\'s own bets, and Hindi verb-last creation', () => 
     expect(parse('INR', 'market banao: kya Virat century maarega?')).toMatchObject({ kind: 'tool', call: { name: 'create_market', input: { question: 'Kya Virat century maarega?' } } });
   });
 });
+
+describe('a yes or no right after its linker is the side, whatever names the market after it', () => {
+  it('"al Sí en la Liga MX", "sur Oui pour la CAN", "no Sim do Flamengo"', () => {
+    expect(atOnce(parse('MXN', 'apuesta 300 al Sí en la Liga MX'))).toMatchObject({ name: 'stake_market', input: { market: 'Liga MX', outcome: 'Sí', amount: '300' } });
+    expect(atOnce(parse('XOF', 'mise 500 sur Non dans le marché de la CAN'))).toMatchObject({ name: 'stake_market', input: { outcome: 'Non', amount: '500' } });
+    expect(atOnce(parse('NGN', 'stake 1k on Nigeria for AFCON market'))).toMatchObject({ name: 'stake_market', input: { market: 'AFCON', outcome: 'Nigeria' } });
+  });
+});

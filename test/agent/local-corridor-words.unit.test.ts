@@ -78,7 +78,8 @@ describe('structures the reading could not place', () => {
   });
 
   it('an amount put on a yes or no is a stake without the word "market"', () => {
-    expect(atOnce(parse('BRL', 'coloca 50 reais no Não do Flamengo'))).toMatchObject({ name: 'stake_market', input: { market: 'Flamengo', outcome: 'No', amount: '50' } });
+    // The side as written (issue h7; it used to be the preposition "no" read as English "No"): the market's "Não".
+    expect(atOnce(parse('BRL', 'coloca 50 reais no Não do Flamengo'))).toMatchObject({ name: 'stake_market', input: { market: 'Flamengo', outcome: 'Não', amount: '50' } });
     expect(atOnce(parse('MXN', 'ponle 100 pesos al No del América'))).toMatchObject({ name: 'stake_market', input: { market: 'América', outcome: 'No', amount: '100' } });
   });
 

@@ -158,6 +158,8 @@ function outcomesFromQuestion(question: string): string[] | undefined {
 /** "put 500 on them": the outcome has to be named. */
 const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 'those', 'these', 'one', 'winner']);
 const ARTICLE_WORDS = new Set(['el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'the', 'a']);
+/** Words after which a yes or no is the side staked on. */
+const YES_NO_LINKS = new Set(['on', 'al', 'au', 'sur', 'no', 'na', 'pe', 'par', 'kwa', 'sa', 'for']);
 /** Words that lead to a market's name without being part of it. */
 const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about']);
 const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and', 'dans', 'pour', 'no', 'na', 'em', 'en', 'mein', 'kwenye', 'sa', 'para', 'de', 'del', 'do', 'da']);
@@ -215,6 +217,10 @@ function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefine
   // Hindi postposition: "Nigeria pe", "Yes par".
   const post = a.tokens.findIndex((t, i) => i > 0 && (t.norm === 'pe' || t.norm === 'par') && !used.has(i - 1) && a.tokens[i - 1]!.kind === 'word');
   if (a.lang === 'hi' && post > 0) return canonicalOutcome(a.tokens[post - 1]!.text);
+  // A yes/no right after its linker ("al Sí en la Liga MX", "sur Non pour la CAN") is the outcome,
+  // before any later "en/on …" (there the market is named).
+  const linked = a.tokens.findIndex((t, i) => !used.has(i) && t.kind === 'word' && t.norm.length > 1 && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && YES_NO_LINKS.has(fold(a.tokens[i - 1]?.norm ?? '')));
+  if (linked >= 0) return canonicalOutcome(a.tokens[linked]!.text);
   for (let i = 0; i < a.tokens.length; i++) {
     const l = a.lemmas[i]!;
     const next = a.tokens[i + 1]?.norm ?? '';
