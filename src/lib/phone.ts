@@ -15,7 +15,21 @@ export const COUNTRY_CALLING_CODE: Readonly<Record<string, string>> = wordTable(
  * Countries whose national numbers are written with a trunk "0" ("0917 123 4567", "09812345678") and that
  * transfers serve though no biller does: a transfer to such a number completes it with the sender's country.
  */
-const TRANSFER_CALLING_CODE: Readonly<Record<string, string>> = wordTable({ ...COUNTRY_CALLING_CODE, PH: '63', IN: '91' });
+const TRANSFER_CALLING_CODE: Readonly<Record<string, string>> = wordTable({ ...COUNTRY_CALLING_CODE, PH: '63', IN: '91', SN: '221', BR: '55', MX: '52' });
+
+/**
+ * Mobiles people write without a trunk 0, by country: India's ten digits ("9812345678"), Senegal's
+ * nine ("77 123 45 67"), Brazil's eleven with the area code ("11 91234-5678"), Mexico's ten ("55 1234 5678").
+ */
+const NO_TRUNK_MOBILE: Readonly<Record<string, RegExp>> = wordTable({ IN: /^[6-9]\d{9}$/, SN: /^7[05-8]\d{7}$/, BR: /^[1-9]{2}9\d{8}$/, MX: /^[1-9]\d{9}$/ });
+/** The sender's currency says which national mobiles to read. */
+const CURRENCY_MOBILE_COUNTRY: Readonly<Record<string, string>> = wordTable({ INR: 'IN', XOF: 'SN', BRL: 'BR', MXN: 'MX' });
+
+/** A mobile written in its country's national form without a trunk 0, for a sender of that currency. */
+export function isNationalMobile(digits: string, currency: string): boolean {
+  const country = CURRENCY_MOBILE_COUNTRY[currency];
+  return country !== undefined && NO_TRUNK_MOBILE[country]!.test(digits);
+}
 
 /** Digits (calling code included) of full numbers by calling code, for the lexer. */
 const E164_LENGTH: ReadonlyArray<[string, number]> = [
@@ -34,8 +48,9 @@ export function toE164(text: string, country?: string): string | undefined {
   const cleaned = cleanPhone(text);
   if (E164.test(cleaned)) return cleaned;
   const cc = country ? TRANSFER_CALLING_CODE[country.toUpperCase()] : undefined;
-  // An Indian mobile is written as its ten digits without a trunk 0 ("9812345678").
-  if (cc === '91' && /^[6-9]\d{9}$/.test(cleaned)) return `+91${cleaned}`;
+  // A mobile written without a trunk 0: "9812345678" (India), "771234567" (Senegal), "11912345678" (Brazil).
+  const noTrunk = country ? NO_TRUNK_MOBILE[country.toUpperCase()] : undefined;
+  if (cc && noTrunk?.test(cleaned)) return `+${cc}${cleaned}`;
   if (cc && /^0\d{6,13}$/.test(cleaned)) {
     const e164 = `+${cc}${cleaned.slice(1)}`;
     if (E164.test(e164)) return e164;

@@ -8,7 +8,8 @@ export type Found = Result<{ market: Market }, MarketFailure> & { candidates?: M
 /**
  * A market by words of its question, among `all` (already the caller's mode's). `stake` looks
  * among markets taking stakes; `manage` among the account's own unresolved markets. An exact
- * question wins over partial matches; several: ambiguous, with up to five candidates.
+ * question wins over partial matches, a match by the question's own words over one through a
+ * translation (market-words.ts); several: ambiguous, with up to five candidates.
  */
 export function findByWords(
   all: Market[],
@@ -24,7 +25,9 @@ export function findByWords(
       : matching.filter((m) => m.creatorAccountId === accountId && (m.status === 'open' || m.status === 'resolving' || m.status === 'cancelling'));
   const bare = (q: string) => q.toLowerCase().replace(/[?!.\s]+$/, '');
   const exact = inScope.filter((m) => bare(m.question) === bare(text));
-  const pick = exact.length === 1 ? exact : inScope;
+  // "Liga" is the Liga MX question's own word and the Premier League's only in translation: the person's own word wins.
+  const literal = exact.length === 1 ? exact : inScope.filter((m) => questionMatches(text, m.question, true));
+  const pick = literal.length === 1 ? literal : inScope;
   if (pick.length === 1) return { ok: true, market: pick[0]! };
   if (pick.length > 1) {
     return {

@@ -17,15 +17,17 @@ function words(text: string): string[] {
 
 /**
  * True when every significant word of `ref` appears in the question, whole or as the start
- * of a question word ("nairobi rain" matches "Will it rain in Nairobi tomorrow?").
+ * of a question word ("nairobi rain" matches "Will it rain in Nairobi tomorrow?"); `literal`
+ * leaves out matches through another language's word.
  */
-export function questionMatches(ref: string, question: string): boolean {
+export function questionMatches(ref: string, question: string, literal = false): boolean {
   const wanted = words(ref).filter((w) => !STOP_WORDS.has(w));
   if (!wanted.length) return false;
   const have = words(question);
   // A word also matches its meaning in another language ("mvua" the question's "rain"): a
   // Swahili or French reference finds an English question (./market-words.ts).
-  const meanings = new Set(have.map(meaningOf));
+  // `literal`: the question's own words only, no translation.
+  const meanings = new Set(literal ? [] : have.map(meaningOf));
   return wanted.every((w) => have.some((h) => h === w || (w.length >= 3 && h.startsWith(w))) || meanings.has(meaningOf(w)));
 }
 

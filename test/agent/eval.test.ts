@@ -15,9 +15,9 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
-    const corridor = report.results.filter((r) => r.set === 'corridor' || r.set === 'corridor-2');
+    const corridor = report.results.filter((r) => r.set === 'corridor' || r.set === 'corridor-2' || r.set === 'corridor-3');
     // The table and the development set's misses, for whoever reads the test output.
     console.log(formatReport(report));
     console.log(formatServed(fresh));
@@ -42,7 +42,9 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
 
     // Issue 23 (sixth round): the corridor sets, sent to act at once (corridor: 176/200 understood before the
     // round's engine work, 195 after; corridor-2, never tuned on: 65/80 and 66/80). Nothing unsafe, no wrong amount.
-    expect(corridor.length).toBeGreaterThanOrEqual(280);
+    // Issue h7: corridor-3 (120 messages written before reading the parser; 111/120 before that round's engine
+    // work, tuned on after) joins them under the same bars (docs/agent-eval.md).
+    expect(corridor.length).toBeGreaterThanOrEqual(400);
     expect(corridor.filter((r) => classify(r).unsafe || r.forbiddenMove).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(corridor.filter((r) => classify(r).wrongAmount).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(countServed(corridor).understood / corridor.length).toBeGreaterThanOrEqual(0.9);

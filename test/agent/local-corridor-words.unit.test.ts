@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMessage, type ParseContext, type ParseResult } from '../../src/agent/local/index.js';
 import { detectLanguage } from '../../src/agent/local/language.js';
-import { billerAliasIndex, loadBillerCatalogue } from '../../src/bills/catalogue.js';
+import { atOnce, parse } from './local-parse-helpers.js';
 
 /**
  * Issue 23, sixth round (branch h6eval): the general gaps the corridor set
@@ -9,14 +8,6 @@ import { billerAliasIndex, loadBillerCatalogue } from '../../src/bills/catalogue
  * word or a structure the engine could not place, with a second message of the same kind so
  * the fix is the word or structure, not the sentence.
  */
-const billers = billerAliasIndex(loadBillerCatalogue());
-const ctx = (localCurrency: string): ParseContext => ({ now: new Date('2026-11-28T10:00:00Z'), localCurrency, timeZone: 'UTC', billers });
-const parse = (cur: string, text: string) => parseMessage(text, ctx(cur));
-
-/** The call, acted at once (no hold): name and input. */
-function atOnce(r: ParseResult): { name: string; input: Record<string, unknown> } | undefined {
-  return r.kind === 'tool' && !r.hold ? { name: r.call.name, input: r.call.input as Record<string, unknown> } : undefined;
-}
 
 describe('language detection ignores names, ids and addresses', () => {
   it('letters inside a payment id, a handle, an email or a URL do not vote for a language', () => {
@@ -87,7 +78,8 @@ describe('structures the reading could not place', () => {
   });
 
   it('an amount put on a yes or no is a stake without the word "market"', () => {
-    expect(atOnce(parse('BRL', 'coloca 50 reais no Não do Flamengo'))).toMatchObject({ name: 'stake_market', input: { market: 'Flamengo', outcome: 'No', amount: '50' } });
+    // The side as written (issue h7; it used to be the preposition "no" read as English "No"): the market's "Não".
+    expect(atOnce(parse('BRL', 'coloca 50 reais no Não do Flamengo'))).toMatchObject({ name: 'stake_market', input: { market: 'Flamengo', outcome: 'Não', amount: '50' } });
     expect(atOnce(parse('MXN', 'ponle 100 pesos al No del América'))).toMatchObject({ name: 'stake_market', input: { market: 'América', outcome: 'No', amount: '100' } });
   });
 

@@ -21,6 +21,16 @@ describe('src/lib/phone.ts', () => {
     expect(splitPhone('+639171234567')).toBeUndefined();
   });
 
+  it('issue h7: Senegal, Brazil and Mexico mobiles written without a trunk 0 complete with the sender country', () => {
+    expect(toE164('771234567', 'SN')).toBe('+221771234567');
+    expect(toE164('11987654321', 'BR')).toBe('+5511987654321');
+    expect(toE164('5512345678', 'MX')).toBe('+525512345678');
+    // Not a mobile of that country, or another country: left alone.
+    expect(toE164('671234567', 'SN')).toBeUndefined();
+    expect(toE164('11887654321', 'BR')).toBeUndefined();
+    expect(toE164('771234567', 'NG')).toBeUndefined();
+  });
+
   it('gives a biller phone number its "+" and calling code', () => {
     expect(withCallingCode('08031234567', 'NG')).toBe('+2348031234567');
     expect(withCallingCode('2348031234567', 'NG')).toBe('+2348031234567');

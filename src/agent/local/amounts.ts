@@ -60,6 +60,11 @@ function currencyBefore(tokens: readonly Token[], i: number, ctx: CurrencyContex
   const one = currencyAt(tokens, i - 1, ctx);
   // "R" is only money glued to digits (the lexer handles "R150"); a loose "R" stays a letter.
   if (one && one.length === 1 && tokens[i - 1]?.text === 'R') return undefined;
+  // An abbreviation's dot between the word and the digits: "Sh. 500", "Ksh. 1,200".
+  if (!one && tokens[i - 1]?.text === '.' && tokens[i - 2]?.kind === 'word') {
+    const dotted = currencyAt(tokens, i - 2, ctx);
+    if (dotted && dotted.length === 1 && tokens[i - 2]?.text !== 'R') return { code: dotted.code, length: 2 };
+  }
   return one;
 }
 
@@ -163,5 +168,9 @@ export function findMoney(
 
 /** "10 000 F", "5000 F CFA": in Dakar a capital F after the amount is the CFA franc (French, or an XOF account). */
 function francSignAt(tokens: readonly Token[], i: number, ctx: CurrencyContext): boolean {
-  return tokens[i]?.text === 'F' && (ctx.lang === 'fr' || ctx.localCurrency === 'XOF');
+  const t = tokens[i];
+  if (!t || t.kind !== 'word') return false;
+  // Typed lower case too ("2500f", "5 000 f cfa"); before "cfa" it is the franc for anyone.
+  if (t.text === 'f' && tokens[i + 1]?.norm === 'cfa') return true;
+  return (t.text === 'F' || t.text === 'f') && (ctx.lang === 'fr' || ctx.localCurrency === 'XOF');
 }

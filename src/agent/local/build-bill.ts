@@ -68,8 +68,12 @@ export function buildBill(a: Analysis): Draft {
       if (!id || !a.billers) continue;
       const ref = a.billers.billers.get(id);
       if (!ref) continue;
-      // A named brand wins when it is a network of the number's country (ported numbers).
-      if (brand && brand.country === ref.country) break;
+      // A named brand wins when it is a network of the number's country (ported numbers), in the
+      // category asked: "data ya safaricom" is Safaricom's data, not its airtime.
+      if (brand && brand.country === ref.country) {
+        if (brand.category !== mobileCategory && networkOf(brand.id) === networkOf(ref.id)) biller = { value: ref.id, ref, label: ref.name };
+        break;
+      }
       biller = { value: ref.id, ref, label: ref.name };
       break;
     }
@@ -145,4 +149,9 @@ function billerFromWords(a: Analysis): { value: string; label: string } | undefi
     }
   }
   return undefined;
+}
+
+/** The network part of a mobile biller's id: "ke-safaricom-data" -> "safaricom". */
+function networkOf(id: string): string | undefined {
+  return id.split('-')[1];
 }

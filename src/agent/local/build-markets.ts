@@ -27,7 +27,8 @@ export function buildCreateMarket(a: Analysis): Draft {
   if (k < 0) return { reply: replies.marketNeedsQuestion };
   while (k + 1 < n && CREATE_NOUNS.has(a.lemmas[k + 1]!)) k++;
   let q = k + 1;
-  while (q < n && QUESTION_LEADS.has(a.lemmas[q]!)) q++;
+  // Hindi puts the verb after the noun: "market banao: kya …?".
+  while (q < n && (QUESTION_LEADS.has(a.lemmas[q]!) || (q === k + 1 && a.lemmas[q] === 'create'))) q++;
   const times = findTimeExpressions(a.tokens, { now: a.now, tz: a.tz });
   // "new market closes Friday: will BTC hit 120k?": the close clause came first.
   let leadingClose: (typeof times)[number] | undefined;
@@ -157,6 +158,10 @@ function outcomesFromQuestion(question: string): string[] | undefined {
 /** "put 500 on them": the outcome has to be named. */
 const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 'those', 'these', 'one', 'winner']);
 const ARTICLE_WORDS = new Set(['el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'the', 'a']);
+/** Words after which a yes or no is the side staked on. */
+const YES_NO_LINKS = new Set(['on', 'al', 'au', 'sur', 'no', 'na', 'pe', 'par', 'kwa', 'sa', 'for']);
+/** Words that lead to a market's name without being part of it. */
+const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about']);
 const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and', 'dans', 'pour', 'no', 'na', 'em', 'en', 'mein', 'kwenye', 'sa', 'para', 'de', 'del', 'do', 'da']);
 
 export function buildStake(a: Analysis): Draft {
@@ -195,11 +200,16 @@ export function buildStake(a: Analysis): Draft {
  */
 function unnamedMarketRef(a: Analysis, taken: ReadonlySet<number>, outcome: string | undefined): { ref: string } | undefined {
   const outcomeWords = new Set((outcome ?? '').toLowerCase().split(/\s+/).map((w) => fold(w)));
+  // "on No for Arsenal", "sur Oui pour la CAN": the linker before the market's words is not one of them.
   const rest = a.tokens
     .map((t, i) => ({ t, i }))
-    .filter(({ t, i }) => t.kind === 'word' && !taken.has(i) && !a.fillers.has(i) && !VERB_LEMMAS.has(a.lemmas[i]!) && !CONNECTORS.has(fold(t.norm)) && !outcomeWords.has(fold(t.norm)) && !YES_WORDS.has(t.norm) && !NO_WORDS.has(t.norm));
-  if (!rest.length || rest.length > 4 || rest[rest.length - 1]!.i - rest[0]!.i !== rest.length - 1) return undefined;
-  return { ref: span(a, rest[0]!.i, rest[rest.length - 1]!.i + 1) };
+    .filter(({ t, i }) => t.kind === 'word' && !taken.has(i) && !a.fillers.has(i) && !VERB_LEMMAS.has(a.lemmas[i]!) && !CONNECTORS.has(fold(t.norm)) && !MARKET_LINKS.has(fold(t.norm)) && !outcomeWords.has(fold(t.norm)) && !YES_WORDS.has(t.norm) && !NO_WORDS.has(t.norm));
+  if (!rest.length || rest.length > 4) return undefined;
+  const first = rest[0]!.i;
+  const last = rest[rest.length - 1]!.i;
+  // One run: between its words only connectors ("la", "de", "do").
+  for (let i = first; i <= last; i++) if (!rest.some((r) => r.i === i) && !(a.tokens[i]!.kind === 'word' && CONNECTORS.has(fold(a.tokens[i]!.norm)))) return undefined;
+  return { ref: span(a, first, last + 1) };
 }
 
 function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefined {
@@ -207,6 +217,10 @@ function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefine
   // Hindi postposition: "Nigeria pe", "Yes par".
   const post = a.tokens.findIndex((t, i) => i > 0 && (t.norm === 'pe' || t.norm === 'par') && !used.has(i - 1) && a.tokens[i - 1]!.kind === 'word');
   if (a.lang === 'hi' && post > 0) return canonicalOutcome(a.tokens[post - 1]!.text);
+  // A yes/no right after its linker ("al Sí en la Liga MX", "sur Non pour la CAN") is the outcome,
+  // before any later "en/on …" (there the market is named).
+  const linked = a.tokens.findIndex((t, i) => !used.has(i) && t.kind === 'word' && t.norm.length > 1 && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && YES_NO_LINKS.has(fold(a.tokens[i - 1]?.norm ?? '')));
+  if (linked >= 0) return canonicalOutcome(a.tokens[linked]!.text);
   for (let i = 0; i < a.tokens.length; i++) {
     const l = a.lemmas[i]!;
     const next = a.tokens[i + 1]?.norm ?? '';
@@ -214,9 +228,11 @@ function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefine
     const romanceTo = l === 'to' && ['es', 'pt', 'fr'].includes(a.lang) && a.tokens[i + 1]?.kind === 'word';
     // "for Yes", and "stake 2k for Nigeria" (a capitalised name that is not the market's).
     const forName = l === 'for' && a.tokens[i + 1]?.kind === 'word' && !used.has(i + 1) && /^\p{Lu}/u.test(a.tokens[i + 1]!.text) && a.lemmas[i + 2] !== 'market';
+    // "on No for Arsenal": a yes/no right after "on" is the outcome, even where "no" is also a preposition.
+    if (a.tokens[i]!.norm === 'on' && !used.has(i + 1) && a.tokens[i + 1]?.kind === 'word' && next.length > 1 && (YES_WORDS.has(next) || NO_WORDS.has(next))) return canonicalOutcome(a.tokens[i + 1]!.text);
     if (l === 'on' || romanceTo || ((l === 'for' || l === 'vote') && (YES_WORDS.has(next) || NO_WORDS.has(next))) || forName) {
       const t = freeText(a, i + 1, opts);
-      if (t && !used.has(t.start) && !ARTICLE_WORDS.has(t.text.toLowerCase())) return canonicalOutcome(stripOutcomeTail(t.text));
+      if (t && !used.has(t.start) && !ARTICLE_WORDS.has(t.text.toLowerCase())) return canonicalOutcome(stripOutcomeTail(withoutArticle(t.text)));
     }
   }
   const yn = a.tokens.findIndex((t, i) => !used.has(i) && t.kind === 'word' && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && t.norm.length > 1);
@@ -228,6 +244,12 @@ function stakeOutcome(a: Analysis, used: ReadonlySet<number>): string | undefine
     if (t && a.tokens[t.start]!.kind === 'word') return canonicalOutcome(stripOutcomeTail(t.text));
   }
   return undefined;
+}
+
+/** "sur le Sénégal", "al América", "on the Yes": the article is not part of the outcome's name. */
+function withoutArticle(text: string): string {
+  const m = /^(\S+)\s+(\S.*)$/u.exec(text);
+  return m && ARTICLE_WORDS.has(m[1]!.toLowerCase()) ? m[2]! : text;
 }
 
 /** "Arsenal to win", "yes it will", "Arsenal winning" -> the outcome itself. */

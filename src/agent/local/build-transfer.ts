@@ -4,6 +4,7 @@ import { CUE_PHRASES, RECIPIENT_KINDS } from './lexicon.js';
 import { replies } from './replies.js';
 import { describeAmount, freeText, moneyTokens, pickAmount } from './slots.js';
 import type { Draft } from './draft.js';
+import { isNationalMobile } from '../../lib/phone.js';
 
 const TO_WORDS = new Set(['to', '2', 'into', '->', '→', 'unto']);
 const NOTE_MARKERS = new Set(['note', 'memo', 'message', 'msg', 'reference', 'ref', 'reason', 'narration', 'description', 'desc', 'saying', 're', 'caption']);
@@ -27,7 +28,7 @@ export function buildTransfer(a: Analysis): Draft {
   if (!recipient) {
     // "send 5k to 08031112233": a national number is completed with the sender's country by the
     // transfers module (it knows the account's country); the number is passed as typed, digits only.
-    const nationalIdx = a.tokens.findIndex((t) => t.kind === 'number' && t.digits !== undefined && ((t.idLike && t.digits.startsWith('0') && t.digits.length >= 9 && t.digits.length <= 12) || indianMobile(a, t.digits)));
+    const nationalIdx = a.tokens.findIndex((t) => t.kind === 'number' && t.digits !== undefined && ((t.idLike && t.digits.startsWith('0') && t.digits.length >= 9 && t.digits.length <= 12) || isNationalMobile(t.digits, a.localCurrency)));
     if (nationalIdx >= 0) recipient = { value: a.tokens[nationalIdx]!.digits!, index: nationalIdx };
   }
   const amount = pickAmount(a, new Set(recipient ? [recipient.index] : []));
@@ -91,7 +92,3 @@ export function mentionsLaterTime(a: Analysis, inside?: [number, number]): boole
   );
 }
 
-/** "9812345678 pe 700 bhej do": Indians write a mobile as its ten digits (6-9 first), with no trunk 0, from a rupee account. */
-function indianMobile(a: Analysis, digits: string): boolean {
-  return a.localCurrency === 'INR' && /^[6-9]\d{9}$/.test(digits);
-}

@@ -40,6 +40,9 @@ export const PREFIX_SYMBOLS: ReadonlyArray<{ symbol: string; code: string; caseS
   { symbol: '$', code: 'USD' },
   { symbol: 'R', code: 'ZAR', caseSensitive: true, attachedOnly: true },
   { symbol: 'N', code: 'NGN', caseSensitive: true, attachedOnly: true },
+  // "Rs. 500", "Rs500" (India); "P500" (the Philippine peso as written without its sign).
+  { symbol: 'Rs', code: 'INR' },
+  { symbol: 'P', code: 'PHP', caseSensitive: true, attachedOnly: true },
 ];
 
 /** Symbols written after a number with nothing between ("20$", "15€"). */
@@ -87,6 +90,10 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = wordTable({
   pesos: '~peso',
   piso: 'PHP',
   shilingi: '~shilling',
+  sh: '~shilling',
+  shs: '~shilling',
+  pesitos: '~peso',
+  baros: 'MXN',
   dola: 'USD',
   dolla: 'USD',
   dolar: 'USD',

@@ -21,39 +21,48 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'asap', 'now', 'right now', 'rn', 'quick', 'quickly', 'urgently', 'urgent', 'today',
     'when you can', 'when u can', 'whenever you can', 'whenever u can', 'when you get a chance', 'when you have a moment', 'if you can', 'if u can', 'if possible',
     'hey', 'hi', 'hello', 'yo', 'ok', 'okay', 'bro', 'sis', 'boss', 'mate', 'fam', 'dear', 'sir', 'madam', 'man', 'my guy', 'my friend', 'oh',
-    'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
+    // Ghana and South Africa: "chale", "bru", "boet".
+    'chale', 'chaley', 'charley', 'bru', 'my bru', 'boet', 'bra', 'my bra',
+    'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'will you', 'would you mind', 'can you help me', 'could you help me', 'would you be able to', 'are you able to', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
     'god bless', 'bless', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
   ],
-  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o'],
+  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg you fit', 'you go fit', 'i wan', 'i wan make you', 'i want make you', 'help me', 'e dey urgent', 'e urgent', 'na urgent', 'quick quick', 'fast fast', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o'],
   sw: [
     'tafadhali', 'tafadhalini', 'tafadhari', 'naomba', 'nakuomba', 'asante', 'asante sana', 'ahsante', 'shukran', 'sasa', 'sasa hivi', 'haraka', 'upesi',
     'ukipata time', 'ukipata nafasi', 'ukipata muda', 'ukiweza', 'bana', 'buda', 'msee', 'nisaidie', 'saidia', 'boss',
     // "I want to / I'd like to" before the verb: "nataka kutuma", "ningependa kulipa".
     'nataka', 'ningependa',
+    // A polite question's opener: "unaweza kutuma…?", "mnaweza…", "ungeweza…".
+    'unaweza', 'mnaweza', 'ungeweza', 'waweza', 'unaweza kunisaidia',
   ],
   fr: [
     'stp', 'svp', "s'il te plaît", "s'il te plait", "s'il vous plaît", "s'il vous plait", 'merci', 'merci beaucoup', 'quand tu peux', 'quand tu pourras',
     'quand vous pouvez', 'dès que possible', 'des que possible', 'vite', 'rapidement', 'maintenant', 'tout de suite', 'peux-tu', 'peux tu', 'tu peux',
     'pouvez-vous', 'pouvez vous', 'pourrais-tu', 'pourrais tu', 'bonjour', 'salut', 'coucou', 'je veux', 'je voudrais', 'stp merci', 'frère', 'frérot', 'ma sœur',
     'je mise', 'je parie', 'fais', 'fais un', 'fais-moi', 'fais moi', "merci d'avance",
+    'vous pouvez', 'tu pourrais', 'vous pourriez', 'pourriez-vous', 'pourriez vous', 'est-ce que tu peux', 'est-ce que vous pouvez', "j'aimerais", 'je souhaite',
   ],
   pt: [
     'por favor', 'pfv', 'pf', 'pfvr', 'pls', 'obrigado', 'obrigada', 'valeu', 'vlw', 'brigado', 'quando puder', 'quando der', 'quando você puder',
     'quando voce puder', 'assim que puder', 'agora', 'rapidinho', 'oi', 'olá', 'ola', 'mano', 'mana', 'você pode', 'voce pode', 'pode', 'consegue', 'faz um', 'faz',
-    'aí', 'ai',
+    'aí', 'ai', 'poderia', 'você poderia', 'voce poderia', 'pode me fazer o favor de', 'tem como', 'dá pra', 'da pra', 'quero', 'queria',
   ],
   es: [
     'por favor', 'porfa', 'porfis', 'plis', 'gracias', 'muchas gracias', 'cuando puedas', 'cuando tengas chance', 'cuando tengas tiempo', 'cuando se pueda',
     'ahorita', 'ahora', 'oye', 'hola', 'compa', 'carnal', 'wey', 'güey', 'puedes', 'podrías', 'podrias', 'me haces el favor de', 'hazme el favor de',
-    'xfa', 'xfavor', 'x favor', 'hazme', 'haz',
+    'xfa', 'xfavor', 'x favor', 'hazme', 'haz', 'me puedes', 'me podrías', 'me podrias', 'puede', 'podría', 'podria', 'me ayudas a', 'ayúdame a', 'ayudame a', 'quiero', 'quisiera',
   ],
   hi: [
     'please', 'plz', 'bhai', 'yaar', 'bhaiya', 'didi', 'ji', 'jaldi', 'abhi', 'abhi ke abhi', 'jab time mile', 'jab time ho', 'jab free ho', 'dhanyavaad',
     'shukriya', 'thanks', 'na', 'zara', 'kar do', 'kar dena', 'kar dijiye', 'kardo', 'do', 'dena', 'de do', 'hai', 'karna hai', 'kar', 'dijiye',
+    // A polite question: "kya aap … bhej sakte ho?", "… kar sakte hain?".
+    'kya aap', 'kya tum', 'aap', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'sakenge',
   ],
   tl: [
     'po', 'naman', 'nga', 'paki', 'salamat', 'salamat po', 'pag may time ka', 'kapag may time ka', 'pag may oras ka', 'kapag may oras ka', 'pag free ka',
     'ngayon', 'ngayon na', 'agad', 'bes', 'beshie', 'te', 'kuya', 'ate', 'mo', 'ka', 'sana', 'pakisuyo', 'please lang', 'lang',
+    // A polite question's opener: "pwede mo bang i-send…?", "puwede po bang…?".
+    'pwede mo bang', 'pwede mo ba', 'pwede nyo bang', 'pwede nyo ba', 'pwede niyo bang', 'pwede po bang', 'pwede po ba', 'puwede mo bang', 'puwede po bang', 'pwede mo', 'pwede po',
   ],
 });
 

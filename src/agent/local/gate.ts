@@ -1,5 +1,8 @@
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
+import { hasPhrase, isHypothetical, isJoking } from './gate-phrases.js';
+
+export { hasPhrase };
 import { POLITE_REQUESTS } from './reading-words.js';
 import type { Token } from './tokenize.js';
 
@@ -118,7 +121,8 @@ function isNegated(a: Analysis): boolean {
     const x = t[i];
     if (!x || x.kind !== 'word') return false;
     const f = fold(x.norm);
-    return MONEY_VERBS.has(f) || MONEY_VERBS.has(x.norm) || /^n'?(envo|pai|pay|ach)/.test(x.text.toLowerCase());
+    // By lemma too: "mandarle", "i-send" are the verbs with a pronoun or an affix glued on.
+    return MONEY_VERBS.has(f) || MONEY_VERBS.has(x.norm) || /^n'?(envo|pai|pay|ach)/.test(x.text.toLowerCase()) || ['send', 'pay', 'buy', 'bet'].includes(a.lemmas[i] ?? '');
   };
   for (let i = 0; i < n; i++) {
     const x = t[i]!;
@@ -236,21 +240,6 @@ const MONEY_VERB_LEMMAS = new Set(['send', 'pay', 'give', 'transfer', 'buy', 'be
 
 export type CheckContext = { intent: string };
 
-/**
- * Each phrase list as one pattern, compiled once (the lists are this module's constants): the
- * alternation matches exactly when one of the phrases, each between non-letters, does.
- */
-const phrasePatterns = new WeakMap<readonly string[], RegExp>();
-
-export function hasPhrase(text: string, phrases: readonly string[]): boolean {
-  let pattern = phrasePatterns.get(phrases);
-  if (!pattern) {
-    pattern = new RegExp(`(^|[^\\p{L}])(?:${phrases.map((p) => p.replace(/[-']/g, "[-' ]?")).join('|')})($|[^\\p{L}])`, 'u');
-    phrasePatterns.set(phrases, pattern);
-  }
-  return pattern.test(text);
-}
-
 /** After intents: the message asks for something that moves money; is it an instruction for now? */
 export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   const t = a.tokens;
@@ -275,6 +264,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   const polite = hasPhrase(text, POLITE);
   const questionWord = has(QUESTION_WORDS) || text.includes('how much');
   const fee = has(FEE_WORDS);
+  // "what happens if I send 500 to a wrong number?": a hypothetical, not a price question (unless it asks a fee or what arrives).
+  if (isHypothetical(text) && !fee && !has(RECEIVE)) return { reason: 'conditional' };
   if (!polite && ((questionWord && (fee || has(RECEIVE) || t.some((x) => x.text === '?') || a.money.length > 0)) || (fee && t.some((x) => x.text === '?')))) return { reason: 'question' };
   if (/\b(did|has|have)\b.*\b(go through|arrive|reach|land)/.test(text) || /go through\?/.test(text)) return { reason: 'question' };
 
@@ -311,13 +302,17 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     CONDITIONAL.has(norms[i]!) &&
     !(norms[i] === 'si' && (t[i]!.text.toLowerCase() === 'sí' || ['al', 'a', 'el', 'en', 'por', 'del', 'un', 'o', 'no'].includes(norms[i - 1] ?? ''))) &&
     !(norms[i] === 'once' && (!norms[i + 1] || ['again', 'more', 'only', 'a', 'per', 'off'].includes(norms[i + 1]!)));
-  if (norms.some((_, i) => condAt(i)) && !(a.lang === 'sw' && norms.includes('si') && !norms.includes('kama'))) {
+  if (!(a.lang === 'sw' && norms.includes('si') && !norms.includes('kama'))) {
     // Spanish "si" is also a careless "sí"; French/Spanish/Portuguese "si/se" must open a clause.
-    const idx = norms.findIndex((_, i) => condAt(i));
-    const word = norms[idx]!;
-    const clause = !['si', 'se'].includes(word) || idx < t.length - 2;
-    if (clause && !(word === 'se' && a.lang !== 'pt') && !(word === 'si' && !['fr', 'es'].includes(a.lang)) && !(word === 'pag' && a.lang !== 'tl') && !(word === 'jab' && a.lang !== 'hi') && !(word === 'kama' && a.lang !== 'sw')) {
-      return { reason: 'conditional' };
+    // Every candidate counts, not only the first: in "no sé si mandarle…" the "se" of "sé" is no
+    // condition in Spanish, the "si" after it is.
+    for (let idx = 0; idx < norms.length; idx++) {
+      if (!condAt(idx)) continue;
+      const word = norms[idx]!;
+      const clause = !['si', 'se'].includes(word) || idx < t.length - 2;
+      if (clause && !(word === 'se' && a.lang !== 'pt') && !(word === 'si' && !['fr', 'es'].includes(a.lang)) && !(word === 'pag' && a.lang !== 'tl') && !(word === 'jab' && a.lang !== 'hi') && !(word === 'kama' && a.lang !== 'sw')) {
+        return { reason: 'conditional' };
+      }
     }
   }
   if (has(REPORTED) || hasPhrase(text, REPORTED_PHRASES)) return { reason: 'reported_speech' };
@@ -333,6 +328,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.
   if (REPEATED.some((re) => re.test(text))) return { reason: 'repeated' };
   if (FUTURE_SELF.some((re) => re.test(text))) return { reason: 'statement' };
+  // The writer says it is a joke: not an instruction ("na joke o", "natania tu", "je rigole", "mazaak hai").
+  if (isJoking(fold(a.text.toLowerCase()))) return { reason: 'statement' };
   // "I owe @yaw 80 cedis" is a statement; "padala 1k kay @jose, pambayad sa utang" names why.
   const oweAt = norms.findIndex((w) => OWE.has(w));
   if (oweAt >= 0 && !(verbIdx >= 0 && verbIdx < oweAt)) return { reason: 'statement' };

@@ -94,3 +94,13 @@ export function amountPoints(s: Shapes): number {
 export function asksWhatIHave(a: Analysis): boolean {
   return shapesOf(a).whatIHave || findPhrase(a, ['in', 'my', 'wallet']) >= 0 || findPhrase(a, ['in', 'my', 'account']) >= 0;
 }
+
+/** Possessives before (my, mes, mis, minhas, meri) or after (ko, zangu, yangu) the noun. */
+const OWN_BEFORE = new Set(['my', 'mes', 'mis', 'meus', 'minhas', 'meri', 'mere']);
+const OWN_AFTER = new Set(['ko', 'zangu', 'yangu', 'ng']);
+
+/** "show my stakes", "montre mes paris", "minhas apostas", "beti zangu": the writer's own bets, to list (no amount). */
+export function ownBets(a: Analysis): boolean {
+  if (shapesOf(a).amounts > 0) return false;
+  return a.lemmas.some((l, i) => (l === 'bet' || l === 'stake') && (OWN_BEFORE.has(a.tokens[i - 1]?.norm ?? '') || (OWN_AFTER.has(a.tokens[i + 1]?.norm ?? '') && a.tokens[i + 1]!.norm !== 'ng')));
+}

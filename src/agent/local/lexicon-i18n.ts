@@ -76,7 +76,8 @@ for: pour
 on: sur
 from: de du depuis
 please: stp svp
-bet: pari parie parier pariez mise miser misez
+bet: pari paris parie parier pariez mise miser misez
+put: mets mettre mettez met place placer placez
 create: cree creer creez ouvre
 resolve: resous resoudre resolvez tranche trancher
 new: nouveau nouvelle
@@ -107,7 +108,7 @@ bet: aposta apostar aposte apostas
 create: cria criar crie abre abrir
 resolve: resolver resolva resolve
 new: novo nova
-put: coloca colocar coloque bota
+put: coloca colocar coloque bota boto botar poe põe poem ponha
 show: mostra mostrar mostre
 list: lista listar liste
 open: abertos aberto abertas aberta
@@ -131,8 +132,8 @@ to: a para
 on: en por
 from: de desde
 please: porfa porfavor
-bet: apuesta apostar apuesto apueste
-put: pon poner ponle
+bet: apuesta apuestas apostar apuesto apueste
+put: pon poner ponle mete meter metele
 create: crea crear cree abre abrir
 resolve: resolver resuelve resuelva
 new: nuevo nueva
@@ -159,6 +160,7 @@ from: se
 please: plz pls
 balance: balance bakaya
 bet: lagao laga lagado
+put: rakh rakho rakhdo
 create: banao bana banado
 new: naya nayi
 resolve: resolve
@@ -179,6 +181,7 @@ to: kay kina
 on: sa
 please: paki pls
 bet: pusta taya itaya tumaya pataya ipusta ipataya
+put: lagay ilagay maglagay lagyan
 create: gawa gumawa gawin
 new: bago
 show: ipakita pakita
@@ -199,7 +202,9 @@ const ANY_VERB: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 export function anyLangVerb(word: string): string | undefined {
-  return ANY_VERB[fold(word)];
+  const w = fold(word);
+  // A short message may not show its language: "págale 300 a @juan", "i-send mo 500 kay @liza".
+  return ANY_VERB[w] ?? verbOnly(cliticStem(w), LEMMAS.es) ?? verbOnly(affixStem(w), LEMMAS.tl);
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -216,7 +221,41 @@ export function lemmaIn(lang: Lang, word: string): string | undefined {
   if (lang === 'en') return undefined;
   const w = fold(word);
   const lemma = LEMMAS[lang][w];
+  if (lemma !== undefined) return lemma;
   // Swahili infinitives are the verb after "ku-": "kuweka", "kununulia", "kulipia" read as "weka", "nunulia", "lipia".
-  if (lemma === undefined && lang === 'sw' && w.startsWith('ku') && w.length > 4) return LEMMAS.sw[w.slice(2)];
-  return lemma;
+  if (lang === 'sw' && w.startsWith('ku') && w.length > 4) return LEMMAS.sw[w.slice(2)];
+  if (lang === 'es') return verbOnly(cliticStem(w), LEMMAS.es);
+  if (lang === 'tl') return verbOnly(affixStem(w), LEMMAS.tl);
+  return undefined;
+}
+
+/** Lemmas of verbs that ask for an action: only these are read through a clitic or an affix. */
+const ACTION_VERBS = new Set(['send', 'pay', 'buy', 'bet', 'put', 'recharge', 'airtime', 'load', 'create', 'show', 'request']);
+/** English verbs Taglish wraps in its own affixes ("i-send", "mag-transfer", "i-load"). */
+const TL_ENGLISH_VERBS: Readonly<Record<string, string>> = table('send: send transfer share\npay: pay\nairtime: load\nbet: bet stake\nbuy: buy');
+
+function verbOnly(stem: string | undefined, table: Readonly<Record<string, string>>): string | undefined {
+  if (!stem) return undefined;
+  const lemma = table[stem] ?? (table === LEMMAS.tl ? TL_ENGLISH_VERBS[stem] : undefined);
+  return lemma !== undefined && ACTION_VERBS.has(lemma) ? lemma : undefined;
+}
+
+/**
+ * Spanish verbs carry their object pronoun glued on: "apuéstale", "enviarle", "págale", "transfiérele",
+ * "cómpraselo". The third-person clitics only ("me"/"te"/"nos" would make the writer the recipient).
+ */
+function cliticStem(w: string): string | undefined {
+  const m = /^(.{3,}?)(?:se)?(?:les|le|los|las|lo|la)$/.exec(w);
+  if (!m) return undefined;
+  // "transfierele" -> "transfiere"; an infinitive keeps its -r ("enviarle" -> "enviar").
+  return m[1];
+}
+
+/**
+ * Taglish future and imperative affixes on a verb: "i-send", "isend", "mag-send", "magtransfer",
+ * "paki-load". The completed aspect ("nag-send", "nagpadala") is the past and is not read as a verb.
+ */
+function affixStem(w: string): string | undefined {
+  const m = /^(?:paki|mag|pa|i)-?(.{3,})$/.exec(w);
+  return m?.[1]?.replace(/-/g, '');
 }

@@ -2,6 +2,7 @@ import { currencyAt } from './amounts.js';
 import type { Analysis } from './analysis.js';
 import type { Draft } from './draft.js';
 import { fold } from './lexicon-i18n.js';
+import { isHypothetical } from './gate-phrases.js';
 import { pickAmount } from './slots.js';
 import { wordTable } from '../../lib/word-table.js';
 
@@ -21,8 +22,10 @@ const ACTIVITY_PHRASES = [
   /qu.est.ce que j.ai (paye|envoye|depense)/, /\bo que (eu )?(paguei|enviei|gastei)\b/, /\bque (pague|envie|gaste)\b/, /\bmaine\b.*\b(bheja|bheje|pay kiya|kharch|bhara)/,
   /\bano (ang )?(mga )?(binayaran|pinadala|ginastos) ko\b/, /\bwetin i (don )?(pay|send|spend)\b/,
 ];
-const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'quanta', 'cuanto', 'cuanta', 'ngapi', 'kitna', 'kitne', 'kitni', 'magkano', 'wetin']);
+const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'quanta', 'cuanto', 'cuanta', 'ngapi', 'gani', 'kitna', 'kitne', 'kitni', 'magkano', 'ilan', 'wetin']);
 const FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'cost', 'costs', 'rate', 'frais', 'taux', 'taxa', 'tarifa', 'comision', 'comissao', 'ada', 'gharama']);
+/** "how much will @x get if…": what arrives, a price question even when put as a condition. */
+const RECEIVES = new Set(['get', 'gets', 'receive', 'receives', 'recoit', 'reçoit', 'recebe', 'recibe', 'atapata', 'milega', 'milenge', 'matatanggap', 'makukuha']);
 const RECIPIENT_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id']);
 /** Corridor countries (folded names in the eight languages) and the currency a transfer there arrives in. */
 const COUNTRY_CURRENCY: Readonly<Record<string, string>> = wordTable({
@@ -74,6 +77,8 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
     if (code && code !== (amount.currency ?? a.localCurrency)) toCurrency = code;
   }
   const fee = norms.some((w) => FEE_WORDS.has(w));
+  // "what if I send 5k to @amaka by mistake": a hypothetical asks no price (the gate answers it).
+  if (!fee && !norms.some((w) => RECEIVES.has(w)) && isHypothetical(fold(a.text.toLowerCase()))) return undefined;
   if (!force && !recipient && !toCurrency && !fee) return undefined;
   if (!force && !norms.some((w) => QUESTION_WORDS.has(w)) && !fee) return undefined;
   return {
@@ -89,8 +94,8 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
 }
 
 const SEND_LEMMAS = new Set(['send', 'transfer', 'pay', 'give', 'wire', 'remit']);
-const BALANCE_WORDS = new Set(['account', 'compte', 'conta', 'cuenta', 'akaunti', 'wallet', 'pochi', 'paise', 'pesa', 'pera', 'money', 'dinero', 'dinheiro', 'argent', 'kobo', 'owo']);
-const HAVE_WORDS = new Set(['have', 'got', 'left', 'dey', 'remain', 'tenho', 'tengo', 'jai', 'ai', 'niko', 'nina', 'hai', 'hain', 'meron', 'natitira', 'queda', 'sobra', 'reste']);
+const BALANCE_WORDS = new Set(['account', 'compte', 'conta', 'cuenta', 'akaunti', 'wallet', 'pochi', 'paise', 'paisa', 'pesa', 'hela', 'pera', 'money', 'dinero', 'lana', 'dinheiro', 'grana', 'argent', 'kobo', 'owo']);
+const HAVE_WORDS = new Set(['have', 'got', 'left', 'dey', 'remain', 'tenho', 'tengo', 'jai', 'ai', 'niko', 'nina', 'hai', 'hain', 'meron', 'natitira', 'laman', 'baki', 'imebaki', 'queda', 'sobra', 'reste', 'tienes', 'tengo']);
 
 /** "how much dey my account?", "niko na pesa ngapi", "combien j'ai sur mon compte", "account mein kitne paise hain". */
 export function detectBalance(a: Analysis): boolean {

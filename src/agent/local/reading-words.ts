@@ -11,12 +11,12 @@ export const VERB_LEMMAS = words('send transfer pay give buy wire remit tip bet 
 /** Prepositions, articles and possessives that link the roles ("to", "kwa", "à", "pra", "ko", "kay", "sa"). */
 export const CONNECTORS = words(`
 to on with of the a an my at in into this that is it its worth about
-kwa kwenye ya la wa
+kwa kwenye ya la wa za cha vya
 a au aux al pra pro para pa p de do da del du des le les lui el los las um uma un una une o os as no na em en sur dans
 ko ke ki ka pe par mein wale wala wali
 kay kina si ng sa
 give
-meu minha mon ma mes mera meri mere yangu wangu cest
+meu minha mon ma mes mera meri mere yangu wangu langu zangu changu cest
 `);
 
 /**
@@ -26,6 +26,8 @@ meu minha mon ma mes mera meri mere yangu wangu cest
 export const POLITE_REQUESTS = [
   'can you', 'could you', 'would you', 'can u', 'could u', 'pls can', 'peux tu', 'peux-tu', 'pouvez vous', 'pouvez-vous', 'pourrais-tu', 'pourrais tu',
   'puedes', 'podrias', 'podrías', 'pode', 'você pode', 'voce pode', 'consegue', 'unaweza', 'naomba', 'kar sakte', 'bhej sakte', 'pwede', 'you fit',
+  'will you', 'tu peux', 'vous pouvez', 'tu pourrais', 'vous pourriez', 'pourriez-vous', 'pourriez vous', 'poderia', 'tem como', 'puede', 'podria', 'podría', 'me ayudas',
+  'mnaweza', 'ungeweza', 'waweza', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'puwede',
 ];
 
 /** Words that name the role of an argument: the bill's kind, the market, the side. */

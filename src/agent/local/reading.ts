@@ -104,6 +104,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         if (ACCOUNT_WORDS.has(norm) && !argWords.has(norm) && !argWords.has(lemma) && !CONNECTORS.has(norm)) {
           if (namesAccount(t, i, argDigits)) placed.add(i);
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
+        // "buy me 50 rand airtime 0821…": the bill's number is written; "me" only says whom it is for.
+        else if (call.name === 'pay_bill' && (norm === 'me' || norm === 'mi') && ['buy', 'recharge', 'load', 'top'].includes(a.lemmas[i - 1] ?? '') && argDigits.size > 0) placed.add(i);
         else if (RELATIONS.has(norm) && nextIsRecipient(a, i)) placed.add(i);
         // Spanish "mi"/"mis" before a noun is "my" ("paga mi luz"); alone ("a mí") it is the writer as object and stays unplaced.
         else if ((norm === 'mi' || norm === 'mis') && a.lang === 'es' && t[i + 1]?.kind === 'word') placed.add(i);
@@ -162,7 +164,9 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
 
   // "could you send 250 cedis to @yaw?": the request's own question mark, when it closes the message.
   const mark = lastUnplaced(t, placed);
-  if (mark !== undefined && t[mark]!.text === '?' && !quoted.has(mark) && politeRequest(a)) placed.add(mark);
+  // It closes the request: it comes after the words it asks (never "? send 500…").
+  const asked = t.findIndex((x, i) => placed.has(i) && !a.fillers.has(i) && x.kind !== 'punct');
+  if (mark !== undefined && asked >= 0 && mark > asked && t[mark]!.text === '?' && !quoted.has(mark) && politeRequest(a)) placed.add(mark);
 
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };

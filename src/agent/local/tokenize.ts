@@ -340,7 +340,7 @@ function lexNumber(text: string, i: number, style: NumberStyle): Token | undefin
       tok.currency = suffix;
       end += 1;
     }
-    if (text.startsWith('/=', end)) end += 2; // "500/=": East African shorthand for whole shillings
+    if (text.startsWith('/=', end) || text.startsWith('/-', end)) end += 2; // "500/=", "500/-": East African shorthand for whole shillings
   }
   if (prefix) tok.currency = prefix.code;
   tok.value = value;
