@@ -79,6 +79,10 @@ export function buildBill(a: Analysis): Draft {
     }
   }
   biller ??= billerFromWords(a);
+  // "buy glo data": a network with airtime but no data product here must not be read as its
+  // airtime (or the other way round); the word asked for would be left unplaced, so ask.
+  const mobile = (c: BillerCategory | undefined) => c === 'airtime' || c === 'internet';
+  if (biller?.ref && mobile(category) && mobile(biller.ref.category) && biller.ref.category !== category) return { reply: replies.billNeedsBiller };
 
   const account = pickAccount(a, biller?.ref);
   const exclude = new Set<number>(a.billerTokens);
