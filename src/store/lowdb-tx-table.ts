@@ -1,5 +1,5 @@
 import { StoreConflictError, type FindOptions, type Row, type Where } from './types.js';
-import { cloneRow, deepFreeze, definedEntries, field, uniqueKey } from './row-values.js';
+import { cloneRow, deepFreeze, definedEntries, field, patchedRow, uniqueKey } from './row-values.js';
 import type { TableState } from './lowdb-table-state.js';
 
 /**
@@ -100,7 +100,7 @@ export class TxTable<T extends Row> {
     const old = this.get(id);
     if (!old) return undefined;
     if (expect && !definedEntries(expect).every(([f, v]) => field(old, f) === v)) return undefined;
-    const next = deepFreeze(cloneRow({ ...old, ...patch, id: old.id })) as T;
+    const next = patchedRow(old, patch);
     this.checkUnique(next, id);
     this.changes.set(id, next);
     this.track(id, old, next);
