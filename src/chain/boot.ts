@@ -15,13 +15,12 @@ import { type Eip712Domain } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallet-secrets.js';
 import { ChainServiceImpl } from './chain-service.js';
-import { LoopbackRpc, loopbackFetch } from './rpc-fetch.js';
+import { loopbackFetch } from './rpc-fetch.js';
 import { supportsBatchTransfers } from './submit-batch.js';
 import { findBatchRelay, placeBatchRelay } from './relay-batches.js';
 import { ensureAuthCaptureEscrow, findAuthCaptureEscrow } from './auth-capture-escrow.js';
 import type { ChainService, CreateChainOptions } from './chain.js';
 import type { RelayJournal } from './relay-journal.js';
-import { useLoopbackRpc } from './node-reads.js';
 
 const EMBEDDED_CHAIN_ID = 31337;
 const RELAYER_MIN_BALANCE = parseEther('100');
@@ -80,16 +79,13 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     // service shares the cores with anvil. A real network keeps one request per call (providers
     // limit or bill batches differently, and one slow call would hold back the others).
     // Embedded: over node:http with keep-alive rather than the global fetch (rpc-fetch.ts).
-    const fetchFn = embedded ? loopbackFetch() : undefined;
     const transport = http(
       rpcUrl,
-      fetchFn
-        ? { timeout: 15_000, batch: { wait: 0 }, fetchFn: fetchFn as unknown as typeof fetch, maxResponseBodySize: false }
+      embedded
+        ? { timeout: 15_000, batch: { wait: 0 }, fetchFn: loopbackFetch() as unknown as typeof fetch, maxResponseBodySize: false }
         : { timeout: 15_000 },
     );
     const publicClient = createPublicClient({ chain, transport, pollingInterval: embedded ? 50 : 1_000 });
-    // Embedded: the settle's simulation without viem's request stack (rpc-fetch.ts LoopbackRpc).
-    if (fetchFn) useLoopbackRpc(publicClient, new LoopbackRpc(rpcUrl, fetchFn));
 
     const wallet = createWalletClient({ account: relayer, chain, transport });
 

@@ -7,7 +7,6 @@ import { BaseError, TransactionNotFoundError, TransactionReceiptNotFoundError, t
 import { getEstimateGasError } from 'viem/utils';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import type { ReceiptSource } from './receipts.js';
-import type { LoopbackRpc } from './rpc-fetch.js';
 import { usedAuthorizations } from './relay-batches.js';
 
 export type NodeClient = PublicClient<HttpTransport, Chain>;
@@ -33,34 +32,17 @@ export function authorizationState(client: NodeClient, tokenAddress: Address, au
   return client.readContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'authorizationState', args: [authorizer, nonce] });
 }
 
-/** The embedded chain's lean JSON-RPC path, per client (boot.ts; rpc-fetch.ts `LoopbackRpc`). */
-const loopbackRpcs = new WeakMap<NodeClient, LoopbackRpc>();
-export function useLoopbackRpc(client: NodeClient, rpc: LoopbackRpc): void {
-  loopbackRpcs.set(client, rpc);
-}
-
 /**
  * `client.estimateGas({ account, to, data, prepare: false })`: the same one `eth_estimateGas`
  * (same parameters) and, on failure, the same error (viem's `getEstimateGasError` over what the
  * node answered), without the action's per-call work (request assertions with checksummed
  * address checks, parsing and formatting: about 0.35 ms per settle, issue 23 seventh round). A
- * chain with its own request formatter goes through viem's action. On the embedded chain the
- * call goes the lean way (`LoopbackRpc`) first; only a result is taken from it, anything else is
- * asked again through viem, so a failure is viem's, retries included.
+ * chain with its own request formatter goes through viem's action.
  */
 export async function estimateCallGas(client: NodeClient, account: Account, to: Address, data: Hex): Promise<bigint> {
   if (client.chain?.formatters?.transactionRequest) return client.estimateGas({ account, to, data, prepare: false });
-  const params: [{ data: Hex; from: Address; to: Address }] = [{ data, from: account.address, to }];
-  const lean = loopbackRpcs.get(client);
-  if (lean) {
-    const gas = await lean.call('eth_estimateGas', params).then(
-      (r) => (typeof r === 'string' && /^0x[0-9a-fA-F]+$/.test(r) ? BigInt(r) : undefined),
-      () => undefined,
-    );
-    if (gas !== undefined) return gas;
-  }
   try {
-    return BigInt(await client.request({ method: 'eth_estimateGas', params }));
+    return BigInt(await client.request({ method: 'eth_estimateGas', params: [{ data, from: account.address, to }] }));
   } catch (err) {
     throw getEstimateGasError(err as BaseError, { account, to, data, prepare: false, chain: client.chain });
   }

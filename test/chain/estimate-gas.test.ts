@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, encodeFunctionData, http, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
-import { estimateCallGas, useLoopbackRpc, type NodeClient } from '../../src/chain/node-reads.js';
-import { LoopbackRpc, loopbackFetch } from '../../src/chain/rpc-fetch.js';
+import { estimateCallGas } from '../../src/chain/node-reads.js';
 import { isRevert, revertReason } from '../../src/chain/node-errors.js';
 import { startTokenChain } from './helpers.js';
 
@@ -50,30 +49,5 @@ describe('estimateCallGas against viem estimateGas', () => {
     const viems = await gone.estimateGas({ account: relayer, to: t.token, data: tooMuch, prepare: false }).then(() => 'passed', (e: unknown) => shape(e));
     expect(ours).not.toBe('passed');
     expect(ours).toEqual(viems);
-  });
-
-  it('on the embedded path: results without viem (one HTTP request for the calls of a tick), anything else asked again through viem with its error', async () => {
-    const inner = loopbackFetch();
-    let httpRequests = 0;
-    const counted = ((...args: Parameters<typeof inner>) => (httpRequests++, inner(...args))) as typeof inner;
-    const client = createPublicClient({ chain: t.chain, transport: http(t.anvil.rpcUrl, { batch: { wait: 0 }, fetchFn: counted as unknown as typeof fetch }) }) as NodeClient;
-    useLoopbackRpc(client, new LoopbackRpc(t.anvil.rpcUrl, counted));
-    const viemRequests: string[] = [];
-    const request = client.request.bind(client);
-    client.request = ((args: { method: string }) => (viemRequests.push(args.method), request(args as never))) as typeof client.request;
-
-    const datas = [1n, 2n, 3n, 4n, 5n].map((v) => encodeFunctionData({ abi: stablecoinAbi, functionName: 'transfer', args: ['0x00000000000000000000000000000000000c0ffe', v] }));
-    const expected = await Promise.all(datas.map((d) => viemEstimate(holder, t.token, d)));
-    httpRequests = 0;
-    expect(await Promise.all(datas.map((d) => estimateCallGas(client, holder, t.token, d)))).toEqual(expected);
-    expect(viemRequests).toEqual([]);
-    expect(httpRequests).toBe(1);
-
-    const tooMuch = encodeFunctionData({ abi: stablecoinAbi, functionName: 'transfer', args: ['0x00000000000000000000000000000000000c0ffe', 10n ** 30n] });
-    const ours = await estimateCallGas(client, relayer, t.token, tooMuch).then(() => 'passed', (e: unknown) => shape(e));
-    const viems = await viemEstimate(relayer, t.token, tooMuch).then(() => 'passed', (e: unknown) => shape(e));
-    expect(ours).not.toBe('passed');
-    expect(ours).toEqual(viems);
-    expect(viemRequests).toEqual(['eth_estimateGas']);
   });
 });
