@@ -20,7 +20,7 @@ import { fail } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import type { TransferAuthorization } from './authorization.js';
 import { isNonceError, isRevert, reasonFromRevert, revertReason } from './node-errors.js';
-import { authorizationState, isKnownTransaction, type NodeClient } from './node-reads.js';
+import { authorizationState, estimateCallGas, isKnownTransaction, type NodeClient } from './node-reads.js';
 import type { SignedAuthorization } from './chain-port.js';
 import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
 import { encodeBatch } from './submit-batch.js';
@@ -112,7 +112,7 @@ export class TransferSubmitter {
     if (prepared.gas !== undefined) gas = prepared.gas;
     else {
       try {
-        gas = await ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data, prepare: false });
+        gas = await estimateCallGas(ctx.publicClient, ctx.relayer, ctx.tokenAddress, data);
       } catch (e) {
         const message = revertReason(e);
         if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);

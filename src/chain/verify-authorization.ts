@@ -10,7 +10,7 @@ import type { Logger } from '../lib/logger.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import { buildTransferTypedData, type Eip712Domain, type TransferAuthorization } from './authorization.js';
 import { isRevert, reasonFromRevert, revertReason } from './node-errors.js';
-import { authorizationState, balanceOf, chainTimePast, wallSeconds, type LatestBlockCache, type NodeClient } from './node-reads.js';
+import { authorizationState, balanceOf, chainTimePast, estimateCallGas, wallSeconds, type LatestBlockCache, type NodeClient } from './node-reads.js';
 import { VerifyReason } from './chain-results.js';
 
 // x402's facilitator rejects authorizations expiring within 6 s: too late to get mined.
@@ -74,7 +74,7 @@ export class TransferVerifier {
       // `prepare: false`: a plain eth_estimateGas; viem would otherwise fill the whole
       // transaction for a local account (eth_fillTransaction: nonce and fees too), unused here.
       const simulate = () =>
-        ctx.publicClient.estimateGas({ account: ctx.relayer, to: ctx.tokenAddress, data, prepare: false }).then(
+        estimateCallGas(ctx.publicClient, ctx.relayer, ctx.tokenAddress, data).then(
           (gas) => ({ gas }) as const,
           (e: unknown) => {
             if (!isRevert(e)) throw e;

@@ -19,6 +19,7 @@ import { stablecoinText } from '../payments/payments.js';
 import { merchantNameFor } from '../payments/merchant-name.js';
 import type { NetworkInfo } from '../wallet/wallets.js';
 import { checkoutJson } from './json.js';
+import { redirectUrlFor } from './redirect-url.js';
 import { noSuchSession, payWith, type PaymentMethods, type PayRails, type PayResult } from './pay.js';
 import { shippedMethods, type PayInput, type RefusalOf } from './methods/payment-methods.js';
 import type { CheckoutSessionView, DepositView, ReceiptView } from './view.js';
@@ -75,10 +76,7 @@ const PAID = new Set(['settled', 'refunded', 'captured']);
 
 /** `redirect_url` with `payment_id` and `status` added to its query (keeping the merchant's own). */
 export function redirectFor(p: Pick<Payment, 'id' | 'redirectUrl' | 'status'>, status: string = p.status): string {
-  const url = new URL(p.redirectUrl);
-  url.searchParams.set('payment_id', p.id);
-  url.searchParams.set('status', status);
-  return url.toString();
+  return redirectUrlFor(p.redirectUrl, p.id, status);
 }
 
 export class CheckoutSessions {

@@ -80,3 +80,22 @@ export function storedAuthorization(attempt: SettlementAttempt): TransferAuthori
 
 /** Thrown inside the claim's transaction to roll it back. */
 class ClaimRefused extends Error {}
+
+/**
+ * True when `auth` and `signature` are, byte for byte (hex case aside), the authorization and
+ * signature `attempt` was opened with: a retry of a settle this service already accepted. The
+ * attempt's signature was proven then (the token's own check in the simulation, or a local
+ * recovery), so a retry that repeats it needs no second recovery (issue 23, seventh round).
+ */
+export function sameAsRecorded(attempt: SettlementAttempt | undefined, paymentId: string, auth: TransferAuthorization, signature: Hex): boolean {
+  if (!attempt || attempt.subject !== paymentId || attempt.signature.toLowerCase() !== signature.toLowerCase()) return false;
+  const a = attempt.authorization;
+  return (
+    a.from?.toLowerCase() === auth.from.toLowerCase() &&
+    a.to?.toLowerCase() === auth.to.toLowerCase() &&
+    a.value === String(auth.value) &&
+    a.validAfter === String(auth.validAfter) &&
+    a.validBefore === String(auth.validBefore) &&
+    a.nonce?.toLowerCase() === auth.nonce.toLowerCase()
+  );
+}

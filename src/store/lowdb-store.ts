@@ -16,7 +16,7 @@ import {
 } from './types.js';
 import { deepFreeze } from './row-values.js';
 import { TableState } from './lowdb-table-state.js';
-import { TxTable } from './lowdb-tx-table.js';
+import { TxTable, TxWriteTable } from './lowdb-tx-table.js';
 
 /**
  * Writes that may be on their way to disk at once. One: a write costs a few fsyncs, so
@@ -109,9 +109,10 @@ export class LowdbStore implements Store {
     this.lock = new Promise<void>((r) => (release = r));
     await previous;
     const overlays = new Map<string, TxTable<Row>>();
+    const handles = new Map<string, TxWriteTable<Row>>();
     const committed: Array<() => void> = [];
     let result: R;
-    let open = true;
+    const state = { open: true };
     try {
       const tx: Tx = {
         afterCommit: (fn) => {
@@ -121,51 +122,23 @@ export class LowdbStore implements Store {
           committed.push(() => this.emit(channel, payload));
         },
         table: <T extends Row>(def: TableDef<T>): WriteTable<T> => {
-          let o = overlays.get(def.name) as TxTable<T> | undefined;
-          if (!o) {
-            o = new TxTable<T>(this.state(def));
+          let h = handles.get(def.name) as TxWriteTable<T> | undefined;
+          if (!h) {
+            const o = new TxTable<T>(this.state(def));
             overlays.set(def.name, o as unknown as TxTable<Row>);
+            h = new TxWriteTable<T>(o, state);
+            handles.set(def.name, h as unknown as TxWriteTable<Row>);
           }
-          const t = o;
-          // A tx handle kept past the end of its transaction must not write behind the lock.
-          const live = () => {
-            if (!open) throw new Error(`transaction on ${def.name} already finished`);
-          };
-          return {
-            get: async (id) => t.get(id),
-            findOne: async (where) => t.find(where, { limit: 1 })[0],
-            findMany: async (where, opts) => t.find(where, opts),
-            count: async (where) => t.count(where),
-            findRange: async (where, range) => (checkRange(t.base.def, where, range), rangeOf(t.find(where), range)),
-            insert: async (row) => (live(), t.insert(row)),
-            insertOrGet: async (row) => {
-              live();
-              try {
-                return { inserted: true, row: t.insert(row) };
-              } catch (e) {
-                const existing = e instanceof StoreConflictError ? t.get(e.existingId) : undefined;
-                if (!existing) throw e;
-                return { inserted: false, existing };
-              }
-            },
-            update: async (id, patch, expect) => (live(), t.update(id, patch as Partial<T>, expect)),
-            updateWithBefore: async (id, patch, expect) => {
-              live();
-              const before = t.get(id);
-              const after = before && t.update(id, patch as Partial<T>, expect);
-              return before && after ? { before, after } : undefined;
-            },
-            remove: async (id) => (live(), t.remove(id)),
-          };
+          return h;
         },
       };
       result = await fn(tx);
     } catch (e) {
-      open = false;
+      state.open = false;
       release();
       throw e;
     }
-    open = false;
+    state.open = false;
     let changed = false;
     for (const o of overlays.values()) {
       if (o.changes.size === 0) continue;

@@ -1,5 +1,6 @@
-import { StoreConflictError, type FindOptions, type Row, type Where } from './types.js';
-import { cloneRow, deepFreeze, definedEntries, field, uniqueKey } from './row-values.js';
+import { checkRange, rangeOf } from './range.js';
+import { StoreConflictError, type FindOptions, type InsertOrGet, type Row, type Where, type WriteTable } from './types.js';
+import { cloneRow, deepFreeze, definedEntries, field, patchedRow, uniqueKey } from './row-values.js';
 import type { TableState } from './lowdb-table-state.js';
 
 /**
@@ -100,7 +101,7 @@ export class TxTable<T extends Row> {
     const old = this.get(id);
     if (!old) return undefined;
     if (expect && !definedEntries(expect).every(([f, v]) => field(old, f) === v)) return undefined;
-    const next = deepFreeze(cloneRow({ ...old, ...patch, id: old.id })) as T;
+    const next = patchedRow(old, patch);
     this.checkUnique(next, id);
     this.changes.set(id, next);
     this.track(id, old, next);
@@ -127,5 +128,61 @@ export class TxTable<T extends Row> {
     for (const [id, r] of this.changes) if (r === null) this.base.applyRemove(id);
     for (const [id, r] of this.changes) if (r && !fresh.has(id)) this.base.applyUpdate(r);
     for (const id of this.inserted) this.base.applyInsert(this.changes.get(id)!);
+  }
+}
+
+/**
+ * A transaction's handle on one table (`tx.table(def)`), one per table per transaction. A class
+ * rather than an object of arrow functions made at each `tx.table` call: a settle opens several
+ * transactions, each asking for its tables several times (issue 23, seventh round).
+ */
+export class TxWriteTable<T extends Row> implements WriteTable<T> {
+  constructor(
+    private readonly t: TxTable<T>,
+    private readonly state: { open: boolean },
+  ) {}
+
+  private live(): void {
+    if (!this.state.open) throw new Error(`transaction on ${this.t.base.def.name} already finished`);
+  }
+  async get(id: string): Promise<T | undefined> {
+    return this.t.get(id);
+  }
+  async findOne(where: Where<T>): Promise<T | undefined> {
+    return this.t.find(where, { limit: 1 })[0];
+  }
+  async findMany(where?: Where<T>, opts?: FindOptions): Promise<T[]> {
+    return this.t.find(where, opts);
+  }
+  async count(where?: Where<T>): Promise<number> {
+    return this.t.count(where);
+  }
+  async findRange(...[where, range]: Parameters<WriteTable<T>['findRange']>): ReturnType<WriteTable<T>['findRange']> {
+    return (checkRange(this.t.base.def, where, range), rangeOf(this.t.find(where), range));
+  }
+  async insert(row: T): Promise<T> {
+    return (this.live(), this.t.insert(row));
+  }
+  async insertOrGet(row: T): Promise<InsertOrGet<T>> {
+    this.live();
+    try {
+      return { inserted: true, row: this.t.insert(row) };
+    } catch (e) {
+      const existing = e instanceof StoreConflictError ? this.t.get(e.existingId) : undefined;
+      if (!existing) throw e;
+      return { inserted: false, existing };
+    }
+  }
+  async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
+    return (this.live(), this.t.update(id, patch as Partial<T>, expect));
+  }
+  async updateWithBefore(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<{ before: T; after: T } | undefined> {
+    this.live();
+    const before = this.t.get(id);
+    const after = before && this.t.update(id, patch as Partial<T>, expect);
+    return before && after ? { before, after } : undefined;
+  }
+  async remove(id: string): Promise<boolean> {
+    return (this.live(), this.t.remove(id));
   }
 }

@@ -32,10 +32,44 @@ export function cloneRow<V>(value: V): V {
     const v = cloneRow((value as Record<string, unknown>)[k]);
     // A "__proto__" key (JSON.parse makes it an own property; metadata keys are user input)
     // must stay data: plain assignment would set the copy's prototype instead.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
+    put(out, k, v);
   }
   return out as V;
+}
+
+/**
+ * `deepFreeze(cloneRow({ ...old, ...patch, id: old.id }))` without copying what `old` already
+ * holds frozen: a committed row is deep-frozen, so its plain nested values are shared with the
+ * new version as they are (only the patch's values are copied and frozen). An update copied the
+ * whole row, nested parts too, on every write (issue 23, seventh round).
+ */
+export function patchedRow<T extends { id: string }>(old: T, patch: Partial<T>): T {
+  const out: Record<string, unknown> = {};
+  // The spread's key order: old's keys where they were (patched values in place), then the
+  // patch's new keys; `id` stays old's.
+  for (const k of Object.keys(old)) {
+    if (k === 'id') put(out, k, old.id);
+    else if (hasOwn(patch, k)) put(out, k, deepFreeze(cloneRow((patch as Record<string, unknown>)[k])));
+    else {
+      const v = (old as Record<string, unknown>)[k];
+      put(out, k, v !== null && typeof v === 'object' && !(Object.isFrozen(v) && isPlain(v)) ? deepFreeze(cloneRow(v)) : v);
+    }
+  }
+  for (const k of Object.keys(patch)) if (!hasOwn(old, k)) put(out, k, deepFreeze(cloneRow((patch as Record<string, unknown>)[k])));
+  return Object.freeze(out) as T;
+}
+
+const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/** `out[k] = v`, except that a "__proto__" key stays data (as in cloneRow). */
+function put(out: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
+}
+
+function isPlain(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return Array.isArray(v) || proto === Object.prototype || proto === null;
 }
 
 export function deepFreeze<V>(value: V): V {

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
-import type { Address, Hex } from 'viem';
+import { describe, expect, it, vi } from 'vitest';
+import { type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AccountsService } from '../../src/accounts/accounts.js';
 import { TransferAuthorization } from '../../src/chain/authorization.js';
@@ -10,6 +10,19 @@ import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { FakeChain } from '../helpers/fake-chain.js';
+
+// Every local signer recovery (viem's recoverTypedDataAddress) is counted, then done as viem does.
+const recoveries = vi.hoisted(() => ({ count: 0 }));
+vi.mock('viem', async (importOriginal) => {
+  const viem = await importOriginal<typeof import('viem')>();
+  return {
+    ...viem,
+    recoverTypedDataAddress: (...args: Parameters<typeof viem.recoverTypedDataAddress>) => {
+      recoveries.count++;
+      return viem.recoverTypedDataAddress(...args);
+    },
+  };
+});
 
 // Unit layer: the settlement story (verify, relay once, record, reconcile) over the in-memory
 // store and the fake chain port; milliseconds per case. The real-anvil cases are settle*.test.ts.
@@ -178,5 +191,36 @@ describe('SettlementService over the fake chain port', () => {
     expect(r.ok).toBe(false);
     expect(w.chain.sent).toHaveLength(0);
     expect((await w.payments.get(p.id))?.status).toBe('pending');
+  });
+
+  it('a byte-identical retry of a settled payment answers without recovering the signer again; any other signature is still recovered', async () => {
+    const w = await world();
+    const p = await w.newPayment();
+    const { input } = await pay(w, p.id);
+    const first = await w.settlement.settle(p.id, input);
+    expect(first.ok && first.payment.status).toBe('settled');
+    recoveries.count = 0;
+    // The same body again (hex case aside, as a page or a proxy may send it): the settled answer, no recovery.
+    for (const signature of [input.signature, input.signature.toUpperCase().replace('0X', '0x') as Hex]) {
+      const again = await w.settlement.settle(p.id, { ...input, signature });
+      expect(again.ok && again.txHash).toBe(first.ok && first.txHash);
+    }
+    expect(recoveries.count).toBe(0);
+    // The same authorization with its other valid signature (s -> n - s, parity flipped) is not
+    // the recorded bytes: recovered, and still the same payer's, so the same settled answer.
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const sig = input.signature.slice(2);
+    const highS = (n - BigInt(`0x${sig.slice(64, 128)}`)).toString(16).padStart(64, '0');
+    const v = parseInt(sig.slice(128, 130), 16) === 27 ? '1c' : '1b';
+    const malleated = `0x${sig.slice(0, 64)}${highS}${v}` as Hex;
+    const other = await w.settlement.settle(p.id, { ...input, signature: malleated });
+    expect(other.ok && other.txHash).toBe(first.ok && first.txHash);
+    expect(recoveries.count).toBe(1);
+    // A signature by another key for the payer's authorization: recovered, refused.
+    const forged = (await privateKeyToAccount(generatePrivateKey()).signTypedData(w.chain.transferWithAuthorizationTypedData(input.authorization).typedData)) as Hex;
+    const refused = await w.settlement.settle(p.id, { ...input, signature: forged });
+    expect(!refused.ok && refused.reason).toBe('already_settled');
+    expect(recoveries.count).toBe(2);
+    expect(w.chain.sent).toHaveLength(1);
   });
 });
