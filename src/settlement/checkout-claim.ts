@@ -7,7 +7,7 @@
 import { getAddress, type Hex } from 'viem';
 import type { TransferAuthorization } from '../chain/authorization.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
-import type { Store, Tx } from '../store/index.js';
+import { updateUnread, type Store, type Tx } from '../store/index.js';
 import { SettlementAttempts, type AttemptLedger, type SettlementAttempt } from './attempts.js';
 import { withAttempt } from './settle-reasons.js';
 
@@ -61,8 +61,9 @@ export async function recordTxHash(store: Store, paymentId: string, attempt: Set
  */
 export async function recordTxHashIn(tx: Tx, paymentId: string, attempt: SettlementAttempt, txHash: Hex): Promise<void> {
   const now = new Date().toISOString();
-  await tx.table(Payments).update(paymentId, { txHash, updatedAt: now }, { status: 'processing' });
-  await tx.table(SettlementAttempts).update(attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
+  // Nobody reads their outcome: on PostgreSQL both go with the commit's round trip.
+  await updateUnread(tx.table(Payments), paymentId, { txHash, updatedAt: now }, { status: 'processing' });
+  await updateUnread(tx.table(SettlementAttempts), attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
 }
 
 /** The signed authorization an attempt carries. */

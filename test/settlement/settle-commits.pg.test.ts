@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { authorize, createPayment, customer, paymentRecord, settle, setup, usdc, type Ctx } from './helpers.js';
-import { statementCounter } from '../helpers/pg-statements.js';
+import { isCommit, statementCounter } from '../helpers/pg-statements.js';
 
 let ctx: Ctx;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('concurrent settles on PostgreSQL', () => {
     const { statements } = counter.stop();
     counter.restore();
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const commits = statements.filter((s) => s === 'COMMIT').length;
+    const commits = statements.filter(isCommit).length;
     // eslint-disable-next-line no-console
     console.log(`${n} concurrent settles: ${commits} commits, ${statements.length} statements`);
     expect(commits).toBeLessThan(3 * n);
