@@ -89,6 +89,31 @@ describe('PostgreSQL store: held writes and grouped reads', () => {
     expect([a?.description, b?.description, c?.description]).toEqual(['v3', 'v4', 'v2']);
   });
 
+  it('statements a body issues together share one round trip, run in issue order, each with its own result', async () => {
+    const s = await open('h7pg_dw_together');
+    const counter = statementCounter();
+    counter.start();
+    const out = await s.transaction(async (tx) => {
+      const t = tx.table(Payments);
+      void updateUnread(t, 'c', { description: 'held' } as Partial<Payment>);
+      return Promise.all([
+        t.update('a', { description: 'a2' } as Partial<Payment>, { status: 'pending' }),
+        t.get('a'), // issued after the update: sees it
+        t.get('c'), // after the held write: sees it
+        t.update('b', { description: 'no' } as Partial<Payment>, { status: 'settled' }), // CAS fails: undefined
+        t.insertOrGet(row('a')), // the holder comes back
+      ]);
+    });
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(out[0]?.description).toBe('a2');
+    expect(out[1]?.description).toBe('a2');
+    expect(out[2]?.description).toBe('held');
+    expect(out[3]).toBeUndefined();
+    expect(out[4]).toMatchObject({ inserted: false, existing: { id: 'a', description: 'a2' } });
+    expect(statements).toHaveLength(3); // BEGIN, the five and the held write, COMMIT
+  });
+
   it('reads by id arriving together are one statement; each sees what committed before it was asked', async () => {
     const s = await open('h7pg_gets');
     const counter = statementCounter();
