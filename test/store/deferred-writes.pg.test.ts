@@ -11,21 +11,18 @@ import { isCommit, statementCounter } from '../helpers/pg-statements.js';
  * its COMMIT, and every later statement sees it; reads by id outside transactions that arrive
  * together are one statement (src/store/pg/get-batcher.ts).
  */
-let db: TestDatabase | undefined;
-let store: PgStore | undefined;
+const opened: Array<{ db: TestDatabase; store: PgStore }> = [];
 afterEach(async () => {
-  await store?.close();
-  await db?.drop();
-  store = undefined;
-  db = undefined;
+  for (const o of opened.splice(0)) await o.store.close().finally(() => o.db.drop());
 });
 
 const row = (id: string, note = ''): Payment =>
   ({ id, accountId: 'acct_d', livemode: true, reference: `ref-${id}`, status: 'pending', description: note }) as unknown as Payment;
 
 async function open(tag: string) {
-  db = await createDatabase(tag);
-  store = await PgStore.open(db.url, { poolMax: 4 });
+  const db = await createDatabase(tag);
+  const store = await PgStore.open(db.url, { poolMax: 4 });
+  opened.push({ db, store });
   await store.transaction(async (tx) => {
     for (const id of ['a', 'b', 'c']) await tx.table(Payments).insert(row(id));
   });
