@@ -11,7 +11,7 @@
  * instances finds one row, and the second caller waits for that row's answer instead of
  * relaying again. `answer` is what every caller of the attempt is told once it is final.
  */
-import { defineTable, StoreConflictError, type Store, type Tx } from '../store/index.js';
+import { defineTable, StoreConflictError, updateUnread, type Store, type Tx } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
 import type { NewRelayAttempt, RelayAttempts } from '../chain/owned-relay.js';
 
@@ -176,13 +176,14 @@ export class AttemptLedger implements RelayAttempts {
 
   /** `sent` inside `tx` (the relay journal's commit). */
   async sentIn(tx: Tx, id: string, generation: number, txHash: string): Promise<void> {
-    await tx.table(SettlementAttempts).update(id, { txHash, updatedAt: nowIso() }, { generation });
+    await updateUnread(tx.table(SettlementAttempts), id, { txHash, updatedAt: nowIso() }, { generation });
   }
 
   /** Final answer (inside the transaction that applies it to its subject, when there is one). */
   async close(id: string, answer: AttemptAnswer, tx?: Tx): Promise<void> {
     const patch = { state: 'done' as const, answer, updatedAt: nowIso() };
-    if (tx) await tx.table(SettlementAttempts).update(id, patch, { state: 'open' });
+    // Inside the subject's transaction, with its commit's round trip on PostgreSQL.
+    if (tx) await updateUnread(tx.table(SettlementAttempts), id, patch, { state: 'open' });
     else await this.store.write(SettlementAttempts, (t) => t.update(id, patch, { state: 'open' }));
   }
 

@@ -7,7 +7,7 @@
 import { getAddress, type Hex } from 'viem';
 import type { TransferAuthorization } from '../chain/authorization.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
-import type { Store, Tx } from '../store/index.js';
+import { updateUnread, type Store, type Tx } from '../store/index.js';
 import { SettlementAttempts, type AttemptLedger, type SettlementAttempt } from './attempts.js';
 import { withAttempt } from './settle-reasons.js';
 
@@ -22,25 +22,28 @@ export async function claimAttempt(
     // Concurrent settles' claims share one commit on PostgreSQL (store/pg/commit-groups.ts).
     return d.store
       .transaction(async (tx) => {
-        const payment = await d.payments.transitionIn(tx, p.id, 'pending', 'processing', {
-          payer: auth.from,
-          attemptedBy: withAttempt(p, auth.from, authNonce),
-          authNonce,
-          txHash: undefined,
-        });
-        if (!payment) return undefined;
-        const attempt = await d.ledger.open(tx, {
-          kind: 'checkout',
-          subject: p.id,
-          payer: auth.from,
-          nonce: auth.nonce,
-          validBefore: auth.validBefore,
-          authorization: Object.fromEntries(Object.entries(auth).map(([k, v]) => [k, String(v)])),
-          signature,
-        });
-        // An attempt of this very authorization is still open (from before the ledger's rules):
-        // roll the claim back; the caller reads the state again.
-        if (!attempt) throw new ClaimRefused();
+        // Issued together: one round trip on PostgreSQL (store/pg/deferred-writes.ts).
+        const [payment, attempt] = await Promise.all([
+          d.payments.transitionIn(tx, p.id, 'pending', 'processing', {
+            payer: auth.from,
+            attemptedBy: withAttempt(p, auth.from, authNonce),
+            authNonce,
+            txHash: undefined,
+          }),
+          d.ledger.open(tx, {
+            kind: 'checkout',
+            subject: p.id,
+            payer: auth.from,
+            nonce: auth.nonce,
+            validBefore: auth.validBefore,
+            authorization: Object.fromEntries(Object.entries(auth).map(([k, v]) => [k, String(v)])),
+            signature,
+          }),
+        ]);
+        // The payment is no longer pending (its attempt row must not stay), or an attempt of this
+        // very authorization is still open (from before the ledger's rules): roll the claim
+        // back; the caller reads the state again.
+        if (!payment || !attempt) throw new ClaimRefused();
         return { payment, attempt };
       }, { shareCommit: true })
       .catch((e: unknown) => {
@@ -61,8 +64,9 @@ export async function recordTxHash(store: Store, paymentId: string, attempt: Set
  */
 export async function recordTxHashIn(tx: Tx, paymentId: string, attempt: SettlementAttempt, txHash: Hex): Promise<void> {
   const now = new Date().toISOString();
-  await tx.table(Payments).update(paymentId, { txHash, updatedAt: now }, { status: 'processing' });
-  await tx.table(SettlementAttempts).update(attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
+  // Nobody reads their outcome: on PostgreSQL both go with the commit's round trip.
+  await updateUnread(tx.table(Payments), paymentId, { txHash, updatedAt: now }, { status: 'processing' });
+  await updateUnread(tx.table(SettlementAttempts), attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
 }
 
 /** The signed authorization an attempt carries. */

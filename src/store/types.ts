@@ -89,6 +89,14 @@ export interface WriteTable<T extends Row> extends ReadTable<T> {
    * without a read first: one statement on PostgreSQL.
    */
   updateWithBefore(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<{ before: T; after: T } | undefined>;
+  /**
+   * `update` whose outcome the caller does not read (a compare-and-set that finds nothing to
+   * change is fine): PostgreSQL sends it in the same round trip as the transaction's next
+   * statement or its COMMIT. Every later statement of the transaction sees it; a failure fails
+   * the transaction. Optional: call it through `updateUnread` (update-later.ts), which awaits
+   * `update` where a store has none.
+   */
+  updateLater?(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): void;
   remove(id: string): Promise<boolean>;
   /**
    * Inserts `row`, or returns the row that already holds its id or one of its unique keys

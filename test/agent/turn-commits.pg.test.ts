@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Merchant, type TestService } from '../helpers/service.js';
 import { kenyanSender, transferTurnWorld } from './transfer-turn-world.js';
 import { concurrentTurns } from './concurrent-turns.js';
-import { statementCounter } from '../helpers/pg-statements.js';
+import { isCommit, statementCounter } from '../helpers/pg-statements.js';
 
 let svc: TestService;
 let sender: Merchant;
@@ -34,7 +34,7 @@ describe('one agent transfer turn on PostgreSQL', () => {
     const { r, statements, background } = await countedTurn();
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.transfer).toMatchObject({ status: 'settled', fee_status: 'settled' });
-    const commits = statements.filter((s) => s === 'COMMIT');
+    const commits = statements.filter(isCommit);
     // eslint-disable-next-line no-console
     console.log(`agent transfer turn on PostgreSQL: ${commits.length} commits, ${statements.length} statements (${background} cache-channel transactions left out)`);
     expect(commits.length).toBeLessThanOrEqual(MAX_COMMITS);
@@ -73,7 +73,7 @@ function readsOf(statements: string[]): Record<string, number> {
   let inTx = false;
   for (const s of statements) {
     if (s.startsWith('BEGIN')) inTx = true;
-    else if (s === 'COMMIT' || s === 'ROLLBACK') inTx = false;
+    else if (isCommit(s) || s === 'ROLLBACK') inTx = false;
     const table = !inTx && /^SELECT doc FROM "(\w+)"/.exec(s)?.[1];
     if (table) out[table] = (out[table] ?? 0) + 1;
   }

@@ -9,6 +9,13 @@
  */
 import pg from 'pg';
 
+/**
+ * A COMMIT, also one sent after a transaction's held writes in the same query
+ * (src/store/pg/deferred-writes.ts: `UPDATE …;\nCOMMIT`).
+ */
+export const isCommit = (text: string): boolean => text === 'COMMIT' || text.endsWith(';\nCOMMIT');
+const ends = (text: string): boolean => isCommit(text) || text === 'ROLLBACK';
+
 export interface Counted {
   /** The request's statements, in order. */
   statements: string[];
@@ -33,7 +40,7 @@ export function statementCounter() {
       return;
     }
     if (earlier.has(client)) {
-      if (text === 'COMMIT' || text === 'ROLLBACK') earlier.delete(client);
+      if (ends(text)) earlier.delete(client);
       return;
     }
     const tx = open.get(client);
@@ -42,7 +49,7 @@ export function statementCounter() {
       return;
     }
     tx.push(text);
-    if (text !== 'COMMIT' && text !== 'ROLLBACK') return;
+    if (!ends(text)) return;
     open.delete(client);
     const body = tx.slice(1, -1);
     if (body.length > 0 && body.every((s) => s.startsWith('SELECT pg_notify'))) background++;
@@ -56,7 +63,7 @@ export function statementCounter() {
     // open when the window starts is known as not the request's (a background pass's COMMIT
     // once leaked into a create's count).
     else if (text.startsWith('BEGIN')) earlier.add(this);
-    else if (text === 'COMMIT' || text === 'ROLLBACK') earlier.delete(this);
+    else if (ends(text)) earlier.delete(this);
     return (original as any).apply(this, args);
   };
 

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Tx } from '../types.js';
 import type { TxView } from './pg-tx.js';
+import { DeferredWrites } from './deferred-writes.js';
 
 /**
  * Group commit for short transactions on PostgreSQL (`TransactionOptions.shareCommit`: the
@@ -45,8 +46,8 @@ interface Member {
 
 export interface GroupPort {
   connect(): Promise<pg.PoolClient>;
-  /** A fresh body view on the group's connection. */
-  view(client: pg.PoolClient): TxView;
+  /** A fresh body view on the group's connection; `deferred` is the group's (one transaction). */
+  view(client: pg.PoolClient, deferred: DeferredWrites): TxView;
   /** The ordinary path: the transaction alone, with its retries. */
   alone(fn: (tx: Tx) => Promise<unknown>): Promise<unknown>;
   /** For tests and the bench: called with the size of each group that committed. */
@@ -149,8 +150,10 @@ export class CommitGroups {
         return { kind: 'refused' };
       }
       const results: Array<{ value: unknown; committed: Array<() => void> }> = [];
+      // A member's held writes (updateLater) go with the next member's first statement, or the COMMIT.
+      const deferred = new DeferredWrites();
       for (let i = 0; i < members.length; i++) {
-        const view = this.port.view(client);
+        const view = this.port.view(client, deferred);
         let value: unknown;
         let threw = false;
         try {
@@ -166,10 +169,14 @@ export class CommitGroups {
         results.push({ value, committed: view.committed });
       }
       try {
-        await client.query('COMMIT');
+        await client.query(deferred.commitSql());
       } catch (e) {
-        // The server answered: it rolled the transaction back. No answer: it may have committed.
-        if (e instanceof pg.DatabaseError) return { kind: 'refused' };
+        // The server answered: it rolled the transaction back (or, a held write having failed,
+        // left it failed: ROLLBACK ends it). No answer: it may have committed.
+        if (e instanceof pg.DatabaseError) {
+          await rollback();
+          return { kind: 'refused' };
+        }
         broken = true;
         return { kind: 'lost', error: e };
       }

@@ -28,7 +28,8 @@ export class PgNotifier {
     if (!set) this.listeners.set(channel, (set = new Set()));
     set.add(fn);
     await this.connect();
-    if (fresh && this.client) await this.client.query(`LISTEN ${ident(channel)}`).catch(() => this.lost());
+    const c = this.client;
+    if (fresh && c) await this.listen(c, channel).catch(() => this.lost(c));
     const self = this;
     return {
       get live() {
@@ -36,6 +37,17 @@ export class PgNotifier {
       },
       close: async () => void set.delete(fn),
     };
+  }
+
+  /**
+   * LISTENs one after another on the session: subscribers that start together (the caches at
+   * boot) would otherwise queue queries on one busy client, which the driver deprecates.
+   */
+  private listens: Promise<unknown> = Promise.resolve();
+  private listen(c: pg.Client, channel: string): Promise<unknown> {
+    const next = this.listens.then(() => c.query(`LISTEN ${ident(channel)}`));
+    this.listens = next.catch(() => undefined);
+    return next;
   }
 
   async close(): Promise<void> {
@@ -57,7 +69,7 @@ export class PgNotifier {
       });
       try {
         await c.connect();
-        for (const channel of this.listeners.keys()) await c.query(`LISTEN ${ident(channel)}`);
+        for (const channel of this.listeners.keys()) await this.listen(c, channel);
         this.client = c;
         this.live = true;
         this.retryMs = 100;

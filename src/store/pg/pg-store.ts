@@ -18,6 +18,8 @@ import { TableSql } from './table-sql.js';
 import { PgTable, type Run } from './pg-table.js';
 import { txView } from './pg-tx.js';
 import { CommitGroups } from './commit-groups.js';
+import { DeferredWrites } from './deferred-writes.js';
+import { GetBatcher } from './get-batcher.js';
 import { InsertBatcher } from './insert-batcher.js';
 import { KEY_TAKEN_ATTEMPTS, MAX_ATTEMPTS, RETRYABLE, RETRY_LOCK, sqlState } from './retry-rules.js';
 
@@ -63,7 +65,7 @@ export class PgStore implements Store {
   ) {
     this.groups = new CommitGroups({
       connect: () => this.pool.connect(),
-      view: (client) => txView(this.runner(client), (def) => this.tableSql(def)),
+      view: (client, deferred) => txView(this.runner(client), (def) => this.tableSql(def), deferred),
       alone: (fn) => this.transaction(fn),
       onGroup: opts.onGroup,
     });
@@ -128,7 +130,9 @@ export class PgStore implements Store {
   table<T extends Row>(def: TableDef<T>): ReadTable<T> {
     let handle = this.readers.get(def.name) as ReadTable<T> | undefined;
     if (!handle) {
-      handle = new PgTable<T>(this.tableSql(def), this.runner(this.pool), false);
+      const sql = this.tableSql(def);
+      const gets = new GetBatcher<T>(sql, this.runner(this.pool));
+      handle = new PgTable<T>(sql, this.runner(this.pool), false, undefined, (id) => gets.get(id));
       this.readers.set(def.name, handle as unknown as ReadTable<Row>);
     }
     return handle;
@@ -183,7 +187,8 @@ export class PgStore implements Store {
     retry: boolean,
     isolation: 'SERIALIZABLE' | 'READ COMMITTED',
   ): Promise<R> {
-    const view = txView(this.runner(client), (def) => this.tableSql(def));
+    const deferred = new DeferredWrites();
+    const view = txView(this.runner(client), (def) => this.tableSql(def), deferred);
     try {
       await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
       // A retried transaction queues behind the other retried ones (across instances), so a
@@ -199,7 +204,9 @@ export class PgStore implements Store {
       }
       if (view.failure() !== undefined) throw view.failure();
       view.finish();
-      await client.query('COMMIT');
+      // With the writes still held (updateLater): one round trip. If one fails, the COMMIT does
+      // not run and the caller's ROLLBACK ends the transaction.
+      await client.query(deferred.commitSql());
       committed.push(...view.committed);
       return result;
     } finally {

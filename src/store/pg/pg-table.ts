@@ -34,6 +34,10 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     private readonly sql: TableSql<T>,
     private readonly run: Run,
     private readonly inTx: boolean,
+    /** In a transaction: holds a statement for its next round trip (deferred-writes.ts). */
+    private readonly later?: (text: string, values: unknown[]) => void,
+    /** Outside transactions: reads by id grouped with concurrent ones (get-batcher.ts). */
+    private readonly getBatched?: (id: string) => Promise<T | undefined>,
   ) {
     this.getSql = `SELECT doc FROM ${this.sql.t} WHERE id = $1`;
     this.insertSql = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING doc`;
@@ -42,6 +46,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   async get(id: string): Promise<T | undefined> {
     // PostgreSQL text cannot hold NUL, so no row has such an id; asking would be an error (22021).
     if (hasNul(id)) return undefined;
+    if (this.getBatched) return this.getBatched(id);
     const r = await this.run<{ doc: T }>(this.getSql, [id], this.sql.prepared(this.getSql));
     return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
   }
@@ -201,8 +206,19 @@ export class PgTable<T extends Row> implements WriteTable<T> {
    * reads with the statement's snapshot, which does not see the statement's own change (and a
    * concurrent change to the row fails a serializable transaction), so no read goes first.
    */
-  private async write(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, withBefore: boolean): Promise<{ before?: T; after: T } | undefined> {
+  /**
+   * `update` sent with the transaction's next statement or its COMMIT (WriteTable.updateLater).
+   * Not for a patch of a unique field: its conflict needs the savepoint and the answer of `update`.
+   */
+  updateLater(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): void {
     this.writable();
+    if (!this.later) throw new Error('updateLater outside a transaction');
+    const u = this.updateSql(id, patch, expect, '1');
+    if (u.touchesUnique) throw new Error(`updateLater of a unique field of ${this.sql.def.name}`);
+    this.later(u.text, u.params);
+  }
+
+  private updateSql(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, returning: string) {
     const set: Record<string, unknown> = {};
     const drop: string[] = [];
     for (const [k, v] of Object.entries(patch)) {
@@ -212,14 +228,20 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     }
     const params: unknown[] = [id, drop, JSON.stringify(set)];
     const clauses = ['id = $1', ...this.sql.where(expect, params)];
-    const returning = withBefore ? `doc, (SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
     const text = `UPDATE ${this.sql.t} SET doc = (doc - $2::text[]) || $3::jsonb WHERE ${clauses.join(' AND ')} RETURNING ${returning}`;
+    const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
+    return { text, params, touchesUnique, set };
+  }
+
+  private async write(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, withBefore: boolean): Promise<{ before?: T; after: T } | undefined> {
+    this.writable();
+    const returning = withBefore ? `doc, (SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
+    const { text, params, touchesUnique, set } = this.updateSql(id, patch, expect, returning);
     const decoded = (r: pg.QueryResult<{ doc: T; before?: T }>) => {
       const row = r.rows[0];
       return row ? { after: decode<T>(row.doc), ...(withBefore ? { before: decode<T>(row.before) } : {}) } : undefined;
     };
     // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
-    const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
     // Prepared: `id = $1` decides the plan whatever the values (parsed and planned once per connection).
     const name = this.sql.prepared(text);
     if (!touchesUnique) return decoded(await this.run<{ doc: T; before?: T }>(text, params, name));

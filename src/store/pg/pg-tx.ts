@@ -3,6 +3,7 @@ import type { Row, TableDef, Tx, WriteTable } from '../types.js';
 import { PgTable, type Run } from './pg-table.js';
 import { sqlState } from './retry-rules.js';
 import type { TableSql } from './table-sql.js';
+import type { DeferredWrites } from './deferred-writes.js';
 
 /** One transaction body's view of an open PostgreSQL transaction (PgStore.attempt, commit-groups.ts). */
 export interface TxView {
@@ -19,7 +20,12 @@ export interface TxView {
   finish(): void;
 }
 
-export function txView(run: Run, tableSql: <T extends Row>(def: TableDef<T>) => TableSql<T>): TxView {
+/**
+ * `deferred` holds the transaction's `updateLater` writes (shared by the views of one commit
+ * group's members): each statement of the view carries the held ones, and so does the COMMIT.
+ */
+export function txView(direct: Run, tableSql: <T extends Row>(def: TableDef<T>) => TableSql<T>, deferred: DeferredWrites): TxView {
+  const run = deferred.runner(direct);
   let open = true;
   let failed: unknown;
   const committed: Array<() => void> = [];
@@ -50,7 +56,11 @@ export function txView(run: Run, tableSql: <T extends Row>(def: TableDef<T>) => 
             throw e;
           }
         };
-        t = new PgTable<T>(tableSql(def), live, true);
+        const later = (text: string, values: unknown[]) => {
+          if (!open) throw new Error(`transaction on ${def.name} already finished`);
+          deferred.add(text, values);
+        };
+        t = new PgTable<T>(tableSql(def), live, true, later);
         tables.set(def.name, t as unknown as PgTable<Row>);
       }
       return t;
