@@ -68,6 +68,12 @@ describe('polite questions and "I want" frames are requests', () => {
     expect(atOnce(parse('INR', 'kya main @priya ko 800 bhej sakta hoon?'))).toBeUndefined();
     expect(atOnce(parse('NGN', 'can I send 5k to @amaka?'))).toBeUndefined();
   });
+
+  it('only the mark that closes the request is placed, never one inside it', () => {
+    expect(atOnce(parse('XOF', 'vire 3000 à @moussa quand tu peux merci ?'))?.input).toMatchObject({ recipient: '@moussa', amount: '3000' });
+    expect(atOnce(parse('XOF', 'vire ? 3000 à @moussa quand tu peux merci'))).toBeUndefined();
+    expect(atOnce(parse('XOF', 'vire 3000 ? à @moussa quand tu peux merci'))).toBeUndefined();
+  });
 });
 
 describe('messages that say they are not meant: a hypothetical, a joke', () => {

@@ -73,7 +73,8 @@ const batch2: Array<[string, Expect, ParseContext?]> = [
   // Issue 11: number words are read exactly.
   ['transfer fifty dollars to @amina', { name: 'send_transfer', input: { recipient: '@amina', amount: '50', currency: 'USD' } }],
   ['please send 600 rand to thandi@mail.co.za for groceries', { name: 'send_transfer', input: { recipient: 'thandi@mail.co.za', amount: '600', currency: 'ZAR', note: 'groceries' } }],
-  ['buy 2k glo data for 08051234567', { name: 'pay_bill', input: { biller: 'ng-glo-airtime', account_number: '08051234567', amount: '2000' } }],
+  // Glo has no data product in the catalogue: its airtime is not what was asked for (asks which biller).
+  ['buy 2k glo data for 08051234567', { kind: 'none' }],
   ['top up my vodafone 0201234567 with 20 cedis', { name: 'pay_bill', input: { biller: 'gh-telecel-airtime', account_number: '0201234567', amount: '20', currency: 'GHS' } }],
   ['Eko electric meter 12345678901 pay N8,000', { name: 'pay_bill', input: { biller: 'ng-ekedc-prepaid', account_number: '12345678901', amount: '8000', currency: 'NGN' } }],
   ['need to pay nairobi water acc 7654321, 1,800 bob', { name: 'pay_bill', input: { biller: 'ke-nairobi-water', account_number: '7654321', amount: '1800', currency: 'KES' } }, KES],

@@ -164,8 +164,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
 
   // "could you send 250 cedis to @yaw?": the request's own question mark, when it closes the message.
   const mark = lastUnplaced(t, placed);
-  // It closes the request: it comes after the words it asks (never "? send 500…").
-  const asked = t.findIndex((x, i) => placed.has(i) && !a.fillers.has(i) && x.kind !== 'punct');
+  // It closes the request: it comes after every word it asks (never "? send 500…" nor "send ? 500…").
+  const asked = t.findLastIndex((x, i) => placed.has(i) && !a.fillers.has(i) && x.kind !== 'punct');
   if (mark !== undefined && asked >= 0 && mark > asked && t[mark]!.text === '?' && !quoted.has(mark) && politeRequest(a)) placed.add(mark);
 
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
