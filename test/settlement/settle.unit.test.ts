@@ -27,13 +27,13 @@ vi.mock('viem', async (importOriginal) => {
 // Unit layer: the settlement story (verify, relay once, record, reconcile) over the in-memory
 // store and the fake chain port; milliseconds per case. The real-anvil cases are settle*.test.ts.
 
-async function world() {
+async function world(Settlement: typeof SettlementService = SettlementService) {
   const store = LowdbStore.inMemory();
   const chain = new FakeChain();
   const fx = new FxService(loadFxTable());
   const accounts = new AccountsService(store, {});
   const payments = new PaymentsService(store, fx, 'http://localhost:3000');
-  const settlement = new SettlementService({ store, payments, accounts, chain, logger: pino({ level: 'silent' }), confirmTimeoutMs: 50, reconcileWaitMs: 10 });
+  const settlement = new Settlement({ store, payments, accounts, chain, logger: pino({ level: 'silent' }), confirmTimeoutMs: 50, reconcileWaitMs: 10 });
   const created = await accounts.create({ name: 'Acme Books', email: 'acme@example.com' });
   if (!created.ok) throw new Error(created.message);
   const merchant = created.account;
@@ -194,7 +194,11 @@ describe('SettlementService over the fake chain port', () => {
   });
 
   it('a byte-identical retry of a settled payment answers without recovering the signer again; any other signature is still recovered', async () => {
-    const w = await world();
+    // The fast project shares modules between files (isolate: false): a settlement module another
+    // file loaded first holds the real viem, so this one is loaded afresh, under the counting mock.
+    vi.resetModules();
+    const { SettlementService: Counted } = await import('../../src/settlement/settlement.js');
+    const w = await world(Counted);
     const p = await w.newPayment();
     const { input } = await pay(w, p.id);
     const first = await w.settlement.settle(p.id, input);
