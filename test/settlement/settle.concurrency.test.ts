@@ -67,7 +67,7 @@ describe('settlement: concurrency and double submits', () => {
     const results = await Promise.all(all.map((p) => settle(ctx, p.pay.id, p.signed)));
     for (const r of results.slice(2)) expect(r.status, JSON.stringify(r.body)).toBe(200);
     const [a, b] = results;
-    expect([a!.status, b!.status].sort()).toEqual([200, 402]);
+    expect([a!.status, b!.status].sort(), JSON.stringify([a!.body, b!.body])).toEqual([200, 402]);
     expect([a, b].find((r) => r!.status === 402)!.body).toMatchObject({ ok: false, reason: 'insufficient_balance' });
     const records = await Promise.all(all.map((p) => paymentRecord(ctx, p.pay.id)));
     expect(records.filter((r) => r.status === 'settled')).toHaveLength(all.length - 1);
