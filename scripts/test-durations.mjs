@@ -7,6 +7,10 @@
  * `npm run test:browser`) on an otherwise quiet machine: `node scripts/test-durations.mjs`
  * (or `node scripts/test-durations.mjs path/to/results.json…`).
  * Files under MIN_SECONDS are left out (they keep vitest's own order, after the measured ones).
+ *
+ * `node scripts/test-durations.mjs --print .tmp/unit-results.json [N]` prints instead the N
+ * slowest files of a JSON report (`--reporter=json --outputFile=…`): each file's first test's
+ * start to its last test's end (without its imports and beforeAll), and when it started.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +19,18 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'test', 'helpers', 'durations.json');
 const MIN_SECONDS = 2;
+
+if (process.argv[2] === '--print') {
+  const report = JSON.parse(readFileSync(process.argv[3], 'utf8'));
+  const files = report.testResults.map((f) => ({ name: path.relative(process.cwd(), f.name), start: f.startTime, s: (f.endTime - f.startTime) / 1000 }));
+  const t0 = Math.min(...files.map((f) => f.start));
+  const sum = files.reduce((a, f) => a + f.s, 0);
+  console.log(`${files.length} files, ${report.numTotalTests} tests (${report.numFailedTests} failed), ${sum.toFixed(0)} s summed over files`);
+  for (const f of files.sort((a, b) => b.s - a.s).slice(0, Number(process.argv[4] ?? 30))) {
+    console.log(`${f.s.toFixed(1).padStart(7)} s  started at ${((f.start - t0) / 1000).toFixed(0).padStart(5)} s  ${f.name}`);
+  }
+  process.exit(0);
+}
 
 // Arguments: results.json files to read instead (another checkout's cache, say).
 const cacheRoot = path.join(ROOT, 'node_modules', '.vite', 'vitest');
