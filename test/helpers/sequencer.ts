@@ -1,31 +1,68 @@
+import { readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Starts the files known to be slow first (docs/testing.md). Vitest orders files by the
- * durations it cached on the last run, else by size, largest first; CI starts from a fresh
- * checkout with no cache, and the slowest files are small ones that wait on processes (the
- * agent evaluation is 40 lines and takes minutes), so they started last and ran alone while
- * the other worker sat idle. Slow-first lets the short files fill in around them.
+ * The order files start in (docs/testing.md, "Where the suite's time goes"):
+ *
+ * 1. One project after another, never interleaved. With `isolate: false` a worker keeps its
+ *    module graph only while the next file in the queue is of the same project (vitest's pool
+ *    stops the runner otherwise), so a `pg, unit, pg, unit…` queue starts a new worker process
+ *    and imports the service again at every switch. The project with the most time goes first,
+ *    `fast` (short files, threads) last, so the two workers end together on short files.
+ * 2. Within a project, longest first (longest-processing-time scheduling), by the per-file
+ *    durations measured on a whole run (`test/helpers/durations.json`, written by
+ *    `node scripts/test-durations.mjs`). CI starts without vitest's own cache of durations, and
+ *    the slowest files are small ones that wait on processes (the agent evaluation is 40
+ *    lines), so vitest's fallback order (largest file first) started them last.
+ * 3. A file not in the table yet gets an estimate from its kind (the patterns below).
  */
-const SLOW: RegExp[] = [
+const SLOW: Array<[RegExp, number]> = [
   // Several service processes (src/main.ts) killed and restarted, one or two minutes each.
-  /\.(crash|instances|processes)(\.pg)?\.test\.ts$/,
+  [/\.(crash|instances|processes)(\.pg)?\.test\.ts$/, 90],
   // The agent evaluation: hundreds of messages through the real service and chain.
-  /test\/agent\/eval(\.test\.ts|\/oracle\.test\.ts)$/,
+  [/test\/agent\/eval(\.test\.ts|\/oracle\.test\.ts)$/, 60],
   // Whole journeys and the reconcilers, each waits on the chain and the service's timers.
-  /\.e2e\.test\.ts$/,
-  /test\/settlement\/reconcile\.test\.ts$/,
+  [/\.e2e\.test\.ts$/, 20],
+  [/test\/settlement\/reconcile\.test\.ts$/, 20],
 ];
 
-const rank = (file: string) => {
-  const i = SLOW.findIndex((re) => re.test(file.replaceAll('\\', '/')));
-  return i < 0 ? SLOW.length : i;
+type Table = Record<string, number>;
+
+function loadTable(): Table {
+  try {
+    const raw = JSON.parse(readFileSync(new URL('./durations.json', import.meta.url), 'utf8')) as { seconds?: Table };
+    return raw.seconds ?? {};
+  } catch {
+    return {};
+  }
+}
+
+const rel = (file: string, root: string) => {
+  const f = file.replaceAll('\\', '/');
+  const r = root.replaceAll('\\', '/').replace(/\/?$/, '/');
+  return f.startsWith(r) ? f.slice(r.length) : f;
 };
+
+/** Seconds a file is expected to take: measured, else by its kind, else 0 (vitest's own order). */
+export function expectedSeconds(table: Table, project: string, file: string): number {
+  const measured = table[`${project}:${file}`];
+  if (measured !== undefined) return measured;
+  return SLOW.find(([re]) => re.test(file))?.[1] ?? 0;
+}
 
 export class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    // A stable sort: within a rank, vitest's own order (cached durations, then size).
-    return sorted.map((f, i) => ({ f, i, r: rank(f.moduleId) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.f);
+    const table = loadTable();
+    const root = this.ctx.config.root;
+    const rows = sorted.map((f, i) => ({ f, i, project: f.project.name, s: expectedSeconds(table, f.project.name, rel(f.moduleId, root)) }));
+    const total = new Map<string, number>();
+    for (const r of rows) total.set(r.project, (total.get(r.project) ?? 0) + r.s);
+    // `fast` runs in threads, not the forks of the others, and its files take a second or less: last.
+    const weight = (p: string) => (p === 'fast' ? -1 : (total.get(p) ?? 0));
+    // A stable sort: projects by their total time, then longest first, then vitest's own order.
+    return rows
+      .sort((a, b) => weight(b.project) - weight(a.project) || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) || b.s - a.s || a.i - b.i)
+      .map((x) => x.f);
   }
 }

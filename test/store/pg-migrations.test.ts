@@ -1,8 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import '../../src/service.js';
-import { knownTables } from '../../src/store/index.js';
-import { loadMigrations } from '../../src/store/pg/migrate.js';
-import { missingDdl } from '../../src/store/pg/coverage.js';
+import { describe, expect, it, vi } from 'vitest';
+
+// The tables the service defines, and only those: the registry behind knownTables() is module
+// state, and without isolation (docs/testing.md) a file run earlier in the same worker may have
+// added its own test tables to it (lowdb-store's `items`, the crash test's `rows`), which no
+// migration creates. A fresh copy of the modules has the service's tables alone.
+vi.resetModules();
+await import('../../src/service.js');
+const { knownTables } = await import('../../src/store/index.js');
+const { loadMigrations } = await import('../../src/store/pg/migrate.js');
+const { missingDdl } = await import('../../src/store/pg/coverage.js');
 
 describe('PostgreSQL migrations cover the code', () => {
   it('every table and index a TableDef declares is created by a numbered migration (else: npm run db:migration)', async () => {
