@@ -23,8 +23,8 @@ export function wallSeconds(): bigint {
   return BigInt(Math.floor(Date.now() / 1000));
 }
 
-export function balanceOf(client: NodeClient, tokenAddress: Address, address: Address, blockTag?: 'pending'): Promise<bigint> {
-  return client.readContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [address], ...(blockTag ? { blockTag } : {}) });
+export function balanceOf(client: NodeClient, tokenAddress: Address, address: Address): Promise<bigint> {
+  return client.readContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] });
 }
 
 /** EIP-3009: true once the (authorizer, nonce) pair was used or canceled. */

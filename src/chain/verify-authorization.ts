@@ -110,9 +110,7 @@ export class TransferVerifier {
       if ('revert' in simulated) {
         const [used, balance] = await reads();
         if (used) return fail(VerifyReason.authorizationUsed, 'this authorization was already used or canceled', 'nonce');
-        // The gas estimate may have run on the pending state, where another of the payer's moves
-        // (sent, not yet mined) has spent the balance that the latest block still shows.
-        if (balance < auth.value || (await balanceOf(ctx.publicClient, ctx.tokenAddress, auth.from, 'pending').catch(() => balance)) < auth.value) {
+        if (balance < auth.value) {
           return fail(VerifyReason.insufficientBalance, 'the payer does not hold enough of the token', 'value');
         }
       }
