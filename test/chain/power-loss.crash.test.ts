@@ -63,9 +63,6 @@ async function stopCleanly(r: Running): Promise<void> {
   await r.exited;
 }
 
-/** Settles reported in each round before its random kill: 5 rounds make 15, above the 10 checked. */
-const PER_ROUND = 3;
-
 let dataDir: string | undefined;
 let live: Running | undefined;
 afterAll(async () => {
@@ -111,17 +108,8 @@ describe('power loss: the service and its embedded chain SIGKILLed together', ()
         }
       };
       const workers = [worker('payment'), worker('payment'), worker('transfer'), worker('transfer')];
-      // Some work done in every round, however loaded the machine: a fixed 1.5-4 s window can hold
-      // too few settles on a starved machine for the count checked below (more than 10).
-      const settledSoFar = () => reportedSettled.payments.size + reportedSettled.transfers.size;
-      const atStart = settledSoFar();
-      const deadline = Date.now() + 90_000;
-      while (settledSoFar() - atStart < PER_ROUND) {
-        if (Date.now() > deadline) throw new Error(`round ${round}: fewer than ${PER_ROUND} settles in 90 s`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      // Then a random moment, so the kill lands anywhere: mid-send, mid-receipt, mid-dump.
-      await new Promise((r) => setTimeout(r, Math.random() * 2500));
+      // A random moment, so the kill lands anywhere: mid-send, mid-receipt, mid-dump.
+      await new Promise((r) => setTimeout(r, 1500 + Math.random() * 2500));
       await powerCut(live);
       stop = true;
       await Promise.all(workers);
