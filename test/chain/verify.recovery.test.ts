@@ -4,16 +4,9 @@ import type { Hex } from 'viem';
 
 // Counts local signature recoveries (viem's recoverTypedDataAddress) made by the chain layer.
 const recoveries = vi.hoisted(() => ({ count: 0 }));
-vi.mock('viem', async (importOriginal) => {
-  const viem = await importOriginal<typeof import('viem')>();
-  return {
-    ...viem,
-    recoverTypedDataAddress: (...args: Parameters<typeof viem.recoverTypedDataAddress>) => {
-      recoveries.count++;
-      return viem.recoverTypedDataAddress(...args);
-    },
-  };
-});
+vi.mock('viem', async (importOriginal) =>
+  (await import('../helpers/counted-recoveries.js')).viemCountingRecoveries(await importOriginal<typeof import('viem')>(), recoveries),
+);
 
 // The `unit` project shares one module graph per worker (isolate: false, docs/testing.md): an
 // earlier file may have loaded the chain layer with the real viem already. Load it afresh so it

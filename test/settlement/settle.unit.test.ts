@@ -13,16 +13,9 @@ import { FakeChain } from '../helpers/fake-chain.js';
 
 // Every local signer recovery (viem's recoverTypedDataAddress) is counted, then done as viem does.
 const recoveries = vi.hoisted(() => ({ count: 0 }));
-vi.mock('viem', async (importOriginal) => {
-  const viem = await importOriginal<typeof import('viem')>();
-  return {
-    ...viem,
-    recoverTypedDataAddress: (...args: Parameters<typeof viem.recoverTypedDataAddress>) => {
-      recoveries.count++;
-      return viem.recoverTypedDataAddress(...args);
-    },
-  };
-});
+vi.mock('viem', async (importOriginal) =>
+  (await import('../helpers/counted-recoveries.js')).viemCountingRecoveries(await importOriginal<typeof import('viem')>(), recoveries),
+);
 
 // Unit layer: the settlement story (verify, relay once, record, reconcile) over the in-memory
 // store and the fake chain port; milliseconds per case. The real-anvil cases are settle*.test.ts.
