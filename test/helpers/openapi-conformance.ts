@@ -24,6 +24,14 @@ interface Document {
 
 const documents = new Map<string, Promise<Document | undefined>>();
 
+/**
+ * A stopped service's document is forgotten: a later service in the same worker may be given the
+ * same port and serve another document (a production one without the dev-only routes).
+ */
+export function forgetDocument(origin: string): void {
+  documents.delete(origin);
+}
+
 async function load(origin: string): Promise<Document | undefined> {
   const res = await fetch(`${origin}/api/openapi.json`).catch(() => undefined);
   if (!res?.ok) return undefined;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { assertConforms } from './openapi-conformance.js';
+import { assertConforms, forgetDocument } from './openapi-conformance.js';
 import { startService, type Service, type ServiceOptions } from '../../src/service.js';
 import { databaseFor, dropDatabaseFor, targetsPostgres } from './pg-target.js';
 
@@ -41,6 +41,7 @@ export async function startTestService(
     printed,
     async stop({ removeData = false } = {}) {
       await service.close();
+      forgetDocument(new URL(service.url).origin);
       if (removeData) {
         await rm(dataDir, { recursive: true, force: true });
         await dropDatabaseFor(dataDir);
