@@ -66,7 +66,15 @@ function validatorFor(doc: Document, schema: unknown): ValidateFunction {
 export async function conformanceProblems(method: string, url: string, status: number, contentType: string | null, body: unknown): Promise<string[]> {
   const { origin, pathname } = new URL(url);
   if (!documents.has(origin)) documents.set(origin, load(origin));
-  const doc = await documents.get(origin);
+  const problems = problemsAgainst(await documents.get(origin), method, pathname, status, contentType, body);
+  if (!problems.length) return problems;
+  // The cached document may be another service's that had this port before (a dev service's
+  // document judging a production service): judge again against the document served now.
+  documents.set(origin, load(origin));
+  return problemsAgainst(await documents.get(origin), method, pathname, status, contentType, body);
+}
+
+function problemsAgainst(doc: Document | undefined, method: string, pathname: string, status: number, contentType: string | null, body: unknown): string[] {
   if (!doc) return [];
   const op = doc.operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(pathname));
   // Unknown URLs (the 404 tests), undocumented dev routes in production, and pages are not
