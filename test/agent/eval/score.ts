@@ -190,7 +190,9 @@ export function observe(status: number, body: Body, billers: Map<string, string>
   } else action = 'none';
 
   const ok = body.ok === true && status === 200;
-  const moved = ok && MONEY_MOVING.has(action) && !!result && (MERCHANT_ACTIONS.has(action) || ['settled', 'submitted', 'completed', 'paid', 'resolved', 'cancelled'].includes(String(result.status)));
+  // A transfer to a phone with no account is a claim (docs/claims.md): the sender is debited into it at once.
+  const claim = action === 'transfer' && result?.type === 'claim';
+  const moved = ok && MONEY_MOVING.has(action) && !!result && (claim || MERCHANT_ACTIONS.has(action) || ['settled', 'submitted', 'completed', 'paid', 'resolved', 'cancelled'].includes(String(result.status)));
   return { ...base, ...(tool ? { tool } : {}), action, moved, args: ok && result ? executedArgs(action, result, body, billers) : {} };
 }
 
@@ -281,7 +283,14 @@ const fold = (s: unknown) =>
 function sameRecipient(expected: string, got: Record<string, unknown>): boolean {
   const candidates = [got.recipient, got.recipient_label].filter((v) => v !== undefined && v !== null);
   if (expected.startsWith('@')) return candidates.some((c) => fold(c).split(/\s/)[0] === fold(expected));
-  return candidates.some((c) => samePhoneOrNumber(c, expected));
+  return candidates.some((c) => samePhoneOrNumber(c, expected) || sameMaskedPhone(String(c), expected));
+}
+
+/** A claim names its phone masked ("+2773•••••567": calling code and two digits, the last three): those must be the expected number's. */
+function sameMaskedPhone(masked: string, expected: string): boolean {
+  const m = /^\+?(\d+)•+(\d+)$/.exec(masked.trim());
+  const national = digits(expected).replace(/^0/, '');
+  return !!m && national.length >= 7 && national.endsWith(m[2]!) && m[1]!.endsWith(national.slice(0, 2));
 }
 
 /** Every scalar in a JSON value (for quote answers, whose field names this set does not fix). */
