@@ -84,3 +84,16 @@ describe('an explanation after a complete request acts at once (leftover a)', ()
     }
   });
 });
+
+describe('small words corridor-4 showed', () => {
+  it('Pidgin "reach" before a person is "to", in a transfer and a price question', () => {
+    expect(atOnce(parse('NGN', 'abeg send 7k reach @ngozi'))?.input).toMatchObject({ recipient: '@ngozi', amount: '7000' });
+    expect(atOnce(parse('NGN', 'how much e go cost to send 20k reach @ngozi?'))).toMatchObject({ name: 'quote_transfer', input: { recipient: '@ngozi', amount: '20000' } });
+    // "did it reach?" still asks about a past transfer.
+    expect(atOnce(parse('NGN', 'did my 20k reach @ngozi?'))?.name).not.toBe('send_transfer');
+  });
+
+  it('Spanish "lo del …" names a market by its words, not with "lo"', () => {
+    expect(atOnce(parse('MXN', 'ponle 80 al No en lo del Cruz Azul'))).toMatchObject({ name: 'stake_market', input: { market: 'Cruz Azul', outcome: 'No', amount: '80' } });
+  });
+});
