@@ -15,9 +15,9 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
-    const corridor = report.results.filter((r) => r.set === 'corridor' || r.set === 'corridor-2' || r.set === 'corridor-3');
+    const corridor = report.results.filter((r) => r.set.startsWith('corridor'));
     // The table and the development set's misses, for whoever reads the test output.
     console.log(formatReport(report));
     console.log(formatServed(fresh));
@@ -43,8 +43,9 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // Issue 23 (sixth round): the corridor sets, sent to act at once (corridor: 176/200 understood before the
     // round's engine work, 195 after; corridor-2, never tuned on: 65/80 and 66/80). Nothing unsafe, no wrong amount.
     // Issue h7: corridor-3 (120 messages written before reading the parser; 111/120 before that round's engine
-    // work, tuned on after) joins them under the same bars (docs/agent-eval.md).
-    expect(corridor.length).toBeGreaterThanOrEqual(400);
+    // work, tuned on after) joins them under the same bars (docs/agent-eval.md). Issue h8: corridor-4 too
+    // (120, written before reading the parser: 89/120 understood with 10 unsafe before that round, 116+ after).
+    expect(corridor.length).toBeGreaterThanOrEqual(520);
     expect(corridor.filter((r) => classify(r).unsafe || r.forbiddenMove).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(corridor.filter((r) => classify(r).wrongAmount).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(countServed(corridor).understood / corridor.length).toBeGreaterThanOrEqual(0.9);

@@ -16,6 +16,8 @@ const ctx: ParseContext = {
   billers: billerAliasIndex(loadBillerCatalogue()),
 };
 const KES = { ...ctx, localCurrency: 'KES' };
+// "bucks" are dollars to someone who holds dollars (issue h8: from anyone else the engine asks which).
+const USD = { ...ctx, localCurrency: 'USD' };
 
 type Expect = ToolCall | { kind: 'help' | 'refuse' } | { kind: 'none' };
 const rows: Array<[string, Expect, ParseContext?]> = [
@@ -23,7 +25,7 @@ const rows: Array<[string, Expect, ParseContext?]> = [
   ['could you please move 3,000 naira over to @bisi_o', { name: 'send_transfer', input: { recipient: '@bisi_o', amount: '3000', currency: 'NGN' } }],
   ['i need to pay @kemi back 1.5k for the uber', { name: 'send_transfer', input: { recipient: '@kemi', amount: '1500', note: 'uber' } }],
   ['Abeg send ₦7,500 give @segun_dev', { name: 'send_transfer', input: { recipient: '@segun_dev', amount: '7500', currency: 'NGN' } }],
-  ['shoot 40 bucks to mike@gmail.com', { name: 'send_transfer', input: { recipient: 'mike@gmail.com', amount: '40', currency: 'USD' } }],
+  ['shoot 40 bucks to mike@gmail.com', { name: 'send_transfer', input: { recipient: 'mike@gmail.com', amount: '40', currency: 'USD' } }, USD],
   ['Kindly transfer KES 12,000 to +254 722 000 111 for rent', { name: 'send_transfer', input: { recipient: '+254722000111', amount: '12000', currency: 'KES', note: 'rent' } }, KES],
   ['please wire 2.75k EUR to acct_Zx81', { name: 'send_transfer', input: { recipient: 'acct_Zx81', amount: '2750', currency: 'EUR' } }],
   ['send my sister @ngozi 20,000 for school fees 🙏🏾', { name: 'send_transfer', input: { recipient: '@ngozi', amount: '20000', note: 'school fees' } }],

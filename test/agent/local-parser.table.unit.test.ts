@@ -74,7 +74,8 @@ const transfers: Row[] = [
   ['remit 250 euros to acct_7Hq2Lm', transfer('acct_7Hq2Lm', '250', 'EUR')],
   ['send over 3,500 to @musa for the rent', transfer('@musa', '3500', undefined, 'rent')],
   ['yo send @chidi 10k', transfer('@chidi', '10000')],
-  ['send 20 bucks to @mike', transfer('@mike', '20', 'USD')],
+  // "bucks" are dollars to someone who holds dollars (issue h8; a naira account is asked which).
+  ['send 20 bucks to @mike', transfer('@mike', '20', 'USD'), { localCurrency: 'USD' }],
   ['send £40 to @emma for concert tickets', transfer('@emma', '40', 'GBP', 'concert tickets')],
   ['send GH₵ 200 to @kwame', transfer('@kwame', '200', 'GHS')],
   ['send GH¢50 to @esi', transfer('@esi', '50', 'GHS')],

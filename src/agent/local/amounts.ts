@@ -1,4 +1,4 @@
-import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, resolveCurrencyWord, scaleWord } from './currencies.js';
+import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, resolveCurrencyWord, resolveSymbol, scaleWord } from './currencies.js';
 import { DEFAULT_STYLE, readDigits, styleFor, type NumberStyle } from './numbers.js';
 import { shiftDecimal } from './decimal.js';
 import { MONTHS, TIME_UNITS } from './date-words.js';
@@ -114,7 +114,7 @@ export function findMoney(
     }
 
     let amount = t.value;
-    let currency = t.currency;
+    let currency = t.currency === undefined ? undefined : resolveSymbol(t.currency, ctx.localCurrency);
     let scaled = Boolean(t.scaled);
     let end = i + 1;
     let first = i;

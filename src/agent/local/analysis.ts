@@ -58,6 +58,8 @@ export function normalizeText(text: string): string {
       .replace(/[\u201C\u201D\u00AB\u00BB]/g, '"')
       .replace(/[\u00A0\u2007\u202F\u2009]/g, ' ')
       .replace(/[\u200B-\u200D\uFEFF]/g, '')
+      // "(11) 98765-4321", "(55) 1234 5678": an area code in brackets before a phone's groups is part of the number, no aside.
+      .replace(/\((\d{2,3})\) ?(?=\d{4,5}[- ]?\d{4}(?!\d))/g, '$1 ')
       .trim()
   );
 }

@@ -160,8 +160,8 @@ const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 't
 const ARTICLE_WORDS = new Set(['el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'the', 'a']);
 /** Words after which a yes or no is the side staked on. */
 const YES_NO_LINKS = new Set(['on', 'al', 'au', 'sur', 'no', 'na', 'pe', 'par', 'kwa', 'sa', 'for']);
-/** Words that lead to a market's name without being part of it. */
-const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about']);
+/** Words that lead to a market's name without being part of it (Spanish "lo del América": the neuter article). */
+const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about', 'lo']);
 const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and', 'dans', 'pour', 'no', 'na', 'em', 'en', 'mein', 'kwenye', 'sa', 'para', 'de', 'del', 'do', 'da']);
 
 export function buildStake(a: Analysis): Draft {

@@ -40,9 +40,10 @@ export const PREFIX_SYMBOLS: ReadonlyArray<{ symbol: string; code: string; caseS
   { symbol: '$', code: 'USD' },
   { symbol: 'R', code: 'ZAR', caseSensitive: true, attachedOnly: true },
   { symbol: 'N', code: 'NGN', caseSensitive: true, attachedOnly: true },
-  // "Rs. 500", "Rs500" (India); "P500" (the Philippine peso as written without its sign).
+  // "Rs. 500", "Rs500" (India); "P500": the Philippine peso as written without its sign, and the
+  // Botswana pula's own sign, so it is the writer's own currency or asked about (resolveSymbol).
   { symbol: 'Rs', code: 'INR' },
-  { symbol: 'P', code: 'PHP', caseSensitive: true, attachedOnly: true },
+  { symbol: 'P', code: '~P', caseSensitive: true, attachedOnly: true },
 ];
 
 /** Symbols written after a number with nothing between ("20$", "15€"). */
@@ -77,8 +78,9 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = wordTable({
   rands: 'ZAR',
   dollar: 'USD',
   dollars: 'USD',
-  buck: 'USD',
-  bucks: 'USD',
+  // Slang for dollars in the US, for rand in South Africa: the writer's own dollars or asked about.
+  buck: '~buck',
+  bucks: '~buck',
   euro: 'EUR',
   euros: 'EUR',
   pound: 'GBP',
@@ -198,6 +200,8 @@ const PESO_CODES = new Set(['MXN', 'PHP', 'COP', 'ARS', 'CLP']);
 
 /** A peso the message does not say which of: the engine asks. */
 export const AMBIGUOUS_PESO = '?PESO';
+/** A currency word or sign whose meaning depends on where the writer is ("bucks", "P500"), written by someone it names nothing certain for: the engine asks. */
+export const AMBIGUOUS_CURRENCY = '?CURRENCY';
 
 /**
  * "shillings" are the user's own shillings when they hold UGX or TZS, else KES; "pesos" are
@@ -207,5 +211,13 @@ export const AMBIGUOUS_PESO = '?PESO';
 export function resolveCurrencyWord(value: string, localCurrency: string, messageSaysPhp: boolean): string {
   if (value === '~shilling') return SHILLING_CODES.has(localCurrency) ? localCurrency : 'KES';
   if (value === '~peso') return PESO_CODES.has(localCurrency) ? localCurrency : messageSaysPhp ? 'PHP' : AMBIGUOUS_PESO;
-  return value;
+  // "bucks" are dollars only to someone who holds dollars.
+  if (value === '~buck') return localCurrency === 'USD' ? 'USD' : AMBIGUOUS_CURRENCY;
+  return resolveSymbol(value, localCurrency);
+}
+
+/** "P500": Philippine pesos from a peso account, pula from a pula account, otherwise asked about. */
+export function resolveSymbol(code: string, localCurrency: string): string {
+  if (code === '~P') return localCurrency === 'PHP' || localCurrency === 'BWP' ? localCurrency : AMBIGUOUS_CURRENCY;
+  return code;
 }

@@ -6,8 +6,8 @@ import type { Detector, LocalTool } from './local-intent.js';
 import { detectRefusal, REFUSAL_REPLY } from './refusal.js';
 import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
 import { check, quoteOf, screen, type GateVerdict } from './gate.js';
-import { AMBIGUOUS_PESO } from './currencies.js';
-import { FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
+import { AMBIGUOUS_CURRENCY, AMBIGUOUS_PESO } from './currencies.js';
+import { CURRENCY_QUESTION, FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
 import { readCompleteness } from './reading.js';
 import { QUOTED_INSTRUCTION } from './replies-held.js';
 import { localizeQuestion } from './replies-questions-i18n.js';
@@ -171,6 +171,7 @@ function finish(draft: Draft, a: Analysis, plan: Plan): ParseResult {
       : {};
     return { kind: 'none', reply: PESO_QUESTION[a.lang], reason: 'ambiguous_currency', ...pesos };
   }
+  if (input.currency === AMBIGUOUS_CURRENCY || input.to_currency === AMBIGUOUS_CURRENCY) return { kind: 'none', reply: CURRENCY_QUESTION[a.lang], reason: 'ambiguous_currency' };
   if (typeof input.amount === 'string' && integerDigits(input.amount) > 12) return { kind: 'none', reply: replies.amountTooLarge };
   const tool = plan.byName.get(draft.call.name);
   if (!tool) return { kind: 'none', reply: NOT_UNDERSTOOD };

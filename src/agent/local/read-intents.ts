@@ -53,7 +53,8 @@ export function detectActivity(a: Analysis): boolean {
 export function detectQuote(a: Analysis, force = false): Draft | undefined {
   const norms = a.tokens.map((t) => fold(t.norm));
   // "Did my 10k to @amaka go through?" asks about a past transfer, not a price.
-  if (/\b(did|go through|went through|arrived?|reach(ed)?)\b/i.test(a.text)) return undefined;
+  // Pidgin "send 50k reach @zawadi" is "to": "reach" before a person is no arrival.
+  if (/\b(did|go through|went through|arrived?|reach(ed)?)\b(?!\s+[@+\d])/i.test(a.text)) return undefined;
   const question = norms.some((w) => QUESTION_WORDS.has(w)) || a.text.includes('?');
   if (!question && !force) return undefined;
   const amount = pickAmount(a);

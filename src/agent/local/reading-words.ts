@@ -12,7 +12,7 @@ export const VERB_LEMMAS = words('send transfer pay give buy wire remit tip bet 
 export const CONNECTORS = words(`
 to on with of the a an my at in into this that is it its worth about
 kwa kwenye ya la wa za cha vya
-a au aux al pra pro para pa p de do da del du des le les lui el los las um uma un una une o os as no na em en sur dans
+a au aux al pra pro para pa p de do da del du des le les lui el lo los las um uma un una une o os as no na em en sur dans
 ko ke ki ka pe par mein wale wala wali
 kay kina si ng sa
 give
@@ -27,7 +27,7 @@ export const POLITE_REQUESTS = [
   'can you', 'could you', 'would you', 'can u', 'could u', 'pls can', 'peux tu', 'peux-tu', 'pouvez vous', 'pouvez-vous', 'pourrais-tu', 'pourrais tu',
   'puedes', 'podrias', 'podrías', 'pode', 'você pode', 'voce pode', 'consegue', 'unaweza', 'naomba', 'kar sakte', 'bhej sakte', 'pwede', 'you fit',
   'will you', 'tu peux', 'vous pouvez', 'tu pourrais', 'vous pourriez', 'pourriez-vous', 'pourriez vous', 'poderia', 'tem como', 'puede', 'podria', 'podría', 'me ayudas',
-  'mnaweza', 'ungeweza', 'waweza', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'puwede',
+  'mnaweza', 'ungeweza', 'waweza', 'me haces el favor', 'hazme el favor', 'me hace el favor', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'puwede',
 ];
 
 /** Words that name the role of an argument: the bill's kind, the market, the side. */
@@ -53,7 +53,7 @@ landlord landlady tailor driver mechanic
 `);
 
 /** Words that open a purpose phrase: "for school fees", "pour le loyer", "ya chakula", "make she buy food". */
-export const PURPOSE_MARKERS = words('for pour para pra pro ya make pambayad bilang as note memo ref reference narration description');
+export const PURPOSE_MARKERS = words('for pour para pra pro ya za make pambayad pambili bayad bilang as note memo ref reference narration description');
 
 /** Words a purpose phrase cannot hold: they change what moves, from whom, to whom or when, or say it is not meant. */
 export const PURPOSE_STOPS = words(`

@@ -4,6 +4,7 @@ import type { DraftCall } from './draft.js';
 import { hasPhrase } from './gate.js';
 import { NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
+import { explanationTail } from './reading-tail.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
 /**
@@ -106,7 +107,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         // "buy me 50 rand airtime 0821…": the bill's number is written; "me" only says whom it is for.
         else if (call.name === 'pay_bill' && (norm === 'me' || norm === 'mi') && ['buy', 'recharge', 'load', 'top'].includes(a.lemmas[i - 1] ?? '') && argDigits.size > 0) placed.add(i);
-        else if (RELATIONS.has(norm) && nextIsRecipient(a, i)) placed.add(i);
+        // A relation right before the recipient, or Pidgin "reach" as "to" ("send 5k reach @amaka").
+        else if ((RELATIONS.has(norm) || norm === 'reach') && nextIsRecipient(a, i)) placed.add(i);
         // Spanish "mi"/"mis" before a noun is "my" ("paga mi luz"); alone ("a mí") it is the writer as object and stays unplaced.
         else if ((norm === 'mi' || norm === 'mis') && a.lang === 'es' && t[i + 1]?.kind === 'word') placed.add(i);
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
@@ -162,10 +164,17 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
     if (inner.length && inner.every((j) => argWords.has(fold(t[j]!.norm)))) for (const j of [open, close, ...inner]) placed.add(j);
   }
 
-  // "could you send 250 cedis to @yaw?": the request's own question mark, when it closes the message.
+  // The last argument: the amount's mention or a placed person, number or account.
+  const lastArgument = Math.max(mention ? mention.end - 1 : -1, ...argIdx);
+  // An explanation after the request ("… she doesnt have the app yet", "…, es lo de la renta"): reading-tail.ts.
+  for (const k of explanationTail(a, placed, lastArgument, quoted)) placed.add(k);
+
+  // "could you send 250 cedis to @yaw?": the request's own question mark, when it closes the message
+  // (an explanation after it aside: "tu peux envoyer … ? c'est pour le taxi").
   const mark = lastUnplaced(t, placed);
   // It closes the request: it comes after every word it asks (never "? send 500…" nor "send ? 500…").
-  const asked = t.findLastIndex((x, i) => placed.has(i) && !a.fillers.has(i) && x.kind !== 'punct');
+  // Every argument; what follows it and is placed (a purpose, an explanation, thanks) says nothing it asks.
+  const asked = lastArgument;
   if (mark !== undefined && asked >= 0 && mark > asked && t[mark]!.text === '?' && !quoted.has(mark) && politeRequest(a)) placed.add(mark);
 
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));

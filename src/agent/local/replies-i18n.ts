@@ -170,6 +170,18 @@ export const PESO_QUESTION: Texts = {
   tl: 'Aling pesos: Mexican (MXN) o Philippine (PHP)? Sabihin hal. "200 PHP".',
 };
 
+/** "bucks", "P500" from an account they name nothing certain for: which currency? */
+export const CURRENCY_QUESTION: Texts = {
+  en: 'Which currency do you mean? Write its code, e.g. "20 USD" or "20 ZAR".',
+  pcm: 'Which money you mean? Write the code, like "20 USD" or "20 NGN".',
+  sw: 'Ni sarafu gani? Andika msimbo wake, k.m. "20 USD" au "20 KES".',
+  fr: 'Quelle devise voulez-vous dire ? Écrivez son code, par ex. "20 USD" ou "20 XOF".',
+  pt: 'Qual moeda você quer dizer? Escreva o código, por ex. "20 USD" ou "20 BRL".',
+  es: '¿Qué moneda quieres decir? Escribe su código, por ej. "20 USD" o "20 MXN".',
+  hi: 'Kaunsi currency? Uska code likhiye, jaise "20 USD" ya "20 INR".',
+  tl: 'Anong currency ang ibig mo? Isulat ang code, hal. "20 USD" o "20 PHP".',
+};
+
 /** Lead sentence of a reply in a language other than English, before the exact summary. */
 export const DONE_LEAD: Readonly<Record<Lang, string>> = {
   en: '',

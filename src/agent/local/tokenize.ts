@@ -372,18 +372,8 @@ function lexDigitGroups(text: string, j: number, first: string): { kind: 'thousa
   }
   if (!groups.length) return undefined;
 
-  // Thousands: 1-3 digits without a leading zero, then exactly three digits per group, spaces only.
-  if (first.length <= 3 && !first.startsWith('0')) {
-    let digits = first;
-    let end = -1;
-    for (const g of groups) {
-      if (g.digits.length !== 3 || g.sep !== ' ') break;
-      digits += g.digits;
-      end = g.end;
-    }
-    if (end > 0) return { kind: 'thousands', digits, end };
-  }
-  // Identifiers: a leading-zero national number up to 12 digits, or three or more short groups.
+  // Identifiers: a leading-zero national number up to 12 digits, three or more short groups, or two
+  // groups of five ("98123 45678", an Indian mobile as written).
   let digits = first;
   let end = -1;
   let used = 0;
@@ -394,7 +384,14 @@ function lexDigitGroups(text: string, j: number, first: string): { kind: 'thousa
     end = g.end;
     used++;
   }
-  if (end < 0) return undefined;
-  if (first.startsWith('0') ? digits.length >= 9 : used >= 2 && digits.length >= 8) return { kind: 'id', digits, end };
-  return undefined;
+  const fives = used === 1 && first.length === 5 && digits.length === 10;
+  const id = end > 0 && (first.startsWith('0') ? digits.length >= 9 : (used >= 2 || fives) && digits.length >= 8) ? { kind: 'id' as const, digits, end } : undefined;
+  // Thousands: 1-3 digits without a leading zero, then exactly three digits per group, spaces only;
+  // unless more groups follow that make it a number written in pairs ("77 123 45 67", a Senegalese mobile).
+  if (first.length <= 3 && !first.startsWith('0')) {
+    let k = 0;
+    for (; k < groups.length && groups[k]!.digits.length === 3 && groups[k]!.sep === ' '; k++);
+    if (k > 0 && (k === groups.length || !id)) return { kind: 'thousands', digits: first + groups.slice(0, k).map((g) => g.digits).join(''), end: groups[k - 1]!.end };
+  }
+  return id;
 }

@@ -31,6 +31,16 @@ describe('eval scorer', () => {
     expect(checkArgs(want, other, markets, 'NGN').wrong).toEqual(['quote lacks amount 40']);
   });
 
+  it('reads a claim (a transfer to a phone with no account) as money moved to that phone, masked as the service shows it', () => {
+    const want = kase({ action: 'transfer', args: { recipient: '0731234567', amount: '80', currency: 'ZAR' } }, true);
+    const claim = (recipient: string) => ({ ok: true, action: 'transfer', reply: '', transfer: { type: 'claim', status: 'open', recipient, amount: '80', currency: 'ZAR', claim_url: 'x' } });
+    const o = observe(200, claim('+2773•••••567'), billers);
+    expect(o).toMatchObject({ action: 'transfer', moved: true });
+    expect(checkArgs(want, o, markets, 'ZAR')).toEqual({ ok: true, wrong: [] });
+    expect(checkArgs(want, observe(200, claim('+2782•••••567'), billers), markets, 'ZAR').ok).toBe(false);
+    expect(checkArgs(want, observe(200, claim('+2773•••••568'), billers), markets, 'ZAR').ok).toBe(false);
+  });
+
   it('reads activity, refusals and errors', () => {
     expect(observe(200, { ok: true, action: 'activity', reply: '', activity: { items: [] } }, billers).action).toBe('activity');
     expect(observe(200, { ok: true, action: 'info', reply: '', info: { topic: 'history' } }, billers).action).toBe('activity');

@@ -83,7 +83,7 @@ export interface Fixtures {
  * `unseen`: messages written after the engine's issue-11 work, without reading its word lists, to
  * measure generalisation; the engine may be fixed for the general gaps they show, never per sentence.
  */
-export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant' | 'corridor' | 'corridor-2' | 'corridor-3';
+export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant' | 'corridor' | 'corridor-2' | 'corridor-3' | 'corridor-4';
 const SET_FILES: Record<EvalSetName, string> = {
   dev: 'cases.json',
   'held-out': 'held-out.json',
@@ -93,9 +93,10 @@ const SET_FILES: Record<EvalSetName, string> = {
   corridor: 'corridor.json',
   'corridor-2': 'corridor-2.json',
   'corridor-3': 'corridor-3.json',
+  'corridor-4': 'corridor-4.json',
 };
 /** Sets whose every message is sent as `{message}` (acts at once): held and served are scored apart. */
-export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh', 'corridor', 'corridor-2', 'corridor-3']);
+export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4']);
 
 export function loadCases(set: EvalSetName): EvalCase[] {
   return JSON.parse(readFileSync(path.join(EVAL_DIR, SET_FILES[set]), 'utf8')) as EvalCase[];
@@ -189,7 +190,9 @@ export function observe(status: number, body: Body, billers: Map<string, string>
   } else action = 'none';
 
   const ok = body.ok === true && status === 200;
-  const moved = ok && MONEY_MOVING.has(action) && !!result && (MERCHANT_ACTIONS.has(action) || ['settled', 'submitted', 'completed', 'paid', 'resolved', 'cancelled'].includes(String(result.status)));
+  // A transfer to a phone with no account is a claim (docs/claims.md): the sender is debited into it at once.
+  const claim = action === 'transfer' && result?.type === 'claim';
+  const moved = ok && MONEY_MOVING.has(action) && !!result && (claim || MERCHANT_ACTIONS.has(action) || ['settled', 'submitted', 'completed', 'paid', 'resolved', 'cancelled'].includes(String(result.status)));
   return { ...base, ...(tool ? { tool } : {}), action, moved, args: ok && result ? executedArgs(action, result, body, billers) : {} };
 }
 
@@ -280,7 +283,14 @@ const fold = (s: unknown) =>
 function sameRecipient(expected: string, got: Record<string, unknown>): boolean {
   const candidates = [got.recipient, got.recipient_label].filter((v) => v !== undefined && v !== null);
   if (expected.startsWith('@')) return candidates.some((c) => fold(c).split(/\s/)[0] === fold(expected));
-  return candidates.some((c) => samePhoneOrNumber(c, expected));
+  return candidates.some((c) => samePhoneOrNumber(c, expected) || sameMaskedPhone(String(c), expected));
+}
+
+/** A claim names its phone masked ("+2773•••••567": calling code and two digits, the last three): those must be the expected number's. */
+function sameMaskedPhone(masked: string, expected: string): boolean {
+  const m = /^\+?(\d+)•+(\d+)$/.exec(masked.trim());
+  const national = digits(expected).replace(/^0/, '');
+  return !!m && national.length >= 7 && national.endsWith(m[2]!) && m[1]!.endsWith(national.slice(0, 2));
 }
 
 /** Every scalar in a JSON value (for quote answers, whose field names this set does not fix). */
@@ -418,7 +428,7 @@ const ratio = (n: number, d: number) => (d === 0 ? 1 : n / d);
 export function summarize(results: CaseResult[]): EvalReport {
   const withArgs = results.filter((r) => r.actionOk && r.expected !== 'none');
   const perSet: EvalReport['perSet'] = {};
-  for (const set of ['dev', 'held-out', 'unseen', 'fresh', 'corridor', 'corridor-2', 'corridor-3'] as const) {
+  for (const set of ['dev', 'held-out', 'unseen', 'fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4'] as const) {
     const rs = results.filter((r) => r.set === set);
     if (rs.length) perSet[set] = { total: rs.length, actionAccuracy: ratio(rs.filter((r) => r.actionOk).length, rs.length), fullAccuracy: ratio(rs.filter((r) => r.actionOk && r.argsOk).length, rs.length) };
   }

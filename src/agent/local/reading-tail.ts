@@ -1,0 +1,71 @@
+import type { Analysis } from './analysis.js';
+import { CURRENCY_WORDS, ISO_CODES } from './currencies.js';
+import { MONTHS, WEEKDAYS } from './date-words.js';
+import { fold } from './lexicon-i18n.js';
+import { PURPOSE_STOPS, VERB_LEMMAS } from './reading-words.js';
+
+/**
+ * An explanation after a complete request (docs/local-engine.md, issue h8): "send 2k to 0803…
+ * she doesnt have the app yet", "…, he dey wait for transport", "… ni ya fare", "…, es lo de la
+ * renta", "…, rent ka hai", "…, party ka contribution", "…, il doit payer l'école de son fils".
+ * It says why, never what moves: it comes after every argument, opens with a word that starts
+ * an explanation (a copula, "because", a third person), or in Hinglish is a genitive phrase, and
+ * holds only words. It is not one when it carries a number, a person, a currency, a quote, a
+ * capitalised name, a date, a condition, a joke, a question word, the writer as an object, or
+ * (unless its subject is a third person, who is not the writer) a negation or a money verb.
+ * Returns the tail's token indices, or none.
+ */
+export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastArgument: number, quoted: ReadonlySet<number>): number[] {
+  const t = a.tokens;
+  let s = lastArgument + 1;
+  let boundary = false;
+  const norms = t.map((x) => fold(x.norm));
+  // Past the punctuation and the request's own placed words ("… 900 bhej do, bijli ka hai"), to the first word that may open it.
+  const opens = (k: number) => OPENERS.has(norms[k]!) || THIRD_PERSON.has(norms[k]!) || PREAMBLE.has(norms[k]!);
+  for (; s < t.length && (t[s]!.kind === 'punct' || (placed.has(s) && !opens(s))); s++) if (t[s]!.kind === 'punct' && BOUNDARIES.has(t[s]!.text)) boundary = true;
+  if (s >= t.length || t.slice(s).every((_, k) => placed.has(s + k))) return [];
+  let w = s;
+  while (w < t.length && PREAMBLE.has(norms[w]!)) w++;
+  const opener = norms[w] ?? '';
+  const third = THIRD_PERSON.has(opener);
+  const genitive = a.lang === 'hi' && boundary && t.slice(s).some((x) => GENITIVES.has(fold(x.norm)));
+  if (!(third || OPENERS.has(opener) || genitive) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
+  const tail: number[] = [];
+  let words = 0;
+  for (let i = s; i < t.length; i++) {
+    const x = t[i]!;
+    if (quoted.has(i)) return [];
+    if (x.kind === 'punct' && TAIL_PUNCT.has(x.text)) continue;
+    if (x.kind !== 'word') return [];
+    const norm = norms[i]!;
+    const lemma = a.lemmas[i]!;
+    if (i > s && /^\p{Lu}/u.test(x.text)) return [];
+    if (CURRENCY_WORDS[norm] !== undefined || ISO_CODES.has(norm.toUpperCase()) || WEEKDAYS[norm] !== undefined || MONTHS[norm] !== undefined || EXTRA_STOPS.has(norm)) return [];
+    // Lemmas stop only as money verbs ("de" has the lemma "from" and is mostly "of": "es lo de la renta").
+    const stop = PURPOSE_STOPS.has(norm) || VERB_LEMMAS.has(lemma) || TAKE.has(lemma);
+    // A third person may not have the app, or have to pay the school: that is about them, not this payment.
+    if (stop && !(third && (NEGATIONS.has(norm) || VERB_LEMMAS.has(lemma)))) return [];
+    if (++words > 10) return [];
+    tail.push(i);
+  }
+  // A third person's negation and a money verb together ("she said don't send it") are an order about the money.
+  if (third && tail.some((i) => NEGATIONS.has(norms[i]!)) && tail.some((i) => VERB_LEMMAS.has(a.lemmas[i]!))) return [];
+  return tail;
+}
+
+const words = (spec: string): ReadonlySet<string> => new Set(spec.split(/\s+/).filter(Boolean));
+const BOUNDARIES = words(', . ? ! … - – —');
+const TAIL_PUNCT = words(', . ! … - – — :');
+/** Words before the explanation's subject: "i think she…", "because he…". */
+const PREAMBLE = words('i think guess believe coz cos cuz cause because since as sha sef kasi kwasababu sababu car parce que porque pq kyunki kyonki');
+/** A third person, the subject of an explanation about someone who is not the writer. */
+const THIRD_PERSON = words('he she they him her dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya sila');
+/** Copulas and demonstratives that open an explanation: "it's", "na", "ni", "c'est", "é", "es", "yeh", "yan". */
+const OPENERS = words('its it thats na ni cest e es son yeh ye yan yun iyan iyon ito');
+/** Openers that need no comma before them: "… 08031112233 na my sister number", "… @musa ni ya fare". */
+const BARE_OPENERS = words('its thats na ni cest');
+const GENITIVES = words('ka ki ke');
+const NEGATIONS = words('not no never dont doesnt didnt hasnt havent isnt pas nao mat nahi hindi wag');
+/** Words that change the request itself: "actually", "instead", "again", "each", "every". */
+const TAKE = words('take');
+const EXTRA_STOPS = words('actually instead rather cancel undo again each every everyone everybody twice times daily weekly monthly');
