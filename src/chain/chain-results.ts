@@ -14,7 +14,20 @@ export { VerifyReason, SubmitReason } from '../lib/payment-reasons.js';
  * is not on its way; `unknown` (a timeout or a connection lost after sending) means it may be
  * in the pool and get mined later, under `txHash` (known before sending).
  */
-export type SubmitFailure = Fail<SubmitReason> & { txHash?: Hex; sendOutcome?: 'refused' | 'unknown' };
+/** `fenced`: nothing was sent because the caller's broadcast fence (SubmitOptions.fence) closed. */
+export type SubmitFailure = Fail<SubmitReason> & { txHash?: Hex; sendOutcome?: 'refused' | 'unknown'; fenced?: true };
+
+/**
+ * Who may still broadcast a move (src/chain/owned-relay.ts): its owner, only before `until`
+ * (epoch ms) and while `check` says it still owns it (a compare against its attempt's
+ * generation). Checked before a send joins a group and again, on the clock alone, right before
+ * every broadcast (a nonce-clash retry, a batch member sent again alone), so a slow owner never
+ * sends once the move may have been handed over.
+ */
+export interface BroadcastFence {
+  until: number;
+  check(): Promise<boolean>;
+}
 /**
  * `recorded`: `recordWithJournal` ran in the commit that journaled the transaction (before its
  * broadcast). `batched`: the transaction went through the batch relay with other settlements,
@@ -42,6 +55,8 @@ export interface SubmitOptions {
    * whose simulation names the reason).
    */
   alone?: boolean;
+  /** Send only while this fence is open (an owned move's attempt); closed: `fenced`, nothing sent. */
+  fence?: BroadcastFence;
 }
 
 export interface FindAuthorizationOptions {

@@ -9,6 +9,9 @@
  * - Before its deadline (confirm timeout plus the chain's worst delay), or while this process
  *   relays it, nobody else sends it or judges it: another caller (another instance, a reconcile
  *   pass) waits for its answer or is told `pending`; money that moved is read from the chain.
+ * - The owner broadcasts only inside its window (`broadcastFence`): while the row is still its
+ *   generation and until a guard before the deadline; a slow owner past it sends nothing (and
+ *   re-sends nothing), so a take-over's send is the only one for the nonce.
  * - Past the deadline the chain decides (whether or not the owner still lives: its relay call is
  *   over by then, and nobody ever calls the move lost): the authorization used → that
  *   transaction; the window closed unused → failed; our transaction still in the pool → pending;
@@ -24,6 +27,7 @@ import type { Address, Hex } from 'viem';
 import type { TransferAuthorization } from './authorization.js';
 import type { Tx } from '../store/index.js';
 import type { ChainPort, SignedAuthorization } from './chain-port.js';
+import type { BroadcastFence } from './chain-results.js';
 import { relayOnce, type RelayChain, type RelayFailure, type RelayOutcome } from './relay.js';
 
 /** The part of an attempt row this helper reads (SettlementAttempt has it). */
@@ -213,6 +217,7 @@ async function run(
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
       since: req.since ?? row.startedAt,
       ...(req.batchWith ? { batchWith: req.batchWith } : {}),
+      fence: broadcastFence(attempts, row),
       // The attempt's hash goes in the journal's commit when nothing else is to be recorded
       // with it (one commit fewer per move); otherwise, or without a journal, while the receipt
       // is awaited.
@@ -242,6 +247,30 @@ async function run(
   } finally {
     attempts.running.delete(row.id);
   }
+}
+
+/** The owner stops broadcasting this long (at most) before its deadline: a send already on its way has landed in the pool by then. */
+const BROADCAST_GUARD_MS = 2_000;
+
+/**
+ * The owner's broadcast window (issue: two instances broadcast one nonce). A take-over happens
+ * only past the deadline and bumps the generation (compare-and-set); the owner sends, and sends
+ * again (a nonce clash, a batch member alone), only while the attempt is still its generation
+ * and a guard before the deadline (a quarter of the attempt's span, at most
+ * BROADCAST_GUARD_MS), the clock checked right before the transaction leaves. So the owner's
+ * last send is in the pool before anyone may look at the deadline, and nothing it sends
+ * follows a take-over: one relayer transaction per nonce.
+ */
+function broadcastFence(attempts: RelayAttempts, row: RelayAttempt): BroadcastFence {
+  const deadline = Date.parse(row.deadlineAt);
+  const span = Math.max(0, deadline - Date.parse(row.startedAt));
+  return {
+    until: deadline - Math.min(BROADCAST_GUARD_MS, span / 4),
+    async check() {
+      const now = await attempts.get(row.id);
+      return now?.state === 'open' && now.generation === row.generation;
+    },
+  };
 }
 
 function settledFrom(row: RelayAttempt): RelayOutcome {

@@ -95,6 +95,7 @@ async function relayTransfers(chain: RelayChain, auth: TransferAuthorization, si
     ...(opts.verified ? { verified: true } : {}),
     ...(opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
     ...(opts.alone ? { alone: true } : {}),
+    ...(opts.fence ? { fence: opts.fence } : {}),
   });
   if (sent.ok) {
     // Recording the hash (a durable write) overlaps the receipt wait instead of preceding it,
@@ -121,6 +122,8 @@ async function relayTransfers(chain: RelayChain, auth: TransferAuthorization, si
     // authorization first (a duplicate send), and then the money did move.
     return afterRevert(chain, auth, sent.txHash, opts);
   }
+  // The owner's window closed (owned-relay.ts): this call sent nothing; whoever holds the move now decides it.
+  if (sent.fenced) return { status: 'pending', message: sent.message, mayHaveSent: false };
   switch (sent.reason) {
     case 'authorization_used':
       // An earlier send (before a crash, a timeout, a double click) already moved it.

@@ -14,7 +14,8 @@ import type { Tx } from '../store/index.js';
 const FEE_CACHE_MS = 1_000;
 
 /** What a failed send throws: `refused` says the transaction certainly did not reach the node. */
-export type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean };
+/** `fenced`: not broadcast because the caller's `sendUntil` had passed (nothing left, the nonce is free again). */
+export type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean; fenced?: boolean };
 
 /** Gas estimates are exact for the simulated state; leave room for state changing before inclusion. */
 export function withHeadroom(gas: bigint): bigint {
@@ -69,7 +70,7 @@ export class RelayerSender {
   /** `send`, with the caller's record of the hash written in the journal's commit (`recorded`: it was). */
   async sendRecorded(
     tx: { to: Address; data?: Hex; value?: bigint; gas: bigint },
-    opts: { recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void> } = {},
+    opts: { recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void>; sendUntil?: number } = {},
   ): Promise<{ txHash: Hex; recorded: boolean }> {
     const { ctx } = this;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
@@ -106,6 +107,12 @@ export class RelayerSender {
         );
       }
       txHash = hash;
+      // The caller's window (an owned move's deadline, src/chain/owned-relay.ts), on the clock
+      // alone, as the last step before the transaction leaves: past it, another instance may be
+      // sending the same move.
+      if (opts.sendUntil !== undefined && Date.now() >= opts.sendUntil) {
+        throw Object.assign(new Error('the sender\'s window closed before the broadcast'), { fenced: true });
+      }
       try {
         await ctx.publicClient.sendRawTransaction({ serializedTransaction: serialized });
       } catch (e) {
@@ -114,7 +121,8 @@ export class RelayerSender {
       this.nonces.sent(nonce, txHash);
       return { txHash, recorded };
     } catch (e) {
-      const refused = txHash === undefined || isRefusal(e);
+      const stopped = (e as SendError).fenced === true;
+      const refused = txHash === undefined || stopped || isRefusal(e);
       // A refused nonce is free again; an unknown outcome keeps it until the node says it lost it.
       if (refused) {
         if (txHash && ctx.journal) {
@@ -125,7 +133,7 @@ export class RelayerSender {
         }
         this.nonces.release(nonce);
       } else this.nonces.sent(nonce, txHash!);
-      throw Object.assign(new Error('send failed'), { cause: e, txHash, refused }) as SendError;
+      throw Object.assign(new Error('send failed'), { cause: e, txHash, refused, ...(stopped ? { fenced: true } : {}) }) as SendError;
     }
   }
 }

@@ -19,7 +19,8 @@ export class SendGroups<T> {
   private draining = false;
 
   constructor(
-    private readonly send: (group: readonly T[]) => Promise<SubmitResult>,
+    /** One answer for the whole group, or one per member (in order). */
+    private readonly send: (group: readonly T[]) => Promise<SubmitResult | readonly SubmitResult[]>,
     private readonly max = MAX_GROUP,
   ) {}
 
@@ -39,7 +40,7 @@ export class SendGroups<T> {
         const r = await this.send(group.map((g) => g.item)).catch(
           (e: unknown): SubmitResult => ({ ...fail(SubmitReason.submitFailed, `could not submit the transaction: ${String(e)}`), sendOutcome: 'unknown' }),
         );
-        for (const g of group) g.resolve(r);
+        group.forEach((g, i) => g.resolve(Array.isArray(r) ? r[i]! : (r as SubmitResult)));
       }
     } finally {
       this.draining = false;

@@ -22,7 +22,7 @@ import type { TransferAuthorization } from './authorization.js';
 import { isNonceError, isRevert, reasonFromRevert, revertReason } from './node-errors.js';
 import { authorizationState, estimateCallGas, isKnownTransaction, type NodeClient } from './node-reads.js';
 import type { SignedAuthorization } from './chain-port.js';
-import { SubmitReason, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
+import { SubmitReason, type BroadcastFence, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
 import { encodeBatch } from './submit-batch.js';
 import { authorizationKey, encodeRelay, usedAuthorizations, type BatchRelay } from './relay-batches.js';
 import { SendGroups } from './send-groups.js';
@@ -52,6 +52,7 @@ interface Ready {
   data: Hex;
   gas: bigint;
   record: SubmitOptions['recordWithJournal'];
+  fence: BroadcastFence | undefined;
 }
 
 /** Gas a batch adds per member over the member's own transaction (the relay's call, loop, calldata offsets). */
@@ -107,6 +108,8 @@ export class TransferSubmitter {
     const prepared: Prepared | SubmitFailure =
       items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: encodeBatch(items) };
     if (!prepared.ok) return prepared;
+    // The owner's fence, after the slow part (verification, simulation) and before the send.
+    if (opts.fence && !(await fenceOpen(opts.fence))) return fenced();
     const { data } = prepared;
     let gas: bigint;
     if (prepared.gas !== undefined) gas = prepared.gas;
@@ -121,16 +124,24 @@ export class TransferSubmitter {
     }
     // Several authorizations join a group only through a relay that forwards their all-or-none call.
     const groupable = ctx.batchRelay && !opts.alone && (items.length === 1 || ctx.batchRelay.pairs);
-    if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal });
-    return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length);
+    if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal, fence: opts.fence });
+    return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length, opts.fence);
   }
 
   /** One group: a member alone is its own transaction to the token; several go through the batch relay. */
-  private async sendGroup(group: readonly Ready[]): Promise<SubmitResult> {
+  private async sendGroup(all: readonly Ready[]): Promise<SubmitResult | SubmitResult[]> {
+    // A member whose owner's window closed while it waited for the group leaves it unsent.
+    const now = Date.now();
+    const group = all.filter((m) => !m.fence || now < m.fence.until);
+    if (group.length < all.length) {
+      if (group.length === 0) return fenced();
+      const sent = await this.sendGroup(group);
+      return all.map((m) => (group.includes(m) ? (Array.isArray(sent) ? sent[group.indexOf(m)]! : sent) : fenced()));
+    }
     const { ctx } = this;
     const first = group[0]!;
     if (group.length === 1 || !ctx.batchRelay) {
-      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, first.moves);
+      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, first.moves, first.fence);
     }
     // Each member's own simulated gas, less the transaction base it no longer pays on its own.
     const gas = group.reduce((sum, r) => sum + r.gas - TX_BASE_GAS + BATCH_GAS_PER_ITEM, TX_BASE_GAS);
@@ -141,7 +152,9 @@ export class TransferSubmitter {
     // its hash in a commit of its own while the receipt is awaited (`onSent`, relay.ts), all
     // of them at once; the journal entry itself is still durable before the broadcast.
     const moves = group.reduce((n, m) => n + m.moves, 0);
-    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves);
+    const until = Math.min(...group.map((m) => m.fence?.until ?? Infinity));
+    const fence = Number.isFinite(until) ? { until, check: async () => true } : undefined;
+    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves, fence);
     return r.ok ? { ...r, batched: true } : r;
   }
 
@@ -156,6 +169,7 @@ export class TransferSubmitter {
     tx: { to: Address; data: Hex; gas: bigint },
     recordWithJournal: SubmitOptions['recordWithJournal'],
     moves: number,
+    fence?: BroadcastFence,
   ): Promise<SubmitResult> {
     const { ctx } = this;
     // A batch (no single `auth`) is remembered as one: its success alone says nothing of a member.
@@ -164,13 +178,14 @@ export class TransferSubmitter {
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        const record = recordWithJournal ? { recordWithJournal } : {};
+        const record = { ...(recordWithJournal ? { recordWithJournal } : {}), ...(fence ? { sendUntil: fence.until } : {}) };
         const { txHash, recorded } = await ctx.sender.sendRecorded(tx, record);
         remember(txHash);
         ctx.log.info({ txHash, from: auth?.from, to: auth?.to, value: auth?.value.toString(), moves }, 'relayed transferWithAuthorization');
         return recorded ? { ok: true, txHash, recorded: true } : { ok: true, txHash };
       } catch (e) {
         const err = e as SendError;
+        if (err.fenced) return fenced();
         // Our own transaction may have reached the node before the error (a retried request).
         if (err.txHash && (await isKnownTransaction(ctx.publicClient, err.txHash))) {
           remember(err.txHash);
@@ -238,6 +253,14 @@ export class TransferSubmitter {
     }
     this.sent.set(key, txHash);
   }
+}
+
+function fenced(): SubmitFailure {
+  return { ...fail(SubmitReason.submitFailed, 'not sent: the move may have been handed to another instance'), sendOutcome: 'refused', fenced: true };
+}
+
+async function fenceOpen(fence: BroadcastFence): Promise<boolean> {
+  return Date.now() < fence.until && (await fence.check());
 }
 
 /** The receipt's used authorizations carry every one of `items` (a batched member moved only then). */

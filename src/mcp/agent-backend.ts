@@ -27,11 +27,12 @@ export interface AgentBackendOptions {
 export function internalToolError(requestId?: string): CallToolResult {
   const reply =
     'Something went wrong on our side while running this tool. Check list_activity before you retry: a money move needs the account holder to confirm it, so nothing moved without them.';
-  return {
-    content: [{ type: 'text', text: reply }],
-    structuredContent: { ok: false, error: 'internal_error', reply, ...(requestId ? { request_id: requestId } : {}) },
-    isError: true,
-  };
+  return toolError('internal_error', reply, requestId ? { request_id: requestId } : {});
+}
+
+/** A documented tool error (docs/mcp.md, "Errors"): a stable `error` code and a fixed text, nothing of the cause. */
+export function toolError(error: string, reply: string, extra: Record<string, unknown> = {}): CallToolResult {
+  return { content: [{ type: 'text', text: reply }], structuredContent: { ok: false, error, reply, ...extra }, isError: true };
 }
 
 export function agentBackend(o: AgentBackendOptions): McpBackend {

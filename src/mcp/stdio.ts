@@ -13,6 +13,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpBackend } from './server.js';
 import type { McpToolDef } from './tools.js';
+import { transportListError, transportToolError } from './transport-errors.js';
 
 export const StdioEnv = z.object({
   // Either mode's key: a test key's assistant works in test mode, as over HTTP (docs/test-mode.md).
@@ -28,9 +29,23 @@ export async function httpBackend(baseUrl: string, apiKey: string): Promise<McpB
   await client.connect(
     new StreamableHTTPClientTransport(new URL('/api/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }),
   );
+  const log = (line: string) => process.stderr.write(`${line}\n`);
   return {
-    listTools: async () => (await client.listTools()).tools as McpToolDef[],
-    callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    listTools: async () => {
+      try {
+        return (await client.listTools()).tools as McpToolDef[];
+      } catch (err) {
+        throw transportListError(err, log);
+      }
+    },
+    // A revoked key's 401, a service that is down: a documented tool error, not the transport's text (transport-errors.ts).
+    callTool: async (name, args) => {
+      try {
+        return (await client.callTool({ name, arguments: args })) as CallToolResult;
+      } catch (err) {
+        return transportToolError(err, log);
+      }
+    },
     close: () => client.close(),
   };
 }

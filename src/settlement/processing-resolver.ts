@@ -15,7 +15,7 @@ import { fail } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { AttemptLedger, attemptId, type AttemptAnswer, type SettlementAttempt } from './attempts.js';
 import { decideAttempt } from './attempt-decision.js';
-import { SettleReason, attemptKey, parseAttempt, validBeforeOf, withAttempt, type SettleResult, type UsedAuthorization } from './settle-reasons.js';
+import { MESSAGES, SettleReason, attemptKey, parseAttempt, validBeforeOf, withAttempt, type SettleResult, type UsedAuthorization } from './settle-reasons.js';
 
 export interface ResolverDeps {
   store: Store;
@@ -171,6 +171,18 @@ export class ProcessingResolver {
           return moved ? fail(SettleReason.authorizationCanceled, CANCELED_MESSAGE) : this.answerFor(p.id);
         }
         case 'reverted':
+          // The wallet no longer holds the amount (the authorization is unused): its balance was
+          // spent before inclusion. Open again for a retry once funded, as the relay path does.
+          if (payer && attempt && (await chain.balanceOf(payer)) < BigInt(attempt.authorization.value ?? '0')) {
+            const reopened = await this.apply(
+              p,
+              'processing',
+              'pending',
+              { payer: undefined, txHash: undefined, authNonce: undefined },
+              { ok: false, reason: SettleReason.insufficientBalance, message: MESSAGES.insufficient_balance! },
+            );
+            return reopened ? fail(SettleReason.insufficientBalance, MESSAGES.insufficient_balance!) : this.answerFor(p.id);
+          }
           return this.failWith(p, ownTx, 'The transaction reverted on-chain.', SettleReason.reverted, REVERTED_MESSAGE);
         case 'expired':
           return this.failWith(p, undefined, 'The authorization expired before its transaction was mined.', SettleReason.expired, EXPIRED_MESSAGE);

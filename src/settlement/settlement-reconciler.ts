@@ -63,7 +63,7 @@ export class SettlementReconciler {
     const r = await this.d.resolver.resolve(p, waitMs);
     if (r.ok) return r.payment.status === 'settled' ? 'settled' : 'processing';
     if (r.reason === SettleReason.reverted || r.reason === SettleReason.expired) return 'failed';
-    if (r.reason === SettleReason.submitFailed || r.reason === SettleReason.authorizationCanceled) return 'pending';
+    if (r.reason === SettleReason.submitFailed || r.reason === SettleReason.authorizationCanceled || r.reason === SettleReason.insufficientBalance) return 'pending';
     return 'processing';
   }
 

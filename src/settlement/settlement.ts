@@ -293,6 +293,11 @@ export class SettlementService {
       }
       case 'failed': {
         if (relayed.reason === 'reverted') {
+          // The payer's balance was spent between the checks and inclusion (relayOnce re-read the
+          // balance and the nonce after the revert: the authorization unused, the wallet short):
+          // nothing moved and the same authorization can still pay once the wallet is funded, so
+          // the payment is open again with the refusal a simulation gives (402, no payment.failed).
+          if (relayed.spent) return this.reopen(p, SettleReason.insufficientBalance, MESSAGES.insufficient_balance!);
           return this.resolver.failWith(p, relayed.txHash, 'The transaction reverted on-chain.', SettleReason.reverted, 'The payment transaction was rejected by the chain. Nothing was charged.');
         }
         // Nothing reached the chain: the customer may try again while the session is open. The

@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Hex } from 'viem';
+import { createWalletClient, http as viemHttp, parseEther, parseGwei, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
+import { WebhookEvents } from '../../src/webhooks/outbox.js';
 import { call, startTestService } from '../helpers/service.js';
 import {
   anvil,
@@ -76,6 +79,42 @@ describe('reconciler: receipts that arrive late', () => {
     const again = await settle(ctx, pay.id, signed);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ ok: true, txHash, payment: { status: 'settled' } });
+  });
+
+  it('our transaction reverted because the payer spent its balance before inclusion: reconcile opens the payment again (no failed), and the funded payer pays with the same authorization', async () => {
+    const { chain, settlement } = ctx.svc.deps;
+    const pay = await createPayment(ctx, { webhook_url: 'http://127.0.0.1:9/hooks' });
+    const to = await merchantWallet(ctx);
+    const before = await chain.balanceOf(to);
+    const payer = await customer(ctx, usdc('12.5'), parseEther('1'));
+    const signed = await authorize(ctx, pay.id, payer);
+    await anvil(ctx, 'evm_setAutomine', [false]);
+    const res = await settle(ctx, pay.id, signed);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const txHash = res.body.txHash as Hex;
+    // Ahead of ours in the same block (higher tip), the payer moves its balance elsewhere.
+    const wallet = createWalletClient({ account: payer, chain: chain.publicClient.chain, transport: viemHttp(chain.rpcUrl) });
+    await wallet.writeContract({
+      address: chain.tokenAddress,
+      abi: stablecoinAbi,
+      functionName: 'transfer',
+      args: [privateKeyToAccount(generatePrivateKey()).address, usdc('12.5')],
+      gas: 100_000n,
+      maxPriorityFeePerGas: parseGwei('500'),
+      maxFeePerGas: parseGwei('1000'),
+    });
+    await anvil(ctx, 'evm_mine');
+    await anvil(ctx, 'evm_setAutomine', [true]);
+    expect((await chain.publicClient.getTransactionReceipt({ hash: txHash })).status).toBe('reverted');
+
+    expect(await settlement!.reconcile()).toMatchObject({ checked: 1, pending: 1, failed: 0 });
+    expect(await stored(ctx, pay.id)).toMatchObject({ status: 'pending' });
+    expect((await ctx.svc.deps.store.table(WebhookEvents).findMany({ paymentId: pay.id })).map((e) => e.type)).toEqual([]);
+
+    expect((await chain.faucet(payer.address, usdc('12.5'), { nativeAmount: 0n })).ok).toBe(true);
+    const again = await settle(ctx, pay.id, signed);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
   });
 
   it('re-submitting the same authorization while processing waits for the receipt', async () => {

@@ -25,7 +25,12 @@ interface Received {
   data: { id: string; status: string; tx_hash?: string; failure_reason?: string; metadata: Record<string, unknown> };
 }
 
-/** payment.settled / payment.failed come from the real causes: a mined transfer, a reverted one. */
+/**
+ * payment.settled comes from the real cause, a mined transfer. A transfer that reverts because the
+ * payer spent its balance before inclusion is not a failed payment (docs/settlement.md, "A revert
+ * for a spent balance"): the payment is open again (402), no payment.failed, and the same
+ * authorization pays once the wallet is funded.
+ */
 describe('settlement: webhook events from real chain outcomes', () => {
   let ctx: Ctx;
   let receiver: http.Server;
@@ -69,7 +74,7 @@ describe('settlement: webhook events from real chain outcomes', () => {
     expect(stored.map((e) => e.type)).toEqual(['payment.settled']);
   });
 
-  it('a transfer that reverts on-chain fails the payment (422) and sends payment.failed', async () => {
+  it('a transfer that reverts because the payer spent its balance: 402 insufficient_balance, payment pending, no payment.failed; funded, the same authorization pays', async () => {
     const { chain } = ctx.svc.deps;
     const pay = await createPayment(ctx, { webhook_url: hookUrl });
     const to = await merchantWallet(ctx);
@@ -98,25 +103,27 @@ describe('settlement: webhook events from real chain outcomes', () => {
     await anvil(ctx, 'evm_setAutomine', [true]);
 
     const res = await settling;
-    expect(res.status, JSON.stringify(res.body)).toBe(422);
-    expect(res.body).toMatchObject({ ok: false, reason: 'reverted' });
-    expect(new URL(res.body.redirect).searchParams.get('status')).toBe('failed');
+    expect(res.status, JSON.stringify(res.body)).toBe(402);
+    expect(res.body).toMatchObject({ ok: false, reason: 'insufficient_balance' });
+    expect(res.body.redirect).toBeUndefined();
     const receipt = await chain.publicClient.getTransactionReceipt({ hash: relayed });
     expect(receipt.status).toBe('reverted');
 
     const record = await paymentRecord(ctx, pay.id);
-    expect(record).toMatchObject({ status: 'failed', tx_hash: relayed });
-    expect(record.failure_reason).toMatch(/reverted/);
+    expect(record.status).toBe('pending');
+    expect(record.failure_reason ?? null).toBeNull();
     expect(await chain.balanceOf(to)).toBe(before);
     expect(await chain.balanceOf(elsewhere)).toBe(usdc('12.5'));
+    expect((await eventsFor(pay.id)).map((e) => e.type)).toEqual([]);
 
-    const event = await until(async () => received.find((e) => e.data.id === pay.id), 'the payment.failed delivery');
-    expect(event).toMatchObject({ type: 'payment.failed', data: { id: pay.id, status: 'failed', tx_hash: relayed } });
-    expect((await eventsFor(pay.id)).map((e) => e.type)).toEqual(['payment.failed']);
-
-    // Terminal: the same authorization cannot revive it.
+    // Funded again, the same signed authorization (its nonce was never used) pays the payment once.
+    expect((await chain.faucet(payer.address, usdc('12.5'), { nativeAmount: 0n })).ok).toBe(true);
     const again = await settle(ctx, pay.id, signed);
-    expect(again.status).toBe(409);
-    expect(again.body.reason).toBe('payment_failed');
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(await chain.balanceOf(to)).toBe(before + usdc('12.5'));
+    const event = await until(async () => received.find((e) => e.data.id === pay.id), 'the payment.settled delivery');
+    expect(event).toMatchObject({ type: 'payment.settled', data: { id: pay.id, status: 'settled', tx_hash: again.body.txHash } });
+    expect((await eventsFor(pay.id)).map((e) => e.type)).toEqual(['payment.settled']);
+    expect(received.filter((e) => e.data.id === pay.id && e.type === 'payment.failed')).toEqual([]);
   });
 });

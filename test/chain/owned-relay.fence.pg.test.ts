@@ -1,0 +1,220 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEther, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { TransferAuthorization } from '../../src/chain/authorization.js';
+import { createChain } from '../../src/chain/boot.js';
+import type { ChainService } from '../../src/chain/chain.js';
+import { relayAttemptId, relayOwned, type OwnedRelayRequest } from '../../src/chain/owned-relay.js';
+import { storeRelayJournal, type RelayJournal } from '../../src/chain/relay-journal.js';
+import { AttemptLedger, soleOwner } from '../../src/settlement/attempts.js';
+import { PgStore } from '../../src/store/index.js';
+import { until } from '../helpers/cluster.js';
+import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { randomNonce, tempDir } from './helpers.js';
+
+/**
+ * Two instances may both broadcast one transfer nonce (seen in transfers.instances.pg.test.ts:
+ * two mined transactions, one reverted, gas wasted): a surviving instance takes an attempt over
+ * once its deadline passed while the slow owner still broadcasts. The two roles in one process:
+ * instance A (the embedded anvil, its relayer) and instance B (a second relayer on the same
+ * anvil), each with its own attempt ledger on one real PostgreSQL database, relay journals on
+ * it. A's slowness is a gate in its relay journal's record (the last step before a broadcast,
+ * after verification, simulation, nonce and signature), held until A's attempt deadline has
+ * passed (a condition waited for, not a duration). On the base both failed: A broadcast after
+ * the survivor's take-over (two transactions for the nonce, one reverted) or after its own
+ * deadline. Checked on the chain: exactly one relayer transaction carries the nonce, and the
+ * attempt settles once.
+ */
+const logger = pino({ level: 'silent' });
+
+describe('owned relay: a slow owner past its deadline never broadcasts after a take-over (real anvil, PostgreSQL)', () => {
+  let db: TestDatabase;
+  let store: PgStore;
+  let a: ChainService;
+  let b: ChainService;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    db = await createDatabase(undefined, { prefix: 'fence_' });
+    store = await PgStore.open(db.url, { poolMax: 4 });
+    const ta = await tempDir('fence-a-');
+    const tb = await tempDir('fence-b-');
+    cleanups.push(ta.cleanup, tb.cleanup);
+    a = await createChain({ dataDir: ta.dir, logger, confirmTimeoutMs: 60_000, journal: gatedJournal(storeRelayJournal(store)) });
+    const keyB = generatePrivateKey();
+    await a.publicClient.request({ method: 'anvil_setBalance' as never, params: [privateKeyToAccount(keyB).address, `0x${parseEther('10').toString(16)}`] as never });
+    b = await createChain({
+      dataDir: tb.dir,
+      rpcUrl: a.rpcUrl,
+      chainId: a.chainId,
+      tokenAddress: a.tokenAddress,
+      relayerPrivateKey: keyB,
+      logger,
+      confirmTimeoutMs: 60_000,
+      journal: storeRelayJournal(store),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await store?.close();
+    await db?.drop();
+    for (const c of cleanups) await c();
+  });
+
+  const rpc = (method: string, params: unknown[] = []) => a.publicClient.request({ method: method as never, params: params as never });
+  const holdMining = async (hold: boolean) => rpc('evm_setAutomine', [!hold]);
+
+  /**
+   * A's relay journal with a gate: armed, the next record (the last step before a broadcast:
+   * the owner has verified, simulated, taken its nonce and signed) waits until opened.
+   */
+  const slow = {
+    armed: false,
+    open: () => {},
+    reached: Promise.resolve(),
+    arm() {
+      let entered!: () => void;
+      this.reached = new Promise<void>((r) => (entered = r));
+      const gate = new Promise<void>((r) => (this.open = r));
+      this.armed = true;
+      this.enter = async () => {
+        this.armed = false;
+        entered();
+        await gate;
+      };
+    },
+    enter: async () => {},
+  };
+  function gatedJournal(inner: RelayJournal): RelayJournal {
+    return {
+      ...inner,
+      async record(entry, also) {
+        if (slow.armed) await slow.enter();
+        return inner.record(entry, also);
+      },
+    };
+  }
+
+  /** Every transaction (mined since `from`, or waiting in the pool) whose input carries `nonce`. */
+  async function carrying(nonce: Hex, from: bigint): Promise<Array<{ hash: Hex; status: string }>> {
+    const found: Array<{ hash: Hex; status: string }> = [];
+    const latest = await a.publicClient.getBlockNumber();
+    for (let n = from; n <= latest; n++) {
+      const block = await a.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
+      for (const tx of block.transactions) {
+        if (tx.input.includes(nonce.slice(2).toLowerCase())) {
+          found.push({ hash: tx.hash, status: (await a.publicClient.getTransactionReceipt({ hash: tx.hash })).status });
+        }
+      }
+    }
+    const pool = (await rpc('txpool_content')) as { pending: Record<string, Record<string, { hash: Hex; input: string }>> };
+    for (const byNonce of Object.values(pool.pending)) {
+      for (const tx of Object.values(byNonce)) if (tx.input.includes(nonce.slice(2).toLowerCase())) found.push({ hash: tx.hash, status: 'pending' });
+    }
+    return found;
+  }
+
+  async function signedMove(subject: string) {
+    const payer = privateKeyToAccount(generatePrivateKey());
+    expect((await a.faucet(payer.address, 5_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const auth: TransferAuthorization = {
+      from: payer.address,
+      to: privateKeyToAccount(generatePrivateKey()).address as Address,
+      value: 1_000_000n,
+      validAfter: now - 600n,
+      validBefore: now + 3_600n,
+      nonce: randomNonce(),
+    };
+    const signature = await payer.signTypedData(a.transferWithAuthorizationTypedData(auth).typedData);
+    const req: OwnedRelayRequest = {
+      kind: 'transfer',
+      subject,
+      from: auth.from,
+      nonce: auth.nonce,
+      sign: async () => ({ ok: true, auth, signature }),
+      timeoutMs: 60_000,
+    };
+    return { auth, req, id: relayAttemptId('transfer', auth.from, auth.nonce) };
+  }
+
+  /** The owner's attempt span: long enough for it to reach its broadcast on a loaded machine, short enough to wait out. */
+  const SPAN_MS = 5_000;
+  /** Waits (a condition, not a duration) until the attempt's deadline has passed. */
+  async function pastDeadline(l: AttemptLedger, id: string): Promise<void> {
+    const row = (await l.get(id))!;
+    await until(async () => Date.now() > Date.parse(row.deadlineAt), 'the owner\'s deadline to pass', 30_000);
+  }
+
+  /** An attempt ledger whose successful closes are counted (the record settling). */
+  function ledger(name: string, deadlineMs: number, relayer: Address) {
+    const l = new AttemptLedger(store, soleOwner(name), deadlineMs, relayer);
+    const settled: string[] = [];
+    const close = l.close.bind(l);
+    l.close = async (id, answer, tx) => {
+      if (answer.ok) settled.push(`${name}:${answer.txHash}`);
+      return close(id, answer, tx);
+    };
+    return { l, settled };
+  }
+
+  it('the row handed over (its generation bumped) while the owner is slow: the owner sends nothing, the survivor\'s one transaction settles it once', { timeout: 120_000 }, async () => {
+    const { auth, req, id } = await signedMove('fence-takeover');
+    const from = await a.publicClient.getBlockNumber();
+    const A = ledger('instance-a', SPAN_MS, a.relayerAddress);
+    const B = ledger('instance-b', 60_000, b.relayerAddress);
+    await holdMining(true);
+    slow.arm();
+    try {
+      const owner = relayOwned(a, A.l, req);
+      await slow.reached;
+      await pastDeadline(A.l, id);
+      const survivor = relayOwned(b, B.l, { ...req, sign: async () => ({ ok: false, message: 'a take-over sends the stored authorization' }) });
+      const taken = await until(async () => {
+        const row = await A.l.get(id);
+        return row?.generation === 2 && row.txHash && (await b.transactionKnown(row.txHash as Hex)) ? row : undefined;
+      }, 'instance B to take the attempt over and send', 60_000);
+      // The slow owner goes on now.
+      slow.open();
+      expect(await owner).toMatchObject({ status: 'pending', mayHaveSent: false });
+      expect((await carrying(auth.nonce, from)).map((t) => t.hash)).toEqual([taken.txHash]);
+      await holdMining(false);
+      await rpc('evm_mine');
+      expect(await survivor).toEqual({ status: 'settled', txHash: taken.txHash });
+      expect(await carrying(auth.nonce, from)).toEqual([{ hash: taken.txHash, status: 'success' }]);
+      expect(await A.l.get(id)).toMatchObject({ state: 'done', generation: 2, answer: { ok: true, txHash: taken.txHash } });
+      expect([...A.settled, ...B.settled]).toEqual([`instance-b:${taken.txHash}`]);
+    } finally {
+      slow.open();
+      await holdMining(false);
+    }
+  });
+
+  it('the owner slower than its own deadline: it sends nothing after it, and a survivor sends the move once', { timeout: 120_000 }, async () => {
+    const { auth, req, id } = await signedMove('fence-deadline');
+    const from = await a.publicClient.getBlockNumber();
+    const A = ledger('instance-a', SPAN_MS, a.relayerAddress);
+    const B = ledger('instance-b', 60_000, b.relayerAddress);
+    slow.arm();
+    try {
+      const owner = relayOwned(a, A.l, req);
+      await slow.reached;
+      await pastDeadline(A.l, id);
+      slow.open();
+      expect(await owner).toMatchObject({ status: 'pending', mayHaveSent: false });
+      // Nothing left from the owner: the nonce is unused and no transaction carries it.
+      expect(await carrying(auth.nonce, from)).toEqual([]);
+      expect(await a.authorizationState(auth.from, auth.nonce)).toBe(false);
+      const survivor = await relayOwned(b, B.l, { ...req, sign: async () => ({ ok: false, message: 'a take-over sends the stored authorization' }) });
+      expect(survivor.status).toBe('settled');
+      const mined = await carrying(auth.nonce, from);
+      expect(mined).toEqual([{ hash: (survivor as { txHash: Hex }).txHash, status: 'success' }]);
+      expect(await A.l.get(id)).toMatchObject({ state: 'done', generation: 2 });
+      expect([...A.settled, ...B.settled]).toEqual([`instance-b:${mined[0]!.hash}`]);
+    } finally {
+      slow.open();
+    }
+  });
+});
