@@ -10,7 +10,7 @@
  * while anvil rewrites it (anvil truncates and rewrites that file every `--state-interval`).
  */
 import { gunzipSync } from 'node:zlib';
-import { copyFile, rename } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import type { Hex } from 'viem';
 import { writeFileDurably } from '../lib/durable-file.js';
 import type { NodeClient } from './node-reads.js';
@@ -34,7 +34,5 @@ export async function saveFallbackState(client: Pick<NodeClient, 'request'>, fil
  */
 export async function restoreFallbackState(fallback: string, stateFile: string, aside?: string): Promise<void> {
   if (aside) await copyFile(stateFile, aside);
-  const tmp = `${stateFile}.${process.pid}.restore`;
-  await copyFile(fallback, tmp);
-  await rename(tmp, stateFile);
+  await writeFileDurably(stateFile, await readFile(fallback));
 }
