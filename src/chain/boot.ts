@@ -4,12 +4,13 @@
  * the service, whose relay journal is replayed before it answers.
  */
 import path from 'node:path';
-import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import { mkdir, rename, stat } from 'node:fs/promises';
 import { createPublicClient, createWalletClient, defineChain, getAddress, http, parseEther, toHex, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import type { Logger } from '../lib/logger.js';
 import { AnvilStartError, startAnvil, type AnvilHandle } from './anvil.js';
+import { restoreFallbackState, saveFallbackState } from './anvil-fallback.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import { type Eip712Domain } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
@@ -166,6 +167,11 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       authCapture,
       batchRelay,
     });
+    if (embedded) {
+      // This state loaded fine, agrees with the journal and holds the token: the fallback for
+      // the next start, taken before the replay (anvil-fallback.ts says why it is not a file copy).
+      await saveFallbackState(publicClient, path.join(opts.dataDir, 'chain', 'anvil-state.json.bak'));
+    }
     if (opts.journal) {
       if (redeployed) {
         // A fresh chain: the journal's transactions belong to the one that is gone.
@@ -218,9 +224,9 @@ async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log
   const start = () => startAnvil({ stateFile, chainId, ...opts.anvil });
   const restoreBackup = async (why: 'corrupt' | 'torn'): Promise<boolean> => {
     const aside = `${stateFile}.${why}-${Date.now()}`;
-    await rename(stateFile, aside);
     const hasBackup = await exists(backup);
-    if (hasBackup) await copyFile(backup, stateFile);
+    if (hasBackup) await restoreFallbackState(backup, stateFile, aside);
+    else await rename(stateFile, aside);
     log.error(
       { moved: aside, restored: hasBackup ? backup : undefined },
       hasBackup
@@ -229,6 +235,12 @@ async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log
     );
     return hasBackup;
   };
+  if (!(await exists(stateFile)) && (await exists(backup))) {
+    // The power went before anvil's first dump of a run: without a state file anvil would start
+    // an empty chain, and the token would be deployed anew with the journal dropped.
+    await restoreFallbackState(backup, stateFile);
+    log.error({ restored: backup }, 'embedded chain state file is missing; restored the copy from the previous start');
+  }
   let handle: AnvilHandle;
   try {
     handle = await start();
@@ -248,8 +260,8 @@ async function startEmbeddedAnvil(opts: CreateChainOptions, chainId: number, log
       handle = await start();
     }
   }
-  // This state loaded fine and agrees with the journal: keep it as the fallback for the next start.
-  if (await exists(stateFile)) await copyFile(stateFile, backup);
+  // The fallback for the next start is written by createChain once this state is set up
+  // (saveFallbackState), before the journal is replayed.
   return handle;
 }
 

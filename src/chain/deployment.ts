@@ -2,12 +2,12 @@
  * The embedded chain's stablecoin deployment, recorded in DATA_DIR/chain/deployment.json so
  * later starts reuse the same token address (and redeploy only when the chain was reset).
  */
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { getAddress, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { z } from 'zod';
 import { stablecoinAbi, stablecoinBytecode } from './artifacts/stablecoin.js';
 import { EvmAddress } from './authorization.js';
+import { writeFileDurably } from '../lib/durable-file.js';
 
 export const Deployment = z.object({
   chainId: z.number().int().positive(),
@@ -32,16 +32,7 @@ export async function readDeployment(file: string): Promise<Deployment | undefin
 }
 
 export async function writeDeployment(file: string, d: Deployment): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fh = await open(tmp, 'w', 0o644);
-  try {
-    await fh.writeFile(`${JSON.stringify(d, null, 2)}\n`);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, file);
+  await writeFileDurably(file, `${JSON.stringify(d, null, 2)}\n`);
 }
 
 /** Deploys the stablecoin from `wallet`'s account (which becomes its owner and minter). */

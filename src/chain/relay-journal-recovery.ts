@@ -29,7 +29,11 @@ export interface JournalRecoveryContext {
 
 export class RelayJournalRecovery {
   private readonly startedAt = Date.now();
-  /** Journal entries re-broadcast at this start: the start-up backup of the chain state lacks them. */
+  /**
+   * Journal entries the node did not know at this start, whether or not the replay got them
+   * out (a refusal stops it; the sweep re-sends the rest later): the fallback state written
+   * before the replay (anvil-fallback.ts) lacks them, so the embedded sweep keeps them.
+   */
   private readonly replayed = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -52,6 +56,7 @@ export class RelayJournalRecovery {
     const stale: string[] = [];
     for (const e of entries) {
       if (await isKnownTransaction(ctx.publicClient, e.hash)) continue;
+      this.replayed.add(e.id);
       if (e.nonce < mined) {
         // Another transaction took this nonce (a send from outside this service): ours can never be mined.
         ctx.log.error({ txHash: e.hash, nonce: e.nonce }, 'a journaled transaction lost its nonce to another transaction');
@@ -61,7 +66,6 @@ export class RelayJournalRecovery {
       try {
         await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
         resent.push(e.hash);
-        this.replayed.add(e.id);
       } catch (err) {
         const message = revertReason(err);
         if (/already known|known transaction/i.test(message)) continue;
@@ -70,7 +74,9 @@ export class RelayJournalRecovery {
           continue;
         }
         // Later nonces would wait behind this one forever; stop and let the sweep try again.
+        // None of them went out at this start: keep them all past the sweep's pruning.
         ctx.log.error({ txHash: e.hash, nonce: e.nonce, err: message }, 'could not re-broadcast a journaled transaction');
+        for (const later of entries) if (later.nonce > e.nonce) this.replayed.add(later.id);
         break;
       }
     }

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
 import { createChain } from '../../src/chain/boot.js';
 import type { ChainService } from '../../src/chain/chain.js';
+import type { ChainServiceImpl } from '../../src/chain/chain-service.js';
 import { storeRelayJournal } from '../../src/chain/relay-journal.js';
 import { LowdbStore } from '../../src/store/index.js';
 import { tempDir } from './helpers.js';
@@ -134,6 +135,61 @@ describe('ChainService: embedded chain persistence', () => {
     expect(await third.authorizationState(custodial0, nonce)).toBe(true);
     expect(await third.balanceOf(holder)).toBe(12_000_000n);
     // And the relayer carries on from there.
+    expect((await third.faucet(holder, 1_000_000n)).ok).toBe(true);
+    expect(await third.balanceOf(holder)).toBe(13_000_000n);
+  });
+
+  // What a power cut in the middle of anvil's periodic dump leaves: a state file cut short.
+  const cutShort = (dir: string) => writeFile(path.join(dir, 'chain', 'anvil-state.json'), '{"block":{"number":"0x');
+
+  it('a dump cut short in the very first run: the copy taken at the first start and the journal bring the run back', async () => {
+    const { dir, cleanup } = await tempDir('chain-first-cut-');
+    cleanups.push(cleanup);
+    const store = await LowdbStore.open(dir);
+    cleanups.unshift(() => store.close());
+    const journal = storeRelayJournal(store);
+    const holder = '0x000000000000000000000000000000000000f1f1' as Address;
+    const first = await createChain({ dataDir: dir, journal });
+    const funded = await first.faucet(holder, 5_000_000n);
+    expect(funded.ok).toBe(true);
+    await first.close();
+    await cutShort(dir);
+
+    // Without a copy from the first start this was a fresh chain, and the journal was emptied.
+    const second = await createChain({ dataDir: dir, journal });
+    open.push(second);
+    expect(second.tokenAddress).toBe(first.tokenAddress);
+    expect(await second.balanceOf(holder)).toBe(5_000_000n);
+    expect((await second.waitForReceipt(funded.ok ? funded.mintTxHash : '0x', 5_000)).status).toBe('success');
+  });
+
+  it('two power cuts close together: before the first run\'s first dump, then right after the next start', async () => {
+    const { dir, cleanup } = await tempDir('chain-two-cuts-');
+    cleanups.push(cleanup);
+    const store = await LowdbStore.open(dir);
+    cleanups.unshift(() => store.close());
+    const journal = storeRelayJournal(store);
+    const holder = '0x000000000000000000000000000000000000f2f2' as Address;
+    const stateFile = path.join(dir, 'chain', 'anvil-state.json');
+    const first = await createChain({ dataDir: dir, journal });
+    expect((await first.faucet(holder, 5_000_000n)).ok).toBe(true);
+    await first.close();
+    // The first cut came before anvil wrote any state file.
+    await rm(stateFile);
+
+    const second = await createChain({ dataDir: dir, journal });
+    expect(second.tokenAddress).toBe(first.tokenAddress);
+    expect(await second.balanceOf(holder)).toBe(5_000_000n);
+    expect((await second.faucet(holder, 7_000_000n)).ok).toBe(true);
+    // Its sweep forgets only what the state it loaded holds: not what it replayed.
+    await (second as ChainServiceImpl).sweepJournal();
+    await second.close();
+    // The second cut, a moment later, in the middle of the next dump.
+    await cutShort(dir);
+
+    const third = await createChain({ dataDir: dir, journal });
+    open.push(third);
+    expect(await third.balanceOf(holder)).toBe(12_000_000n);
     expect((await third.faucet(holder, 1_000_000n)).ok).toBe(true);
     expect(await third.balanceOf(holder)).toBe(13_000_000n);
   });

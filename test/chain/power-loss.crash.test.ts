@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { appendFile, cp, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -31,19 +31,27 @@ interface Running {
   exited: Promise<void>;
 }
 
-function startService(dataDir: string): Promise<Running> {
+// Diagnostics by hand: POWER_LOSS_KILL=settles waits for 3 reported settles in each round and
+// cuts within 2.5 s after (harsher than the default random 1.5-4 s); POWER_LOSS_EVIDENCE=<dir>
+// keeps each start's log and a copy of the data directory after each cut; POWER_LOSS_CUT_SHORT=1
+// also leaves, after about half the cuts, a state file cut short as a cut in mid-dump does.
+const EVIDENCE = process.env.POWER_LOSS_EVIDENCE;
+const KILL_AFTER_SETTLES = process.env.POWER_LOSS_KILL === 'settles';
+
+function startService(dataDir: string, tag = ''): Promise<Running> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, serviceArgs(), {
       cwd: ROOT,
       // Its own process group: the kill takes anvil with it, as a power cut does.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATA_DIR: dataDir, RECONCILE_INTERVAL: '1s' },
+      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: EVIDENCE ? 'info' : 'silent', PORT: '0', DATA_DIR: dataDir, RECONCILE_INTERVAL: '1s' },
     });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (EVIDENCE) void appendFile(path.join(EVIDENCE, `log${tag}.txt`), line + '\n');
       const m = /API: (http:\/\/\S+\/api)[,)]/.exec(line);
       if (m) resolve({ child, api: m[1]!, exited });
     });
@@ -67,6 +75,7 @@ let dataDir: string | undefined;
 let live: Running | undefined;
 afterAll(async () => {
   if (live && live.child.exitCode === null) await powerCut(live).catch(() => undefined);
+  if (dataDir && EVIDENCE) await cp(dataDir, path.join(EVIDENCE, 'final'), { recursive: true });
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -83,7 +92,9 @@ describe('power loss: the service and its embedded chain SIGKILLed together', ()
 
     const reportedSettled = { payments: new Set<string>(), transfers: new Set<string>() };
     for (let round = 0; round < 5; round++) {
-      if (round > 0) live = await startService(dataDir);
+      if (round > 0) live = await startService(dataDir, `-${round}`);
+      let settledThisRound = 0;
+      let onSettle = () => {};
       const api = live.api;
       let stop = false;
       const worker = async (kind: 'payment' | 'transfer') => {
@@ -91,7 +102,11 @@ describe('power loss: the service and its embedded chain SIGKILLed together', ()
           try {
             if (kind === 'transfer') {
               const r = await call(`${api}/agent/settle`, { key: payer.key, body: { message: `send 1 USD to ${shop.email}` } });
-              if (r.status === 200 && r.body.transfer?.status === 'settled') reportedSettled.transfers.add(r.body.transfer.id);
+              if (r.status === 200 && r.body.transfer?.status === 'settled') {
+                reportedSettled.transfers.add(r.body.transfer.id);
+                settledThisRound++;
+                onSettle();
+              }
             } else {
               const created = await call(`${api}/v1/payments`, {
                 key: shop.key,
@@ -99,7 +114,11 @@ describe('power loss: the service and its embedded chain SIGKILLed together', ()
               });
               if (created.status !== 201) continue;
               const paid = await call(`${api}/dev/test-wallet-pay/${created.body.id}`, { body: {} });
-              if (paid.status === 200 && paid.body.payment?.status === 'settled') reportedSettled.payments.add(created.body.id);
+              if (paid.status === 200 && paid.body.payment?.status === 'settled') {
+                reportedSettled.payments.add(created.body.id);
+                settledThisRound++;
+                onSettle();
+              }
             }
           } catch {
             // The connection died with the service.
@@ -109,14 +128,27 @@ describe('power loss: the service and its embedded chain SIGKILLed together', ()
       };
       const workers = [worker('payment'), worker('payment'), worker('transfer'), worker('transfer')];
       // A random moment, so the kill lands anywhere: mid-send, mid-receipt, mid-dump.
-      await new Promise((r) => setTimeout(r, 1500 + Math.random() * 2500));
+      if (KILL_AFTER_SETTLES) {
+        await new Promise<void>((r) => {
+          onSettle = () => settledThisRound >= 3 && r();
+          onSettle();
+        });
+        await new Promise((r) => setTimeout(r, Math.random() * 2500));
+      } else {
+        await new Promise((r) => setTimeout(r, 1500 + Math.random() * 2500));
+      }
       await powerCut(live);
       stop = true;
       await Promise.all(workers);
+      if (EVIDENCE) await cp(dataDir, path.join(EVIDENCE, `after-cut-${round}`), { recursive: true });
+      if (process.env.POWER_LOSS_CUT_SHORT && Math.random() < 0.5) {
+        await truncate(path.join(dataDir, 'chain', 'anvil-state.json'), 1000).catch(() => undefined);
+        if (EVIDENCE) await appendFile(path.join(EVIDENCE, 'cut-short.txt'), `round ${round}\n`);
+      }
     }
 
     // One last start: start-up re-broadcasts what the chain lost; the reconcilers finish the rest.
-    live = await startService(dataDir);
+    live = await startService(dataDir, '-final');
     await new Promise((r) => setTimeout(r, 3000));
     await stopCleanly(live);
 

@@ -128,6 +128,23 @@ describe('RelayJournalRecovery', () => {
     expect([...journal.rows.keys()]).toEqual([2, 3].map((n) => journalId(CHAIN_ID, RELAYER, n)));
   });
 
+  it('embedded sweep: entries the start-up replay could not get out are not in the backup either, and stay once re-sent and mined', async () => {
+    const before = Date.now() - 60_000;
+    const journal = memoryJournal([entry(1, before), entry(2, before), entry(3, before)]);
+    // Nonce 1 is in the state anvil loaded; 2 and 3 were lost, and the node refuses 2 for now.
+    const state = { mined: 2, pending: 2, known: new Set([hashOf(1)]), refuse: new Set([hashOf(2)]) };
+    const node = fakeNode(state);
+    const keeper = recovery(journal, node.client, { embedded: true });
+    expect(await keeper.recover()).toEqual({ resent: 0, dropped: 0 });
+    // Later the sweep forgets 1 (in the backup) and re-sends 2 and 3 as dropped; they are mined.
+    state.refuse.clear();
+    expect(await keeper.sweep()).toEqual({ resent: 2, removed: 1 });
+    state.mined = state.pending = 4;
+    // A crash now falls back to the start-up backup, which has only 1: 2 and 3 stay.
+    expect(await keeper.sweep()).toEqual({ resent: 0, removed: 0 });
+    expect([...journal.rows.keys()]).toEqual([2, 3].map((n) => journalId(CHAIN_ID, RELAYER, n)));
+  });
+
   it('embedded sweep: transactions the pool holds at the relayer\'s next nonce without counting them are taken out and re-sent in nonce order', async () => {
     const t = Date.now() - 5_000;
     const journal = memoryJournal([entry(5, t), entry(6, t), entry(7, t)]);
