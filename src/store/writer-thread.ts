@@ -39,6 +39,9 @@ const WRITER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const dirFds = new Map();
+// Open commit logs (append-only), by path; and what this thread did, for the store's counts.
+const logFds = new Map();
+const stats = { syncs: 0, files: 0 };
 function dirFd(dir) {
   let fd = dirFds.get(dir);
   if (fd === undefined) {
@@ -63,13 +66,21 @@ function writeAll(fd, chunks) {
 }
 function writeFile(w) {
   const fd = fs.openSync(w.tmp || w.file, 'w', 0o600);
+  stats.files++;
   try {
     writeAll(fd, w.chunks);
     fs.fdatasyncSync(fd);
+    stats.syncs++;
   } finally {
     fs.closeSync(fd);
   }
   if (w.tmp) fs.renameSync(w.tmp, w.file);
+}
+function closeLog(file) {
+  const fd = logFds.get(file);
+  if (fd === undefined) return;
+  logFds.delete(file);
+  try { fs.closeSync(fd); } catch {}
 }
 parentPort.on('message', (m) => {
   try {
@@ -81,11 +92,13 @@ parentPort.on('message', (m) => {
           const bfd = dirFd(c.blocksDir);
           for (const b of c.blocks) writeFile(b);
           fs.fsyncSync(bfd);
+          stats.syncs++;
         }
         const mfd = dirFd(c.dir);
         writeFile(c.manifest);
         renamed = true;
         fs.fsyncSync(mfd);
+        stats.syncs++;
       } catch (e) {
         // Temp files go; new blocks too, unless the manifest naming them is already in place.
         for (const w of c.blocks.concat([c.manifest])) {
@@ -93,11 +106,34 @@ parentPort.on('message', (m) => {
         }
         throw e;
       }
-      for (const f of c.obsolete) { try { fs.unlinkSync(f); } catch {} }
-      parentPort.postMessage({ id: m.id, ok: true });
+      for (const f of c.obsolete) {
+        closeLog(f);
+        try { fs.unlinkSync(f); } catch {}
+      }
+      parentPort.postMessage({ id: m.id, ok: true, stats });
+    } else if (m.type === 'append') {
+      // One record at the end of the commit log (created empty, and its name made durable, by
+      // the checkpoint that named it), then one fdatasync. A failure closes the file: the store
+      // appends nothing more to it (its next commit is a checkpoint with a new log).
+      let fd = logFds.get(m.file);
+      try {
+        if (fd === undefined) {
+          fd = fs.openSync(m.file, 'a', 0o600);
+          logFds.set(m.file, fd);
+        }
+        writeAll(fd, m.chunks);
+        stats.files++;
+        fs.fdatasyncSync(fd);
+        stats.syncs++;
+      } catch (e) {
+        closeLog(m.file);
+        throw e;
+      }
+      parentPort.postMessage({ id: m.id, ok: true, stats });
     } else if (m.type === 'close') {
       for (const fd of dirFds.values()) fs.closeSync(fd);
       dirFds.clear();
+      for (const f of [...logFds.keys()]) closeLog(f);
       parentPort.postMessage({ id: m.id, ok: true });
     }
   } catch (e) {
@@ -106,9 +142,16 @@ parentPort.on('message', (m) => {
 });
 `;
 
+/** What the writer thread did since it started: fdatasync/fsync calls, files written or appended to. */
+export interface DiskStats {
+  syncs: number;
+  files: number;
+}
+
 interface Reply {
   id: number;
   ok: boolean;
+  stats?: DiskStats;
   message?: string;
   code?: string;
 }
@@ -120,6 +163,8 @@ export class WriterThread {
   private readonly pending = new Map<number, Pending>();
   private seq = 0;
   private dead = false;
+  /** The thread's counts as of its last answer. */
+  stats: DiskStats = { syncs: 0, files: 0 };
 
   constructor() {
     this.worker = new Worker(WRITER_SOURCE, { eval: true });
@@ -133,6 +178,7 @@ export class WriterThread {
       if (!p) return;
       this.pending.delete(m.id);
       if (this.pending.size === 0) this.worker.unref();
+      if (m.stats) this.stats = m.stats;
       if (m.ok) p.resolve();
       else p.reject(Object.assign(new Error(m.message ?? 'write failed'), { code: m.code }));
     });
@@ -147,6 +193,11 @@ export class WriterThread {
 
   commit(commit: CommitRequest): Promise<void> {
     return this.send({ type: 'commit', commit });
+  }
+
+  /** Appends `chunks` to the commit log `file` and fdatasyncs it. */
+  append(file: string, chunks: Array<Uint8Array | string>): Promise<void> {
+    return this.send({ type: 'append', file, chunks });
   }
 
   async close(): Promise<void> {
