@@ -1,7 +1,7 @@
 import { readFile, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
-import { decodeRecords, encodeRecord, replay } from './commit-log.js';
+import { decodeRecords, encodeRecord, LogAppender, replay } from './commit-log.js';
 import type { Row } from './types.js';
 import { sharedBytes, WriterThread, type DiskStats, type FileWrite } from './writer-thread.js';
 
@@ -94,6 +94,9 @@ export class BlockJSONFile implements Adapter<DbData> {
   private logSize = 0;
   /** The next write must be a checkpoint: an append failed, or the open replayed a log. */
   private needCheckpoint = false;
+  /** Appends to `log` (from this thread); appends made to logs before it, for `diskStats`. */
+  private appender: LogAppender | undefined;
+  private appendsBefore = 0;
   /** JSON of rows written to the log, so the checkpoint that writes their block reuses it. */
   private readonly rowJson = new WeakMap<Row, string>();
 
@@ -113,7 +116,9 @@ export class BlockJSONFile implements Adapter<DbData> {
 
   /** fdatasync/fsync calls and files written or appended to by the writer thread it runs now. */
   get diskStats(): DiskStats {
-    return { ...(this.writer?.stats ?? { syncs: 0, files: 0 }) };
+    const thread = this.writer?.stats ?? { syncs: 0, files: 0 };
+    const appends = this.appendsBefore + (this.appender?.appends ?? 0);
+    return { syncs: thread.syncs + appends, files: thread.files + appends };
   }
 
   async read(): Promise<DbData | null> {
@@ -183,6 +188,7 @@ export class BlockJSONFile implements Adapter<DbData> {
   /** Waits for the write in flight and stops the writer thread. */
   async close(): Promise<void> {
     await this.last;
+    await this.dropAppender();
     await this.writer?.close();
     this.writer = undefined;
   }
@@ -225,7 +231,14 @@ export class BlockJSONFile implements Adapter<DbData> {
       entries.push(`{"t":${JSON.stringify(name)},"n":${rows.length},"r":[${parts.join(',')}]}`);
     }
     const record = encodeRecord(`[${entries.join(',')}]`);
-    await this.thread().append(path.join(this.blocksDir, this.log!), [record]);
+    this.appender ??= new LogAppender(path.join(this.blocksDir, this.log!));
+    try {
+      await this.appender.append(record);
+    } catch (e) {
+      // Part of the record may be in the file: nothing more goes to it (commit() asks for a checkpoint).
+      await this.dropAppender();
+      throw e;
+    }
     this.logSize += record.byteLength;
     for (const [table, d] of dirty) for (const b of d.blocks) markBlock(this.sinceCheckpoint, table, b, Infinity);
   }
@@ -283,6 +296,7 @@ export class BlockJSONFile implements Adapter<DbData> {
       obsolete: obsolete.map((f) => path.join(this.blocksDir, f)),
     });
     // Only a durable manifest becomes the base the next write compares against.
+    await this.dropAppender();
     this.blocks = nextBlocks;
     this.listJson = nextListJson;
     this.legacy = false;
@@ -324,6 +338,14 @@ export class BlockJSONFile implements Adapter<DbData> {
     const base = path.basename(this.file);
     const temps = (await readdir(this.dir)).filter((n) => n.startsWith(`${base}.`) && n.endsWith('.tmp'));
     await Promise.all(temps.map((n) => unlink(path.join(this.dir, n)).catch(() => undefined)));
+  }
+
+  private async dropAppender(): Promise<void> {
+    if (!this.appender) return;
+    this.appendsBefore += this.appender.appends;
+    const a = this.appender;
+    this.appender = undefined;
+    await a.close();
   }
 
   private thread(): WriterThread {

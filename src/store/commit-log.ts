@@ -1,3 +1,4 @@
+import { close, constants, open, write } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { Row } from './types.js';
 
@@ -21,16 +22,52 @@ export interface LogEntry {
   r: Array<[number, Row]>;
 }
 
-/** One record's bytes in shared memory (the writer thread reads them without a copy). */
-export function encodeRecord(payload: string): Uint8Array {
+/** One record's bytes. */
+export function encodeRecord(payload: string): Buffer {
   const length = Buffer.byteLength(payload);
-  const bytes = new Uint8Array(new SharedArrayBuffer(HEADER_BYTES + length + 1));
-  const buf = Buffer.from(bytes.buffer, 0, bytes.byteLength);
+  const buf = Buffer.allocUnsafe(HEADER_BYTES + length + 1);
   buf.write(payload, HEADER_BYTES);
   const sum = crc32(buf.subarray(HEADER_BYTES, HEADER_BYTES + length));
   buf.write(`${hex8(length)} ${hex8(sum)}\n`, 0, 'latin1');
   buf[HEADER_BYTES + length] = 0x0a;
-  return bytes;
+  return buf;
+}
+
+/**
+ * The open commit log, appended to from the main thread: opened `O_APPEND | O_DSYNC`, so one
+ * `write` (one request to libuv's pool, no message to the writer thread) returns once the
+ * record and the file size are on disk, as a write and an fdatasync would.
+ */
+export class LogAppender {
+  /** Appends made (each one synchronised write). */
+  appends = 0;
+  private fd: Promise<number> | undefined;
+  constructor(readonly file: string) {}
+
+  async append(record: Buffer): Promise<void> {
+    this.fd ??= new Promise<number>((resolve, reject) =>
+      open(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_DSYNC, 0o600, (e, fd) => (e ? reject(e) : resolve(fd))),
+    );
+    let fd: number;
+    try {
+      fd = await this.fd;
+    } catch (e) {
+      this.fd = undefined;
+      throw e;
+    }
+    for (let at = 0; at < record.length; ) {
+      const n = await new Promise<number>((resolve, reject) => write(fd, record, at, record.length - at, null, (e, written) => (e ? reject(e) : resolve(written))));
+      at += n;
+    }
+    this.appends++;
+  }
+
+  /** Closes the file (the next append, if any, opens it again). */
+  async close(): Promise<void> {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd) await fd.then((d) => new Promise<void>((r) => close(d, () => r()))).catch(() => undefined);
+  }
 }
 
 /** The records of a log file, in order, up to the first one that is torn; `valid` = bytes they span. */

@@ -20,7 +20,7 @@ import { TableState } from './lowdb-table-state.js';
 import { TxTable, TxWriteTable } from './lowdb-tx-table.js';
 
 /**
- * Writes that may be on their way to disk at once. One: a write costs a few fsyncs, so
+ * Writes that may be on their way to disk at once. One: a write costs an fdatasync, so
  * commits that arrive meanwhile wait for it and then share the next write (group commit).
  */
 const MAX_FLUSHES_IN_FLIGHT = 1;

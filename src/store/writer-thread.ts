@@ -39,8 +39,7 @@ const WRITER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const dirFds = new Map();
-// Open commit logs (append-only), by path; and what this thread did, for the store's counts.
-const logFds = new Map();
+// What this thread did, for the store's counts (LowdbStore.diskStats).
 const stats = { syncs: 0, files: 0 };
 function dirFd(dir) {
   let fd = dirFds.get(dir);
@@ -76,12 +75,6 @@ function writeFile(w) {
   }
   if (w.tmp) fs.renameSync(w.tmp, w.file);
 }
-function closeLog(file) {
-  const fd = logFds.get(file);
-  if (fd === undefined) return;
-  logFds.delete(file);
-  try { fs.closeSync(fd); } catch {}
-}
 parentPort.on('message', (m) => {
   try {
     if (m.type === 'commit') {
@@ -106,34 +99,11 @@ parentPort.on('message', (m) => {
         }
         throw e;
       }
-      for (const f of c.obsolete) {
-        closeLog(f);
-        try { fs.unlinkSync(f); } catch {}
-      }
-      parentPort.postMessage({ id: m.id, ok: true, stats });
-    } else if (m.type === 'append') {
-      // One record at the end of the commit log (created empty, and its name made durable, by
-      // the checkpoint that named it), then one fdatasync. A failure closes the file: the store
-      // appends nothing more to it (its next commit is a checkpoint with a new log).
-      let fd = logFds.get(m.file);
-      try {
-        if (fd === undefined) {
-          fd = fs.openSync(m.file, 'a', 0o600);
-          logFds.set(m.file, fd);
-        }
-        writeAll(fd, m.chunks);
-        stats.files++;
-        fs.fdatasyncSync(fd);
-        stats.syncs++;
-      } catch (e) {
-        closeLog(m.file);
-        throw e;
-      }
+      for (const f of c.obsolete) { try { fs.unlinkSync(f); } catch {} }
       parentPort.postMessage({ id: m.id, ok: true, stats });
     } else if (m.type === 'close') {
       for (const fd of dirFds.values()) fs.closeSync(fd);
       dirFds.clear();
-      for (const f of [...logFds.keys()]) closeLog(f);
       parentPort.postMessage({ id: m.id, ok: true });
     }
   } catch (e) {
@@ -193,11 +163,6 @@ export class WriterThread {
 
   commit(commit: CommitRequest): Promise<void> {
     return this.send({ type: 'commit', commit });
-  }
-
-  /** Appends `chunks` to the commit log `file` and fdatasyncs it. */
-  append(file: string, chunks: Array<Uint8Array | string>): Promise<void> {
-    return this.send({ type: 'append', file, chunks });
   }
 
   async close(): Promise<void> {
