@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Low } from 'lowdb';
-import { BlockJSONFile, type DbData } from './block-json-file.js';
+import { BLOCK_ROWS, BlockJSONFile, LOG_BYTES, type DbData } from './block-json-file.js';
+import type { DiskStats } from './writer-thread.js';
 import { checkRange, rangeOf } from './range.js';
 import {
   StoreConflictError,
@@ -19,7 +20,7 @@ import { TableState } from './lowdb-table-state.js';
 import { TxTable, TxWriteTable } from './lowdb-tx-table.js';
 
 /**
- * Writes that may be on their way to disk at once. One: a write costs a few fsyncs, so
+ * Writes that may be on their way to disk at once. One: a write costs an fdatasync, so
  * commits that arrive meanwhile wait for it and then share the next write (group commit).
  */
 const MAX_FLUSHES_IN_FLIGHT = 1;
@@ -45,8 +46,12 @@ export class LowdbStore implements Store {
     private readonly file: BlockJSONFile,
   ) {}
 
-  static async open(dataDir: string, fileName = 'db.json'): Promise<LowdbStore> {
-    const adapter = new BlockJSONFile(path.join(dataDir, fileName));
+  /**
+   * `opts.logBytes`: commit log size after which a commit writes blocks again (a checkpoint);
+   * 0 makes every commit a checkpoint (the block format's own tests use it).
+   */
+  static async open(dataDir: string, fileName = 'db.json', opts: { logBytes?: number } = {}): Promise<LowdbStore> {
+    const adapter = new BlockJSONFile(path.join(dataDir, fileName), BLOCK_ROWS, opts.logBytes ?? LOG_BYTES);
     const db = new Low<DbData>(adapter, { version: 1, tables: {} });
     await db.read();
     db.data ??= { version: 1, tables: {} };
@@ -69,6 +74,7 @@ export class LowdbStore implements Store {
       changed: () => {},
       close: async () => {},
       needsRewrite: false,
+      diskStats: { syncs: 0, files: 0 },
     } as unknown as BlockJSONFile;
     return new LowdbStore(new Low<DbData>(adapter, { version: 1, tables: {} }), adapter);
   }
@@ -229,6 +235,11 @@ export class LowdbStore implements Store {
     if (!set) this.channels.set(channel, (set = new Set()));
     set.add(fn);
     return { live: true, solo: true, close: async () => void set.delete(fn) };
+  }
+
+  /** What the store's writer thread has done so far: fdatasync/fsync calls and files written (for tests and benches). */
+  diskStats(): DiskStats {
+    return this.file.diskStats;
   }
 
   async ping(): Promise<boolean> {

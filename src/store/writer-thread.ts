@@ -39,6 +39,8 @@ const WRITER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const dirFds = new Map();
+// What this thread did, for the store's counts (LowdbStore.diskStats).
+const stats = { syncs: 0, files: 0 };
 function dirFd(dir) {
   let fd = dirFds.get(dir);
   if (fd === undefined) {
@@ -63,9 +65,11 @@ function writeAll(fd, chunks) {
 }
 function writeFile(w) {
   const fd = fs.openSync(w.tmp || w.file, 'w', 0o600);
+  stats.files++;
   try {
     writeAll(fd, w.chunks);
     fs.fdatasyncSync(fd);
+    stats.syncs++;
   } finally {
     fs.closeSync(fd);
   }
@@ -81,11 +85,13 @@ parentPort.on('message', (m) => {
           const bfd = dirFd(c.blocksDir);
           for (const b of c.blocks) writeFile(b);
           fs.fsyncSync(bfd);
+          stats.syncs++;
         }
         const mfd = dirFd(c.dir);
         writeFile(c.manifest);
         renamed = true;
         fs.fsyncSync(mfd);
+        stats.syncs++;
       } catch (e) {
         // Temp files go; new blocks too, unless the manifest naming them is already in place.
         for (const w of c.blocks.concat([c.manifest])) {
@@ -94,7 +100,7 @@ parentPort.on('message', (m) => {
         throw e;
       }
       for (const f of c.obsolete) { try { fs.unlinkSync(f); } catch {} }
-      parentPort.postMessage({ id: m.id, ok: true });
+      parentPort.postMessage({ id: m.id, ok: true, stats });
     } else if (m.type === 'close') {
       for (const fd of dirFds.values()) fs.closeSync(fd);
       dirFds.clear();
@@ -106,9 +112,16 @@ parentPort.on('message', (m) => {
 });
 `;
 
+/** What the writer thread did since it started: fdatasync/fsync calls, files written or appended to. */
+export interface DiskStats {
+  syncs: number;
+  files: number;
+}
+
 interface Reply {
   id: number;
   ok: boolean;
+  stats?: DiskStats;
   message?: string;
   code?: string;
 }
@@ -120,6 +133,8 @@ export class WriterThread {
   private readonly pending = new Map<number, Pending>();
   private seq = 0;
   private dead = false;
+  /** The thread's counts as of its last answer. */
+  stats: DiskStats = { syncs: 0, files: 0 };
 
   constructor() {
     this.worker = new Worker(WRITER_SOURCE, { eval: true });
@@ -133,6 +148,7 @@ export class WriterThread {
       if (!p) return;
       this.pending.delete(m.id);
       if (this.pending.size === 0) this.worker.unref();
+      if (m.stats) this.stats = m.stats;
       if (m.ok) p.resolve();
       else p.reject(Object.assign(new Error(m.message ?? 'write failed'), { code: m.code }));
     });

@@ -47,8 +47,8 @@ describe('a process killed in the middle of writing (SIGKILL)', () => {
         for (const id of acked) if (byId.has(id)) expect(byId.get(id)!.n).toBe(Number(id.slice(1)));
         // What is on disk is exactly what the store loaded, and only what db.json names.
         expect((await storedTables(dir)).tables.rows).toEqual(rows.map((r) => ({ ...r })));
-        const manifest = JSON.parse(await readFile(path.join(dir, 'db.json'), 'utf8')) as { tables: { rows: string[] } };
-        expect((await readdir(path.join(dir, 'db.json.blocks'))).sort()).toEqual([...manifest.tables.rows].sort());
+        const manifest = JSON.parse(await readFile(path.join(dir, 'db.json'), 'utf8')) as { log: string; tables: { rows: string[] } };
+        expect((await readdir(path.join(dir, 'db.json.blocks'))).sort()).toEqual([...manifest.tables.rows, manifest.log].sort());
         expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.blocks']);
         start = Math.max(...rows.map((r) => r.n)) + 1;
       } finally {

@@ -98,10 +98,10 @@ describe('persistence', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.write(Items, (t) => t.insert(item(`t${i}`)))));
     expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.blocks']);
     const blocks = await readdir(path.join(dir, 'db.json.blocks'));
-    expect(blocks.filter((f) => !f.endsWith('.json'))).toEqual([]);
-    // Exactly the blocks db.json names: replaced ones are gone.
+    // Exactly the blocks and the commit log db.json names: replaced ones are gone.
     const manifest = JSON.parse(await readFile(path.join(dir, 'db.json'), 'utf8'));
-    expect(blocks.sort()).toEqual(Object.values(manifest.tables as Record<string, string[]>).flat().sort());
+    expect(blocks.filter((f) => !f.endsWith('.json'))).toEqual([manifest.log]);
+    expect(blocks.sort()).toEqual([...Object.values(manifest.tables as Record<string, string[]>).flat(), manifest.log].sort());
     for (const f of ['db.json', ...blocks.map((b) => `db.json.blocks/${b}`)]) {
       expect((await stat(path.join(dir, f))).mode & 0o777).toBe(0o600);
     }
@@ -109,7 +109,12 @@ describe('persistence', () => {
 });
 
 describe('block files', () => {
-  const manifest = async () => JSON.parse(await readFile(path.join(dir, 'db.json'), 'utf8')) as { gen: number; tables: Record<string, string[]> };
+  // Every commit a checkpoint (no commit log), so each one writes blocks.
+  beforeEach(async () => {
+    await store.close();
+    store = await LowdbStore.open(dir, 'db.json', { logBytes: 0 });
+  });
+  const manifest = async () => JSON.parse(await readFile(path.join(dir, 'db.json'), 'utf8')) as { gen: number; log: string; tables: Record<string, string[]> };
   const inMemory = async () => (await store.table(Items).findMany()).map((r) => ({ ...r }));
 
   it('a write rewrites only the blocks whose rows changed', async () => {
@@ -130,7 +135,7 @@ describe('block files', () => {
     expect(2000 % BLOCK_ROWS).not.toBe(0);
     expect(afterInsert.map((f, i) => f === afterUpdate[i])).toEqual(only(n - 1));
     expect((await onDisk()).tables.items).toEqual(await inMemory());
-    expect((await readdir(path.join(dir, 'db.json.blocks'))).sort()).toEqual([...afterInsert].sort());
+    expect((await readdir(path.join(dir, 'db.json.blocks'))).sort()).toEqual([...afterInsert, (await manifest()).log].sort());
   });
 
   it('random inserts, updates and removals over many commits: disk always equals memory', async () => {
@@ -185,7 +190,7 @@ describe('block files', () => {
     await writeFile(path.join(dir, `db.json.1234.${gen + 1}.tmp`), '{"version":2,');
     store = await LowdbStore.open(dir);
     expect((await store.table(Items).findMany()).map((r) => r.id)).toEqual(['a1']);
-    expect(await readdir(blocks)).toEqual((await manifest()).tables.items);
+    expect((await readdir(blocks)).sort()).toEqual([...(await manifest()).tables.items!, (await manifest()).log].sort());
     expect((await readdir(dir)).sort()).toEqual(['db.json', 'db.json.blocks']);
     await store.write(Items, (t) => t.insert(item('a2')));
     expect((await onDisk()).tables.items!.map((r) => r.id)).toEqual(['a1', 'a2']);
