@@ -23,6 +23,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
+import { performance as nodePerformance } from 'node:perf_hooks';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatUnits, parseUnits, toHex, type Address, type Hex } from 'viem';
@@ -32,6 +33,7 @@ import { startService } from '../src/service.js';
 import { parseMessage, type ParseContext } from '../src/agent/local/index.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../src/bills/catalogue.js';
 import { percentile, pool } from './stats.js';
+import { expectTrace, installHttp, installService, summarise, traced, TRACE_HEADER, type Trace } from './turn-timeline.js';
 
 export interface AgentBenchOptions {
   /** Full HTTP turns in the concurrent run (default 100). */
@@ -182,7 +184,14 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     // BENCH_DATABASE_URL=postgres://…/<empty database>: the service on PostgreSQL instead of the embedded store.
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   });
+  // BENCH_TIMELINE=1: a wall-clock timeline of each measured turn and bare move (bench/turn-timeline.ts).
+  const timeline = process.env.BENCH_TIMELINE === '1';
+  if (timeline) installHttp();
   const svc = await startService(config, { print: () => {} });
+  if (timeline) installService(svc.deps);
+  /** The traces of the phase being measured (undefined: not tracing). */
+  let traces: Trace[] | undefined;
+  let traceSeq = 0;
   try {
     const { accounts, keys, chain } = svc.deps;
     const api = `${svc.url}/api`;
@@ -240,7 +249,13 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       const s = senders[Math.floor(Math.random() * senders.length)]!;
       const fromIndex = (await accounts.get(s.id))!.walletIndex;
       const nonce = toHex(randomBytes(32)) as Hex;
-      const r = await chain.custodialTransferAndWait({ fromIndex, to: recipients[0]!.wallet, value: 1n, nonce });
+      const move = () => chain.custodialTransferAndWait({ fromIndex, to: recipients[0]!.wallet, value: 1n, nonce });
+      let r: Awaited<ReturnType<typeof move>>;
+      if (traces) {
+        const t = traced(move);
+        traces.push(t.trace);
+        r = await t.done;
+      } else r = await move();
       if (!r.ok || r.receipt.status !== 'success') throw new Error(`bare move failed: ${r.ok ? r.receipt.status : r.message}`);
     };
 
@@ -278,12 +293,18 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       const before = await recipientTotal();
       const m = await measure(name, n, conc, async (i) => {
         const t = list[i]!;
+        const traceId = traces ? String(++traceSeq) : undefined;
+        const trace = traceId ? expectTrace(traceId, performance.now()) : undefined;
         const res = await fetch(`${api}/agent/settle`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${t.sender.key}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${t.sender.key}`, 'content-type': 'application/json', ...(traceId ? { [TRACE_HEADER]: traceId } : {}) },
           body: JSON.stringify({ message: t.message }),
         });
         const body = (await res.json()) as { ok: boolean; reply: string; transfer?: { status: string; stablecoin_amount: string } };
+        if (trace) {
+          trace.end = performance.now();
+          traces!.push(trace);
+        }
         if (res.status !== 200 || body.transfer?.status !== 'settled') throw new Error(`turn "${t.message}": ${res.status} ${body.reply}`);
         moved[i] = parseUnits(body.transfer.stablecoin_amount, 6);
       });
@@ -322,11 +343,25 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
 
     const pingSeq = await measure('baseline: GET /api/v1/ping', 200, 1, () => ping());
     const pingConc = await measure('baseline: GET /api/v1/ping', 1000, concurrency, () => ping());
-    const bareSeq = await measure('baseline: bare custodial move + receipt', Math.min(20, sequentialTurns), 1, () => bareMove());
+    const timelines: Array<[string, Trace[]]> = [];
+    /** `fn` with its calls traced (BENCH_TIMELINE=1), the timeline kept under `name`. */
+    const withTraces = async <R>(name: string, fn: () => Promise<R>): Promise<R> => {
+      if (!timeline) return fn();
+      traces = [];
+      const elu0 = nodePerformance.eventLoopUtilization();
+      try {
+        return await fn();
+      } finally {
+        const elu = nodePerformance.eventLoopUtilization(elu0);
+        timelines.push([`${name} (main thread busy ${Math.round(elu.utilization * 100)} % of the phase)`, traces]);
+        traces = undefined;
+      }
+    };
+    const bareSeq = await withTraces('bare move, one at a time', () => measure('baseline: bare custodial move + receipt', Math.min(20, sequentialTurns), 1, () => bareMove()));
     // Relayer transactions per call at `concurrency` in flight: how many moves share one (the batch relay's group commit).
     const relayerTxs = () => chain.publicClient.getTransactionCount({ address: chain.relayerAddress });
     const txs0 = await relayerTxs();
-    const bareConc = await measure('baseline: bare custodial move + receipt', turns, concurrency, () => bareMove());
+    const bareConc = await withTraces(`bare move, ${concurrency} in flight`, () => measure('baseline: bare custodial move + receipt', turns, concurrency, () => bareMove()));
     const bareTxs = (await relayerTxs()) - txs0;
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the full turns only (service and bench share this process).
     const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
@@ -335,9 +370,9 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
     }
-    const seq = await fullTurns('full turn: POST /api/agent/settle (transfer)', sequentialTurns, 1);
+    const seq = await withTraces('turn, one at a time', () => fullTurns('full turn: POST /api/agent/settle (transfer)', sequentialTurns, 1));
     const txs1 = await relayerTxs();
-    const conc = await fullTurns('full turn: POST /api/agent/settle (transfer)', turns, concurrency);
+    const conc = await withTraces(`turn, ${concurrency} in flight`, () => fullTurns('full turn: POST /api/agent/settle (transfer)', turns, concurrency));
     const turnTxs = (await relayerTxs()) - txs1;
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
@@ -370,6 +405,7 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       `agent: full transfer turns/s at ${concurrency} in flight = ${result.turnVsBareMoveRatio} x bare custodial moves/s (a turn makes one on-chain move: principal and fee together); ` +
         `sequential turn p50 = ${result.turnVsPingLatencyRatio} x the ping p50.`,
     );
+    for (const [name, list] of timelines) print(`agent: timeline, ${name}:\n${summarise(list)}\n`);
     print(`agent: relayer transactions at ${concurrency} in flight: ${bareTxs} for ${turns} bare moves, ${turnTxs} for ${turns} turns.`);
     return result;
   } finally {

@@ -107,8 +107,8 @@ export class LowdbStore implements Store {
     return handle;
   }
 
-  // Options are moot here: transactions run one at a time, which is the strongest isolation.
-  async transaction<R>(fn: (tx: Tx) => Promise<R>, _opts?: TransactionOptions): Promise<R> {
+  // Options are moot here but `deferDurability`: transactions run one at a time, which is the strongest isolation.
+  async transaction<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactionOptions): Promise<R> {
     if (this.closed) throw new Error('store is closed');
     const previous = this.lock;
     let release!: () => void;
@@ -152,9 +152,21 @@ export class LowdbStore implements Store {
       changed = true;
     }
     release();
-    if (changed) await this.flush();
+    // Deferred: the next flush (any later durable commit, or sync) writes it with its own.
+    if (changed && opts?.deferDurability) this.unflushed = true;
+    else if (changed) await this.flush();
     for (const fn of committed) fn();
     return result;
+  }
+
+  /** Commits made since the last flush began that asked for none (`deferDurability`). */
+  private unflushed = false;
+  /** The write on its way to disk, if any. */
+  private writing: Promise<void> | undefined;
+
+  sync(): Promise<void> {
+    if (this.unflushed || this.queuedFlush) return this.flush();
+    return this.writing ?? Promise.resolve();
   }
 
   write<T extends Row, R>(def: TableDef<T>, fn: (table: WriteTable<T>) => Promise<R>): Promise<R> {
@@ -174,9 +186,18 @@ export class LowdbStore implements Store {
       while (this.inFlight >= MAX_FLUSHES_IN_FLIGHT) await new Promise<void>((r) => this.slotFreed.push(r));
       this.queuedFlush = null;
       this.inFlight++;
+      // This write takes every commit so far, deferred ones included.
+      this.unflushed = false;
+      const writing = this.db.write();
+      this.writing = writing;
       try {
-        await this.db.write();
+        await writing;
+      } catch (e) {
+        // Nothing of it counts (block-json-file.ts): the next flush writes it again.
+        this.unflushed = true;
+        throw e;
       } finally {
+        if (this.writing === writing) this.writing = undefined;
         this.inFlight--;
         this.slotFreed.shift()?.();
       }
@@ -249,6 +270,7 @@ export class LowdbStore implements Store {
   async close(): Promise<void> {
     await this.lock;
     await this.queuedFlush?.catch(() => undefined);
+    if (this.unflushed) await this.flush().catch(() => undefined);
     this.closed = true;
     // Waits for the write in flight, then stops the writer thread.
     await this.file.close();

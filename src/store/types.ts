@@ -150,6 +150,16 @@ export interface TransactionOptions {
    * publish keep their meaning. lowdb ignores it (its commits are grouped already).
    */
   shareCommit?: boolean;
+  /**
+   * The commit may become durable later, with the next durable commit on this store or
+   * `sync()`, instead of before the promise resolves: its writes are visible at once, in the
+   * same serial order, and a crash before then loses them (and nothing committed after them is
+   * durable without them). Only for a record whose loss before any later durable commit harms
+   * nobody: e.g. an agent transfer's hold, whose money leaves only after the relay journal's
+   * durable commit (docs/performance.md, issue 23 eighth round). PostgreSQL ignores it (every
+   * commit durable); lowdb skips the write (one fsync fewer on the caller's path).
+   */
+  deferDurability?: boolean;
 }
 
 export interface Store {
@@ -160,6 +170,8 @@ export interface Store {
    * returned promise resolves. If `fn` throws, none of its writes happen. Do no slow I/O inside.
    */
   transaction<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactionOptions): Promise<R>;
+  /** Resolves once every commit made before the call is durable (`deferDurability` ones too). */
+  sync?(): Promise<void>;
   /** Shorthand for a one-table transaction. */
   write<T extends Row, R>(def: TableDef<T>, fn: (table: WriteTable<T>) => Promise<R>): Promise<R>;
   /**

@@ -4,7 +4,7 @@ import type { ChainPort } from '../chain/chain-port.js';
 import { nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { Limits } from '../limits/limits.js';
-import type { Store, Tx } from '../store/index.js';
+import type { Store, TransactionOptions, Tx } from '../store/index.js';
 import { holdKey, withWalletFunds, type FundsSnapshot } from '../wallet/holds.js';
 import type { Transfer } from './transfer-row.js';
 
@@ -34,6 +34,7 @@ export async function holdAndSubmit(
   write: (tx: Tx, patch: Partial<Transfer>) => Promise<Transfer | undefined>,
   /** The balance read, already started by the caller (withWalletFunds' `firstRead`). */
   firstRead?: Promise<FundsSnapshot>,
+  txOpts?: TransactionOptions,
 ): Promise<Result<{ transfer: Transfer }, 'insufficient_balance' | 'over_limit' | 'chain_unavailable'>> {
   const totalDebit = BigInt(t.totalDebit);
   const done = await withWalletFunds(deps.store, deps.chain, t.fromAddress as Address, async (tx, funds) => {
@@ -53,7 +54,7 @@ export async function holdAndSubmit(
     }
     const row = await write(tx, { status: 'submitted', reservation: reserved.reservation, submittedAt: nowIso(), updatedAt: nowIso() });
     return { ok: true as const, transfer: row! };
-  }, firstRead);
+  }, firstRead, txOpts);
   if (!done.ok && done.reason === 'chain_unavailable') {
     return fail('chain_unavailable', 'The network is not reachable right now; nothing was sent. Try again shortly.');
   }

@@ -3,7 +3,7 @@ import type { Account } from '../accounts/accounts.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import { fail, type Fail, type Result } from '../lib/results.js';
 import { reserveSpend, type Limits, type Reservation } from '../limits/limits.js';
-import { defineTable, type Store, type Tx } from '../store/index.js';
+import { defineTable, type Store, type TransactionOptions, type Tx } from '../store/index.js';
 
 /**
  * Outgoing-money holds per custodial wallet and chain, so concurrent moves from one wallet can
@@ -123,6 +123,8 @@ export async function withWalletFunds<R>(
   fn: (tx: Tx, funds: WalletFunds) => Promise<R>,
   /** The first read, started earlier by the caller (`readFunds`), e.g. while it signs. */
   firstRead?: Promise<FundsSnapshot>,
+  /** The transaction's options (`deferDurability`: the caller's next durable commit carries it). */
+  txOpts?: TransactionOptions,
 ): Promise<R | Fail<'chain_unavailable'>> {
   for (let attempt = 1; ; attempt++) {
     let snapshot: FundsSnapshot;
@@ -132,7 +134,7 @@ export async function withWalletFunds<R>(
       return fail('chain_unavailable', 'the chain could not be reached to read the balance');
     }
     try {
-      return await store.transaction((tx) => fn(tx, fundsFor(tx, chainKey(chain), address, snapshot, attempt < MAX_READS)));
+      return await store.transaction((tx) => fn(tx, fundsFor(tx, chainKey(chain), address, snapshot, attempt < MAX_READS)), txOpts);
     } catch (e) {
       if (e instanceof StaleBalance) continue;
       throw e;
