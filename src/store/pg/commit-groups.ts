@@ -32,7 +32,7 @@ import { DeferredWrites } from './deferred-writes.js';
  * path before; the lane stayed one and the commit one per group. On this machine each round
  * trip of the lane waited for the service's event loop, busy with the other settles' requests:
  * in a burst the lane was the bottleneck, its connection "idle in transaction" (ClientRead) in
- * 285 of 313 samples of pg_stat_activity (docs/performance.md, eighth round).
+ * 285 of 391 session states sampled from pg_stat_activity (docs/performance.md, eighth round).
  *
  * Serial order: each member sees the writes of the members before it, as if they had committed
  * one after the other; the database checks the whole like any serializable transaction.
