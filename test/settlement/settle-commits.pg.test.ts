@@ -46,7 +46,7 @@ describe('concurrent settles on PostgreSQL', () => {
     // (src/store/pg/get-batcher.ts, deferred-writes.ts): 115 for 20, was 224-233. Eighth round
     // (h8pg): a group's members run side by side, their statements of one step in one round
     // trip, and every BEGIN rides with its first statement (src/store/pg/commit-groups.ts):
-    // 56 for 20.
+    // 34-56 for 20.
     expect(statements.length).toBeLessThan(4 * n);
     for (const p of prepared) {
       expect((await paymentRecord(ctx, p.pay.id)).status).toBe('settled');

@@ -26,10 +26,11 @@ import { DeferredWrites } from './deferred-writes.js';
  * each unique key an insert claims); while no two members touch the same row, every statement
  * reads and writes only its own member's rows, so running them interleaved gives the same
  * result as any serial order of the members. A member that touches a row another member
- * touched, or issues a statement whose rows cannot be named (a scan, a count, a savepoint), or
- * any failure at all: the group is rolled back and runs again in series, as below (the serial
- * run finds which member failed). The serial run and the groups' single lane were the whole
- * path before; the lane stayed one and the commit one per group. On this machine each round
+ * touched, or issues a statement whose rows cannot be named (a scan, a count) or that frees a
+ * unique key (a remove, an update of a unique field), or any failure at all: the group is
+ * rolled back and runs again in series, as below (the serial run finds which member failed).
+ * The serial run and the single lane were the whole path before; the lane is still one and
+ * the commit one per group. On this machine each round
  * trip of the lane waited for the service's event loop, busy with the other settles' requests:
  * in a burst the lane was the bottleneck, its connection "idle in transaction" (ClientRead) in
  * 285 of 391 session states sampled from pg_stat_activity (docs/performance.md, eighth round).

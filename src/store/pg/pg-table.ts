@@ -30,7 +30,8 @@ export type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[],
  * Told, before each statement of a commit group's member is issued, which rows it may read or
  * write (commit-groups.ts runs members side by side only while no two of them touch the same
  * one): `table#id`, `table!fields=values` for each unique key an insert claims, or undefined for
- * a statement whose rows cannot be named beforehand (a scan, a count, a savepoint).
+ * a statement whose rows cannot be named beforehand (a scan, a count) or that frees a unique key
+ * (a remove, an update of a unique field, which also takes a savepoint).
  */
 export type Touch = (key: string | undefined) => void;
 
@@ -294,7 +295,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async remove(id: string): Promise<boolean> {
     this.writable();
-    this.touchId(id);
+    // It frees the row's unique keys, which another member's insert could meet: not nameable.
+    this.touch?.(undefined);
     const r = await this.run(`DELETE FROM ${this.sql.t} WHERE id = $1`, [id]);
     return (r.rowCount ?? 0) > 0;
   }
