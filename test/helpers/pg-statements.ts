@@ -36,6 +36,8 @@ export function statementCounter() {
   function record(client: object, text: string) {
     if (text.startsWith('BEGIN')) {
       earlier.delete(client);
+      // The BEGIN may carry the body's first statement, or the whole transaction (src/store/pg/deferred-writes.ts).
+      if (isCommit(text)) return end([text]);
       open.set(client, [text]);
       return;
     }
@@ -51,7 +53,14 @@ export function statementCounter() {
     tx.push(text);
     if (!ends(text)) return;
     open.delete(client);
-    const body = tx.slice(1, -1);
+    end(tx);
+  }
+
+  /** A whole transaction: the request's, or a cache-channel ping (its body only `pg_notify`). */
+  function end(tx: string[]) {
+    const body = tx
+      .flatMap((t) => t.split(';\n'))
+      .filter((s) => !s.startsWith('BEGIN') && s !== 'COMMIT' && s !== 'ROLLBACK');
     if (body.length > 0 && body.every((s) => s.startsWith('SELECT pg_notify'))) background++;
     else sent.push(...tx);
   }

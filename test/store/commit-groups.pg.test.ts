@@ -3,7 +3,7 @@ import '../../src/service.js';
 import { PgStore } from '../../src/store/index.js';
 import { Payments, type Payment } from '../../src/payments/payments.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { statementCounter } from '../helpers/pg-statements.js';
+import { isCommit, statementCounter } from '../helpers/pg-statements.js';
 
 /**
  * `shareCommit` transactions on PostgreSQL (src/store/pg/commit-groups.ts): the ones that arrive
@@ -115,9 +115,10 @@ describe('PostgreSQL store: transactions that share a commit', () => {
     expect(events).not.toContain('cb3');
     expect(events).not.toContain('cb4');
     for (const i of [0, 1, 2, 5]) expect(events.filter((e) => e === `cb${i}`)).toHaveLength(1);
-    // The failing members ran once in the group and once alone, whose outcome they answer.
-    expect(runs[3]).toBe(2);
-    expect(runs[4]).toBe(2);
+    // The failing members ran in the group side by side (which failed as a whole), then in the
+    // group in series (which finds who failed), then alone, whose outcome they answer.
+    expect(runs[3]).toBe(3);
+    expect(runs[4]).toBe(3);
   });
 
   it('a COMMIT the server refuses commits nothing: every member runs again alone, only the bad one fails', async () => {
@@ -144,5 +145,65 @@ describe('PostgreSQL store: transactions that share a commit', () => {
     expect(events).not.toContain('cb4');
     for (const i of [0, 1, 2, 3, 5]) expect(events.filter((e) => e === `cb${i}`)).toHaveLength(1);
     expect(runs.slice(1)).toEqual([2, 2, 2, 2, 2]);
+  });
+
+  it('side by side: the members\' statements of one step share a round trip; a member touching another\'s row, or scanning, sends the group in series', async () => {
+    const { store: s, groups } = await open('cg_side');
+    await s.transaction(async (tx) => {
+      for (let i = 0; i < 9; i++) await tx.table(Payments).insert(row(`q${i}`));
+    });
+    const counter = statementCounter();
+    counter.start();
+    const runs = new Array(9).fill(0);
+    // Each member: a compare-and-set whose result it reads, then an insert-or-read: two round trips in series.
+    const out = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        s.transaction(
+          async (tx) => {
+            runs[i]++;
+            const t = tx.table(Payments);
+            const after = await t.update(`q${i}`, { description: `d${i}` } as Partial<Payment>, { status: 'pending' });
+            const put = await t.insertOrGet(row(`n${i}`));
+            return `${after?.description}/${put.inserted}`;
+          },
+          { shareCommit: true },
+        ),
+      ),
+    );
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(out).toEqual(Array.from({ length: 9 }, (_, i) => `d${i}/true`));
+    expect(groups).toEqual([8]);
+    expect(runs).toEqual(new Array(9).fill(1));
+    // The first alone: its BEGIN with the update, the insert, the COMMIT. The other eight as one
+    // group: BEGIN with the eight updates, the eight inserts, the COMMIT. In series (before the
+    // eighth round) the group alone was 18: BEGIN, 16, COMMIT.
+    expect(statements).toHaveLength(6);
+    expect(statements.filter(isCommit)).toHaveLength(2);
+
+    // Rows shared between members (or a scan): the group runs in series, each member seeing
+    // the writes of those before it.
+    const runs2 = new Array(5).fill(0);
+    const bodies: Array<(tx: Parameters<Parameters<PgStore['transaction']>[0]>[0]) => Promise<unknown>> = [
+      async (tx) => tx.table(Payments).update('q0', { description: 'first' } as Partial<Payment>),
+      async (tx) => (await tx.table(Payments).update('q1', { description: 'x' } as Partial<Payment>))?.description,
+      async (tx) => (await tx.table(Payments).get('q1'))?.description, // q1 is member 1's
+      async (tx) => (await tx.table(Payments).update('q2', { description: 'y' } as Partial<Payment>))?.description,
+      async (tx) => tx.table(Payments).count({ status: 'pending' }), // a scan
+    ];
+    const out2 = await Promise.all(
+      bodies.map((b, i) =>
+        s.transaction(
+          async (tx) => {
+            runs2[i]++;
+            return b(tx);
+          },
+          { shareCommit: true },
+        ),
+      ),
+    );
+    expect(out2.slice(1)).toEqual(['x', 'x', 'y', 18]);
+    expect(groups).toEqual([8, 4]);
+    expect(runs2).toEqual([1, 2, 2, 2, 2]); // side by side, then in series
   });
 });

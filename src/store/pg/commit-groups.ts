@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Tx } from '../types.js';
 import type { TxView } from './pg-tx.js';
+import type { Touch } from './pg-table.js';
 import { DeferredWrites } from './deferred-writes.js';
 
 /**
@@ -17,6 +18,22 @@ import { DeferredWrites } from './deferred-writes.js';
  * so any two of them that overlap in time abort one another as often as not; with two lanes,
  * 20 concurrent settles met 15-17 serialization failures, each undoing a whole group. In one
  * lane they never overlap.
+ *
+ * Side by side first (issue 23, eighth round): the members' bodies run at once on the group's
+ * connection, and the statements they issue in one turn of the event loop go in ONE round trip
+ * (deferred-writes.ts), so a group of 32 claims costs one round trip, not 32 in a row. Each
+ * member's statements name their rows before they are issued (pg-table.ts `Touch`: a row by id,
+ * each unique key an insert claims); while no two members touch the same row, every statement
+ * reads and writes only its own member's rows, so running them interleaved gives the same
+ * result as any serial order of the members. A member that touches a row another member
+ * touched, or issues a statement whose rows cannot be named (a scan, a count) or that frees a
+ * unique key (a remove, an update of a unique field), or any failure at all: the group is
+ * rolled back and runs again in series, as below (the serial run finds which member failed).
+ * The serial run and the single lane were the whole path before; the lane is still one and
+ * the commit one per group. On this machine each round
+ * trip of the lane waited for the service's event loop, busy with the other settles' requests:
+ * in a burst the lane was the bottleneck, its connection "idle in transaction" (ClientRead) in
+ * 285 of 391 session states sampled from pg_stat_activity (docs/performance.md, eighth round).
  *
  * Serial order: each member sees the writes of the members before it, as if they had committed
  * one after the other; the database checks the whole like any serializable transaction.
@@ -46,8 +63,8 @@ interface Member {
 
 export interface GroupPort {
   connect(): Promise<pg.PoolClient>;
-  /** A fresh body view on the group's connection; `deferred` is the group's (one transaction). */
-  view(client: pg.PoolClient, deferred: DeferredWrites): TxView;
+  /** A fresh body view on the group's connection; `deferred` is the group's (one transaction); `touch` told each statement's rows. */
+  view(client: pg.PoolClient, deferred: DeferredWrites, touch?: Touch): TxView;
   /** The ordinary path: the transaction alone, with its retries. */
   alone(fn: (tx: Tx) => Promise<unknown>): Promise<unknown>;
   /** For tests and the bench: called with the size of each group that committed. */
@@ -56,6 +73,8 @@ export interface GroupPort {
 
 type Outcome =
   | { kind: 'committed'; results: Array<{ value: unknown; committed: Array<() => void> }> }
+  /** Side by side did not hold (rows shared, a scan, or any failure): rolled back, run in series. */
+  | { kind: 'serial' }
   | { kind: 'member-failed'; index: number }
   | { kind: 'refused' }
   | { kind: 'lost'; error: unknown };
@@ -93,8 +112,9 @@ export class CommitGroups {
 
   private async send(batch: Member[]): Promise<void> {
     let members = batch;
+    let together = true;
     while (members.length > 1) {
-      const out = await this.once(members);
+      const out = together ? await this.once(members, true) : await this.once(members, false);
       switch (out.kind) {
         case 'committed':
           this.port.onGroup?.(members.length);
@@ -108,6 +128,9 @@ export class CommitGroups {
             m.resolve(r.value);
           });
           return;
+        case 'serial':
+          together = false;
+          break;
         case 'member-failed': {
           const failed = members[out.index]!;
           await this.alone(failed);
@@ -125,8 +148,8 @@ export class CommitGroups {
     if (members.length === 1) await this.alone(members[0]!);
   }
 
-  /** One try of the group: BEGIN, each body in turn, COMMIT. */
-  private async once(members: Member[]): Promise<Outcome> {
+  /** One try of the group: BEGIN, the bodies side by side (`together`) or each in turn, COMMIT. */
+  private async once(members: Member[], together: boolean): Promise<Outcome> {
     let client: pg.PoolClient;
     try {
       client = await this.port.connect();
@@ -143,16 +166,21 @@ export class CommitGroups {
       }
     };
     try {
-      try {
-        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-      } catch {
-        await rollback();
-        return { kind: 'refused' };
-      }
       const results: Array<{ value: unknown; committed: Array<() => void> }> = [];
-      // A member's held writes (updateLater) go with the next member's first statement, or the COMMIT.
-      const deferred = new DeferredWrites();
-      for (let i = 0; i < members.length; i++) {
+      // A member's held writes (updateLater) go with the next member's first statement, or the
+      // COMMIT; so does the BEGIN (no round trip of its own).
+      const deferred = new DeferredWrites(together ? 'turn' : 'tick');
+      deferred.begin('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      if (together) {
+        const ran = await this.sideBySide(client, deferred, members);
+        if (!ran) {
+          // Nothing sent yet (all held, the BEGIN too): nothing to roll back.
+          if (deferred.started) await rollback();
+          return { kind: 'serial' };
+        }
+        results.push(...ran);
+      }
+      for (let i = 0; !together && i < members.length; i++) {
         const view = this.port.view(client, deferred);
         let value: unknown;
         let threw = false;
@@ -163,7 +191,7 @@ export class CommitGroups {
         }
         view.finish();
         if (threw || view.failure() !== undefined) {
-          await rollback();
+          if (deferred.started) await rollback();
           return { kind: 'member-failed', index: i };
         }
         results.push({ value, committed: view.committed });
@@ -185,4 +213,30 @@ export class CommitGroups {
       client.release(broken);
     }
   }
+
+  /**
+   * Every body at once on the group's transaction; undefined when side by side did not hold: two
+   * members touched one row, a statement's rows could not be named, or anything failed.
+   */
+  private async sideBySide(client: pg.PoolClient, deferred: DeferredWrites, members: Member[]): Promise<Array<{ value: unknown; committed: Array<() => void> }> | undefined> {
+    const owner = new Map<string, number>();
+    let shared = false;
+    const views = members.map((_, i) =>
+      this.port.view(client, deferred, (key) => {
+        const o = key === undefined ? -1 : owner.get(key);
+        if (o === -1 || (o !== undefined && o !== i)) {
+          shared = true;
+          throw new NotSideBySide();
+        }
+        owner.set(key!, i);
+      }),
+    );
+    const outcomes = await Promise.allSettled(members.map((m, i) => m.fn(views[i]!.tx)));
+    for (const v of views) v.finish();
+    if (shared || outcomes.some((o) => o.status === 'rejected') || views.some((v) => v.failure() !== undefined)) return undefined;
+    return outcomes.map((o, i) => ({ value: (o as PromiseFulfilledResult<unknown>).value, committed: views[i]!.committed }));
+  }
 }
+
+/** Thrown into a member's body to stop a side-by-side run that cannot hold. */
+class NotSideBySide extends Error {}

@@ -25,8 +25,23 @@ export class DeferredWrites {
   private queue: Entry[] = [];
   private sending = false;
 
+  /**
+   * `turn`: statements wait for the end of the event loop's turn instead of the current tick, so
+   * those of the members of a commit group run side by side (commit-groups.ts) share a round trip
+   * although each reached its statement after a different number of awaits.
+   */
+  constructor(private readonly window: 'tick' | 'turn' = 'tick') {}
+
   add(text: string, params: readonly unknown[]): void {
     this.queue.push({ held: inline(text, params) });
+  }
+
+  /**
+   * The transaction's BEGIN, held like a write: it goes in the round trip of the first statement
+   * (or of the COMMIT), which the server runs after it, inside the transaction it opens.
+   */
+  begin(sql: string): void {
+    this.queue.unshift({ held: sql });
   }
 
   /**
@@ -54,16 +69,26 @@ export class DeferredWrites {
   private pump(run: Run): void {
     if (this.sending || !this.queue.some((e) => e.held === undefined)) return;
     this.sending = true;
-    // After the current tick: the statements issued alongside this one join it.
-    queueMicrotask(() => {
+    // After the current tick (or turn): the statements issued alongside this one join it.
+    const go = () => {
       void this.send(run).finally(() => {
         this.sending = false;
         this.pump(run);
       });
-    });
+    };
+    if (this.window === 'turn') setImmediate(go);
+    else queueMicrotask(go);
   }
 
+  /** Whether any round trip went (before it, the transaction's BEGIN is still held: nothing to roll back). */
+  get started(): boolean {
+    return this.sent;
+  }
+
+  private sent = false;
+
   private async send(run: Run): Promise<void> {
+    this.sent = true;
     const batch = this.queue;
     this.queue = [];
     const waiting = batch.filter((e) => e.held === undefined);

@@ -65,7 +65,7 @@ export class PgStore implements Store {
   ) {
     this.groups = new CommitGroups({
       connect: () => this.pool.connect(),
-      view: (client, deferred) => txView(this.runner(client), (def) => this.tableSql(def), deferred),
+      view: (client, deferred, touch) => txView(this.runner(client), (def) => this.tableSql(def), deferred, touch),
       alone: (fn) => this.transaction(fn),
       onGroup: opts.onGroup,
     });
@@ -190,10 +190,15 @@ export class PgStore implements Store {
     const deferred = new DeferredWrites();
     const view = txView(this.runner(client), (def) => this.tableSql(def), deferred);
     try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
       // A retried transaction queues behind the other retried ones (across instances), so a
       // burst of conflicting transactions drains instead of colliding again and again.
-      if (retry) await client.query('SELECT pg_advisory_xact_lock($1)', [RETRY_LOCK]);
+      if (retry) {
+        await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+        await client.query('SELECT pg_advisory_xact_lock($1)', [RETRY_LOCK]);
+      } else {
+        // No round trip of its own: it goes with the body's first statement (or the COMMIT).
+        deferred.begin(`BEGIN ISOLATION LEVEL ${isolation}`);
+      }
       let result: R;
       try {
         result = await fn(view.tx);

@@ -26,6 +26,15 @@ const hasNul = (v: unknown): boolean => typeof v === 'string' && v.includes('\u0
 
 export type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
 
+/**
+ * Told, before each statement of a commit group's member is issued, which rows it may read or
+ * write (commit-groups.ts runs members side by side only while no two of them touch the same
+ * one): `table#id`, `table!fields=values` for each unique key an insert claims, or undefined for
+ * a statement whose rows cannot be named beforehand (a scan, a count) or that frees a unique key
+ * (a remove, an update of a unique field, which also takes a savepoint).
+ */
+export type Touch = (key: string | undefined) => void;
+
 export class PgTable<T extends Row> implements WriteTable<T> {
   private readonly getSql: string;
   private readonly insertSql: string;
@@ -38,6 +47,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     private readonly later?: (text: string, values: unknown[]) => void,
     /** Outside transactions: reads by id grouped with concurrent ones (get-batcher.ts). */
     private readonly getBatched?: (id: string) => Promise<T | undefined>,
+    private readonly touch?: Touch,
   ) {
     this.getSql = `SELECT doc FROM ${this.sql.t} WHERE id = $1`;
     this.insertSql = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING doc`;
@@ -47,12 +57,14 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     // PostgreSQL text cannot hold NUL, so no row has such an id; asking would be an error (22021).
     if (hasNul(id)) return undefined;
     if (this.getBatched) return this.getBatched(id);
+    this.touchId(id);
     const r = await this.run<{ doc: T }>(this.getSql, [id], this.sql.prepared(this.getSql));
     return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
   }
 
   async insertOrGet(row: T): Promise<InsertOrGet<T>> {
     this.writable();
+    this.touchRow(row);
     return insertOrGetWith(this.sql, this.run, row);
   }
 
@@ -62,6 +74,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async findMany(where: Where<T> = {}, opts: FindOptions = {}): Promise<T[]> {
     if (opts.limit !== undefined && opts.limit <= 0) return [];
+    this.touch?.(undefined);
     if (opts.anyOf) return this.findAnyOf(where, opts, opts.anyOf);
     if (hasNul(opts.after) || Object.values(where).some(hasNul)) return [];
     const params: unknown[] = [];
@@ -138,6 +151,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async findRange(where: Where<T>, range: RangeQuery): Promise<T[]> {
     checkRange(this.sql.def, where, range);
+    this.touch?.(undefined);
     const params: unknown[] = [];
     const clauses = this.sql.where(where, params);
     const f = fieldExpr(range.field);
@@ -158,6 +172,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   }
 
   async count(where: Where<T> = {}): Promise<number> {
+    this.touch?.(undefined);
     const params: unknown[] = [];
     const clauses = this.sql.where(where, params);
     const text = `SELECT count(*)::int AS n FROM ${this.sql.t}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
@@ -167,6 +182,21 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   private writable(): void {
     if (!this.inTx) throw new Error('writes go through store.transaction');
+  }
+
+  private touchId(id: string): void {
+    this.touch?.(`${this.sql.def.name}#${id}`);
+  }
+
+  /** An insert's row: its id and every unique key it claims. */
+  private touchRow(row: T): void {
+    if (!this.touch) return;
+    this.touchId(row.id);
+    for (const fields of this.sql.def.unique ?? []) {
+      const values = fields.map((f) => (row as Record<string, unknown>)[f]);
+      if (values.some((v) => v === undefined || v === null)) continue;
+      this.touch(`${this.sql.def.name}!${fields.join(',')}=${JSON.stringify(values)}`);
+    }
   }
 
 
@@ -186,6 +216,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async insert(row: T): Promise<T> {
     this.writable();
+    this.touchRow(row);
     const doc = JSON.stringify(row);
     const r = await this.run<{ doc: T }>(this.insertSql, [row.id, doc], this.sql.prepared(this.insertSql));
     if (r.rows.length === 0) throw await this.conflictFor(JSON.parse(doc) as T);
@@ -215,6 +246,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     if (!this.later) throw new Error('updateLater outside a transaction');
     const u = this.updateSql(id, patch, expect, '1');
     if (u.touchesUnique) throw new Error(`updateLater of a unique field of ${this.sql.def.name}`);
+    this.touchId(id);
     this.later(u.text, u.params);
   }
 
@@ -237,6 +269,9 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     this.writable();
     const returning = withBefore ? `doc, (SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
     const { text, params, touchesUnique, set } = this.updateSql(id, patch, expect, returning);
+    // A unique field changed takes a savepoint, which a member beside others cannot have.
+    if (touchesUnique) this.touch?.(undefined);
+    else this.touchId(id);
     const decoded = (r: pg.QueryResult<{ doc: T; before?: T }>) => {
       const row = r.rows[0];
       return row ? { after: decode<T>(row.doc), ...(withBefore ? { before: decode<T>(row.before) } : {}) } : undefined;
@@ -260,6 +295,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async remove(id: string): Promise<boolean> {
     this.writable();
+    // It frees the row's unique keys, which another member's insert could meet: not nameable.
+    this.touch?.(undefined);
     const r = await this.run(`DELETE FROM ${this.sql.t} WHERE id = $1`, [id]);
     return (r.rowCount ?? 0) > 0;
   }

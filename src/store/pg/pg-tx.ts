@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Row, TableDef, Tx, WriteTable } from '../types.js';
-import { PgTable, type Run } from './pg-table.js';
+import { PgTable, type Run, type Touch } from './pg-table.js';
 import { sqlState } from './retry-rules.js';
 import type { TableSql } from './table-sql.js';
 import type { DeferredWrites } from './deferred-writes.js';
@@ -23,8 +23,9 @@ export interface TxView {
 /**
  * `deferred` holds the transaction's `updateLater` writes (shared by the views of one commit
  * group's members): each statement of the view carries the held ones, and so does the COMMIT.
+ * `touch` is told the rows of each statement before it is issued (commit-groups.ts).
  */
-export function txView(direct: Run, tableSql: <T extends Row>(def: TableDef<T>) => TableSql<T>, deferred: DeferredWrites): TxView {
+export function txView(direct: Run, tableSql: <T extends Row>(def: TableDef<T>) => TableSql<T>, deferred: DeferredWrites, touch?: Touch): TxView {
   const run = deferred.runner(direct);
   let open = true;
   let failed: unknown;
@@ -60,7 +61,7 @@ export function txView(direct: Run, tableSql: <T extends Row>(def: TableDef<T>) 
           if (!open) throw new Error(`transaction on ${def.name} already finished`);
           deferred.add(text, values);
         };
-        t = new PgTable<T>(tableSql(def), live, true, later);
+        t = new PgTable<T>(tableSql(def), live, true, later, undefined, touch);
         tables.set(def.name, t as unknown as PgTable<Row>);
       }
       return t;
