@@ -81,6 +81,10 @@ export class PgStore implements Store {
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
+    // Nor may a checked-out one (the pool drops its own listener while a client is lent): a
+    // session ended between two statements of a transaction fails that transaction's next
+    // statement, which rolls back or retries it and discards the client.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       if (opts.migrate !== false) await migrate(pool);
       pool.options.max = Math.min(pool.options.max ?? 10, await connectionBudget(pool));
