@@ -9,8 +9,8 @@ export interface ThreeInstances {
   chain: SharedChain;
   nodes: Cluster;
   all: [Instance, Instance, Instance];
-  /** A client on the instances' database. */
-  q: pg.Client;
+  /** Queries on the instances' database (a small pool: the tests read several rows at once). */
+  q: pg.Pool;
   rpc(method: string, params?: unknown[]): Promise<{ result?: unknown }>;
   /** Holds mining (on) or mines again (off) on the instant-mining chain; a no-op where blocks come on an interval. */
   holdMining(on: boolean): Promise<void>;
@@ -32,7 +32,7 @@ export function threeInstances(opts: { prefix: string; blockTimeSeconds: number;
   let db: TestDatabase | undefined;
   let chain: SharedChain | undefined;
   let nodes: Cluster | undefined;
-  let client: pg.Client | undefined;
+  let client: pg.Pool | undefined;
   const watchers: Array<() => void> = [];
   afterAll(async () => {
     for (const stop of watchers) stop();
@@ -46,8 +46,9 @@ export function threeInstances(opts: { prefix: string; blockTimeSeconds: number;
     const c = (chain = await startSharedChain({ blockTimeSeconds: opts.blockTimeSeconds }));
     nodes = cluster({ databaseUrl: db.url, chain: c, env: opts.env });
     const all = (await Promise.all([nodes.start('a', 1), nodes.start('b', 2), nodes.start('c', 3)])) as [Instance, Instance, Instance];
-    const q = (client = new pg.Client({ connectionString: db.url }));
-    await q.connect();
+    const q = (client = new pg.Pool({ connectionString: db.url, max: 3 }));
+    q.on('error', () => undefined);
+    await q.query('SELECT 1');
     const rpc = async (method: string, params: unknown[] = []) =>
       (await (await fetch(c.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown };
     return {
