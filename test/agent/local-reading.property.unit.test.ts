@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseMessage, type ParseContext, type ParseResult } from '../../src/agent/local/index.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../../src/bills/catalogue.js';
+import { POLITE_REQUESTS } from '../../src/agent/local/reading-words.js';
 
 /**
  * Issue 20, rule 1: the local engine acts at once only on a complete reading. Take messages
@@ -12,7 +13,8 @@ import { billerAliasIndex, loadBillerCatalogue } from '../../src/bills/catalogue
 
 const billers = billerAliasIndex(loadBillerCatalogue());
 const ctx = (localCurrency: string): ParseContext => ({ now: new Date('2026-03-11T10:00:00Z'), localCurrency, billers });
-const RUNS = { numRuns: 400 };
+// FC_SEED=<n> replays a run reported by fast-check (its seed), with the same draws.
+const RUNS = { numRuns: 400, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) };
 
 const MONEY = new Set(['send_transfer', 'pay_bill', 'stake_market', 'resolve_market', 'cancel_market']);
 const actsAtOnce = (r: ParseResult) => r.kind === 'tool' && MONEY.has(r.call.name) && !r.hold?.length;
@@ -83,13 +85,20 @@ function namesNumberAfter(message: string, at: number): boolean {
 const COURTESY = new Set(['quand', 'tu', 'peux', 'merci']);
 
 /**
- * A "?" inserted where only courtesy words follow closes a polite request ("vire 3000 à @moussa
- * quand tu peux ? merci"): the request's own question mark, placed by design (reading.ts).
+ * A "?" that closes a polite request is the request's own question mark, placed by design
+ * (reading.ts): where only courtesy words follow it ("vire 3000 à @moussa quand tu peux ? merci"),
+ * or, in a message asked with a polite opener ("naomba umtumie @zawadi shilingi mia tano ?",
+ * "could you send 250 cedis to @yaw ?"), where no argument (digits, a handle or phone, a number
+ * word) follows it. Anywhere before an argument it must still hold.
  */
 function closesPoliteRequest(message: string, insert: string, at: number): boolean {
+  if (insert !== '?') return false;
   const words = message.split(' ');
   const after = words.slice(at % (words.length + 1));
-  return insert === '?' && words.some((w) => COURTESY.has(w)) && after.every((w) => COURTESY.has(w));
+  if (words.some((w) => COURTESY.has(w)) && after.every((w) => COURTESY.has(w))) return true;
+  const padded = ` ${message.toLowerCase()} `;
+  const polite = POLITE_REQUESTS.some((p) => padded.includes(` ${p} `));
+  return polite && after.every((w) => !/[\d@+]/.test(w) && !NUMBER_WORDS.has(w.toLowerCase()));
 }
 
 /** The insertion point `at` touches a number (digits or a number word of the base messages). */
