@@ -7,8 +7,9 @@
  * such as the embedded relayer's. Keys never leave the server.
  */
 import { pbkdf2Sync } from 'node:crypto';
-import { open, readFile, rename, mkdir, chmod } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileDurably } from '../lib/durable-file.js';
 import { sha256, toHex, type Address, type Hex } from 'viem';
 import {
   HDKey,
@@ -72,25 +73,7 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
 }
 
 async function writeSecretsFile(dataDir: string, secrets: Secrets): Promise<void> {
-  const file = secretsPath(dataDir);
-  await mkdir(dataDir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(`${JSON.stringify(secrets, null, 2)}\n`);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  // open()'s mode is filtered by the umask; make it exactly 0600.
-  await chmod(tmp, 0o600);
-  await rename(tmp, file);
-  const dh = await open(dataDir, 'r');
-  try {
-    await dh.sync();
-  } finally {
-    await dh.close();
-  }
+  await writeFileDurably(secretsPath(dataDir), `${JSON.stringify(secrets, null, 2)}\n`, 0o600);
 }
 
 /**
