@@ -160,7 +160,10 @@ describe.each(scenarios)('three instances, one owner per relayed move ($name)', 
     expect(await balance(deposit)).toBe(0n);
     expect(problems).toEqual([]);
     const final = await attemptOf(sweepId, 'deposit-sweep');
-    expect(final).toMatchObject({ state: 'done', generation: 2 });
+    // At least one take-over (the sweeper was killed); under load a survivor's own lease can
+    // lapse and a third instance take over again: the chain checks above are what must hold.
+    expect(final).toMatchObject({ state: 'done' });
+    expect(final.generation).toBeGreaterThanOrEqual(2);
     console.log(
       `issue 21 moves (${blockTimeSeconds ? `block time ${blockTimeSeconds}s` : 'instant'}): ${refundIds.length} refunds, each one mined transaction ` +
         `(${answers.filter((x) => x.body.status === 'pending').length} answered pending, ${answers.filter((x) => x.body.status === 'succeeded').length} succeeded, 0 failed); ` +
