@@ -287,11 +287,17 @@ function sameRecipient(expected: string, got: Record<string, unknown>): boolean 
   return candidates.some((c) => samePhoneOrNumber(c, expected) || sameMaskedPhone(String(c), expected));
 }
 
-/** A claim names its phone masked ("+2773•••••567": calling code and two digits, the last three): those must be the expected number's. */
+/**
+ * A claim names its phone masked: its first four digits and its last three ("+2773•••••567"). With a
+ * three-digit calling code only one national digit shows ("+2348•••••543"): the shown head must end
+ * with the national number's first one or two digits after a calling code of one to three digits.
+ */
 function sameMaskedPhone(masked: string, expected: string): boolean {
   const m = /^\+?(\d+)•+(\d+)$/.exec(masked.trim());
   const national = digits(expected).replace(/^0/, '');
-  return !!m && national.length >= 7 && national.endsWith(m[2]!) && m[1]!.endsWith(national.slice(0, 2));
+  if (!m || national.length < 7 || !national.endsWith(m[2]!)) return false;
+  const head = m[1]!;
+  return [1, 2].some((k) => head.length - k >= 1 && head.length - k <= 3 && head.endsWith(national.slice(0, k)));
 }
 
 /** Every scalar in a JSON value (for quote answers, whose field names this set does not fix). */
