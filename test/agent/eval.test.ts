@@ -15,7 +15,7 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
     const corridor = report.results.filter((r) => r.set.startsWith('corridor'));
     // The table and the development set's misses, for whoever reads the test output.
@@ -45,7 +45,10 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // Issue h7: corridor-3 (120 messages written before reading the parser; 111/120 before that round's engine
     // work, tuned on after) joins them under the same bars (docs/agent-eval.md). Issue h8: corridor-4 too
     // (120, written before reading the parser: 89/120 understood with 10 unsafe before that round, 116+ after).
-    expect(corridor.length).toBeGreaterThanOrEqual(520);
+    // Issue h9: corridor-5 too (120, written before reading the parser: 104/120 understood at first, 0 unsafe
+    // once the scorer read masked claim phones with a three-digit calling code).
+    expect(corridor.length).toBeGreaterThanOrEqual(640);
+    expect(corridor.filter((r) => r.set === 'corridor-5').length).toBe(120);
     expect(corridor.filter((r) => classify(r).unsafe || r.forbiddenMove).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(corridor.filter((r) => classify(r).wrongAmount).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(countServed(corridor).understood / corridor.length).toBeGreaterThanOrEqual(0.9);

@@ -3,6 +3,7 @@ import { fillerIndices } from './fillers.js';
 import { findMoney, type MoneyMention } from './amounts.js';
 import { findTimeExpressions, safeTimeZone } from './dates.js';
 import { CURRENCY_WORDS, ISO_CODES, scaleWord } from './currencies.js';
+import { romanizeHindiWord } from './devanagari.js';
 import { detectLanguage, type Lang } from './language.js';
 import { lemmaOfToken } from './lexicon.js';
 import { COMMA_DECIMAL_CURRENCIES, type NumberStyle } from './numbers.js';
@@ -60,6 +61,8 @@ export function normalizeText(text: string): string {
       .replace(/[\u200B-\u200D\uFEFF]/g, '')
       // "(11) 98765-4321", "(55) 1234 5678": an area code in brackets before a phone's groups is part of the number, no aside.
       .replace(/\((\d{2,3})\) ?(?=\d{4,5}[- ]?\d{4}(?!\d))/g, '$1 ')
+      // Hindi in Devanagari is read like the Roman Hinglish of the word tables (devanagari.ts).
+      .replace(/[\u0900-\u097F]+/gu, romanizeHindiWord)
       .trim()
   );
 }
@@ -124,8 +127,12 @@ function foldNumberWords(tokens: Token[], lang: Lang): Token[] {
     const read = words.length ? (readNumberWords(words, lang) ?? (lang !== 'en' ? readNumberWords(words, 'en') : undefined)) : undefined;
     // "2 million": a scale word after digits is the digits' multiplier, not a number of its own.
     // Not after a spelled number ("do hazaar" + "do hazaar"): that scale starts a second amount.
+    // Nor after an identifier (a meter or phone number of seven digits or more), nor when the scale
+    // opens a spelled number that leads with it ("meter 37123456789 elfu mbili": Swahili says the
+    // thousand first; reading "37123456789 elfu" left "mbili", 2, as the amount).
     const prev = out[out.length - 1];
-    const afterDigits = prev?.kind === 'number' && !prev.spelled && scaleWord(tokens[i]!.norm, lang) !== undefined;
+    const afterDigits =
+      prev?.kind === 'number' && !prev.spelled && (prev.digits?.length ?? 0) < 7 && !(read && read.length > 1 && LEADING_SCALES.has(tokens[i]!.norm)) && scaleWord(tokens[i]!.norm, lang) !== undefined;
     if (read && !afterDigits && (!read.weak || isCurrencyWord(tokens[i + read.length]))) {
       const first = tokens[i]!;
       const last = tokens[i + read.length - 1]!;
@@ -139,6 +146,9 @@ function foldNumberWords(tokens: Token[], lang: Lang): Token[] {
   }
   return out;
 }
+
+/** Scale words said before their multiplier ("elfu mbili", "laki tatu"): Swahili's. */
+const LEADING_SCALES = new Set(['elfu', 'laki', 'milioni']);
 
 function tokensText(tokens: readonly Token[], start: number, end: number): string {
   return tokens.slice(start, end).map((t) => t.text).join(' ');

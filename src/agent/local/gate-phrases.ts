@@ -1,3 +1,5 @@
+import type { Lang } from './language.js';
+
 /**
  * Phrase lists of the speech-act gate (gate.ts) that read the whole message: a hypothetical
  * question ("what if I send…") and the writer saying it is a joke. Folded text (no accents,
@@ -41,4 +43,36 @@ export function isHypothetical(foldedText: string): boolean {
 /** The writer says the message is a joke (folded text, fillers kept: "na joke o"). */
 export function isJoking(foldedText: string): boolean {
   return hasPhrase(foldedText, JOKING);
+}
+
+/**
+ * Words that take back what was just written: "no wait", "sorry", "actually", "i mean" everywhere, and
+ * each language's own ("hapana", "non attends", "não pera", "no espera", "nahi", "ay mali", "pala").
+ * Per language, because a word may mean something else next door (Tagalog "pera" is money,
+ * Portuguese "pera" is "wait"; Swahili "mali" is property; Portuguese "no" is "in the"). Folded.
+ */
+const CORRECTING_EVERYWHERE = ['wait', 'sorry', 'actually', 'mean', 'instead', 'oops', 'correction', 'rather'];
+const CORRECTING: Readonly<Record<Lang, ReadonlySet<string>>> = {
+  en: new Set([...CORRECTING_EVERYWHERE, 'no']),
+  pcm: new Set([...CORRECTING_EVERYWHERE, 'no']),
+  sw: new Set([...CORRECTING_EVERYWHERE, 'no', 'hapana', 'samahani', 'aah', 'ngoja', 'badala']),
+  fr: new Set([...CORRECTING_EVERYWHERE, 'non', 'attends', 'pardon', 'plutot']),
+  pt: new Set([...CORRECTING_EVERYWHERE, 'nao', 'pera', 'espera', 'digo', 'alias']),
+  es: new Set([...CORRECTING_EVERYWHERE, 'no', 'espera', 'digo', 'perdon', 'mejor']),
+  hi: new Set([...CORRECTING_EVERYWHERE, 'no', 'nahi', 'nahin', 'matlab', 'balki']),
+  tl: new Set([...CORRECTING_EVERYWHERE, 'no', 'ay', 'mali', 'pala', 'teka', 'hindi']),
+};
+
+/**
+ * The writer corrects an amount in the same message: two different amounts with a correcting word
+ * between the first and the last ("send 3000 to @aisha. no wait make it 300", "tuma 200… aah hapana,
+ * 300", "@priya ko 400 bhejo, nahi nahi 500"). Two amounts without such a word are held as before.
+ */
+export function isCorrection(lang: Lang, foldedNorms: readonly string[], mentions: readonly { amount: string; first: number; end: number; marked: boolean }[]): boolean {
+  // A long unmarked number is a meter, account or phone number, not an amount ("… meter no. 45012345678").
+  const money = mentions.filter((m) => m.marked || m.amount.split('.')[0]!.length < 7);
+  if (money.length < 2 || new Set(money.map((m) => m.amount)).size < 2) return false;
+  const from = money[0]!.end;
+  const to = money[money.length - 1]!.first;
+  return foldedNorms.slice(from, to).some((w) => CORRECTING[lang].has(w));
 }

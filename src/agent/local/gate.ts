@@ -1,6 +1,6 @@
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
-import { hasPhrase, isHypothetical, isJoking } from './gate-phrases.js';
+import { hasPhrase, isCorrection, isHypothetical, isJoking } from './gate-phrases.js';
 
 export { hasPhrase };
 import { POLITE_REQUESTS } from './reading-words.js';
@@ -32,6 +32,7 @@ export type GateReason =
   | 'past_tense'
   | 'scheduled'
   | 'repeated'
+  | 'correction'
   | 'statement';
 
 export type GateVerdict = { reason: GateReason; quoted?: string };
@@ -205,7 +206,18 @@ const FUTURE_SELF = [
   /\b(bhejunga|bhejungi|bhej dunga|bhej dungi|de dunga|de dungi|bhar dunga|bhar dungi|karunga|karungi)\b/,
   /\b(magpapadala|magbabayad|ipapadala|babayaran|bibili)\b/,
 ];
-const CANCEL = words('cancel annule annuler cancela cancelar ghairi sitisha futa radd kanselahin icancel undo reverse revert');
+const CANCEL = words('cancel annule annuler annulez cancela cancelar cancele anula anular ghairi sitisha futa radd kanselahin icancel undo reverse revert desfaz desfazer desfaca deshaz deshacer revierte reverte');
+
+/**
+ * "undo that", "annule ça", "desfaz isso", "futa ile transaction ya mwisho", "woh transfer cancel karo":
+ * taking back an earlier payment, with no amount and no market named (a market has its own
+ * cancel). Answered as a cancellation (nothing here reverses a payment), never read as a listing.
+ */
+export function isTakeBack(a: Analysis): boolean {
+  // A market, or a payment, named by its id has its own cancel and void ("cancel mkt_abc", "cancel the hold on pay_x").
+  if (a.money.length || a.lemmas.some((l) => l === 'market' || l === 'markets') || a.tokens.some((x) => (x.kind !== 'word' && x.kind !== 'punct' && x.kind !== 'symbol') || /[_\d]/.test(x.text))) return false;
+  return a.tokens.some((x) => x.kind === 'word' && (CANCEL.has(fold(x.norm)) || CANCEL.has(fold(x.norm).replace(/-/g, ''))));
+}
 /** A count of payments in one message ("twice", "3 times", "x2", "mara mbili", "deux fois", "do baar"). */
 const REPEATED: readonly RegExp[] = [
   /\b(twice|thrice)\b/,
@@ -259,6 +271,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
 
   const odd = a.refusedNumbers[0];
   if (odd && ctx.intent !== 'list_activity') return { reason: 'malformed_amount', quoted: quoteOf(a, odd) };
+  // "send 3000 to @aisha, no wait, 300 not 3000": the writer changed the amount mid-message; which one is meant is asked, never guessed.
+  if (isCorrection(a.lang, a.tokens.map((x, i) => (quoted.has(i) ? '' : fold(x.norm))), a.money)) return { reason: 'correction' };
 
   const verbIdx = a.lemmas.findIndex((l) => MONEY_VERB_LEMMAS.has(l));
   const polite = hasPhrase(text, POLITE);

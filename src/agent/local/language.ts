@@ -15,27 +15,27 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'don no fit go make na am e',
   ),
   sw: weights(
-    'tuma nitumie mtumie tumia tumie pesa salio ngapi kiasi lipa lipia nunua nunulia nataka naomba tafadhali asante sana yangu wangu kwenye elfu mia laki shilingi kesho jana leo usitume usilipe usinunue sitaki hapana ndio niaje sasa msee soko bei rafiki mama yake yako hii hizo gani nini nimetuma nilituma alinitumia amenitumia nimelipa nililipa akaunti kutoka tatu mbili moja tano nne sita saba nane tisa kumi ishirini thelathini arobaini hamsini mwezi wiki ombi malipo unda onyesha weka beti ndiyo hakuna mbao thao ashu doh bob mpesa nipe mpe tuma nilipie stima umeme bando',
+    'tuma nitumie mtumie tumia tumie pesa salio ngapi kiasi lipa lipia nunua nunulia nataka naomba tafadhali asante sana yangu wangu kwenye elfu mia laki shilingi kesho jana leo usitume usilipe usinunue sitaki hapana ndio niaje sasa msee soko bei rafiki mama yake yako hii hizo gani nini nimetuma nilituma alinitumia amenitumia nimelipa nililipa akaunti kutoka tatu mbili moja tano nne sita saba nane tisa kumi ishirini thelathini arobaini hamsini mwezi wiki ombi malipo unda onyesha weka beti ndiyo hakuna mbao thao ashu doh bob mpesa nipe mpe tuma nilipie stima umeme bando futa ile mwisho mambo vipi habari hana bado ngoja niwekee',
     'kwa ya na wa za la si',
   ),
   fr: weights(
-    "envoie envoyer envoyez envoies combien solde payer paie payez acheter achète achete facture merci plait stp svp avec mille deux trois cinq quatre vingt cent marché pari parier crée créer créez lien paiement demande mon mes ton votre je tu vous nous hier demain déjà pas jamais ne compte mari femme frère pour recharge crédit forfait montre affiche ouverts historique dernières reçu reçoit rembourse rembourser remboursez mets mettez mettre mise misez miser oui",
+    "envoie envoyer envoyez envoies combien solde payer paie payez acheter achète achete facture merci plait stp svp avec mille deux trois cinq quatre vingt cent marché pari parier crée créer créez lien paiement demande mon mes ton votre je tu vous nous hier demain déjà pas jamais ne compte mari femme frère pour recharge crédit forfait montre affiche ouverts historique dernières reçu reçoit rembourse rembourser remboursez mets mettez mettre mise misez miser oui bonjour bonsoir salut annule attends ça",
     'le la les de du des un une au à est que si sur',
   ),
   pt: weights(
-    'recarrega envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe reembolse devolveu paga luz contador estorna estorno coloca bota põe sim',
+    'recarrega envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe reembolse devolveu paga luz contador estorna estorno coloca bota põe sim desfaz desfazer isso aí tudo bem oi olá pera beleza',
     'para o a os as de do da um uma e é se no na em',
   ),
   es: weights(
-    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor todavia todavía mandes envies envíes pasale pásale recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió apuéstale apuestale ponle métele metele enviarle mandarle apuestas muéstrame muestrame',
+    'mercados hay qué envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor todavia todavía mandes envies envíes pasale pásale recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió apuéstale apuestale ponle métele metele enviarle mandarle apuestas muéstrame muestrame deshaz eso espera jefe dice buenas noches última',
     'para el la los las de del un una y es si no en a',
   ),
   hi: weights(
-    'wale mein laga lagana karo pe bhejo bhej bhejna bhejdo bhejde bhejiye karo kardo hai hain mera meri mere mujhe kitna kitne paise rupaye rupay yaar bhai nahi mat sau hazaar hazar hajar lakh crore kya aaj jama bharo bhardo batao bata dikhao dikha abhi maine bheja bheje banao lagao agar pati patni wala wali waala diya liye chahiye kaise ho raha tha rakh rakho sakte sakti aap',
+    'wale mein laga lagana karo pe bhejo bhej bhejna bhejdo bhejde bhejiye karo kardo hai hain mera meri mere mujhe kitna kitne paise rupaye rupay yaar bhai nahi mat sau hazaar hazar hajar lakh crore kya aaj jama bharo bhardo batao bata dikhao dikha abhi maine bheja bheje banao lagao agar pati patni wala wali waala diya liye chahiye kaise ho raha tha rakh rakho sakte sakti aap namaste namaskar ji woh',
     'ko ka ki ke se do ek',
   ),
   tl: weights(
-    'padala ipadala magpadala pakipadala magkano bayad bayaran magbayad pakibayad load paload pakiload salamat piso hindi wag huwag yung ang lang ako ikaw mga libo daan sige naman po kay kina isang dalawang tatlong limang sandaan sanlibo bukas kahapon kung gawa gumawa ipakita pakita pusta taya pataya singil maningil paki pakisend asawa nanay tatay kuya ate nagpadala pinadala nagbayad binayaran ko mo pa ba pwede puwede bang ilagay',
+    'padala ipadala magpadala pakipadala magkano bayad bayaran magbayad pakibayad load paload pakiload salamat piso hindi wag huwag yung ang lang ako ikaw mga libo daan sige naman po kay kina isang dalawang tatlong limang sandaan sanlibo bukas kahapon kung gawa gumawa ipakita pakita pusta taya pataya singil maningil paki pakisend asawa nanay tatay kuya ate nagpadala pinadala nagbayad binayaran ko mo pa ba pwede puwede bang ilagay kumusta musta teka mali pala huling siyang',
     'sa ng na si ni',
   ),
 };

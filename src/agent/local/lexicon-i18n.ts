@@ -223,7 +223,8 @@ export function lemmaIn(lang: Lang, word: string): string | undefined {
   const lemma = LEMMAS[lang][w];
   if (lemma !== undefined) return lemma;
   // Swahili infinitives are the verb after "ku-": "kuweka", "kununulia", "kulipia" read as "weka", "nunulia", "lipia".
-  if (lang === 'sw' && w.startsWith('ku') && w.length > 4) return LEMMAS.sw[w.slice(2)];
+  if (lang === 'sw' && w.startsWith('ku') && w.length > 4) return LEMMAS.sw[w.slice(2)] ?? swahiliVerb(w.slice(2));
+  if (lang === 'sw') return swahiliVerb(w);
   if (lang === 'es') return verbOnly(cliticStem(w), LEMMAS.es);
   if (lang === 'tl') return verbOnly(affixStem(w), LEMMAS.tl);
   return undefined;
@@ -238,6 +239,17 @@ function verbOnly(stem: string | undefined, table: Readonly<Record<string, strin
   if (!stem) return undefined;
   const lemma = table[stem] ?? (table === LEMMAS.tl ? TL_ENGLISH_VERBS[stem] : undefined);
   return lemma !== undefined && ACTION_VERBS.has(lemma) ? lemma : undefined;
+}
+
+/**
+ * A Swahili money verb with an object prefix and the applicative ending ("for someone"): "niwekee"
+ * (put for me), "mwekee", "wekea", "nilipie", "mnunulie". Only these four stems, only action verbs.
+ */
+function swahiliVerb(w: string): string | undefined {
+  const m = /^(?:ni|m|mu|tu|wa)?(wek|tum|lip|nunul|nunu)(?:ia|ie|ea|ee|ieni|eeni)$/.exec(w);
+  if (!m) return undefined;
+  const base = ({ wek: 'weka', tum: 'tuma', lip: 'lipa', nunul: 'nunua', nunu: 'nunua' } as Record<string, string>)[m[1]!]!;
+  return verbOnly(base, LEMMAS.sw);
 }
 
 /**

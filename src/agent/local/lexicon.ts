@@ -121,6 +121,9 @@ export const HELP_CUES: Cues = [
   ['who are you', 5], ['what are you', 4], ['commands', 5], ['menu', 4], ['features', 3], ['examples', 3], ['hi', 3], ['hello', 3],
   ['hey', 3], ['hiya', 3], ['yo', 3], ['hola', 3], ['howdy', 3], ['jambo', 3], ['habari', 3], ['sawubona', 3], ['good morning', 3],
   ['good afternoon', 3], ['good evening', 3], ['how far', 2], ['sup', 2],
+  // Greetings alone in the other corridor languages (issue h9): answered with help, in the person's language.
+  ['bonjour', 3], ['bonsoir', 3], ['salut', 3], ['namaste', 3], ['namaskar', 3], ['mambo', 3], ['niaje', 3], ['oi', 3], ['ola', 3], ['olá', 3],
+  ['tudo bem', 3], ['buenas', 3], ['buenos dias', 3], ['buenos días', 3], ['kumusta', 3], ['musta', 3],
 ];
 
 /** Every cue phrase of the lexicon, as lemma sequences. */

@@ -5,7 +5,7 @@ import { bestIntent, HELP, HELP_INTENT, type Scored } from './intents.js';
 import type { Detector, LocalTool } from './local-intent.js';
 import { detectRefusal, REFUSAL_REPLY } from './refusal.js';
 import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
-import { check, quoteOf, screen, type GateVerdict } from './gate.js';
+import { check, isTakeBack, quoteOf, screen, type GateVerdict } from './gate.js';
 import { AMBIGUOUS_CURRENCY, AMBIGUOUS_PESO } from './currencies.js';
 import { CURRENCY_QUESTION, FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
 import { readCompleteness } from './reading.js';
@@ -106,6 +106,8 @@ function parseRequest(text: string, ctx: ParseContext, plan: Plan, seen: { a?: A
   // Telegram's bot commands.
   if (/^\/(start|help|menu)\b/i.test(a.text)) return { kind: 'help' };
   if (isNegated(a)) return { kind: 'none', reply: a.lang === 'en' ? NOTHING_DONE : gateReply('negation', a.lang), reason: 'negation' };
+
+  if (isTakeBack(a)) return verdict({ reason: 'cancellation' }, a);
 
   const small = smallTalk(a);
   if (small) return { kind: 'none', reply: small };

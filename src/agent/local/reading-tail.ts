@@ -44,12 +44,15 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
     // Lemmas stop only as money verbs ("de" has the lemma "from" and is mostly "of": "es lo de la renta").
     const stop = PURPOSE_STOPS.has(norm) || VERB_LEMMAS.has(lemma) || TAKE.has(lemma);
     // A third person may not have the app, or have to pay the school: that is about them, not this payment.
-    if (stop && !(third && (NEGATIONS.has(norm) || VERB_LEMMAS.has(lemma)))) return [];
+    // Nor have an account yet ("she doesnt have an account yet"): said with a negation, checked below.
+    if (stop && !(third && (NEGATIONS.has(norm) || VERB_LEMMAS.has(lemma) || ACCOUNTS.has(norm)))) return [];
     if (++words > 10) return [];
     tail.push(i);
   }
   // A third person's negation and a money verb together ("she said don't send it") are an order about the money.
   if (third && tail.some((i) => NEGATIONS.has(norms[i]!)) && tail.some((i) => VERB_LEMMAS.has(a.lemmas[i]!))) return [];
+  // Someone's account is named only to say they have none (a claim's reason); "she has an account" is no reason to place.
+  if (tail.some((i) => ACCOUNTS.has(norms[i]!)) && !tail.some((i) => NEGATIONS.has(norms[i]!) || NEGATIVE_HAVE.has(norms[i]!))) return [];
   return tail;
 }
 
@@ -57,9 +60,13 @@ const words = (spec: string): ReadonlySet<string> => new Set(spec.split(/\s+/).f
 const BOUNDARIES = words(', . ? ! … - – —');
 const TAIL_PUNCT = words(', . ! … - – — :');
 /** Words before the explanation's subject: "i think she…", "because he…". */
-const PREAMBLE = words('i think guess believe coz cos cuz cause because since as sha sef kasi kwasababu sababu car parce que porque pq kyunki kyonki');
+const PREAMBLE = words('i think guess believe coz cos cuz cause because since as sha sef kasi kwasababu sababu car parce que porque pq kyunki kyonki wala pa');
 /** A third person, the subject of an explanation about someone who is not the writer. */
-const THIRD_PERSON = words('he she they him her dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya sila');
+const THIRD_PERSON = words('he she they him her dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya siyang sila silang hana hawana hajapata hajui');
+/** "Does not have" in one word: Swahili's third person ("hana app bado"), Tagalog "wala" ("wala pa siyang app"). */
+const NEGATIVE_HAVE = words('hana hawana hajapata wala');
+/** An account or app someone does not have yet. */
+const ACCOUNTS = words('account acct akaunti compte conta cuenta khata');
 /** Copulas and demonstratives that open an explanation: "it's", "na", "ni", "c'est", "é", "es", "yeh", "yan". */
 const OPENERS = words('its it thats na ni cest e es son yeh ye yan yun iyan iyon ito');
 /** Openers that need no comma before them: "… 08031112233 na my sister number", "… @musa ni ya fare". */

@@ -268,7 +268,8 @@ const COPULA_LINKS = new Set(['do', 'da', 'dos', 'das', 'pro', 'pra', 'para', 'p
 function elision(t: Analysis['tokens'], i: number): boolean {
   const prev = t[i - 1];
   const next = t[i + 1];
-  return t[i]!.text === "'" && prev?.kind === 'word' && prev.end === t[i]!.start && (next === undefined || next.start > t[i]!.end) && ELIDED.has(fold(prev.norm));
+  // A "pa" that ends the message has nothing after it to cut ("…, wala pa" used to throw here).
+  return t[i]?.text === "'" && prev?.kind === 'word' && prev.end === t[i]!.start && (next === undefined || next.start > t[i]!.end) && ELIDED.has(fold(prev.norm));
 }
 /** Words people cut short with an apostrophe after them: Spanish "pa'" (para). */
 const ELIDED = new Set(['pa']);

@@ -120,6 +120,16 @@ const GATE: Readonly<Record<Exclude<GateReason, 'malformed_amount'>, Texts>> = {
     hi: 'Main ek message mein ek hi payment, ek baar karta hoon. Kuch nahi bheja. Total ek amount mein bhejiye, ya har payment alag message mein.',
     tl: 'Isang bayad lang bawat mensahe, isang beses. Walang naipadala. Ipadala ang kabuuan bilang isang halaga, o bawat bayad sa sariling mensahe.',
   },
+  correction: {
+    en: 'You changed the amount in that message, so I did nothing. Send it again with the one amount you mean, e.g. "send 300 to @amina".',
+    pcm: 'You change the amount for the same message, so I no do anything. Send am again with the one amount wey you want, like "send 300 to @chidi".',
+    sw: 'Umebadilisha kiasi ndani ya ujumbe huo, kwa hiyo sikufanya chochote. Tuma tena ukiwa na kiasi kimoja unachotaka, k.m. "tuma 300 kwa @amina".',
+    fr: "Vous avez changé le montant dans ce message, donc je n'ai rien fait. Renvoyez-le avec le seul montant voulu, par ex. \"envoie 300 à @moussa\".",
+    pt: 'Você mudou o valor na mesma mensagem, então não fiz nada. Mande de novo só com o valor certo, por ex. "manda 300 pra @ana".',
+    es: 'Cambiaste el monto en el mismo mensaje, así que no hice nada. Envíalo otra vez con el monto que quieres, por ej. "envía 300 a @juan".',
+    hi: 'Aapne usi message mein amount badal diya, isliye maine kuch nahi kiya. Sirf sahi amount ke saath dobara bhejiye, jaise "@priya ko 300 bhejo".',
+    tl: 'Binago mo ang halaga sa parehong mensahe, kaya wala akong ginawa. Ipadala ulit na may iisang halaga, hal. "padala 300 kay @liza".',
+  },
   statement: {
     en: 'Noted, but I did nothing. If you want to pay it now, say e.g. "send 80 cedis to @yaw".',
     pcm: 'I hear you, but I no do anything. If you wan pay now, talk "send 3k to @chidi".',

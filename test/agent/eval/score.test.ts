@@ -39,6 +39,13 @@ describe('eval scorer', () => {
     expect(checkArgs(want, o, markets, 'ZAR')).toEqual({ ok: true, wrong: [] });
     expect(checkArgs(want, observe(200, claim('+2782•••••567'), billers), markets, 'ZAR').ok).toBe(false);
     expect(checkArgs(want, observe(200, claim('+2773•••••568'), billers), markets, 'ZAR').ok).toBe(false);
+    // A three-digit calling code leaves one national digit shown (Nigeria, Kenya, Senegal).
+    const ng = kase({ action: 'transfer', args: { recipient: '08029876543', amount: '80', currency: 'ZAR' } }, true);
+    expect(checkArgs(ng, observe(200, claim('+2348•••••543'), billers), markets, 'NGN')).toEqual({ ok: true, wrong: [] });
+    expect(checkArgs(ng, observe(200, claim('+2347•••••543'), billers), markets, 'NGN').ok).toBe(false);
+    const sn = kase({ action: 'transfer', args: { recipient: '779876543', amount: '80', currency: 'ZAR' } }, true);
+    expect(checkArgs(sn, observe(200, claim('+2217•••••543'), billers), markets, 'XOF').ok).toBe(true);
+    expect(checkArgs(sn, observe(200, claim('+2216•••••543'), billers), markets, 'XOF').ok).toBe(false);
   });
 
   it('reads activity, refusals and errors', () => {

@@ -83,7 +83,7 @@ export interface Fixtures {
  * `unseen`: messages written after the engine's issue-11 work, without reading its word lists, to
  * measure generalisation; the engine may be fixed for the general gaps they show, never per sentence.
  */
-export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant' | 'corridor' | 'corridor-2' | 'corridor-3' | 'corridor-4';
+export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant' | 'corridor' | 'corridor-2' | 'corridor-3' | 'corridor-4' | 'corridor-5';
 const SET_FILES: Record<EvalSetName, string> = {
   dev: 'cases.json',
   'held-out': 'held-out.json',
@@ -94,9 +94,10 @@ const SET_FILES: Record<EvalSetName, string> = {
   'corridor-2': 'corridor-2.json',
   'corridor-3': 'corridor-3.json',
   'corridor-4': 'corridor-4.json',
+  'corridor-5': 'corridor-5.json',
 };
 /** Sets whose every message is sent as `{message}` (acts at once): held and served are scored apart. */
-export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4']);
+export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5']);
 
 export function loadCases(set: EvalSetName): EvalCase[] {
   return JSON.parse(readFileSync(path.join(EVAL_DIR, SET_FILES[set]), 'utf8')) as EvalCase[];
@@ -286,11 +287,17 @@ function sameRecipient(expected: string, got: Record<string, unknown>): boolean 
   return candidates.some((c) => samePhoneOrNumber(c, expected) || sameMaskedPhone(String(c), expected));
 }
 
-/** A claim names its phone masked ("+2773•••••567": calling code and two digits, the last three): those must be the expected number's. */
+/**
+ * A claim names its phone masked: its first four digits and its last three ("+2773•••••567"). With a
+ * three-digit calling code only one national digit shows ("+2348•••••543"): the shown head must end
+ * with the national number's first one or two digits after a calling code of one to three digits.
+ */
 function sameMaskedPhone(masked: string, expected: string): boolean {
   const m = /^\+?(\d+)•+(\d+)$/.exec(masked.trim());
   const national = digits(expected).replace(/^0/, '');
-  return !!m && national.length >= 7 && national.endsWith(m[2]!) && m[1]!.endsWith(national.slice(0, 2));
+  if (!m || national.length < 7 || !national.endsWith(m[2]!)) return false;
+  const head = m[1]!;
+  return [1, 2].some((k) => head.length - k >= 1 && head.length - k <= 3 && head.endsWith(national.slice(0, k)));
 }
 
 /** Every scalar in a JSON value (for quote answers, whose field names this set does not fix). */
@@ -428,7 +435,7 @@ const ratio = (n: number, d: number) => (d === 0 ? 1 : n / d);
 export function summarize(results: CaseResult[]): EvalReport {
   const withArgs = results.filter((r) => r.actionOk && r.expected !== 'none');
   const perSet: EvalReport['perSet'] = {};
-  for (const set of ['dev', 'held-out', 'unseen', 'fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4'] as const) {
+  for (const set of ['dev', 'held-out', 'unseen', 'fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5'] as const) {
     const rs = results.filter((r) => r.set === set);
     if (rs.length) perSet[set] = { total: rs.length, actionAccuracy: ratio(rs.filter((r) => r.actionOk).length, rs.length), fullAccuracy: ratio(rs.filter((r) => r.actionOk && r.argsOk).length, rs.length) };
   }
