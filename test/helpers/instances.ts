@@ -12,7 +12,7 @@ export interface ThreeInstances {
   /** Queries on the instances' database (a small pool: the tests read several rows at once). */
   q: pg.Pool;
   rpc(method: string, params?: unknown[]): Promise<{ result?: unknown }>;
-  /** Holds mining (on) or mines again (off) on the instant-mining chain; a no-op where blocks come on an interval. */
+  /** Holds mining (on) or mines again (off): automine on the instant-mining chain, interval mining where blocks come every N s. */
   holdMining(on: boolean): Promise<void>;
   /** Every status each row of `sql` (`id`, `status`) is seen in, in order, the database read every 100 ms until `stop()`. */
   watchStatuses(sql: string): { seen: Map<string, string[]>; stop(): Promise<void> };
@@ -59,7 +59,9 @@ export function threeInstances(opts: { prefix: string; blockTimeSeconds: number;
       q,
       rpc,
       async holdMining(on) {
-        if (opts.blockTimeSeconds) return;
+        // With a block every N s, a hold pauses interval mining (0 = none): a move the test means
+        // to catch in flight (an instance killed mid-sweep) must not be mined before the kill.
+        if (opts.blockTimeSeconds) return void (await rpc('evm_setIntervalMining', [on ? 0 : opts.blockTimeSeconds]));
         await rpc('evm_setAutomine', [!on]);
         if (!on) await rpc('evm_mine');
       },

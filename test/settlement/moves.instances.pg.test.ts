@@ -118,7 +118,8 @@ describe.each(scenarios)('three instances, one owner per relayed move ($name)', 
     await holdMining(true);
     const wallet = createWalletClient({ account: phone, chain: { ...foundry, rpcUrls: { default: { http: [chain.rpcUrl] } } }, transport: http(chain.rpcUrl) });
     await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [deposit, parseUnits('3', 6)] });
-    if (!blockTimeSeconds) await rpc('evm_mine');
+    // Mining is held in both modes: the deposit's own block, mined by hand.
+    await rpc('evm_mine');
     const sweep = await until(async () => {
       const att = await attemptOf(sweepId, 'deposit-sweep');
       return att?.txHash ? att : undefined;

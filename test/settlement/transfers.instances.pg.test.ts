@@ -166,7 +166,8 @@ describe.each(scenarios)('three instances, one owner per agent transfer ($name)'
     await holdMining(true);
     const wallet = createWalletClient({ account: phone, chain: { ...foundry, rpcUrls: { default: { http: [chain.rpcUrl] } } }, transport: http(chain.rpcUrl) });
     await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [deposit, parseUnits('3', 6)] });
-    if (!blockTimeSeconds) await rpc('evm_mine');
+    // Mining is held in both modes: the deposit's own block, mined by hand.
+    await rpc('evm_mine');
     const giving = await until(async () => {
       const att = await attemptOf(sessionId, 'deposit-refund');
       return att?.txHash ? att : undefined;
