@@ -208,6 +208,22 @@ async function settleResponse(
         network,
       };
     case 'failed':
+      // The payer's balance was spent between our checks and inclusion (relayOnce read the chain
+      // again after the revert: authorization unused, balance below the amount). Nothing moved and
+      // the authorization can still be used, so this is the spec's `insufficient_funds`, as a
+      // refusal before sending is, and not a failed transaction: the hosted checkout reopens the
+      // payment with 402 insufficient_balance for the same cause (docs/x402.md, "A revert for a
+      // spent balance"). `transaction` is empty, as the spec has it for a failed settlement.
+      if (relayed.spent) {
+        return {
+          success: false,
+          errorReason: X402Reason.insufficientFunds,
+          errorMessage: `the payer's balance was spent before the transfer was mined${relayed.txHash ? ` (${relayed.txHash} reverted)` : ''}; nothing moved and the authorization is unused: settle the same payload again once the wallet holds the amount`,
+          payer: p.payer,
+          transaction: '',
+          network,
+        };
+      }
       return {
         success: false,
         errorReason: RELAY_FAILURE[relayed.reason],
