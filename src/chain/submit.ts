@@ -26,6 +26,7 @@ import { SubmitReason, type BroadcastFence, type SubmitFailure, type SubmitOptio
 import { encodeBatch } from './submit-batch.js';
 import { authorizationKey, encodeRelay, usedAuthorizations, type BatchRelay } from './relay-batches.js';
 import { SendGroups } from './send-groups.js';
+import type { JournalOwner } from './relay-journal.js';
 import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
 import { encodeTransfer, type TransferVerifier } from './verify-authorization.js';
 
@@ -109,7 +110,7 @@ export class TransferSubmitter {
       items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: encodeBatch(items) };
     if (!prepared.ok) return prepared;
     // The owner's fence, after the slow part (verification, simulation) and before the send.
-    if (opts.fence && !(await fenceOpen(opts.fence))) return fenced();
+    if (opts.fence && !(await opts.fence.check())) return fenced();
     const { data } = prepared;
     let gas: bigint;
     if (prepared.gas !== undefined) gas = prepared.gas;
@@ -131,8 +132,7 @@ export class TransferSubmitter {
   /** One group: a member alone is its own transaction to the token; several go through the batch relay. */
   private async sendGroup(all: readonly Ready[]): Promise<SubmitResult | SubmitResult[]> {
     // A member whose owner's window closed while it waited for the group leaves it unsent.
-    const now = Date.now();
-    const group = all.filter((m) => !m.fence || now < m.fence.until);
+    const group = all.filter((m) => !m.fence || m.fence.open());
     if (group.length < all.length) {
       if (group.length === 0) return fenced();
       const sent = await this.sendGroup(group);
@@ -152,9 +152,11 @@ export class TransferSubmitter {
     // its hash in a commit of its own while the receipt is awaited (`onSent`, relay.ts), all
     // of them at once; the journal entry itself is still durable before the broadcast.
     const moves = group.reduce((n, m) => n + m.moves, 0);
-    const until = Math.min(...group.map((m) => m.fence?.until ?? Infinity));
-    const fence = Number.isFinite(until) ? { until, check: async () => true } : undefined;
-    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves, fence);
+    const fences = group.flatMap((m) => (m.fence ? [m.fence] : []));
+    // The batch leaves only while every member's window is open, and is journaled with every owner.
+    const fence: BroadcastFence | undefined = fences.length > 0 ? { check: async () => true, open: () => fences.every((f) => f.open()) } : undefined;
+    const owners = fences.flatMap((f) => (f.owner ? [f.owner] : []));
+    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves, fence, owners);
     return r.ok ? { ...r, batched: true } : r;
   }
 
@@ -170,6 +172,7 @@ export class TransferSubmitter {
     recordWithJournal: SubmitOptions['recordWithJournal'],
     moves: number,
     fence?: BroadcastFence,
+    owners: readonly JournalOwner[] = fence?.owner ? [fence.owner] : [],
   ): Promise<SubmitResult> {
     const { ctx } = this;
     // A batch (no single `auth`) is remembered as one: its success alone says nothing of a member.
@@ -178,7 +181,11 @@ export class TransferSubmitter {
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        const record = { ...(recordWithJournal ? { recordWithJournal } : {}), ...(fence ? { sendUntil: fence.until } : {}) };
+        const record = {
+          ...(recordWithJournal ? { recordWithJournal } : {}),
+          ...(fence ? { sendWhile: () => fence.open() } : {}),
+          ...(owners.length > 0 ? { owners } : {}),
+        };
         const { txHash, recorded } = await ctx.sender.sendRecorded(tx, record);
         remember(txHash);
         ctx.log.info({ txHash, from: auth?.from, to: auth?.to, value: auth?.value.toString(), moves }, 'relayed transferWithAuthorization');
@@ -259,9 +266,6 @@ function fenced(): SubmitFailure {
   return { ...fail(SubmitReason.submitFailed, 'not sent: the move may have been handed to another instance'), sendOutcome: 'refused', fenced: true };
 }
 
-async function fenceOpen(fence: BroadcastFence): Promise<boolean> {
-  return Date.now() < fence.until && (await fence.check());
-}
 
 /** The receipt's used authorizations carry every one of `items` (a batched member moved only then). */
 function carries(used: readonly string[], items: readonly SignedAuthorization[]): boolean {

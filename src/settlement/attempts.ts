@@ -88,9 +88,18 @@ export interface NewAttempt {
   signature: string;
 }
 
+/** Epoch milliseconds; a port so that tests can run an instance whose clock is skewed. */
+export type Clock = () => number;
+
+/** How long a measured offset between this process's clock and the store's is used for new deadlines. */
+const OFFSET_MAX_AGE_MS = 60_000;
+
 export class AttemptLedger implements RelayAttempts {
   /** Attempt ids this process is relaying right now (relayOwned). */
   readonly running = new Set<string>();
+  /** The store's clock less this process's, as last measured (a read of both in one statement). */
+  private offset = 0;
+  private measuredAt = -Infinity;
 
   constructor(
     private readonly store: Store,
@@ -98,7 +107,37 @@ export class AttemptLedger implements RelayAttempts {
     /** Confirm timeout plus the chain's worst delay. */
     private readonly deadlineMs: number,
     readonly relayer?: string,
+    private readonly localClock: Clock = Date.now,
   ) {}
+
+  /** This process's clock. */
+  clock(): number {
+    return this.localClock();
+  }
+
+  /**
+   * The store's time as this process last measured it. Deadlines are written in it (so an
+   * instance whose clock is off still gives its attempt the intended span) and a caller's
+   * first look at a deadline uses it; every decision that lets someone broadcast reads the
+   * store's clock itself (`readClocked`).
+   */
+  now(): number {
+    return this.localClock() + this.offset;
+  }
+
+  /**
+   * The attempt and the store's clock in one statement (PostgreSQL's `clock_timestamp()`; the
+   * process clock where the store is one process's). The offset is measured from the local time
+   * *before* the read, so `now()` never runs behind the store's clock: an owner's window closes
+   * early rather than late.
+   */
+  async readClocked(id: string): Promise<{ row: SettlementAttempt | undefined; now: number }> {
+    const before = this.localClock();
+    const r = this.store.getWithClock ? await this.store.getWithClock(SettlementAttempts, id) : { row: await this.get(id), now: this.localClock() };
+    this.offset = r.now - before;
+    this.measuredAt = before;
+    return r;
+  }
 
   get(id: string): Promise<SettlementAttempt | undefined> {
     return this.store.table(SettlementAttempts).get(id);
@@ -112,7 +151,7 @@ export class AttemptLedger implements RelayAttempts {
   async open(tx: Tx, a: NewAttempt): Promise<SettlementAttempt | undefined> {
     const t = tx.table(SettlementAttempts);
     const id = attemptId(a.kind, a.payer, a.nonce);
-    const now = new Date();
+    const now = new Date(this.now());
     const fields = {
       kind: a.kind,
       subject: a.subject,
@@ -141,6 +180,8 @@ export class AttemptLedger implements RelayAttempts {
 
   /** `open` in a transaction of its own (relayed moves whose record is written apart). */
   async openAlone(a: NewRelayAttempt): Promise<SettlementAttempt | undefined> {
+    // A relayed move's window is judged on the store's clock: its deadline is written in it.
+    if (this.store.getWithClock && this.localClock() - this.measuredAt > OFFSET_MAX_AGE_MS) await this.readClocked('');
     try {
       return await this.store.transaction((tx) => this.open(tx, a));
     } catch (e) {
@@ -150,9 +191,19 @@ export class AttemptLedger implements RelayAttempts {
     }
   }
 
-  /** Takes an open attempt over from an owner that is gone (compare-and-set on its generation). */
-  async takeOver(a: SettlementAttempt): Promise<SettlementAttempt | undefined> {
-    const now = new Date();
+  /**
+   * Takes an open attempt over from an owner that is gone (compare-and-set on its generation).
+   * `pastDeadline` (relayed moves, whose owner may still live): only once the deadline has passed
+   * on the store's clock, the clock the owner's broadcast fence reads (owned-relay.ts), so a
+   * take-over never falls inside the owner's window whatever either process's clock says.
+   */
+  async takeOver(a: SettlementAttempt, opts: { pastDeadline?: boolean } = {}): Promise<SettlementAttempt | undefined> {
+    let now = new Date(this.now());
+    if (opts.pastDeadline) {
+      const read = await this.readClocked(a.id);
+      if (read.row?.state !== 'open' || read.row.generation !== a.generation || read.now < Date.parse(read.row.deadlineAt)) return undefined;
+      now = new Date(read.now);
+    }
     return this.store.write(SettlementAttempts, (t) =>
       t.update(
         a.id,
