@@ -163,6 +163,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       maxLookback: positive(opts.logScan?.maxLookbackBlocks, DEFAULT_MAX_LOOKBACK),
       journal: opts.journal,
       journalRetentionMs: opts.journalRetentionMs ?? 3_600_000,
+      journalResendGate: opts.journalResendGate,
       batchTransfers,
       authCapture,
       batchRelay,
@@ -178,6 +179,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
         const stale = await opts.journal.list(chainId, relayer.address);
         await opts.journal.remove(stale.map((e) => e.id));
       } else {
+        await opts.beforeJournalReplay?.(relayer.address);
         await service.recoverJournal();
       }
       service.startJournalSweep(opts.journalSweepMs ?? 10_000);

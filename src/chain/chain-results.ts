@@ -64,6 +64,11 @@ export interface SubmitOptions {
   alone?: boolean;
   /** Send only while this fence is open (an owned move's attempt); closed: `fenced`, nothing sent. */
   fence?: BroadcastFence;
+  /**
+   * The attempt the transaction carries, when no fence names it (a checkout settle): journaled
+   * with the transaction, so a replay asks it first (relay-journal-recovery.ts).
+   */
+  journalOwner?: JournalOwner;
 }
 
 export interface FindAuthorizationOptions {

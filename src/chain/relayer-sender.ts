@@ -142,4 +142,34 @@ export class RelayerSender {
       throw Object.assign(new Error('send failed'), { cause: e, txHash, refused, ...(stopped ? { fenced: true } : {}) }) as SendError;
     }
   }
+
+  /**
+   * A transaction that moves nothing (0 to the relayer itself) at `nonce`, in place of a journaled
+   * one that must not go out again (its attempt was taken over or its window closed:
+   * relay-journal-recovery.ts): later nonces would otherwise wait behind the gap. Journaled in
+   * its place (no owner: always safe to re-send), then broadcast.
+   */
+  async fill(nonce: number): Promise<Hex> {
+    const { ctx } = this;
+    const fees = await this.fees();
+    const serialized = await ctx.relayer.signTransaction({
+      type: 'eip1559',
+      chainId: ctx.chainId,
+      nonce,
+      to: ctx.relayer.address,
+      value: 0n,
+      gas: 21_000n,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const hash = keccak256(serialized);
+    await ctx.journal?.record({ chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized });
+    try {
+      await ctx.publicClient.sendRawTransaction({ serializedTransaction: serialized });
+    } catch (e) {
+      if (!/already known|known transaction/i.test(revertReason(e))) throw e;
+    }
+    this.nonces.sent(nonce, hash);
+    return hash;
+  }
 }

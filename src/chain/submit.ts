@@ -54,6 +54,8 @@ interface Ready {
   gas: bigint;
   record: SubmitOptions['recordWithJournal'];
   fence: BroadcastFence | undefined;
+  /** The attempt it carries, journaled with the transaction. */
+  owner: JournalOwner | undefined;
 }
 
 /** Gas a batch adds per member over the member's own transaction (the relay's call, loop, calldata offsets). */
@@ -125,8 +127,9 @@ export class TransferSubmitter {
     }
     // Several authorizations join a group only through a relay that forwards their all-or-none call.
     const groupable = ctx.batchRelay && !opts.alone && (items.length === 1 || ctx.batchRelay.pairs);
-    if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal, fence: opts.fence });
-    return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length, opts.fence);
+    const owner = opts.fence?.owner ?? opts.journalOwner;
+    if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal, fence: opts.fence, owner });
+    return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length, opts.fence, owner ? [owner] : []);
   }
 
   /** One group: a member alone is its own transaction to the token; several go through the batch relay. */
@@ -141,7 +144,7 @@ export class TransferSubmitter {
     const { ctx } = this;
     const first = group[0]!;
     if (group.length === 1 || !ctx.batchRelay) {
-      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, first.moves, first.fence);
+      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, first.moves, first.fence, first.owner ? [first.owner] : []);
     }
     // Each member's own simulated gas, less the transaction base it no longer pays on its own.
     const gas = group.reduce((sum, r) => sum + r.gas - TX_BASE_GAS + BATCH_GAS_PER_ITEM, TX_BASE_GAS);
@@ -155,7 +158,7 @@ export class TransferSubmitter {
     const fences = group.flatMap((m) => (m.fence ? [m.fence] : []));
     // The batch leaves only while every member's window is open, and is journaled with every owner.
     const fence: BroadcastFence | undefined = fences.length > 0 ? { check: async () => true, open: () => fences.every((f) => f.open()) } : undefined;
-    const owners = fences.flatMap((f) => (f.owner ? [f.owner] : []));
+    const owners = group.flatMap((m) => (m.owner ? [m.owner] : []));
     const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves, fence, owners);
     return r.ok ? { ...r, batched: true } : r;
   }
@@ -172,7 +175,7 @@ export class TransferSubmitter {
     recordWithJournal: SubmitOptions['recordWithJournal'],
     moves: number,
     fence?: BroadcastFence,
-    owners: readonly JournalOwner[] = fence?.owner ? [fence.owner] : [],
+    owners: readonly JournalOwner[] = [],
   ): Promise<SubmitResult> {
     const { ctx } = this;
     // A batch (no single `auth`) is remembered as one: its success alone says nothing of a member.

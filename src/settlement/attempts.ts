@@ -13,7 +13,8 @@
  */
 import { defineTable, StoreConflictError, updateUnread, type Store, type Tx } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
-import type { NewRelayAttempt, RelayAttempts } from '../chain/owned-relay.js';
+import { broadcastUntil, type NewRelayAttempt, type RelayAttempts } from '../chain/owned-relay.js';
+import type { JournalEntry } from '../chain/relay-journal.js';
 
 /**
  * `checkout` and `x402` settles; every other relayed move (deposit sweeps and give-backs,
@@ -263,4 +264,30 @@ export class AttemptLedger implements RelayAttempts {
       await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(10, until - Date.now()))));
     }
   }
+}
+
+/**
+ * Whether a journaled relayer transaction may be broadcast again (the start-up replay, a dropped
+ * one re-sent: src/chain/relay-journal-recovery.ts). Every attempt it carries must be either
+ * - still open at the generation that signed it and inside its broadcast window on the store's
+ *   clock (read with the row, as the owner's own fence does): nobody may take it over before the
+ *   deadline, and a take-over after it finds this transaction in the pool; or
+ * - ended with this very transaction (its record counts it, so the chain must get it back; nobody
+ *   sends a final attempt again).
+ * Otherwise (taken over, ended another way, or past its window) the same authorization may be on
+ * its way in another instance's transaction: these bytes must not go out.
+ */
+export function journalResendGate(store: Store): (entry: JournalEntry) => Promise<boolean> {
+  return async (entry) => {
+    const hash = entry.hash.toLowerCase();
+    for (const o of entry.owners ?? []) {
+      const read = store.getWithClock ? await store.getWithClock(SettlementAttempts, o.attempt) : { row: await store.table(SettlementAttempts).get(o.attempt), now: Date.now() };
+      const a = read.row;
+      if (!a || a.generation !== o.generation) return false;
+      if (a.state === 'done') {
+        if (!a.answer?.ok || a.answer.txHash?.toLowerCase() !== hash) return false;
+      } else if (read.now >= broadcastUntil(a)) return false;
+    }
+    return true;
+  };
 }
