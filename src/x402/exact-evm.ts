@@ -14,6 +14,7 @@ import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'v
 import type { TransferAuthorization } from '../chain/authorization.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import { relayOnce, type RelayChain, type RelayOutcome } from '../chain/relay.js';
+import type { JournalOwner } from '../chain/relay-journal.js';
 import type { RelayFailure, VerifyReason } from '../lib/payment-reasons.js';
 import { X402Reason } from './x402-reasons.js';
 import { ExactEvmPayload, type FacilitatorRequest, type SettleResponse, type VerifyResponse } from './x402-schemas.js';
@@ -124,6 +125,8 @@ export interface SettleOptions {
   receiptTimeoutMs?: number;
   /** Called once the transfer is mined successfully (gas accounting). */
   onSettled?: (s: { payment: VerifiedPayment; txHash: Hex; network: string }) => Promise<void>;
+  /** The settle attempt the transaction carries, journaled with it (a replay asks it first: relay-journal-recovery.ts). */
+  journalOwner?: JournalOwner;
 }
 
 /** A settle failure naming the transaction that already used this authorization, when there is one. */
@@ -176,6 +179,7 @@ export async function settleExact(port: ExactEvmPort, req: FacilitatorRequest, o
     verified: true,
     ...(opts.receiptTimeoutMs !== undefined ? { timeoutMs: opts.receiptTimeoutMs } : {}),
     since: new Date(Date.now() - LOOKBACK_MS),
+    ...(opts.journalOwner ? { journalOwner: opts.journalOwner } : {}),
     onSent: (txHash) => void ours.add(txHash.toLowerCase()),
   });
   return settleResponse(port, p, network, relayed, ours, opts);
