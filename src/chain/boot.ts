@@ -174,12 +174,13 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       await saveFallbackState(publicClient, path.join(opts.dataDir, 'chain', 'anvil-state.json.bak'));
     }
     if (opts.journal) {
+      // The relayer's journal is shared by whoever holds the relayer: hold it before touching it.
+      await opts.beforeJournalReplay?.(relayer.address);
       if (redeployed) {
         // A fresh chain: the journal's transactions belong to the one that is gone.
         const stale = await opts.journal.list(chainId, relayer.address);
         await opts.journal.remove(stale.map((e) => e.id));
       } else {
-        await opts.beforeJournalReplay?.(relayer.address);
         await service.recoverJournal();
       }
       service.startJournalSweep(opts.journalSweepMs ?? 10_000);

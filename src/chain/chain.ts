@@ -130,9 +130,10 @@ export interface CreateChainOptions {
    */
   journalResendGate?: (entry: JournalEntry) => Promise<boolean>;
   /**
-   * Runs before the start-up replay, once the relayer is known: the service takes the relayer's
-   * lease there (src/core/chains.ts), so an instance started with a key another live instance
-   * holds never re-broadcasts that instance's transactions. A throw stops the start.
+   * Runs before the relay journal is touched (the start-up replay, or the clearing after a fresh
+   * embedded chain), once the relayer is known: the service takes the relayer's lease there
+   * (src/core/chains.ts), so an instance started with a key another live instance holds never
+   * re-broadcasts, nor deletes, that instance's journaled transactions. A throw stops the start.
    */
   beforeJournalReplay?: (relayer: Address) => Promise<void>;
   /** Journal upkeep. Defaults: sweep every 10 s; keep mined entries 1 h (see RelayJournalRecovery.sweep). */
