@@ -163,6 +163,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       maxLookback: positive(opts.logScan?.maxLookbackBlocks, DEFAULT_MAX_LOOKBACK),
       journal: opts.journal,
       journalRetentionMs: opts.journalRetentionMs ?? 3_600_000,
+      journalResendGate: opts.journalResendGate,
       batchTransfers,
       authCapture,
       batchRelay,
@@ -173,6 +174,8 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
       await saveFallbackState(publicClient, path.join(opts.dataDir, 'chain', 'anvil-state.json.bak'));
     }
     if (opts.journal) {
+      // The relayer's journal is shared by whoever holds the relayer: hold it before touching it.
+      await opts.beforeJournalReplay?.(relayer.address);
       if (redeployed) {
         // A fresh chain: the journal's transactions belong to the one that is gone.
         const stale = await opts.journal.list(chainId, relayer.address);

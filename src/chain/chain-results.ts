@@ -4,6 +4,7 @@ import { type Fail, type Ok } from '../lib/results.js';
 import type { Tx } from '../store/index.js';
 import { nonceFor } from './authorization.js';
 import type { SubmitReason } from '../lib/payment-reasons.js';
+import type { JournalOwner } from './relay-journal.js';
 
 // The reasons are the one vocabulary of src/lib/payment-reasons.ts.
 export { VerifyReason, SubmitReason } from '../lib/payment-reasons.js';
@@ -18,15 +19,21 @@ export { VerifyReason, SubmitReason } from '../lib/payment-reasons.js';
 export type SubmitFailure = Fail<SubmitReason> & { txHash?: Hex; sendOutcome?: 'refused' | 'unknown'; fenced?: true };
 
 /**
- * Who may still broadcast a move (src/chain/owned-relay.ts): its owner, only before `until`
- * (epoch ms) and while `check` says it still owns it (a compare against its attempt's
- * generation). Checked before a send joins a group and again, on the clock alone, right before
- * every broadcast (a nonce-clash retry, a batch member sent again alone), so a slow owner never
- * sends once the move may have been handed over.
+ * Who may still broadcast a move (src/chain/owned-relay.ts): its owner, while its attempt is
+ * still its generation and the attempt's window is open on the store's clock (PostgreSQL's
+ * `clock_timestamp()`, read in the same statement as the generation: instances whose clocks
+ * disagree still agree on it). `check` does that read before a send joins a group; `open`, with
+ * no I/O, is checked again right before every broadcast (a nonce-clash retry, a batch member sent
+ * again alone): the local clock's time since the check, added to the store's time it read, so a
+ * constant skew of this process's clock cancels out. A slow owner never sends once the move may
+ * have been handed over.
  */
 export interface BroadcastFence {
-  until: number;
   check(): Promise<boolean>;
+  /** False before the first `check`. */
+  open(): boolean;
+  /** The attempt the transaction carries, journaled with it: a replay asks it again (relay-journal-recovery.ts). */
+  owner?: JournalOwner;
 }
 /**
  * `recorded`: `recordWithJournal` ran in the commit that journaled the transaction (before its
@@ -57,6 +64,11 @@ export interface SubmitOptions {
   alone?: boolean;
   /** Send only while this fence is open (an owned move's attempt); closed: `fenced`, nothing sent. */
   fence?: BroadcastFence;
+  /**
+   * The attempt the transaction carries, when no fence names it (a checkout settle): journaled
+   * with the transaction, so a replay asks it first (relay-journal-recovery.ts).
+   */
+  journalOwner?: JournalOwner;
 }
 
 export interface FindAuthorizationOptions {

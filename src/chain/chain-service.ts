@@ -21,7 +21,7 @@ import { DEPOSIT_PATH } from './wallet-secrets.js';
 import { findAuthorizationTx, type LogScanContext } from './log-scan.js';
 import { authorizationState, balanceOf, chainTime, LatestBlockCache, receiptSource, transactionKnown, type NodeClient } from './node-reads.js';
 import { ReceiptWatcher } from './receipts.js';
-import type { RelayJournal } from './relay-journal.js';
+import type { JournalEntry, RelayJournal } from './relay-journal.js';
 import { RelayJournalRecovery } from './relay-journal-recovery.js';
 import type { FaucetReason, CustodialTransferParams, FindAuthorizationOptions, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult, VerifyReason } from './chain-results.js';
 import { RelayerSender } from './relayer-sender.js';
@@ -48,6 +48,8 @@ export interface ServiceParts {
   maxLookback: bigint;
   journal: RelayJournal | undefined;
   journalRetentionMs: number;
+  /** CreateChainOptions.journalResendGate. */
+  journalResendGate?: ((entry: JournalEntry) => Promise<boolean>) | undefined;
   /** The token has `transferWithAuthorizations` (boot.ts asks it once). */
   batchTransfers: boolean;
   authCapture?: AuthCaptureDeployment;
@@ -114,6 +116,8 @@ export class ChainServiceImpl implements ChainService {
           journal: p.journal,
           retentionMs: p.journalRetentionMs,
           waitForReceipt: (h, t) => this.waitForReceipt(h, t),
+          ...(p.journalResendGate ? { mayResend: p.journalResendGate } : {}),
+          fillNonce: (nonce) => this.sender.fill(nonce),
         })
       : undefined;
     this.relayerCall = relayerCalls(p, this.sender);

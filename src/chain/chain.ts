@@ -12,7 +12,7 @@ import { type Fail, type Ok, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import type { TransferAuthorization } from './authorization.js';
 import type { ChainPort } from './chain-port.js';
-import type { RelayJournal } from './relay-journal.js';
+import type { JournalEntry, RelayJournal } from './relay-journal.js';
 import type { FaucetReason, CustodialTransferParams, ReceiptOutcome, SubmitFailure, SubmitOptions, SubmitResult } from './chain-results.js';
 
 export * from './chain-results.js';
@@ -123,6 +123,19 @@ export interface CreateChainOptions {
    * With it, start-up re-broadcasts what the chain lost and a sweep re-sends dropped ones.
    */
   journal?: RelayJournal;
+  /**
+   * Whether a journaled transaction that carries attempts may be broadcast again (start-up replay,
+   * a dropped one re-sent): `journalResendGate(store)` in src/settlement/attempts.ts. Without it,
+   * every journaled transaction is (one process owns every attempt).
+   */
+  journalResendGate?: (entry: JournalEntry) => Promise<boolean>;
+  /**
+   * Runs before the relay journal is touched (the start-up replay, or the clearing after a fresh
+   * embedded chain), once the relayer is known: the service takes the relayer's lease there
+   * (src/core/chains.ts), so an instance started with a key another live instance holds never
+   * re-broadcasts, nor deletes, that instance's journaled transactions. A throw stops the start.
+   */
+  beforeJournalReplay?: (relayer: Address) => Promise<void>;
   /** Journal upkeep. Defaults: sweep every 10 s; keep mined entries 1 h (see RelayJournalRecovery.sweep). */
   journalSweepMs?: number;
   journalRetentionMs?: number;

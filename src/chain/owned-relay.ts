@@ -63,7 +63,17 @@ export interface RelayAttempts {
   get(id: string): Promise<RelayAttempt | undefined>;
   /** Opens the row in its own transaction; undefined when it is open already (someone owns it). */
   openAlone(a: NewRelayAttempt): Promise<RelayAttempt | undefined>;
-  takeOver(a: RelayAttempt): Promise<RelayAttempt | undefined>;
+  /** `pastDeadline`: only once the attempt's deadline has passed on the store's clock. */
+  takeOver(a: RelayAttempt, opts?: { pastDeadline?: boolean }): Promise<RelayAttempt | undefined>;
+  /**
+   * The attempt and the store's clock (epoch ms) read in one statement: on a shared PostgreSQL
+   * store its `clock_timestamp()`, which every instance agrees on. Without it, this process's clock.
+   */
+  readClocked?(id: string): Promise<{ row: RelayAttempt | undefined; now: number }>;
+  /** This process's clock (a port: tests skew it); Date.now without it. */
+  clock?(): number;
+  /** The store's time as this process last measured it; this process's clock without it. */
+  now?(): number;
   sent(id: string, generation: number, txHash: string): Promise<void>;
   /** `sent` inside the relay journal's commit (before the broadcast); optional. */
   sentIn?(tx: Tx, id: string, generation: number, txHash: string): Promise<void>;
@@ -155,7 +165,8 @@ async function join(chain: OwnedRelayChain, attempts: RelayAttempts, req: OwnedR
  * stored authorization again, and the nonce lets one transfer through.
  */
 function inFlight(attempts: RelayAttempts, row: RelayAttempt): boolean {
-  return attempts.running.has(row.id) || Date.parse(row.deadlineAt) > Date.now();
+  // A first look on the store's time as last measured; the take-over itself reads the store's clock.
+  return attempts.running.has(row.id) || Date.parse(row.deadlineAt) > (attempts.now?.() ?? Date.now());
 }
 
 /** The chain says the authorization was used (money moved): the attempt ends with that transaction. */
@@ -191,10 +202,11 @@ async function decide(chain: OwnedRelayChain, attempts: RelayAttempts, req: Owne
   } catch {
     return pendingOf(row, 'the chain could not be asked');
   }
-  const taken = await attempts.takeOver(row);
+  const taken = await attempts.takeOver(row, { pastDeadline: true });
   if (!taken) {
     const now = await attempts.get(row.id);
-    return now?.state === 'done' ? answerOf(now) : pendingOf(row, 'another instance took the move over');
+    if (now?.state === 'done') return answerOf(now);
+    return pendingOf(row, now?.generation === row.generation ? 'the owner\'s window is still open on the store\'s clock' : 'another instance took the move over');
   }
   return run(chain, attempts, req, taken, auth, row.signature as Hex, false);
 }
@@ -252,23 +264,40 @@ async function run(
 /** The owner stops broadcasting this long (at most) before its deadline: a send already on its way has landed in the pool by then. */
 const BROADCAST_GUARD_MS = 2_000;
 
+/** The end of an attempt's broadcast window: its deadline less a guard (a quarter of its span, at most BROADCAST_GUARD_MS). */
+export function broadcastUntil(row: Pick<RelayAttempt, 'startedAt' | 'deadlineAt'>): number {
+  const deadline = Date.parse(row.deadlineAt);
+  const span = Math.max(0, deadline - Date.parse(row.startedAt));
+  return deadline - Math.min(BROADCAST_GUARD_MS, span / 4);
+}
+
 /**
  * The owner's broadcast window (issue: two instances broadcast one nonce). A take-over happens
  * only past the deadline and bumps the generation (compare-and-set); the owner sends, and sends
  * again (a nonce clash, a batch member alone), only while the attempt is still its generation
  * and a guard before the deadline (a quarter of the attempt's span, at most
- * BROADCAST_GUARD_MS), the clock checked right before the transaction leaves. So the owner's
+ * BROADCAST_GUARD_MS), the time checked right before the transaction leaves. So the owner's
  * last send is in the pool before anyone may look at the deadline, and nothing it sends
  * follows a take-over: one relayer transaction per nonce.
+ *
+ * Every time is the store's (h9relay): `check` reads the generation and the store's clock in one
+ * statement, and `open` adds this process's clock's time since that read to the store's time it
+ * read. A take-over needs the deadline passed on the same clock (`takeOver(.., {pastDeadline})`),
+ * so two instances whose clocks disagree by more than the guard still never both send.
  */
 function broadcastFence(attempts: RelayAttempts, row: RelayAttempt): BroadcastFence {
-  const deadline = Date.parse(row.deadlineAt);
-  const span = Math.max(0, deadline - Date.parse(row.startedAt));
+  const until = broadcastUntil(row);
+  const local = () => attempts.clock?.() ?? Date.now();
+  // The store's clock less this process's, measured by the last check; unknown before it.
+  let offset: number | undefined;
   return {
-    until: deadline - Math.min(BROADCAST_GUARD_MS, span / 4),
+    owner: { attempt: row.id, generation: row.generation },
+    open: () => offset !== undefined && local() + offset < until,
     async check() {
-      const now = await attempts.get(row.id);
-      return now?.state === 'open' && now.generation === row.generation;
+      const before = local();
+      const read = attempts.readClocked ? await attempts.readClocked(row.id) : { row: await attempts.get(row.id), now: local() };
+      offset = read.now - before;
+      return read.row?.state === 'open' && read.row.generation === row.generation && read.now < until;
     },
   };
 }

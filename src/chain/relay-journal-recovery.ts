@@ -25,7 +25,19 @@ export interface JournalRecoveryContext {
   /** Real network: how long a mined entry is kept (reorgs). */
   retentionMs: number;
   waitForReceipt(txHash: Hex, timeoutMs?: number): Promise<ReceiptOutcome>;
+  /**
+   * Whether a journaled transaction that carries attempts (`owners`) may be broadcast again now:
+   * each is still the generation that signed it and inside its broadcast window on the store's
+   * clock, or ended with this very transaction (src/settlement/attempts.ts, journalResendGate).
+   * Without it, every entry is sent again (one process owns everything).
+   */
+  mayResend?(entry: JournalEntry): Promise<boolean>;
+  /** Puts a transaction that moves nothing at `nonce`, journaled in place of the entry there (RelayerSender.fill). */
+  fillNonce?(nonce: number): Promise<Hex>;
 }
+
+/** What to do with a journaled transaction the node does not know. */
+type Resend = { send: true } | { send: false; fill: boolean };
 
 export class RelayJournalRecovery {
   private readonly startedAt = Date.now();
@@ -64,6 +76,13 @@ export class RelayJournalRecovery {
         continue;
       }
       try {
+        const how = await this.resendable(e);
+        if (!how.send) {
+          // Another instance owns its attempt now (or its window closed): its bytes stay here.
+          if (how.fill) resent.push(await ctx.fillNonce!(e.nonce));
+          else stale.push(e.id);
+          continue;
+        }
         await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
         resent.push(e.hash);
       } catch (err) {
@@ -121,7 +140,11 @@ export class RelayJournalRecovery {
       if (e.nonce < pending || !old(e, JOURNAL_RESEND_AFTER_MS)) continue;
       if (await isKnownTransaction(ctx.publicClient, e.hash)) continue;
       try {
-        await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+        const how = await this.resendable(e);
+        if (!how.send) {
+          if (!how.fill) break;
+          await ctx.fillNonce!(e.nonce);
+        } else await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
         resent++;
       } catch (err) {
         ctx.log.warn({ txHash: e.hash, nonce: e.nonce, err: revertReason(err) }, 'could not re-send a dropped transaction');
@@ -130,6 +153,24 @@ export class RelayJournalRecovery {
     }
     if (resent > 0) ctx.log.warn({ resent }, 're-sent dropped relayer transactions');
     return { resent, removed: remove.length };
+  }
+
+  /**
+   * A journaled transaction is re-broadcast by whoever holds the relayer (the same signed bytes:
+   * the same relayer nonce and hash), but the attempts it carries may have moved on: another
+   * instance took one over after its deadline and sent the same authorization in a transaction of
+   * its own relayer, or its window closed and it may be taken over at any moment. Re-sending these
+   * bytes then makes a second, different transaction carrying one authorization (one of the two
+   * reverts, its gas lost), so it goes out again only under the rule the owner's own broadcast
+   * keeps (owned-relay.ts, broadcastFence). Otherwise the relayer nonce gets a transaction that
+   * moves nothing (the later nonces must not wait behind a gap); without a filler the entry is
+   * dropped (start-up) or left for a later sweep.
+   */
+  private async resendable(e: JournalEntry): Promise<Resend> {
+    const { ctx } = this;
+    if (!e.owners?.length || !ctx.mayResend || (await ctx.mayResend(e))) return { send: true };
+    ctx.log.warn({ txHash: e.hash, nonce: e.nonce, owners: e.owners }, 'a journaled transaction is not sent again: its attempt is owned elsewhere or its window closed');
+    return { send: false, fill: ctx.fillNonce !== undefined };
   }
 
   /**

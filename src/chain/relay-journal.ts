@@ -25,6 +25,19 @@ export interface JournalEntry {
   createdAt: string;
   /** Set once a receipt was seen; the entry is kept a while after that (see `retentionMs`). */
   minedAt?: string;
+  /**
+   * The owned attempts whose authorizations the transaction carries (one; several for a batch):
+   * re-broadcast later (start-up replay, a dropped one re-sent) only while each is still that
+   * generation's and inside its window, or ended with this very transaction
+   * (relay-journal-recovery.ts).
+   */
+  owners?: JournalOwner[];
+}
+
+/** An attempt (src/chain/owned-relay.ts, `settlement_attempts`) at the generation that signed a transaction. */
+export interface JournalOwner {
+  attempt: string;
+  generation: number;
 }
 
 export const RelayJournalTable = defineTable<JournalEntry>({ name: 'relay_journal', indexes: ['relayer'] });
@@ -59,7 +72,7 @@ export function storeRelayJournal(store: Store): RelayJournal {
         // one. Insert-or-read in one statement: the usual case is a new nonce.
         if (!(await t.insertOrGet(row)).inserted) {
           const { id: _id, ...fields } = row;
-          await t.update(id, { ...fields, minedAt: undefined });
+          await t.update(id, { owners: undefined, ...fields, minedAt: undefined });
         }
       };
       if (!also) {

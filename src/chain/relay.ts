@@ -96,6 +96,7 @@ async function relayTransfers(chain: RelayChain, auth: TransferAuthorization, si
     ...(opts.recordWithJournal ? { recordWithJournal: opts.recordWithJournal } : {}),
     ...(opts.alone ? { alone: true } : {}),
     ...(opts.fence ? { fence: opts.fence } : {}),
+    ...(opts.journalOwner ? { journalOwner: opts.journalOwner } : {}),
   });
   if (sent.ok) {
     // Recording the hash (a durable write) overlaps the receipt wait instead of preceding it,

@@ -8,13 +8,13 @@ import type { Logger } from '../lib/logger.js';
 import { isRefusal, revertReason } from './node-errors.js';
 import { RelayerNonces } from './nonces.js';
 import { transactionKnown, type NodeClient } from './node-reads.js';
-import type { RelayJournal } from './relay-journal.js';
+import type { JournalOwner, RelayJournal } from './relay-journal.js';
 import type { Tx } from '../store/index.js';
 
 const FEE_CACHE_MS = 1_000;
 
 /** What a failed send throws: `refused` says the transaction certainly did not reach the node. */
-/** `fenced`: not broadcast because the caller's `sendUntil` had passed (nothing left, the nonce is free again). */
+/** `fenced`: not broadcast because the caller's `sendWhile` said no (nothing left, the nonce is free again). */
 export type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean; fenced?: boolean };
 
 /** Gas estimates are exact for the simulated state; leave room for state changing before inclusion. */
@@ -70,7 +70,13 @@ export class RelayerSender {
   /** `send`, with the caller's record of the hash written in the journal's commit (`recorded`: it was). */
   async sendRecorded(
     tx: { to: Address; data?: Hex; value?: bigint; gas: bigint },
-    opts: { recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void>; sendUntil?: number } = {},
+    opts: {
+      recordWithJournal?: (txHash: Hex, tx: Tx) => Promise<void>;
+      /** The caller's window (an owned move's broadcast fence), asked as the last step before the transaction leaves. */
+      sendWhile?: () => boolean;
+      /** The owned attempts the transaction carries, journaled with it (relay-journal.ts). */
+      owners?: readonly JournalOwner[];
+    } = {},
   ): Promise<{ txHash: Hex; recorded: boolean }> {
     const { ctx } = this;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
@@ -102,15 +108,15 @@ export class RelayerSender {
       if (ctx.journal) {
         const also = opts.recordWithJournal;
         recorded = await ctx.journal.record(
-          { chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized },
+          { chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized, ...(opts.owners?.length ? { owners: [...opts.owners] } : {}) },
           also ? (t) => also(hash, t) : undefined,
         );
       }
       txHash = hash;
-      // The caller's window (an owned move's deadline, src/chain/owned-relay.ts), on the clock
-      // alone, as the last step before the transaction leaves: past it, another instance may be
+      // The caller's window (an owned move's deadline, src/chain/owned-relay.ts), without I/O,
+      // as the last step before the transaction leaves: past it, another instance may be
       // sending the same move.
-      if (opts.sendUntil !== undefined && Date.now() >= opts.sendUntil) {
+      if (opts.sendWhile && !opts.sendWhile()) {
         throw Object.assign(new Error('the sender\'s window closed before the broadcast'), { fenced: true });
       }
       try {
@@ -135,5 +141,35 @@ export class RelayerSender {
       } else this.nonces.sent(nonce, txHash!);
       throw Object.assign(new Error('send failed'), { cause: e, txHash, refused, ...(stopped ? { fenced: true } : {}) }) as SendError;
     }
+  }
+
+  /**
+   * A transaction that moves nothing (0 to the relayer itself) at `nonce`, in place of a journaled
+   * one that must not go out again (its attempt was taken over or its window closed:
+   * relay-journal-recovery.ts): later nonces would otherwise wait behind the gap. Journaled in
+   * its place (no owner: always safe to re-send), then broadcast.
+   */
+  async fill(nonce: number): Promise<Hex> {
+    const { ctx } = this;
+    const fees = await this.fees();
+    const serialized = await ctx.relayer.signTransaction({
+      type: 'eip1559',
+      chainId: ctx.chainId,
+      nonce,
+      to: ctx.relayer.address,
+      value: 0n,
+      gas: 21_000n,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const hash = keccak256(serialized);
+    await ctx.journal?.record({ chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized });
+    try {
+      await ctx.publicClient.sendRawTransaction({ serializedTransaction: serialized });
+    } catch (e) {
+      if (!/already known|known transaction/i.test(revertReason(e))) throw e;
+    }
+    this.nonces.sent(nonce, hash);
+    return hash;
   }
 }

@@ -26,6 +26,7 @@ import { SubmitReason, type BroadcastFence, type SubmitFailure, type SubmitOptio
 import { encodeBatch } from './submit-batch.js';
 import { authorizationKey, encodeRelay, usedAuthorizations, type BatchRelay } from './relay-batches.js';
 import { SendGroups } from './send-groups.js';
+import type { JournalOwner } from './relay-journal.js';
 import { withHeadroom, type RelayerSender, type SendError } from './relayer-sender.js';
 import { encodeTransfer, type TransferVerifier } from './verify-authorization.js';
 
@@ -53,6 +54,8 @@ interface Ready {
   gas: bigint;
   record: SubmitOptions['recordWithJournal'];
   fence: BroadcastFence | undefined;
+  /** The attempt it carries, journaled with the transaction. */
+  owner: JournalOwner | undefined;
 }
 
 /** Gas a batch adds per member over the member's own transaction (the relay's call, loop, calldata offsets). */
@@ -109,7 +112,7 @@ export class TransferSubmitter {
       items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: encodeBatch(items) };
     if (!prepared.ok) return prepared;
     // The owner's fence, after the slow part (verification, simulation) and before the send.
-    if (opts.fence && !(await fenceOpen(opts.fence))) return fenced();
+    if (opts.fence && !(await opts.fence.check())) return fenced();
     const { data } = prepared;
     let gas: bigint;
     if (prepared.gas !== undefined) gas = prepared.gas;
@@ -124,15 +127,15 @@ export class TransferSubmitter {
     }
     // Several authorizations join a group only through a relay that forwards their all-or-none call.
     const groupable = ctx.batchRelay && !opts.alone && (items.length === 1 || ctx.batchRelay.pairs);
-    if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal, fence: opts.fence });
-    return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length, opts.fence);
+    const owner = opts.fence?.owner ?? opts.journalOwner;
+    if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal, fence: opts.fence, owner });
+    return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length, opts.fence, owner ? [owner] : []);
   }
 
   /** One group: a member alone is its own transaction to the token; several go through the batch relay. */
   private async sendGroup(all: readonly Ready[]): Promise<SubmitResult | SubmitResult[]> {
     // A member whose owner's window closed while it waited for the group leaves it unsent.
-    const now = Date.now();
-    const group = all.filter((m) => !m.fence || now < m.fence.until);
+    const group = all.filter((m) => !m.fence || m.fence.open());
     if (group.length < all.length) {
       if (group.length === 0) return fenced();
       const sent = await this.sendGroup(group);
@@ -141,7 +144,7 @@ export class TransferSubmitter {
     const { ctx } = this;
     const first = group[0]!;
     if (group.length === 1 || !ctx.batchRelay) {
-      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, first.moves, first.fence);
+      return this.sendTx([first.key], first.auth, { to: ctx.tokenAddress, data: first.data, gas: withHeadroom(first.gas) }, first.record, first.moves, first.fence, first.owner ? [first.owner] : []);
     }
     // Each member's own simulated gas, less the transaction base it no longer pays on its own.
     const gas = group.reduce((sum, r) => sum + r.gas - TX_BASE_GAS + BATCH_GAS_PER_ITEM, TX_BASE_GAS);
@@ -152,9 +155,11 @@ export class TransferSubmitter {
     // its hash in a commit of its own while the receipt is awaited (`onSent`, relay.ts), all
     // of them at once; the journal entry itself is still durable before the broadcast.
     const moves = group.reduce((n, m) => n + m.moves, 0);
-    const until = Math.min(...group.map((m) => m.fence?.until ?? Infinity));
-    const fence = Number.isFinite(until) ? { until, check: async () => true } : undefined;
-    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves, fence);
+    const fences = group.flatMap((m) => (m.fence ? [m.fence] : []));
+    // The batch leaves only while every member's window is open, and is journaled with every owner.
+    const fence: BroadcastFence | undefined = fences.length > 0 ? { check: async () => true, open: () => fences.every((f) => f.open()) } : undefined;
+    const owners = group.flatMap((m) => (m.owner ? [m.owner] : []));
+    const r = await this.sendTx(group.map((m) => m.key), undefined, { to: ctx.batchRelay.address, data, gas: withHeadroom(gas) }, undefined, moves, fence, owners);
     return r.ok ? { ...r, batched: true } : r;
   }
 
@@ -170,6 +175,7 @@ export class TransferSubmitter {
     recordWithJournal: SubmitOptions['recordWithJournal'],
     moves: number,
     fence?: BroadcastFence,
+    owners: readonly JournalOwner[] = [],
   ): Promise<SubmitResult> {
     const { ctx } = this;
     // A batch (no single `auth`) is remembered as one: its success alone says nothing of a member.
@@ -178,7 +184,11 @@ export class TransferSubmitter {
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        const record = { ...(recordWithJournal ? { recordWithJournal } : {}), ...(fence ? { sendUntil: fence.until } : {}) };
+        const record = {
+          ...(recordWithJournal ? { recordWithJournal } : {}),
+          ...(fence ? { sendWhile: () => fence.open() } : {}),
+          ...(owners.length > 0 ? { owners } : {}),
+        };
         const { txHash, recorded } = await ctx.sender.sendRecorded(tx, record);
         remember(txHash);
         ctx.log.info({ txHash, from: auth?.from, to: auth?.to, value: auth?.value.toString(), moves }, 'relayed transferWithAuthorization');
@@ -259,9 +269,6 @@ function fenced(): SubmitFailure {
   return { ...fail(SubmitReason.submitFailed, 'not sent: the move may have been handed to another instance'), sendOutcome: 'refused', fenced: true };
 }
 
-async function fenceOpen(fence: BroadcastFence): Promise<boolean> {
-  return Date.now() < fence.until && (await fence.check());
-}
 
 /** The receipt's used authorizations carry every one of `items` (a batched member moved only then). */
 function carries(used: readonly string[], items: readonly SignedAuthorization[]): boolean {

@@ -6,12 +6,13 @@
  */
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { parseEther, type Hex } from 'viem';
+import { parseEther, type Address, type Hex } from 'viem';
 import type { Config } from '../config/config.js';
 import type { InstanceLease, Store } from '../store/index.js';
 import { createChain } from '../chain/boot.js';
 import type { ChainService, CreateChainOptions } from '../chain/chain.js';
 import { storeRelayJournal } from '../chain/relay-journal.js';
+import { journalResendGate } from '../settlement/attempts.js';
 import { loadOrCreateMnemonic } from '../chain/wallet-secrets.js';
 import { RelayerHealth, type RelayerStatus } from '../chain/relayer-health.js';
 import type { Metrics } from '../metrics/metrics-port.js';
@@ -45,6 +46,8 @@ export async function bootChains(config: Config, o: BootChainsOptions): Promise<
     // Signed transactions are kept until the chain surely has them (docs/chain.md, "Power loss").
     // Entries are per chain id and relayer, so the two chains' journals never mix.
     journal: storeRelayJournal(o.store),
+    // A journaled transaction goes out again only under its attempt's ownership (h9relay).
+    journalResendGate: journalResendGate(o.store),
   };
   const live = await createChain({
     ...common,
@@ -55,6 +58,8 @@ export async function bootChains(config: Config, o: BootChainsOptions): Promise<
     relayerPrivateKey: config.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
     ...(config.ANVIL_PORT ? { anvil: { port: config.ANVIL_PORT } } : {}),
     logger: o.logger.child({ module: 'chain' }),
+    // The relayer's lease before its journal is replayed: a key another live instance holds is refused first.
+    beforeJournalReplay: (relayer) => takeRelayer(relayer, o, 'relayer'),
   });
   o.defer(() => live.close());
   const liveHealth = await holdRelayer(live, o, 'relayer');
@@ -76,6 +81,7 @@ export async function bootChains(config: Config, o: BootChainsOptions): Promise<
           tokenAddress: config.TEST_TOKEN_ADDRESS as Hex,
           relayerPrivateKey: config.TEST_RELAYER_PRIVATE_KEY as Hex,
           logger,
+          beforeJournalReplay: (relayer) => takeRelayer(relayer, o, 'relayer-test'),
         })
       : await createChain({
           ...common,
@@ -84,6 +90,7 @@ export async function bootChains(config: Config, o: BootChainsOptions): Promise<
           dataDir: path.join(config.DATA_DIR, 'test-chain'),
           chainId: live.chainId === EMBEDDED_CHAIN_ID ? EMBEDDED_CHAIN_ID + 1 : EMBEDDED_CHAIN_ID,
           logger,
+          beforeJournalReplay: (relayer) => takeRelayer(relayer, o, 'relayer-test'),
         });
     o.defer(() => test!.close());
     if (test.chainId === live.chainId) {
@@ -112,15 +119,21 @@ export async function bootChains(config: Config, o: BootChainsOptions): Promise<
  * old lease lapses within its TTL, so a restart waits that long at most.
  */
 async function holdRelayer(chain: ChainService, o: BootChainsOptions, module: string): Promise<RelayerHealth> {
-  const held = await o.instance.hold(`relayer:${chain.relayerAddress.toLowerCase()}`, o.shared ? o.instance.ttlMs + 2_000 : 0);
-  if (!held.ok) {
-    const variable = module === 'relayer' ? 'RELAYER_PRIVATE_KEY' : 'TEST_RELAYER_PRIVATE_KEY';
-    throw new Error(`the relayer ${chain.relayerAddress} is in use by the running instance ${held.holder}: give each instance its own ${variable} (docs/deploy.md)`);
-  }
+  // Taken before the journal replay already (a chain started fresh, with no replay, takes it here).
+  await takeRelayer(chain.relayerAddress, o, module);
   // The gauges are the live relayer's (one series each); test mode's relayer is watched and logged, not exported.
   const metrics = module === 'relayer' ? { metrics: o.metrics } : {};
   const health = new RelayerHealth({ chain, minGasWei: parseEther(o.minGasEther), logger: o.logger.child({ module }), ...metrics });
   health.start(60_000);
   o.defer(() => health.stop());
   return health;
+}
+
+/** The relayer's lease for this instance (idempotent), or the start fails naming the holder. */
+async function takeRelayer(relayer: Address, o: BootChainsOptions, module: string): Promise<void> {
+  const held = await o.instance.hold(`relayer:${relayer.toLowerCase()}`, o.shared ? o.instance.ttlMs + 2_000 : 0);
+  if (!held.ok) {
+    const variable = module === 'relayer' ? 'RELAYER_PRIVATE_KEY' : 'TEST_RELAYER_PRIVATE_KEY';
+    throw new Error(`the relayer ${relayer} is in use by the running instance ${held.holder}: give each instance its own ${variable} (docs/deploy.md)`);
+  }
 }

@@ -13,7 +13,8 @@
  */
 import { defineTable, StoreConflictError, updateUnread, type Store, type Tx } from '../store/index.js';
 import { nowIso } from '../lib/ids.js';
-import type { NewRelayAttempt, RelayAttempts } from '../chain/owned-relay.js';
+import { broadcastUntil, type NewRelayAttempt, type RelayAttempts } from '../chain/owned-relay.js';
+import type { JournalEntry } from '../chain/relay-journal.js';
 
 /**
  * `checkout` and `x402` settles; every other relayed move (deposit sweeps and give-backs,
@@ -88,9 +89,18 @@ export interface NewAttempt {
   signature: string;
 }
 
+/** Epoch milliseconds; a port so that tests can run an instance whose clock is skewed. */
+export type Clock = () => number;
+
+/** How long a measured offset between this process's clock and the store's is used for new deadlines. */
+const OFFSET_MAX_AGE_MS = 60_000;
+
 export class AttemptLedger implements RelayAttempts {
   /** Attempt ids this process is relaying right now (relayOwned). */
   readonly running = new Set<string>();
+  /** The store's clock less this process's, as last measured (a read of both in one statement). */
+  private offset = 0;
+  private measuredAt = -Infinity;
 
   constructor(
     private readonly store: Store,
@@ -98,7 +108,37 @@ export class AttemptLedger implements RelayAttempts {
     /** Confirm timeout plus the chain's worst delay. */
     private readonly deadlineMs: number,
     readonly relayer?: string,
+    private readonly localClock: Clock = Date.now,
   ) {}
+
+  /** This process's clock. */
+  clock(): number {
+    return this.localClock();
+  }
+
+  /**
+   * The store's time as this process last measured it. Deadlines are written in it (so an
+   * instance whose clock is off still gives its attempt the intended span) and a caller's
+   * first look at a deadline uses it; every decision that lets someone broadcast reads the
+   * store's clock itself (`readClocked`).
+   */
+  now(): number {
+    return this.localClock() + this.offset;
+  }
+
+  /**
+   * The attempt and the store's clock in one statement (PostgreSQL's `clock_timestamp()`; the
+   * process clock where the store is one process's). The offset is measured from the local time
+   * *before* the read, so `now()` never runs behind the store's clock: an owner's window closes
+   * early rather than late.
+   */
+  async readClocked(id: string): Promise<{ row: SettlementAttempt | undefined; now: number }> {
+    const before = this.localClock();
+    const r = this.store.getWithClock ? await this.store.getWithClock(SettlementAttempts, id) : { row: await this.get(id), now: this.localClock() };
+    this.offset = r.now - before;
+    this.measuredAt = before;
+    return r;
+  }
 
   get(id: string): Promise<SettlementAttempt | undefined> {
     return this.store.table(SettlementAttempts).get(id);
@@ -112,7 +152,7 @@ export class AttemptLedger implements RelayAttempts {
   async open(tx: Tx, a: NewAttempt): Promise<SettlementAttempt | undefined> {
     const t = tx.table(SettlementAttempts);
     const id = attemptId(a.kind, a.payer, a.nonce);
-    const now = new Date();
+    const now = new Date(this.now());
     const fields = {
       kind: a.kind,
       subject: a.subject,
@@ -141,6 +181,8 @@ export class AttemptLedger implements RelayAttempts {
 
   /** `open` in a transaction of its own (relayed moves whose record is written apart). */
   async openAlone(a: NewRelayAttempt): Promise<SettlementAttempt | undefined> {
+    // A relayed move's window is judged on the store's clock: its deadline is written in it.
+    if (this.store.getWithClock && this.localClock() - this.measuredAt > OFFSET_MAX_AGE_MS) await this.readClocked('');
     try {
       return await this.store.transaction((tx) => this.open(tx, a));
     } catch (e) {
@@ -150,9 +192,19 @@ export class AttemptLedger implements RelayAttempts {
     }
   }
 
-  /** Takes an open attempt over from an owner that is gone (compare-and-set on its generation). */
-  async takeOver(a: SettlementAttempt): Promise<SettlementAttempt | undefined> {
-    const now = new Date();
+  /**
+   * Takes an open attempt over from an owner that is gone (compare-and-set on its generation).
+   * `pastDeadline` (relayed moves, whose owner may still live): only once the deadline has passed
+   * on the store's clock, the clock the owner's broadcast fence reads (owned-relay.ts), so a
+   * take-over never falls inside the owner's window whatever either process's clock says.
+   */
+  async takeOver(a: SettlementAttempt, opts: { pastDeadline?: boolean } = {}): Promise<SettlementAttempt | undefined> {
+    let now = new Date(this.now());
+    if (opts.pastDeadline) {
+      const read = await this.readClocked(a.id);
+      if (read.row?.state !== 'open' || read.row.generation !== a.generation || read.now < Date.parse(read.row.deadlineAt)) return undefined;
+      now = new Date(read.now);
+    }
     return this.store.write(SettlementAttempts, (t) =>
       t.update(
         a.id,
@@ -212,4 +264,30 @@ export class AttemptLedger implements RelayAttempts {
       await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(10, until - Date.now()))));
     }
   }
+}
+
+/**
+ * Whether a journaled relayer transaction may be broadcast again (the start-up replay, a dropped
+ * one re-sent: src/chain/relay-journal-recovery.ts). Every attempt it carries must be either
+ * - still open at the generation that signed it and inside its broadcast window on the store's
+ *   clock (read with the row, as the owner's own fence does): nobody may take it over before the
+ *   deadline, and a take-over after it finds this transaction in the pool; or
+ * - ended with this very transaction (its record counts it, so the chain must get it back; nobody
+ *   sends a final attempt again).
+ * Otherwise (taken over, ended another way, or past its window) the same authorization may be on
+ * its way in another instance's transaction: these bytes must not go out.
+ */
+export function journalResendGate(store: Store): (entry: JournalEntry) => Promise<boolean> {
+  return async (entry) => {
+    const hash = entry.hash.toLowerCase();
+    for (const o of entry.owners ?? []) {
+      const read = store.getWithClock ? await store.getWithClock(SettlementAttempts, o.attempt) : { row: await store.table(SettlementAttempts).get(o.attempt), now: Date.now() };
+      const a = read.row;
+      if (!a || a.generation !== o.generation) return false;
+      if (a.state === 'done') {
+        if (!a.answer?.ok || a.answer.txHash?.toLowerCase() !== hash) return false;
+      } else if (read.now >= broadcastUntil(a)) return false;
+    }
+    return true;
+  };
 }

@@ -272,6 +272,8 @@ export class SettlementService {
       // Stored while processing, so anyone can follow it: in the relay journal's commit before
       // the broadcast, or (no journal, an earlier transaction answered) during the receipt wait.
       recordWithJournal: (txHash, tx) => recordTxHashIn(tx, p.id, attempt, txHash),
+      // A replay of the journaled transaction (start-up, a dropped one re-sent) asks this attempt first.
+      journalOwner: { attempt: attempt.id, generation: attempt.generation },
       onSent: (txHash) => recordTxHash(this.store, p.id, attempt, txHash),
     }).finally(() => this.relaying.delete(attempt.id));
     switch (relayed.status) {

@@ -192,6 +192,12 @@ export interface Store {
   /** `insertOrGet` as a transaction of its own (on PostgreSQL one autocommit statement). */
   insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>>;
   /**
+   * The committed row `id` and the store's clock (epoch ms) read in one statement: on PostgreSQL
+   * `clock_timestamp()`, the one clock instances sharing the database agree on (leases use it
+   * too). Without it (lowdb: one process), the process clock is the store's.
+   */
+  getWithClock?<T extends Row>(def: TableDef<T>, id: string): Promise<{ row: T | undefined; now: number }>;
+  /**
    * Calls `fn` with every payload published on `channel` by any process sharing the store, and
    * with `undefined` whenever some may have been missed (a reconnect): drop everything then.
    */

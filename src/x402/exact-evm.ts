@@ -14,6 +14,7 @@ import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'v
 import type { TransferAuthorization } from '../chain/authorization.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import { relayOnce, type RelayChain, type RelayOutcome } from '../chain/relay.js';
+import type { JournalOwner } from '../chain/relay-journal.js';
 import type { RelayFailure, VerifyReason } from '../lib/payment-reasons.js';
 import { X402Reason } from './x402-reasons.js';
 import { ExactEvmPayload, type FacilitatorRequest, type SettleResponse, type VerifyResponse } from './x402-schemas.js';
@@ -124,6 +125,8 @@ export interface SettleOptions {
   receiptTimeoutMs?: number;
   /** Called once the transfer is mined successfully (gas accounting). */
   onSettled?: (s: { payment: VerifiedPayment; txHash: Hex; network: string }) => Promise<void>;
+  /** The settle attempt the transaction carries, journaled with it (a replay asks it first: relay-journal-recovery.ts). */
+  journalOwner?: JournalOwner;
 }
 
 /** A settle failure naming the transaction that already used this authorization, when there is one. */
@@ -176,6 +179,7 @@ export async function settleExact(port: ExactEvmPort, req: FacilitatorRequest, o
     verified: true,
     ...(opts.receiptTimeoutMs !== undefined ? { timeoutMs: opts.receiptTimeoutMs } : {}),
     since: new Date(Date.now() - LOOKBACK_MS),
+    ...(opts.journalOwner ? { journalOwner: opts.journalOwner } : {}),
     onSent: (txHash) => void ours.add(txHash.toLowerCase()),
   });
   return settleResponse(port, p, network, relayed, ours, opts);
@@ -208,6 +212,22 @@ async function settleResponse(
         network,
       };
     case 'failed':
+      // The payer's balance was spent between our checks and inclusion (relayOnce read the chain
+      // again after the revert: authorization unused, balance below the amount). Nothing moved and
+      // the authorization can still be used, so this is the spec's `insufficient_funds`, as a
+      // refusal before sending is, and not a failed transaction: the hosted checkout reopens the
+      // payment with 402 insufficient_balance for the same cause (docs/x402.md, "A revert for a
+      // spent balance"). `transaction` is empty, as the spec has it for a failed settlement.
+      if (relayed.spent) {
+        return {
+          success: false,
+          errorReason: X402Reason.insufficientFunds,
+          errorMessage: `the payer's balance was spent before the transfer was mined${relayed.txHash ? ` (${relayed.txHash} reverted)` : ''}; nothing moved and the authorization is unused: settle the same payload again once the wallet holds the amount`,
+          payer: p.payer,
+          transaction: '',
+          network,
+        };
+      }
       return {
         success: false,
         errorReason: RELAY_FAILURE[relayed.reason],

@@ -161,9 +161,10 @@ export class Facilitator {
     return run;
   }
 
-  private relay(accountId: string, req: FacilitatorRequest): Promise<SettleResponse> {
+  private relay(accountId: string, req: FacilitatorRequest, a?: SettlementAttempt): Promise<SettleResponse> {
     return settleExact(this.o.port, req, {
       receiptTimeoutMs: this.o.receiptTimeoutMs,
+      ...(a ? { journalOwner: { attempt: a.id, generation: a.generation } } : {}),
       onSettled: ({ payment, txHash, network }) => this.record(accountId, network, payment.auth, txHash),
     });
   }
@@ -218,7 +219,7 @@ export class Facilitator {
 
   private async runAttempt(a: SettlementAttempt, accountId: string, req: FacilitatorRequest, takenOver = false): Promise<SettleResponse> {
     const ledger = this.o.ledger!;
-    let r = await this.relay(accountId, req);
+    let r = await this.relay(accountId, req, a);
     // Taken over from a gone instance whose transaction landed: that transfer is this attempt's.
     if (!r.success && takenOver && r.errorReason === X402Reason.nonceAlreadyUsed && r.transaction) {
       r = { success: true, payer: r.payer, transaction: r.transaction, network: r.network };

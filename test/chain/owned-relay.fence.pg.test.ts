@@ -149,8 +149,8 @@ describe('owned relay: a slow owner past its deadline never broadcasts after a t
   }
 
   /** An attempt ledger whose successful closes are counted (the record settling). */
-  function ledger(name: string, deadlineMs: number, relayer: Address) {
-    const l = new AttemptLedger(store, soleOwner(name), deadlineMs, relayer);
+  function ledger(name: string, deadlineMs: number, relayer: Address, clock?: () => number) {
+    const l = new AttemptLedger(store, soleOwner(name), deadlineMs, relayer, clock);
     const settled: string[] = [];
     const close = l.close.bind(l);
     l.close = async (id, answer, tx) => {
@@ -217,4 +217,53 @@ describe('owned relay: a slow owner past its deadline never broadcasts after a t
       slow.open();
     }
   });
+  /**
+   * Clock skew (h9relay): the guard before the deadline (a quarter of the span, at most 2 s) covers
+   * a send on its way, not clocks that disagree. An owner whose clock runs behind, or a survivor
+   * whose clock runs ahead, by more than the guard (here by two minutes, more than the whole span)
+   * used to see the deadline pass at different moments: the survivor took the attempt over while
+   * the owner, past its generation check and on its way to the broadcast, still found itself
+   * inside its window by its own clock. Both sent: two transactions for one nonce. Every time is
+   * now the database's: the deadline is written in it, the owner's fence reads it with the
+   * generation, and a take-over needs it past the deadline. The skew is a clock port given to that
+   * instance's attempt ledger.
+   */
+  const SKEW_MS = 120_000;
+  for (const skewed of ['the survivor\'s clock ahead', 'the owner\'s clock behind'] as const) {
+    it(`${skewed} by more than the guard: no take-over inside the owner's window, one transaction for the nonce`, { timeout: 120_000 }, async () => {
+      const { auth, req, id } = await signedMove(`fence-skew-${skewed.includes('ahead') ? 'ahead' : 'behind'}`);
+      const from = await a.publicClient.getBlockNumber();
+      const ahead = skewed.includes('ahead');
+      const A = ledger('instance-a', 30_000, a.relayerAddress, ahead ? undefined : () => Date.now() - SKEW_MS);
+      const B = ledger('instance-b', 60_000, b.relayerAddress, ahead ? () => Date.now() + SKEW_MS : undefined);
+      await holdMining(true);
+      slow.arm();
+      try {
+        // The owner has passed its generation check and is about to broadcast.
+        const owner = relayOwned(a, A.l, req);
+        await slow.reached;
+        // The survivor looks at the attempt now, well inside the owner's window on the database's clock.
+        const survivor = await relayOwned(b, B.l, { ...req, timeoutMs: 1_000, sign: async () => ({ ok: false, message: 'a take-over sends the stored authorization' }) });
+        expect(survivor).toMatchObject({ status: 'pending' });
+        slow.open();
+        // The owner's transaction in the pool (its relayer's, carrying the nonce): the only one.
+        const sent = await until(async () => {
+          const pool = (await rpc('txpool_content')) as { pending: Record<string, Record<string, { hash: Hex; input: string }>> };
+          const mine = Object.entries(pool.pending).find(([who]) => who.toLowerCase() === a.relayerAddress.toLowerCase())?.[1] ?? {};
+          return Object.values(mine).find((t) => t.input.includes(auth.nonce.slice(2).toLowerCase()))?.hash;
+        }, 'the owner to broadcast', 60_000);
+        expect((await carrying(auth.nonce, from)).map((t) => t.hash)).toEqual([sent]);
+        expect(await A.l.get(id)).toMatchObject({ state: 'open', generation: 1, txHash: sent });
+        await holdMining(false);
+        await rpc('evm_mine');
+        expect(await owner).toEqual({ status: 'settled', txHash: sent });
+        expect(await carrying(auth.nonce, from)).toEqual([{ hash: sent, status: 'success' }]);
+        expect(await A.l.get(id)).toMatchObject({ state: 'done', generation: 1, answer: { ok: true, txHash: sent } });
+        expect([...A.settled, ...B.settled]).toEqual([`instance-a:${sent}`]);
+      } finally {
+        slow.open();
+        await holdMining(false);
+      }
+    });
+  }
 });

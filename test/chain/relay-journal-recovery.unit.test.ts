@@ -100,6 +100,38 @@ describe('RelayJournalRecovery', () => {
     expect(journal.rows.size).toBe(2);
   });
 
+  it('owned entries: sent again only while the gate says their attempts are still theirs; otherwise the nonce gets a filler (start-up and sweep alike)', async () => {
+    const t = Date.now() - 60_000;
+    const owned = (n: number, attempt: string) => ({ ...entry(n, t), owners: [{ attempt, generation: 1 }] });
+    const journal = memoryJournal([owned(1, 'kept'), owned(2, 'taken'), entry(3, t), owned(4, 'taken-later')]);
+    const node = fakeNode({ mined: 1, pending: 1, known: new Set() });
+    const taken = new Set(['taken']);
+    const asked: string[] = [];
+    const filled: number[] = [];
+    const keeper = recovery(journal, node.client, {
+      mayResend: async (e) => {
+        asked.push(e.owners![0]!.attempt);
+        return !taken.has(e.owners![0]!.attempt);
+      },
+      fillNonce: async (nonce) => {
+        filled.push(nonce);
+        return hashOf(100 + nonce);
+      },
+    });
+    expect(await keeper.recover()).toEqual({ resent: 4, dropped: 0 });
+    // 1 still its owner's, 3 carries no attempt, 4 not taken yet: the same bytes; 2 taken over: a filler.
+    expect(node.broadcast).toEqual([hashOf(1), hashOf(3), hashOf(4)]);
+    expect(filled).toEqual([2]);
+    expect(asked).toEqual(['kept', 'taken', 'taken-later']);
+    // The sweep's re-send of a dropped entry asks the same: 4 was taken over meanwhile and dropped by the pool.
+    taken.add('taken-later');
+    const sweeping = fakeNode({ mined: 3, pending: 3, known: new Set([hashOf(1), hashOf(2), hashOf(3)]) });
+    const sweeper = recovery(journal, sweeping.client, { mayResend: async (e) => !taken.has(e.owners![0]!.attempt), fillNonce: async (n) => (filled.push(n), hashOf(100 + n)) });
+    expect(await sweeper.sweep(Date.now())).toMatchObject({ resent: 1 });
+    expect(sweeping.broadcast).toEqual([]);
+    expect(filled).toEqual([2, 4]);
+  });
+
   it('real network sweep: forgets mined entries after the retention and re-sends dropped ones', async () => {
     const now = Date.now();
     const journal = memoryJournal([entry(1, now - 2 * 3_600_000), entry(2, now - 60_000), entry(3, now - 60_000), entry(4, now - 1_000)]);

@@ -8,6 +8,7 @@ import { Payments } from '../../src/payments/payments.js';
 import { WebhookDeliveries } from '../../src/webhooks/outbox.js';
 import { call, createMerchant, startTestService, tempDir, type Merchant, type TestService } from '../helpers/service.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { journalId, storeRelayJournal } from '../../src/chain/relay-journal.js';
 
 /**
  * Two service instances on one PostgreSQL database (docs/deploy.md): what one instance does
@@ -125,7 +126,18 @@ describe('two instances, one PostgreSQL database', () => {
   it('a third instance with a relayer key a live instance uses is refused at start, naming the fix', async () => {
     const dirC = await tempDir('sp-instance-c-');
     await copyFile(path.join(a.dataDir, 'secrets.json'), path.join(dirC, 'secrets.json'));
-    await expect(startTestService(env(db), { dataDir: dirC })).rejects.toThrow(/in use by the running instance .*own RELAYER_PRIVATE_KEY/);
+    // A journaled transaction of the live instance's relayer: refused before its journal is
+    // touched, the third instance neither re-broadcasts nor (its own chain is fresh) deletes it.
+    const chain = a.deps.chain;
+    const journal = storeRelayJournal(a.deps.store);
+    const held = { chainId: chain.chainId, relayer: chain.relayerAddress, nonce: 1_000_000, hash: `0x${'ab'.repeat(32)}` as const, raw: '0x02' as const };
+    await journal.record(held);
+    try {
+      await expect(startTestService(env(db), { dataDir: dirC })).rejects.toThrow(/in use by the running instance .*own RELAYER_PRIVATE_KEY/);
+      expect((await journal.list(chain.chainId, chain.relayerAddress)).map((e) => e.hash)).toContain(held.hash);
+    } finally {
+      await journal.remove([journalId(chain.chainId, chain.relayerAddress, held.nonce)]);
+    }
   });
 
   it('start-up recovery leaves an action another live instance is executing alone, and settles a dead one’s', async () => {

@@ -4,10 +4,11 @@
  * funded key on the embedded chain. Then the negative cases straight at the facilitator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Address, Hex } from 'viem';
+import { createWalletClient, http as viemHttp, parseEther, parseGwei, type Address, type Hex } from 'viem';
+import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { newPayer, payingFetch, signedRequest, startResourceServer, type ResourceServer } from './helpers.js';
+import { newPayer, payingFetch, signedRequest, startResourceServer, until, type ResourceServer } from './helpers.js';
 
 const PRICE = '10000'; // 0.01 USDC
 
@@ -174,6 +175,50 @@ describe('x402 facilitator with @x402/express, @x402/fetch and @x402/evm', () =>
     expect((await facilitator('verify', { x402Version: 2, ...req })).body).toMatchObject({ isValid: false, invalidReason: 'insufficient_funds' });
     const s = await facilitator('settle', { x402Version: 2, ...req });
     expect(s.body).toMatchObject({ success: false, errorReason: 'insufficient_funds', transaction: '' });
+  });
+
+  it('a transfer that reverts because the payer spent its balance: insufficient_funds (as the hosted checkout answers), nothing booked; funded, the same payload settles', async () => {
+    const chain = svc.deps.chain;
+    const rpc = (method: string, params: unknown[] = []) => chain.publicClient.request({ method: method as never, params: params as never });
+    // The payer has gas money so it can move its tokens itself, racing our relayed transfer.
+    const payer = newPayer();
+    expect((await chain.faucet(payer.address, 10_000n, { nativeAmount: parseEther('1') })).ok).toBe(true);
+    const req = await signedRequest(svc, payer, { payTo, amount: PRICE });
+    const nonce = (req.paymentPayload as any).payload.authorization.nonce as Hex;
+    const payToBefore = await chain.balanceOf(payTo);
+    const usageBefore = (await call(`${svc.api}/x402/usage`, { key: merchant.key })).body.settlements;
+    const sentBefore = await chain.publicClient.getTransactionCount({ address: chain.relayerAddress, blockTag: 'pending' });
+    await rpc('evm_setAutomine', [false]);
+    let first: Awaited<ReturnType<typeof facilitator>>;
+    try {
+      const settling = facilitator('settle', { x402Version: 2, ...req });
+      await until(async () => ((await chain.publicClient.getTransactionCount({ address: chain.relayerAddress, blockTag: 'pending' })) > sentBefore ? true : undefined), 'the relayed transaction');
+      // In the same block, ahead of ours (a higher tip), the payer spends the balance elsewhere.
+      const elsewhere = newPayer().address;
+      const wallet = createWalletClient({ account: payer, chain: chain.publicClient.chain, transport: viemHttp(chain.rpcUrl) });
+      await wallet.writeContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [elsewhere, 10_000n], gas: 100_000n, maxPriorityFeePerGas: parseGwei('500'), maxFeePerGas: parseGwei('1000') });
+      await rpc('evm_mine');
+      first = await settling;
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: false, errorReason: 'insufficient_funds', payer: payer.address, transaction: '', network: `eip155:${chain.chainId}` });
+    expect(first.body.errorMessage).toMatch(/spent/);
+    // Our transaction did revert (gas spent), the authorization is unused, nothing moved or was booked.
+    const relayed = (await chain.publicClient.getBlock({ blockTag: 'latest', includeTransactions: true })).transactions.find((t) => t.from.toLowerCase() === chain.relayerAddress.toLowerCase())!;
+    expect((await chain.publicClient.getTransactionReceipt({ hash: relayed.hash })).status).toBe('reverted');
+    expect(await chain.authorizationState(payer.address, nonce)).toBe(false);
+    expect(await chain.balanceOf(payTo)).toBe(payToBefore);
+    expect((await call(`${svc.api}/x402/usage`, { key: merchant.key })).body.settlements).toBe(usageBefore);
+
+    // Funded again, the same payload settles once.
+    expect((await chain.faucet(payer.address, 10_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const again = await facilitator('settle', { x402Version: 2, ...req });
+    expect(again.body, JSON.stringify(again.body)).toMatchObject({ success: true, payer: payer.address });
+    expect((await chain.publicClient.getTransactionReceipt({ hash: again.body.transaction as Hex })).status).toBe('success');
+    expect(await chain.balanceOf(payTo)).toBe(payToBefore + 10_000n);
+    expect((await call(`${svc.api}/x402/usage`, { key: merchant.key })).body.settlements).toBe(usageBefore + 1);
   });
 
   it('answers a malformed request 400 in the x402 shape', async () => {

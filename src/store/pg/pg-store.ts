@@ -15,7 +15,7 @@ import { PgNotifier } from './listen-notify.js';
 import { migrate } from './migrate.js';
 import { indexSpecs } from './schema.js';
 import { TableSql } from './table-sql.js';
-import { PgTable, type Run } from './pg-table.js';
+import { PgTable, decode, type Run } from './pg-table.js';
 import { txView } from './pg-tx.js';
 import { CommitGroups } from './commit-groups.js';
 import { DeferredWrites } from './deferred-writes.js';
@@ -263,6 +263,16 @@ export class PgStore implements Store {
     );
     const row = r.rows[0]!;
     return { hits: row.hits, resetAt: row.reset_at };
+  }
+
+  async getWithClock<T extends Row>(def: TableDef<T>, id: string): Promise<{ row: T | undefined; now: number }> {
+    // No row holds a NUL in its id (text refuses it); the clock is still read.
+    const r = await this.pool.query<{ doc: T | null; now: number }>(
+      `SELECT (SELECT doc FROM ${this.tableSql(def).t} WHERE id = $1) AS doc, (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now`,
+      [id.replaceAll('\u0000', '')],
+    );
+    const row = r.rows[0]!;
+    return { row: row.doc === null || id.includes('\u0000') ? undefined : decode<T>(row.doc), now: Number(row.now) };
   }
 
   /** One autocommit statement per row, or per batch of rows arriving together (insert-batcher.ts). */
