@@ -8,14 +8,20 @@
  * - redirect: the merchant redirect URL with payment_id and status (twice per settle answer);
  * - update: a store update of a payment row (three per settle);
  * - retry: a byte-identical retry of a settled payment (signer recovery vs the recorded attempt);
+ * - sign (ninth round): the relayer's transaction, viem's signTransaction + keccak vs signEip1559,
+ *   for one transfer's call data and a batch of 64 through the relay;
+ * - signature parse (ninth round): viem's parseSignature vs parseCompactSignature;
  * - estimate: the settle's simulation, client side (viem's estimateGas action vs estimateCallGas),
  *   against the embedded anvil.
  */
-import { createPublicClient, http, recoverTypedDataAddress, type Hex } from 'viem';
+import { createPublicClient, http, keccak256, parseSignature, recoverTypedDataAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil } from '../src/chain/anvil.js';
 import { estimateCallGas, type NodeClient } from '../src/chain/node-reads.js';
 import { loopbackFetch } from '../src/chain/rpc-fetch.js';
+import { encodeRelay } from '../src/chain/relay-batches.js';
+import { signEip1559 } from '../src/chain/sign-eip1559.js';
+import { encodeTransfer, parseCompactSignature } from '../src/chain/verify-authorization.js';
 import { redirectUrlFor } from '../src/checkout-sessions/redirect-url.js';
 import { sameAsRecorded } from '../src/settlement/checkout-claim.js';
 import type { SettlementAttempt } from '../src/settlement/attempts.js';
@@ -104,6 +110,10 @@ async function main(): Promise<void> {
   const client = createPublicClient({ transport: http(anvil.rpcUrl, { batch: { wait: 0 }, fetchFn: loopbackFetch() as unknown as typeof fetch }) }) as unknown as NodeClient;
   const relayer = privateKeyToAccount(generatePrivateKey());
   const to = ('0x' + '44'.repeat(20)) as Hex;
+  // A transferWithAuthorization's (v, r, s) call data, and 64 of them through the batch relay.
+  const lone = encodeTransfer({ from: payer.address, to, value: 12_500_000n, validAfter: 0n, validBefore: 2_000_000_000n, nonce: ('0x' + '33'.repeat(32)) as Hex }, signature, false);
+  const batch = encodeRelay(to, Array.from({ length: 64 }, () => lone));
+  const sigs = await Promise.all(Array.from({ length: 64 }, (_, i) => payer.signMessage({ message: `m${i}` })));
   try {
     for (let r = 0; r < rounds; r++) {
       put('redirect (µs per call)', cpuUsPerCall(20_000, (i) => viaUrl(`pay_${i}`, 'settled')), cpuUsPerCall(20_000, (i) => redirectUrlFor(redirectUrl, `pay_${i}`, 'settled')));
@@ -113,6 +123,16 @@ async function main(): Promise<void> {
         await cpuUsPerCallAsync(100, async () => (await recoverTypedDataAddress({ ...(typedData as object), signature } as never)) === payer.address),
         await cpuUsPerCallAsync(100, async () => sameAsRecorded(attempt, row.id, auth as never, signature)),
       );
+      // Ninth round: the relayer's signing, a lone transfer and a batch of 64 through the relay.
+      for (const [label, data] of [['sign, one transfer (µs per tx)', lone], ['sign, batch of 64 (µs per tx)', batch]] as const) {
+        const tx = { chainId: 31_337, nonce: r, to, data, value: 0n, gas: 3_000_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+        put(
+          label,
+          await cpuUsPerCallAsync(label.includes('64') ? 40 : 300, async () => keccak256(await relayer.signTransaction({ type: 'eip1559', ...tx }))),
+          await cpuUsPerCallAsync(label.includes('64') ? 40 : 300, () => signEip1559(relayer, tx)),
+        );
+      }
+      put('signature parse (µs per call)', cpuUsPerCall(20_000, (i) => parseSignature(sigs[i % sigs.length]!)), cpuUsPerCall(20_000, (i) => parseCompactSignature(sigs[i % sigs.length]!)));
       put(
         'estimate (client µs per call)',
         await cpuUsPerCallAsync(300, () => client.estimateGas({ account: relayer, to, data: '0x', prepare: false })),

@@ -23,6 +23,9 @@
  *   BENCH_CPU_PROF=<dir>: the service runs with --cpu-prof (a .cpuprofile per run, written at exit).
  *   BENCH_ROOT=<dir>: the service is that checkout's src/main.ts (this bench, that code).
  *   BENCH_DOOR=<M>: then M settles of a valid body for an unknown payment (404): CPU per request of the door's share.
+ *   BENCH_WARM=<M>: M settles at once before the measured phases, not measured (a warm service; the target's figure is cold, M=0).
+ *   BENCH_NODE_FLAGS="<flags>": extra node flags for the service (e.g. --trace-opt --trace-deopt).
+ *   BENCH_CHILD_LOG=<file>: the service's output written to <file>.<store>, with "=== burst start/end" marks.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +34,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createNonceManager, createPublicClient, createWalletClient, defineChain, http, parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -135,7 +138,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     u.pathname = `/${dbName}`;
     env.DATABASE_URL = u.toString();
   }
-  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const warm = Number(process.env.BENCH_WARM ?? 0);
+  const prof = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   const logs: string[] = [];
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -160,11 +164,11 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
     const key = (await post(`${api}/keys`, { label: 'bench' }, { cookie })).body.key.secret as string;
     const payer = privateKeyToAccount(generatePrivateKey());
-    const funded = await post(`${api}/dev/faucet`, { address: payer.address, amount: String(2 * n * 2 + 10) });
+    const funded = await post(`${api}/dev/faucet`, { address: payer.address, amount: String(2 * (2 * n + warm) + 10) });
     if (funded.status !== 200) throw new Error(`faucet: ${funded.status} ${JSON.stringify(funded.body)}`);
     const prepared: Array<{ id: string; authorization: unknown; signature: Hex }> = [];
     await pool(
-      Array.from({ length: 2 * n }, (_, i) => i),
+      Array.from({ length: 2 * n + warm }, (_, i) => i),
       8,
       async () => {
         const created = await post(`${api}/v1/payments`, { amount: 2, currency: 'USD', redirect_url: 'https://shop.example/done' }, { authorization: `Bearer ${key}` });
@@ -174,7 +178,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
         prepared.push({ id: created.body.id, authorization: auth.body.typedData.message, signature: await payer.signTypedData(auth.body.typedData) });
       },
     );
-    const paced = prepared.splice(n);
+    const paced = prepared.splice(n, n);
+    const warmup = prepared.splice(n);
     const anvil = childNamed('anvil', child.pid!);
     const settle = async (p: (typeof prepared)[number]) => {
       const r = await fetch(`${api}/checkout/${p.id}/settle`, {
@@ -190,7 +195,14 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     // settlements leave behind (the store's background writes, webhook rows) and the next phase
     // starts from a service with nothing pending; the setup's trail is left out the same way.
     const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
+    // BENCH_WARM=<M>: M settles at once before the measured phases (not measured), so the burst
+    // runs on code V8 has already compiled (a service that has been up a while); default 0.
+    if (warmup.length > 0) {
+      await Promise.all(warmup.map(settle));
+      await quiet();
+    }
     await quiet();
+    logs.push('=== burst start');
     const cpu0 = { service: cpuSeconds(child.pid!), anvil: anvil ? cpuSeconds(anvil) : NaN, client: process.cpuUsage() };
     const burst: number[] = [];
     const t0 = performance.now();
@@ -203,6 +215,7 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     );
     const burstSeconds = (performance.now() - t0) / 1000;
     await quiet();
+    logs.push('=== burst end');
     const serviceAfterBurst = cpuSeconds(child.pid!);
     const burstWindow = (performance.now() - t0) / 1000;
     const pacedTimes: number[] = [];
@@ -308,7 +321,7 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
         `CPU per settlement: service ${serviceCpuMs} ms, client ${clientCpuMs} ms, anvil ${anvilCpuMs} ms`,
     );
     print(
-      `service CPU (${store}, /proc of the service alone): burst ${serviceBurstCpuMs} ms per settlement (net of idle ${serviceBurstNetCpuMs}; the target's figure), ` +
+      `service CPU (${store}${warm ? `, after ${warm} warm-up settles` : ""}, /proc of the service alone): burst ${serviceBurstCpuMs} ms per settlement (net of idle ${serviceBurstNetCpuMs}; the target's figure), ` +
         `paced ${servicePacedCpuMs} ms per settlement (net of idle ${servicePacedNetCpuMs}); idle ${serviceIdleCpuMsPerS} ms CPU per second` +
         (replayCpuMs === undefined ? '' : `; door: ${replays} settles of an unknown payment ${replayCpuMs} ms each`),
     );
@@ -317,6 +330,7 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
+    if (process.env.BENCH_CHILD_LOG) writeFileSync(`${process.env.BENCH_CHILD_LOG}.${store}`, logs.join('\n'));
     clearTimeout(timer);
     await rm(dataDir, { recursive: true, force: true });
     if (dbName) await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);

@@ -62,11 +62,17 @@ export class ReceiptWatcher {
         timer: setTimeout(() => this.settle(key, undefined, waiter), timeoutMs),
       };
       const list = this.waiters.get(key);
-      if (list) list.push(waiter);
-      else {
-        this.waiters.set(key, [waiter]);
-        this.checked.set(key, Date.now());
+      if (list) {
+        // Joining a hash already waited for (the members of one batch transaction): its first
+        // waiter's direct read and the block scan since cover it, and a receipt resolves every
+        // waiter of the hash. A read per member formatted the batch's whole receipt (two logs per
+        // member) once per member: about 0.3-0.4 ms each in a batch of 64 (docs/performance.md,
+        // issue 23 ninth round).
+        list.push(waiter);
+        return;
       }
+      this.waiters.set(key, [waiter]);
+      this.checked.set(key, Date.now());
       this.ensureLoop();
       // Registered first, then asked directly: a block the loop read before we registered was
       // mined before this read, so one of the two sees the transaction.

@@ -3,10 +3,11 @@
  * faucet mints and gas top-ups) is signed locally with a nonce from `RelayerNonces`, written to
  * the relay journal, then broadcast raw.
  */
-import { keccak256, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import type { Address, Hex, PrivateKeyAccount } from 'viem';
 import type { Logger } from '../lib/logger.js';
 import { isRefusal, revertReason } from './node-errors.js';
 import { RelayerNonces } from './nonces.js';
+import { signEip1559 } from './sign-eip1559.js';
 import { transactionKnown, type NodeClient } from './node-reads.js';
 import type { JournalOwner, RelayJournal } from './relay-journal.js';
 import type { Tx } from '../store/index.js';
@@ -89,18 +90,16 @@ export class RelayerSender {
     }
     let txHash: Hex | undefined;
     try {
-      const serialized = await ctx.relayer.signTransaction({
-        type: 'eip1559',
+      const { serialized, hash } = await signEip1559(ctx.relayer, {
         chainId: ctx.chainId,
         nonce,
         to: tx.to,
-        data: tx.data,
+        ...(tx.data !== undefined ? { data: tx.data } : {}),
         value: tx.value ?? 0n,
         gas: tx.gas,
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
-      const hash = keccak256(serialized);
       // Durable before it leaves: a crash of the service and its chain together must not
       // lose a transaction the store may already count as settled (relay-journal.ts). The
       // caller's own record of the hash (recordWithJournal) goes in the same commit.

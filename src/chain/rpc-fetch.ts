@@ -27,14 +27,25 @@ export interface MiniResponse {
 
 export function loopbackFetch(maxSockets = 16): (url: string | URL, init?: FetchInit) => Promise<MiniResponse> {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
+  // The node's URL is the same on every call: parsed once, not by `http.request` per request
+  // (a WHATWG URL and its conversion to options each time; docs/performance.md, ninth round).
+  let parsedFor: string | undefined;
+  let target: { protocol: string; hostname: string; port: string; path: string; auth?: string } | undefined;
   return (url, init = {}) =>
     new Promise<MiniResponse>((resolve, reject) => {
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
       const body = init.body ?? '';
+      const href = String(url);
+      if (href !== parsedFor || !target) {
+        const u = new URL(href);
+        target = { protocol: u.protocol, hostname: u.hostname.replace(/^\[|\]$/g, ''), port: u.port, path: `${u.pathname}${u.search}` };
+        if (u.username || u.password) target.auth = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+        parsedFor = href;
+      }
       const req = http.request(
-        url,
         {
+          ...target,
           agent,
           method: init.method ?? 'POST',
           headers: { ...init.headers, 'content-length': Buffer.byteLength(body) },

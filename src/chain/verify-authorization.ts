@@ -198,9 +198,34 @@ export class TransferVerifier {
 let lastParsed: { signature: Hex; parsed: ReturnType<typeof viemParseSignature> } | undefined;
 function parseSignature(signature: Hex): ReturnType<typeof viemParseSignature> {
   if (lastParsed?.signature === signature) return lastParsed.parsed;
-  const parsed = viemParseSignature(signature);
+  const parsed = parseCompactSignature(signature);
   lastParsed = { signature, parsed };
   return parsed;
+}
+
+/** secp256k1's group order n: r and s must lie in [1, n - 1]. */
+const CURVE_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const HEX_65_BYTES = /^0x[0-9a-fA-F]{130}$/;
+
+/**
+ * viem's `parseSignature` for the common 65-byte hex signature, read straight from the hex:
+ * viem goes through noble's `Signature.fromCompact` (hex to bytes, bytes to numbers, a range
+ * check) and back to hex, a few percent of a settle's CPU (docs/performance.md, ninth round).
+ * Same answer (lower-case 32-byte r and s, v only for 27/28); anything it would refuse or that
+ * is out of this shape goes to viem itself, which throws as before.
+ * test/chain/parse-signature.unit.test.ts compares the two.
+ */
+export function parseCompactSignature(signature: Hex): ReturnType<typeof viemParseSignature> {
+  if (!HEX_65_BYTES.test(signature)) return viemParseSignature(signature);
+  const r = signature.slice(2, 66).toLowerCase() as Hex;
+  const s = signature.slice(66, 130).toLowerCase() as Hex;
+  const rn = BigInt(`0x${r}`);
+  const sn = BigInt(`0x${s}`);
+  const yParityOrV = parseInt(signature.slice(130), 16);
+  if (rn === 0n || rn >= CURVE_N || sn === 0n || sn >= CURVE_N) return viemParseSignature(signature);
+  if (yParityOrV === 0 || yParityOrV === 1) return { r: `0x${r}`, s: `0x${s}`, yParity: yParityOrV };
+  if (yParityOrV === 27 || yParityOrV === 28) return { r: `0x${r}`, s: `0x${s}`, v: BigInt(yParityOrV), yParity: yParityOrV - 27 };
+  return viemParseSignature(signature);
 }
 
 /** 'eoa': 65 bytes that parse as (r, s, v) with a low s; 'high-s': malleable; 'other': anything else (ERC-1271, malformed). */

@@ -40,7 +40,9 @@ describe('embedded chain: concurrent calls share HTTP requests', () => {
     requests = [];
     nodeHttp.request = function (this: unknown, ...args: unknown[]) {
       const req = (realRequest as (...a: unknown[]) => ClientRequest).apply(this, args);
-      const url = String(args[0]);
+      // A URL, or (rpc-fetch.ts parses its node's URL once) the options it was parsed into.
+      const a0 = args[0] as string | URL | { protocol?: string; hostname?: string; port?: string | number; path?: string };
+      const url = typeof a0 === 'string' || a0 instanceof URL ? String(a0) : `${a0.protocol ?? 'http:'}//${a0.hostname}:${a0.port}${a0.path ?? '/'}`;
       const end = req.end.bind(req) as (...a: unknown[]) => ClientRequest;
       req.end = ((body: unknown, ...rest: unknown[]) => {
         if (url.replace(/\/$/, '') === chain.rpcUrl.replace(/\/$/, '') && typeof body === 'string') {

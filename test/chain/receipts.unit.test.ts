@@ -99,4 +99,38 @@ describe('ReceiptWatcher', () => {
     expect(wholeBlockAsks).toContain(3n);
     watcher.close();
   });
+
+  it('the members of one batch waiting on its hash cost one direct read, and all get the receipt', async () => {
+    const { source, mine } = node({});
+    let directReads = 0;
+    const counting: ReceiptSource = { ...source, receipt: (h) => (directReads++, source.receipt(h)) };
+    const watcher = new ReceiptWatcher(counting, 1);
+    const first = Array.from({ length: 32 }, () => watcher.wait(tx, 60_000));
+    await new Promise((r) => setTimeout(r, 5));
+    // Members joining after the first read answered "not mined": the block scan finds them.
+    const later = Array.from({ length: 32 }, () => watcher.wait(tx.toUpperCase().replace('0X', '0x') as Hex, 60_000));
+    mine();
+    const all = await Promise.all([...first, ...later]);
+    expect(all).toHaveLength(64);
+    for (const r of all) expect(r).toEqual(mined);
+    expect(directReads).toBe(1);
+    watcher.close();
+  });
+
+  it('a member joining after the others timed out alone still waits, and a hash waited for anew is read again', async () => {
+    const { source, mine } = node({});
+    let directReads = 0;
+    const counting: ReceiptSource = { ...source, receipt: (h) => (directReads++, source.receipt(h)) };
+    const watcher = new ReceiptWatcher(counting, 1);
+    const early = watcher.wait(tx, 20);
+    const joined = watcher.wait(tx, 60_000);
+    expect(await early).toBeUndefined();
+    mine();
+    expect(await joined).toEqual(mined);
+    expect(directReads).toBe(1);
+    // Nothing waits on the hash any more: a new wait is a new registration, read directly.
+    expect(await watcher.wait(tx, 60_000)).toEqual(mined);
+    expect(directReads).toBe(2);
+    watcher.close();
+  });
 });
