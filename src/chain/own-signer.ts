@@ -13,8 +13,9 @@
  * `signMessage`, `signTypedData` and `signTransaction` change; the rest is viem's account.
  */
 import * as secp from 'tiny-secp256k1';
-import { hashMessage, hashTypedData, hexToBytes, keccak256, serializeTransaction, toHex, type Hex, type Signature } from 'viem';
+import { hashMessage, hashTypedData, hexToBytes, serializeTransaction, toHex, type Hex, type Signature } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { keccak256 } from './keccak.js';
 
 /** The signature viem's `sign({ hash, privateKey })` returns, as an object. */
 export function signHash(hash: Hex, privateKey: Uint8Array): Signature {
