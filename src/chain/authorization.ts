@@ -2,7 +2,8 @@
  * EIP-3009 TransferWithAuthorization: input schema, EIP-712 typed data (viem and
  * eth_signTypedData_v4 JSON forms) and deterministic nonces. Pure functions, no I/O.
  */
-import { getAddress, keccak256, type Address, type Hex } from 'viem';
+import { getAddress, type Address, type Hex } from 'viem';
+import { keccak256 } from './keccak.js';
 import { z } from 'zod';
 
 const MAX_UINT256 = 2n ** 256n - 1n;

@@ -15,6 +15,7 @@ import { stablecoinAbi } from './artifacts/stablecoin.js';
 import { type Eip712Domain } from './authorization.js';
 import { deployStablecoin, readDeployment, writeDeployment } from './deployment.js';
 import { CustodialKeyring, getOrCreateSecret, loadOrCreateMnemonic } from './wallet-secrets.js';
+import { ownAccount } from './own-signer.js';
 import { ChainServiceImpl } from './chain-service.js';
 import { loopbackFetch } from './rpc-fetch.js';
 import { supportsBatchTransfers } from './submit-batch.js';
@@ -50,7 +51,7 @@ export async function createChain(opts: CreateChainOptions): Promise<ChainServic
     opts.relayerPrivateKey ?? ((await getOrCreateSecret(opts.dataDir, 'relayerPrivateKey', () => generatePrivateKey())) as Hex);
   // No viem nonce manager: the service's sends take nonces from RelayerNonces (nonces.ts),
   // and the one-off deploy below asks the node.
-  const relayer = privateKeyToAccount(relayerKey);
+  const relayer = ownAccount(relayerKey);
 
   if (embedded) {
     chainId = opts.chainId ?? EMBEDDED_CHAIN_ID;

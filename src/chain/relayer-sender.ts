@@ -3,7 +3,8 @@
  * faucet mints and gas top-ups) is signed locally with a nonce from `RelayerNonces`, written to
  * the relay journal, then broadcast raw.
  */
-import type { Address, Hex, PrivateKeyAccount } from 'viem';
+import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import { keccak256 } from './keccak.js';
 import type { Logger } from '../lib/logger.js';
 import { isRefusal, revertReason } from './node-errors.js';
 import { RelayerNonces } from './nonces.js';

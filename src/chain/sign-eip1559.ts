@@ -13,7 +13,8 @@
  * compares them); anything outside the shape checked here goes to viem's own signer, which
  * validates and throws as before.
  */
-import { keccak256, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import type { Address, Hex, PrivateKeyAccount } from 'viem';
+import { keccak256 } from './keccak.js';
 
 export interface Eip1559Fields {
   chainId: number;

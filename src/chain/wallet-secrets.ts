@@ -10,13 +10,13 @@ import { pbkdf2Sync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileDurably } from '../lib/durable-file.js';
+import { ownAccount } from './own-signer.js';
 import { sha256, toHex, type Address, type Hex } from 'viem';
 import {
   HDKey,
   english,
   generateMnemonic,
   mnemonicToAccount,
-  privateKeyToAccount,
   type HDAccount,
   type PrivateKeyAccount,
 } from 'viem/accounts';
@@ -155,7 +155,7 @@ export class CustodialKeyring {
       this.parent ??= HDKey.fromMasterSeed(bip39Seed(this.mnemonic)).derive(this.parentPath);
       const key = this.parent.deriveChild(index).privateKey;
       if (!key) throw new Error(`could not derive custodial key ${index}`);
-      account = privateKeyToAccount(toHex(key));
+      account = ownAccount(toHex(key));
       this.accounts.set(index, account);
       this.addresses.set(index, account.address);
     }

@@ -50,6 +50,19 @@ describe('transfer authorization digest', () => {
     expect(transferAuthorizationDigest({ ...domain, verifyingContract: domain.verifyingContract.toLowerCase() as Address }, lower)).toBe(transferAuthorizationDigest(domain, auth));
   });
 
+  it('an edge-of-range value is hashed as viem hashes it; a field viem would refuse throws', () => {
+    const domain = domainOf();
+    const auth = authOf(addr());
+    for (const value of [0n, (1n << 256n) - 1n]) {
+      const a = { ...auth, value, validAfter: 0n };
+      expect(transferAuthorizationDigest(domain, a)).toBe(hashTypedData(buildTransferTypedData(domain, a).typedData));
+    }
+    expect(() => transferAuthorizationDigest(domain, { ...auth, value: 1n << 256n })).toThrow(/uint256/);
+    expect(() => transferAuthorizationDigest(domain, { ...auth, value: -1n })).toThrow(/uint256/);
+    expect(() => transferAuthorizationDigest(domain, { ...auth, to: '0x1234' as Address })).toThrow(/address/);
+    expect(() => transferAuthorizationDigest(domain, { ...auth, nonce: '0x12' as Hex })).toThrow(/32 bytes/);
+  });
+
   it('the separator cache keys every field: each domain gets its own separator, also past the bound', () => {
     const base = domainOf();
     const variants = [base, { ...base, name: 'Other' }, { ...base, version: '1' }, { ...base, chainId: 1 }, { ...base, verifyingContract: addr() }];
