@@ -55,6 +55,11 @@ export interface ViewOptions {
   receipt?: boolean;
   /** Read where the session settles to. Default true. */
   payTo?: boolean;
+  /**
+   * Reuse the merchant's account name for ACCOUNT_NAME_TTL_MS, as the public read does. The
+   * payer-facing answers (settle) take it; the default reads the account (a merchant's own view).
+   */
+  reuseName?: boolean;
 }
 
 /** A serialised public answer, with its weak ETag. */
@@ -108,7 +113,7 @@ export class CheckoutSessions {
   /** The view of a payment already read (a settle result's payment, say). */
   async viewOf(p: Payment, opts: ViewOptions = {}): Promise<CheckoutSessionView> {
     const [name, deposit, payTo, receipt] = await Promise.all([
-      this.merchantName(p, false),
+      this.merchantName(p, opts.reuseName === true),
       opts.deposit === false ? undefined : this.deposit(p),
       opts.payTo === false ? undefined : this.d.settlement.recipientFor(p).catch(() => undefined),
       opts.receipt === false || !PAID.has(p.status) ? undefined : this.receipt(p),

@@ -19,7 +19,8 @@ export interface PayRails {
   settlement: {
     /** The authorization this payment issues to `from` (typed data to sign), while it is payable. */
     authorizationFor(paymentId: string, from: `0x${string}`): Promise<AuthorizationResult>;
-    settle(paymentId: string, input: SettleRequest, terms?: AuthorizationTerms): Promise<SettleResult>;
+    /** `read`: the payment as the door read it just now; settle may use it instead of reading again. */
+    settle(paymentId: string, input: SettleRequest, terms?: AuthorizationTerms, read?: Payment): Promise<SettleResult>;
     /** Where the session settles to (the deposit address sweeps there). */
     recipientFor(p: Payment): Promise<`0x${string}` | undefined>;
   };
@@ -43,6 +44,11 @@ export interface MethodAuthorization {
    * releases the hold it took.
    */
   after?: (result: SettleResult | undefined) => Promise<void>;
+  /**
+   * The adapter read and wrote nothing: the session's payment as `pay` read it is still what
+   * settle would read, and settle may take it instead of reading again (one read per settle).
+   */
+  noIo?: true;
 }
 
 /** One way to pay: its name (the `method` of its input) and the adapter. */
@@ -96,7 +102,9 @@ export async function payWith(methods: PaymentMethods, rails: PayRails, payment:
   if (!authorized.ok) return authorized;
   let result: SettleResult | undefined;
   try {
-    result = await rails.settlement.settle(payment.id, authorized.request, authorized.terms);
+    // The session's read is handed over only when the adapter did no I/O in between (a hold or
+    // another read takes longer than a read's freshness is worth).
+    result = await rails.settlement.settle(payment.id, authorized.request, authorized.terms, authorized.noIo ? payment : undefined);
     return result;
   } finally {
     await authorized.after?.(result);

@@ -52,7 +52,10 @@ export async function settleAnswer(deps: Pick<Core, 'payments' | 'checkoutSessio
     return { status: SETTLE_STATUS[r.reason], body };
   }
   // The session's view of the payment the settle returned, without a deposit address (it is paid).
-  const payment = checkoutJson(await deps.checkoutSessions.viewOf(r.payment, { deposit: false, receipt: false, payTo: false }), { deposit: false });
+  // The merchant's name as the public read shows it (kept a few seconds): the payer's page polls
+  // that read anyway, and a settle no longer reads the account for its answer (issue 23, ninth round).
+  const view = await deps.checkoutSessions.viewOf(r.payment, { deposit: false, receipt: false, payTo: false, reuseName: true });
+  const payment = checkoutJson(view, { deposit: false });
   // Sent but not confirmed yet (202): resubmitting the same body returns the outcome.
   return r.payment.status === 'settled'
     ? { status: 200, body: { ok: true, payment, txHash: r.txHash, redirect: redirectFor(r.payment) } }

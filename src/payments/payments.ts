@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { defineTable, rangePages, type InsertOrGet, type Store, type Tx } from '../store/index.js';
+import { defineTable, rangePages, type InsertOrGet, type Store, type Tx, type Where } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { FxFailure, FxService } from '../fx/rates.js';
@@ -320,11 +320,13 @@ export class PaymentsService {
     from: PaymentStatus,
     to: PaymentStatus,
     patch: TransitionPatch = {},
+    /** More the row must still hold (a claim built on a read names that read's `updatedAt`). */
+    expect: Where<Payment> = {},
   ): Promise<Payment | undefined> {
     // The same table whoever opened the transaction (settlement, deposits, refunds, manual capture).
     assertTransition(from, to);
     // The compare-and-set gives the row before with the row after: no read first (issue 23).
-    const changed = await tx.table(Payments).updateWithBefore(id, { ...patch, status: to, updatedAt: nowIso() }, { status: from });
+    const changed = await tx.table(Payments).updateWithBefore(id, { ...patch, status: to, updatedAt: nowIso() }, { ...expect, status: from });
     if (!changed) return undefined;
     const { before, after } = changed;
     for (const l of this.listeners) await l(tx, before, after);

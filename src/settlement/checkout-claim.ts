@@ -24,12 +24,16 @@ export async function claimAttempt(
       .transaction(async (tx) => {
         // Issued together: one round trip on PostgreSQL (store/pg/deferred-writes.ts).
         const [payment, attempt] = await Promise.all([
-          d.payments.transitionIn(tx, p.id, 'pending', 'processing', {
-            payer: auth.from,
-            attemptedBy: withAttempt(p, auth.from, authNonce),
-            authNonce,
-            txHash: undefined,
-          }),
+          // Built on `p` (its `attemptedBy` carried on): the row must still be the one read, so a
+          // read taken before the queue (the door's, settlement.ts) cannot drop a newer attempt.
+          d.payments.transitionIn(
+            tx,
+            p.id,
+            'pending',
+            'processing',
+            { payer: auth.from, attemptedBy: withAttempt(p, auth.from, authNonce), authNonce, txHash: undefined },
+            { updatedAt: p.updatedAt },
+          ),
           d.ledger.open(tx, {
             kind: 'checkout',
             subject: p.id,

@@ -181,14 +181,20 @@ export class SettlementService {
    * nonce). Calls for the same payment queue behind each other (payment-queue.ts), so a double
    * submit waits for and reads the first outcome.
    */
-  settle(paymentId: string, input: SettleRequest, terms: AuthorizationTerms = ISSUED_TERMS): Promise<SettleResult> {
+  settle(paymentId: string, input: SettleRequest, terms: AuthorizationTerms = ISSUED_TERMS, read?: Payment): Promise<SettleResult> {
     if (isDepositSweep(terms)) return this.queue.run(paymentId, () => this.sweeps.settle(paymentId, input, terms));
-    return this.queue.run(paymentId, () => this.settleOnce(paymentId, input, true, terms));
+    // `read`: the caller's read of this payment just now (the checkout door's, pay.ts). It stands
+    // in for settle's own read when nothing of this payment is queued here, so no settle ahead of
+    // this one can have changed it in this process; another instance's change since is caught by
+    // the claim, which requires the row's `updatedAt` as read (checkout-claim.ts), and a refused
+    // claim reads again. Queued behind another settle, this one reads the outcome (a double submit).
+    const given = read?.id === paymentId && !this.queue.busy(paymentId) ? read : undefined;
+    return this.queue.run(paymentId, () => this.settleOnce(paymentId, input, true, terms, given));
   }
 
-  private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean, terms: AuthorizationTerms): Promise<SettleResult> {
+  private async settleOnce(paymentId: string, input: SettleRequest, retryOnRace: boolean, terms: AuthorizationTerms, read?: Payment): Promise<SettleResult> {
     const { authorization: auth, signature } = input;
-    const p = await this.payments.get(paymentId);
+    const p = read ?? (await this.payments.get(paymentId));
     // The other mode's payment belongs to the other chain's instance (src/core/by-mode.ts).
     if (!p || !this.mine(p)) return fail(SettleReason.notFound, `No such payment: ${paymentId}`);
     // Paid into its deposit address: the deposit watcher alone resolves it.

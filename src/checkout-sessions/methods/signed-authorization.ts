@@ -12,5 +12,5 @@ export interface SignedAuthorizationInput extends SettleRequest {
 
 export const signedAuthorization: PaymentMethod<SignedAuthorizationInput> = {
   name: 'signed-authorization',
-  authorize: async (_ctx, { authorization, signature }) => ({ ok: true, request: { authorization, signature } }),
+  authorize: async (_ctx, { authorization, signature }) => ({ ok: true, request: { authorization, signature }, noIo: true }),
 };

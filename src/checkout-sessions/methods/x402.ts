@@ -57,6 +57,6 @@ export const x402: PaymentMethod<X402Input, X402Refusal> = {
       if (payment.status === 'pending' || checkedBy === 'mpp') return fail(X402Refusal.paymentRequired, X402Reason.invalidPayload);
       return statusFailure(payment) ?? fail(SettleReason.notFound, `No such payment: ${payment.id}`);
     }
-    return { ok: true, request: parsed.data, terms: PAYER_NONCE_TERMS };
+    return { ok: true, request: parsed.data, terms: PAYER_NONCE_TERMS, noIo: true };
   },
 };

@@ -50,7 +50,11 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     private readonly touch?: Touch,
   ) {
     this.getSql = `SELECT doc FROM ${this.sql.t} WHERE id = $1`;
-    this.insertSql = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING doc`;
+    // RETURNING 1, not the doc: the row is what was sent (as insertOrGetWith answers it), so the
+    // server does not send it back nor the driver parse it again (a settle's attempt row and
+    // webhook event, each a few hundred bytes to kilobytes of JSON; issue 23, ninth round), and
+    // its keys keep the order they were given, as on lowdb (jsonb's own order would differ).
+    this.insertSql = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING 1`;
   }
 
   async get(id: string): Promise<T | undefined> {
@@ -218,9 +222,10 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     this.writable();
     this.touchRow(row);
     const doc = JSON.stringify(row);
-    const r = await this.run<{ doc: T }>(this.insertSql, [row.id, doc], this.sql.prepared(this.insertSql));
-    if (r.rows.length === 0) throw await this.conflictFor(JSON.parse(doc) as T);
-    return decode<T>(r.rows[0]!.doc);
+    const r = await this.run(this.insertSql, [row.id, doc], this.sql.prepared(this.insertSql));
+    const sent = JSON.parse(doc) as T;
+    if (r.rows.length === 0) throw await this.conflictFor(sent);
+    return decode<T>(sent);
   }
 
   async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
