@@ -45,9 +45,10 @@ export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one worker (cores - 1), which leaves a core idle
     // while a file waits on anvil, HTTP or a child process. Most files wait most of the time
-    // (the suite's CPU is well under half of two cores' wall time at two workers), so four files
-    // run at once on CI's two cores (docs/testing.md, "CI wall time").
-    maxWorkers: 4,
+    // (the suite's CPU is well under half of two cores' wall time at two workers), so three files
+    // run at once on CI's two cores. Four ran out of PostgreSQL's 100 connections (docs/testing.md,
+    // "CI wall time").
+    maxWorkers: 3,
     // The slow multi-process files and the agent evaluation start first (test/helpers/sequencer.ts).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
