@@ -5,6 +5,9 @@
  * (default postgres://postgres@127.0.0.1:5432/test). Without one, the `pg` project is left out
  * with a loud notice, unless REQUIRE_POSTGRES=1 or CI=true: then a missing server fails the
  * run (CI never passes without the PostgreSQL tests). Extra arguments go to vitest.
+ *
+ * `npm run test:ci` is this with `--project browser` added: the page tests in the same vitest run,
+ * so they share its workers instead of starting after its last file (docs/testing.md, "CI wall time").
  */
 import { spawn } from 'node:child_process';
 import pg from 'pg';

@@ -8,13 +8,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *    module graph only while the next file in the queue is of the same project (vitest's pool
  *    stops the runner otherwise), so a `pg, unit, pg, unit…` queue starts a new worker process
  *    and imports the service again at every switch. The project with the most time goes first,
- *    `fast` (short files, threads) last, so the two workers end together on short files.
+ *    `fast` (short files, threads) last, so the workers end together on short files.
  * 2. Within a project, longest first (longest-processing-time scheduling), by the per-file
  *    durations measured on a whole run (`test/helpers/durations.json`, written by
  *    `node scripts/test-durations.mjs`). CI starts without vitest's own cache of durations, and
  *    the slowest files are small ones that wait on processes (the agent evaluation is 40
  *    lines), so vitest's fallback order (largest file first) started them last.
  * 3. A file not in the table yet gets an estimate from its kind (the patterns below).
+ * 4. At most two multi-process files (crash, instance and process tests: three service
+ *    processes and an anvil each) at once. The order above is played out on the run's workers
+ *    with the expected durations, and a worker that would start a third one takes the next
+ *    other file instead (docs/testing.md, "CI wall time"): with three workers, the three
+ *    instance files started together held nine services, ran past their 300 s timeouts on the
+ *    loaded machine and took up to 100 PostgreSQL connections with guard.pg.
  */
 const SLOW: Array<[RegExp, number]> = [
   // Several service processes (src/main.ts) killed and restarted, one or two minutes each.
@@ -61,8 +67,40 @@ export class SlowFirstSequencer extends BaseSequencer {
     // `fast` runs in threads, not the forks of the others, and its files take a second or less: last.
     const weight = (p: string) => (p === 'fast' ? -1 : (total.get(p) ?? 0));
     // A stable sort: projects by their total time, then longest first, then vitest's own order.
-    return rows
-      .sort((a, b) => weight(b.project) - weight(a.project) || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) || b.s - a.s || a.i - b.i)
-      .map((x) => x.f);
+    rows.sort((a, b) => weight(b.project) - weight(a.project) || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) || b.s - a.s || a.i - b.i);
+    const workers = Number(this.ctx.config.maxWorkers) || 1;
+    return capMultiProcess(rows.map((r) => ({ ...r, file: rel(r.f.moduleId, root) })), workers).map((x) => x.f);
   }
+}
+
+/** Files that start several service processes (and their anvil) of their own. */
+export const MULTI_PROCESS = /\.(crash|instances|processes)(\.pg)?\.test\.ts$/;
+export const MAX_MULTI_PROCESS = 2;
+
+/**
+ * Replays `rows` (in priority order) on `workers` workers with their expected seconds and
+ * returns them in the order they start when no more than MAX_MULTI_PROCESS multi-process files
+ * run at once: a free worker takes the first file that keeps to that, of the same project as
+ * the first waiting file if there is one (a project switch costs the worker a fresh import).
+ */
+export function capMultiProcess<T extends { project: string; file: string; s: number }>(rows: T[], workers: number): T[] {
+  const waiting = [...rows];
+  const out: T[] = [];
+  const running: Array<{ end: number; heavy: boolean }> = [];
+  let now = 0;
+  while (waiting.length) {
+    while (running.length < workers && waiting.length) {
+      const heavyNow = running.filter((r) => r.heavy).length;
+      const fits = (r: T) => heavyNow < MAX_MULTI_PROCESS || !MULTI_PROCESS.test(r.file);
+      let i = waiting.findIndex((r) => r.project === waiting[0]!.project && fits(r));
+      if (i < 0) i = waiting.findIndex(fits);
+      if (i < 0) break;
+      const [r] = waiting.splice(i, 1) as [T];
+      out.push(r);
+      running.push({ end: now + Math.max(r.s, 0.5), heavy: MULTI_PROCESS.test(r.file) });
+    }
+    running.sort((a, b) => a.end - b.end);
+    now = running.shift()?.end ?? now;
+  }
+  return out;
 }
