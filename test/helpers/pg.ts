@@ -30,9 +30,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new empty database (name from `tag`, or random); `drop()` removes it even with clients connected. */
+/** A new empty database (`tag` plus a random suffix, or random); `drop()` removes it even with clients connected. */
 export async function createDatabase(tag?: string, opts: { prefix?: string } = {}): Promise<TestDatabase> {
-  const name = `${opts.prefix ?? TEST_DB_PREFIX}${(tag ?? randomBytes(6).toString('hex')).toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+  // A tag names the database for a reader of pg_database, never alone: a fixed name collided
+  // with a leftover of an interrupted run, or with the same file run elsewhere on the server.
+  const unique = randomBytes(6).toString('hex');
+  const tail = (tag ? `${tag.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 40)}_${unique}` : unique);
+  return createNamed(`${opts.prefix ?? TEST_DB_PREFIX}${tail}`.slice(0, 63));
+}
+
+async function createNamed(name: string): Promise<TestDatabase> {
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
 }
@@ -41,7 +48,7 @@ export async function createDatabase(tag?: string, opts: { prefix?: string } = {
 export async function ensureDatabase(tag: string): Promise<TestDatabase> {
   const name = `${TEST_DB_PREFIX}${tag}`.slice(0, 63);
   const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount);
-  if (!exists) return createDatabase(tag);
+  if (!exists) return createNamed(name);
   return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
 }
 
