@@ -59,7 +59,7 @@ describe('ChainService.findAuthorizationTx: bounded log scans', () => {
     expect((await chain.waitForReceipt(txHash)).status).toBe('success');
     // Thousands of blocks later (one second apart).
     await t.testClient.mine({ blocks: 3_000, interval: 1 });
-    latest = await t.publicClient.getBlockNumber();
+    latest = await t.publicClient.getBlockNumber({ cacheTime: 0 });
   });
   afterAll(async () => {
     await chain?.close();

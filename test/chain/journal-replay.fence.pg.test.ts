@@ -128,7 +128,7 @@ describe('relay journal replay at start-up respects the attempt\'s owner (real a
 
   it('taken over while its owner was down: the restarted owner does not re-broadcast its bytes; the survivor\'s one transaction moves the money', { timeout: 120_000 }, async () => {
     const { auth, req, id } = await signedMove('replay-takeover');
-    const from = await a.publicClient.getBlockNumber();
+    const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
     const C = new AttemptLedger(store, soleOwner('instance-c'), 3_000, privateKeyToAccount(keyC).address);
     const B = new AttemptLedger(store, soleOwner('instance-b'), 60_000, b.relayerAddress);
     await rpc('evm_setAutomine', [false]);
@@ -166,7 +166,7 @@ describe('relay journal replay at start-up respects the attempt\'s owner (real a
 
   it('restarted inside its window: the replay is the identical transaction (same relayer nonce and hash), sent once, and nobody else sends the move', { timeout: 120_000 }, async () => {
     const { auth, req, id } = await signedMove('replay-owned');
-    const from = await a.publicClient.getBlockNumber();
+    const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
     const C = new AttemptLedger(store, soleOwner('instance-c'), 60_000, privateKeyToAccount(keyC).address);
     const B = new AttemptLedger(store, soleOwner('instance-b'), 60_000, b.relayerAddress);
     await rpc('evm_setAutomine', [false]);

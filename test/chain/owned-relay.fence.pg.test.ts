@@ -100,7 +100,8 @@ describe('owned relay: a slow owner past its deadline never broadcasts after a t
   /** Every transaction (mined since `from`, or waiting in the pool) whose input carries `nonce`. */
   async function carrying(nonce: Hex, from: bigint): Promise<Array<{ hash: Hex; status: string }>> {
     const found: Array<{ hash: Hex; status: string }> = [];
-    const latest = await a.publicClient.getBlockNumber();
+    // cacheTime 0: viem keeps a block number for its polling interval (4 s), and a block mined since would go unread.
+    const latest = await a.publicClient.getBlockNumber({ cacheTime: 0 });
     for (let n = from; n <= latest; n++) {
       const block = await a.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
       for (const tx of block.transactions) {
@@ -162,7 +163,7 @@ describe('owned relay: a slow owner past its deadline never broadcasts after a t
 
   it('the row handed over (its generation bumped) while the owner is slow: the owner sends nothing, the survivor\'s one transaction settles it once', { timeout: 120_000 }, async () => {
     const { auth, req, id } = await signedMove('fence-takeover');
-    const from = await a.publicClient.getBlockNumber();
+    const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
     const A = ledger('instance-a', SPAN_MS, a.relayerAddress);
     const B = ledger('instance-b', 60_000, b.relayerAddress);
     await holdMining(true);
@@ -194,7 +195,7 @@ describe('owned relay: a slow owner past its deadline never broadcasts after a t
 
   it('the owner slower than its own deadline: it sends nothing after it, and a survivor sends the move once', { timeout: 120_000 }, async () => {
     const { auth, req, id } = await signedMove('fence-deadline');
-    const from = await a.publicClient.getBlockNumber();
+    const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
     const A = ledger('instance-a', SPAN_MS, a.relayerAddress);
     const B = ledger('instance-b', 60_000, b.relayerAddress);
     slow.arm();
@@ -232,7 +233,7 @@ describe('owned relay: a slow owner past its deadline never broadcasts after a t
   for (const skewed of ['the survivor\'s clock ahead', 'the owner\'s clock behind'] as const) {
     it(`${skewed} by more than the guard: no take-over inside the owner's window, one transaction for the nonce`, { timeout: 120_000 }, async () => {
       const { auth, req, id } = await signedMove(`fence-skew-${skewed.includes('ahead') ? 'ahead' : 'behind'}`);
-      const from = await a.publicClient.getBlockNumber();
+      const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
       const ahead = skewed.includes('ahead');
       const A = ledger('instance-a', 30_000, a.relayerAddress, ahead ? undefined : () => Date.now() - SKEW_MS);
       const B = ledger('instance-b', 60_000, b.relayerAddress, ahead ? () => Date.now() + SKEW_MS : undefined);

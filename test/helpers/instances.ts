@@ -89,7 +89,7 @@ export function threeInstances(opts: { prefix: string; blockTimeSeconds: number;
         };
       },
       async minedWith(nonce) {
-        const latest = await c.publicClient.getBlockNumber();
+        const latest = await c.publicClient.getBlockNumber({ cacheTime: 0 });
         const found: Array<{ hash: Hex; status: string }> = [];
         for (let n = 0n; n <= latest; n++) {
           const block = await c.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
