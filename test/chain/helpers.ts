@@ -17,7 +17,9 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type AnvilHandle } from '../../src/chain/anvil.js';
 import { stablecoinAbi, stablecoinBytecode } from '../../src/chain/artifacts/stablecoin.js';
-import type { Eip712Domain } from '../../src/chain/authorization.js';
+import type { Eip712Domain, TransferAuthorization } from '../../src/chain/authorization.js';
+import type { ChainService } from '../../src/chain/chain.js';
+import { relayAttemptId, type OwnedRelayRequest } from '../../src/chain/owned-relay.js';
 
 export async function tempDir(prefix = 'chain-test-'): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
@@ -66,4 +68,27 @@ export async function startTokenChain(opts: { chainId?: number } = {}) {
 export function randomNonce(): Hex {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return `0x${Buffer.from(bytes).toString('hex')}`;
+}
+
+/**
+ * A fresh payer funded with 5 tokens and its signed authorization of a 1-token transfer, as an
+ * owned relay request (`subject`, giving up after `timeoutMs`) and its attempt's id: the fence
+ * tests' move (owned-relay.fence.pg, journal-replay.fence.pg).
+ */
+export async function signedOwnedMove(a: ChainService, subject: string, timeoutMs: number) {
+  const payer = privateKeyToAccount(generatePrivateKey());
+  const funded = await a.faucet(payer.address, 5_000_000n, { nativeAmount: 0n });
+  if (!funded.ok) throw new Error(`faucet: ${funded.message}`);
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  const auth: TransferAuthorization = {
+    from: payer.address,
+    to: privateKeyToAccount(generatePrivateKey()).address as Address,
+    value: 1_000_000n,
+    validAfter: now - 600n,
+    validBefore: now + 3_600n,
+    nonce: randomNonce(),
+  };
+  const signature = await payer.signTypedData(a.transferWithAuthorizationTypedData(auth).typedData);
+  const req: OwnedRelayRequest = { kind: 'transfer', subject, from: auth.from, nonce: auth.nonce, sign: async () => ({ ok: true, auth, signature }), timeoutMs };
+  return { auth, req, id: relayAttemptId('transfer', auth.from, auth.nonce) };
 }

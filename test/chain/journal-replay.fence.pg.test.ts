@@ -1,17 +1,16 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEther, type Address, type Hex } from 'viem';
+import { parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { TransferAuthorization } from '../../src/chain/authorization.js';
 import { createChain } from '../../src/chain/boot.js';
 import type { ChainService, CreateChainOptions } from '../../src/chain/chain.js';
-import { relayAttemptId, relayOwned, type OwnedRelayRequest } from '../../src/chain/owned-relay.js';
+import { relayOwned, type OwnedRelayRequest } from '../../src/chain/owned-relay.js';
 import { storeRelayJournal } from '../../src/chain/relay-journal.js';
 import { AttemptLedger, journalResendGate, soleOwner } from '../../src/settlement/attempts.js';
 import { PgStore } from '../../src/store/index.js';
 import { until } from '../helpers/cluster.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { randomNonce, tempDir } from './helpers.js';
+import { signedOwnedMove, tempDir } from './helpers.js';
 
 /**
  * The relay journal's start-up replay re-broadcasts the signed bytes of every journaled
@@ -95,22 +94,7 @@ describe('relay journal replay at start-up respects the attempt\'s owner (real a
     return found;
   }
 
-  async function signedMove(subject: string) {
-    const payer = privateKeyToAccount(generatePrivateKey());
-    expect((await a.faucet(payer.address, 5_000_000n, { nativeAmount: 0n })).ok).toBe(true);
-    const now = BigInt(Math.floor(Date.now() / 1000));
-    const auth: TransferAuthorization = {
-      from: payer.address,
-      to: privateKeyToAccount(generatePrivateKey()).address as Address,
-      value: 1_000_000n,
-      validAfter: now - 600n,
-      validBefore: now + 3_600n,
-      nonce: randomNonce(),
-    };
-    const signature = await payer.signTypedData(a.transferWithAuthorizationTypedData(auth).typedData);
-    const req: OwnedRelayRequest = { kind: 'transfer', subject, from: auth.from, nonce: auth.nonce, sign: async () => ({ ok: true, auth, signature }), timeoutMs: 1_000 };
-    return { auth, req, id: relayAttemptId('transfer', auth.from, auth.nonce) };
-  }
+  const signedMove = (subject: string) => signedOwnedMove(a, subject, 1_000);
 
   /**
    * Instance C relays the move (mining held), then dies; the node loses its transaction (dropped

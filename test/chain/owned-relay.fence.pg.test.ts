@@ -2,16 +2,15 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { TransferAuthorization } from '../../src/chain/authorization.js';
 import { createChain } from '../../src/chain/boot.js';
 import type { ChainService } from '../../src/chain/chain.js';
-import { relayAttemptId, relayOwned, type OwnedRelayRequest } from '../../src/chain/owned-relay.js';
+import { relayOwned } from '../../src/chain/owned-relay.js';
 import { storeRelayJournal, type RelayJournal } from '../../src/chain/relay-journal.js';
 import { AttemptLedger, soleOwner } from '../../src/settlement/attempts.js';
 import { PgStore } from '../../src/store/index.js';
 import { until } from '../helpers/cluster.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { randomNonce, tempDir } from './helpers.js';
+import { signedOwnedMove, tempDir } from './helpers.js';
 
 /**
  * Two instances may both broadcast one transfer nonce (seen in transfers.instances.pg.test.ts:
@@ -117,29 +116,7 @@ describe('owned relay: a slow owner past its deadline never broadcasts after a t
     return found;
   }
 
-  async function signedMove(subject: string) {
-    const payer = privateKeyToAccount(generatePrivateKey());
-    expect((await a.faucet(payer.address, 5_000_000n, { nativeAmount: 0n })).ok).toBe(true);
-    const now = BigInt(Math.floor(Date.now() / 1000));
-    const auth: TransferAuthorization = {
-      from: payer.address,
-      to: privateKeyToAccount(generatePrivateKey()).address as Address,
-      value: 1_000_000n,
-      validAfter: now - 600n,
-      validBefore: now + 3_600n,
-      nonce: randomNonce(),
-    };
-    const signature = await payer.signTypedData(a.transferWithAuthorizationTypedData(auth).typedData);
-    const req: OwnedRelayRequest = {
-      kind: 'transfer',
-      subject,
-      from: auth.from,
-      nonce: auth.nonce,
-      sign: async () => ({ ok: true, auth, signature }),
-      timeoutMs: 60_000,
-    };
-    return { auth, req, id: relayAttemptId('transfer', auth.from, auth.nonce) };
-  }
+  const signedMove = (subject: string) => signedOwnedMove(a, subject, 60_000);
 
   /** The owner's attempt span: long enough for it to reach its broadcast on a loaded machine, short enough to wait out. */
   const SPAN_MS = 5_000;
