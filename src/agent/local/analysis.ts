@@ -6,8 +6,8 @@ import { CURRENCY_WORDS, ISO_CODES, scaleWord } from './currencies.js';
 import { romanizeHindiWord } from './devanagari.js';
 import { detectLanguage, type Lang } from './language.js';
 import { lemmaOfToken } from './lexicon.js';
-import { COMMA_DECIMAL_CURRENCIES, type NumberStyle } from './numbers.js';
-import { readNumberWords } from './number-words.js';
+import { COMMA_DECIMAL_CURRENCIES, COMMA_CENTS_CURRENCIES, type NumberStyle } from './numbers.js';
+import { foreignNumberWord, readNumberWords } from './number-words.js';
 import { tokenize, type Token } from './tokenize.js';
 
 /** What the caller knows that the message does not: the clock, the user's currency, the billers. */
@@ -74,9 +74,10 @@ export function analyse(raw: string, ctx: ParseContext): Analysis {
   const style: NumberStyle = {
     commaDecimal: COMMA_DECIMAL_CURRENCIES.has(localCurrency) || lang === 'fr' || lang === 'pt',
     indian: localCurrency === 'INR' || lang === 'hi',
+    commaCents: COMMA_CENTS_CURRENCIES.has(localCurrency),
   };
   const tokens = foldNumberWords(tokenize(text, style), lang);
-  const lemmas = tokens.map((t) => lemmaOfToken(t, lang));
+  const lemmas = stakeDrop(tokens, tokens.map((t) => lemmaOfToken(t, lang)));
 
   let billerMatches: AliasMatch[] = [];
   const billerTokens = new Set<number>();
@@ -133,7 +134,9 @@ function foldNumberWords(tokens: Token[], lang: Lang): Token[] {
     const prev = out[out.length - 1];
     const afterDigits =
       prev?.kind === 'number' && !prev.spelled && (prev.digits?.length ?? 0) < 7 && !(read && read.length > 1 && LEADING_SCALES.has(tokens[i]!.norm)) && scaleWord(tokens[i]!.norm, lang) !== undefined;
-    if (read && !afterDigits && (!read.weak || isCurrencyWord(tokens[i + read.length]))) {
+    // A run cut short by another language's hundreds or scale word ("mil doscientos" read as Portuguese) is no amount.
+    const cut = read !== undefined && tokens[i + read.length]?.kind === 'word' && foreignNumberWord(tokens[i + read.length]!.text, lang);
+    if (read && !afterDigits && !cut && (!read.weak || isCurrencyWord(tokens[i + read.length]))) {
       const first = tokens[i]!;
       const last = tokens[i + read.length - 1]!;
       out.push({ kind: 'number', text: `${first.text}${read.length > 1 ? '…' : ''}`, norm: read.value, start: first.start, end: last.end, value: read.value, digits: read.value.split('.')[0]!, spelled: true });
@@ -163,6 +166,18 @@ export function span(a: Analysis, start: number, end: number): string {
 export function hasLemma(a: Analysis, ...lemmas: string[]): boolean {
   return a.lemmas.some((l) => lemmas.includes(l));
 }
+
+/**
+ * "drop 5k on Yes for the BBNaija market": "drop" (Pidgin's "send") puts money on a side when the
+ * message names a market and no person; with a person it stays a transfer ("drop 5k for @amaka").
+ */
+function stakeDrop(tokens: readonly Token[], lemmas: string[]): string[] {
+  const market = lemmas.some((l) => l === 'market');
+  const person = tokens.some((t) => t.kind === 'mention' || t.kind === 'phone' || t.kind === 'email');
+  if (!market || person) return lemmas;
+  return lemmas.map((l, i) => (tokens[i]!.kind === 'word' && STAKE_SLANG.has(tokens[i]!.norm) ? 'put' : l));
+}
+const STAKE_SLANG = new Set(['drop', 'dash']);
 
 /** Index of a lemma sequence ("top", "up") at or after `from`, or -1. */
 export function findPhrase(a: Analysis, words: readonly string[], from = 0): number {

@@ -118,6 +118,9 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = wordTable({
   cfa: 'XOF',
   franc: 'XOF',
   francs: 'XOF',
+  // French slang for the writer's own francs (or euros in France): "10 000 balles".
+  balle: '~balle',
+  balles: '~balle',
   usdc: 'USDC',
   usdt: 'USDT',
   '$': 'USD',
@@ -197,6 +200,7 @@ export function scaleWord(norm: string, lang: string): number | undefined {
 
 const SHILLING_CODES = new Set(['KES', 'UGX', 'TZS']);
 const PESO_CODES = new Set(['MXN', 'PHP', 'COP', 'ARS', 'CLP']);
+const BALLE_CODES = new Set(['XOF', 'XAF', 'EUR']);
 
 /** A peso the message does not say which of: the engine asks. */
 export const AMBIGUOUS_PESO = '?PESO';
@@ -211,6 +215,7 @@ export const AMBIGUOUS_CURRENCY = '?CURRENCY';
 export function resolveCurrencyWord(value: string, localCurrency: string, messageSaysPhp: boolean): string {
   if (value === '~shilling') return SHILLING_CODES.has(localCurrency) ? localCurrency : 'KES';
   if (value === '~peso') return PESO_CODES.has(localCurrency) ? localCurrency : messageSaysPhp ? 'PHP' : AMBIGUOUS_PESO;
+  if (value === '~balle') return BALLE_CODES.has(localCurrency) ? localCurrency : AMBIGUOUS_CURRENCY;
   // "bucks" are dollars only to someone who holds dollars.
   if (value === '~buck') return localCurrency === 'USD' ? 'USD' : AMBIGUOUS_CURRENCY;
   return resolveSymbol(value, localCurrency);

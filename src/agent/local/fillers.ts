@@ -23,10 +23,10 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'hey', 'hi', 'hello', 'yo', 'ok', 'okay', 'bro', 'sis', 'boss', 'mate', 'fam', 'dear', 'sir', 'madam', 'man', 'my guy', 'my friend', 'oh',
     // Ghana and South Africa: "chale", "bru", "boet".
     'chale', 'chaley', 'charley', 'bru', 'my bru', 'boet', 'bra', 'my bra',
-    'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'will you', 'would you mind', 'can you help me', 'could you help me', 'would you be able to', 'are you able to', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
+    'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'i want', 'will you', 'would you mind', 'can you help me', 'could you help me', 'would you be able to', 'are you able to', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
     // Voice-note openers and closers: "ok so umm… send…", "…, that's all".
     'so', 'umm', 'um', 'uh', 'uhm', 'ehm', 'erm', 'thats all', "that's all", 'thats it', "that's it",
-    'god bless', 'bless', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
+    'god bless', 'god bless you', 'bless', 'eeh', 'eh', 'aah', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
   ],
   pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg you fit', 'you go fit', 'i wan', 'i wan make you', 'i want make you', 'help me', 'e dey urgent', 'e urgent', 'na urgent', 'quick quick', 'fast fast', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o'],
   sw: [
@@ -34,6 +34,8 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'ukipata time', 'ukipata nafasi', 'ukipata muda', 'ukiweza', 'bana', 'buda', 'msee', 'nisaidie', 'saidia', 'boss',
     // "I want to / I'd like to" before the verb: "nataka kutuma", "ningependa kulipa".
     'nataka', 'ningependa',
+    // Blessings and interjections that close or open a voice-note: "…, Mungu akubariki", "eeh boss…".
+    'mungu akubariki', 'mungu akubariki sana', 'mungu akubariki boss', 'ubarikiwe', 'barikiwa', 'eeh', 'aah', 'ehe',
     // A polite question's opener: "unaweza kutuma…?", "mnaweza…", "ungeweza…".
     'unaweza', 'mnaweza', 'ungeweza', 'waweza', 'unaweza kunisaidia',
   ],
@@ -62,6 +64,8 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
   ],
   tl: [
     'po', 'naman', 'nga', 'paki', 'salamat', 'salamat po', 'pag may time ka', 'kapag may time ka', 'pag may oras ka', 'kapag may oras ka', 'pag free ka',
+    // "taya ako 200 sa Yes": "I bet", the writer's own stake asked of the agent, like French "je parie".
+    'taya ako', 'pusta ako', 'tataya ako', 'pupusta ako',
     'ngayon', 'ngayon na', 'agad', 'bes', 'beshie', 'te', 'kuya', 'ate', 'mo', 'ka', 'sana', 'pakisuyo', 'please lang', 'lang',
     // A polite question's opener: "pwede mo bang i-send…?", "puwede po bang…?".
     'pwede mo bang', 'pwede mo ba', 'pwede nyo bang', 'pwede nyo ba', 'pwede niyo bang', 'pwede po bang', 'pwede po ba', 'puwede mo bang', 'puwede po bang', 'pwede mo', 'pwede po',

@@ -35,6 +35,36 @@ export const HYPOTHETICAL = [
   'itakuwaje', 'nini kitatokea', 'kya hoga agar', 'kya hoga', 'maan lo', 'paano kung', 'ano mangyayari kung', 'what if kung',
 ];
 
+/**
+ * A scam's bait, pasted or dictated: a claimed support desk, a locked account to unlock or verify, a
+ * prize to collect ("your account is locked, transfer 50,000 to verify", "umeshinda… tuma 1,000
+ * kupokea zawadi yako", "KYC update ke liye 1 rupaya bhejo"). Money asked for on such a say-so is
+ * someone else's order, never the writer's: answered like reported speech. Folded.
+ */
+export const SCAM_BAIT = [
+  'account is locked', 'account has been locked', 'account is blocked', 'account has been blocked', 'account is suspended', 'account has been suspended',
+  'account will be blocked', 'account will be closed', 'this is support', 'this is customer care', 'customer care here', 'to verify your account',
+  'to unlock your account', 'to reactivate your account', 'you have won', "you've won", 'claim your prize', 'kyc', 'bvn',
+  'umeshinda', 'akaunti yako imefungwa', 'kupokea zawadi yako', 'kuthibitisha akaunti',
+  'debloquer votre compte', 'debloquer ton compte', 'reactiver votre compte', 'vous avez gagne', 'tu as gagne', 'ici le service client',
+  'liberar sua conta', 'liberar minha conta', 'desbloquear sua conta', 'desbloquear minha conta', 'voce ganhou',
+  'reactivar su cuenta', 'reactivar tu cuenta', 'desbloquear su cuenta', 'desbloquear tu cuenta', 'ganaste un premio', 'usted gano',
+  'sms aaya', 'message aaya', 'aapne jeeta', 'lottery lagi', 'nanalo ka', 'ma-verify', 'ma-unlock', 'i-verify ang account',
+];
+
+/**
+ * The writer takes the request back in the same message ("…, non laisse tomber", "…, no, espérate,
+ * mejor no", "…, forget it"): nothing is sent. "don't forget it" is no retraction. Folded.
+ */
+export const RETRACTIONS = [
+  'laisse tomber', 'oublie ca', 'mejor no', 'olvidalo', 'olvida eso', 'esquece isso', 'deixa pra la', 'deixa quieto', 'forget it', 'forget about it',
+  'scrap that', 'no need again', 'achana nayo', 'achana na hiyo', 'rehne do', 'chhodo', 'chhod do', 'wag na', 'huwag na', 'wag nalang',
+];
+
+export function isRetracted(foldedText: string): boolean {
+  return hasPhrase(foldedText, RETRACTIONS) && !/(dont|don't|do not|never)\s+forget/.test(foldedText);
+}
+
 /** The message asks what would happen ("what if I send…"), folded text. */
 export function isHypothetical(foldedText: string): boolean {
   return hasPhrase(foldedText, HYPOTHETICAL);

@@ -1,6 +1,6 @@
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
-import { hasPhrase, isCorrection, isHypothetical, isJoking } from './gate-phrases.js';
+import { hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
 
 export { hasPhrase };
 import { POLITE_REQUESTS } from './reading-words.js';
@@ -109,7 +109,7 @@ export function screen(a: Analysis): GateVerdict | undefined {
 
 // ------------------------------------------------------------------------ negation
 
-const NEGATORS = words("dont don't not never no nunca jamais pas nao não mat nahi nai na huwag wag 'wag hindi usi sitaki acha");
+const NEGATORS = words("dont don't not never no nunca jamais pas nao não mat nahi nai na huwag wag 'wag hindi usi sitaki acha siwezi sitaweza");
 /** "don't forget to send": the negation is of the other verb. */
 const NEGATION_EXCEPTIONS = words('forget hesitate worry delay wait olvides oublie esquece sahau bhoolna kalimutan');
 /** A Swahili negative imperative or subjunctive: "usitume", "usilipe", "usinunue", "usimtumie". */
@@ -273,6 +273,9 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   if (odd && ctx.intent !== 'list_activity') return { reason: 'malformed_amount', quoted: quoteOf(a, odd) };
   // "send 3000 to @aisha, no wait, 300 not 3000": the writer changed the amount mid-message; which one is meant is asked, never guessed.
   if (isCorrection(a.lang, a.tokens.map((x, i) => (quoted.has(i) ? '' : fold(x.norm))), a.money)) return { reason: 'correction' };
+  // A scam's bait (a locked account, a prize, a support desk) asks for money on someone else's say-so.
+  if (hasPhrase(text, SCAM_BAIT)) return { reason: 'reported_speech' };
+  if (isRetracted(text)) return { reason: 'negation' };
 
   const verbIdx = a.lemmas.findIndex((l) => MONEY_VERB_LEMMAS.has(l));
   const polite = hasPhrase(text, POLITE);

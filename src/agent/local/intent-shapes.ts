@@ -15,6 +15,8 @@ export const BILL_NOUNS = [
 ];
 export const MARKET_NOUNS = ['market', 'poll', 'prediction', 'markets', 'polls'];
 export const STAKE_VERBS = ['bet', 'stake', 'wager', 'punt'];
+/** Verbs that move money some other way than a stake: with one, a verbless stake shorthand is not read. */
+export const MONEY_LEMMAS = ['send', 'transfer', 'pay', 'give', 'buy', 'remit', 'wire', 'tip', 'lend', 'recharge', 'load', 'top', 'request', 'create'];
 export const LINK_NOUNS = ['link', 'checkout', 'invoice', 'paylink'];
 export const QUESTION_STARTS: ReadonlySet<string> = new Set(['will', 'who', 'what', 'which', 'is', 'are', 'does', 'do', 'can', 'when', 'how', 'whether', 'would', 'should', 'did']);
 export const HAVE_LEMMAS = ['have', 'got', 'left', 'remaining', 'own', 'hold'];

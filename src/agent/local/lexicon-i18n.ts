@@ -29,7 +29,7 @@ link: lien liga enlace
 const LEMMAS: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
   en: {},
   pcm: table(`
-send: sen drop
+send: sen drop run
 give: dash
 recharge: load
 please: abeg biko

@@ -20,8 +20,8 @@ export function numberWordParts(word: string, lang: Lang): string[] {
   const w = fold(word.toLowerCase());
   const parts = w.split(/[-‐]/).filter(Boolean);
   if (lang === 'tl') {
-    // The linker -ng: "dalawang libo", "limang daan", "isang".
-    return parts.map((p) => (p.endsWith('ng') && TL[p.slice(0, -2)] ? p.slice(0, -2) : p));
+    // The linker -ng: "dalawang libo", "limang daan", "isang"; "libo't" is "libo at" ("isang libo't limang daan").
+    return parts.flatMap((p) => (/['’]t$/.test(p) && TL[p.slice(0, -2)] ? [p.slice(0, -2), 'at'] : [p])).map((p) => (p.endsWith('ng') && TL[p.slice(0, -2)] ? p.slice(0, -2) : p));
   }
   return parts;
 }
@@ -94,6 +94,22 @@ function unitsAdd(prev: number, next: number, lang: Lang): boolean {
   if (prev > next && prev % place === 0) return true;
   // "soixante-dix" (70), "quatre-vingt-douze" (92).
   return lang === 'fr' && (prev === 60 || prev === 80) && next >= 10 && next < 20;
+}
+
+/**
+ * A hundreds or scale word of another corridor language that is no number word of `lang`
+ * ("doscientos" read with the Portuguese table, "sau" with the English one): a spelled run that
+ * stops right before it may have been cut short, so it is no amount at all (never "mil" = 1000
+ * of "mil doscientos").
+ */
+export function foreignNumberWord(word: string, lang: Lang): boolean {
+  const w = fold(word.toLowerCase());
+  if (isNumberWord(w, lang) || (lang !== 'en' && isNumberWord(w, 'en'))) return false;
+  if (w in SW_SCALES && w !== 'thao') return true;
+  return Object.values(TABLES).some((t) => {
+    const x = t[w];
+    return x !== undefined && (x.kind === 'hundred' || x.kind === 'scale' || (x.kind === 'unit' && x.value >= 100));
+  });
 }
 
 function isLink(word: string, lang: Lang): boolean {

@@ -13,18 +13,25 @@ export type NumberStyle = {
   commaDecimal: boolean;
   /** "1,00,000": Indian lakh grouping (INR, Hindi-English). */
   indian: boolean;
+  /**
+   * "R350,00": a comma before exactly two digits is a decimal comma, though "1,500" still groups
+   * thousands (ZAR: South Africa writes both). Two digits after a comma can be no thousands group.
+   */
+  commaCents?: boolean;
 };
 
 export const DEFAULT_STYLE: NumberStyle = { commaDecimal: false, indian: false };
 
 /** Currencies whose writers use a decimal comma and dot (or space) thousands. */
 export const COMMA_DECIMAL_CURRENCIES: ReadonlySet<string> = new Set(['EUR', 'BRL', 'XOF', 'XAF']);
+/** Currencies written with a decimal comma for cents and a comma for thousands alike (see `commaCents`). */
+export const COMMA_CENTS_CURRENCIES: ReadonlySet<string> = new Set(['ZAR']);
 
 export function styleFor(currency: string | undefined, lang: string | undefined): NumberStyle {
   if (currency) {
     if (COMMA_DECIMAL_CURRENCIES.has(currency)) return { commaDecimal: true, indian: false };
     if (currency === 'INR') return { commaDecimal: false, indian: true };
-    return { commaDecimal: false, indian: lang === 'hi' };
+    return { commaDecimal: false, indian: lang === 'hi', commaCents: COMMA_CENTS_CURRENCIES.has(currency) };
   }
   return { commaDecimal: lang === 'fr' || lang === 'pt', indian: lang === 'hi' };
 }
@@ -86,6 +93,7 @@ export function readDigits(blob: string, style: NumberStyle = DEFAULT_STYLE): Nu
   if ((m = COMMA_DECIMAL.exec(blob))) {
     // "120,00" / "2,5": a decimal comma where the currency writes one; elsewhere it may be a typo for thousands.
     if (style.commaDecimal && m[2]!.length <= 2) return { ok: true, value: normalizeDecimal(m[1]!, m[2]!) };
+    if (style.commaCents && m[2]!.length === 2) return { ok: true, value: normalizeDecimal(m[1]!, m[2]!) };
     return { ok: false, reason: 'ambiguous_separator' };
   }
   return { ok: false, reason: 'bad_grouping' };

@@ -27,7 +27,7 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
   let w = s;
   while (w < t.length && PREAMBLE.has(norms[w]!)) w++;
   const opener = norms[w] ?? '';
-  const third = THIRD_PERSON.has(opener);
+  let third = THIRD_PERSON.has(opener);
   const genitive = a.lang === 'hi' && boundary && t.slice(s).some((x) => GENITIVES.has(fold(x.norm)));
   if (!(third || OPENERS.has(opener) || genitive) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
   const tail: number[] = [];
@@ -36,6 +36,8 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
     const x = t[i]!;
     if (quoted.has(i)) return [];
     if (x.kind === 'punct' && TAIL_PUNCT.has(x.text)) continue;
+    // A filler of the closed list ("…, Mungu akubariki", "…, thanks") says nothing about the payment.
+    if (a.fillers.has(i)) continue;
     if (x.kind !== 'word') return [];
     const norm = norms[i]!;
     const lemma = a.lemmas[i]!;
@@ -43,6 +45,8 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
     if (CURRENCY_WORDS[norm] !== undefined || ISO_CODES.has(norm.toUpperCase()) || WEEKDAYS[norm] !== undefined || MONTHS[norm] !== undefined || EXTRA_STOPS.has(norm)) return [];
     // Lemmas stop only as money verbs ("de" has the lemma "from" and is mostly "of": "es lo de la renta").
     const stop = PURPOSE_STOPS.has(norm) || VERB_LEMMAS.has(lemma) || TAKE.has(lemma);
+    // A later clause of the explanation may have its own third-person subject ("…, na my mechanic, him never get the app").
+    if (THIRD_PERSON.has(norm) && t[i - 1]?.kind === 'punct') third = true;
     // A third person may not have the app, or have to pay the school: that is about them, not this payment.
     // Nor have an account yet ("she doesnt have an account yet"): said with a negation, checked below.
     if (stop && !(third && (NEGATIONS.has(norm) || VERB_LEMMAS.has(lemma) || ACCOUNTS.has(norm)))) return [];
@@ -62,7 +66,7 @@ const TAIL_PUNCT = words(', . ! … - – — :');
 /** Words before the explanation's subject: "i think she…", "because he…". */
 const PREAMBLE = words('i think guess believe coz cos cuz cause because since as sha sef kasi kwasababu sababu car parce que porque pq kyunki kyonki wala pa');
 /** A third person, the subject of an explanation about someone who is not the writer. */
-const THIRD_PERSON = words('he she they him her dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya siyang sila silang hana hawana hajapata hajui');
+const THIRD_PERSON = words('he she they him her shes hes theyre dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya siyang sila silang hana hawana hajapata hajui');
 /** "Does not have" in one word: Swahili's third person ("hana app bado"), Tagalog "wala" ("wala pa siyang app"). */
 const NEGATIVE_HAVE = words('hana hawana hajapata wala');
 /** An account or app someone does not have yet. */

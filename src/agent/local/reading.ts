@@ -107,8 +107,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         // "buy me 50 rand airtime 0821…": the bill's number is written; "me" only says whom it is for.
         else if (call.name === 'pay_bill' && (norm === 'me' || norm === 'mi') && ['buy', 'recharge', 'load', 'top'].includes(a.lemmas[i - 1] ?? '') && argDigits.size > 0) placed.add(i);
-        // A relation right before the recipient, or Pidgin "reach" as "to" ("send 5k reach @amaka").
-        else if ((RELATIONS.has(norm) || norm === 'reach') && nextIsRecipient(a, i)) placed.add(i);
+        // A relation right before the recipient, or Pidgin "reach"/"go" as "to" ("send 5k reach @amaka", "send N2,500 go 0812…").
+        else if ((RELATIONS.has(norm) || norm === 'reach' || norm === 'go') && nextIsRecipient(a, i, argDigits)) placed.add(i);
         // Spanish "mi"/"mis" before a noun is "my" ("paga mi luz"); alone ("a mí") it is the writer as object and stays unplaced.
         else if ((norm === 'mi' || norm === 'mis') && a.lang === 'es' && t[i + 1]?.kind === 'word') placed.add(i);
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
@@ -281,8 +281,9 @@ export function quotedIndices(a: Analysis): Set<number> {
   return out;
 }
 
-/** The recipient follows, maybe after "my"/"mon"/"meu"/"mi" ("my sister @ngozi"). */
-function nextIsRecipient(a: Analysis, i: number): boolean {
+/** The recipient follows ("my sister @ngozi", "reach 0803…"). */
+function nextIsRecipient(a: Analysis, i: number, argDigits: ReadonlySet<string>): boolean {
   const next = a.tokens[i + 1];
-  return next !== undefined && ['mention', 'phone', 'email', 'address', 'account_id'].includes(next.kind);
+  // A national phone number ("0812 555 6677") is a number token: a recipient when it is the call's.
+  return next !== undefined && (['mention', 'phone', 'email', 'address', 'account_id'].includes(next.kind) || (next.kind === 'number' && sameDigits(next.digits ?? next.text, argDigits)));
 }

@@ -48,6 +48,15 @@ describe('eval scorer', () => {
     expect(checkArgs(sn, observe(200, claim('+2216•••••543'), billers), markets, 'XOF').ok).toBe(false);
   });
 
+  it('reads a claim to an email with no account, masked as the service shows it (first letter and domain)', () => {
+    const want = kase({ action: 'transfer', args: { recipient: 'nomsa.dlamini@gmail.com', amount: '300', currency: 'ZAR' } }, true);
+    const claim = (recipient: string) => ({ ok: true, action: 'transfer', reply: '', transfer: { type: 'claim', status: 'open', recipient, amount: '300', currency: 'ZAR', claim_url: 'x' } });
+    expect(checkArgs(want, observe(200, claim('n•••@gmail.com'), billers), markets, 'ZAR')).toEqual({ ok: true, wrong: [] });
+    expect(checkArgs(want, observe(200, claim('nomsa.dlamini@gmail.com'), billers), markets, 'ZAR').ok).toBe(true);
+    expect(checkArgs(want, observe(200, claim('m•••@gmail.com'), billers), markets, 'ZAR').ok).toBe(false);
+    expect(checkArgs(want, observe(200, claim('n•••@yahoo.com'), billers), markets, 'ZAR').ok).toBe(false);
+  });
+
   it('reads activity, refusals and errors', () => {
     expect(observe(200, { ok: true, action: 'activity', reply: '', activity: { items: [] } }, billers).action).toBe('activity');
     expect(observe(200, { ok: true, action: 'info', reply: '', info: { topic: 'history' } }, billers).action).toBe('activity');

@@ -285,7 +285,15 @@ const fold = (s: unknown) =>
 function sameRecipient(expected: string, got: Record<string, unknown>): boolean {
   const candidates = [got.recipient, got.recipient_label].filter((v) => v !== undefined && v !== null);
   if (expected.startsWith('@')) return candidates.some((c) => fold(c).split(/\s/)[0] === fold(expected));
+  if (expected.includes('@')) return candidates.some((c) => fold(c) === fold(expected) || sameMaskedEmail(String(c), expected));
   return candidates.some((c) => samePhoneOrNumber(c, expected) || sameMaskedPhone(String(c), expected));
+}
+
+/** A claim names its email masked: its first letter and its domain ("n•••@gmail.com"). */
+function sameMaskedEmail(masked: string, expected: string): boolean {
+  const m = /^([^•@\s]*)•+@(\S+)$/.exec(masked.trim());
+  const [user = '', domain = ''] = expected.toLowerCase().split('@');
+  return m !== null && m[2]!.toLowerCase() === domain && user.startsWith(m[1]!.toLowerCase());
 }
 
 /**
