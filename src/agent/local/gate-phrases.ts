@@ -62,7 +62,7 @@ export const RETRACTIONS = [
 ];
 
 export function isRetracted(foldedText: string): boolean {
-  return hasPhrase(foldedText, RETRACTIONS) && !/(dont|don't|do not|never)\s+forget/.test(foldedText);
+  return hasPhrase(foldedText, RETRACTIONS) && !/\b(dont|don't|do not|never)\s+forget\b/.test(foldedText);
 }
 
 /** The message asks what would happen ("what if I send…"), folded text. */

@@ -275,7 +275,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   if (isCorrection(a.lang, a.tokens.map((x, i) => (quoted.has(i) ? '' : fold(x.norm))), a.money)) return { reason: 'correction' };
   // A scam's bait (a locked account, a prize, a support desk) asks for money on someone else's say-so.
   if (hasPhrase(text, SCAM_BAIT)) return { reason: 'reported_speech' };
-  if (isRetracted(text)) return { reason: 'negation' };
+  // Fillers kept: Hindi "rehne do" ends in the filler "do".
+  if (isRetracted(fold(a.text.toLowerCase()))) return { reason: 'negation' };
 
   const verbIdx = a.lemmas.findIndex((l) => MONEY_VERB_LEMMAS.has(l));
   const polite = hasPhrase(text, POLITE);

@@ -97,6 +97,17 @@ export function asksWhatIHave(a: Analysis): boolean {
   return shapesOf(a).whatIHave || findPhrase(a, ['in', 'my', 'wallet']) >= 0 || findPhrase(a, ['in', 'my', 'account']) >= 0;
 }
 
+/**
+ * An amount put on a side, with no verb: "3k on Senegal in the afcon market", "1k on Yes, arsenal
+ * market". The amount comes right before "on" (never "closes in 2 days", "en 2 días"), the side
+ * right after it, a market is named, and no person and no other money verb.
+ */
+export function verblessStake(a: Analysis): boolean {
+  const s = shapesOf(a);
+  if (!(s.marketWord || s.marketId) || s.recipients.length > 0 || hasLemma(a, ...MONEY_LEMMAS, 'new')) return false;
+  return a.money.some((m) => !m.negative && ['on', 'al', 'au'].includes(a.lemmas[m.end] ?? '') && a.tokens[m.end + 1]?.kind === 'word');
+}
+
 /** Possessives before (my, mes, mis, minhas, meri) or after (ko, zangu, yangu) the noun. */
 const OWN_BEFORE = new Set(['my', 'mes', 'mis', 'meus', 'minhas', 'meri', 'mere']);
 const OWN_AFTER = new Set(['ko', 'zangu', 'yangu', 'ng']);

@@ -3,6 +3,7 @@ import type { Engine } from '../../../src/agent/engine.js';
 import type { Agent } from '../../../src/agent/agent.js';
 import { ToolInputs, type ToolCall } from '../../../src/agent/tool-inputs.js';
 import { readOwnWords } from '../../../src/agent/grounding/words.js';
+import { meaningOf } from '../../../src/markets/market-words.js';
 import { loadCases, loadFixtures, type EvalCase, type EvalSetName } from './score.js';
 
 /**
@@ -75,13 +76,16 @@ const NOT_A_NAME = new Set(['market', 'the', 'a', 'la', 'le', 'de', 'do', 'da', 
 
 /**
  * The market as the person named it, as a faithful engine passes it: the words of their message
- * that are words of the market's question ("Arsenal", "mvua Nairobi" -> "nairobi"), the
- * outcome they back left out. The service finds the market by these words.
+ * that are words of the market's question ("Arsenal", "mvua Nairobi", "BBN"), the outcome they
+ * back left out. The service finds the market by these words.
  */
-function namedMarket(message: string, question: string, outcome: string): string {
-  const q = new Set(wordsOf(question));
+export function namedMarket(message: string, question: string, outcome: string): string {
+  // As the service finds a market: a word in another language means the same ("mvua" is "rain"), and a
+  // short form of a question's word names it ("BBN" for "BBNaija").
+  const q = wordsOf(question).map(meaningOf);
+  const inQuestion = (w: string) => q.includes(meaningOf(w)) || (w.length >= 3 && q.some((x) => x.startsWith(w)));
   const backed = new Set(wordsOf(outcome));
-  const named = [...new Set(wordsOf(message).filter((w) => q.has(w) && !backed.has(w) && !NOT_A_NAME.has(w)))];
+  const named = [...new Set(wordsOf(message).filter((w) => inQuestion(w) && !backed.has(w) && !NOT_A_NAME.has(w)))];
   if (!named.length) throw new Error(`oracle: "${message}" names no word of "${question}"`);
   return named.join(' ');
 }

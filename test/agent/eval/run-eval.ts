@@ -135,6 +135,9 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
         results.push(result);
         if ((i + 1) % 50 === 0) log(`  ${set} ${i + 1}/${cases.length}`);
       }
+      // Each set meets only the fixture markets: a market an earlier set's message created ("create a market:
+      // will Gilas…") must not make a later stake ask "which market?".
+      await cancelRunMarkets(svc, new Set(marketIds.values()));
     }
     return summarize(results);
   } finally {
@@ -224,6 +227,16 @@ async function seedMarkets(svc: TestService, fixtures: ReturnType<typeof loadFix
     ids.set(m.key, res.market.id);
   }
   return ids;
+}
+
+/** Cancels every open market the run's messages created (the fixture markets, `keep`, stay). */
+async function cancelRunMarkets(svc: TestService, keep: ReadonlySet<string>): Promise<void> {
+  const markets = svc.deps.markets!;
+  for (const m of await markets.list({}, { limit: 10_000 })) {
+    if (keep.has(m.id) || m.status !== 'open') continue;
+    const res = await markets.cancel(m.creatorAccountId, { market: m.id });
+    if (!res.ok) throw new Error(`cancelling run market ${m.id}: ${res.message}`);
+  }
 }
 
 async function topUp(svc: TestService, s: Seeded): Promise<void> {
