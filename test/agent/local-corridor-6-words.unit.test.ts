@@ -41,6 +41,16 @@ describe('South African rand: a comma before two digits is cents', () => {
     expect(atOnce(parse('ZAR', 'pay @sipho R480,00 for the groceries'))?.input).toMatchObject({ amount: '480' });
   });
 
+  it('"R 250", "N 5000": the writer\'s own currency letter one space before the amount (was held with "R" unplaced)', () => {
+    expect(atOnce(parse('ZAR', 'please send R 120 to @sipho'))?.input).toMatchObject({ amount: '120' });
+    expect(atOnce(parse('NGN', 'send N 5000 to @ngozi'))?.input).toMatchObject({ amount: '5000' });
+  });
+
+  it('near misses: another account\'s letter, or a letter beside a named currency, still holds', () => {
+    expect(atOnce(parse('NGN', 'send R 120 to @ngozi'))).toBeUndefined();
+    expect(atOnce(parse('ZAR', 'send R 120 USD to @sipho'))).toBeUndefined();
+  });
+
   it('near misses: "R1,500" is still fifteen hundred; naira "350,00" is still refused; "R1.500" still asked', () => {
     expect(atOnce(parse('ZAR', 'send R1,500 to @sipho'))?.input).toMatchObject({ amount: '1500' });
     expect(parse('NGN', 'send 350,00 to @ngozi')).toMatchObject({ kind: 'refuse', reason: 'invalid_amount' });

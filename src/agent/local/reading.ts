@@ -109,6 +109,9 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         else if (call.name === 'pay_bill' && (norm === 'me' || norm === 'mi') && ['buy', 'recharge', 'load', 'top'].includes(a.lemmas[i - 1] ?? '') && argDigits.size > 0) placed.add(i);
         // A relation right before the recipient, or Pidgin "reach"/"go" as "to" ("send 5k reach @amaka", "send N2,500 go 0812…").
         else if ((RELATIONS.has(norm) || norm === 'reach' || norm === 'go') && nextIsRecipient(a, i, argDigits)) placed.add(i);
+        // "R 250", "N 5000": the writer's own currency letter one space before the amount (the tokenizer reads
+        // a lone capital as money only glued to digits, "R 2 D 2" being no money); the call keeps the writer's currency.
+        else if (mention && i === mention.first - 1 && input.currency === undefined && OWN_LETTER[x.text] === a.localCurrency && t[i + 1]?.start === x.end + 1) placed.add(i);
         // Spanish "mi"/"mis" before a noun is "my" ("paga mi luz"); alone ("a mí") it is the writer as object and stays unplaced.
         else if ((norm === 'mi' || norm === 'mis') && a.lang === 'es' && t[i + 1]?.kind === 'word') placed.add(i);
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
@@ -218,6 +221,8 @@ const ACCOUNT_WORDS = new Set([
   // "contador 0123…", "compteur n° …", "medidor …", "mita namba …", "numero …": the same roles in the corridor languages.
   'contador', 'compteur', 'medidor', 'mita', 'namba', 'nambari', 'numero', 'num',
 ]);
+/** Capital letters that write a currency before its amount: "R" rand, "N" naira. */
+const OWN_LETTER: Readonly<Record<string, string>> = { R: 'ZAR', N: 'NGN' };
 const ACCOUNT_PUNCT = new Set([':', '.', '#', '-', '–']);
 /** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …": a copula between the word and its number. */
 const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my']);
