@@ -93,6 +93,17 @@ describe('connecting words and currency slang of the corridors', () => {
   });
 });
 
+describe('Tagalog "pang-" (for): the purpose is its own word', () => {
+  it('"pang-gatas", "pang-load niya" after the recipient act at once (were held)', () => {
+    expect(atOnce(parse('PHP', 'padala 300 kay @joy pang-gatas'))?.input).toMatchObject({ recipient: '@joy', amount: '300' });
+    expect(atOnce(parse('PHP', 'send mo 150 kay @joy pang-load niya'))?.input).toMatchObject({ amount: '150' });
+  });
+
+  it('near miss: "pang" before a number is no purpose', () => {
+    expect(atOnce(parse('PHP', 'padala 200 kay @joy pang 500'))).toBeUndefined();
+  });
+});
+
 describe('an explanation after the request', () => {
   it('"she\'s / he\'s …", a later clause with its own third-person subject, a blessing at the end', () => {
     expect(atOnce(parse('NGN', "send 2k to @ngozi, he's waiting outside"))?.input).toMatchObject({ amount: '2000' });
@@ -126,6 +137,8 @@ describe('money asked for on a scam\'s say-so, a retraction, "siwezi"', () => {
       ['MXN', 'mándale 50 a @lupe, mejor no'],
       ['INR', '@neha ko 200 bhejo, rehne do'],
       ['XOF', 'envoie 700 à @awa, non laisse tomber'],
+      ['NGN', 'send 900 to @ngozi... i changed my mind'],
+      ['XOF', "envoie 800 à @awa, en fait j'ai changé d'avis"],
     ] as const) {
       expect(parse(cur, text), text).toMatchObject({ kind: 'none', reason: 'negation' });
     }

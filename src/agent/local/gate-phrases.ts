@@ -58,7 +58,8 @@ export const SCAM_BAIT = [
  */
 export const RETRACTIONS = [
   'laisse tomber', 'oublie ca', 'mejor no', 'olvidalo', 'olvida eso', 'esquece isso', 'deixa pra la', 'deixa quieto', 'forget it', 'forget about it',
-  'scrap that', 'no need again', 'achana nayo', 'achana na hiyo', 'rehne do', 'chhodo', 'chhod do', 'wag na', 'huwag na', 'wag nalang',
+  'scrap that', 'no need again', 'changed my mind', "actually no, don't", 'nimebadilisha mawazo', 'nimebadili mawazo', "j'ai change d'avis",
+  'mudei de ideia', 'cambie de opinion', 'cambie de idea', 'mann badal gaya', 'nagbago isip ko', 'nagbago na isip ko', 'achana nayo', 'achana na hiyo', 'rehne do', 'chhodo', 'chhod do', 'wag na', 'huwag na', 'wag nalang',
 ];
 
 export function isRetracted(foldedText: string): boolean {
