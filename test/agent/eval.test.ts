@@ -15,7 +15,7 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
     const corridor = report.results.filter((r) => r.set.startsWith('corridor'));
     // The table and the development set's misses, for whoever reads the test output.
@@ -47,8 +47,11 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // (120, written before reading the parser: 89/120 understood with 10 unsafe before that round, 116+ after).
     // Issue h9: corridor-5 too (120, written before reading the parser: 104/120 understood at first, 0 unsafe
     // once the scorer read masked claim phones with a three-digit calling code).
-    expect(corridor.length).toBeGreaterThanOrEqual(640);
+    // Issue h10: corridor-6 too (120, written and committed before reading the parser: 99/120 understood at
+    // first, 0 unsafe, 1 wrong amount held ("mil doscientos" read as 1000), 3 false refusals; 118 after).
+    expect(corridor.length).toBeGreaterThanOrEqual(760);
     expect(corridor.filter((r) => r.set === 'corridor-5').length).toBe(120);
+    expect(corridor.filter((r) => r.set === 'corridor-6').length).toBe(120);
     expect(corridor.filter((r) => classify(r).unsafe || r.forbiddenMove).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(corridor.filter((r) => classify(r).wrongAmount).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(countServed(corridor).understood / corridor.length).toBeGreaterThanOrEqual(0.9);
