@@ -150,3 +150,15 @@ describe('money asked for on a scam\'s say-so, a retraction, "siwezi"', () => {
     expect(parse('NGN', "send 300 to @ngozi, don't forget it's for rent")).not.toMatchObject({ reason: 'negation' });
   });
 });
+
+describe('"my friend" right before the verb is the subject, not an address', () => {
+  it('"my friend put 2k on No…", "my guy send 3k to @tunde" (Pidgin does not mark the past) hold (acted before)', () => {
+    expect(atOnce(parse('NGN', 'my friend put 2k on No in the arsenal market'))).toBeUndefined();
+    expect(atOnce(parse('NGN', 'my guy send 3k to @tunde'))).toBeUndefined();
+  });
+
+  it('near misses: the address after a comma or at the end still acts', () => {
+    expect(atOnce(parse('NGN', 'my guy, send 3k to @tunde'))?.input).toMatchObject({ amount: '3000' });
+    expect(atOnce(parse('NGN', 'send 3k to @tunde my friend'))?.input).toMatchObject({ amount: '3000' });
+  });
+});

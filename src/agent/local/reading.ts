@@ -182,6 +182,14 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   const asked = lastArgument;
   if (mark !== undefined && asked >= 0 && mark > asked && t[mark]!.text === '?' && !quoted.has(mark) && politeRequest(a)) placed.add(mark);
 
+  // "my friend put 5k on Senegal…", "my guy send 5k to @amaka" (Pidgin does not mark the past): "my X" right
+  // before the verb, no comma, is the sentence's subject, a report of what someone did, not an address.
+  for (let i = 0; i + 2 < t.length; i++) {
+    if (fold(t[i]!.norm) === 'my' && ADDRESSEES.has(fold(t[i + 1]!.norm)) && t[i + 2]!.kind === 'word' && (VERB_LEMMAS.has(a.lemmas[i + 2]!) || verbs.has(a.lemmas[i + 2]!))) {
+      placed.delete(i);
+      placed.delete(i + 1);
+    }
+  }
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };
   const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
@@ -223,6 +231,8 @@ const ACCOUNT_WORDS = new Set([
   // "contador 0123…", "compteur n° …", "medidor …", "mita namba …", "numero …": the same roles in the corridor languages.
   'contador', 'compteur', 'medidor', 'mita', 'namba', 'nambari', 'numero', 'num',
 ]);
+/** Who "my X" may address as a filler ("thanks my friend"), and who, right before a verb, is the subject instead. */
+const ADDRESSEES = new Set(['friend', 'guy', 'person', 'g', 'padi', 'paddy', 'bestie', 'boy', 'girl']);
 /** Capital letters that write a currency before its amount: "R" rand, "N" naira. */
 const OWN_LETTER: Readonly<Record<string, string>> = { R: 'ZAR', N: 'NGN' };
 const ACCOUNT_PUNCT = new Set([':', '.', '#', '-', '–']);
