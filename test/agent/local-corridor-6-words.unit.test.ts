@@ -162,3 +162,28 @@ describe('"my friend" right before the verb is the subject, not an address', () 
     expect(atOnce(parse('NGN', 'send 3k to @tunde my friend'))?.input).toMatchObject({ amount: '3000' });
   });
 });
+
+describe('a fee question without an amount, in any language, gets the fee rule', () => {
+  it('Hinglish "charge lagta hai kya", Swahili "kuna makato…?", Spanish "¿hay comisión…?", Taglish "may bayad ba" (were not understood)', () => {
+    for (const [cur, text] of [
+      ['INR', 'international bhejne pe charge lagta hai kya'],
+      ['KES', 'kuna makato ukituma pesa Uganda?'],
+      ['MXN', '¿hay comisión por mandar a Guatemala?'],
+      ['PHP', 'may bayad ba pag nag-padala sa Dubai?'],
+    ] as const) {
+      expect(parse(cur, text), text).toMatchObject({ kind: 'none', reply: expect.stringContaining('0.5%') });
+    }
+  });
+
+  it('near misses: with an amount and a person it is a quote; a question about bills is not answered with the transfer fee', () => {
+    expect(parse('INR', '@neha ko 700 bhejo, charge kitna hai?')).toMatchObject({ kind: 'tool', call: { name: 'quote_transfer' } });
+    expect(parse('NGN', 'what fee do you take for bills?')).not.toMatchObject({ reply: expect.stringContaining('0.5%') });
+  });
+});
+
+describe('Hinglish past with "diye the", "bheja tha"', () => {
+  it('is a past report, not a schedule ("kal" is yesterday and tomorrow)', () => {
+    expect(parse('INR', 'kal @neha ko 300 bhej diye the')).toMatchObject({ kind: 'none', reason: 'past_tense' });
+    expect(parse('INR', 'parso @neha ko 300 bheja tha')).toMatchObject({ kind: 'none', reason: 'past_tense' });
+  });
+});

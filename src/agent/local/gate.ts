@@ -183,7 +183,7 @@ nilituma nimetuma nimeshatuma alituma ametuma nililipa nimelipa nimeshalipa nili
 bheja bheje bheji bhara bhare diya kiya chuka chuki pehle
 nagpadala pinadala nagbayad binayaran bumili binili kahapon
 `);
-const PAST_PHRASES = ['last week', 'last month', 'last night', 'i don', 'we don', 'don pay', 'don send', 'did i', 'have sent', 'has sent', 'had sent', 'have paid', "j'ai", 'ja paguei', 'já paguei', 'ya pague', 'ya pagué', 'bhej diya', 'kar diya', 'bhar diya'];
+const PAST_PHRASES = ['last week', 'last month', 'last night', 'i don', 'we don', 'don pay', 'don send', 'did i', 'have sent', 'has sent', 'had sent', 'have paid', "j'ai", 'ja paguei', 'já paguei', 'ya pague', 'ya pagué', 'bhej diya', 'kar diya', 'bhar diya', 'bhej diye', 'de diye', 'diye the', 'diya tha', 'bheja tha', 'bheje the', 'kiya tha'];
 
 const REPORTED = words('said says told tells asked dit disse falou pediu dijo dice pidio pidió alisema anasema aliniambia ameniambia bola boli bole kaha kehta kehti sabi sinabi');
 const REPORTED_PHRASES = ['talk say', 'tell me say', 'say make', 'na so'];

@@ -7,6 +7,7 @@ import { detectRefusal, REFUSAL_REPLY } from './refusal.js';
 import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
 import { check, isTakeBack, quoteOf, screen, type GateVerdict } from './gate.js';
 import { AMBIGUOUS_CURRENCY, AMBIGUOUS_PESO } from './currencies.js';
+import { fold } from './lexicon-i18n.js';
 import { CURRENCY_QUESTION, FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
 import { readCompleteness } from './reading.js';
 import { QUOTED_INSTRUCTION } from './replies-held.js';
@@ -221,9 +222,17 @@ function smallTalk(a: Analysis): string | undefined {
   const howMuch = words.join(' ').includes('how much');
   // With an amount it is a quote (quote_transfer); without one, the fee rule.
   if (howMuch && !a.money.length && words.some((w) => FEE_WORDS.has(w))) return FEES_ANSWER[a.lang];
+  // "UPI se bhejne pe charge lagta hai kya?", "may bayad ba pag nag-send…?": a fee question in any language,
+  // with no amount and no person, is answered with the fee rule too.
+  const asks = a.text.trim().endsWith('?') || words.includes('kya') || words.includes('ba');
+  // The rule is the transfer fee's: a question about bills, markets or links is not answered with it.
+  const person = a.tokens.some((t) => t.kind === 'mention' || t.kind === 'phone' || t.kind === 'email') || a.lemmas.some((l) => OTHER_PRODUCTS.has(l));
+  if (asks && !a.money.length && !person && (words.some((w) => FEE_WORDS_I18N.has(fold(w))) || /\bmay bayad\b/.test(fold(a.text.toLowerCase())))) return FEES_ANSWER[a.lang];
   return undefined;
 }
 
 const THANKS = new Set(['thanks', 'thank', 'you', 'thx', 'ty', 'asante', 'sana', 'cheers', 'nice', 'great', 'cool', 'much', 'so', 'medaase', 'ngiyabonga', 'dankie', 'o', 'na']);
 const BARE_ANSWERS = new Set(['ok', 'okay', 'alright', 'yes', 'no', 'yeah', 'yep', 'nope', 'sure', 'confirm', 'confirmed', 'y', 'n']);
 const FEE_WORDS = new Set(['cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'rate', 'rates', 'worth']);
+const OTHER_PRODUCTS = new Set(['bill', 'bills', 'airtime', 'data', 'electricity', 'token', 'market', 'markets', 'link', 'bet', 'stake']);
+const FEE_WORDS_I18N = new Set(['fee', 'fees', 'charge', 'charges', 'frais', 'taxa', 'taxas', 'tarifa', 'tarifas', 'comision', 'comisiones', 'comissao', 'ada', 'makato', 'gharama']);
