@@ -72,6 +72,8 @@ export async function isKnownTransaction(client: NodeClient, hash: Hex): Promise
 /** The latest block, shared by calls within one polling interval (one block on anvil at most). */
 export class LatestBlockCache {
   private cache: { at: number; block: Promise<LatestBlock> } | undefined;
+  /** The last block read, and when (Date.now()): what `recent` answers without a round trip. */
+  private last: { at: number; block: LatestBlock } | undefined;
 
   constructor(
     private readonly client: NodeClient,
@@ -81,12 +83,28 @@ export class LatestBlockCache {
   get(): Promise<LatestBlock> {
     const now = Date.now();
     if (this.cache && now - this.cache.at < this.pollMs) return this.cache.block;
-    const block = this.client.getBlock({ blockTag: 'latest' }).then((b) => ({ number: b.number, timestamp: b.timestamp }));
+    const block = this.client.getBlock({ blockTag: 'latest' }).then((b) => {
+      const read = { number: b.number, timestamp: b.timestamp };
+      if (!this.last || this.last.at <= now) this.last = { at: now, block: read };
+      return read;
+    });
     this.cache = { at: now, block };
     block.catch(() => {
       if (this.cache?.block === block) this.cache = undefined;
     });
     return block;
+  }
+
+  /**
+   * A block read at most `maxAgeMs` ago, with its age in whole seconds (rounded up), or a fresh
+   * read. Chain time never runs backwards, so an older block is still a lower bound of every
+   * block to come; the caller adds the age for an estimate of chain time now.
+   */
+  recent(maxAgeMs: number): Promise<{ block: LatestBlock; ageSeconds: bigint }> {
+    const now = Date.now();
+    const last = this.last;
+    if (last && now - last.at < maxAgeMs) return Promise.resolve({ block: last.block, ageSeconds: BigInt(Math.ceil(Math.max(0, now - last.at) / 1000)) });
+    return this.get().then((block) => ({ block, ageSeconds: 0n }));
   }
 }
 
