@@ -94,11 +94,4 @@ export interface ChainPort {
    * txHash. The domain calls it only through `relayOnce` (relay.ts).
    */
   submitTransfers(items: readonly SignedAuthorization[], opts?: SubmitOptions): Promise<SubmitResult>;
-  /**
-   * Simulates (estimates) the all-or-none call of several `items` now, sending nothing, for a
-   * caller that submits the very same items shortly, after its own bookkeeping: that submit then
-   * sends on this simulation if it passed at most a verification's freshness ago (as a verified
-   * single authorization does), else simulates again. Optional (fakes need not have it).
-   */
-  simulateTransfers?(items: readonly SignedAuthorization[]): void;
 }

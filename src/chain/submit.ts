@@ -32,9 +32,6 @@ import { encodeTransfer, type TransferVerifier } from './verify-authorization.js
 
 const MAX_SEND_ATTEMPTS = 3;
 const SENT_CACHE_LIMIT = 10_000;
-/** A batch's early simulation (simulateEarly) is sent on if it was asked at most this long ago (the verifier's freshness). */
-const EARLY_SIMULATION_FRESH_MS = 2_000;
-const EARLY_SIMULATION_LIMIT = 1_000;
 
 export interface SubmitContext {
   log: Logger;
@@ -76,8 +73,6 @@ export class TransferSubmitter {
   /** Transactions sent through the batch relay: their success alone does not say a member moved. */
   private readonly batchTxs = new Set<string>();
   private readonly groups: SendGroups<Ready>;
-  /** Early simulations of batches by calldata (simulateEarly): the gas (undefined: it failed), and when it was asked. */
-  private readonly early = new Map<Hex, { gas: Promise<bigint | undefined>; at: number }>();
 
   constructor(private readonly ctx: SubmitContext) {
     this.groups = new SendGroups((group) => this.sendGroup(group));
@@ -94,33 +89,6 @@ export class TransferSubmitter {
     const promise = this.submitOnce(key, items, opts).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
-  }
-
-  /**
-   * Estimates the batch of `items` now (nothing is sent): the caller's submit of the same items
-   * sends on it while fresh (`takeEarly`), so the simulation overlaps the caller's balance read
-   * and bookkeeping instead of following them (issue 23, tenth round). A failed or stale one
-   * is never used: the submit simulates again, and answers as it always did.
-   */
-  simulateEarly(items: readonly SignedAuthorization[]): void {
-    if (items.length < 2) return; // one authorization: the verifier's own simulation (prepareSingle)
-    const data = encodeBatch(items);
-    if (this.early.has(data)) return;
-    if (this.early.size >= EARLY_SIMULATION_LIMIT) this.early.delete(this.early.keys().next().value!);
-    const { ctx } = this;
-    // Its age counts from the request (the state it read is no older than that).
-    const at = Date.now();
-    const gas = estimateCallGas(ctx.publicClient, ctx.relayer, ctx.tokenAddress, data).catch(() => undefined);
-    this.early.set(data, { gas, at });
-  }
-
-  /** The early simulation of `data` when it passed at most EARLY_SIMULATION_FRESH_MS ago; used once. */
-  private async takeEarly(data: Hex): Promise<bigint | undefined> {
-    const entry = this.early.get(data);
-    if (!entry) return undefined;
-    this.early.delete(data);
-    const gas = await entry.gas;
-    return gas !== undefined && Date.now() - entry.at <= EARLY_SIMULATION_FRESH_MS ? gas : undefined;
   }
 
   private async submitOnce(key: string, items: readonly SignedAuthorization[], opts: SubmitOptions): Promise<SubmitResult> {
@@ -147,9 +115,7 @@ export class TransferSubmitter {
     if (opts.fence && !(await opts.fence.check())) return fenced();
     const { data } = prepared;
     let gas: bigint;
-    const early = items.length > 1 ? await this.takeEarly(data) : undefined;
     if (prepared.gas !== undefined) gas = prepared.gas;
-    else if (early !== undefined) gas = early;
     else {
       try {
         gas = await estimateCallGas(ctx.publicClient, ctx.relayer, ctx.tokenAddress, data);
