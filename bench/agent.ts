@@ -405,6 +405,15 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       `agent: full transfer turns/s at ${concurrency} in flight = ${result.turnVsBareMoveRatio} x bare custodial moves/s (a turn makes one on-chain move: principal and fee together); ` +
         `sequential turn p50 = ${result.turnVsPingLatencyRatio} x the ping p50.`,
     );
+    // The arithmetic bound (printed only; the ratio above keeps its definition): a turn is at least
+    // one HTTP round trip plus one bare move, so its rate cannot exceed 1/(1/bare + 1/ping).
+    const bound = (bare: Row, ping: Row) => 1 / (1 / bare.perSecond + 1 / ping.perSecond);
+    const seqBound = bound(bareSeq.row, pingSeq.row);
+    const concBound = bound(bareConc.row, pingConc.row);
+    print(
+      `agent: bound 1/(1/bare + 1/ping), same run: one at a time ${round(seqBound)}/s (${round(seqBound / bareSeq.row.perSecond, 2)} x bare), turn ${round(seq.row.perSecond / seqBound, 2)} of it; ` +
+        `at ${concurrency} in flight ${round(concBound)}/s (${round(concBound / bareConc.row.perSecond, 2)} x bare), turn ${round(conc.row.perSecond / concBound, 2)} of it.`,
+    );
     for (const [name, list] of timelines) print(`agent: timeline, ${name}:\n${summarise(list)}\n`);
     print(`agent: relayer transactions at ${concurrency} in flight: ${bareTxs} for ${turns} bare moves, ${turnTxs} for ${turns} turns.`);
     return result;

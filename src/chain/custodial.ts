@@ -13,6 +13,14 @@ import type { CustodialKeyring } from './wallet-secrets.js';
 
 const CUSTODIAL_VALID_AFTER_MARGIN = 60n;
 const CUSTODIAL_VALIDITY_SECONDS = 3600n;
+/**
+ * How old a block read may be to date an authorization we sign (custodialValidity). Without it
+ * every signature waited for a `eth_getBlockByNumber` (the latest-block cache lasts one poll,
+ * 20 ms on anvil): in an agent turn that round trip, racing the balance read, was most of the
+ * "signature" (issue 23, tenth round). An older block is still safe for `validAfter` (chain time
+ * never runs backwards); `validBefore` counts from it plus its age.
+ */
+export const CUSTODIAL_CLOCK_MAX_AGE_MS = 5_000;
 
 export interface CustodialContext {
   custodial: CustodialKeyring;
@@ -40,13 +48,13 @@ export async function signCustodialAuthorization(
   params: CustodialTransferParams,
 ): Promise<Ok<{ auth: TransferAuthorization; signature: Hex }> | Fail<typeof VerifyReason.chainUnavailable>> {
   const account = ctx.custodial.account(params.fromIndex);
-  const latest = await ctx.latest.get().catch(() => undefined);
+  const latest = await ctx.latest.recent(CUSTODIAL_CLOCK_MAX_AGE_MS).catch(() => undefined);
   if (!latest) return fail(VerifyReason.chainUnavailable, 'the chain could not be reached');
   const auth: TransferAuthorization = {
     from: account.address,
     to: params.to,
     value: params.value,
-    ...custodialValidity(latest.timestamp, wallSeconds()),
+    ...custodialValidity(latest.block.timestamp, wallSeconds(), latest.ageSeconds),
     nonce: params.nonce.toLowerCase() as Hex,
   };
   const signature = await signDigest(account, ctx.eip712Domain, auth);
@@ -62,8 +70,10 @@ export async function signCustodialAuthorization(
  * `validBefore` counts from the later of the two clocks, so a chain running ahead of us
  * (anvil's time moved forward) still gets the full hour.
  */
-export function custodialValidity(latestBlockTimestamp: bigint, wallSeconds: bigint): { validAfter: bigint; validBefore: bigint } {
+export function custodialValidity(latestBlockTimestamp: bigint, wallSeconds: bigint, blockAgeSeconds = 0n): { validAfter: bigint; validBefore: bigint } {
   const validAfter = latestBlockTimestamp > CUSTODIAL_VALID_AFTER_MARGIN ? latestBlockTimestamp - CUSTODIAL_VALID_AFTER_MARGIN : 0n;
-  const now = latestBlockTimestamp > wallSeconds ? latestBlockTimestamp : wallSeconds;
+  // A block read `blockAgeSeconds` ago: chain time has moved on by about as much since.
+  const chainNow = latestBlockTimestamp + blockAgeSeconds;
+  const now = chainNow > wallSeconds ? chainNow : wallSeconds;
   return { validAfter, validBefore: now + CUSTODIAL_VALIDITY_SECONDS };
 }

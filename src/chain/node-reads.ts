@@ -3,7 +3,7 @@
  * authorization state, whether a transaction is known, the latest block (briefly shared), chain
  * time, and the receipt watcher's view of the node.
  */
-import { BaseError, TransactionNotFoundError, TransactionReceiptNotFoundError, toHex, type Account, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
+import { BaseError, isAddress, TransactionNotFoundError, TransactionReceiptNotFoundError, toHex, type Account, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from 'viem';
 import { getEstimateGasError } from 'viem/utils';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import type { ReceiptSource } from './receipts.js';
@@ -23,8 +23,22 @@ export function wallSeconds(): bigint {
   return BigInt(Math.floor(Date.now() / 1000));
 }
 
-export function balanceOf(client: NodeClient, tokenAddress: Address, address: Address): Promise<bigint> {
-  return client.readContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] });
+const BALANCE_OF_SELECTOR = '0x70a08231'; // balanceOf(address)
+const WORD = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * The token balance by one `eth_call` of `balanceOf(address)` written directly, as viem's
+ * `readContract` would send it, without its per-call encoding, decoding and formatting (every
+ * agent transfer reads its wallet's balance; issue 23, tenth round). Anything unusual (a chain
+ * with its own formatters, an answer that is not one word) goes to `readContract`, which
+ * answers or throws as before.
+ */
+export async function balanceOf(client: NodeClient, tokenAddress: Address, address: Address): Promise<bigint> {
+  const viaViem = () => client.readContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] });
+  if (client.chain?.formatters?.transactionRequest || !isAddress(address)) return viaViem(); // viem's own check (checksum of a mixed-case address), cached by viem
+  const data = `${BALANCE_OF_SELECTOR}${'0'.repeat(24)}${address.slice(2).toLowerCase()}` as Hex;
+  const out: unknown = await client.request({ method: 'eth_call', params: [{ to: tokenAddress, data }, 'latest'] });
+  return typeof out === 'string' && WORD.test(out) ? BigInt(out) : viaViem();
 }
 
 /** EIP-3009: true once the (authorizer, nonce) pair was used or canceled. */
@@ -72,6 +86,8 @@ export async function isKnownTransaction(client: NodeClient, hash: Hex): Promise
 /** The latest block, shared by calls within one polling interval (one block on anvil at most). */
 export class LatestBlockCache {
   private cache: { at: number; block: Promise<LatestBlock> } | undefined;
+  /** The last block read, and when (Date.now()): what `recent` answers without a round trip. */
+  private last: { at: number; block: LatestBlock } | undefined;
 
   constructor(
     private readonly client: NodeClient,
@@ -81,12 +97,28 @@ export class LatestBlockCache {
   get(): Promise<LatestBlock> {
     const now = Date.now();
     if (this.cache && now - this.cache.at < this.pollMs) return this.cache.block;
-    const block = this.client.getBlock({ blockTag: 'latest' }).then((b) => ({ number: b.number, timestamp: b.timestamp }));
+    const block = this.client.getBlock({ blockTag: 'latest' }).then((b) => {
+      const read = { number: b.number, timestamp: b.timestamp };
+      if (!this.last || this.last.at <= now) this.last = { at: now, block: read };
+      return read;
+    });
     this.cache = { at: now, block };
     block.catch(() => {
       if (this.cache?.block === block) this.cache = undefined;
     });
     return block;
+  }
+
+  /**
+   * A block read at most `maxAgeMs` ago, with its age in whole seconds (rounded up), or a fresh
+   * read. Chain time never runs backwards, so an older block is still a lower bound of every
+   * block to come; the caller adds the age for an estimate of chain time now.
+   */
+  recent(maxAgeMs: number): Promise<{ block: LatestBlock; ageSeconds: bigint }> {
+    const now = Date.now();
+    const last = this.last;
+    if (last && now - last.at < maxAgeMs) return Promise.resolve({ block: last.block, ageSeconds: BigInt(Math.ceil(Math.max(0, now - last.at) / 1000)) });
+    return this.get().then((block) => ({ block, ageSeconds: 0n }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { screenMessage } from '../local/index.js';
-import { analyse } from '../local/analysis.js';
+import { analyse, normalizeText } from '../local/analysis.js';
 import { check } from '../local/gate.js';
 import { gateReply } from '../local/replies-i18n.js';
 import type { BillerCatalogue } from '../../bills/catalogue.js';
@@ -64,8 +64,9 @@ export function groundCall(input: GroundingInput): GroundingDecision {
 
   // Then the request itself, by the local engine's own gate on the whole message: embedded
   // instructions, another person's account, a negation; a question, the other direction…
-  // One analysis of the message for both parts of the gate.
-  const a = analyse(input.message, ctx);
+  // One analysis of the message for both parts of the gate; with nothing quoted it is the own
+  // words' (analyse reads only the normalised text and the same context: the same analysis).
+  const a = !own.quoted.length && normalizeText(own.text) === normalizeText(input.message) ? own.a : analyse(input.message, ctx);
   const screened = screenMessage(input.message, ctx, a);
   if (screened) return { kind: 'end', refuse: screened.kind === 'refuse', reason: screened.reason ?? 'not_allowed', reply: screened.reply };
   const v = check(a, { intent: call.name });
