@@ -19,6 +19,8 @@ export async function claimAttempt(
     signature: Hex,
     authNonce: string | undefined,
   ): Promise<{ payment: Payment; attempt: SettlementAttempt } | undefined> {
+    // The attempt's deadline is written in the store's time (measured once a minute, beside the settle).
+    await d.ledger.freshOffset();
     // Concurrent settles' claims share one commit on PostgreSQL (store/pg/commit-groups.ts).
     return d.store
       .transaction(async (tx) => {

@@ -1,0 +1,133 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { AccountsService } from '../../src/accounts/accounts.js';
+import { TransferAuthorization } from '../../src/chain/authorization.js';
+import type { ChainService } from '../../src/chain/chain.js';
+import { FxService, loadFxTable } from '../../src/fx/rates.js';
+import { PaymentsService } from '../../src/payments/payments.js';
+import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
+import { attemptId, type AttemptOwner, type Clock } from '../../src/settlement/attempts.js';
+import { SettlementService } from '../../src/settlement/settlement.js';
+import { InstanceLease, PgStore } from '../../src/store/index.js';
+import { until } from '../helpers/cluster.js';
+import { transactionsCarrying, twoRelayers } from '../chain/helpers.js';
+
+/**
+ * Checkout take-overs on the database's clock (h10relay). A checkout settle attempt is taken over
+ * by another instance once its owner's instance lease lapsed and its deadline (confirm timeout plus
+ * the chain's delay) passed. The lease runs on the database's clock; the deadline was written and
+ * judged on each process's own clock. An owner that stopped renewing its lease (stalled) while it
+ * is still on its way to the broadcast keeps, by design, its whole window: the deadline. With a
+ * survivor's clock ahead (or the owner's behind) by more than that window, the survivor saw the
+ * deadline passed at once, took the attempt over and sent the stored authorization from its
+ * relayer; the owner then sent its own: two transactions for one authorization (one reverts, its
+ * gas lost). Now the deadline is written in the database's time and a take-over reads the
+ * database's clock with the row. Two settlement services (instances A and B) on one real
+ * PostgreSQL database and one anvil, each with its relayer; A is held in its relay journal's
+ * record, the last step before its broadcast. The skew is the clock port of that instance.
+ */
+const logger = pino({ level: 'silent' });
+const SKEW_MS = 120_000;
+
+describe('checkout take-overs on the database\'s clock (real anvil, PostgreSQL, two instances)', () => {
+  let store: PgStore;
+  let a: ChainService;
+  let b: ChainService;
+  let slow: Awaited<ReturnType<typeof twoRelayers>>['slow'];
+  let close = async () => {};
+  let accounts: AccountsService;
+  let payments: PaymentsService;
+  let accountId: string;
+
+  beforeAll(async () => {
+    ({ store, a, b, slow, close } = await twoRelayers('tkclock'));
+    accounts = new AccountsService(store, {});
+    payments = new PaymentsService(store, new FxService(loadFxTable()), 'http://localhost:3000');
+    const created = await accounts.create({ name: 'Clock Shop', email: 'clock@example.com' });
+    if (!created.ok) throw new Error(created.message);
+    accountId = created.account.id;
+  }, 120_000);
+  afterAll(() => close());
+
+  const rpc = (method: string, params: unknown[] = []) => a.publicClient.request({ method: method as never, params: params as never });
+
+  /** An instance whose liveness is its lease on the database (as InstanceLease.isLive), itself always live. */
+  const owner = (id: string): AttemptOwner => ({
+    id,
+    isLive: async (o) => o === id || (o !== undefined && (await store.leaseOwner(InstanceLease.leaseName(o))) === o),
+  });
+
+  function instance(id: string, chain: ChainService, o: { confirmTimeoutMs: number; clock?: Clock }) {
+    return new SettlementService({
+      store,
+      payments,
+      accounts,
+      chain,
+      logger,
+      confirmTimeoutMs: o.confirmTimeoutMs,
+      reconcileWaitMs: 200,
+      chainDelayMs: 0,
+      owner: owner(id),
+      relayer: chain.relayerAddress,
+      ...(o.clock ? { clock: o.clock } : {}),
+    });
+  }
+
+  for (const skewed of ['the survivor\'s clock ahead', 'the owner\'s clock behind'] as const) {
+    it(`${skewed} by more than the window: no take-over while the owner's deadline is ahead on the database's clock, one transaction`, { timeout: 120_000 }, async () => {
+      const ahead = skewed.includes('ahead');
+      const tag = ahead ? 'ahead' : 'behind';
+      // The owner's window: 30 s on the database's clock (its deadline); the skew is two minutes.
+      const A = instance(`instance-a-${tag}`, a, { confirmTimeoutMs: 30_000, ...(ahead ? {} : { clock: () => Date.now() - SKEW_MS }) });
+      const B = instance(`instance-b-${tag}`, b, { confirmTimeoutMs: 1_000, ...(ahead ? { clock: () => Date.now() + SKEW_MS } : {}) });
+      const p = await payments.create(
+        accountId,
+        CreatePaymentInput.parse({ amount: 1, currency: 'USD', redirect_url: 'https://shop.example/done', payout_address: privateKeyToAccount(generatePrivateKey()).address }),
+      );
+      if (!p.ok) throw new Error(p.message);
+      const paymentId = p.payment.id;
+      const payer = privateKeyToAccount(generatePrivateKey());
+      const funded = await a.faucet(payer.address, 5_000_000n, { nativeAmount: 0n });
+      expect(funded.ok).toBe(true);
+      const issued = await A.authorizationFor(paymentId, payer.address);
+      if (!issued.ok) throw new Error(issued.message);
+      const authorization = TransferAuthorization.parse(issued.typedData.message);
+      const signature = (await payer.signTypedData(a.transferWithAuthorizationTypedData(authorization).typedData)) as Hex;
+      const input = { authorization, signature };
+      const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
+      // A's lease, taken once and not renewed: it lapses on the database's clock while A's settle
+      // is still on its way to the broadcast (a stalled instance).
+      await store.lease(InstanceLease.leaseName(`instance-a-${tag}`), `instance-a-${tag}`, 1_000);
+
+      await rpc('evm_setAutomine', [false]);
+      slow.arm();
+      try {
+        const owned = A.settle(paymentId, input);
+        await slow.reached;
+        await until(async () => (await store.leaseOwner(InstanceLease.leaseName(`instance-a-${tag}`))) === undefined, 'A\'s lease to lapse', 30_000);
+        // The same signed settle reaches B: it joins A's attempt, and may judge it only past the deadline.
+        const joined = await B.settle(paymentId, input);
+        expect(joined).toMatchObject({ ok: true, payment: { status: 'processing' } });
+        // A goes on: its one transaction is the only one carrying the authorization (on the base,
+        // B's take-over had sent one from B's relayer too).
+        slow.open();
+        const mine = (t: { from: string }) => t.from === a.relayerAddress.toLowerCase();
+        const sent = await until(async () => (await transactionsCarrying(a, authorization.nonce, from)).find(mine)?.hash, 'A to broadcast', 60_000);
+        expect(await transactionsCarrying(a, authorization.nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'pending' }]);
+        const id = attemptId('checkout', payer.address, authorization.nonce);
+        expect(await A.attempts.get(id)).toMatchObject({ state: 'open', generation: 1, instanceId: `instance-a-${tag}`, txHash: sent });
+        await rpc('evm_setAutomine', [true]);
+        await rpc('evm_mine');
+        expect(await owned).toMatchObject({ ok: true, payment: { status: 'settled' }, txHash: sent });
+        expect(await transactionsCarrying(a, authorization.nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'success' }]);
+        expect(await payments.get(paymentId)).toMatchObject({ status: 'settled', txHash: sent });
+        expect(await A.attempts.get(id)).toMatchObject({ state: 'done', generation: 1, answer: { ok: true, txHash: sent } });
+      } finally {
+        slow.open();
+        await rpc('evm_setAutomine', [true]);
+      }
+    });
+  }
+});
