@@ -28,13 +28,15 @@ export async function claimAttempt(
         const [payment, attempt] = await Promise.all([
           // Built on `p` (its `attemptedBy` carried on): the row must still be the one read, so a
           // read taken before the queue (the door's, settlement.ts) cannot drop a newer attempt.
+          // Its version (bumped by the store on every write) sees two writes within one
+          // millisecond; `updatedAt` alone guards rows written before the version existed.
           d.payments.transitionIn(
             tx,
             p.id,
             'pending',
             'processing',
             { payer: auth.from, attemptedBy: withAttempt(p, auth.from, authNonce), authNonce, txHash: undefined },
-            { updatedAt: p.updatedAt },
+            { updatedAt: p.updatedAt, ...(p.version !== undefined ? { version: p.version } : {}) },
           ),
           d.ledger.open(tx, {
             kind: 'checkout',
