@@ -8,7 +8,11 @@ import type { ChainService } from '../../src/chain/chain.js';
 import { FxService, loadFxTable } from '../../src/fx/rates.js';
 import { PaymentsService } from '../../src/payments/payments.js';
 import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
-import { attemptId, type AttemptOwner, type Clock } from '../../src/settlement/attempts.js';
+import { AttemptLedger, SettlementAttempts, attemptId, type AttemptOwner, type Clock } from '../../src/settlement/attempts.js';
+import { Facilitator } from '../../src/x402/facilitator.js';
+import type { FacilitatorRequest } from '../../src/x402/x402-schemas.js';
+import type { TestService } from '../helpers/service.js';
+import { signedRequest } from '../x402/helpers.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
 import { InstanceLease, PgStore } from '../../src/store/index.js';
 import { until } from '../helpers/cluster.js';
@@ -124,6 +128,45 @@ describe('checkout take-overs on the database\'s clock (real anvil, PostgreSQL, 
         expect(await transactionsCarrying(a, authorization.nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'success' }]);
         expect(await payments.get(paymentId)).toMatchObject({ status: 'settled', txHash: sent });
         expect(await A.attempts.get(id)).toMatchObject({ state: 'done', generation: 1, answer: { ok: true, txHash: sent } });
+      } finally {
+        slow.open();
+        await rpc('evm_setAutomine', [true]);
+      }
+    });
+  }
+
+  // The x402 facilitator's take-over (src/x402/facilitator.ts) follows the same rule.
+  for (const skewed of ['the survivor\'s clock ahead', 'the owner\'s clock behind'] as const) {
+    it(`x402: ${skewed} by more than the window: the survivor answers pending, one transaction`, { timeout: 120_000 }, async () => {
+      const ahead = skewed.includes('ahead');
+      const tag = `x402-${ahead ? 'ahead' : 'behind'}`;
+      const facilitator = (id: string, chain: ChainService, receiptTimeoutMs: number, clock?: Clock) =>
+        new Facilitator({ port: chain, store, logger, receiptTimeoutMs, ledger: new AttemptLedger(store, owner(id), 30_000, chain.relayerAddress, clock) });
+      const A = facilitator(`instance-a-${tag}`, a, 60_000, ahead ? undefined : () => Date.now() - SKEW_MS);
+      const B = facilitator(`instance-b-${tag}`, b, 1_000, ahead ? () => Date.now() + SKEW_MS : undefined);
+      const payer = privateKeyToAccount(generatePrivateKey());
+      expect((await a.faucet(payer.address, 5_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+      const req = (await signedRequest({ deps: { chain: a } } as unknown as TestService, payer, { payTo: privateKeyToAccount(generatePrivateKey()).address, amount: '1000000' })) as unknown as FacilitatorRequest;
+      const nonce = (req.paymentPayload as unknown as { payload: { authorization: { nonce: Hex } } }).payload.authorization.nonce;
+      const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
+      await store.lease(InstanceLease.leaseName(`instance-a-${tag}`), `instance-a-${tag}`, 1_000);
+
+      await rpc('evm_setAutomine', [false]);
+      slow.arm();
+      try {
+        const owned = A.settle(accountId, req);
+        await slow.reached;
+        await until(async () => (await store.leaseOwner(InstanceLease.leaseName(`instance-a-${tag}`))) === undefined, 'A\'s lease to lapse', 30_000);
+        expect(await B.settle(accountId, req)).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+        slow.open();
+        const mine = (t: { from: string }) => t.from === a.relayerAddress.toLowerCase();
+        const sent = await until(async () => (await transactionsCarrying(a, nonce, from)).find(mine)?.hash, 'A to broadcast', 60_000);
+        expect(await transactionsCarrying(a, nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'pending' }]);
+        expect(await store.table(SettlementAttempts).get(attemptId('x402', payer.address, nonce))).toMatchObject({ generation: 1, instanceId: `instance-a-${tag}` });
+        await rpc('evm_setAutomine', [true]);
+        await rpc('evm_mine');
+        expect(await owned).toMatchObject({ success: true, transaction: sent });
+        expect(await transactionsCarrying(a, nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'success' }]);
       } finally {
         slow.open();
         await rpc('evm_setAutomine', [true]);
