@@ -79,6 +79,39 @@ describe('checkout take-overs on the database\'s clock (real anvil, PostgreSQL, 
     });
   }
 
+  /**
+   * The scene both settles share. A's lease is taken once and not renewed: it lapses on the
+   * database's clock while A's settle is still on its way to the broadcast (a stalled instance).
+   * Mining held, A started and held in its journal record, its lease lapsed, then `survivor` (B
+   * looks at the attempt), then A goes on: its transaction must be the only one carrying `nonce`
+   * (on the base B's take-over had sent one from B's relayer too), checked again once mined.
+   */
+  async function stalledOwner<T>(ownerId: string, nonce: Hex, owner: () => Promise<T>, survivor: () => Promise<void>, whilePending: (sent: Hex) => Promise<void>) {
+    const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
+    const fromA = (t: { from: string }) => t.from === a.relayerAddress.toLowerCase();
+    await store.lease(InstanceLease.leaseName(ownerId), ownerId, 1_000);
+    await rpc('evm_setAutomine', [false]);
+    slow.arm();
+    try {
+      const owned = owner();
+      await slow.reached;
+      await until(async () => (await store.leaseOwner(InstanceLease.leaseName(ownerId))) === undefined, 'A\'s lease to lapse', 30_000);
+      await survivor();
+      slow.open();
+      const sent = await until(async () => (await transactionsCarrying(a, nonce, from)).find(fromA)?.hash, 'A to broadcast', 60_000);
+      expect(await transactionsCarrying(a, nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'pending' }]);
+      await whilePending(sent);
+      await rpc('evm_setAutomine', [true]);
+      await rpc('evm_mine');
+      const answer = await owned;
+      expect(await transactionsCarrying(a, nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'success' }]);
+      return { answer, sent };
+    } finally {
+      slow.open();
+      await rpc('evm_setAutomine', [true]);
+    }
+  }
+
   for (const skewed of ['the survivor\'s clock ahead', 'the owner\'s clock behind'] as const) {
     it(`${skewed} by more than the window: no take-over while the owner's deadline is ahead on the database's clock, one transaction`, { timeout: 120_000 }, async () => {
       const ahead = skewed.includes('ahead');
@@ -100,38 +133,18 @@ describe('checkout take-overs on the database\'s clock (real anvil, PostgreSQL, 
       const authorization = TransferAuthorization.parse(issued.typedData.message);
       const signature = (await payer.signTypedData(a.transferWithAuthorizationTypedData(authorization).typedData)) as Hex;
       const input = { authorization, signature };
-      const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
-      // A's lease, taken once and not renewed: it lapses on the database's clock while A's settle
-      // is still on its way to the broadcast (a stalled instance).
-      await store.lease(InstanceLease.leaseName(`instance-a-${tag}`), `instance-a-${tag}`, 1_000);
-
-      await rpc('evm_setAutomine', [false]);
-      slow.arm();
-      try {
-        const owned = A.settle(paymentId, input);
-        await slow.reached;
-        await until(async () => (await store.leaseOwner(InstanceLease.leaseName(`instance-a-${tag}`))) === undefined, 'A\'s lease to lapse', 30_000);
+      const id = attemptId('checkout', payer.address, authorization.nonce);
+      const { answer, sent } = await stalledOwner(
+        `instance-a-${tag}`,
+        authorization.nonce,
+        () => A.settle(paymentId, input),
         // The same signed settle reaches B: it joins A's attempt, and may judge it only past the deadline.
-        const joined = await B.settle(paymentId, input);
-        expect(joined).toMatchObject({ ok: true, payment: { status: 'processing' } });
-        // A goes on: its one transaction is the only one carrying the authorization (on the base,
-        // B's take-over had sent one from B's relayer too).
-        slow.open();
-        const mine = (t: { from: string }) => t.from === a.relayerAddress.toLowerCase();
-        const sent = await until(async () => (await transactionsCarrying(a, authorization.nonce, from)).find(mine)?.hash, 'A to broadcast', 60_000);
-        expect(await transactionsCarrying(a, authorization.nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'pending' }]);
-        const id = attemptId('checkout', payer.address, authorization.nonce);
-        expect(await A.attempts.get(id)).toMatchObject({ state: 'open', generation: 1, instanceId: `instance-a-${tag}`, txHash: sent });
-        await rpc('evm_setAutomine', [true]);
-        await rpc('evm_mine');
-        expect(await owned).toMatchObject({ ok: true, payment: { status: 'settled' }, txHash: sent });
-        expect(await transactionsCarrying(a, authorization.nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'success' }]);
-        expect(await payments.get(paymentId)).toMatchObject({ status: 'settled', txHash: sent });
-        expect(await A.attempts.get(id)).toMatchObject({ state: 'done', generation: 1, answer: { ok: true, txHash: sent } });
-      } finally {
-        slow.open();
-        await rpc('evm_setAutomine', [true]);
-      }
+        async () => void expect(await B.settle(paymentId, input)).toMatchObject({ ok: true, payment: { status: 'processing' } }),
+        async (sent) => void expect(await A.attempts.get(id)).toMatchObject({ state: 'open', generation: 1, instanceId: `instance-a-${tag}`, txHash: sent }),
+      );
+      expect(answer).toMatchObject({ ok: true, payment: { status: 'settled' }, txHash: sent });
+      expect(await payments.get(paymentId)).toMatchObject({ status: 'settled', txHash: sent });
+      expect(await A.attempts.get(id)).toMatchObject({ state: 'done', generation: 1, answer: { ok: true, txHash: sent } });
     });
   }
 
@@ -148,29 +161,14 @@ describe('checkout take-overs on the database\'s clock (real anvil, PostgreSQL, 
       expect((await a.faucet(payer.address, 5_000_000n, { nativeAmount: 0n })).ok).toBe(true);
       const req = (await signedRequest({ deps: { chain: a } } as unknown as TestService, payer, { payTo: privateKeyToAccount(generatePrivateKey()).address, amount: '1000000' })) as unknown as FacilitatorRequest;
       const nonce = (req.paymentPayload as unknown as { payload: { authorization: { nonce: Hex } } }).payload.authorization.nonce;
-      const from = await a.publicClient.getBlockNumber({ cacheTime: 0 });
-      await store.lease(InstanceLease.leaseName(`instance-a-${tag}`), `instance-a-${tag}`, 1_000);
-
-      await rpc('evm_setAutomine', [false]);
-      slow.arm();
-      try {
-        const owned = A.settle(accountId, req);
-        await slow.reached;
-        await until(async () => (await store.leaseOwner(InstanceLease.leaseName(`instance-a-${tag}`))) === undefined, 'A\'s lease to lapse', 30_000);
-        expect(await B.settle(accountId, req)).toMatchObject({ success: false, errorReason: 'settlement_pending' });
-        slow.open();
-        const mine = (t: { from: string }) => t.from === a.relayerAddress.toLowerCase();
-        const sent = await until(async () => (await transactionsCarrying(a, nonce, from)).find(mine)?.hash, 'A to broadcast', 60_000);
-        expect(await transactionsCarrying(a, nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'pending' }]);
-        expect(await store.table(SettlementAttempts).get(attemptId('x402', payer.address, nonce))).toMatchObject({ generation: 1, instanceId: `instance-a-${tag}` });
-        await rpc('evm_setAutomine', [true]);
-        await rpc('evm_mine');
-        expect(await owned).toMatchObject({ success: true, transaction: sent });
-        expect(await transactionsCarrying(a, nonce, from)).toEqual([{ hash: sent, from: a.relayerAddress.toLowerCase(), status: 'success' }]);
-      } finally {
-        slow.open();
-        await rpc('evm_setAutomine', [true]);
-      }
+      const { answer, sent } = await stalledOwner(
+        `instance-a-${tag}`,
+        nonce,
+        () => A.settle(accountId, req),
+        async () => void expect(await B.settle(accountId, req)).toMatchObject({ success: false, errorReason: 'settlement_pending' }),
+        async () => void expect(await store.table(SettlementAttempts).get(attemptId('x402', payer.address, nonce))).toMatchObject({ generation: 1, instanceId: `instance-a-${tag}` }),
+      );
+      expect(answer).toMatchObject({ success: true, transaction: sent });
     });
   }
 });
