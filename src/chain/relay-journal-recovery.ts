@@ -188,10 +188,18 @@ export class RelayJournalRecovery {
     if (!next || now - Date.parse(next.createdAt) < EMBEDDED_STUCK_AFTER_MS) return false;
     if (!(await isKnownTransaction(ctx.publicClient, next.hash))) return false;
     ctx.log.warn({ txHash: next.hash, nonce: mined }, 'relayer transactions stuck in the embedded pool; re-sending them');
+    // A re-send is a broadcast like the replay's: each owned entry asks its attempts first (the
+    // gate reads the store), before anything leaves the pool, so a failing read takes nothing out.
+    const todo: Array<{ e: JournalEntry; how: Resend }> = [];
+    for (const e of entries.filter((x) => x.nonce >= mined).sort((a, b) => a.nonce - b.nonce)) todo.push({ e, how: await this.resendable(e) });
     await ctx.publicClient.request({ method: 'anvil_removePoolTransactions' as never, params: [ctx.relayerAddress] as never });
-    for (const e of entries.filter((x) => x.nonce >= mined).sort((a, b) => a.nonce - b.nonce)) {
+    for (const { e, how } of todo) {
       try {
-        await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+        if (how.send) await ctx.publicClient.sendRawTransaction({ serializedTransaction: e.raw });
+        // Taken over (or past its window): the nonce gets a transaction that moves nothing; without
+        // a filler, later nonces would wait behind the gap: the ordinary re-send decides later.
+        else if (how.fill) await ctx.fillNonce!(e.nonce);
+        else break;
       } catch (err) {
         const message = revertReason(err);
         // Still there, or mined meanwhile: nothing to re-send for this one.

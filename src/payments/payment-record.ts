@@ -27,6 +27,11 @@ export interface Payment {
   createdAt: string;
   expiresAt: string;
   updatedAt: string;
+  /**
+   * Bumped by the store on every write of the row (TableDef.version): the checkout claim's
+   * compare-and-set names the value its read saw (checkout-claim.ts). Rows from before it lack it.
+   */
+  version?: number;
   /** sha256 of the canonical creation input: decides "same body" for dedupe. */
   requestHash: string;
   txHash?: string;
@@ -84,6 +89,7 @@ export const Payments = defineTable<Payment>({
   name: 'payments',
   // A reference is unique per account and mode: a test payment never dedupes onto a live one.
   unique: [['accountId', 'livemode', 'reference']],
+  version: 'version',
   // (accountId, livemode): a list in one mode is one index range scan even when the other
   // mode holds nearly all of the merchant's rows (at a million live rows a test-mode list
   // walked them all: 5-8 s, docs/performance.md). (accountId, livemode, status): a status

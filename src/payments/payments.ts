@@ -245,6 +245,7 @@ export class PaymentsService {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + input.expires_in_minutes * 60_000).toISOString(),
       updatedAt: now.toISOString(),
+      version: 0,
       requestHash,
     };
   }

@@ -101,6 +101,7 @@ export class AttemptLedger implements RelayAttempts {
   /** The store's clock less this process's, as last measured (a read of both in one statement). */
   private offset = 0;
   private measuredAt = -Infinity;
+  private measuring: Promise<unknown> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -138,6 +139,18 @@ export class AttemptLedger implements RelayAttempts {
     this.offset = r.now - before;
     this.measuredAt = before;
     return r;
+  }
+
+  /**
+   * Keeps the measured offset fresh before an attempt is opened (its deadline is written in the
+   * store's time): measured again once it is a minute old, awaited only the first time in a
+   * process (no statement on the settle path after that: later measurements run beside it).
+   */
+  async freshOffset(): Promise<void> {
+    if (!this.store.getWithClock || this.localClock() - this.measuredAt <= OFFSET_MAX_AGE_MS) return;
+    const m = (this.measuring ??= this.readClocked('').finally(() => (this.measuring = undefined)));
+    if (this.measuredAt === -Infinity) await m;
+    else m.catch(() => undefined);
   }
 
   get(id: string): Promise<SettlementAttempt | undefined> {
@@ -182,7 +195,7 @@ export class AttemptLedger implements RelayAttempts {
   /** `open` in a transaction of its own (relayed moves whose record is written apart). */
   async openAlone(a: NewRelayAttempt): Promise<SettlementAttempt | undefined> {
     // A relayed move's window is judged on the store's clock: its deadline is written in it.
-    if (this.store.getWithClock && this.localClock() - this.measuredAt > OFFSET_MAX_AGE_MS) await this.readClocked('');
+    await this.freshOffset();
     try {
       return await this.store.transaction((tx) => this.open(tx, a));
     } catch (e) {
@@ -239,8 +252,13 @@ export class AttemptLedger implements RelayAttempts {
     else await this.store.write(SettlementAttempts, (t) => t.update(id, patch, { state: 'open' }));
   }
 
-  /** Whether someone may still be working on `a`: its owner is live (and, if it is us, running it) or its deadline has not passed. */
-  async busy(a: SettlementAttempt, runningHere: (a: SettlementAttempt) => boolean, now = Date.now()): Promise<boolean> {
+  /**
+   * Whether someone may still be working on `a`: its owner is live (and, if it is us, running it)
+   * or its deadline has not passed. A first look, on the store's time as last measured; a
+   * take-over it allows still needs the deadline passed on the store's clock itself
+   * (`takeOver(.., {pastDeadline: true})`).
+   */
+  async busy(a: SettlementAttempt, runningHere: (a: SettlementAttempt) => boolean, now = this.now()): Promise<boolean> {
     if (a.state !== 'open') return false;
     if (Date.parse(a.deadlineAt) > now) return true;
     if (a.instanceId === this.owner.id) return runningHere(a);

@@ -19,6 +19,8 @@ export async function claimAttempt(
     signature: Hex,
     authNonce: string | undefined,
   ): Promise<{ payment: Payment; attempt: SettlementAttempt } | undefined> {
+    // The attempt's deadline is written in the store's time (measured once a minute, beside the settle).
+    await d.ledger.freshOffset();
     // Concurrent settles' claims share one commit on PostgreSQL (store/pg/commit-groups.ts).
     return d.store
       .transaction(async (tx) => {
@@ -26,13 +28,15 @@ export async function claimAttempt(
         const [payment, attempt] = await Promise.all([
           // Built on `p` (its `attemptedBy` carried on): the row must still be the one read, so a
           // read taken before the queue (the door's, settlement.ts) cannot drop a newer attempt.
+          // Its version (bumped by the store on every write) sees two writes within one
+          // millisecond; `updatedAt` alone guards rows written before the version existed.
           d.payments.transitionIn(
             tx,
             p.id,
             'pending',
             'processing',
             { payer: auth.from, attemptedBy: withAttempt(p, auth.from, authNonce), authNonce, txHash: undefined },
-            { updatedAt: p.updatedAt },
+            { updatedAt: p.updatedAt, ...(p.version !== undefined ? { version: p.version } : {}) },
           ),
           d.ledger.open(tx, {
             kind: 'checkout',

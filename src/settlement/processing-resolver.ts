@@ -142,7 +142,8 @@ export class ProcessingResolver {
         const earlier = await this.usedEarlierAuthorization(p, payer ? attemptKey(payer, p.authNonce) : undefined);
         if (earlier) return this.settleWithEarlier(p, earlier, waitMs);
       }
-      const busy = opts.self ? false : attempt ? await this.busy(attempt) : Date.parse(p.updatedAt) + this.d.deadlineMs > Date.now();
+      // On the store's time as last measured (every instance's, not this process's clock).
+      const busy = opts.self ? false : attempt ? await this.busy(attempt) : Date.parse(p.updatedAt) + this.d.deadlineMs > this.d.ledger.now();
       const decision = decideAttempt({
         self: opts.self === true,
         busy,
@@ -189,7 +190,10 @@ export class ProcessingResolver {
         case 'wait':
           return { ok: true, payment: p, ...(ownTx ? { txHash: ownTx } : {}) };
         case 'resume': {
-          const taken = await this.d.ledger.takeOver(attempt!);
+          // Only past the deadline on the store's clock (read with the row): an owner whose lease
+          // lapsed while it is still on its way to the broadcast keeps its whole window, whatever
+          // this process's clock says (docs/settlement.md, "Checkout and x402 take-overs").
+          const taken = await this.d.ledger.takeOver(attempt!, { pastDeadline: true });
           if (!taken) return this.answerFor(p.id);
           log.warn({ paymentId: p.id, from: attempt!.instanceId }, 'settle attempt of an instance that is gone: sending its authorization again');
           return this.d.resume(p, taken, waitMs);

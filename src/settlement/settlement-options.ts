@@ -4,7 +4,7 @@ import type { AccountsService } from '../accounts/accounts.js';
 import type { PaymentsService } from '../payments/payments.js';
 import type { Store } from '../store/index.js';
 import type { Logger } from '../lib/logger.js';
-import type { AttemptOwner } from './attempts.js';
+import type { AttemptOwner, Clock } from './attempts.js';
 import type { PaymentQueue } from './payment-queue.js';
 
 export interface SettlementOptions {
@@ -33,4 +33,6 @@ export interface SettlementOptions {
    * (docs/test-mode.md, "Where test mode settles"); unset: its chain serves both modes.
    */
   livemode?: boolean;
+  /** This process's clock (a port: tests run an instance whose clock is skewed); Date.now by default. */
+  clock?: Clock;
 }

@@ -91,7 +91,7 @@ export class SettlementService {
     this.reconcileWaitMs = o.reconcileWaitMs ?? 2_000;
     this.queue = o.queue ?? new PaymentQueue();
     const deadlineMs = this.confirmTimeoutMs + (o.chainDelayMs ?? 30_000);
-    this.attempts = new AttemptLedger(o.store, o.owner ?? soleOwner(), deadlineMs, o.relayer);
+    this.attempts = new AttemptLedger(o.store, o.owner ?? soleOwner(), deadlineMs, o.relayer, o.clock);
     this.resolver = new ProcessingResolver({
       store: o.store,
       payments: o.payments,

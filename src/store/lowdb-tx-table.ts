@@ -101,7 +101,9 @@ export class TxTable<T extends Row> {
     const old = this.get(id);
     if (!old) return undefined;
     if (expect && !definedEntries(expect).every(([f, v]) => field(old, f) === v)) return undefined;
-    const next = patchedRow(old, patch);
+    // Every write bumps the row's version (TableDef.version), whatever the patch says.
+    const v = this.base.def.version;
+    const next = patchedRow(old, v ? ({ ...patch, [v]: (((old as Record<string, unknown>)[v] as number | undefined) ?? 0) + 1 } as Partial<T>) : patch);
     this.checkUnique(next, id);
     this.changes.set(id, next);
     this.track(id, old, next);

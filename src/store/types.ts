@@ -53,6 +53,13 @@ export interface TableDef<T extends Row> {
   readonly indexes?: ReadonlyArray<(keyof T & string) | ReadonlyArray<keyof T & string>>;
   /** `[equality field, range field]` pairs with an index for `findRange` (one equality field, then the range). */
   readonly ranges?: ReadonlyArray<readonly [keyof T & string, keyof T & string]>;
+  /**
+   * A number field the store bumps by one on every update of a row, whatever the patch says (in
+   * the update's own statement on PostgreSQL): a compare-and-set that names the value read sees
+   * any write since that read, even two within one millisecond, which an `updatedAt` cannot.
+   * A row without it counts as 0.
+   */
+  readonly version?: keyof T & string;
   /** Phantom field carrying the row type. */
   readonly __row?: T;
 }

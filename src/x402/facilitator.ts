@@ -177,6 +177,8 @@ export class Facilitator {
     // Joins are for callers that overlap the attempt: once it has ended, the same payload again is
     // a replay and gets what the chain says ("nonce already used", naming the transaction), as
     // within one process.
+    // The deadline is written in the store's time (measured once a minute, beside the settle).
+    await ledger.freshOffset();
     const mine = await this.o.store.transaction((tx) =>
       ledger.open(tx, {
         kind: 'x402',
@@ -208,7 +210,8 @@ export class Facilitator {
       return r;
     }
     if (a && !(await ledger.busy(a, () => false))) {
-      const taken = await ledger.takeOver(a);
+      // Past the deadline on the store's clock only (as checkout's take-over; docs/x402.md).
+      const taken = await ledger.takeOver(a, { pastDeadline: true });
       if (taken) {
         this.o.logger.warn({ attempt: id, from: a.instanceId }, 'x402 settle attempt of an instance that is gone: finishing it here');
         return this.runAttempt(taken, accountId, req, true);

@@ -10,7 +10,7 @@ import { AttemptLedger, journalResendGate, soleOwner } from '../../src/settlemen
 import { PgStore } from '../../src/store/index.js';
 import { until } from '../helpers/cluster.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { signedOwnedMove, tempDir } from './helpers.js';
+import { signedOwnedMove, tempDir, transactionsCarrying } from './helpers.js';
 
 /**
  * The relay journal's start-up replay re-broadcasts the signed bytes of every journaled
@@ -76,23 +76,7 @@ describe('relay journal replay at start-up respects the attempt\'s owner (real a
   const rpc = (method: string, params: unknown[] = []) => a.publicClient.request({ method: method as never, params: params as never });
 
   /** Every transaction (mined since `from`, or waiting in the pool) whose input carries `nonce`, with its sender. */
-  async function carrying(nonce: Hex, from: bigint): Promise<Array<{ hash: Hex; from: string; status: string }>> {
-    const found: Array<{ hash: Hex; from: string; status: string }> = [];
-    const needle = nonce.slice(2).toLowerCase();
-    // Not getBlockNumber: viem caches it for a polling interval, and a block was just mined.
-    const latest = BigInt((await rpc('eth_blockNumber')) as string);
-    for (let n = from; n <= latest; n++) {
-      const block = await a.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
-      for (const tx of block.transactions) {
-        if (tx.input.includes(needle)) found.push({ hash: tx.hash, from: tx.from.toLowerCase(), status: (await a.publicClient.getTransactionReceipt({ hash: tx.hash })).status });
-      }
-    }
-    const pool = (await rpc('txpool_content')) as { pending: Record<string, Record<string, { hash: Hex; input: string }>> };
-    for (const [who, byNonce] of Object.entries(pool.pending)) {
-      for (const tx of Object.values(byNonce)) if (tx.input.includes(needle)) found.push({ hash: tx.hash, from: who.toLowerCase(), status: 'pending' });
-    }
-    return found;
-  }
+  const carrying = (nonce: Hex, from: bigint) => transactionsCarrying(a, nonce, from);
 
   const signedMove = (subject: string) => signedOwnedMove(a, subject, 1_000);
 

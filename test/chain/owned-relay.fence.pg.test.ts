@@ -1,16 +1,11 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEther, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createChain } from '../../src/chain/boot.js';
+import type { Address, Hex } from 'viem';
 import type { ChainService } from '../../src/chain/chain.js';
 import { relayOwned } from '../../src/chain/owned-relay.js';
-import { storeRelayJournal, type RelayJournal } from '../../src/chain/relay-journal.js';
 import { AttemptLedger, soleOwner } from '../../src/settlement/attempts.js';
 import { PgStore } from '../../src/store/index.js';
 import { until } from '../helpers/cluster.js';
-import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { signedOwnedMove, tempDir } from './helpers.js';
+import { signedOwnedMove, transactionsCarrying, twoRelayers } from './helpers.js';
 
 /**
  * Two instances may both broadcast one transfer nonce (seen in transfers.instances.pg.test.ts:
@@ -25,96 +20,28 @@ import { signedOwnedMove, tempDir } from './helpers.js';
  * deadline. Checked on the chain: exactly one relayer transaction carries the nonce, and the
  * attempt settles once.
  */
-const logger = pino({ level: 'silent' });
 
 describe('owned relay: a slow owner past its deadline never broadcasts after a take-over (real anvil, PostgreSQL)', () => {
-  let db: TestDatabase;
   let store: PgStore;
   let a: ChainService;
   let b: ChainService;
-  const cleanups: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    db = await createDatabase(undefined, { prefix: 'fence_' });
-    store = await PgStore.open(db.url, { poolMax: 4 });
-    const ta = await tempDir('fence-a-');
-    const tb = await tempDir('fence-b-');
-    cleanups.push(ta.cleanup, tb.cleanup);
-    a = await createChain({ dataDir: ta.dir, logger, confirmTimeoutMs: 60_000, journal: gatedJournal(storeRelayJournal(store)) });
-    const keyB = generatePrivateKey();
-    await a.publicClient.request({ method: 'anvil_setBalance' as never, params: [privateKeyToAccount(keyB).address, `0x${parseEther('10').toString(16)}`] as never });
-    b = await createChain({
-      dataDir: tb.dir,
-      rpcUrl: a.rpcUrl,
-      chainId: a.chainId,
-      tokenAddress: a.tokenAddress,
-      relayerPrivateKey: keyB,
-      logger,
-      confirmTimeoutMs: 60_000,
-      journal: storeRelayJournal(store),
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await store?.close();
-    await db?.drop();
-    for (const c of cleanups) await c();
-  });
-
-  const rpc = (method: string, params: unknown[] = []) => a.publicClient.request({ method: method as never, params: params as never });
-  const holdMining = async (hold: boolean) => rpc('evm_setAutomine', [!hold]);
-
   /**
    * A's relay journal with a gate: armed, the next record (the last step before a broadcast:
    * the owner has verified, simulated, taken its nonce and signed) waits until opened.
    */
-  const slow = {
-    armed: false,
-    open: () => {},
-    reached: Promise.resolve(),
-    arm() {
-      let entered!: () => void;
-      this.reached = new Promise<void>((r) => (entered = r));
-      const gate = new Promise<void>((r) => (this.open = r));
-      this.armed = true;
-      this.enter = async () => {
-        this.armed = false;
-        entered();
-        await gate;
-      };
-    },
-    enter: async () => {},
-  };
-  function gatedJournal(inner: RelayJournal): RelayJournal {
-    return {
-      ...inner,
-      async record(entry, also) {
-        if (slow.armed) await slow.enter();
-        return inner.record(entry, also);
-      },
-    };
-  }
+  let slow: Awaited<ReturnType<typeof twoRelayers>>['slow'];
+  let close = async () => {};
+
+  beforeAll(async () => {
+    ({ store, a, b, slow, close } = await twoRelayers('fence'));
+  }, 120_000);
+  afterAll(() => close());
+
+  const rpc = (method: string, params: unknown[] = []) => a.publicClient.request({ method: method as never, params: params as never });
+  const holdMining = async (hold: boolean) => rpc('evm_setAutomine', [!hold]);
 
   /** Every transaction (mined since `from`, or waiting in the pool) whose input carries `nonce`. */
-  async function carrying(nonce: Hex, from: bigint): Promise<Array<{ hash: Hex; status: string }>> {
-    const found: Array<{ hash: Hex; status: string }> = [];
-    // cacheTime 0: viem keeps a block number for its polling interval (4 s), and a block mined since would go unread.
-    const latest = await a.publicClient.getBlockNumber({ cacheTime: 0 });
-    for (let n = from; n <= latest; n++) {
-      const block = await a.publicClient.getBlock({ blockNumber: n, includeTransactions: true });
-      for (const tx of block.transactions) {
-        if (tx.input.includes(nonce.slice(2).toLowerCase())) {
-          found.push({ hash: tx.hash, status: (await a.publicClient.getTransactionReceipt({ hash: tx.hash })).status });
-        }
-      }
-    }
-    const pool = (await rpc('txpool_content')) as { pending: Record<string, Record<string, { hash: Hex; input: string }>> };
-    for (const byNonce of Object.values(pool.pending)) {
-      for (const tx of Object.values(byNonce)) if (tx.input.includes(nonce.slice(2).toLowerCase())) found.push({ hash: tx.hash, status: 'pending' });
-    }
-    return found;
-  }
+  const carrying = async (nonce: Hex, from: bigint) => (await transactionsCarrying(a, nonce, from)).map(({ hash, status }) => ({ hash, status }));
 
   const signedMove = (subject: string) => signedOwnedMove(a, subject, 60_000);
 

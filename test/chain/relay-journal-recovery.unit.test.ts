@@ -188,6 +188,30 @@ describe('RelayJournalRecovery', () => {
     expect(node.broadcast).toEqual([hashOf(5), hashOf(6), hashOf(7)]);
   });
 
+  it('embedded sweep: the stuck re-send asks the gate too: an entry whose attempt was taken over gets a filler, not its bytes', async () => {
+    const t = Date.now() - 5_000;
+    const owned = (n: number, attempt: string) => ({ ...entry(n, t), owners: [{ attempt, generation: 1 }] });
+    const journal = memoryJournal([owned(5, 'kept'), owned(6, 'taken'), entry(7, t)]);
+    const node = fakeNode({ mined: 5, pending: 5, known: new Set([hashOf(5), hashOf(6), hashOf(7)]) });
+    const filled: number[] = [];
+    const keeper = recovery(journal, node.client, {
+      embedded: true,
+      mayResend: async (e) => e.owners![0]!.attempt !== 'taken',
+      fillNonce: async (n) => (filled.push(n), hashOf(100 + n)),
+    });
+    expect(await keeper.sweep()).toEqual({ resent: 3, removed: 0 });
+    expect(node.requests).toEqual([`anvil_removePoolTransactions(${RELAYER})`]);
+    // 6 was taken over by another instance: its bytes would be a second transaction for that authorization.
+    expect(node.broadcast).toEqual([hashOf(5), hashOf(7)]);
+    expect(filled).toEqual([6]);
+    // The gate's read failing takes nothing out of the pool.
+    const failing = fakeNode({ mined: 5, pending: 5, known: new Set([hashOf(5), hashOf(6), hashOf(7)]) });
+    const broken = recovery(journal, failing.client, { embedded: true, mayResend: async () => Promise.reject(new Error('store down')), fillNonce: async (n) => hashOf(100 + n) });
+    await expect(broken.sweep()).rejects.toThrow('store down');
+    expect(failing.requests).toEqual([]);
+    expect(failing.broadcast).toEqual([]);
+  });
+
   it('embedded sweep: a chain whose mining is paused (the pool counts them) and a real network are left alone', async () => {
     const t = Date.now() - 5_000;
     const paused = fakeNode({ mined: 5, pending: 8, known: new Set([hashOf(5), hashOf(6), hashOf(7)]) });

@@ -15,7 +15,8 @@ import { call, createMerchant } from '../helpers/service.js';
 describe('spend caps across instances on PostgreSQL', () => {
   // Ten connections per instance, the service's default, not the cluster tests' five: 50 turns
   // at once on three instances, each turn's cap check a serializable transaction, left 9 of
-  // 50 turns answered neither 200 nor 422 with five (a clean-clone CI run).
+  // 50 turns answered neither 200 nor 422 with five (a clean-clone CI run): 503s of the pool
+  // timeout (h10relay; reproduced with a pool of 2 and a 300 ms pool timeout: 26-30 of 50).
   const start = threeInstances({ prefix: 'cap24_', blockTimeSeconds: 0, env: { AGENT_RATE_LIMIT: '1000/min', RECONCILE_INTERVAL: '1h', DATABASE_POOL_MAX: '10' } });
 
   it('50 concurrent API turns on three instances never together exceed the daily cap', { timeout: 300_000 }, async () => {
@@ -31,10 +32,24 @@ describe('spend caps across instances on PostgreSQL', () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => call(`${all[i % all.length]!.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}` } })),
     );
+    // A burst larger than the instances' pools may meet a pool timeout (DATABASE_POOL_TIMEOUT): the
+    // documented answer is 503 with Retry-After and the agent door's `{ok:false, reply}` (docs/store.md,
+    // "When the database is unavailable"; docs/policies.md, "A burst larger than the pool"). Nothing else.
+    const unavailable = results.filter((r) => r.status === 503);
+    for (const r of unavailable) {
+      expect(r.headers.get('retry-after')).toBe('2');
+      expect(r.body).toEqual({ ok: false, reply: expect.stringContaining('could not reach its database just now') });
+    }
+    expect(results.filter((r) => ![200, 422, 503].includes(r.status)).map((r) => [r.status, r.body])).toEqual([]);
     const ok = results.filter((r) => r.status === 200);
-    expect(ok, JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 422).map((r) => r.body))).toHaveLength(5);
     const refused = results.filter((r) => r.status === 422);
-    expect(refused, JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 422).map((r) => [r.status, r.body]))).toHaveLength(45);
+    if (unavailable.length === 0) {
+      expect(ok).toHaveLength(5);
+      expect(refused).toHaveLength(45);
+    } else {
+      // A turn answered 503 may hold its reservation (its outcome unknown to the guard): fewer move.
+      expect(ok.length).toBeLessThanOrEqual(5);
+    }
     for (const r of refused) {
       expect(r.body.reason).toBe('policy_over_cap');
       expect(r.body.reply).toContain("daily cap of 5.00 USD in this API key's spend policy");
@@ -42,10 +57,17 @@ describe('spend caps across instances on PostgreSQL', () => {
     // Every instance took part.
     expect(new Set(results.map((_, i) => i % all.length))).toEqual(new Set([0, 1, 2]));
 
-    // The ledger and the chain agree: 5 USD reserved and committed, 5 USDC arrived.
+    // The ledger and the chain agree: never more than 5 USD reserved or committed, or arrived; without
+    // a 503, 5 USD reserved and committed, 5 USDC arrived.
     const rows = (await q.query<{ doc: { status: string; usd: string } }>(`SELECT doc FROM spend_reservations WHERE doc->>'accountId' = $1`, [m.accountId])).rows;
-    expect(rows.filter((r) => r.doc.status !== 'released').reduce((t, r) => t + BigInt(r.doc.usd), 0n)).toBe(5_000_000n);
+    const held = rows.filter((r) => r.doc.status !== 'released').reduce((t, r) => t + BigInt(r.doc.usd), 0n);
     const got = await chain.publicClient.readContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [to as Address] });
-    expect(got).toBe(parseUnits('5', 6));
+    if (unavailable.length === 0) {
+      expect(held).toBe(5_000_000n);
+      expect(got).toBe(parseUnits('5', 6));
+    } else {
+      expect(held).toBeLessThanOrEqual(5_000_000n);
+      expect(got).toBeLessThanOrEqual(parseUnits('5', 6));
+    }
   });
 });

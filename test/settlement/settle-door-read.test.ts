@@ -8,7 +8,7 @@
  * expires a session). The statement count is pinned in settle-roundtrips.pg.test.ts.
  */
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Payments } from '../../src/payments/payments.js';
 import { SettlementService, SettleRequest, ISSUED_TERMS } from '../../src/settlement/settlement.js';
 import { authorize, createPayment, customer, setup, stored, usdc, type Ctx } from './helpers.js';
@@ -42,6 +42,25 @@ describe('settle with the door read of the payment', () => {
     const after = await stored(ctx, pay.id);
     expect(after.status).toBe('settled');
     expect(after.attemptedBy).toEqual([other, payer.address]);
+  });
+
+  it('another write within the same millisecond as the read row\'s is seen too (the row\'s version, not its updatedAt)', async () => {
+    // A frozen clock: the payment's creation and the other instance's write carry one updatedAt.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const other = '0x00000000000000000000000000000000000000Bb';
+    const frozen = async () => {
+      const pay = await createPayment(ctx);
+      const payer = await customer(ctx, usdc('12.5'));
+      const signed = await authorize(ctx, pay.id, payer);
+      const doorRead = await stored(ctx, pay.id);
+      await ctx.svc.deps.store.write(Payments, (t) => t.update(pay.id, { attemptedBy: [other], updatedAt: new Date().toISOString() }));
+      expect((await stored(ctx, pay.id)).updatedAt).toBe(doorRead.updatedAt);
+      return { pay, payer, signed, doorRead };
+    };
+    const { pay, payer, signed, doorRead } = await frozen().finally(() => vi.useRealTimers());
+    const r = await settlement.settle(pay.id, SettleRequest.parse(signed), ISSUED_TERMS, doorRead);
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    expect(await stored(ctx, pay.id)).toMatchObject({ status: 'settled', attemptedBy: [other, payer.address] });
   });
 
   it('a read still current is claimed on as it is', async () => {

@@ -3,14 +3,14 @@ import { afterAll } from 'vitest';
 import { PgStore, type Row, type TableDef } from '../../src/store/index.js';
 import { tableDdl } from '../../src/store/pg/schema.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
-import { Holds, Items, Others, storeContract } from './store.contract.js';
+import { Holds, Items, Others, Versioned, storeContract } from './store.contract.js';
 
 /** The contract's own tables, created the way a migration would create them. */
 async function createContractTables(url: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    for (const def of [Items, Others, Holds]) await c.query(tableDdl(def as unknown as TableDef<Row>));
+    for (const def of [Items, Others, Holds, Versioned]) await c.query(tableDdl(def as unknown as TableDef<Row>));
   } finally {
     await c.end();
   }
@@ -30,7 +30,7 @@ storeContract('PostgreSQL', () => ({
     } else {
       const c = new pg.Client({ connectionString: db.url });
       await c.connect();
-      await c.query(`TRUNCATE ${[Items, Others, Holds].map((d) => `"${d.name}"`).join(', ')} RESTART IDENTITY`);
+      await c.query(`TRUNCATE ${[Items, Others, Holds, Versioned].map((d) => `"${d.name}"`).join(', ')} RESTART IDENTITY`);
       await c.end();
     }
     return PgStore.open(db.url);

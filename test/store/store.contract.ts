@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreConflictError, defineTable, rangeAll, rangePages, type Row, type Store } from '../../src/store/index.js';
+import { StoreConflictError, defineTable, rangeAll, rangePages, updateUnread, type Row, type Store } from '../../src/store/index.js';
 
 /**
  * The Store contract (src/store/types.ts), run against every implementation: lowdb
@@ -25,6 +25,8 @@ export const Items = defineTable<Item>({
   ranges: [['status', 'due']],
 });
 export const Others = defineTable<{ id: string; v: number }>({ name: 'contract_others' });
+/** Rows whose `v` the store bumps on every update (TableDef.version). */
+export const Versioned = defineTable<{ id: string; at: string; n: number; v?: number }>({ name: 'contract_versioned', version: 'v' });
 /** Holds against a budget: the balance check below reads them all, then maybe inserts one. */
 export const Holds = defineTable<{ id: string; account: string; amount: number }>({ name: 'contract_holds', indexes: ['account'] });
 
@@ -392,6 +394,29 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
         expect(twice?.after).toEqual(item('wb', { status: 'again', n: 50 }));
         expect(await store.write(Items, (t) => t.updateWithBefore('wb', { n: 1 }, { status: 'pending' }))).toBeUndefined();
         expect(await store.write(Items, (t) => t.updateWithBefore('missing', { n: 1 }))).toBeUndefined();
+      });
+    });
+
+    describe('row versions (TableDef.version)', () => {
+      it('every update bumps the version, whatever the patch says: a compare-and-set on the version read sees two writes with one timestamp', async () => {
+        const at = '2026-11-29T10:00:00.000Z';
+        await store.write(Versioned, (t) => t.insert({ id: 'v1', at, n: 0, v: 0 }));
+        const read = (await store.table(Versioned).get('v1'))!;
+        // Another write in the same millisecond: `at` is the same, the version is not.
+        expect(await store.write(Versioned, (t) => t.update('v1', { at, n: 1, v: 0 }))).toEqual({ id: 'v1', at, n: 1, v: 1 });
+        expect(await store.write(Versioned, (t) => t.update('v1', { n: 2 }, { at: read.at }))).toMatchObject({ n: 2, v: 2 });
+        expect(await store.write(Versioned, (t) => t.update('v1', { n: 3 }, { at: read.at, v: read.v! }))).toBeUndefined();
+        // Within one transaction, with the row before, and unread: each write counts.
+        const r = await store.transaction(async (tx) => {
+          const t = tx.table(Versioned);
+          await updateUnread(t, 'v1', { n: 4 });
+          return t.updateWithBefore('v1', { n: 5 }, { v: 3 });
+        });
+        expect(r).toEqual({ before: { id: 'v1', at, n: 4, v: 3 }, after: { id: 'v1', at, n: 5, v: 4 } });
+        // A row written without it counts from 0.
+        await store.write(Versioned, (t) => t.insert({ id: 'v2', at, n: 0 }));
+        expect(await store.write(Versioned, (t) => t.update('v2', { n: 1 }))).toEqual({ id: 'v2', at, n: 1, v: 1 });
+        expect(await store.table(Versioned).get('v1')).toEqual({ id: 'v1', at, n: 5, v: 4 });
       });
     });
 

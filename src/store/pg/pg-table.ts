@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { StoreConflictError, type FindOptions, type InsertOrGet, type RangeQuery, type Row, type Where, type WriteTable } from '../types.js';
 import { checkRange } from '../range.js';
 import { deepFreeze, definedEntries } from '../row-values.js';
-import { fieldExpr, presentExpr } from './schema.js';
+import { fieldExpr, literal, presentExpr } from './schema.js';
 import { RetryTransaction, sqlState } from './retry-rules.js';
 import type { TableSql } from './table-sql.js';
 
@@ -258,14 +258,17 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   private updateSql(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, returning: string) {
     const set: Record<string, unknown> = {};
     const drop: string[] = [];
+    const version = this.sql.def.version;
     for (const [k, v] of Object.entries(patch)) {
-      if (k === 'id') continue;
+      if (k === 'id' || k === version) continue;
       if (v === undefined) drop.push(k);
       else set[k] = v;
     }
     const params: unknown[] = [id, drop, JSON.stringify(set)];
     const clauses = ['id = $1', ...this.sql.where(expect, params)];
-    const text = `UPDATE ${this.sql.t} SET doc = (doc - $2::text[]) || $3::jsonb WHERE ${clauses.join(' AND ')} RETURNING ${returning}`;
+    // The row's version bumped in the same statement (TableDef.version): no read, no round trip.
+    const patched = version ? `jsonb_set((doc - $2::text[]) || $3::jsonb, ARRAY[${literal(version)}], to_jsonb(COALESCE((doc ->> ${literal(version)})::bigint, 0) + 1))` : '(doc - $2::text[]) || $3::jsonb';
+    const text = `UPDATE ${this.sql.t} SET doc = ${patched} WHERE ${clauses.join(' AND ')} RETURNING ${returning}`;
     const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
     return { text, params, touchesUnique, set };
   }

@@ -15,7 +15,7 @@ export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-function literal(text: string): string {
+export function literal(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
