@@ -44,7 +44,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     private readonly run: Run,
     private readonly inTx: boolean,
     /** In a transaction: holds a statement for its next round trip (deferred-writes.ts). */
-    private readonly later?: (text: string, values: unknown[]) => void,
+    private readonly later?: (text: string, values: unknown[], name?: string) => void,
     /** Outside transactions: reads by id grouped with concurrent ones (get-batcher.ts). */
     private readonly getBatched?: (id: string) => Promise<T | undefined>,
     private readonly touch?: Touch,
@@ -252,7 +252,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     const u = this.updateSql(id, patch, expect, '1');
     if (u.touchesUnique) throw new Error(`updateLater of a unique field of ${this.sql.def.name}`);
     this.touchId(id);
-    this.later(u.text, u.params);
+    // Named like `update`'s texts: prepared on the session when it rides in a round trip of several (sql-prepared.ts).
+    this.later(u.text, u.params, this.sql.prepared(u.text));
   }
 
   private updateSql(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, returning: string) {
