@@ -228,6 +228,20 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     return decode<T>(sent);
   }
 
+  /**
+   * `insert` sent with the transaction's next statement or its COMMIT (WriteTable.insertLater).
+   * No ON CONFLICT: a key taken after all fails the statement, and so the transaction.
+   */
+  insertLater(row: T): T {
+    this.writable();
+    if (!this.later) throw new Error('insertLater outside a transaction');
+    this.touchRow(row);
+    const doc = JSON.stringify(row);
+    const text = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb)`;
+    this.later(text, [row.id, doc], this.sql.prepared(text));
+    return decode<T>(JSON.parse(doc) as T);
+  }
+
   async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
     return (await this.write(id, patch, expect, false))?.after;
   }
