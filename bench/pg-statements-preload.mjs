@@ -14,6 +14,9 @@ import path from 'node:path';
 
 const pg = createRequire(path.join(process.cwd(), 'package.json'))('pg');
 const counts = { roundTrips: 0, statements: 0, commits: 0, begins: 0 };
+/** BENCH_PG_STATEMENTS=kinds: also each statement's opening words (names and values cut), counted. */
+const kinds = process.env.BENCH_PG_STATEMENTS === 'kinds' ? {} : undefined;
+const kindOf = (s) => s.replace(/\(.*$/s, '').replace(/x\d+_sp_\w+/, 'x_sp').slice(0, 60);
 const original = pg.Client.prototype.query;
 pg.Client.prototype.query = function (...args) {
   const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '');
@@ -22,7 +25,8 @@ pg.Client.prototype.query = function (...args) {
     counts.statements++;
     if (s === 'COMMIT') counts.commits++;
     else if (s.startsWith('BEGIN')) counts.begins++;
+    if (kinds) kinds[kindOf(s)] = (kinds[kindOf(s)] ?? 0) + 1;
   }
   return original.apply(this, args);
 };
-process.on('SIGUSR2', () => process.stderr.write(`bench-pg-statements ${JSON.stringify(counts)}\n`));
+process.on('SIGUSR2', () => process.stderr.write(`bench-pg-statements ${JSON.stringify({ ...counts, kinds })}\n`));

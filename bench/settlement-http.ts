@@ -26,7 +26,7 @@
  *   BENCH_WARM=<M>: M settles at once before the measured phases, not measured (a warm service; the target's figure is cold, M=0).
  *   BENCH_NODE_FLAGS="<flags>": extra node flags for the service (e.g. --trace-opt --trace-deopt).
  *   BENCH_CHILD_LOG=<file>: the service's output written to <file>.<store>, with "=== burst start/end" marks.
- *   BENCH_PG_STATEMENTS=1: the service's PostgreSQL round trips, statements and commits per settle in each phase,
+ *   BENCH_PG_STATEMENTS=1 (or =kinds, also listing the burst's statements by kind): the service's PostgreSQL round trips, statements and commits per settle in each phase,
  *     counted at the driver (bench/pg-statements-preload.mjs, off by default: the measured runs carry no wrapper).
  *
  * PostgreSQL runs on the same cores as the service, anvil and this client, so on the pg run the
@@ -185,12 +185,12 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
   }
   const warm = Number(process.env.BENCH_WARM ?? 0);
   const prof = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
-  const countStatements = store === 'pg' && process.env.BENCH_PG_STATEMENTS === '1';
+  const countStatements = store === 'pg' && (process.env.BENCH_PG_STATEMENTS === '1' || process.env.BENCH_PG_STATEMENTS === 'kinds');
   if (countStatements) prof.push('--import', pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'pg-statements-preload.mjs')).href);
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   const logs: string[] = [];
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  type PgCounts = { roundTrips: number; statements: number; commits: number };
+  type PgCounts = { roundTrips: number; statements: number; commits: number; kinds?: Record<string, number> };
   let countsWaiting: ((c: PgCounts) => void) | undefined;
   readline.createInterface({ input: child.stderr! }).on('line', (l) => {
     if (l.startsWith('bench-pg-statements ')) return countsWaiting?.(JSON.parse(l.slice(20)) as PgCounts);
@@ -387,8 +387,15 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       run.pgServerAllPacedCpuMs = phase(pacedPg.all);
     }
     if (counts0 && counts1) {
-      const per = (k: keyof PgCounts) => round((counts1[k] - counts0[k]) / n, 2);
+      const per = (k: 'roundTrips' | 'statements' | 'commits') => round((counts1[k] - counts0[k]) / n, 2);
       run.pgBurstPerSettle = { roundTrips: per('roundTrips'), statements: per('statements'), commits: per('commits') };
+      // BENCH_PG_STATEMENTS=kinds: the burst's statements by their opening words.
+      if (counts1.kinds) {
+        for (const [k, v] of Object.entries(counts1.kinds).sort((x, y) => y[1] - x[1])) {
+          const d = v - (counts0.kinds?.[k] ?? 0);
+          if (d > 0) print(`  burst statements: ${d} × ${k}`);
+        }
+      }
     }
     print(
       `settlement over HTTP (${store}): ${n} settles at once ${run.perSecond}/s (p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms); ` +

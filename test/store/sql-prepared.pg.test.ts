@@ -50,14 +50,30 @@ describe('PostgreSQL store: prepared statements inside round trips of several st
     }
     counter.restore();
     const [first, ...later] = sent;
-    expect(first![0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;\nPREPARE x\d+_sp_\w+ AS UPDATE "payments" [^;]*;\nPREPARE x\d+_sp_\w+ AS SELECT doc FROM "payments" WHERE id = \$1;\nEXECUTE /s);
+    expect(first![0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;\nPREPARE x\d+_sp_\w+ AS UPDATE "payments" [^;]*;\nPREPARE x\d+_sp_\w+ AS SELECT doc FROM "payments" WHERE id = \$1;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE /s);
     for (const statements of later) {
       expect(statements).toHaveLength(2);
       // Only the names and the values travel: no statement text to parse and plan.
-      expect(statements[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;\nEXECUTE x\d+_sp_\w+\('a', .*\);\nEXECUTE x\d+_sp_\w+\('a'\)$/s);
+      expect(statements[0]).toMatch(
+        /^BEGIN ISOLATION LEVEL SERIALIZABLE;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE x\d+_sp_\w+\('a', .*\);\nEXECUTE x\d+_sp_\w+\('a'\);\nSET LOCAL plan_cache_mode TO DEFAULT$/s,
+      );
       expect(statements.join('\n')).not.toMatch(/PREPARE|UPDATE|SELECT/);
     }
     expect((await s.table(Payments).get('a'))?.description).toBe('v3');
+    // Generic plans from the first run (PostgreSQL plans anew the first five otherwise, on every
+    // connection), and the setting ends with the round trip.
+    const plans = await s.pool.query<{ name: string; statement: string; generic_plans: string; custom_plans: string }>(
+      `SELECT name, statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'x%'`,
+    );
+    // `statement` is the whole query string the PREPARE came in.
+    const kind = (r: { name: string; statement: string }) => new RegExp(`PREPARE ${r.name} AS (\\w+)`).exec(r.statement)?.[1];
+    // The setup's first insert (with its BEGIN), the held update and the read.
+    expect(plans.rows.map((r) => [kind(r), Number(r.generic_plans), Number(r.custom_plans)]).sort()).toEqual([
+      ['INSERT', 1, 0],
+      ['SELECT', 3, 0],
+      ['UPDATE', 3, 0],
+    ]);
+    expect((await s.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
   });
 
   it('after a round trip that failed before its PREPAREs ran, the connection prepares again (new names) and works', async () => {

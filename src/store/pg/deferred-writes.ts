@@ -100,17 +100,27 @@ export class DeferredWrites {
   private render(batch: Entry[]): { text: string; at: number[]; prepared: boolean } {
     const literals = batch.map((e) => (e.values ?? []).map(literal));
     const prepares: string[] = [];
+    let executes = 0;
     const texts = batch.map((e, i) => {
       const lits = literals[i]!;
       if (e.values === undefined) return e.text;
       const x = e.name !== undefined && this.session ? this.session.execute(e.name, e.text, lits) : undefined;
       if (!x) return spell(e.text, lits);
       if (x.prepare) prepares.push(x.prepare);
+      executes++;
       return x.execute;
     });
     const lead = batch[0]?.values === undefined && batch[0]!.text.startsWith('BEGIN') ? 1 : 0;
-    const all = [...texts.slice(0, lead), ...prepares, ...texts.slice(lead)];
-    const at = batch.map((_, i) => (i < lead ? i : i + prepares.length));
+    // The prepared statements' plans are generic from their first run: PostgreSQL would plan
+    // each anew for its first five runs on every connection, and a fresh pool's burst is mostly
+    // first runs. Their plans do not depend on the values (TableSql.prepared). For this round
+    // trip only (the other statements in it are inline, planned once whatever the setting); the
+    // COMMIT ends it anyway.
+    const generic = executes > 0 ? ['SET LOCAL plan_cache_mode = force_generic_plan'] : [];
+    const restore = executes > 0 && batch[batch.length - 1]!.text !== 'COMMIT' ? ['SET LOCAL plan_cache_mode TO DEFAULT'] : [];
+    const before = prepares.length + generic.length;
+    const all = [...texts.slice(0, lead), ...prepares, ...generic, ...texts.slice(lead), ...restore];
+    const at = batch.map((_, i) => (i < lead ? i : i + before));
     return { text: all.join(';\n'), at, prepared: prepares.length > 0 };
   }
 
