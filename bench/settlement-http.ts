@@ -26,6 +26,16 @@
  *   BENCH_WARM=<M>: M settles at once before the measured phases, not measured (a warm service; the target's figure is cold, M=0).
  *   BENCH_NODE_FLAGS="<flags>": extra node flags for the service (e.g. --trace-opt --trace-deopt).
  *   BENCH_CHILD_LOG=<file>: the service's output written to <file>.<store>, with "=== burst start/end" marks.
+ *   BENCH_PG_STATEMENTS=1 (or =kinds, also listing the burst's statements by kind): the service's PostgreSQL round trips, statements and commits per settle in each phase,
+ *     counted at the driver (bench/pg-statements-preload.mjs, off by default: the measured runs carry no wrapper).
+ *
+ * PostgreSQL runs on the same cores as the service, anvil and this client, so on the pg run the
+ * server's own CPU per settlement is reported too (tenth round): from /proc, the backends of the
+ * bench's database (the service's pool and its LISTEN session; their command lines name the
+ * database) and, apart, every postgres process (the postmaster's children, with the WAL writer
+ * and checkpointer; also any other database's sessions on this machine, so a busy machine
+ * inflates it). A backend that ends inside a phase takes its CPU with it (the pool keeps its
+ * sessions for 10 s idle, longer than a phase's gaps).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +63,34 @@ const QUIET_MS = 1000;
 function cpuSeconds(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;
+}
+/** CPU seconds of every postgres process (comm "postgres"), and whether its command line names `db`. */
+function postgresCpu(db: string): Map<number, { cpu: number; db: boolean }> {
+  const out = new Map<number, { cpu: number; db: boolean }>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')) !== 'postgres') continue;
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      out.set(Number(d), { cpu: (Number(f[11]) + Number(f[12])) / 100, db: cmd.includes(` ${db} `) });
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+/** CPU seconds spent between two snapshots: the bench database's backends, and all postgres processes (a process born in between counts from 0). */
+function postgresCpuBetween(a: Map<number, { cpu: number; db: boolean }>, b: Map<number, { cpu: number; db: boolean }>): { db: number; all: number } {
+  let db = 0;
+  let all = 0;
+  for (const [pid, p] of b) {
+    const spent = p.cpu - (a.get(pid)?.cpu ?? 0);
+    all += spent;
+    if (p.db) db += spent;
+  }
+  return { db, all };
 }
 function childNamed(comm: string, parent: number): number | undefined {
   for (const d of readdirSync('/proc')) {
@@ -111,6 +149,13 @@ export interface HttpSettlementRun {
   serviceDoorCpuMs?: number;
   clientCpuMs: number;
   anvilCpuMs: number;
+  /** pg run only: the PostgreSQL server's CPU ms per settlement in each phase, the bench database's backends and all postgres processes. */
+  pgServerBurstCpuMs?: number;
+  pgServerAllBurstCpuMs?: number;
+  pgServerPacedCpuMs?: number;
+  pgServerAllPacedCpuMs?: number;
+  /** With BENCH_PG_STATEMENTS=1: per settle in the burst, at the driver. */
+  pgBurstPerSettle?: { roundTrips: number; statements: number; commits: number };
 }
 
 async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l: string) => void): Promise<HttpSettlementRun> {
@@ -140,10 +185,24 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
   }
   const warm = Number(process.env.BENCH_WARM ?? 0);
   const prof = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const countStatements = store === 'pg' && (process.env.BENCH_PG_STATEMENTS === '1' || process.env.BENCH_PG_STATEMENTS === 'kinds');
+  if (countStatements) prof.push('--import', pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'pg-statements-preload.mjs')).href);
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   const logs: string[] = [];
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  readline.createInterface({ input: child.stderr! }).on('line', (l) => logs.push(l));
+  type PgCounts = { roundTrips: number; statements: number; commits: number; kinds?: Record<string, number> };
+  let countsWaiting: ((c: PgCounts) => void) | undefined;
+  readline.createInterface({ input: child.stderr! }).on('line', (l) => {
+    if (l.startsWith('bench-pg-statements ')) return countsWaiting?.(JSON.parse(l.slice(20)) as PgCounts);
+    logs.push(l);
+  });
+  const pgCounts = (): Promise<PgCounts | undefined> =>
+    countStatements
+      ? new Promise((resolve) => {
+          countsWaiting = resolve;
+          child.kill('SIGUSR2');
+        })
+      : Promise.resolve(undefined);
   try {
     const api = await new Promise<string>((resolve, reject) => {
       readline.createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -203,6 +262,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     }
     await quiet();
     logs.push('=== burst start');
+    const counts0 = await pgCounts();
+    const pg0 = dbName ? postgresCpu(dbName) : undefined;
     const cpu0 = { service: cpuSeconds(child.pid!), anvil: anvil ? cpuSeconds(anvil) : NaN, client: process.cpuUsage() };
     const burst: number[] = [];
     const t0 = performance.now();
@@ -217,6 +278,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     await quiet();
     logs.push('=== burst end');
     const serviceAfterBurst = cpuSeconds(child.pid!);
+    const pg1 = dbName ? postgresCpu(dbName) : undefined;
+    const counts1 = await pgCounts();
     const burstWindow = (performance.now() - t0) / 1000;
     const pacedTimes: number[] = [];
     const tp = performance.now();
@@ -231,6 +294,7 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     const pacedSeconds = (performance.now() - tp) / 1000;
     await quiet();
     const pacedWindow = (performance.now() - tp) / 1000;
+    const pg2 = dbName ? postgresCpu(dbName) : undefined;
     const client = process.cpuUsage(cpu0.client);
     const per = (secs: number) => round((secs * 1000) / (2 * n), 2);
     const serviceCpuMs = per(cpuSeconds(child.pid!) - cpu0.service);
@@ -314,6 +378,25 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       clientCpuMs,
       anvilCpuMs,
     };
+    if (pg0 && pg1 && pg2) {
+      const burstPg = postgresCpuBetween(pg0, pg1);
+      const pacedPg = postgresCpuBetween(pg1, pg2);
+      run.pgServerBurstCpuMs = phase(burstPg.db);
+      run.pgServerAllBurstCpuMs = phase(burstPg.all);
+      run.pgServerPacedCpuMs = phase(pacedPg.db);
+      run.pgServerAllPacedCpuMs = phase(pacedPg.all);
+    }
+    if (counts0 && counts1) {
+      const per = (k: 'roundTrips' | 'statements' | 'commits') => round((counts1[k] - counts0[k]) / n, 2);
+      run.pgBurstPerSettle = { roundTrips: per('roundTrips'), statements: per('statements'), commits: per('commits') };
+      // BENCH_PG_STATEMENTS=kinds: the burst's statements by their opening words.
+      if (counts1.kinds) {
+        for (const [k, v] of Object.entries(counts1.kinds).sort((x, y) => y[1] - x[1])) {
+          const d = v - (counts0.kinds?.[k] ?? 0);
+          if (d > 0) print(`  burst statements: ${d} × ${k}`);
+        }
+      }
+    }
     print(
       `settlement over HTTP (${store}): ${n} settles at once ${run.perSecond}/s (p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms); ` +
         `batched bare transfers ${run.bareBatchedPerSecond}/s; settlement / batched bare = ${run.ratioBatched}; ` +
@@ -325,6 +408,15 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
         `paced ${servicePacedCpuMs} ms per settlement (net of idle ${servicePacedNetCpuMs}); idle ${serviceIdleCpuMsPerS} ms CPU per second` +
         (replayCpuMs === undefined ? '' : `; door: ${replays} settles of an unknown payment ${replayCpuMs} ms each`),
     );
+    if (run.pgServerBurstCpuMs !== undefined) {
+      print(
+        `PostgreSQL server CPU (${store}, /proc): burst ${run.pgServerBurstCpuMs} ms per settlement in the bench database's backends (all postgres processes ${run.pgServerAllBurstCpuMs}), ` +
+          `paced ${run.pgServerPacedCpuMs} ms (all ${run.pgServerAllPacedCpuMs}); service + server burst ${round(serviceBurstCpuMs + run.pgServerBurstCpuMs, 2)} ms` +
+          (run.pgBurstPerSettle
+            ? `; per settle in the burst, at the driver: ${run.pgBurstPerSettle.roundTrips} round trips, ${run.pgBurstPerSettle.statements} statements, ${run.pgBurstPerSettle.commits} commits`
+            : ''),
+      );
+    }
     return run;
   } finally {
     child.kill('SIGTERM');

@@ -104,6 +104,14 @@ export interface WriteTable<T extends Row> extends ReadTable<T> {
    * `update` where a store has none.
    */
   updateLater?(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): void;
+  /**
+   * `insert` of a row whose keys nobody else can hold (a fresh random id, no unique group taken
+   * by design), whose answer the caller does not wait for: PostgreSQL sends it with the
+   * transaction's next statement or its COMMIT, and answers the row as given at once. A key taken
+   * after all fails the transaction (a database error, not a StoreConflictError). Optional: call
+   * it through `insertUnread` (update-later.ts).
+   */
+  insertLater?(row: T): T;
   remove(id: string): Promise<boolean>;
   /**
    * Inserts `row`, or returns the row that already holds its id or one of its unique keys

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/service.js';
-import { PgStore, updateUnread } from '../../src/store/index.js';
+import { PgStore, insertUnread, updateUnread } from '../../src/store/index.js';
 import { Payments, type Payment } from '../../src/payments/payments.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
 import { isCommit, statementCounter } from '../helpers/pg-statements.js';
@@ -49,10 +49,33 @@ describe('PostgreSQL store: held writes and grouped reads', () => {
     // The read (with the BEGIN and the first write), the COMMIT (with the other two): no round
     // trip of their own, the BEGIN neither (eighth round; 3 before).
     expect(statements).toHaveLength(2);
-    expect(statements[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;\nUPDATE .*;\nSELECT doc FROM "payments"/s);
+    // (Named statements go as EXECUTE of the connection's prepared copy, prepared in the same
+    // round trip the first time: test/store/sql-prepared.pg.test.ts.)
+    expect(statements[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;\n(PREPARE [^;]*;\n)*SET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE .*;\nEXECUTE /s);
     expect(isCommit(statements[1]!)).toBe(true);
     const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((id) => s.table(Payments).get(id)));
     expect([a?.description, b?.description, c?.description]).toEqual([odd, '', 'c2']);
+  });
+
+  it('a held insert (insertLater) rides with the COMMIT, answers the row as given; a taken id fails the transaction, nothing of it stored', async () => {
+    const s = await open('h10pg_dw_insert');
+    const counter = statementCounter();
+    counter.start();
+    const given = await s.transaction(async (tx) => insertUnread(tx.table(Payments), row('d', 'held insert')));
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(given).toEqual(row('d', 'held insert'));
+    // BEGIN, the insert and COMMIT in one round trip (2 when the insert waited for its answer).
+    expect(statements).toHaveLength(1);
+    expect(isCommit(statements[0]!)).toBe(true);
+    expect((await s.table(Payments).get('d'))?.description).toBe('held insert');
+    await expect(
+      s.transaction(async (tx) => {
+        await tx.table(Payments).update('a', { description: 'kept?' } as Partial<Payment>);
+        await insertUnread(tx.table(Payments), row('b'));
+      }),
+    ).rejects.toThrow();
+    expect((await s.table(Payments).get('a'))?.description).toBe('');
   });
 
   it('a held write that fails fails the transaction, and nothing of it is stored', async () => {

@@ -3,6 +3,7 @@ import type { Tx } from '../types.js';
 import type { TxView } from './pg-tx.js';
 import type { Touch } from './pg-table.js';
 import { DeferredWrites } from './deferred-writes.js';
+import { preparedSession } from './sql-prepared.js';
 
 /**
  * Group commit for short transactions on PostgreSQL (`TransactionOptions.shareCommit`: the
@@ -169,7 +170,7 @@ export class CommitGroups {
       const results: Array<{ value: unknown; committed: Array<() => void> }> = [];
       // A member's held writes (updateLater) go with the next member's first statement, or the
       // COMMIT; so does the BEGIN (no round trip of its own).
-      const deferred = new DeferredWrites(together ? 'turn' : 'tick');
+      const deferred = new DeferredWrites(together ? 'turn' : 'tick', preparedSession(client));
       deferred.begin('BEGIN ISOLATION LEVEL SERIALIZABLE');
       if (together) {
         const ran = await this.sideBySide(client, deferred, members);
@@ -197,7 +198,7 @@ export class CommitGroups {
         results.push({ value, committed: view.committed });
       }
       try {
-        await client.query(deferred.commitSql());
+        await deferred.commit((text) => client.query(text));
       } catch (e) {
         // The server answered: it rolled the transaction back (or, a held write having failed,
         // left it failed: ROLLBACK ends it). No answer: it may have committed.

@@ -1,10 +1,18 @@
 import pg from 'pg';
 import type { Run } from './pg-table.js';
+import type { PreparedSession } from './sql-prepared.js';
 
-/** A statement waiting for its round trip; `held` ones (updateLater) have no caller waiting. */
-type Entry =
-  | { held: string }
-  | { held?: undefined; text: string; values: unknown[]; name: string | undefined; resolve: (r: pg.QueryResult) => void; reject: (e: unknown) => void };
+/**
+ * A statement for a round trip: `text` with its `values` (none for the BEGIN); `name` when its
+ * plan does not depend on the values (TableSql.prepared). `waiter` is the caller waiting for the
+ * answer; held ones (updateLater, the BEGIN) have none.
+ */
+interface Entry {
+  text: string;
+  values?: readonly unknown[];
+  name?: string;
+  waiter?: { resolve: (r: pg.QueryResult) => void; reject: (e: unknown) => void };
+}
 
 /**
  * The writes of one PostgreSQL transaction whose outcome nobody reads (`WriteTable.updateLater`:
@@ -18,7 +26,9 @@ type Entry =
  * write is the service's largest PostgreSQL cost (docs/performance.md, sixth and seventh rounds).
  *
  * The values travel as quoted literals (`inline`), typed by the statement's casts as the
- * unnamed parameters of the extended protocol are.
+ * unnamed parameters of the extended protocol are. With a session (sql-prepared.ts), a named
+ * statement goes as `EXECUTE` of the session's prepared copy, its `PREPARE` in the same round
+ * trip the first time (tenth round): the server no longer parses and plans it on every call.
  */
 export class DeferredWrites {
   /** In issue order: a held write goes before the statements issued after it, never before earlier ones. */
@@ -30,10 +40,16 @@ export class DeferredWrites {
    * those of the members of a commit group run side by side (commit-groups.ts) share a round trip
    * although each reached its statement after a different number of awaits.
    */
-  constructor(private readonly window: 'tick' | 'turn' = 'tick') {}
+  constructor(
+    private readonly window: 'tick' | 'turn' = 'tick',
+    /** The connection's prepared statements; without it every statement travels inline. */
+    private readonly session?: PreparedSession,
+  ) {}
 
-  add(text: string, params: readonly unknown[]): void {
-    this.queue.push({ held: inline(text, params) });
+  /** A held write (`name`: prepared on the session like a named statement). Its values are spelled now: one that has no literal throws here. */
+  add(text: string, params: readonly unknown[], name?: string): void {
+    params.forEach(literal);
+    this.queue.push({ text, values: params, name });
   }
 
   /**
@@ -41,7 +57,7 @@ export class DeferredWrites {
    * (or of the COMMIT), which the server runs after it, inside the transaction it opens.
    */
   begin(sql: string): void {
-    this.queue.unshift({ held: sql });
+    this.queue.unshift({ text: sql });
   }
 
   /**
@@ -54,20 +70,62 @@ export class DeferredWrites {
   runner(run: Run): Run {
     return <R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string) =>
       new Promise<pg.QueryResult<R>>((resolve, reject) => {
-        this.queue.push({ text, values, name, resolve: resolve as (r: pg.QueryResult) => void, reject });
+        this.queue.push({ text, values, name, waiter: { resolve: resolve as (r: pg.QueryResult) => void, reject } });
         this.pump(run);
       });
   }
 
-  /** COMMIT, after the held writes in the same round trip (the body has no statement still waiting). */
-  commitSql(): string {
-    const held = this.queue.map((e) => e.held).filter((h): h is string => h !== undefined);
+  /**
+   * COMMIT, after the held writes in the same round trip (the body has no statement still
+   * waiting), sent by `send`; its failure is thrown as is.
+   */
+  async commit(send: (text: string) => Promise<unknown>): Promise<void> {
+    const held = this.queue.filter((e) => e.waiter === undefined);
     this.queue = [];
-    return held.length === 0 ? 'COMMIT' : `${held.join(';\n')};\nCOMMIT`;
+    const { text, prepared } = this.render([...held, { text: 'COMMIT' }]);
+    try {
+      await send(text);
+    } catch (e) {
+      if (prepared) this.session?.uncertain();
+      throw e;
+    }
+  }
+
+  /**
+   * The round trip's text: each statement inline, or as EXECUTE of the session's copy, with the
+   * PREPAREs it still needs right after a leading BEGIN (inside the transaction; a PREPARE stays
+   * even if the transaction rolls back); `at[i]` is the index of entry i's result. Throws, before
+   * anything is prepared, for a value it cannot spell.
+   */
+  private render(batch: Entry[]): { text: string; at: number[]; prepared: boolean } {
+    const literals = batch.map((e) => (e.values ?? []).map(literal));
+    const prepares: string[] = [];
+    let executes = 0;
+    const texts = batch.map((e, i) => {
+      const lits = literals[i]!;
+      if (e.values === undefined) return e.text;
+      const x = e.name !== undefined && this.session ? this.session.execute(e.name, e.text, lits) : undefined;
+      if (!x) return spell(e.text, lits);
+      if (x.prepare) prepares.push(x.prepare);
+      executes++;
+      return x.execute;
+    });
+    const lead = batch[0]?.values === undefined && batch[0]!.text.startsWith('BEGIN') ? 1 : 0;
+    // The prepared statements' plans are generic from their first run: PostgreSQL would plan
+    // each anew for its first five runs on every connection, and a fresh pool's burst is mostly
+    // first runs. Their plans do not depend on the values (TableSql.prepared). For this round
+    // trip only (the other statements in it are inline, planned once whatever the setting); the
+    // COMMIT ends it anyway.
+    const generic = executes > 0 ? ['SET LOCAL plan_cache_mode = force_generic_plan'] : [];
+    const restore = executes > 0 && batch[batch.length - 1]!.text !== 'COMMIT' ? ['SET LOCAL plan_cache_mode TO DEFAULT'] : [];
+    const before = prepares.length + generic.length;
+    const all = [...texts.slice(0, lead), ...prepares, ...generic, ...texts.slice(lead), ...restore];
+    const at = batch.map((_, i) => (i < lead ? i : i + before));
+    return { text: all.join(';\n'), at, prepared: prepares.length > 0 };
   }
 
   private pump(run: Run): void {
-    if (this.sending || !this.queue.some((e) => e.held === undefined)) return;
+    if (this.sending || !this.queue.some((e) => e.waiter !== undefined)) return;
     this.sending = true;
     // After the current tick (or turn): the statements issued alongside this one join it.
     const go = () => {
@@ -91,44 +149,51 @@ export class DeferredWrites {
     this.sent = true;
     const batch = this.queue;
     this.queue = [];
-    const waiting = batch.filter((e) => e.held === undefined);
+    const waiting = batch.filter((e) => e.waiter !== undefined);
     if (batch.length === 1) {
       const q = waiting[0]!;
-      return run(q.text, q.values, q.name).then(q.resolve, q.reject);
+      return run(q.text, [...(q.values ?? [])], q.name).then(q.waiter!.resolve, q.waiter!.reject);
     }
-    let texts: string[];
+    let rendered: ReturnType<DeferredWrites['render']>;
     try {
-      texts = batch.map((e) => (e.held !== undefined ? e.held : inline(e.text, e.values)));
+      rendered = this.render(batch);
     } catch {
-      // A value with no literal form here: each in turn, in issue order.
+      // A value with no literal form here (only a waiting statement's: held ones were checked
+      // when added): each in turn, in issue order.
       for (const e of batch) {
-        if (e.held === undefined) await run(e.text, e.values, e.name).then(e.resolve, e.reject);
+        if (e.waiter) await run(e.text, [...(e.values ?? [])], e.name).then(e.waiter.resolve, e.waiter.reject);
         else {
           try {
-            await run(e.held, []);
+            await run(e.values === undefined ? e.text : inline(e.text, e.values), []);
           } catch (err) {
-            return waiting.forEach((q) => q.reject(err));
+            return waiting.forEach((q) => q.waiter!.reject(err));
           }
         }
       }
       return;
     }
     try {
-      const r = await run(texts.join(';\n'), []);
+      const r = await run(rendered.text, []);
       const results = Array.isArray(r) ? (r as pg.QueryResult[]) : [r];
-      batch.forEach((e, i) => e.held === undefined && e.resolve(results[i]!));
+      batch.forEach((e, i) => e.waiter?.resolve(results[rendered.at[i]!]!));
     } catch (err) {
-      waiting.forEach((q) => q.reject(err));
+      if (rendered.prepared) this.session?.uncertain();
+      waiting.forEach((q) => q.waiter!.reject(err));
     }
   }
 }
 
 /** `text` with `$n` replaced by the literal of `params[n - 1]`. Throws for a value it cannot spell. */
 export function inline(text: string, params: readonly unknown[]): string {
+  return spell(text, params.map(literal));
+}
+
+/** `text` with `$n` replaced by `literals[n - 1]`. */
+function spell(text: string, literals: readonly string[]): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => {
     const i = Number(n) - 1;
-    if (i < 0 || i >= params.length) throw new Error(`no value for $${n}`);
-    return literal(params[i]);
+    if (i < 0 || i >= literals.length) throw new Error(`no value for $${n}`);
+    return literals[i]!;
   });
 }
 

@@ -19,6 +19,7 @@ import { PgTable, decode, type Run } from './pg-table.js';
 import { txView } from './pg-tx.js';
 import { CommitGroups } from './commit-groups.js';
 import { DeferredWrites } from './deferred-writes.js';
+import { preparedSession } from './sql-prepared.js';
 import { GetBatcher } from './get-batcher.js';
 import { InsertBatcher } from './insert-batcher.js';
 import { KEY_TAKEN_ATTEMPTS, MAX_ATTEMPTS, RETRYABLE, RETRY_LOCK, sqlState } from './retry-rules.js';
@@ -191,7 +192,7 @@ export class PgStore implements Store {
     retry: boolean,
     isolation: 'SERIALIZABLE' | 'READ COMMITTED',
   ): Promise<R> {
-    const deferred = new DeferredWrites();
+    const deferred = new DeferredWrites('tick', preparedSession(client));
     const view = txView(this.runner(client), (def) => this.tableSql(def), deferred);
     try {
       // A retried transaction queues behind the other retried ones (across instances), so a
@@ -215,7 +216,7 @@ export class PgStore implements Store {
       view.finish();
       // With the writes still held (updateLater): one round trip. If one fails, the COMMIT does
       // not run and the caller's ROLLBACK ends the transaction.
-      await client.query(deferred.commitSql());
+      await deferred.commit((text) => client.query(text));
       committed.push(...view.committed);
       return result;
     } finally {

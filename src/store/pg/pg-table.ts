@@ -21,6 +21,22 @@ export async function insertOrGetWith<T extends Row>(sql: TableSql<T>, run: Run,
   return got === null ? { inserted: true, row: decode<T>(JSON.parse(doc)) } : { inserted: false, existing: decode<T>(got) };
 }
 
+/**
+ * What `doc = (doc - drop) || set` stores, from the row before: its keys in order less `drop`,
+ * each in `set` with the value sent (parsed from the same JSON), then `set`'s new keys. PostgreSQL
+ * merges top-level keys exactly so; only the key order differs (jsonb's own), as on lowdb.
+ */
+function applied<T>(before: T, drop: readonly string[], set: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  const gone = new Set(drop);
+  for (const [k, v] of Object.entries(before as Record<string, unknown>)) {
+    if (Object.hasOwn(set, k)) out[k] = set[k];
+    else if (!gone.has(k)) out[k] = v;
+  }
+  for (const k of Object.keys(set)) if (!Object.hasOwn(out, k)) out[k] = set[k];
+  return decode<T>(out as T);
+}
+
 /** A string no stored row can hold (PostgreSQL text and jsonb refuse NUL; lowdb would simply find nothing). */
 const hasNul = (v: unknown): boolean => typeof v === 'string' && v.includes('\u0000');
 
@@ -44,7 +60,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     private readonly run: Run,
     private readonly inTx: boolean,
     /** In a transaction: holds a statement for its next round trip (deferred-writes.ts). */
-    private readonly later?: (text: string, values: unknown[]) => void,
+    private readonly later?: (text: string, values: unknown[], name?: string) => void,
     /** Outside transactions: reads by id grouped with concurrent ones (get-batcher.ts). */
     private readonly getBatched?: (id: string) => Promise<T | undefined>,
     private readonly touch?: Touch,
@@ -228,6 +244,20 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     return decode<T>(sent);
   }
 
+  /**
+   * `insert` sent with the transaction's next statement or its COMMIT (WriteTable.insertLater).
+   * No ON CONFLICT: a key taken after all fails the statement, and so the transaction.
+   */
+  insertLater(row: T): T {
+    this.writable();
+    if (!this.later) throw new Error('insertLater outside a transaction');
+    this.touchRow(row);
+    const doc = JSON.stringify(row);
+    const text = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb)`;
+    this.later(text, [row.id, doc], this.sql.prepared(text));
+    return decode<T>(JSON.parse(doc) as T);
+  }
+
   async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
     return (await this.write(id, patch, expect, false))?.after;
   }
@@ -252,7 +282,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     const u = this.updateSql(id, patch, expect, '1');
     if (u.touchesUnique) throw new Error(`updateLater of a unique field of ${this.sql.def.name}`);
     this.touchId(id);
-    this.later(u.text, u.params);
+    // Named like `update`'s texts: prepared on the session when it rides in a round trip of several (sql-prepared.ts).
+    this.later(u.text, u.params, this.sql.prepared(u.text));
   }
 
   private updateSql(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, returning: string) {
@@ -264,33 +295,40 @@ export class PgTable<T extends Row> implements WriteTable<T> {
       if (v === undefined) drop.push(k);
       else set[k] = v;
     }
-    const params: unknown[] = [id, drop, JSON.stringify(set)];
+    const setJson = JSON.stringify(set);
+    const params: unknown[] = [id, drop, setJson];
     const clauses = ['id = $1', ...this.sql.where(expect, params)];
     // The row's version bumped in the same statement (TableDef.version): no read, no round trip.
     const patched = version ? `jsonb_set((doc - $2::text[]) || $3::jsonb, ARRAY[${literal(version)}], to_jsonb(COALESCE((doc ->> ${literal(version)})::bigint, 0) + 1))` : '(doc - $2::text[]) || $3::jsonb';
     const text = `UPDATE ${this.sql.t} SET doc = ${patched} WHERE ${clauses.join(' AND ')} RETURNING ${returning}`;
     const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
-    return { text, params, touchesUnique, set };
+    return { text, params, touchesUnique, set, drop, setJson };
   }
 
   private async write(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, withBefore: boolean): Promise<{ before?: T; after: T } | undefined> {
     this.writable();
-    const returning = withBefore ? `doc, (SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
-    const { text, params, touchesUnique, set } = this.updateSql(id, patch, expect, returning);
+    // With the row before, the server sends only that: the row after is `(before - drop) || set`,
+    // built here from the same values (`applied`), not sent and parsed a second time (a settle's
+    // claim and `settled` each sent two whole payments; issue 23, tenth round).
+    const returning = withBefore ? `(SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
+    const { text, params, touchesUnique, set, drop, setJson } = this.updateSql(id, patch, expect, returning);
     // A unique field changed takes a savepoint, which a member beside others cannot have.
     if (touchesUnique) this.touch?.(undefined);
     else this.touchId(id);
-    const decoded = (r: pg.QueryResult<{ doc: T; before?: T }>) => {
+    const decoded = (r: pg.QueryResult<{ doc?: T; before?: T }>) => {
       const row = r.rows[0];
-      return row ? { after: decode<T>(row.doc), ...(withBefore ? { before: decode<T>(row.before) } : {}) } : undefined;
+      if (!row) return undefined;
+      if (!withBefore) return { after: decode<T>(row.doc) };
+      const before = decode<T>(row.before);
+      return { before, after: applied(before, drop, JSON.parse(setJson) as Record<string, unknown>) };
     };
     // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
     // Prepared: `id = $1` decides the plan whatever the values (parsed and planned once per connection).
     const name = this.sql.prepared(text);
-    if (!touchesUnique) return decoded(await this.run<{ doc: T; before?: T }>(text, params, name));
+    if (!touchesUnique) return decoded(await this.run<{ doc?: T; before?: T }>(text, params, name));
     await this.run('SAVEPOINT sp_unique', []);
     try {
-      const r = await this.run<{ doc: T; before?: T }>(text, params, name);
+      const r = await this.run<{ doc?: T; before?: T }>(text, params, name);
       await this.run('RELEASE SAVEPOINT sp_unique', []);
       return decoded(r);
     } catch (e) {

@@ -57,9 +57,9 @@ export function txView(direct: Run, tableSql: <T extends Row>(def: TableDef<T>) 
             throw e;
           }
         };
-        const later = (text: string, values: unknown[]) => {
+        const later = (text: string, values: unknown[], name?: string) => {
           if (!open) throw new Error(`transaction on ${def.name} already finished`);
-          deferred.add(text, values);
+          deferred.add(text, values, name);
         };
         t = new PgTable<T>(tableSql(def), live, true, later, undefined, touch);
         tables.set(def.name, t as unknown as PgTable<Row>);

@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import '../../src/service.js';
+import { PgStore, updateUnread } from '../../src/store/index.js';
+import { Payments, type Payment } from '../../src/payments/payments.js';
+import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { statementCounter } from '../helpers/pg-statements.js';
+
+/**
+ * Issue 23, tenth round (h10pg), PostgreSQL only: a named statement (a plan that does not depend
+ * on its values) travelling in a round trip of several statements goes as `EXECUTE` of a copy
+ * prepared once per connection (src/store/pg/sql-prepared.ts), so the server no longer parses,
+ * analyses and plans it on every call (about a quarter of the backends' CPU in a settle burst).
+ */
+const opened: Array<{ db: TestDatabase; store: PgStore }> = [];
+afterEach(async () => {
+  for (const o of opened.splice(0)) await o.store.close().finally(() => o.db.drop());
+});
+
+const row = (id: string): Payment =>
+  ({ id, accountId: 'acct_p', livemode: true, reference: `ref-${id}`, status: 'pending', description: '' }) as unknown as Payment;
+
+/** One connection, so every transaction meets the same session. */
+async function open(tag: string) {
+  const db = await createDatabase(tag);
+  const store = await PgStore.open(db.url, { poolMax: 1 });
+  opened.push({ db, store });
+  await store.transaction(async (tx) => {
+    for (const id of ['a', 'b']) await tx.table(Payments).insert(row(id));
+  });
+  return store;
+}
+
+/** A held write and a read by id: one round trip of several statements, then the COMMIT. */
+const writeAndRead = (s: PgStore, patch: Record<string, unknown>) =>
+  s.transaction(async (tx) => {
+    const t = tx.table(Payments);
+    void updateUnread(t, 'a', patch as Partial<Payment>, { status: 'pending' });
+    return (await t.get('a'))?.description;
+  });
+
+describe('PostgreSQL store: prepared statements inside round trips of several statements', () => {
+  it('prepared once per connection (in the round trip that first needs it), then EXECUTE only', async () => {
+    const s = await open('h10pg_prep');
+    const counter = statementCounter();
+    const sent: string[][] = [];
+    for (const v of ['v1', 'v2', 'v3']) {
+      counter.start();
+      expect(await writeAndRead(s, { description: v })).toBe(v);
+      sent.push(counter.stop().statements);
+    }
+    counter.restore();
+    const [first, ...later] = sent;
+    expect(first![0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;\nPREPARE x\d+_sp_\w+ AS UPDATE "payments" [^;]*;\nPREPARE x\d+_sp_\w+ AS SELECT doc FROM "payments" WHERE id = \$1;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE /s);
+    for (const statements of later) {
+      expect(statements).toHaveLength(2);
+      // Only the names and the values travel: no statement text to parse and plan.
+      expect(statements[0]).toMatch(
+        /^BEGIN ISOLATION LEVEL SERIALIZABLE;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE x\d+_sp_\w+\('a', .*\);\nEXECUTE x\d+_sp_\w+\('a'\);\nSET LOCAL plan_cache_mode TO DEFAULT$/s,
+      );
+      expect(statements.join('\n')).not.toMatch(/PREPARE|UPDATE|SELECT/);
+    }
+    expect((await s.table(Payments).get('a'))?.description).toBe('v3');
+    // Generic plans from the first run (PostgreSQL plans anew the first five otherwise, on every
+    // connection), and the setting ends with the round trip.
+    const plans = await s.pool.query<{ name: string; statement: string; generic_plans: string; custom_plans: string }>(
+      `SELECT name, statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'x%'`,
+    );
+    // `statement` is the whole query string the PREPARE came in.
+    const kind = (r: { name: string; statement: string }) => new RegExp(`PREPARE ${r.name} AS (\\w+)`).exec(r.statement)?.[1];
+    // The setup's first insert (with its BEGIN), the held update and the read.
+    expect(plans.rows.map((r) => [kind(r), Number(r.generic_plans), Number(r.custom_plans)]).sort()).toEqual([
+      ['INSERT', 1, 0],
+      ['SELECT', 3, 0],
+      ['UPDATE', 3, 0],
+    ]);
+    expect((await s.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
+  });
+
+  it('after a round trip that failed before its PREPAREs ran, the connection prepares again (new names) and works', async () => {
+    const s = await open('h10pg_prep_fail');
+    // A key no text can carry (NUL): the server refuses the whole query string, so none of it
+    // ran, its PREPAREs neither.
+    await expect(writeAndRead(s, { ['bad\u0000key']: undefined })).rejects.toThrow();
+    const counter = statementCounter();
+    counter.start();
+    expect(await writeAndRead(s, { description: 'after' })).toBe('after');
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(statements[0]).toMatch(/PREPARE x1_sp_/);
+    expect(await writeAndRead(s, { description: 'again' })).toBe('again');
+  });
+});
