@@ -320,7 +320,11 @@ export class PgTable<T extends Row> implements WriteTable<T> {
       if (!row) return undefined;
       if (!withBefore) return { after: decode<T>(row.doc) };
       const before = decode<T>(row.before);
-      return { before, after: applied(before, drop, JSON.parse(setJson) as Record<string, unknown>) };
+      const set = JSON.parse(setJson) as Record<string, unknown>;
+      // The statement bumped the row's version (TableDef.version): the row after says so too.
+      const version = this.sql.def.version;
+      if (version) set[version] = Number((before as Record<string, unknown>)[version] ?? 0) + 1;
+      return { before, after: applied(before, drop, set) };
     };
     // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
     // Prepared: `id = $1` decides the plan whatever the values (parsed and planned once per connection).
