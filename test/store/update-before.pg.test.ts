@@ -35,8 +35,9 @@ describe('PostgreSQL store: updateWithBefore sends one row back', () => {
     expect(update).not.toMatch(/RETURNING doc/);
     expect(r?.before).toEqual(row);
     const stored = await s.table(Payments).get('p1');
+    // Payments carry a row version (TableDef.version): the row after has the one its statement bumped.
     expect(r?.after).toEqual(stored);
-    expect(r?.after).toEqual({ id: 'p1', accountId: 'acct_w', livemode: true, reference: 'r1', status: 'processing', meta: { n: 2, list: ['x'] }, description: null, payer: '0xabc' });
+    expect(r?.after).toEqual({ id: 'p1', accountId: 'acct_w', livemode: true, reference: 'r1', status: 'processing', meta: { n: 2, list: ['x'] }, description: null, payer: '0xabc', version: 1 });
     expect(Object.isFrozen(r?.after) && Object.isFrozen((r?.after as unknown as { meta: object }).meta)).toBe(true);
     // The compare-and-set that finds nothing still answers undefined.
     expect(await s.transaction((tx) => tx.table(Payments).updateWithBefore('p1', { status: 'settled' } as Partial<Payment>, { status: 'pending' }))).toBeUndefined();
