@@ -35,6 +35,8 @@ export const CORE_ON_POSTGRES = [
   'test/test-mode/real-network.test.ts',
   // Issue 23 sixth round: the fuzz of every OpenAPI operation, on PostgreSQL too.
   'test/api/fuzz.test.ts',
+  // h10caps: reservations a store error left reserved end from the transfer's outcome; a journal store error is pending.
+  'test/policies/stuck-reservation.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb

@@ -16,8 +16,8 @@ import type { Tx } from '../store/index.js';
 const FEE_CACHE_MS = 1_000;
 
 /** What a failed send throws: `refused` says the transaction certainly did not reach the node. */
-/** `fenced`: not broadcast because the caller's `sendWhile` said no (nothing left, the nonce is free again). */
-export type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean; fenced?: boolean };
+/** `fenced`: not broadcast because the caller's `sendWhile` said no (nothing left, the nonce is free again). `unjournaled`: the relay journal could not be written (unknown: its replay may send it). */
+export type SendError = Error & { cause?: unknown; txHash?: Hex; refused?: boolean; fenced?: boolean; unjournaled?: boolean };
 
 /** Gas estimates are exact for the simulated state; leave room for state changing before inclusion. */
 export function withHeadroom(gas: bigint): bigint {
@@ -107,10 +107,18 @@ export class RelayerSender {
       let recorded = false;
       if (ctx.journal) {
         const also = opts.recordWithJournal;
-        recorded = await ctx.journal.record(
-          { chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized, ...(opts.owners?.length ? { owners: [...opts.owners] } : {}) },
-          also ? (t) => also(hash, t) : undefined,
-        );
+        try {
+          recorded = await ctx.journal.record(
+            { chainId: ctx.chainId, relayer: ctx.relayer.address, nonce, hash, raw: serialized, ...(opts.owners?.length ? { owners: [...opts.owners] } : {}) },
+            also ? (t) => also(hash, t) : undefined,
+          );
+        } catch (e) {
+          // A store error (a pool timeout, a commit cut off) does not say the entry is absent:
+          // the journal's replay may still broadcast it, so its outcome is unknown, not refused.
+          // The nonce is released as for a refusal (this process sent nothing at it).
+          this.nonces.release(nonce);
+          throw Object.assign(new Error('send failed: the relay journal could not be written'), { cause: e, refused: false, unjournaled: true }) as SendError;
+        }
       }
       txHash = hash;
       // The caller's window (an owned move's deadline, src/chain/owned-relay.ts), without I/O,
@@ -127,6 +135,7 @@ export class RelayerSender {
       this.nonces.sent(nonce, txHash);
       return { txHash, recorded };
     } catch (e) {
+      if ((e as SendError).unjournaled) throw e;
       const stopped = (e as SendError).fenced === true;
       const refused = txHash === undefined || stopped || isRefusal(e);
       // A refused nonce is free again; an unknown outcome keeps it until the node says it lost it.

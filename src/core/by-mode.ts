@@ -117,7 +117,7 @@ export function modeServices(money: Money): ModeServices {
  * balance, transfers, bills, stakes, claim links), everything else over the live chain.
  */
 export function toolHandlersByMode(live: ToolHandlers, test: ToolHandlers, livemodeOfKey: (keyId: string) => Promise<boolean>): ToolHandlers {
-  type Run = ((input: unknown, ctx: ToolContext) => Promise<unknown>) & { preview?: (input: unknown, ctx: ToolContext) => Promise<unknown> };
+  type Run = ((input: unknown, ctx: ToolContext) => Promise<unknown>) & { preview?: (input: unknown, ctx: ToolContext) => Promise<unknown>; spendInAction?: boolean };
   const modeOf = (ctx: ToolContext) => callerLivemode(ctx, livemodeOfKey);
   const out: Record<string, Run> = {};
   for (const name of Object.keys(live) as (keyof ToolHandlers)[]) {
@@ -125,6 +125,9 @@ export function toolHandlersByMode(live: ToolHandlers, test: ToolHandlers, livem
     const t = test[name] as unknown as Run;
     const run: Run = async (input, ctx) => ((await modeOf(ctx)) ? l : t)(input, ctx);
     if (l.preview) run.preview = async (input, ctx) => ((await modeOf(ctx)) ? l : t).preview!(input, ctx);
+    // Kept: without it the guard reserved in a commit of its own before the send, and a store
+    // error in the send's transaction left that reservation `reserved` with no transfer (h10caps).
+    if (l.spendInAction) run.spendInAction = true;
     out[name] = run;
   }
   return out as unknown as ToolHandlers;

@@ -5,6 +5,7 @@
  * per mode (docs/test-mode.md, "Where test mode settles") there are two such sets, each serving
  * only its mode's records; with one chain for both modes, one set serves both.
  */
+import { endReservationIn } from '../policies/guard.js';
 import type { Address } from 'viem';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
@@ -90,7 +91,8 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
   const moveAttempts = new AttemptLedger(store, instance, deadline, chain.relayerAddress);
   const confirm = { confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT, attempts: moveAttempts, ...(livemode !== undefined ? { livemode } : {}) };
   const { catalogue } = d;
-  const transfers = new TransfersService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'transfers' }) });
+  // A reservation a turn left `reserved` (it ended in a store error) is ended by the transfer's reconcile (docs/policies.md).
+  const transfers = new TransfersService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'transfers' }), endSpend: endReservationIn });
   const bills = new BillsService(store, chain, fx, accounts, directory, catalogue, new SandboxBillProvider(catalogue), {
     ...confirm,
     logger: logger.child({ module: 'bills' }),

@@ -27,6 +27,8 @@ export interface PolicyCaller {
 export interface ActionOutcome {
   ok: boolean;
   reason?: string;
+  /** Sent but not settled yet (a transfer `submitted`): the reservation stays `reserved` until its reconcile ends it. */
+  pending?: boolean;
 }
 
 export type Admission =
@@ -71,7 +73,8 @@ export interface GuardOpts {
  * (its own commit, as `run` does) before it moves money.
  */
 export interface SpendSlot {
-  reserveIn(tx: Tx): Promise<void>;
+  /** The reservation's id (the action keeps it on its record: `endReservationIn` ends it from a later pass). */
+  reserveIn(tx: Tx): Promise<string>;
   finishIn(tx: Tx, outcome: ActionOutcome): Promise<void>;
   /** false: refused (the action must move nothing and return; `run` answers with the refusal). */
   reserveNow(): Promise<boolean>;
@@ -166,7 +169,7 @@ export class SpendGuard {
       await this.noteFailure(who, opts, policies);
       throw err;
     }
-    const status = this.endStatus(outcome);
+    const status = spendEndStatus(outcome);
     if (status) {
       await this.deps.store.write(SpendReservations, (t) => t.update(reserved.id, { status, updatedAt: this.now().toISOString() }, { status: 'reserved' }));
     }
@@ -193,10 +196,10 @@ export class SpendGuard {
           throw new SpendRefused(r);
         }
         state.reservedId = r.id;
+        return r.id;
       },
       finishIn: async (tx, outcome) => {
-        const status = this.endStatus(outcome);
-        if (state.reservedId && status) await tx.table(SpendReservations).update(state.reservedId, { status, updatedAt: this.now().toISOString() }, { status: 'reserved' });
+        if (state.reservedId) await endReservationIn(tx, state.reservedId, outcome, this.now());
         state.finished = true;
       },
       reserveNow: async () => {
@@ -217,17 +220,12 @@ export class SpendGuard {
     }
     if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
     // Reserved but not marked by the action (a path that reserved on its own): marked here.
-    const status = this.endStatus(outcome);
+    const status = spendEndStatus(outcome);
     if (state.reservedId && !state.finished && status) {
       const id = state.reservedId;
       await this.deps.store.write(SpendReservations, (t) => t.update(id, { status, updatedAt: this.now().toISOString() }, { status: 'reserved' }));
     }
     return { outcome: await this.watch(outcome, spend, who, opts, policies) };
-  }
-
-  /** A reservation's end after its action: spent, given back, or kept while the outcome is not known. */
-  private endStatus(outcome: ActionOutcome): 'committed' | 'released' | undefined {
-    return outcome.ok ? 'committed' : UNKNOWN_OUTCOME_REASONS.has(outcome.reason ?? '') ? undefined : 'released';
   }
 
   /**
@@ -330,3 +328,20 @@ export class SpendGuard {
 }
 
 const breakerRead = (keyId: string) => `breaker:${keyId}`;
+
+/** A reservation's end after its action: spent, given back, or kept while the outcome is not known. */
+export function spendEndStatus(outcome: ActionOutcome): 'committed' | 'released' | undefined {
+  if (outcome.ok) return outcome.pending ? undefined : 'committed';
+  return UNKNOWN_OUTCOME_REASONS.has(outcome.reason ?? '') ? undefined : 'released';
+}
+
+/**
+ * Ends a `reserved` reservation by its action's outcome, in the transaction that records it: the
+ * slot's `finishIn`, and a later pass that learns the outcome (a transfer's reconcile, after a
+ * turn that ended in a store error left it `reserved`; docs/policies.md). Compare-and-set from
+ * `reserved`: an end already written is never changed.
+ */
+export async function endReservationIn(tx: Tx, id: string, outcome: ActionOutcome, now: Date): Promise<void> {
+  const status = spendEndStatus(outcome);
+  if (status) await tx.table(SpendReservations).update(id, { status, updatedAt: now.toISOString() }, { status: 'reserved' });
+}

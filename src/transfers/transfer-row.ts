@@ -52,6 +52,8 @@ export interface Transfer extends StoredQuoteFigures {
   /** The firm quote (src/quotes) this transfer executes at, when it had one. */
   quoteId?: string;
   reservation?: Reservation;
+  /** The spend policy's reservation written with this row (an agent turn's): ended by the reconcile pass when the turn could not. */
+  spendReservationId?: string;
   txHash?: string;
   feeStatus: FeeStatus;
   feeTxHash?: string;

@@ -52,8 +52,10 @@ export type TransferFailure =
  * which aborts it), `finishIn` in the one that records the outcome.
  */
 export interface SpendInTx {
-  reserveIn(tx: Tx): Promise<void>;
-  finishIn(tx: Tx, outcome: { ok: boolean; reason?: string }): Promise<void>;
+  /** The reservation's id, kept on the row. */
+  reserveIn(tx: Tx): Promise<string>;
+  /** `pending`: sent, not settled yet (the reservation stays until the reconcile ends it). */
+  finishIn(tx: Tx, outcome: { ok: boolean; reason?: string; pending?: boolean }): Promise<void>;
 }
 
 export interface TransferSettledEvent {
@@ -80,6 +82,12 @@ export interface TransferPreview {
 export interface TransfersOptions extends MoneyModuleOptions {
   feePolicy?: FeePolicy;
   quoteTtlMs?: number;
+  /**
+   * Ends a row's spend reservation (`spendReservationId`) with the outcome a later pass records
+   * (reconcile), in the same transaction: the turn that wrote it may have ended in a store error
+   * before it could (src/policies/guard.ts `endReservationIn`, wired by src/core).
+   */
+  endSpend?: (tx: Tx, reservationId: string, outcome: { ok: boolean; reason?: string; pending?: boolean }, now: Date) => Promise<void>;
 }
 
 export class TransfersService extends MoneyModule<TransfersOptions> {
@@ -203,14 +211,15 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     let opened: RelayAttempt | undefined;
     const submitted = await holdAndSubmit(this.submitDeps, row, sender, now, async (tx, patch) => {
       // The spend policy's reservation first: over a cap, it aborts this transaction.
-      await spend?.reserveIn(tx);
+      const spendReservationId = await spend?.reserveIn(tx);
       const t = tx.table(Transfers);
+      const linked = spendReservationId ? { spendReservationId } : {};
       if (patch.status === 'failed') {
-        await t.insert({ ...row, ...patch });
+        await t.insert({ ...row, ...patch, ...linked });
         await spend?.finishIn(tx, { ok: false, ...(patch.failureReason ? { reason: patch.failureReason } : {}) });
         return undefined;
       }
-      const inserted = await t.insert({ ...row, ...patch });
+      const inserted = await t.insert({ ...row, ...patch, ...linked });
       if (signed) {
         opened = await attempts!.open!(tx, attemptFor(this.moveOf(row), signed));
         // A new transfer's nonce was never used: someone else owning it is a bug, and nothing moved.
@@ -317,11 +326,17 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     // moves too, and never follows a failed principal.
     const failure = outcome.status === 'failed' ? moveFailure(outcome, { rejected: TransferReason.transferFailed, thing: 'transfer', done: 'sent' }) : undefined;
     // The relay attempt's answer and the spend reservation's end, with the outcome (commits fewer).
+    // Without the turn's slot (reconcile): the row's reservation, once the outcome is known.
+    const spent = failure ? { ok: false, reason: failure.reason } : outcome.status === 'pending' ? { ok: true, pending: true } : { ok: true };
+    const endSpend = this.opts.endSpend;
+    const reservationId = transfer.spendReservationId;
+    const later = !spend && endSpend && reservationId ? (tx: Tx) => endSpend(tx, reservationId, spent, this.now()) : undefined;
     const alsoIn =
-      answer || spend
+      answer || spend || later
         ? async (tx: Tx) => {
             await answer?.(tx);
-            await spend?.finishIn(tx, failure ? { ok: false, reason: failure.reason } : { ok: true });
+            await spend?.finishIn(tx, spent);
+            await later?.(tx);
           }
         : undefined;
     const recorded = await recordUserMove<Transfer>(this.store, outcome, {

@@ -61,6 +61,15 @@ describe('spend caps across instances on PostgreSQL', () => {
     // a 503, 5 USD reserved and committed, 5 USDC arrived.
     const rows = (await q.query<{ doc: { status: string; usd: string } }>(`SELECT doc FROM spend_reservations WHERE doc->>'accountId' = $1`, [m.accountId])).rows;
     const held = rows.filter((r) => r.doc.status !== 'released').reduce((t, r) => t + BigInt(r.doc.usd), 0n);
+    // Each reservation is written in its transfer's transaction and named on its row (h10caps): a
+    // turn answered 503 leaves none without its transfer (before: reserved in a commit of its own,
+    // 2-3 USD of the cap held with no transfer at all), and the transfer's reconcile ends it. No
+    // transfer is `failed` ("nothing moved") over a store error.
+    const transfers = (await q.query<{ doc: { status: string; spendReservationId?: string } }>(`SELECT doc FROM transfers WHERE doc->>'accountId' = $1`, [m.accountId])).rows.map((r) => r.doc);
+    const linked = new Set(transfers.map((t) => t.spendReservationId));
+    const ids = (await q.query<{ id: string }>(`SELECT id FROM spend_reservations WHERE doc->>'accountId' = $1`, [m.accountId])).rows.map((r) => r.id);
+    expect(ids.filter((id) => !linked.has(id))).toEqual([]);
+    expect(transfers.filter((t) => t.status === 'failed')).toEqual([]);
     const got = await chain.publicClient.readContract({ address: chain.tokenAddress, abi: stablecoinAbi, functionName: 'balanceOf', args: [to as Address] });
     if (unavailable.length === 0) {
       expect(held).toBe(5_000_000n);
