@@ -91,6 +91,9 @@ describe('checkout pages as people see them (issue 27, Chromium)', () => {
       const pay = await paid();
       const record = await paymentRecord(ctx, pay.id);
       const page = await open(size);
+      // The page's clock stands still: the 6 s countdown would otherwise leave the page while a
+      // loaded machine still measures it (the layout and axe checks below take seconds there).
+      await page.clock.install();
       await page.goto(`/pay/${pay.id}?paid=1`);
       await page.locator('#auto-return-text', { hasText: 'Returning you to Acme Books in' }).waitFor();
       expect(await belowFold(page, '#auto-return')).toBe(false);
