@@ -4,7 +4,7 @@ import { nowIso } from '../lib/ids.js';
 import { callerMark, inMode, modeMark, servedBy, type CallMeta } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
-import { checkPerOperation, limitsFor, usedToday, SpendUsageTable, type Limits } from '../limits/limits.js';
+import { checkPerOperation, limitsFor, usedToday, SpendUsageTable } from '../limits/limits.js';
 import { rangeAll } from '../store/index.js';
 import type { RelayAttempt } from '../chain/owned-relay.js';
 import type { Tx } from '../store/index.js';
@@ -14,12 +14,13 @@ import { holdKey, readFunds, settleHold } from '../wallet/holds.js';
 import { holdAndSubmit, type SubmitDeps } from './transfer-submit.js';
 import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
-import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy, type QuoteFailure, type TransferQuote } from './quote.js';
-import { resolveRecipient, type Recipient, type RecipientFailure } from './recipients.js';
+import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy } from './quote.js';
+import { resolveRecipient } from './recipients.js';
 import type { SendTransferInput } from './transfer-inputs.js';
 import { buildTransferRow, Transfers, type Transfer } from './transfer-row.js';
 import type { TurnReads } from '../lib/turn-reads.js';
 import { turnAccounts } from '../accounts/turn-accounts.js';
+import { TransferReason, type SpendInTx, type TransferFailure, type TransferPreview, type TransferSettledEvent, type TransferSettledListener } from './transfer-types.js';
 
 /**
  * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
@@ -28,56 +29,7 @@ import { turnAccounts } from '../accounts/turn-accounts.js';
  */
 export { Transfers, type FeeStatus, type Transfer, type TransferStatus } from './transfer-row.js';
 
-export const TransferReason = {
-  accountNotFound: 'account_not_found',
-  transferNotFound: 'transfer_not_found',
-  quoteExpired: 'quote_expired',
-  invalidState: 'invalid_state',
-  insufficientBalance: 'insufficient_balance',
-  overLimit: 'over_limit',
-  /** The chain rejected the transfer (nothing moved). */
-  transferFailed: 'transfer_failed',
-  chainUnavailable: 'chain_unavailable',
-} as const;
-
-export type TransferFailure =
-  | RecipientFailure
-  | QuoteFailure
-  | (typeof TransferReason)[keyof typeof TransferReason];
-
-/** What the Telegram bridge needs to tell the recipient. */
-/**
- * A spend-policy reservation written in the transfer's own transactions (the guard's SpendSlot,
- * src/policies/guard.ts): `reserveIn` in the one that holds the money (it throws over a cap,
- * which aborts it), `finishIn` in the one that records the outcome.
- */
-export interface SpendInTx {
-  /** The reservation's id, kept on the row. */
-  reserveIn(tx: Tx): Promise<string>;
-  /** `pending`: sent, not settled yet (the reservation stays until the reconcile ends it). */
-  finishIn(tx: Tx, outcome: { ok: boolean; reason?: string; pending?: boolean }): Promise<void>;
-}
-
-export interface TransferSettledEvent {
-  transfer: Transfer;
-  sender: Account;
-  /** Null for a payout to an outside address. */
-  recipient: Account | null;
-  /** In the recipient's currency ("59787.27" NGN). */
-  recipientAmount: string;
-  recipientCurrency: string;
-  /** Human text, e.g. "59,787.27 NGN". */
-  recipientAmountText: string;
-  stablecoinAmount: string;
-}
-export type TransferSettledListener = (event: TransferSettledEvent) => void | Promise<void>;
-
-export interface TransferPreview {
-  sender: Account;
-  recipient: Recipient;
-  quote: TransferQuote;
-  limits: Limits;
-}
+export { TransferReason, type TransferFailure, type SpendInTx, type TransferSettledEvent, type TransferSettledListener, type TransferPreview } from './transfer-types.js';
 
 export interface TransfersOptions extends MoneyModuleOptions {
   feePolicy?: FeePolicy;

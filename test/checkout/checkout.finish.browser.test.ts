@@ -162,11 +162,12 @@ describe('checkout page finishes the job (Chromium)', () => {
       // Running out while open: the heading changes in place.
       const soon = await createPayment(ctx);
       await ctx.svc.deps.store.transaction(async (tx) => {
-        await tx.table(Payments).update(soon.id, { expiresAt: new Date(Date.now() + 2_000).toISOString() });
+        // 5 s: time for the page to load and be read while still open on a loaded machine (2 s was not, once).
+        await tx.table(Payments).update(soon.id, { expiresAt: new Date(Date.now() + 5_000).toISOString() });
       });
       await page.goto(`/pay/${soon.id}`);
       await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Pay Acme Books');
-      await page.getByRole('heading', { level: 1, name: 'Payment session expired' }).waitFor({ timeout: 10_000 });
+      await page.getByRole('heading', { level: 1, name: 'Payment session expired' }).waitFor({ timeout: 15_000 });
       await expect(page.title()).resolves.toBe('Payment session expired · Acme Books');
       expect(await page.locator('main').innerText()).not.toMatch(/You pay/);
       const backAfter = page.getByRole('link', { name: 'Return to Acme Books', exact: true });

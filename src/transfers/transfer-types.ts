@@ -1,0 +1,59 @@
+import type { Account } from '../accounts/accounts.js';
+import type { Tx } from '../store/index.js';
+import type { Limits } from '../limits/limits.js';
+import type { QuoteFailure, TransferQuote } from './quote.js';
+import type { Recipient, RecipientFailure } from './recipients.js';
+import type { Transfer } from './transfer-row.js';
+
+/** The transfer module's reasons, answers and events (the service is transfers.ts). */
+
+export const TransferReason = {
+  accountNotFound: 'account_not_found',
+  transferNotFound: 'transfer_not_found',
+  quoteExpired: 'quote_expired',
+  invalidState: 'invalid_state',
+  insufficientBalance: 'insufficient_balance',
+  overLimit: 'over_limit',
+  /** The chain rejected the transfer (nothing moved). */
+  transferFailed: 'transfer_failed',
+  chainUnavailable: 'chain_unavailable',
+} as const;
+
+export type TransferFailure =
+  | RecipientFailure
+  | QuoteFailure
+  | (typeof TransferReason)[keyof typeof TransferReason];
+
+/**
+ * A spend-policy reservation written in the transfer's own transactions (the guard's SpendSlot,
+ * src/policies/guard.ts): `reserveIn` in the one that holds the money (it throws over a cap,
+ * which aborts it), `finishIn` in the one that records the outcome.
+ */
+export interface SpendInTx {
+  /** The reservation's id, kept on the row. */
+  reserveIn(tx: Tx): Promise<string>;
+  /** `pending`: sent, not settled yet (the reservation stays until the reconcile ends it). */
+  finishIn(tx: Tx, outcome: { ok: boolean; reason?: string; pending?: boolean }): Promise<void>;
+}
+
+/** What the Telegram bridge needs to tell the recipient. */
+export interface TransferSettledEvent {
+  transfer: Transfer;
+  sender: Account;
+  /** Null for a payout to an outside address. */
+  recipient: Account | null;
+  /** In the recipient's currency ("59787.27" NGN). */
+  recipientAmount: string;
+  recipientCurrency: string;
+  /** Human text, e.g. "59,787.27 NGN". */
+  recipientAmountText: string;
+  stablecoinAmount: string;
+}
+export type TransferSettledListener = (event: TransferSettledEvent) => void | Promise<void>;
+
+export interface TransferPreview {
+  sender: Account;
+  recipient: Recipient;
+  quote: TransferQuote;
+  limits: Limits;
+}
