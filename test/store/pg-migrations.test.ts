@@ -17,3 +17,13 @@ describe('PostgreSQL migrations cover the code', () => {
     expect(missingDdl(knownTables(), migrations)).toBe('');
   });
 });
+
+describe('PostgreSQL migrations: an index a later migration drops', () => {
+  it('counts as missing again (0019 drops payments__i__accountId)', async () => {
+    const migrations = await loadMigrations();
+    const def = { name: 'payments', indexes: ['accountId'] } as const;
+    const upTo = (v: number) => migrations.filter((m) => m.version <= v);
+    expect(missingDdl([def], upTo(18))).toBe('');
+    expect(missingDdl([def], upTo(19))).toContain('CREATE INDEX "payments__i__accountId" ON "payments"');
+  });
+});
