@@ -4,6 +4,7 @@ import { PgStore, StoreConflictError } from '../../src/store/index.js';
 import { Payments, type Payment } from '../../src/payments/payments.js';
 import { WebhookEvents, type WebhookEvent } from '../../src/webhooks/outbox.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { planText, withSent } from '../helpers/pg-sent.js';
 
 /**
  * Every payment update changes `doc`, so none is a HOT update: each inserts an entry into every
@@ -21,11 +22,20 @@ async function indexNames(store: PgStore, table: string): Promise<string[]> {
   return r.rows.map((x) => x.indexname);
 }
 
+/** A store on a new database (dropped after the test), closed after `fn`. */
+async function onStore(tag: string, fn: (store: PgStore) => Promise<void>): Promise<void> {
+  db = await createDatabase(tag);
+  const store = await PgStore.open(db.url, { poolMax: 2 });
+  try {
+    await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
 describe('PostgreSQL store: the indexes of payments and webhook events', () => {
-  it('holds only the indexes a query uses (no (accountId, seq) beside (accountId, livemode, seq))', async () => {
-    db = await createDatabase('payidx');
-    const store = await PgStore.open(db.url, { poolMax: 2 });
-    try {
+  it('holds only the indexes a query uses (no (accountId, seq) beside (accountId, livemode, seq))', () =>
+    onStore('payidx', async (store) => {
       expect(await indexNames(store, 'payments')).toEqual([
         'payments__i__accountId__livemode',
         'payments__i__accountId__livemode__status',
@@ -43,15 +53,10 @@ describe('PostgreSQL store: the indexes of payments and webhook events', () => {
         'webhook_events__seq',
         'webhook_events_pkey',
       ]);
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it('still refuses a second payment with the reference of one in the same account and mode', async () => {
-    db = await createDatabase('payref');
-    const store = await PgStore.open(db.url, { poolMax: 2 });
-    try {
+  it('still refuses a second payment with the reference of one in the same account and mode', () =>
+    onStore('payref', async (store) => {
       const insert = (p: Payment) => store.write(Payments, (t) => t.insert(p));
       const row = (id: string, accountId: string, livemode: boolean) => ({ id, accountId, livemode, reference: 'order-1', status: 'pending' }) as unknown as Payment;
       await insert(row('pay_1', 'acct_a', true));
@@ -65,34 +70,20 @@ describe('PostgreSQL store: the indexes of payments and webhook events', () => {
         store.pool.query(`INSERT INTO payments (id, doc) VALUES ('pay_6', '{"id":"pay_6","accountId":"acct_b","livemode":true,"reference":"order-1"}')`),
       ).rejects.toMatchObject({ code: '23505', constraint: 'payments__u__accountId__livemode__reference' });
       expect((await store.table(Payments).findMany({ accountId: 'acct_a', livemode: true } as Partial<Payment>)).map((p) => p.id)).toEqual(['pay_1']);
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it("a merchant's events list in one mode is a range of the (accountId, livemode) index", async () => {
-    db = await createDatabase('evidx');
-    const store = await PgStore.open(db.url, { poolMax: 2 });
-    try {
+  it("a merchant's events list in one mode is a range of the (accountId, livemode) index", () =>
+    onStore('evidx', async (store) => {
       const doc = (id: string, acct: string, live: string) => `jsonb_build_object('id', ${id}, 'accountId', ${acct}, 'livemode', ${live}, 'paymentId', 'pay_' || g, 'type', 'payment.settled')`;
       await store.pool.query(`INSERT INTO webhook_events (id, doc) SELECT 'evt_' || g, ${doc("'evt_' || g", "'acct_a'", 'true')} FROM generate_series(1, 20000) g`);
       await store.pool.query(`INSERT INTO webhook_events (id, doc) SELECT 'evt_t' || g, ${doc("'evt_t' || g", "'acct_a'", 'false')} FROM generate_series(1, 3) g`);
       await store.pool.query(`INSERT INTO webhook_events (id, doc) SELECT 'evt_b' || g, ${doc("'evt_b' || g", "'acct_b'", 'true')} FROM generate_series(1, 2000) g`);
       await store.pool.query('ANALYZE webhook_events');
-      const sent: { text: string; values: unknown[] }[] = [];
-      const query = store.pool.query.bind(store.pool);
-      store.pool.query = ((text: string, values: unknown[]) => {
-        sent.push({ text, values });
-        return query(text, values);
-      }) as typeof store.pool.query;
-      const rows = await store.table(WebhookEvents).findMany({ accountId: 'acct_a', livemode: false } as Partial<WebhookEvent>, { order: 'desc', limit: 11 });
-      store.pool.query = query;
+      const { result: rows, sent } = await withSent(store, () =>
+        store.table(WebhookEvents).findMany({ accountId: 'acct_a', livemode: false } as Partial<WebhookEvent>, { order: 'desc', limit: 11 }),
+      );
       expect(rows.map((r) => r.id)).toEqual(['evt_t3', 'evt_t2', 'evt_t1']);
       expect(sent).toHaveLength(1);
-      const plan = await store.pool.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values);
-      expect(JSON.stringify(plan.rows[0]!['QUERY PLAN'])).toContain('"Index Name":"webhook_events__i__accountId__livemode"');
-    } finally {
-      await store.close();
-    }
-  });
+      expect(await planText(store, sent[0]!)).toContain('"Index Name":"webhook_events__i__accountId__livemode"');
+    }));
 });
