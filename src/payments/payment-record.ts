@@ -94,7 +94,10 @@ export const Payments = defineTable<Payment>({
   // mode holds nearly all of the merchant's rows (at a million live rows a test-mode list
   // walked them all: 5-8 s, docs/performance.md). (accountId, livemode, status): a status
   // filter pages through one index range per status (`list`, `anyOf`), not the merchant's rows.
-  indexes: ['accountId', 'status', ['accountId', 'livemode'], ['accountId', 'livemode', 'status']],
+  // No `accountId` alone: every read of a merchant's payments names the mode too, and each index
+  // costs every payment update an insertion (issue 23, eleventh round; migration 0019 drops it).
+  // `status` alone serves the on-chain audit and the x402 discovery listing.
+  indexes: ['status', ['accountId', 'livemode'], ['accountId', 'livemode', 'status']],
   // The background passes read only what is due through these (payments.ts `sweepExpired`,
   // `processing`, `pendingWithAttempts`), never every pending payment.
   ranges: [

@@ -20,9 +20,11 @@ export class TableState<T extends Row> {
       deepFreeze(r);
       this.pos.set(r.id, i);
     });
-    for (const f of def.indexes ?? []) {
-      // A group (an index for PostgreSQL's planner) adds nothing to the per-field sets here.
-      if (typeof f !== 'string') continue;
+    for (const g of def.indexes ?? []) {
+      // Per-field sets here: a group (an index for PostgreSQL's planner) gives its first field
+      // one, as its leading column narrows an equality filter on PostgreSQL.
+      const f = typeof g === 'string' ? g : g[0];
+      if (f === undefined || this.indexes.has(f)) continue;
       const idx = new Map<unknown, Set<string>>();
       this.indexes.set(f, idx);
       for (const r of rows) addToIndex(idx, field(r, f), r.id);

@@ -48,7 +48,7 @@ export interface TableDef<T extends Row> {
    * Fields with an equality index, in insertion order. A group of fields is one index on all of
    * them (PostgreSQL: equality on every field, then insertion order), for a filter that names
    * them all where one field alone matches too many rows (a merchant's test-mode rows among a
-   * million live ones); lowdb's in-memory indexes are per field and skip groups.
+   * million live ones); lowdb's in-memory indexes are per field: a group gives its first field one.
    */
   readonly indexes?: ReadonlyArray<(keyof T & string) | ReadonlyArray<keyof T & string>>;
   /** `[equality field, range field]` pairs with an index for `findRange` (one equality field, then the range). */

@@ -42,7 +42,8 @@ export interface WebhookEvent {
 }
 
 // (accountId, livemode): the events list of one mode, as for payments.
-export const WebhookEvents = defineTable<WebhookEvent>({ name: 'webhook_events', indexes: ['accountId', 'paymentId', ['accountId', 'livemode']] });
+// No `accountId` alone: the events list names the mode too (migration 0019 drops that index).
+export const WebhookEvents = defineTable<WebhookEvent>({ name: 'webhook_events', indexes: ['paymentId', ['accountId', 'livemode']] });
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 

@@ -3,6 +3,7 @@ import '../../src/service.js';
 import { PgStore } from '../../src/store/index.js';
 import { Payments, type Payment } from '../../src/payments/payments.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
+import { planText, withSent } from '../helpers/pg-sent.js';
 
 /**
  * A merchant's list in one mode must not walk the rows of the other mode: with 30,000 live
@@ -28,19 +29,13 @@ describe('PostgreSQL store: a list in one mode at scale', () => {
       await store.pool.query(`INSERT INTO payments (id, doc) SELECT 'pay_b' || g, jsonb_build_object('id', 'pay_b' || g, 'accountId', 'acct_b', 'livemode', true) FROM generate_series(1, 2000) g`);
       await store.pool.query('ANALYZE payments');
 
-      const sent: { text: string; values: unknown[] }[] = [];
-      const query = store.pool.query.bind(store.pool);
-      store.pool.query = ((text: string, values: unknown[]) => {
-        sent.push({ text, values });
-        return query(text, values);
-      }) as typeof store.pool.query;
-      const rows = await store.table(Payments).findMany({ accountId: 'acct_a', livemode: false } as Partial<Payment>, { order: 'desc', limit: 21 });
-      store.pool.query = query;
+      const { result: rows, sent } = await withSent(store, () =>
+        store.table(Payments).findMany({ accountId: 'acct_a', livemode: false } as Partial<Payment>, { order: 'desc', limit: 21 }),
+      );
 
       expect(rows.map((r) => r.id)).toEqual(['pay_t3', 'pay_t2', 'pay_t1']);
       expect(sent).toHaveLength(1);
-      const plan = await store.pool.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values);
-      const text = JSON.stringify(plan.rows[0]!['QUERY PLAN']);
+      const text = await planText(store, sent[0]!);
       expect(text).toContain('"Index Name":"payments__i__accountId__livemode"');
       expect(text).not.toContain('"Index Name":"payments__seq"');
     } finally {
@@ -64,24 +59,18 @@ describe('PostgreSQL store: a list in one mode at scale', () => {
            'status', CASE WHEN g % 2 = 0 THEN 'expired' ELSE 'pending' END) FROM generate_series(1, 20000) g`,
       );
       await store.pool.query('ANALYZE payments');
-      const sent: { text: string; values: unknown[] }[] = [];
-      const query = store.pool.query.bind(store.pool);
-      store.pool.query = ((text: string, values: unknown[]) => {
-        sent.push({ text, values });
-        return query(text, values);
-      }) as typeof store.pool.query;
       const anyOf = { field: 'status', values: ['expired', 'pending'] };
-      const rows = await store.table(Payments).findMany({ accountId: 'acct_a', livemode: true } as Partial<Payment>, { order: 'desc', limit: 11, anyOf });
-      const next = await store.table(Payments).findMany({ accountId: 'acct_a', livemode: true } as Partial<Payment>, { order: 'desc', limit: 11, anyOf, after: rows[10]!.id });
-      store.pool.query = query;
+      const { result: [rows, next], sent } = await withSent(store, async () => {
+        const first = await store.table(Payments).findMany({ accountId: 'acct_a', livemode: true } as Partial<Payment>, { order: 'desc', limit: 11, anyOf });
+        return [first, await store.table(Payments).findMany({ accountId: 'acct_a', livemode: true } as Partial<Payment>, { order: 'desc', limit: 11, anyOf, after: first[10]!.id })];
+      });
 
       const expected = Array.from({ length: 30000 }, (_, i) => 30000 - i).filter((g) => g % 1000 === 0 || g % 1500 === 0).map((g) => `pay_${g}`);
       expect(rows.map((r) => r.id)).toEqual(expected.slice(0, 11));
       expect(next.map((r) => r.id)).toEqual(expected.slice(11, 22));
       expect(sent).toHaveLength(2);
       for (const s of sent) {
-        const plan = await store.pool.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
-        const text = JSON.stringify(plan.rows[0]!['QUERY PLAN']);
+        const text = await planText(store, s, true);
         expect(text, text).toContain('"Index Name":"payments__i__accountId__livemode__status"');
         expect(text).not.toContain('Seq Scan');
         expect(text).not.toContain('"Index Name":"payments__seq"');

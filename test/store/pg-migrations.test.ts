@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { Row, TableDef } from '../../src/store/types.js';
 
 // The tables the service defines, and only those: the registry behind knownTables() is module
 // state, and without isolation (docs/testing.md) a file run earlier in the same worker may have
@@ -15,5 +16,15 @@ describe('PostgreSQL migrations cover the code', () => {
     const migrations = await loadMigrations();
     expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
     expect(missingDdl(knownTables(), migrations)).toBe('');
+  });
+});
+
+describe('PostgreSQL migrations: an index a later migration drops', () => {
+  it('counts as missing again (0019 drops payments__i__accountId)', async () => {
+    const migrations = await loadMigrations();
+    const def = { name: 'payments', indexes: ['accountId'] } as unknown as TableDef<Row>;
+    const upTo = (v: number) => migrations.filter((m) => m.version <= v);
+    expect(missingDdl([def], upTo(18))).toBe('');
+    expect(missingDdl([def], upTo(19))).toContain('CREATE INDEX "payments__i__accountId" ON "payments"');
   });
 });

@@ -2,13 +2,17 @@ import type { Row, TableDef } from '../types.js';
 import type { Migration } from './migrate.js';
 import { indexSpecs, tableDdl, indexDdl } from './schema.js';
 
-/** Tables and index names that the migration files create (read from their SQL text). */
+/** Tables and index names that the migration files leave created (read from their SQL text, in order: a later DROP INDEX removes one). */
 export function createdByMigrations(migrations: Migration[]): { tables: Set<string>; indexes: Set<string> } {
   const tables = new Set<string>();
   const indexes = new Set<string>();
   for (const m of migrations) {
     for (const t of m.sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"((?:[^"]|"")+)"/g)) tables.add(t[1]!.replace(/""/g, '"'));
-    for (const i of m.sql.matchAll(/CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?"((?:[^"]|"")+)"/g)) indexes.add(i[1]!.replace(/""/g, '"'));
+    for (const i of m.sql.matchAll(/(CREATE (?:UNIQUE )?|DROP )INDEX (?:IF (?:NOT )?EXISTS )?"((?:[^"]|"")+)"/g)) {
+      const name = i[2]!.replace(/""/g, '"');
+      if (i[1] === 'DROP ') indexes.delete(name);
+      else indexes.add(name);
+    }
   }
   return { tables, indexes };
 }
