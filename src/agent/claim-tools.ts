@@ -58,6 +58,9 @@ export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: 
       recipient: mask(c),
       amount: c.sourceAmount,
       currency: c.sourceCurrency,
+      // The summary's own phrases, for the reply in the person's language (outcome-replies-i18n.ts).
+      amount_text: sent,
+      stablecoin_amount_base_units: c.amount.toString(),
       stablecoin_amount: usdcDecimal(c.amount),
       fee: usdcDecimal(c.fee),
       total_debit: usdcDecimal(c.total),

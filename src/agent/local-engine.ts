@@ -2,6 +2,7 @@ import { createParser, parseMessage, HELP_TEXT, EXAMPLES, type ParseContext, typ
 import { TOOLS, type AnyTool } from './tools/registry.js';
 import type { Engine, EngineResult, EngineTurn, ToolRunner } from './engine.js';
 import { detectLanguage } from './local/language.js';
+import { localizeQuestion } from './local/replies-questions-i18n.js';
 import { DONE_LEAD } from './local/replies-i18n.js';
 import { outcomeReply } from './local/outcome-replies-i18n.js';
 import { failureReply } from './local/failure-replies-i18n.js';
@@ -105,7 +106,8 @@ export class LocalEngine implements Engine {
     });
     switch (parsed.kind) {
       case 'help':
-        return { kind: 'help', reply: HELP_TEXT };
+        // In the person's language (a greeting in Sheng gets the Swahili answer).
+        return { kind: 'help', reply: localizeQuestion(HELP_TEXT, detectLanguage(turn.message)) };
       case 'none':
         if (parsed.pesos) {
           const held = await this.pesos(parsed.pesos, turn.message, runTool);

@@ -15,7 +15,7 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
     const corridor = report.results.filter((r) => r.set.startsWith('corridor'));
     // The table and the development set's misses, for whoever reads the test output.
@@ -49,12 +49,16 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // once the scorer read masked claim phones with a three-digit calling code).
     // Issue h10: corridor-6 too (120, written and committed before reading the parser: 99/120 understood at
     // first, 0 unsafe, 1 wrong amount held ("mil doscientos" read as 1000), 3 false refusals; 118 after).
-    expect(corridor.length).toBeGreaterThanOrEqual(760);
+    // Issue h11: corridor-7 too (120, written and committed before reading the parser: 98/120 understood at
+    // first, 0 unsafe, 0 wrong amount, 3 false refusals; 118 after). All seven: 874/880 understood at once after
+    // that round, so the floor is 95% (it was 90% over six sets at 750/760).
+    expect(corridor.length).toBeGreaterThanOrEqual(880);
     expect(corridor.filter((r) => r.set === 'corridor-5').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-6').length).toBe(120);
+    expect(corridor.filter((r) => r.set === 'corridor-7').length).toBe(120);
     expect(corridor.filter((r) => classify(r).unsafe || r.forbiddenMove).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(corridor.filter((r) => classify(r).wrongAmount).map((r) => `${r.id}: ${r.message}`)).toEqual([]);
-    expect(countServed(corridor).understood / corridor.length).toBeGreaterThanOrEqual(0.9);
+    expect(countServed(corridor).understood / corridor.length).toBeGreaterThanOrEqual(0.95);
 
     // Issue 25: refunds, captures and voids of the merchant's own payments; never a wrong money move.
     const merchant = report.results.filter((r) => r.set === 'merchant');

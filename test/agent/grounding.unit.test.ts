@@ -156,9 +156,9 @@ describe('grounding: every money-moving argument must be in the person own words
     expect(fake.calls).toEqual([]);
   });
 
-  it('a network read from the phone prefix holds for confirmation', async () => {
+  it('a network read from the phone prefix holds for confirmation when the message does not name airtime or data', async () => {
     const input = { biller: 'ke-safaricom-airtime', account_number: '0712345678', amount: '100', currency: 'KES' };
-    const { out, held } = await turn('buy 100 KES airtime for 0712345678', [{ name: 'pay_bill', input }]);
+    const { out, held } = await turn('top up 0712345678 with 100 KES', [{ name: 'pay_bill', input }]);
     expect(out).toMatchObject({ ok: true, action: 'bill', pending: { status: 'pending' } });
     expect(out.reply).toContain('network');
     expect(held?.status).toBe('pending');

@@ -80,7 +80,8 @@ describe('grounding through POST /api/agent/settle with a misled model (Claude e
 
   it.each([
     ['a currency the model filled in from the account', `send 2000 to ${OUTSIDE}`, send(OUTSIDE, '2000', 'NGN'), 'transfer'],
-    ['a network the model read from the phone prefix', 'buy 500 naira airtime for 08031234567', { tool: 'pay_bill', input: { biller: 'ng-mtn-airtime', account_number: '08031234567', amount: '500', currency: 'NGN' } }, 'bill'],
+    // Issue h11: with the kind named ("500 naira airtime for 0803…") it acts at once; "top up" names none.
+    ['a network the model read from the phone prefix', 'top up 08031234567 with 500 naira', { tool: 'pay_bill', input: { biller: 'ng-mtn-airtime', account_number: '08031234567', amount: '500', currency: 'NGN' } }, 'bill'],
   ])('%s: held for confirmation (200 pending), not acted on; the chain is unchanged', async (_l, message, toolCall, action) => {
     const before = await balance(svc, wallet);
     api.play(toolCall as Script);

@@ -5,6 +5,7 @@ import { balance, usdc } from '../helpers/money.js';
 import { Claims } from '../../src/claims/claim-record.js';
 import { PendingActions } from '../../src/agent/index.js';
 import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
+import { outcomeReply } from '../../src/agent/local/outcome-replies-i18n.js';
 
 /**
  * Issue 26 part 1 through the real doors with the embedded anvil: a transfer to a phone with no
@@ -35,6 +36,19 @@ describe('claim links through the real doors', () => {
     if (!res.ok) throw new Error(res.message);
   });
   afterAll(() => svc?.stop({ removeData: true }));
+
+  it('issue h11: the claim\'s answer is whole in the message\'s language (was "Listo." and the English summary); the English one is the summary itself', async () => {
+    const en = await settle(sender, { message: 'send 200 KES to +254 712 000 333' });
+    expect(en.status, JSON.stringify(en.body)).toBe(200);
+    expect(outcomeReply('send_transfer', en.body.transfer, 'en')).toBe(en.body.reply);
+    const sw = await settle(sender, { message: 'tuma 300 kwa +254 712 000 444' });
+    expect(sw.status, JSON.stringify(sw.body)).toBe(200);
+    expect(sw.body).toMatchObject({ ok: true, action: 'transfer', transfer: { type: 'claim', status: 'open' } });
+    expect(sw.body.reply).toMatch(/^\+2547•••••444 bado hana akaunti, kwa hiyo 300\.00 KES \(\d+\.\d+ USDC\) imehifadhiwa kwa ajili yake hadi \d{4}-\d\d-\d\d\. Mtumie kiungo hiki/);
+    expect(sw.body.reply).toContain(sw.body.transfer.claim_url);
+    expect(sw.body.reply).toContain('namba hiyo ya simu');
+    expect(sw.body.reply).not.toMatch(/has no account|Send them|Done\./);
+  });
 
   it('phone with no account -> claim link -> page in Swahili -> wrong person refused -> sign-up with that phone claims -> second claim refused', async () => {
     const from = await wallet(sender.accountId);

@@ -196,6 +196,13 @@ function billerFound(
     const countries = [...own.currencies].map((c) => CURRENCY_COUNTRY[c]).concat(phoneCountry, CURRENCY_COUNTRY[local], resolved.country);
     const category = resolved.category;
     if (countries.some((c) => c && billerForPhone(account, category, c) === resolved.id) && own.digitRuns.some((d) => sameNumber(d, account))) {
+      // Issue h11: "airtime for 0803…" names the kind of purchase and the number; the number's own network
+      // (its prefix, in a country the message or the account names, never the biller's own as a fallback)
+      // is read from the person's digits, so it acts at once. A ported number is declined by the network and
+      // refunded (bills.ts), never credited elsewhere. Without the kind named ("top up 0803… with 500") it holds.
+      const named = own.a.lemmas.some((l) => CATEGORY_HINT_WORDS[l] === category);
+      const stated = [...own.currencies].map((c) => CURRENCY_COUNTRY[c]).concat(phoneCountry, CURRENCY_COUNTRY[local]);
+      if (named && stated.some((c) => c && billerForPhone(account, category, c) === resolved.id)) return 'words';
       return 'network_from_phone';
     }
   }

@@ -112,6 +112,8 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = wordTable({
   // Slang: Brazilian "conto(s)" are reais, Mexican "varos" are pesos.
   conto: 'BRL',
   contos: 'BRL',
+  // Southern Brazil's "pila" ("50 pila"): reais too.
+  pila: 'BRL',
   varo: 'MXN',
   varos: 'MXN',
   real: 'BRL',

@@ -60,7 +60,7 @@ const REASON_WORDS = new Set(['because', 'since', 'reason', 'cause', 'car', 'rai
 const NEGATIONS = new Set(['not', 'dont', 'never', 'pas', 'jamais', 'nao', 'nunca', 'mat', 'nahi', 'nahin', 'huwag', 'wag', 'usi', 'sitaki']);
 
 /** Gate verdicts that mean the message is not an instruction for now (the rest do not apply to these tools). */
-const NOT_NOW = new Set(['question', 'conditional', 'reported_speech', 'past_tense', 'scheduled', 'repeated', 'correction', 'statement']);
+const NOT_NOW = new Set(['question', 'conditional', 'reported_speech', 'past_tense', 'scheduled', 'repeated', 'correction', 'alternative_amounts', 'statement']);
 
 const HOLD_WORDS = new Set(['hold', 'authorization', 'authorisation', 'auth', 'lautorisation', 'autorisation', 'autorizacion', 'autorizacao', 'bloqueio', 'retencion', 'blocage']);
 const CANCEL_WORDS = new Set(['cancel', 'cancela', 'cancelar', 'annule', 'annuler', 'futa']);

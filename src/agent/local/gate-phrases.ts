@@ -107,3 +107,34 @@ export function isCorrection(lang: Lang, foldedNorms: readonly string[], mention
   const to = money[money.length - 1]!.first;
   return foldedNorms.slice(from, to).some((w) => CORRECTING[lang].has(w));
 }
+
+/**
+ * "or" between two amounts, per language (Portuguese "o" is "the", Swahili "ya" is "of"); English
+ * "or" everywhere (code-switching: "send 300 or 500 kay @liza"). Folded.
+ */
+const OR_WORDS: Readonly<Record<Lang, ReadonlySet<string>>> = {
+  en: new Set(['or']),
+  pcm: new Set(['or', 'abi']),
+  sw: new Set(['or', 'au', 'ama']),
+  fr: new Set(['or', 'ou']),
+  pt: new Set(['or', 'ou']),
+  es: new Set(['or', 'o', 'u']),
+  hi: new Set(['or', 'ya', 'yaa']),
+  tl: new Set(['or', 'o']),
+};
+
+/**
+ * The writer offers two amounts to choose from: two different amounts with only an "or" between
+ * them ("50 or 60 cedis", "20 ou 30 mille", "mia tano au elfu moja", "500 ya 1000"). Which one is
+ * meant is asked, never picked. Returns the token range of the choice (first token, end), to quote.
+ */
+export function alternativeAmounts(lang: Lang, foldedNorms: readonly string[], mentions: readonly { amount: string; first: number; end: number; marked: boolean }[]): { first: number; end: number } | undefined {
+  const money = mentions.filter((m) => m.marked || m.amount.split('.')[0]!.length < 7);
+  for (let i = 0; i + 1 < money.length; i++) {
+    const x = money[i]!;
+    const y = money[i + 1]!;
+    if (x.amount === y.amount || y.first !== x.end + 1) continue;
+    if (OR_WORDS[lang].has(foldedNorms[x.end] ?? '')) return { first: x.first, end: y.end };
+  }
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
-import { hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
+import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
 
 export { hasPhrase };
 import { POLITE_REQUESTS } from './reading-words.js';
@@ -33,6 +33,7 @@ export type GateReason =
   | 'scheduled'
   | 'repeated'
   | 'correction'
+  | 'alternative_amounts'
   | 'statement';
 
 export type GateVerdict = { reason: GateReason; quoted?: string };
@@ -169,6 +170,8 @@ function isNegated(a: Analysis): boolean {
 // ------------------------------------------------------------------------ check
 
 const QUESTION_WORDS = words('how much many what whats which combien quanto quanta cuanto cuánto cuanta ngapi gani kitna kitne kitni magkano ilan wetin');
+/** "quels sont les frais…", "qual a taxa…", "…ka charge kya hai": asking words that make a fee word a question without "?". */
+const FEE_ASKS = words('quel quels quelle quelles qual quais cual cuales kya kyaa ano');
 const FEE_WORDS = words('fee fees charge charges cost costs rate rates frais coût cout taux taxa tarifa comision comisión comissão comissao ada makato gharama charge');
 /** Verbs of receiving, for "how much does X receive" and "X sent me". */
 const RECEIVE = words('receive receives get gets collect recoit reçoit recebe recibe atapata apokee milega milenge matatanggap makukuha');
@@ -272,7 +275,11 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   const odd = a.refusedNumbers[0];
   if (odd && ctx.intent !== 'list_activity') return { reason: 'malformed_amount', quoted: quoteOf(a, odd) };
   // "send 3000 to @aisha, no wait, 300 not 3000": the writer changed the amount mid-message; which one is meant is asked, never guessed.
-  if (isCorrection(a.lang, a.tokens.map((x, i) => (quoted.has(i) ? '' : fold(x.norm))), a.money)) return { reason: 'correction' };
+  const own = a.tokens.map((x, i) => (quoted.has(i) ? '' : fold(x.norm)));
+  if (isCorrection(a.lang, own, a.money)) return { reason: 'correction' };
+  // "send 50 or 60 cedis to @yaw": two amounts offered, none chosen; the question names both.
+  const choice = alternativeAmounts(a.lang, own, a.money);
+  if (choice) return { reason: 'alternative_amounts', quoted: a.text.slice(t[choice.first]!.start, t[choice.end - 1]!.end) };
   // A scam's bait (a locked account, a prize, a support desk) asks for money on someone else's say-so.
   if (hasPhrase(text, SCAM_BAIT)) return { reason: 'reported_speech' };
   // Fillers kept: Hindi "rehne do" ends in the filler "do".
@@ -284,6 +291,7 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   const fee = has(FEE_WORDS);
   // "what happens if I send 500 to a wrong number?": a hypothetical, not a price question (unless it asks a fee or what arrives).
   if (isHypothetical(text) && !fee && !has(RECEIVE)) return { reason: 'conditional' };
+  if (!polite && fee && has(FEE_ASKS)) return { reason: 'question' };
   if (!polite && ((questionWord && (fee || has(RECEIVE) || t.some((x) => x.text === '?') || a.money.length > 0)) || (fee && t.some((x) => x.text === '?')))) return { reason: 'question' };
   if (/\b(did|has|have)\b.*\b(go through|arrive|reach|land)/.test(text) || /go through\?/.test(text)) return { reason: 'question' };
 

@@ -23,11 +23,11 @@ const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, numb
     'le la les de du des un une au à est que si sur',
   ),
   pt: weights(
-    'recarrega reais conto contos pila duzentos duzentas trezentos quatrocentos seiscentos setecentos oitocentos novecentos envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe reembolse devolveu paga luz contador estorna estorno coloca bota põe sim desfaz desfazer isso aí tudo bem oi olá pera beleza',
+    'pro pros compra recarrega reais conto contos pila duzentos duzentas trezentos quatrocentos seiscentos setecentos oitocentos novecentos envia enviar envie manda mandar mande pra você voce não nao obrigado obrigada quanto meu minha saldo pagar pague comprar recarga conta boleto pix mil dois duas três tres cinco vinte cem cento quinhentos aposta apostar mercado crie criar cobrança cobrar ontem amanhã amanha já marido mulher irmão mostra mostrar abertos histórico extrato paguei mandei enviei recebe reembolse devolveu paga luz contador estorna estorno coloca bota põe sim desfaz desfazer isso aí tudo bem oi olá pera beleza',
     'para o a os as de do da um uma e é se no na em',
   ),
   es: weights(
-    'mercados hay qué transfiere transfiera pesos pesitos hasta doscientos doscientas trescientos cuatrocientos seiscientos setecientos ochocientos novecientos envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor todavia todavía mandes envies envíes pasale pásale recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió apuéstale apuestale ponle métele metele enviarle mandarle apuestas muéstrame muestrame deshaz eso espera jefe dice buenas noches última',
+    'compra mercados hay qué transfiere transfiera pesos pesitos hasta doscientos doscientas trescientos cuatrocientos seiscientos setecientos ochocientos novecientos envía envia enviar envíale mándale mandale manda mandar quiero puedes cuánto cuanto saldo pagar paga comprar recarga gracias mil dos tres cinco veinte cien ciento quinientos apuesta apostar mercado crea crear cobrar cobro ayer mañana manana ya esposo esposa hermano cuenta muestra mostrar abiertos historial factura luz lana varos mi tu hola porfa favor todavia todavía mandes envies envíes pasale pásale recibe envié mandé pagué reembolsa reembolsale reembólsale devolvió apuéstale apuestale ponle métele metele enviarle mandarle apuestas muéstrame muestrame deshaz eso espera jefe dice buenas noches última',
     'para el la los las de del un una y es si no en a',
   ),
   hi: weights(
@@ -80,6 +80,8 @@ function languageWords(text: string): string[] {
 }
 
 export function detectLanguage(text: string): Lang {
+  // Devanagari is written, among the corridors' languages, only in Hindi ("@priya को 300 रुपये भेज दो").
+  if (/[\u0900-\u097F]/u.test(text)) return 'hi';
   const words = languageWords(text);
   // "¿" and "¡" are written only in Spanish.
   const spanishMarks = /[¿¡]/.test(text) ? 2 : 0;

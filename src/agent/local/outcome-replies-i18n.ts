@@ -10,7 +10,8 @@ import * as W from './outcome-words-i18n.js';
  * built from the outcome's own `result` record: the same amounts (both currencies, formatted
  * by the same helpers from the same integer units), rate, fee, recipient, ids, tx hash and
  * link as the tool's English summary. Undefined when the result lacks a field a template
- * needs (another shape, e.g. a claim link): the caller then keeps the exact English summary.
+ * needs (another shape): the caller then keeps the exact English summary. A claim link has one
+ * since issue h11 (its result carries `amount_text` and the base units, as transfers' do).
  */
 
 type Rec = Record<string, unknown>;
@@ -52,6 +53,22 @@ function transfer(r: Rec, lang: Lang): string | undefined {
   };
   if (f.status === 'settled') return tx ? fill(W.TRANSFER_SETTLED[lang], vars) : undefined;
   return fill(W.TRANSFER_SUBMITTED[lang], vars);
+}
+
+/** A claim to a phone or email with no account (claim-tools.ts sendAsClaim: its summary is the `en` row). */
+function claim(r: Rec, lang: Lang): string | undefined {
+  const f = pick(r, ['recipient', 'amount_text', 'stablecoin_amount_base_units', 'status', 'expires_at', 'claim_url']);
+  if (!f) return undefined;
+  return fill(W.CLAIM_SENT[lang], {
+    who: f.recipient,
+    sent: f.amount_text,
+    usdc: formatUsdc(f.stablecoin_amount_base_units),
+    state: W.CLAIM_STATE[lang][f.status === 'open' ? 0 : 1],
+    until: f.expires_at.slice(0, 10),
+    url: f.claim_url,
+    // A masked email keeps its "@" ("n•••@gmail.com"); a masked phone has none.
+    contact: W.CLAIM_CONTACT[lang][f.recipient.includes('@') ? 1 : 0],
+  });
 }
 
 function bill(r: Rec, lang: Lang): string | undefined {
@@ -138,7 +155,7 @@ export function outcomeReply(tool: string, result: unknown, lang: Lang): string 
   const r = result as Rec;
   switch (tool) {
     case 'send_transfer':
-      return transfer(r, lang);
+      return r.type === 'claim' ? claim(r, lang) : transfer(r, lang);
     case 'pay_bill':
       return bill(r, lang);
     case 'stake_market':

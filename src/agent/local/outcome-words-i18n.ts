@@ -202,3 +202,37 @@ export const POOL: Texts = {
   hi: '. Pool: {pool}.',
   tl: '. Pool: {pool}.',
 };
+
+/** A transfer to a phone or email with no account: a claim held for them, and its link (claim-tools.ts, the `en` row is its summary). */
+export const CLAIM_SENT: Texts = {
+  en: '{who} has no account yet, so {sent} ({usdc}) {state} until {until}. Send them this link (shown only once): {url} . They sign up or sign in with {contact} to receive it. You can cancel until it is claimed; if nobody claims it, it comes back to you.',
+  pcm: '{who} never get account, so {sent} ({usdc}) {state} till {until}. Send dem this link (I go show am only once): {url} . Make dem sign up or sign in with {contact} to collect am. You fit cancel before dem collect am; if nobody collect am, e go come back to you.',
+  sw: '{who} bado hana akaunti, kwa hiyo {sent} ({usdc}) {state} hadi {until}. Mtumie kiungo hiki (kinaonyeshwa mara moja tu): {url} . Ajisajili au aingie kwa {contact} ili kupokea. Unaweza kughairi kabla hakijachukuliwa; kisipochukuliwa, pesa zinarudi kwako.',
+  fr: "{who} n'a pas encore de compte, donc {sent} ({usdc}) {state} jusqu'au {until}. Envoyez-lui ce lien (affiché une seule fois) : {url} . Il ou elle s'inscrit ou se connecte avec {contact} pour le recevoir. Vous pouvez annuler tant que ce n'est pas réclamé ; sinon, tout vous revient.",
+  pt: '{who} ainda não tem conta, então {sent} ({usdc}) {state} até {until}. Mande este link (mostrado só uma vez): {url} . A pessoa se cadastra ou entra com {contact} para receber. Você pode cancelar até ser resgatado; se ninguém resgatar, volta para você.',
+  es: '{who} todavía no tiene cuenta, así que {sent} ({usdc}) {state} hasta el {until}. Mándale este link (se muestra una sola vez): {url} . Se registra o inicia sesión con {contact} para recibirlo. Puedes cancelar mientras no lo reclame; si nadie lo reclama, te regresa.',
+  hi: '{who} ka abhi account nahi hai, isliye {sent} ({usdc}) {until} tak {state}. Unhe yeh link bhejiye (sirf ek baar dikhega): {url} . Woh {contact} se sign up ya sign in karke paise le sakte hain. Claim hone tak aap cancel kar sakte hain; koi claim na kare to paise aapko wapas aa jayenge.',
+  tl: 'Wala pang account si {who}, kaya ang {sent} ({usdc}) ay {state} hanggang {until}. Ipadala sa kanya ang link na ito (isang beses lang ipapakita): {url} . Mag-sign up o mag-sign in siya gamit ang {contact} para matanggap ito. Puwede mong i-cancel hangga\'t hindi pa nakukuha; kung walang kumuha, babalik ito sa iyo.',
+};
+/** The claim's state: [open, being funded]. */
+export const CLAIM_STATE: Readonly<Record<Lang, readonly [string, string]>> = {
+  en: ['is held for them', 'is on its way into a claim for them'],
+  pcm: ['dey hold for dem', 'dey go inside claim for dem'],
+  sw: ['imehifadhiwa kwa ajili yake', 'inaingia kwenye dai lake'],
+  fr: ['est réservé pour lui ou elle', 'est en route vers une réclamation à son nom'],
+  pt: ['fica reservado para a pessoa', 'está indo para um resgate em nome dela'],
+  es: ['queda apartado para esa persona', 'va en camino a un cobro a su nombre'],
+  hi: ['unke liye rakhe gaye hain', 'unke claim mein ja rahe hain'],
+  tl: ['nakalaan para sa kanya', 'papunta na sa claim para sa kanya'],
+};
+/** What they sign in with: [a phone, an email]. */
+export const CLAIM_CONTACT: Readonly<Record<Lang, readonly [string, string]>> = {
+  en: ['that phone number', 'that email'],
+  pcm: ['that phone number', 'that email'],
+  sw: ['namba hiyo ya simu', 'barua pepe hiyo'],
+  fr: ['ce numéro de téléphone', 'cet e-mail'],
+  pt: ['esse número de telefone', 'esse e-mail'],
+  es: ['ese número de teléfono', 'ese correo'],
+  hi: ['usi phone number', 'usi email'],
+  tl: ['numerong iyon', 'email na iyon'],
+};

@@ -119,6 +119,9 @@ function parseRequest(text: string, ctx: ParseContext, plan: Plan, seen: { a?: A
     const found = detect.run(a, ctx);
     if (!found) continue;
     if (found.kind !== 'tool') return found;
+    // "¿cuánto cuesta mandar 200 o 300 a @lupe?": two amounts offered are asked about, not quoted one of them.
+    const asked = found.call.name === 'quote_transfer' ? check(a, { intent: 'quote_transfer' }) : undefined;
+    if (asked?.reason === 'alternative_amounts') return verdict(asked, a);
     const finished = finish({ call: found.call }, a, plan);
     return finished.kind === 'tool' ? found : finished;
   }

@@ -14,7 +14,7 @@ to on with of the a an my at in into this that is it its worth about
 kwa kwenye ya la wa za cha vya ile hiyo
 a au aux al ao aos pra pro para pa p de do da del du des le les lui el lo los las um uma un una une o os as no na em en sur dans
 ko ke ki ka pe par mein wale wala wali
-kay kina si ng sa dun doon
+kay kina si ng sa dun doon yung iyong
 give
 meu minha mon ma mes mera meri mere yangu wangu langu zangu changu cest
 `);

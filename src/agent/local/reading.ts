@@ -130,9 +130,11 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
     const norm = fold(t[i]!.norm);
     // Spanish "pa'" is "para": "envíale 300 pa' los tacos".
     const cut = norm === 'pa' && elision(t, i + 1);
+    // Mexican "pa" without the apostrophe too: "transfiere $2,500 a @juan pa la renta".
+    const pa = norm === 'pa' && a.lang === 'es' && !cut;
     // Tagalog "pang-load", "pam-pasahe": the prefix says "for" (like "pambayad", "pambili" of the list).
     const pang = a.lang === 'tl' && /^pa[mn]g?-\p{L}/u.test(t[i]!.text.toLowerCase());
-    if (t[i]!.kind !== 'word' || !(PURPOSE_MARKERS.has(norm) || PURPOSE_MARKERS.has(a.lemmas[i]!) || cut || pang || copulaPurpose(a, i))) continue;
+    if (t[i]!.kind !== 'word' || !(PURPOSE_MARKERS.has(norm) || PURPOSE_MARKERS.has(a.lemmas[i]!) || cut || pa || pang || copulaPurpose(a, i))) continue;
     if (quoted.has(i)) continue;
     if (cut) placed.add(i + 1);
     const phrase: number[] = [];

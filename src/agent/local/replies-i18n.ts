@@ -130,6 +130,16 @@ const GATE: Readonly<Record<Exclude<GateReason, 'malformed_amount'>, Texts>> = {
     hi: 'Aapne usi message mein amount badal diya, isliye maine kuch nahi kiya. Sirf sahi amount ke saath dobara bhejiye, jaise "@priya ko 300 bhejo".',
     tl: 'Binago mo ang halaga sa parehong mensahe, kaya wala akong ginawa. Ipadala ulit na may iisang halaga, hal. "padala 300 kay @liza".',
   },
+  alternative_amounts: {
+    en: 'Which amount do you mean: {q}? I did nothing. Send it again with the one amount, e.g. "send 50 to @amina".',
+    pcm: 'Which amount you mean: {q}? I no do anything. Send am again with only one amount, like "send 5k to @chidi".',
+    sw: 'Unamaanisha kiasi kipi: {q}? Sikufanya chochote. Tuma tena ukiwa na kiasi kimoja tu, k.m. "tuma 500 kwa @zawadi".',
+    fr: "Quel montant voulez-vous dire : {q} ? Je n'ai rien fait. Renvoyez le message avec un seul montant, par ex. \"envoie 20 000 à @aminata\".",
+    pt: 'Qual valor você quer: {q}? Não fiz nada. Mande de novo com um valor só, por ex. "manda 100 pra @joana".',
+    es: '¿Qué monto quieres: {q}? No hice nada. Envíalo otra vez con un solo monto, por ej. "envía 200 a @juan".',
+    hi: 'Kaunsa amount chahiye: {q}? Maine kuch nahi kiya. Sirf ek amount ke saath dobara bhejiye, jaise "@priya ko 500 bhejo".',
+    tl: 'Alin ang halaga: {q}? Wala akong ginawa. Ipadala ulit na may iisang halaga, hal. "padala 300 kay @liza".',
+  },
   statement: {
     en: 'Noted, but I did nothing. If you want to pay it now, say e.g. "send 80 cedis to @yaw".',
     pcm: 'I hear you, but I no do anything. If you wan pay now, talk "send 3k to @chidi".',
@@ -155,7 +165,7 @@ const MALFORMED: Texts = {
 
 export function gateReply(reason: GateReason, lang: Lang, quoted?: string): string {
   if (reason === 'malformed_amount') return MALFORMED[lang].replace('{q}', quoted ?? '');
-  return GATE[reason][lang];
+  return GATE[reason][lang].replace('{q}', quoted ?? '');
 }
 
 export const FEES_ANSWER: Texts = {

@@ -1,5 +1,5 @@
 import type { Lang } from './language.js';
-import { NOT_UNDERSTOOD, replies } from './replies.js';
+import { HELP_TEXT, NOT_UNDERSTOOD, replies } from './replies.js';
 import { BILL_ACCOUNT_QUESTION, MORE_FIXED, MORE_VARIABLE } from './replies-builders-i18n.js';
 import { accountLabel } from './account-labels-i18n.js';
 
@@ -12,6 +12,16 @@ import { accountLabel } from './account-labels-i18n.js';
 type Tr = Readonly<Record<Exclude<Lang, 'en'>, string>>;
 
 const FIXED: ReadonlyArray<[string, Tr]> = [
+  // A greeting or "help" in another language ("bro niaje, uko poa?", "bonjour"): what the service does, in it.
+  [HELP_TEXT, {
+    pcm: 'I fit send money, pay bills, run prediction markets, make payment links and show your balance. Try "send 5k to @amaka", "pay my IKEDC meter 45123456789 with 3000 naira" or "wetin remain for my wallet?".',
+    sw: 'Naweza kutuma pesa, kulipa bili, masoko ya utabiri, viungo vya malipo na kukuonyesha salio. Jaribu "tuma 500 kwa @zawadi", "lipa KPLC token 1000 meter 37123456789" au "salio langu ni ngapi?".',
+    fr: "Je peux envoyer de l'argent, payer des factures, gérer des marchés de prédiction, créer des liens de paiement et afficher votre solde. Essayez « envoie 5000 à @moussa » ou « c'est combien mon solde ? ».",
+    pt: 'Posso enviar dinheiro, pagar contas, criar mercados de previsão, links de pagamento e mostrar seu saldo. Tente "manda 50 pra @ana" ou "quanto tenho na conta?".',
+    es: 'Puedo enviar dinero, pagar servicios, crear mercados de predicción, links de cobro y mostrar tu saldo. Prueba "envía 500 a @juan" o "¿cuánto saldo tengo?".',
+    hi: 'Main paise bhej sakta hoon, bill bhar sakta hoon, prediction market, payment link bana sakta hoon aur balance dikha sakta hoon. Try: "@priya ko 500 bhejo" ya "mera balance kitna hai?".',
+    tl: 'Kaya kong magpadala ng pera, magbayad ng bills, gumawa ng prediction market at payment link, at ipakita ang balance mo. Subukan: "padala 500 kay @liza" o "magkano laman ng wallet ko?".',
+  }],
   [NOT_UNDERSTOOD, {
     pcm: 'Sorry, I no understand. I fit send money, pay bills, run prediction markets, make payment links and show your balance. Try "send 5k to @amaka".',
     sw: 'Samahani, sijaelewa. Naweza kutuma pesa, kulipa bili, masoko ya utabiri, viungo vya malipo na salio. Jaribu "tuma 500 kwa @zawadi".',
