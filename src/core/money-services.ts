@@ -96,8 +96,9 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
   const bills = new BillsService(store, chain, fx, accounts, directory, catalogue, new SandboxBillProvider(catalogue), {
     ...confirm,
     logger: logger.child({ module: 'bills' }),
+    endSpend: endReservationIn,
   });
-  const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
+  const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }), endSpend: endReservationIn });
   // Firm quotes (docs/quotes.md): the shipped table unless a live provider is configured.
   const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
   const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });

@@ -34,12 +34,6 @@ export { TransferReason, type TransferFailure, type SpendInTx, type TransferSett
 export interface TransfersOptions extends MoneyModuleOptions {
   feePolicy?: FeePolicy;
   quoteTtlMs?: number;
-  /**
-   * Ends a row's spend reservation (`spendReservationId`) with the outcome a later pass records
-   * (reconcile), in the same transaction: the turn that wrote it may have ended in a store error
-   * before it could (src/policies/guard.ts `endReservationIn`, wired by src/core).
-   */
-  endSpend?: (tx: Tx, reservationId: string, outcome: { ok: boolean; reason?: string; pending?: boolean }, now: Date) => Promise<void>;
 }
 
 export class TransfersService extends MoneyModule<TransfersOptions> {

@@ -1,0 +1,97 @@
+/**
+ * Spend reservations that were written in a commit of their own, before the action's own write
+ * (docs/policies.md, "In the action's own transactions"): a store error between left a `reserved`
+ * row with no record, holding the cap for 30 days. Each path now writes it in the transaction that
+ * writes its record (which keeps its id) and ends it from the record's outcome, as the transfer
+ * does (test/policies/stuck-reservation.test.ts). Real HTTP turns through an API key, real
+ * service (anvil; the embedded store, PostgreSQL in the `pg` project); the store error is
+ * injected at the exact statement.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { fund } from '../helpers/money.js';
+import { SpendReservations } from '../../src/policies/tables.js';
+import { BillPayments } from '../../src/bills/bills.js';
+import type { Tx } from '../../src/store/index.js';
+
+const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
+const BILL = 'pay IKEDC 5000 for meter 45123456789';
+
+describe('reservations of the paths that reserved in a commit of their own', () => {
+  let svc: TestService;
+  let m: Merchant;
+
+  beforeAll(async () => {
+    svc = await startTestService({ SETTLEMENT_CONFIRM_TIMEOUT: '2s', SETTLEMENT_CHAIN_DELAY: '1s', AGENT_RATE_LIMIT: '100/min' });
+    m = await createMerchant(svc.api, 'Reservation Shop');
+    await fund(svc, (await svc.deps.accounts.get(m.accountId))!, '50');
+  });
+  afterAll(() => svc?.stop({ removeData: true }));
+
+  const settle = (message: string) => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message } });
+  const reservations = () => svc.deps.store.table(SpendReservations).findMany({ accountId: m.accountId });
+  const reserved = async () => (await reservations()).filter((r) => r.status === 'reserved');
+
+  /** The next transaction that calls `op` on `table` meets the pool timeout there (the whole transaction aborts). */
+  function failNext(table: string, op: 'insert' | 'update'): void {
+    const store = svc.deps.store;
+    const real = store.transaction.bind(store);
+    let armed = true;
+    store.transaction = (async (fn: (tx: Tx) => Promise<unknown>, opts?: never) =>
+      real(async (tx: Tx) => {
+        const failing = new Proxy(tx, {
+          get(target, prop, receiver) {
+            if (prop !== 'table') return Reflect.get(target, prop, receiver);
+            return (def: { name: string }) => {
+              const t = target.table(def as never);
+              if (def.name !== table || !armed) return t;
+              return new Proxy(t, {
+                get(tt, p, r) {
+                  if (p !== op) return Reflect.get(tt, p, r);
+                  return () => {
+                    armed = false;
+                    store.transaction = real;
+                    throw new Error(POOL_TIMEOUT);
+                  };
+                },
+              });
+            };
+          },
+        });
+        return fn(failing);
+      }, opts)) as typeof store.transaction;
+  }
+
+  it('bill: the bill write fails: no reservation is left holding the cap', { timeout: 60_000 }, async () => {
+    const before = await reservations();
+    failNext(BillPayments.name, 'insert');
+    const r = await settle(BILL);
+    // Conservative: the handler had begun (docs/api-decisions.md, "Agent turns when the database fails").
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(await svc.deps.store.table(BillPayments).findMany({ accountId: m.accountId })).toEqual([]);
+    // Before: a `reserved` row of 3.24 USD with no bill, counting against every cap for 30 days.
+    expect(await reserved()).toEqual([]);
+    expect((await reservations()).length).toBe(before.length);
+  });
+
+  it('bill: its outcome write fails: the reservation is on the bill, kept, and ended by the bill\'s reconcile', { timeout: 60_000 }, async () => {
+    failNext(BillPayments.name, 'update');
+    const r = await settle(BILL);
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const [bill] = await svc.deps.store.table(BillPayments).findMany({ accountId: m.accountId });
+    expect(bill?.status).toBe('submitted');
+    expect(bill?.spendReservationId).toMatch(/^spr_/);
+    const reservation = () => svc.deps.store.table(SpendReservations).get(bill!.spendReservationId!);
+    expect((await reservation())?.status).toBe('reserved');
+    const done = await svc.deps.bills.reconcile(bill!.id);
+    expect(done.ok && done.bill.status).toBe('completed');
+    expect((await reservation())?.status).toBe('committed');
+  });
+
+  it('bill: a plain bill commits its reservation, named on its row', { timeout: 60_000 }, async () => {
+    const r = await settle(BILL);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const bill = await svc.deps.store.table(BillPayments).get(r.body.bill.id);
+    expect((await svc.deps.store.table(SpendReservations).get(bill!.spendReservationId!))?.status).toBe('committed');
+  });
+});
