@@ -11,7 +11,7 @@ import { defineTable, type Store, type Tx } from '../store/index.js';
 import type { MoveOutcome } from '../wallet/custodial-move.js';
 import { holdKey, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
-import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions, type SpendInTx, type SpendOutcome } from '../wallet/money-module.js';
+import { MoneyModule, endRowSpend, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions, type SpendInTx, type SpendOutcome } from '../wallet/money-module.js';
 import { billerCollectionIndex } from '../wallet/reserved.js';
 import { checkBillAmount, validateAccountNumber } from './bill-checks.js';
 import { BILLER_CURRENCY_DECIMALS, type Biller, type BillerCatalogue } from './biller-schema.js';
@@ -367,8 +367,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
     return row ?? (await this.get(bill.id))!;
   }
 
-  /** Compare-and-set from `reserved`: whatever ended it first (the turn's guard, or this) stands. */
-  private async endSpend(tx: Tx, bill: BillPayment, outcome: SpendOutcome): Promise<void> {
-    if (bill.spendReservationId) await this.opts.endSpend?.(tx, bill.spendReservationId, outcome, this.now());
+  private endSpend(tx: Tx, bill: BillPayment, outcome: SpendOutcome): Promise<void> {
+    return endRowSpend(tx, this.opts, bill, outcome, this.now());
   }
 }

@@ -75,6 +75,20 @@ export abstract class MoneyModule<O extends MoneyModuleOptions = MoneyModuleOpti
   }
 }
 
+/** What a move's outcome says to the spend reservation of its row. */
+export function spentBy(outcome: MoveOutcome): SpendOutcome {
+  return outcome.status === 'failed' ? { ok: false, reason: outcome.reason } : outcome.status === 'pending' ? { ok: true, pending: true } : { ok: true };
+}
+
+/**
+ * Ends the spend reservation a row keeps (`spendReservationId`), in the transaction that records
+ * its outcome: compare-and-set from `reserved`, so whatever ended it first (the turn's guard, or
+ * this later pass) stands.
+ */
+export async function endRowSpend(tx: Tx, opts: Pick<MoneyModuleOptions, 'endSpend'>, row: { spendReservationId?: string }, outcome: SpendOutcome, now: Date): Promise<void> {
+  if (row.spendReservationId) await opts.endSpend?.(tx, row.spendReservationId, outcome, now);
+}
+
 /** A row whose money leaves a user's wallet under a hold (and the day's limit). */
 export interface UserMoveRow extends Row {
   txHash?: string;

@@ -12,6 +12,7 @@ import { call, createMerchant, startTestService, type Merchant, type TestService
 import { fund } from '../helpers/money.js';
 import { SpendReservations } from '../../src/policies/tables.js';
 import { BillPayments } from '../../src/bills/bills.js';
+import { Stakes } from '../../src/markets/market-records.js';
 import type { Tx } from '../../src/store/index.js';
 
 const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
@@ -93,5 +94,40 @@ describe('reservations of the paths that reserved in a commit of their own', () 
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const bill = await svc.deps.store.table(BillPayments).get(r.body.bill.id);
     expect((await svc.deps.store.table(SpendReservations).get(bill!.spendReservationId!))?.status).toBe('committed');
+  });
+
+  /** A market of another account, open for an hour. */
+  async function market(): Promise<string> {
+    const owner = await createMerchant(svc.api, 'Market Owner');
+    const r = await call(`${svc.api}/agent/settle`, { method: 'POST', key: owner.key, body: { message: 'create a market: Will it rain in Nairobi tomorrow? closes in 1 hour' } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.market.id as string;
+  }
+
+  it('stake: the stake write fails: no reservation is left holding the cap', { timeout: 60_000 }, async () => {
+    const id = await market();
+    const before = await reservations();
+    failNext(Stakes.name, 'insert');
+    const r = await settle(`bet 2 USD on yes in ${id}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(await svc.deps.store.table(Stakes).findMany({ accountId: m.accountId })).toEqual([]);
+    // Before: a `reserved` row of 2 USD with no stake.
+    expect(await reserved()).toEqual([]);
+    expect((await reservations()).length).toBe(before.length);
+  });
+
+  it('stake: its outcome write fails: the reservation is on the stake and ended by the market\'s reconcile', { timeout: 60_000 }, async () => {
+    const id = await market();
+    failNext(Stakes.name, 'update');
+    const r = await settle(`bet 2 USD on yes in ${id}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const [stake] = await svc.deps.store.table(Stakes).findMany({ marketId: id });
+    expect(stake?.status).toBe('submitted');
+    expect(stake?.spendReservationId).toMatch(/^spr_/);
+    const reservation = () => svc.deps.store.table(SpendReservations).get(stake!.spendReservationId!);
+    expect((await reservation())?.status).toBe('reserved');
+    expect(await svc.deps.markets.reconcileStakes(id)).toBe(0); // none left `submitted`
+    expect((await svc.deps.store.table(Stakes).get(stake!.id))?.status).toBe('settled');
+    expect((await reservation())?.status).toBe('committed');
   });
 });
