@@ -9,10 +9,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
-import { fund } from '../helpers/money.js';
+import { fund, newAccount, walletOf } from '../helpers/money.js';
 import { SpendReservations } from '../../src/policies/tables.js';
 import { BillPayments } from '../../src/bills/bills.js';
 import { Stakes } from '../../src/markets/market-records.js';
+import { Transfers } from '../../src/transfers/transfers.js';
 import type { Tx } from '../../src/store/index.js';
 
 const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
@@ -23,7 +24,7 @@ describe('reservations of the paths that reserved in a commit of their own', () 
   let m: Merchant;
 
   beforeAll(async () => {
-    svc = await startTestService({ SETTLEMENT_CONFIRM_TIMEOUT: '2s', SETTLEMENT_CHAIN_DELAY: '1s', AGENT_RATE_LIMIT: '100/min' });
+    svc = await startTestService({ SETTLEMENT_CONFIRM_TIMEOUT: '2s', SETTLEMENT_CHAIN_DELAY: '1s', AGENT_RATE_LIMIT: '100/min', QUOTE_TTL: '3s' });
     m = await createMerchant(svc.api, 'Reservation Shop');
     await fund(svc, (await svc.deps.accounts.get(m.accountId))!, '50');
   });
@@ -129,5 +130,41 @@ describe('reservations of the paths that reserved in a commit of their own', () 
     expect(await svc.deps.markets.reconcileStakes(id)).toBe(0); // none left `submitted`
     expect((await svc.deps.store.table(Stakes).get(stake!.id))?.status).toBe('settled');
     expect((await reservation())?.status).toBe('committed');
+  });
+
+  /** A firm quote for 1 USD to a fresh account's wallet, executed at once through `{quote_id}`. */
+  async function quoteAndExecute(): Promise<{ status: number; body: any; to: string }> {
+    const to = walletOf(svc, await newAccount(svc, { name: 'Zuri', country: 'KE' }));
+    const q = await call(`${svc.api}/quotes`, { key: m.key, body: { amount: '1', currency: 'USD', recipient: to } });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    const r = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { quote_id: q.body.id } });
+    return { ...r, to };
+  }
+
+  it('firm quote: its send never began: the reservation is on the transfer and given back once the quote expired', { timeout: 60_000 }, async () => {
+    failNext(Transfers.name, 'update'); // the `quoted -> submitted` hold, after the quote wrote the transfer
+    const r = await quoteAndExecute();
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const [t] = (await svc.deps.store.table(Transfers).findMany({ accountId: m.accountId })).filter((x) => x.toAddress.toLowerCase() === r.to.toLowerCase());
+    expect(t?.status).toBe('quoted');
+    // Before: reserved in a commit of its own, named by nothing, `reserved` for 30 days.
+    expect(t?.spendReservationId).toMatch(/^spr_/);
+    const reservation = () => svc.deps.store.table(SpendReservations).get(t!.spendReservationId!);
+    expect((await reservation())?.status).toBe('reserved');
+    // Nothing can send it once its quote expired: the reconcile sweep finds it and gives the cap back.
+    await new Promise((res) => setTimeout(res, 3_200));
+    expect((await svc.deps.transfers!.unfinished(0)).map((x) => x.id)).toContain(t!.id);
+    const done = await svc.deps.transfers!.reconcile(t!.id);
+    expect(done.ok && done.transfer.status).toBe('expired');
+    expect((await reservation())?.status).toBe('released');
+    expect(await svc.deps.chain.balanceOf(r.to as `0x${string}`)).toBe(0n);
+  });
+
+  it('firm quote: a plain execution commits its reservation, named on its transfer', { timeout: 60_000 }, async () => {
+    const r = await quoteAndExecute();
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const t = await svc.deps.transfers!.get(r.body.transfer.id);
+    expect(t?.status).toBe('settled');
+    expect((await svc.deps.store.table(SpendReservations).get(t!.spendReservationId!))?.status).toBe('committed');
   });
 });
