@@ -108,6 +108,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
     ...confirm,
     ttlMs: config.CLAIM_TTL,
     logger: logger.child({ module: 'claims' }),
+    endSpend: endReservationIn,
     // Each step's `transfer.*` event, in the step's own transaction (docs/claims.md).
     onEvent: async (tx, type, accountId, data, nowMs, mode) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs, mode)),
     // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.

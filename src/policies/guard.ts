@@ -69,15 +69,14 @@ export interface GuardOpts {
  * `SpendRefused`, which aborts the action's transaction (nothing held, no row written).
  * `finishIn` marks it in the transaction that records the action's outcome, with the same rule
  * as `run` (committed when it went through, released when it failed, kept when not known).
- * A path of the action that cannot write it in a transaction of its own calls `reserveNow`
- * (its own commit, as `run` does) before it moves money.
+ * Every path writes it in the transaction that writes its record (a transfer, a firm quote's
+ * transfer, a claim, a bill, a stake), which keeps its id (`spendReservationId`), so neither
+ * exists without the other and the record's later pass ends it (`endReservationIn`).
  */
 export interface SpendSlot {
   /** The reservation's id (the action keeps it on its record: `endReservationIn` ends it from a later pass). */
   reserveIn(tx: Tx): Promise<string>;
   finishIn(tx: Tx, outcome: ActionOutcome): Promise<void>;
-  /** false: refused (the action must move nothing and return; `run` answers with the refusal). */
-  reserveNow(): Promise<boolean>;
 }
 
 /** Thrown by `SpendSlot.reserveIn` over a cap: aborts the action's transaction. */
@@ -202,12 +201,6 @@ export class SpendGuard {
         if (state.reservedId) await endReservationIn(tx, state.reservedId, outcome, this.now());
         state.finished = true;
       },
-      reserveNow: async () => {
-        const r = await this.reserve(spend, who, policies, opts.reads);
-        if (!r.ok) state.refusal = r;
-        else state.reservedId = r.id;
-        return r.ok;
-      },
     };
     let outcome: T;
     try {
@@ -219,7 +212,7 @@ export class SpendGuard {
       throw err;
     }
     if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
-    // Reserved but not marked by the action (a path that reserved on its own): marked here.
+    // Reserved but not marked by the action's outcome transaction (a bill, a stake, a quote that went through): marked here.
     const status = spendEndStatus(outcome);
     if (state.reservedId && !state.finished && status) {
       const id = state.reservedId;

@@ -14,6 +14,7 @@ import { SpendReservations } from '../../src/policies/tables.js';
 import { BillPayments } from '../../src/bills/bills.js';
 import { Stakes } from '../../src/markets/market-records.js';
 import { Transfers } from '../../src/transfers/transfers.js';
+import { Claims } from '../../src/claims/claim-record.js';
 import type { Tx } from '../../src/store/index.js';
 
 const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
@@ -166,5 +167,32 @@ describe('reservations of the paths that reserved in a commit of their own', () 
     const t = await svc.deps.transfers!.get(r.body.transfer.id);
     expect(t?.status).toBe('settled');
     expect((await svc.deps.store.table(SpendReservations).get(t!.spendReservationId!))?.status).toBe('committed');
+  });
+
+  const claimsOf = () => svc.deps.store.table(Claims).findMany({ senderAccountId: m.accountId });
+
+  it('claim link: the claim write fails: no reservation is left holding the cap', { timeout: 60_000 }, async () => {
+    const before = await reservations();
+    failNext(Claims.name, 'insert');
+    const r = await settle('send 1 USD to +254 712 000 211');
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(await claimsOf()).toEqual([]);
+    // Before: `reserveNow` wrote it in a commit of its own: `reserved`, with no claim, for 30 days.
+    expect(await reserved()).toEqual([]);
+    expect((await reservations()).length).toBe(before.length);
+  });
+
+  it('claim link: its funding write fails: the reservation is on the claim and ended by the sweep', { timeout: 60_000 }, async () => {
+    failNext(Claims.name, 'update');
+    const r = await settle('send 1 USD to +254 712 000 212');
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const [c] = await claimsOf();
+    expect(c?.status).toBe('funding');
+    expect(c?.spendReservationId).toMatch(/^spr_/);
+    const reservation = () => svc.deps.store.table(SpendReservations).get(c!.spendReservationId!);
+    expect((await reservation())?.status).toBe('reserved');
+    await svc.deps.claims.sweep();
+    expect((await svc.deps.claims.get(c!.id))?.status).toBe('open');
+    expect((await reservation())?.status).toBe('committed');
   });
 });

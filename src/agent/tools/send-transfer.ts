@@ -136,7 +136,6 @@ function sendTransferHandler(deps: {
     // Under a spend policy (spendInAction below): a plain send writes the reservation in the
     // transaction that holds the money; a path that cannot reserves on its own first.
     const slot = ctx.spendSlot;
-    const refused = (): ToolFailure => ({ ok: false, action: 'transfer', reason: 'policy_refused', message: 'Refused by the spend policy.' });
     // With a firm quote: exactly its figures, or a refusal (expired: a new quote is offered).
     const quoteId = checked.input.quote_id;
     if (quoteId && !deps.quotes) return { ok: false, action: 'transfer', reason: 'not_available', message: 'Firm quotes are not available.' };
@@ -147,10 +146,8 @@ function sendTransferHandler(deps: {
       // A phone or email with no account: a claim link instead (docs/claims.md). Nothing was
       // reserved for the failed send, with or without a firm quote (no account: it failed before its transaction).
       const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, res.reason));
-      if (deps.claims && target) {
-        if (slot && !(await slot.reserveNow())) return refused();
-        return sendAsClaim(deps.claims, ctx, checked.input);
-      }
+      // The claim writes the spend reservation in its own transaction (ctx.spendSlot), as the send does.
+      if (deps.claims && target) return sendAsClaim(deps.claims, ctx, checked.input);
       return failed(res);
     }
     const t = res.transfer;
