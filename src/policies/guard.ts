@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import { rangePages, type ReadTable, type Store, type Tx } from '../store/index.js';
 import { newId } from '../lib/ids.js';
+import { isStoreUnavailable } from '../lib/store-unavailable.js';
 import { keyModeRead, readOnce, type TurnReads } from '../lib/turn-reads.js';
 import { CircuitBreaker } from './breaker.js';
 import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './policy-reasons.js';
@@ -165,7 +166,7 @@ export class SpendGuard {
       outcome = await exec();
     } catch (err) {
       // Whether money moved is not known: the reservation stays.
-      await this.noteFailure(who, opts, policies);
+      await this.noteThrown(err, who, opts, policies);
       throw err;
     }
     const status = spendEndStatus(outcome);
@@ -208,7 +209,7 @@ export class SpendGuard {
     } catch (err) {
       if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
       // Whether money moved is not known: the reservation (if any) stays.
-      await this.noteFailure(who, opts, policies);
+      await this.noteThrown(err, who, opts, policies);
       throw err;
     }
     if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
@@ -309,6 +310,15 @@ export class SpendGuard {
   private async watch<T extends ActionOutcome>(outcome: T, spend: Spend, who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<T> {
     if (!outcome.ok && spend.action !== 'payment_link') await this.noteFailure(who, opts, policies);
     return outcome;
+  }
+
+  /**
+   * A call that threw counts toward the breaker, unless the store could not serve it: a database
+   * blip is the service's failure, not the key's, and must never pause a key (nor could it be
+   * recorded then). Its answer is a 503 or 202 `outcome_unknown` (docs/api-decisions.md).
+   */
+  private async noteThrown(err: unknown, who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<void> {
+    if (!isStoreUnavailable(err)) await this.noteFailure(who, opts, policies);
   }
 
   private async noteFailure(who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<void> {

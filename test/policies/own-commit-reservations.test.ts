@@ -15,9 +15,8 @@ import { BillPayments } from '../../src/bills/bills.js';
 import { Stakes } from '../../src/markets/market-records.js';
 import { Transfers } from '../../src/transfers/transfers.js';
 import { Claims } from '../../src/claims/claim-record.js';
-import type { Tx } from '../../src/store/index.js';
+import { failNextWrite } from '../helpers/store-faults.js';
 
-const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
 const BILL = 'pay IKEDC 5000 for meter 45123456789';
 
 describe('reservations of the paths that reserved in a commit of their own', () => {
@@ -35,35 +34,7 @@ describe('reservations of the paths that reserved in a commit of their own', () 
   const reservations = () => svc.deps.store.table(SpendReservations).findMany({ accountId: m.accountId });
   const reserved = async () => (await reservations()).filter((r) => r.status === 'reserved');
 
-  /** The next transaction that calls `op` on `table` meets the pool timeout there (the whole transaction aborts). */
-  function failNext(table: string, op: 'insert' | 'update'): void {
-    const store = svc.deps.store;
-    const real = store.transaction.bind(store);
-    let armed = true;
-    store.transaction = (async (fn: (tx: Tx) => Promise<unknown>, opts?: never) =>
-      real(async (tx: Tx) => {
-        const failing = new Proxy(tx, {
-          get(target, prop, receiver) {
-            if (prop !== 'table') return Reflect.get(target, prop, receiver);
-            return (def: { name: string }) => {
-              const t = target.table(def as never);
-              if (def.name !== table || !armed) return t;
-              return new Proxy(t, {
-                get(tt, p, r) {
-                  if (p !== op) return Reflect.get(tt, p, r);
-                  return () => {
-                    armed = false;
-                    store.transaction = real;
-                    throw new Error(POOL_TIMEOUT);
-                  };
-                },
-              });
-            };
-          },
-        });
-        return fn(failing);
-      }, opts)) as typeof store.transaction;
-  }
+  const failNext = (table: string, op: 'insert' | 'update') => failNextWrite(svc.deps.store, table, op);
 
   it('bill: the bill write fails: no reservation is left holding the cap', { timeout: 60_000 }, async () => {
     const before = await reservations();
