@@ -182,6 +182,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
     fx,
     outbox: webhooks.outbox,
     logger: logger.child({ module: 'refunds' }),
+    endSpend: endReservationIn,
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     attempts: moveAttempts,
     ...(livemode !== undefined ? { livemode } : {}),

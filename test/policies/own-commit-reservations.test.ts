@@ -16,6 +16,8 @@ import { Stakes } from '../../src/markets/market-records.js';
 import { Transfers } from '../../src/transfers/transfers.js';
 import { Claims } from '../../src/claims/claim-record.js';
 import { failNextWrite } from '../helpers/store-faults.js';
+import { newPayer } from '../x402/helpers.js';
+import { Refunds } from '../../src/refunds/model.js';
 
 const BILL = 'pay IKEDC 5000 for meter 45123456789';
 
@@ -164,6 +166,55 @@ describe('reservations of the paths that reserved in a commit of their own', () 
     expect((await reservation())?.status).toBe('reserved');
     await svc.deps.claims.sweep();
     expect((await svc.deps.claims.get(c!.id))?.status).toBe('open');
+    expect((await reservation())?.status).toBe('committed');
+  });
+
+  /** A settled 2 USD payment to the merchant, paid through the hosted checkout from a fresh wallet. */
+  async function settledPayment(): Promise<string> {
+    const pay = await call(`${svc.api}/v1/payments`, { key: m.key, body: { amount: 2, currency: 'USD', redirect_url: 'https://shop.example/done' } });
+    expect(pay.status, JSON.stringify(pay.body)).toBe(201);
+    const payer = newPayer();
+    expect((await svc.deps.chain.faucet(payer.address, 2_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const auth = await call(`${svc.api}/checkout/${pay.body.id}/authorization`, { body: { from: payer.address } });
+    const signature = await payer.signTypedData(auth.body.typedData);
+    const settled = await call(`${svc.api}/checkout/${pay.body.id}/settle`, { body: { authorization: auth.body.typedData.message, signature } });
+    expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+    return pay.body.id as string;
+  }
+
+  /** `refund 1 of <payment>` previewed, then run with `confirm_action`. */
+  async function refundTurn(paymentId: string) {
+    const held = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `refund 1 of ${paymentId}`, confirm: false } });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    return () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: held.body.pending.id } });
+  }
+
+  it('refund: the refund write fails: no reservation is left holding the cap', { timeout: 60_000 }, async () => {
+    const id = await settledPayment();
+    const run = await refundTurn(id);
+    const before = await reservations();
+    failNext(Refunds.name, 'insert');
+    const r = await run();
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(await svc.deps.store.table(Refunds).findMany({ paymentId: id })).toEqual([]);
+    // Before: `run` reserved in a commit of its own: `reserved`, with no refund.
+    expect(await reserved()).toEqual([]);
+    expect((await reservations()).length).toBe(before.length);
+  });
+
+  it('refund: its outcome write fails: the reservation is on the refund and ended when it is paid again', { timeout: 60_000 }, async () => {
+    const id = await settledPayment();
+    const run = await refundTurn(id);
+    failNext(Refunds.name, 'update');
+    const r = await run();
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const [refund] = await svc.deps.store.table(Refunds).findMany({ paymentId: id });
+    expect(refund?.status).toBe('pending');
+    expect(refund?.spendReservationId).toMatch(/^spr_/);
+    const reservation = () => svc.deps.store.table(SpendReservations).get(refund!.spendReservationId!);
+    expect((await reservation())?.status).toBe('reserved');
+    await svc.deps.refunds.reconcile(); // the reconciler's pass: the same nonce, so it finds or sends the one transfer
+    expect((await svc.deps.store.table(Refunds).get(refund!.id))?.status).toBe('succeeded');
     expect((await reservation())?.status).toBe('committed');
   });
 });
