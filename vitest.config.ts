@@ -37,6 +37,8 @@ export const CORE_ON_POSTGRES = [
   'test/api/fuzz.test.ts',
   // h10caps: reservations a store error left reserved end from the transfer's outcome; a journal store error is pending.
   'test/policies/stuck-reservation.test.ts',
+  // h11truth: bills, stakes, firm quotes and claim links reserve in their record's own transaction.
+  'test/policies/own-commit-reservations.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb

@@ -11,6 +11,7 @@ import type { Metrics } from '../metrics/metrics-port.js';
 import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 import { marketsShown } from './grounding/markets-shown.js';
 import { finishTurn, type TurnState } from './turn-finish.js';
+import { isUnknown } from './outcome-unknown.js';
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
@@ -147,6 +148,11 @@ export class Agent {
         return { kind: 'pending', description };
       }
       const outcome = await this.execute(call, ctx);
+      // The database failed once the action had begun: the turn ends with that answer, whatever the engine says next.
+      if (isUnknown(outcome)) {
+        state.ended = fromOutcome(outcome);
+        return { kind: 'ended', message: outcome.message };
+      }
       // A lookup the engine makes to decide (never money-moving) is not the turn's answer.
       if (runOpts?.lookup && !moving) return { kind: 'executed', outcome };
       state.outcomes.push({ call, outcome });
@@ -227,17 +233,8 @@ export class Agent {
     return outcome;
   }
 
-  private async createPending(
-    accountId: string,
-    channel: Channel,
-    call: ToolCall,
-    description: string,
-    details: Record<string, unknown> | undefined,
-    requestId: string | undefined,
-    keyId?: string,
-    approval?: string,
-    input?: Record<string, unknown>,
-  ): Promise<PendingAction> {
+  private async createPending(accountId: string, channel: Channel, call: ToolCall, description: string, details: Record<string, unknown> | undefined,
+    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>): Promise<PendingAction> {
     // The preview may pin what it described (a firm quote's id): stored only if still valid input.
     const pinned = input ? toToolCall(call.name, input) : undefined;
     if (pinned?.ok) call = pinned.call;
@@ -332,7 +329,8 @@ export class Agent {
       await this.recordDone(claimed.id, outcome);
       throw err;
     }
-    const done = await this.recordDone(claimed.id, outcome);
+    // Outcome unknown (the database failed mid-action): the answer says so even if it cannot be recorded yet.
+    const done = await this.recordDone(claimed.id, outcome).catch((err: unknown) => (isUnknown(outcome) ? undefined : Promise.reject(err)));
     return fromOutcome(outcome, undefined, { pending: view(done ?? { ...claimed, status: 'done', outcome }) });
   }
 

@@ -41,6 +41,8 @@ export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: 
     ...(input.currency ? { currency: input.currency } : {}),
     ...(input.note ? { note: input.note } : {}),
     ...(firm ? { quote: firm.quote } : {}),
+    // Under a spend policy: the reservation in the claim's own transaction.
+    ...(ctx.spendSlot ? { spend: ctx.spendSlot } : {}),
   });
   if (!made.ok) return { ok: false, action: 'transfer', reason: made.reason, message: made.message };
   const c = made.claim;

@@ -5,6 +5,7 @@ import { LocalEngine } from './local-engine.js';
 import type { ClaudeEngine } from './claude-engine.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../bills/catalogue.js';
 
+export { OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_MESSAGE } from './outcome-unknown.js';
 export { Agent, PENDING_TTL_MS, UNAVAILABLE, type AgentAction, type AgentOptions, type PendingActionView, type TurnOutcome, type TurnRequest } from './agent.js';
 export { turnJson, type TurnJson } from './turn-json.js';
 export { pendingAskAt } from './local/pending-replies-i18n.js';

@@ -7,7 +7,8 @@ import type { FxService } from '../fx/rates.js';
 import type { Admission, SpendGuard, SpendSlot } from '../policies/guard.js';
 import { amountOf, type Spend } from '../policies/valuation.js';
 import type { Payment } from '../payments/payments.js';
-import type { ToolCall, ToolInput } from './tool-inputs.js';
+import { MONEY_MOVING_TOOLS, type ToolCall, type ToolInput } from './tool-inputs.js';
+import { unknownOutcome } from './outcome-unknown.js';
 import { refundValue } from './tools/refund-payment.js';
 import { TOOL_ACTIONS, executeCall, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 
@@ -89,11 +90,23 @@ export function refusalOutcome(call: ToolCall, a: Extract<Admission, { kind: 're
 
 /** Runs a call through its handler under the policies; `person`: the signed-in person confirmed it. */
 export async function runGoverned(hook: PolicyHook | undefined, handlers: ToolHandlers, call: ToolCall, ctx: ToolContext, person: boolean): Promise<ToolOutcome> {
-  const exec = (slot?: SpendSlot) => executeCall(handlers, call, slot ? { ...ctx, spendSlot: slot } : ctx);
-  const spend = hook ? await valueCall(hook, call, ctx) : undefined;
-  if (!hook || !spend) return exec();
-  // A handler that writes the reservation in its own transactions says so (ToolRun.spendInAction).
-  const inAction = handlers[call.name].spendInAction === true;
-  const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person, inAction, ...reads(ctx) });
-  return 'refused' in ran ? refusalOutcome(call, ran.refused) : ran.outcome;
+  // Once the handler has begun, a store error no longer proves that nothing moved (./outcome-unknown.ts).
+  let begun = false;
+  const exec = (slot?: SpendSlot) => {
+    begun = true;
+    return executeCall(handlers, call, slot ? { ...ctx, spendSlot: slot } : ctx);
+  };
+  try {
+    const spend = hook ? await valueCall(hook, call, ctx) : undefined;
+    if (!hook || !spend) return await exec();
+    // A handler that writes the reservation in its own transactions says so (ToolRun.spendInAction).
+    const inAction = handlers[call.name].spendInAction === true;
+    const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person, inAction, ...reads(ctx) });
+    return 'refused' in ran ? refusalOutcome(call, ran.refused) : ran.outcome;
+  } catch (err) {
+    const unknown = begun && MONEY_MOVING_TOOLS.has(call.name) ? unknownOutcome(TOOL_ACTIONS[call.name], err) : undefined;
+    if (!unknown) throw err;
+    ctx.logger.warn({ tool: call.name, err: { message: (err as Error).message } }, 'store unavailable after a money-moving action began: outcome unknown');
+    return unknown;
+  }
 }

@@ -6,7 +6,7 @@ import { registerRoute, registerSchema, type RouteResponse } from '../http/opena
 import { E401 } from '../http/openapi-common.js';
 import { auth, requireKey } from '../http/auth.js';
 import { agentTurnsMiddleware } from '../http/rate-limit.js';
-import { UNAVAILABLE, confirmQuote, turnJson, type TurnOutcome } from '../agent/index.js';
+import { OUTCOME_UNKNOWN, UNAVAILABLE, confirmQuote, turnJson, type TurnOutcome } from '../agent/index.js';
 import { QuoteId } from '../quotes/quote-schemas.js';
 
 /** Interface 4.6 / 8: the message is 1-500 characters, passed verbatim. */
@@ -106,7 +106,20 @@ export const agentErrors: Record<number, RouteResponse> = {
     schema: AgentReply,
     headers: { 'Retry-After': 'Seconds to wait.' },
   },
-  503: { description: 'The model provider failed after retries.', schema: AgentErrorBody },
+  503: {
+    description:
+      'The model provider failed after retries, or the database could not be reached before anything was done (`Retry-After`): nothing was sent; retry.',
+    schema: AgentErrorBody,
+    headers: { 'Retry-After': 'Seconds to wait (database unavailable).' },
+  },
+};
+/** Every door that can run a money-moving action: its outcome may be unknown for a while. */
+export const outcomeUnknown: Record<number, RouteResponse> = {
+  202: {
+    description:
+      'The database failed after a money-moving action began: whether it went through is being confirmed (`reason:"outcome_unknown"`). Do NOT send the same message again; check the activity.',
+    schema: AgentReply,
+  },
 };
 const AgentPending = registerSchema(
   'AgentPending',
@@ -146,6 +159,7 @@ registerRoute({
   body: AgentSettleInput,
   responses: {
     200: { description: 'Done, previewed (`pending`), or the first outcome of a confirmed action.', schema: AgentPreviewReply },
+    ...outcomeUnknown,
     ...agentErrors,
     401: E401,
     404: { description: '`confirm_action`: no such pending action for this key: `{ok:false, action, reply, reason:"not_found"}`.', schema: AgentReply },
@@ -157,7 +171,7 @@ registerRoute({
 
 /**
  * The one table of this door from an agent outcome to an HTTP status (DESIGN.md 6 and 10):
- * done 200, understood but not done 422, model provider down 503; and for
+ * done 200, understood but not done 422, model provider down 503, outcome being confirmed 202; and for
  * `POST /api/agent/settle {confirm_action}` only, why a held action could not run (the chat
  * widget's confirm answers those 422, as it always has).
  */
@@ -165,6 +179,8 @@ const AGENT_STATUS = {
   ok: 200,
   failed: 422,
   [UNAVAILABLE]: 503,
+  /** The database failed once a money-moving action had begun: accepted, outcome being confirmed, never "retry". */
+  [OUTCOME_UNKNOWN]: 202,
   settleConfirm: { not_found: 404, expired: 410, in_progress: 409, policy_approval_required: 403, quote_expired: 410, quote_not_found: 404 } as Readonly<Record<string, number>>,
   /** The spend policies' circuit breaker paused the key (with Retry-After). */
   policy_paused: 429,
@@ -173,6 +189,7 @@ const AGENT_STATUS = {
 export function agentStatus(o: TurnOutcome, route: 'turn' | 'settle_confirm' = 'turn'): number {
   if (o.ok) return AGENT_STATUS.ok;
   if (o.reason === UNAVAILABLE) return AGENT_STATUS[UNAVAILABLE];
+  if (o.reason === OUTCOME_UNKNOWN) return AGENT_STATUS[OUTCOME_UNKNOWN];
   if (o.reason === 'policy_paused') return AGENT_STATUS.policy_paused;
   return (route === 'settle_confirm' && o.reason !== undefined && AGENT_STATUS.settleConfirm[o.reason]) || AGENT_STATUS.failed;
 }

@@ -5,7 +5,7 @@ import { AgentErrorBody, parseInput } from '../http/errors.js';
 import { auth, requireSession } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E401s } from '../http/openapi-common.js';
-import { AgentMessageInput, AgentReply, actionErrors, agentErrors, agentRateLimiter, agentStatus } from './agent.router.js';
+import { AgentMessageInput, AgentReply, actionErrors, agentErrors, agentRateLimiter, agentStatus, outcomeUnknown } from './agent.router.js';
 import { turnJson } from '../agent/index.js';
 
 export const ChatActionInput = z.object({
@@ -37,7 +37,7 @@ registerRoute({
   tags: ['Agent'],
   auth: 'session',
   body: ChatActionInput,
-  responses: { 200: { description: 'Executed.', schema: AgentReply }, ...actionErrors, 401: E401s, 403: E403agent },
+  responses: { 200: { description: 'Executed.', schema: AgentReply }, ...outcomeUnknown, ...actionErrors, 401: E401s, 403: E403agent },
 });
 
 registerRoute({

@@ -7,11 +7,11 @@ import { newId, nowIso } from '../lib/ids.js';
 import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, releaseSpend, type Reservation } from '../limits/limits.js';
-import { defineTable, type Store } from '../store/index.js';
+import { defineTable, type Store, type Tx } from '../store/index.js';
 import type { MoveOutcome } from '../wallet/custodial-move.js';
 import { holdKey, withWalletFunds } from '../wallet/holds.js';
 import type { WalletDirectory } from '../wallet/directory.js';
-import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
+import { MoneyModule, endRowSpend, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions, type SpendInTx, type SpendOutcome } from '../wallet/money-module.js';
 import { billerCollectionIndex } from '../wallet/reserved.js';
 import { checkBillAmount, validateAccountNumber } from './bill-checks.js';
 import { BILLER_CURRENCY_DECIMALS, type Biller, type BillerCatalogue } from './biller-schema.js';
@@ -59,6 +59,8 @@ export interface BillPayment {
   collectionIndex: number;
   collectionAddress: string;
   reservation?: Reservation;
+  /** The spend policy's reservation, written in the transaction that wrote this row; ended by its outcome (docs/policies.md). */
+  spendReservationId?: string;
   txHash?: string;
   receipt?: BillReceipt;
   refundTxHash?: string;
@@ -218,7 +220,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
     };
   }
 
-  async pay(accountId: string, input: PayBillInput, meta: CallMeta = {}): Promise<Result<{ bill: BillPayment }, BillFailure>> {
+  async pay(accountId: string, input: PayBillInput, meta: CallMeta & { spend?: SpendInTx } = {}): Promise<Result<{ bill: BillPayment }, BillFailure>> {
     const q = await this.quote(accountId, input);
     if (!q.ok) return q;
     const { quote } = q;
@@ -228,14 +230,21 @@ export class BillsService extends MoneyModule<BillsOptions> {
     const id = newId('bill');
     // Balance read outside, checked inside net of other moves in flight from this wallet.
     const recorded = await withWalletFunds(this.store, this.chain, fromAddress, async (tx, funds) => {
+      // The spend policy's reservation in the bill's own transaction: over a cap it aborts it, and
+      // neither the reservation nor the bill exists without the other.
+      const spendReservationId = await meta.spend?.reserveIn(tx);
       const reserved = await funds.reserve({
         key: holdKey('bill', id),
         amount: quote.stablecoinAmount,
         limit: { account: quote.account, amount: quote.stablecoinAmount, now, defaults: this.opts.defaultLimits },
         fmt: fmtStable,
       });
-      if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
+      if (!reserved.ok) {
+        await meta.spend?.finishIn(tx, { ok: false, reason: reserved.reason });
+        return fail(reserved.reason, reserved.message, 'amount');
+      }
       const bill = await tx.table(BillPayments).insert({
+        ...(spendReservationId ? { spendReservationId } : {}),
         ...callerMark(this.opts.livemode, meta.livemode),
         id,
         accountId,
@@ -304,7 +313,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
       });
       if (purchase.ok) {
         const { ok: _ok, ...receipt } = purchase;
-        bill = await this.patch(bill, { status: 'completed', receipt, completedAt: nowIso() }, 'paid');
+        bill = await this.patch(bill, { status: 'completed', receipt, completedAt: nowIso() }, 'paid', { ok: true });
         return { ok: true, bill };
       }
       if (RETRYABLE_BILL_REASONS.has(purchase.reason)) {
@@ -321,6 +330,7 @@ export class BillsService extends MoneyModule<BillsOptions> {
           const row = await tx.table(BillPayments).update(bill.id, { status: 'refunded', refundTxHash: outcome.txHash, updatedAt: nowIso() }, { status: 'refunding' });
           // The money came back: it no longer counts against today's limit.
           if (row && bill.reservation) await releaseSpend(tx, bill.accountId, bill.reservation);
+          if (row) await this.endSpend(tx, bill, { ok: false, reason: BillReason.purchaseDeclined });
           return row ?? (await tx.table(BillPayments).get(bill.id))!;
         });
       } else {
@@ -341,12 +351,23 @@ export class BillsService extends MoneyModule<BillsOptions> {
       moved: BigInt(bill.stablecoinAmount),
       settled: (txHash) => ({ status: 'paid', txHash }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message }),
+      // Nothing moved: the spend reservation is given back with the failure (paid: kept until the bill ends).
+      ...(outcome.status === 'failed' ? { alsoIn: (tx: Tx) => this.endSpend(tx, bill, { ok: false, reason: outcome.reason }) } : {}),
     });
     return recorded.row;
   }
 
-  private async patch(bill: BillPayment, patch: Partial<BillPayment>, expect: BillStatus): Promise<BillPayment> {
-    const row = await this.store.write(BillPayments, (t) => t.update(bill.id, { ...patch, updatedAt: nowIso() }, { status: expect }));
+  /** `spent`: the bill ended, and its spend reservation (if the turn left it `reserved`) ends with it. */
+  private async patch(bill: BillPayment, patch: Partial<BillPayment>, expect: BillStatus, spent?: SpendOutcome): Promise<BillPayment> {
+    const row = await this.store.transaction(async (tx) => {
+      const r = await tx.table(BillPayments).update(bill.id, { ...patch, updatedAt: nowIso() }, { status: expect });
+      if (r && spent) await this.endSpend(tx, bill, spent);
+      return r;
+    });
     return row ?? (await this.get(bill.id))!;
+  }
+
+  private endSpend(tx: Tx, bill: BillPayment, outcome: SpendOutcome): Promise<void> {
+    return endRowSpend(tx, this.opts, bill, outcome, this.now());
   }
 }

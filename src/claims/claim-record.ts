@@ -52,6 +52,8 @@ export interface Claim {
   /** The claim page's language (the sender's account language). */
   language: string;
   reservation?: { day: string; amount: string };
+  /** The spend policy's reservation, written with this row; ended by its funding (docs/policies.md). */
+  spendReservationId?: string;
   claimantAccountId?: string;
   /** Why the money goes back (returning). */
   returnReason?: 'canceled' | 'expired';

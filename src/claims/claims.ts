@@ -9,7 +9,7 @@ import { Quotes, toTransferQuote, type Quote } from '../quotes/quotes.js';
 import { DEFAULT_FEE_POLICY, quoteTransfer, type FeePolicy } from '../transfers/quote.js';
 import type { MoveOutcome } from '../wallet/custodial-move.js';
 import { holdKey, withWalletFunds } from '../wallet/holds.js';
-import { MoneyModule, recordUserMove, type MoneyModuleOptions } from '../wallet/money-module.js';
+import { MoneyModule, endRowSpend, recordUserMove, spentBy, type MoneyModuleOptions, type SpendInTx } from '../wallet/money-module.js';
 import { claimEscrowIndex, FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { claimLanguage } from './claim-language.js';
 import { ClaimReason, Claims, DEFAULT_CLAIM_TTL_MS, IN_FLIGHT, hashClaimToken, newClaimToken, type Claim, type ClaimEventType, type ClaimStatus } from './claim-record.js';
@@ -58,6 +58,8 @@ export interface CreateClaimInput {
   quote?: Quote;
   /** The mode of the key that made it (false: a test key); default live. Its `transfer.*` events carry it. */
   livemode?: boolean;
+  /** The spend policy's reservation, written in the claim's own transaction (src/policies/guard.ts SpendSlot). */
+  spend?: SpendInTx;
 }
 
 class QuoteTaken extends Error {}
@@ -146,17 +148,22 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
         livemode: input.livemode !== false,
       };
       const recorded = await withWalletFunds(this.store, this.chain, fromAddress as Address, async (tx, funds) => {
+        // The spend policy's reservation first (over a cap it aborts this transaction); the claim keeps its id.
+        const spendReservationId = await input.spend?.reserveIn(tx);
         const reserved = await funds.reserve({
           key: holdKey('claim', id),
           amount: q.quote.totalDebit,
           limit: { account: sender, amount: q.quote.stablecoinAmount, now, defaults: this.opts.defaultLimits },
           fmt: (v) => formatUsdc(v),
         });
-        if (!reserved.ok) return reserved;
+        if (!reserved.ok) {
+          await input.spend?.finishIn(tx, { ok: false, reason: reserved.reason });
+          return reserved;
+        }
         // The firm quote is spent with the claim that uses it, or not at all.
         // (Thrown, so the hold and limit just taken roll back with it.)
         if (firm && !(await tx.table(Quotes).update(firm.id, { status: 'used', transferId: id, updatedAt: nowIso() }, { status: 'open' }))) throw new QuoteTaken();
-        await tx.table(Claims).insert({ ...row, reservation: reserved.reservation });
+        await tx.table(Claims).insert({ ...row, reservation: reserved.reservation, ...(spendReservationId ? { spendReservationId } : {}) });
         return { ok: true as const };
       }).catch((e: unknown) => {
         if (e instanceof QuoteTaken) return fail('quote_used', `Quote ${firm!.id} was already used; nothing was sent.`);
@@ -249,6 +256,8 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
       // The escrow's funding has no transaction field of its own until it settles.
       pending: () => undefined,
       afterSettled: (tx, row) => this.emit(tx, row, 'transfer.claim_created', row.fundTxHash),
+      // Its spend reservation ends with the funding (the turn may have ended in a store error first).
+      alsoIn: (tx) => endRowSpend(tx, this.opts, c, spentBy(out), this.now()),
     });
     return recorded.row;
   }

@@ -77,7 +77,7 @@ export function settlementOf(m: Money): SettlementDoor {
 /** Refunds: paid on the payment's mode's chain; reads are the store's, the same for both. */
 export function refundsByMode(m: Modes): RefundsDoor {
   return {
-    create: (accountId, paymentId, input, idempotencyKey, livemode = true) => pick(m, livemode).refunds.create(accountId, paymentId, input, idempotencyKey, livemode),
+    create: (accountId, paymentId, input, idempotencyKey, livemode = true, spend) => pick(m, livemode).refunds.create(accountId, paymentId, input, idempotencyKey, livemode, spend),
     get: (...a) => m.live.refunds.get(...a),
     list: (...a) => m.live.refunds.list(...a),
     ofPayment: (...a) => m.live.refunds.ofPayment(...a),

@@ -96,8 +96,9 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
   const bills = new BillsService(store, chain, fx, accounts, directory, catalogue, new SandboxBillProvider(catalogue), {
     ...confirm,
     logger: logger.child({ module: 'bills' }),
+    endSpend: endReservationIn,
   });
-  const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }) });
+  const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }), endSpend: endReservationIn });
   // Firm quotes (docs/quotes.md): the shipped table unless a live provider is configured.
   const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
   const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });
@@ -107,6 +108,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
     ...confirm,
     ttlMs: config.CLAIM_TTL,
     logger: logger.child({ module: 'claims' }),
+    endSpend: endReservationIn,
     // Each step's `transfer.*` event, in the step's own transaction (docs/claims.md).
     onEvent: async (tx, type, accountId, data, nowMs, mode) => void (await webhooks.outbox.recordTransfer(tx, type, accountId, data, nowMs, mode)),
     // The kill -9 tests (test/claims/claims.crash.pg.test.ts) stop the process dead at one step.
@@ -180,6 +182,7 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
     fx,
     outbox: webhooks.outbox,
     logger: logger.child({ module: 'refunds' }),
+    endSpend: endReservationIn,
     confirmTimeoutMs: config.SETTLEMENT_CONFIRM_TIMEOUT,
     attempts: moveAttempts,
     ...(livemode !== undefined ? { livemode } : {}),

@@ -64,6 +64,8 @@ export interface Stake {
   fromAddress: string;
   status: StakeStatus;
   reservation?: Reservation;
+  /** The spend policy's reservation, written with this row; ended by its outcome (docs/policies.md). */
+  spendReservationId?: string;
   txHash?: string;
   failureReason?: string;
   payoutKind?: Payout['kind'];

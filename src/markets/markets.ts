@@ -7,7 +7,7 @@ import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor } from '../limits/limits.js';
 import type { MoveOutcome } from '../wallet/custodial-move.js';
 import { holdKey, withWalletFunds } from '../wallet/holds.js';
-import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
+import { MoneyModule, endRowSpend, moveFailure, recordUserMove, spentBy, submittedMove, type MoneyModuleOptions, type SpendInTx } from '../wallet/money-module.js';
 import { marketEscrowIndex } from '../wallet/reserved.js';
 import { MarketReason, Markets, Stakes, marketView, shownStatus, type Market, type MarketDisplayStatus, type MarketFailure, type MarketView, type PayoutReport, type Stake } from './market-records.js';
 import type { CancelMarketInput, CreateMarketInput, ListMarketsInput, ResolveMarketInput, StakeMarketInput } from './market-inputs.js';
@@ -171,7 +171,7 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
   // ------------------------------------------------------------------------ stake
 
   /** `meta.livemode`: the caller's mode; only its mode's markets take its stakes. */
-  async stake(accountId: string, input: StakeMarketInput, meta: CallMeta = {}): Promise<Result<{ stake: Stake; market: Market }, MarketFailure>> {
+  async stake(accountId: string, input: StakeMarketInput, meta: CallMeta & { spend?: SpendInTx } = {}): Promise<Result<{ stake: Stake; market: Market }, MarketFailure>> {
     const account = await this.accounts.get(accountId);
     if (!account) return fail(MarketReason.accountNotFound, 'Your account was not found.');
     const checked = await this.checkStake(account, input, this.callerMode(meta));
@@ -187,15 +187,21 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
       if (!m || m.status !== 'open' || Date.parse(m.closesAt) <= now.getTime()) {
         return fail(MarketReason.marketClosed, 'This market is no longer taking stakes.', 'market');
       }
+      // The spend policy's reservation in the stake's own transaction (over a cap it aborts it).
+      const spendReservationId = await meta.spend?.reserveIn(tx);
       const reserved = await funds.reserve({
         key: holdKey('stake', id),
         amount,
         limit: { account, amount, now, defaults: this.opts.defaultLimits },
         fmt: fmtStable,
       });
-      if (!reserved.ok) return fail(reserved.reason, reserved.message, 'amount');
+      if (!reserved.ok) {
+        await meta.spend?.finishIn(tx, { ok: false, reason: reserved.reason });
+        return fail(reserved.reason, reserved.message, 'amount');
+      }
       const stake = await tx.table(Stakes).insert({
         ...(isLive(m) ? {} : { livemode: false as const }),
+        ...(spendReservationId ? { spendReservationId } : {}),
         id,
         marketId: m.id,
         accountId,
@@ -270,6 +276,7 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
       moved: BigInt(stake.amount),
       settled: (txHash) => ({ status: 'settled', txHash }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason }),
+      alsoIn: (tx) => endRowSpend(tx, this.opts, stake, spentBy(outcome), this.now()),
       afterSettled: async (tx, row) => {
         const mt = tx.table(Markets);
         const m = (await mt.get(stake.marketId))!;

@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import { rangePages, type ReadTable, type Store, type Tx } from '../store/index.js';
 import { newId } from '../lib/ids.js';
+import { isStoreUnavailable } from '../lib/store-unavailable.js';
 import { keyModeRead, readOnce, type TurnReads } from '../lib/turn-reads.js';
 import { CircuitBreaker } from './breaker.js';
 import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './policy-reasons.js';
@@ -69,15 +70,14 @@ export interface GuardOpts {
  * `SpendRefused`, which aborts the action's transaction (nothing held, no row written).
  * `finishIn` marks it in the transaction that records the action's outcome, with the same rule
  * as `run` (committed when it went through, released when it failed, kept when not known).
- * A path of the action that cannot write it in a transaction of its own calls `reserveNow`
- * (its own commit, as `run` does) before it moves money.
+ * Every path writes it in the transaction that writes its record (a transfer, a firm quote's
+ * transfer, a claim, a bill, a stake), which keeps its id (`spendReservationId`), so neither
+ * exists without the other and the record's later pass ends it (`endReservationIn`).
  */
 export interface SpendSlot {
   /** The reservation's id (the action keeps it on its record: `endReservationIn` ends it from a later pass). */
   reserveIn(tx: Tx): Promise<string>;
   finishIn(tx: Tx, outcome: ActionOutcome): Promise<void>;
-  /** false: refused (the action must move nothing and return; `run` answers with the refusal). */
-  reserveNow(): Promise<boolean>;
 }
 
 /** Thrown by `SpendSlot.reserveIn` over a cap: aborts the action's transaction. */
@@ -166,7 +166,7 @@ export class SpendGuard {
       outcome = await exec();
     } catch (err) {
       // Whether money moved is not known: the reservation stays.
-      await this.noteFailure(who, opts, policies);
+      await this.noteThrown(err, who, opts, policies);
       throw err;
     }
     const status = spendEndStatus(outcome);
@@ -202,12 +202,6 @@ export class SpendGuard {
         if (state.reservedId) await endReservationIn(tx, state.reservedId, outcome, this.now());
         state.finished = true;
       },
-      reserveNow: async () => {
-        const r = await this.reserve(spend, who, policies, opts.reads);
-        if (!r.ok) state.refusal = r;
-        else state.reservedId = r.id;
-        return r.ok;
-      },
     };
     let outcome: T;
     try {
@@ -215,11 +209,11 @@ export class SpendGuard {
     } catch (err) {
       if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
       // Whether money moved is not known: the reservation (if any) stays.
-      await this.noteFailure(who, opts, policies);
+      await this.noteThrown(err, who, opts, policies);
       throw err;
     }
     if (state.refusal) return { refused: await this.refuse(state.refusal, spend, who, opts, policies) };
-    // Reserved but not marked by the action (a path that reserved on its own): marked here.
+    // Reserved but not marked by the action's outcome transaction (a bill, a stake, a quote that went through): marked here.
     const status = spendEndStatus(outcome);
     if (state.reservedId && !state.finished && status) {
       const id = state.reservedId;
@@ -316,6 +310,15 @@ export class SpendGuard {
   private async watch<T extends ActionOutcome>(outcome: T, spend: Spend, who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<T> {
     if (!outcome.ok && spend.action !== 'payment_link') await this.noteFailure(who, opts, policies);
     return outcome;
+  }
+
+  /**
+   * A call that threw counts toward the breaker, unless the store could not serve it: a database
+   * blip is the service's failure, not the key's, and must never pause a key (nor could it be
+   * recorded then). Its answer is a 503 or 202 `outcome_unknown` (docs/api-decisions.md).
+   */
+  private async noteThrown(err: unknown, who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<void> {
+    if (!isStoreUnavailable(err)) await this.noteFailure(who, opts, policies);
   }
 
   private async noteFailure(who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<void> {

@@ -19,4 +19,4 @@ export const PolicyReason = {
 export type PolicyReason = (typeof PolicyReason)[keyof typeof PolicyReason];
 
 /** Outcome reasons after which whether money moved is not known: the reservation stays. */
-export const UNKNOWN_OUTCOME_REASONS: ReadonlySet<string> = new Set(['internal_error', 'interrupted', 'timeout', 'chain_unavailable']);
+export const UNKNOWN_OUTCOME_REASONS: ReadonlySet<string> = new Set(['internal_error', 'interrupted', 'timeout', 'chain_unavailable', 'outcome_unknown']);

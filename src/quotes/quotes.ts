@@ -9,6 +9,7 @@ import { resolveRecipient, type Recipient } from '../transfers/recipients.js';
 import { buildTransferRow, type StoredQuoteFigures } from '../transfers/transfer-row.js';
 import { Transfers, type Transfer, type TransferFailure, type TransfersService } from '../transfers/transfers.js';
 import type { SendTransferInput } from '../transfers/transfer-inputs.js';
+import type { SpendInTx } from '../wallet/money-module.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { RatesUnavailable, type RateSource } from './rate-source.js';
 import type { CreateQuoteInput, QuoteResource } from './quote-schemas.js';
@@ -132,7 +133,7 @@ export class QuotesService {
     accountId: string,
     quoteId: string,
     input: SendTransferInput,
-    meta: CallMeta = {},
+    meta: CallMeta & { spend?: SpendInTx } = {},
   ): Promise<Result<{ transfer: Transfer }, TransferFailure | QuoteFailureReason>> {
     const q = await this.get(accountId, quoteId, meta.livemode !== false);
     if (!q) return fail(QuoteReason.notFound, `No such quote: ${quoteId}.`, 'quote_id');
@@ -164,7 +165,10 @@ export class QuotesService {
       .transaction(async (tx) => {
         const used = await tx.table(Quotes).update(q.id, { status: 'used', transferId: row.id, updatedAt: nowIso() }, { status: 'open' });
         if (!used) return false;
-        await tx.table(Transfers).insert({ ...row, ...this.transfers.mark, ...callerMark(undefined, meta.livemode) });
+        // The spend policy's reservation in the transaction that writes the transfer (over a cap it
+        // aborts it: the quote stays open); the row keeps it, so its end follows the transfer's.
+        const spendReservationId = await meta.spend?.reserveIn(tx);
+        await tx.table(Transfers).insert({ ...row, ...this.transfers.mark, ...callerMark(undefined, meta.livemode), ...(spendReservationId ? { spendReservationId } : {}) });
         return true;
       })
       .catch((e: unknown) => {
@@ -172,7 +176,7 @@ export class QuotesService {
         throw e;
       });
     if (!taken) return fail(QuoteReason.used, `Quote ${quoteId} was already used.`, 'quote_id');
-    return this.transfers.confirm(accountId, row.id);
+    return this.transfers.confirm(accountId, row.id, meta.spend);
   }
 
   /**

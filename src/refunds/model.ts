@@ -12,6 +12,8 @@ import type { RefundResource, RefundStatus } from './refund-schemas.js';
 export interface Refund {
   readonly id: string;
   accountId: string;
+  /** The agent's spend reservation, written with this row; ended by its outcome (docs/policies.md). */
+  spendReservationId?: string;
   paymentId: string;
   status: RefundStatus;
   /** Decimal text in `currency`. */

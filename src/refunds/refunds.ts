@@ -28,6 +28,7 @@ import type { FxService } from '../fx/rates.js';
 import { usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
+import { endRowSpend, type MoneyModuleOptions, type SpendInTx } from '../wallet/money-module.js';
 import type { RelayAttempts } from '../chain/owned-relay.js';
 import type { CreateRefundInput, ListRefundsQuery, RefundResource } from './refund-schemas.js';
 import { executeEscrowRefund, REFUND_DEADLINE_ROOM_MS, type EscrowRefundPort } from './escrow.js';
@@ -68,6 +69,8 @@ export interface RefundsOptions {
   attempts?: RelayAttempts;
   /** With a chain per mode: the mode whose refunds this instance pays (docs/test-mode.md); unset: both. */
   livemode?: boolean;
+  /** Ends a refund's spend reservation with its outcome (src/policies/guard.ts `endReservationIn`). */
+  endSpend?: MoneyModuleOptions['endSpend'];
   /** The auth-capture escrow's refunds, when the chain has the escrow (manual-capture payments, escrow.ts). */
   escrow?: EscrowRefundPort;
 }
@@ -89,6 +92,8 @@ export class RefundsService {
     input: CreateRefundInput,
     idempotencyKey?: string,
     livemode = true,
+    /** The agent's spend reservation, written in the refund's own transaction (src/policies/guard.ts SpendSlot). */
+    spend?: SpendInTx,
   ): Promise<Result<CreatedRefund, RefundReason>> {
     const p = await this.o.payments.getForAccount(accountId, paymentId, livemode);
     if (!p || !servedBy(p, this.o.livemode)) return fail(RefundReason.notFound, `No such payment: ${paymentId}`);
@@ -170,7 +175,10 @@ export class RefundsService {
         );
       }
       const at = nowIso();
+      // Over a spend cap this throws and aborts the transaction: no refund, no reservation.
+      const spendReservationId = await spend?.reserveIn(tx);
       const refund = await tx.table(Refunds).insert({
+        ...(spendReservationId ? { spendReservationId } : {}),
         id: newId('re'),
         accountId,
         paymentId,
@@ -272,6 +280,7 @@ export class RefundsService {
           { status: 'pending' },
         );
         if (!failed) return (await refunds.get(r.id))!;
+        await endRowSpend(tx, this.o, r, { ok: false, reason: 'refund_failed' }, new Date());
         const p = (await tx.table(Payments).get(r.paymentId))!;
         await this.o.outbox.record(tx, 'refund.failed', p, Date.now(), { refund: refundResource(failed) });
         this.o.logger.warn({ refund: r.id, reason: outcome.reason }, 'refund failed on chain; nothing moved');
@@ -279,6 +288,7 @@ export class RefundsService {
       }
       const done = await refunds.update(r.id, { status: 'succeeded', txHash: outcome.txHash, succeededAt: at, updatedAt: at }, { status: 'pending' });
       if (!done) return (await refunds.get(r.id))!;
+      await endRowSpend(tx, this.o, r, { ok: true }, new Date());
       await this.applyToPayment(tx, done);
       return done;
     });

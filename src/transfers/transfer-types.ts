@@ -1,5 +1,4 @@
 import type { Account } from '../accounts/accounts.js';
-import type { Tx } from '../store/index.js';
 import type { Limits } from '../limits/limits.js';
 import type { QuoteFailure, TransferQuote } from './quote.js';
 import type { Recipient, RecipientFailure } from './recipients.js';
@@ -24,17 +23,7 @@ export type TransferFailure =
   | QuoteFailure
   | (typeof TransferReason)[keyof typeof TransferReason];
 
-/**
- * A spend-policy reservation written in the transfer's own transactions (the guard's SpendSlot,
- * src/policies/guard.ts): `reserveIn` in the one that holds the money (it throws over a cap,
- * which aborts it), `finishIn` in the one that records the outcome.
- */
-export interface SpendInTx {
-  /** The reservation's id, kept on the row. */
-  reserveIn(tx: Tx): Promise<string>;
-  /** `pending`: sent, not settled yet (the reservation stays until the reconcile ends it). */
-  finishIn(tx: Tx, outcome: { ok: boolean; reason?: string; pending?: boolean }): Promise<void>;
-}
+export type { SpendInTx } from '../wallet/money-module.js';
 
 /** What the Telegram bridge needs to tell the recipient. */
 export interface TransferSettledEvent {

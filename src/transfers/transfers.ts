@@ -12,7 +12,7 @@ import type { MoveRequest } from '../wallet/custodial-move.js';
 import { attemptFor, moveWithFeeOnce, signWithFee, type FeeRequest, type PreparedMove } from '../wallet/custodial-fee-move.js';
 import { holdKey, readFunds, settleHold } from '../wallet/holds.js';
 import { holdAndSubmit, type SubmitDeps } from './transfer-submit.js';
-import { MoneyModule, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions } from '../wallet/money-module.js';
+import { MoneyModule, endRowSpend, moveFailure, recordUserMove, submittedMove, type MoneyModuleOptions, type SpendOutcome } from '../wallet/money-module.js';
 import { FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy } from './quote.js';
 import { resolveRecipient } from './recipients.js';
@@ -34,12 +34,6 @@ export { TransferReason, type TransferFailure, type SpendInTx, type TransferSett
 export interface TransfersOptions extends MoneyModuleOptions {
   feePolicy?: FeePolicy;
   quoteTtlMs?: number;
-  /**
-   * Ends a row's spend reservation (`spendReservationId`) with the outcome a later pass records
-   * (reconcile), in the same transaction: the turn that wrote it may have ended in a store error
-   * before it could (src/policies/guard.ts `endReservationIn`, wired by src/core).
-   */
-  endSpend?: (tx: Tx, reservationId: string, outcome: { ok: boolean; reason?: string; pending?: boolean }, now: Date) => Promise<void>;
 }
 
 export class TransfersService extends MoneyModule<TransfersOptions> {
@@ -190,7 +184,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
    * Executes a quote: balance check, limit reservation and `quoted -> submitted` in one
    * transaction, the on-chain transfer outside it, the outcome in another.
    */
-  async confirm(accountId: string, transferId: string): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+  async confirm(accountId: string, transferId: string, spend?: SpendInTx): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const existing = await this.get(transferId);
     if (!existing || existing.accountId !== accountId) {
       return fail(TransferReason.transferNotFound, `No such transfer: ${transferId}.`);
@@ -207,9 +201,11 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     if (!sender) return fail(TransferReason.accountNotFound, 'Your account was not found.');
 
     const submitted = await holdAndSubmit(this.submitDeps, existing, sender, now, (tx, patch) =>
-      tx.table(Transfers).update(existing.id, patch, { status: 'quoted' }).then((row) => {
+      tx.table(Transfers).update(existing.id, patch, { status: 'quoted' }).then(async (row) => {
         // Someone else confirmed it first: undo our reservations by aborting the transaction.
         if (!row && patch.status === 'submitted') throw new ConcurrentConfirm();
+        // Refused (the balance): nothing moved, the spend reservation is given back with it.
+        if (row && patch.status === 'failed') await this.endSpendIn(tx, existing, { ok: false, ...(patch.failureReason ? { reason: patch.failureReason } : {}) }, spend);
         return row;
       }),
     ).catch((e: unknown) => {
@@ -217,7 +213,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       throw e;
     });
     if (!submitted.ok) return submitted;
-    return this.execute(submitted.transfer, sender);
+    return this.execute(submitted.transfer, sender, {}, spend);
   }
 
   /**
@@ -230,6 +226,11 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     const sender = await this.accounts.get(t.accountId);
     if (!sender) return fail(TransferReason.accountNotFound, 'The sender account was not found.');
     if (t.status === 'submitted') return this.execute(t, sender);
+    // A firm quote's transfer whose send never began (a store error): once the quote expired nothing can send it.
+    if (t.status === 'quoted' && t.spendReservationId && Date.parse(t.quoteExpiresAt) <= this.now().getTime()) {
+      await this.finishQuote(t, 'expired', TransferReason.quoteExpired, 'The quote expired before the transfer was sent; nothing moved.');
+      return { ok: true, transfer: (await this.get(t.id))! };
+    }
     if (t.status === 'settled' && (t.feeStatus === 'pending' || t.feeStatus === 'failed')) {
       return { ok: true, transfer: await this.collectFee(t) };
     }
@@ -246,8 +247,10 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     const atMost = new Date(this.now().getTime() - idleMs).toISOString();
     const t = this.store.table(Transfers);
     const all = (where: Partial<Transfer>) => rangeAll(t, where, { field: 'updatedAt', atMost, limit: 500 });
-    const [submitted, feePending, feeFailed] = await Promise.all([all({ status: 'submitted' }), all({ feeStatus: 'pending' }), all({ feeStatus: 'failed' })]);
-    return [...submitted, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')].filter((x) => servedBy(x, this.opts.livemode));
+    const [submitted, feePending, feeFailed, quoted] = await Promise.all([all({ status: 'submitted' }), all({ feeStatus: 'pending' }), all({ feeStatus: 'failed' }), all({ status: 'quoted' })]);
+    // A firm quote's transfer left `quoted` with a reservation (its send never began): ended once the quote expired.
+    const stranded = quoted.filter((q) => q.spendReservationId && Date.parse(q.quoteExpiresAt) <= this.now().getTime());
+    return [...submitted, ...stranded, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')].filter((x) => servedBy(x, this.opts.livemode));
   }
 
   // ------------------------------------------------------------------------ internals
@@ -331,10 +334,17 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     });
   }
 
+  /** Nothing moved: the row's spend reservation (a firm quote's) is given back in the same transaction. */
   private async finishQuote(t: Transfer, status: 'failed' | 'expired', reason: string, message: string): Promise<void> {
-    await this.store.write(Transfers, (tbl) =>
-      tbl.update(t.id, { status, failureReason: reason, failureMessage: message, feeStatus: 'none', updatedAt: nowIso() }, { status: 'quoted' }),
-    );
+    await this.store.transaction(async (tx) => {
+      const row = await tx.table(Transfers).update(t.id, { status, failureReason: reason, failureMessage: message, feeStatus: 'none', updatedAt: nowIso() }, { status: 'quoted' });
+      if (row) await this.endSpendIn(tx, t, { ok: false, reason });
+    });
+  }
+
+  /** The turn's slot when it is there (it marks the turn's reservation), else the row's reservation by compare-and-set. */
+  private endSpendIn(tx: Tx, t: Transfer, outcome: SpendOutcome, spend?: SpendInTx): Promise<void> {
+    return spend ? spend.finishIn(tx, outcome) : endRowSpend(tx, this.opts, t, outcome, this.now());
   }
 
   /** Listeners run in the background: a slow or failing notification never holds up or fails a transfer. */

@@ -28,6 +28,31 @@ export interface MoneyModuleOptions {
   now?: () => Date;
   /** With a chain per mode: the mode served (its records only, new ones marked; docs/test-mode.md). Unset: both. */
   livemode?: boolean;
+  /**
+   * Ends a row's spend reservation (`spendReservationId`) with the outcome a later pass records
+   * (reconcile), in the same transaction: the turn that wrote it may have ended in a store error
+   * before it could (src/policies/guard.ts `endReservationIn`, wired by src/core).
+   */
+  endSpend?: (tx: Tx, reservationId: string, outcome: SpendOutcome, now: Date) => Promise<void>;
+}
+
+/** What a spend reservation's end is decided from (src/policies/guard.ts `spendEndStatus`). */
+export interface SpendOutcome {
+  ok: boolean;
+  reason?: string;
+  /** Sent, not settled yet: the reservation stays until a later pass ends it. */
+  pending?: boolean;
+}
+
+/**
+ * A spend-policy reservation written in the money module's own transactions (the guard's
+ * SpendSlot, src/policies/guard.ts): `reserveIn` in the one that holds the money (it throws over
+ * a cap, which aborts it), `finishIn` in the one that records the outcome.
+ */
+export interface SpendInTx {
+  /** The reservation's id, kept on the row (`spendReservationId`). */
+  reserveIn(tx: Tx): Promise<string>;
+  finishIn(tx: Tx, outcome: SpendOutcome): Promise<void>;
 }
 
 export abstract class MoneyModule<O extends MoneyModuleOptions = MoneyModuleOptions> {
@@ -48,6 +73,20 @@ export abstract class MoneyModule<O extends MoneyModuleOptions = MoneyModuleOpti
   protected move(req: MoveRequest): Promise<MoveOutcome> {
     return moveOnce(this.chain, req, this.opts.confirmTimeoutMs, this.opts.attempts);
   }
+}
+
+/** What a move's outcome says to the spend reservation of its row. */
+export function spentBy(outcome: MoveOutcome): SpendOutcome {
+  return outcome.status === 'failed' ? { ok: false, reason: outcome.reason } : outcome.status === 'pending' ? { ok: true, pending: true } : { ok: true };
+}
+
+/**
+ * Ends the spend reservation a row keeps (`spendReservationId`), in the transaction that records
+ * its outcome: compare-and-set from `reserved`, so whatever ended it first (the turn's guard, or
+ * this later pass) stands.
+ */
+export async function endRowSpend(tx: Tx, opts: Pick<MoneyModuleOptions, 'endSpend'>, row: { spendReservationId?: string }, outcome: SpendOutcome, now: Date): Promise<void> {
+  if (row.spendReservationId) await opts.endSpend?.(tx, row.spendReservationId, outcome, now);
 }
 
 /** A row whose money leaves a user's wallet under a hold (and the day's limit). */

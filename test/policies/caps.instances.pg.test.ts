@@ -35,12 +35,17 @@ describe('spend caps across instances on PostgreSQL', () => {
     // A burst larger than the instances' pools may meet a pool timeout (DATABASE_POOL_TIMEOUT): the
     // documented answer is 503 with Retry-After and the agent door's `{ok:false, reply}` (docs/store.md,
     // "When the database is unavailable"; docs/policies.md, "A burst larger than the pool"). Nothing else.
-    const unavailable = results.filter((r) => r.status === 503);
-    for (const r of unavailable) {
+    for (const r of results.filter((r) => r.status === 503)) {
       expect(r.headers.get('retry-after')).toBe('2');
       expect(r.body).toEqual({ ok: false, reply: expect.stringContaining('could not reach its database just now') });
     }
-    expect(results.filter((r) => ![200, 422, 503].includes(r.status)).map((r) => [r.status, r.body])).toEqual([]);
+    // Met after the send began: 202 `outcome_unknown`, never "retry" (docs/api-decisions.md, "Agent turns when the database fails").
+    for (const r of results.filter((r) => r.status === 202)) {
+      expect(r.headers.get('retry-after')).toBeNull();
+      expect(r.body).toMatchObject({ ok: false, action: 'transfer', reason: 'outcome_unknown' });
+    }
+    const unavailable = results.filter((r) => r.status === 503 || r.status === 202);
+    expect(results.filter((r) => ![200, 202, 422, 503].includes(r.status)).map((r) => [r.status, r.body])).toEqual([]);
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 422);
     if (unavailable.length === 0) {

@@ -74,7 +74,8 @@ function payBillHandler(deps: { bills: BillsService; fx: FxService; livemodeOfKe
   const run = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(payBill, input);
     if (!checked.ok) return checked;
-    const res = await bills.pay(ctx.accountId, checked.input, await callMeta(ctx, deps.livemodeOfKey));
+    // Under a spend policy the reservation is written in the bill's own transaction (spendInAction below).
+    const res = await bills.pay(ctx.accountId, checked.input, { ...(await callMeta(ctx, deps.livemodeOfKey)), ...(ctx.spendSlot ? { spend: ctx.spendSlot } : {}) });
     if (!res.ok) return failed(res);
     const b = res.bill;
     const what = `${local(fx, b.amountMinor, b.currency)} to ${b.billerName} for ${b.accountNumber} (${b.customerName}): ${formatUsdc(b.stablecoinAmount)} at ${b.rate} ${b.currency}/USDC`;
@@ -114,5 +115,5 @@ function payBillHandler(deps: { bills: BillsService; fx: FxService; livemodeOfKe
       },
     };
   };
-  return withPreview(run, preview);
+  return Object.assign(withPreview(run, preview), { spendInAction: true });
 }

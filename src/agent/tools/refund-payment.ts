@@ -83,6 +83,7 @@ function refundHandler(deps: Deps): ToolRun<RefundPaymentInput> {
       { ...(i.amount !== undefined ? { amount: Number(ready.amount.amount) } : {}), ...(i.reason ? { reason: i.reason } : {}) },
       undefined,
       livemode,
+      ctx.spendSlot, // under a spend policy: the reservation in the refund's own transaction (spendInAction)
     );
     if (!made.ok) return { ok: false, action: 'payment', reason: made.reason === 'not_found' ? 'unknown_payment' : made.reason, message: made.message };
     const r = made.refund;
@@ -117,5 +118,5 @@ function refundHandler(deps: Deps): ToolRun<RefundPaymentInput> {
       input: { ...i, amount: amount.amount, currency: p.currency },
     };
   };
-  return withPreview(run, preview);
+  return Object.assign(withPreview(run, preview), { spendInAction: true });
 }

@@ -136,21 +136,18 @@ function sendTransferHandler(deps: {
     // Under a spend policy (spendInAction below): a plain send writes the reservation in the
     // transaction that holds the money; a path that cannot reserves on its own first.
     const slot = ctx.spendSlot;
-    const refused = (): ToolFailure => ({ ok: false, action: 'transfer', reason: 'policy_refused', message: 'Refused by the spend policy.' });
     // With a firm quote: exactly its figures, or a refusal (expired: a new quote is offered).
     const quoteId = checked.input.quote_id;
     if (quoteId && !deps.quotes) return { ok: false, action: 'transfer', reason: 'not_available', message: 'Firm quotes are not available.' };
-    if (quoteId && slot && !(await slot.reserveNow())) return refused();
+    const spend = slot ? { spend: slot } : {};
     const res =
-      quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, meta) : await transfers.send(ctx.accountId, checked.input, { ...meta, ...(slot ? { spend: slot } : {}), ...(ctx.reads ? { reads: ctx.reads } : {}) });
+      quoteId && deps.quotes ? await deps.quotes.execute(ctx.accountId, quoteId, checked.input, { ...meta, ...spend }) : await transfers.send(ctx.accountId, checked.input, { ...meta, ...spend, ...(ctx.reads ? { reads: ctx.reads } : {}) });
     if (!res.ok) {
       // A phone or email with no account: a claim link instead (docs/claims.md). Nothing was
-      // reserved for the failed send (no account: it failed before its transaction).
+      // reserved for the failed send, with or without a firm quote (no account: it failed before its transaction).
       const target = deps.claims && (await claimTarget(deps.claims, ctx, checked.input, res.reason));
-      if (deps.claims && target) {
-        if (slot && !quoteId && !(await slot.reserveNow())) return refused();
-        return sendAsClaim(deps.claims, ctx, checked.input);
-      }
+      // The claim writes the spend reservation in its own transaction (ctx.spendSlot), as the send does.
+      if (deps.claims && target) return sendAsClaim(deps.claims, ctx, checked.input);
       return failed(res);
     }
     const t = res.transfer;

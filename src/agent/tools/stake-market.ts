@@ -52,7 +52,8 @@ function stakeMarketHandler({ markets, accounts, fx, livemodeOfKey }: { markets:
   const stake_market = async (input: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
     const checked = checkInput(stakeMarket, input);
     if (!checked.ok) return checked;
-    const res = await markets.stake(ctx.accountId, checked.input, await callMeta(ctx, livemodeOfKey));
+    // Under a spend policy the reservation is written in the stake's own transaction (spendInAction below).
+    const res = await markets.stake(ctx.accountId, checked.input, { ...(await callMeta(ctx, livemodeOfKey)), ...(ctx.spendSlot ? { spend: ctx.spendSlot } : {}) });
     if (!res.ok) return failed(res);
     const { stake: s, market: m } = res;
     const escrow = markets.escrowAddress(m);
@@ -81,5 +82,5 @@ function stakeMarketHandler({ markets, accounts, fx, livemodeOfKey }: { markets:
       },
     };
   };
-  return withPreview(stake_market, stake_preview);
+  return Object.assign(withPreview(stake_market, stake_preview), { spendInAction: true });
 }

@@ -1,0 +1,27 @@
+/**
+ * A money-moving action whose outcome the service could not learn because its database failed
+ * once the action had begun (docs/api-decisions.md, "Agent turns when the database fails"). The
+ * transfer's send may already be on its way (a relay-journal write that failed leaves it
+ * `submitted`; the reconcile finishes it from the chain), so the answer never says "retry": a
+ * client that sent the same message again would send a second transfer. A store error before the
+ * action began (nothing can have been sent) keeps the store's own 503 "retry shortly".
+ */
+import { isStoreUnavailable } from '../lib/store-unavailable.js';
+import type { ToolAction, ToolOutcome } from './tools/contract.js';
+
+export const OUTCOME_UNKNOWN = 'outcome_unknown';
+
+export const OUTCOME_UNKNOWN_MESSAGE =
+  'The service lost its database while carrying this out, so it cannot tell yet whether it went through; it is being confirmed now. ' +
+  'Do not send this request again: it may already have gone through. Check your activity and balance in a few minutes.';
+
+/** The outcome for a store error met after the action began; undefined for any other error. */
+export function unknownOutcome(action: ToolAction, err: unknown): Extract<ToolOutcome, { ok: false }> | undefined {
+  if (!isStoreUnavailable(err)) return undefined;
+  return { ok: false, action, reason: OUTCOME_UNKNOWN, message: OUTCOME_UNKNOWN_MESSAGE };
+}
+
+/** Whether an outcome is that answer (the turn ends with it; a confirm answers it even unrecorded). */
+export function isUnknown(o: ToolOutcome): o is Extract<ToolOutcome, { ok: false }> {
+  return !o.ok && o.reason === OUTCOME_UNKNOWN;
+}

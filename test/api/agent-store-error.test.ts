@@ -1,0 +1,121 @@
+/**
+ * POST /api/agent/settle when the database fails in the middle of a turn (docs/api-decisions.md,
+ * "Agent turns when the database fails"). Real HTTP, real service (anvil, the embedded store); the
+ * store is made to fail at the exact step:
+ * - after the transfer began (the relay journal's write before the broadcast, then every write
+ *   until the database is back): the send may be on its way (the transfer stays `submitted`, the
+ *   reconcile finishes it), so the answer is 202 `outcome_unknown` and never "retry" (a client that
+ *   retried sent a second transfer);
+ * - before anything was done (the spend policy's read): the store's 503 "retry shortly" stays.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
+import { fund, newAccount, walletOf } from '../helpers/money.js';
+import { Transfers } from '../../src/transfers/transfers.js';
+import { Policies } from '../../src/policies/tables.js';
+import type { Row, TableDef } from '../../src/store/index.js';
+
+const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
+
+describe('agent turn: the database fails mid-turn', () => {
+  let svc: TestService;
+  let m: Merchant;
+
+  beforeAll(async () => {
+    svc = await startTestService({ SETTLEMENT_CONFIRM_TIMEOUT: '2s', SETTLEMENT_CHAIN_DELAY: '1s', AGENT_RATE_LIMIT: '100/min' });
+    m = await createMerchant(svc.api, 'Store Error Shop');
+    const account = (await svc.deps.accounts.get(m.accountId))!;
+    await fund(svc, account, '20');
+  });
+  afterAll(() => svc?.stop({ removeData: true }));
+
+  const settle = (message: string) => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message } });
+  const transfersTo = async (to: string) =>
+    (await svc.deps.store.table(Transfers).findMany({ accountId: m.accountId })).filter((t) => t.toAddress.toLowerCase() === to.toLowerCase());
+
+  /** From the relay journal's write (the commit before the broadcast) on, every write fails until `back()`. */
+  function downFromTheJournalWrite(): { back: () => void } {
+    const store = svc.deps.store;
+    const real = store.transaction.bind(store);
+    let down = false;
+    store.transaction = (async (fn: never, opts?: { shareCommit?: boolean }) => {
+      if (opts?.shareCommit) down = true;
+      if (down) throw new Error(POOL_TIMEOUT);
+      return real(fn, opts);
+    }) as typeof store.transaction;
+    return { back: () => void (store.transaction = real) };
+  }
+
+  it('after the send began: 202 outcome_unknown, no "retry", no Retry-After; the one transfer settles once', { timeout: 60_000 }, async () => {
+    const to = walletOf(svc, await newAccount(svc, { name: 'Amani', country: 'KE' }));
+    const db = downFromTheJournalWrite();
+    let r;
+    try {
+      r = await settle(`send 1 USD to ${to}`);
+    } finally {
+      db.back();
+    }
+    // Before: 503, Retry-After: 2, "The service could not reach its database just now; retry shortly".
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(r.headers.get('retry-after')).toBeNull();
+    expect(r.body).toMatchObject({ ok: false, action: 'transfer', reason: 'outcome_unknown' });
+    expect(r.body.reply).toContain('being confirmed');
+    expect(r.body.reply).toContain('Do not send this request again');
+    expect(r.body.reply).not.toMatch(/retry|try again/i);
+
+    // The transfer is on record, `submitted`; the reconcile settles it from the chain, once.
+    const [t, ...more] = await transfersTo(to);
+    expect(more).toEqual([]);
+    expect(t?.status).toBe('submitted');
+    for (let i = 0; i < 15; i++) {
+      const done = await svc.deps.transfers!.reconcile(t!.id);
+      if (done.ok && done.transfer.status !== 'submitted') break;
+      await new Promise((res) => setTimeout(res, 500));
+    }
+    expect((await svc.deps.transfers!.get(t!.id))?.status).toBe('settled');
+    expect(await svc.deps.chain.balanceOf(to)).toBe(1_000_000n);
+  });
+
+  it('a confirm_action whose send began: 202 outcome_unknown; a repeat never sends again', { timeout: 60_000 }, async () => {
+    const to = walletOf(svc, await newAccount(svc, { name: 'Neema', country: 'KE' }));
+    const preview = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}`, confirm: false } });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const confirm = () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: preview.body.pending.id } });
+    const db = downFromTheJournalWrite();
+    let r;
+    try {
+      r = await confirm();
+    } finally {
+      db.back();
+    }
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(r.headers.get('retry-after')).toBeNull();
+    expect(r.body).toMatchObject({ ok: false, action: 'transfer', reason: 'outcome_unknown' });
+    // The action could not be recorded `done` (the database was down): it is still being carried out.
+    const again = await confirm();
+    expect(again.status).toBe(409);
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  it('before anything was done: 503 with Retry-After, "retry shortly"; nothing was written or sent', async () => {
+    const to = walletOf(svc, await newAccount(svc, { name: 'Baraka', country: 'KE' }));
+    const store = svc.deps.store;
+    const real = store.table.bind(store);
+    // The spend policy's read, the guard's first step before the handler runs.
+    store.table = ((def: TableDef<Row>) => {
+      if (def.name === Policies.name) throw new Error(POOL_TIMEOUT);
+      return real(def);
+    }) as typeof store.table;
+    let r;
+    try {
+      r = await settle(`send 1 USD to ${to}`);
+    } finally {
+      store.table = real;
+    }
+    expect(r.status, JSON.stringify(r.body)).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('2');
+    expect(r.body).toEqual({ ok: false, reply: expect.stringContaining('retry shortly') });
+    expect(await transfersTo(to)).toEqual([]);
+    expect(await svc.deps.chain.balanceOf(to)).toBe(0n);
+  });
+});
