@@ -33,6 +33,7 @@ import { startService } from '../src/service.js';
 import { parseMessage, type ParseContext } from '../src/agent/local/index.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../src/bills/catalogue.js';
 import { percentile, pool } from './stats.js';
+import { childNamed, processCpuMs } from './proc-cpu.js';
 import { expectTrace, installHttp, installService, summarise, traced, TRACE_HEADER, type Trace } from './turn-timeline.js';
 
 export interface AgentBenchOptions {
@@ -56,6 +57,8 @@ export interface Row {
   p99Ms: number;
   /** CPU of this process (service and bench client together) per call, ms: steadier than wall time on a loaded machine. */
   cpuMs?: number;
+  /** CPU of the embedded anvil per call, ms (from /proc; the node's own work for this call). */
+  anvilCpuMs?: number;
   /** Against the row named in `ratioOf`: per-second figure divided by the baseline's. */
   ratio?: number;
   ratioOf?: string;
@@ -262,6 +265,8 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     /** One measured set of `fn` calls at `conc` in flight. */
     const measure = async (name: string, n: number, conc: number, fn: (i: number) => Promise<void>): Promise<{ row: Row; lat: number[] }> => {
       const lat: number[] = new Array(n);
+      const anvilPid = childNamed('anvil', process.pid);
+      const anvil0 = processCpuMs(anvilPid);
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       await pool(
@@ -276,8 +281,12 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       const secs = (performance.now() - t0) / 1000;
       const c = process.cpuUsage(cpu0);
       const cpuMs = round((c.user + c.system) / 1000 / n, 2);
+      const anvil1 = processCpuMs(anvilPid);
+      const anvilCpuMs = anvil0 !== undefined && anvil1 !== undefined ? round((anvil1 - anvil0) / n, 2) : undefined;
       const sorted = [...lat].sort((a, b) => a - b);
-      return { row: { name, n, concurrency: conc, perSecond: round(n / secs), p50Ms: round(percentile(sorted, 50), 2), p99Ms: round(percentile(sorted, 99), 2), cpuMs }, lat };
+      const row: Row = { name, n, concurrency: conc, perSecond: round(n / secs), p50Ms: round(percentile(sorted, 50), 2), p99Ms: round(percentile(sorted, 99), 2), cpuMs };
+      if (anvilCpuMs !== undefined) row.anvilCpuMs = anvilCpuMs;
+      return { row, lat };
     };
 
     const recipientTotal = async () => {
@@ -424,8 +433,8 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
 }
 
 function formatRows(rows: Row[]): string {
-  const head = ['measurement', 'n', 'in flight', 'per s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'x bare move'];
-  const body = rows.map((r) => [r.name, String(r.n), String(r.concurrency), r.perSecond.toLocaleString('en-US'), String(r.p50Ms), String(r.p99Ms), r.cpuMs === undefined ? '-' : String(r.cpuMs), r.ratio === undefined ? '-' : r.ratio.toFixed(2)]);
+  const head = ['measurement', 'n', 'in flight', 'per s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'anvil CPU ms/call', 'x bare move'];
+  const body = rows.map((r) => [r.name, String(r.n), String(r.concurrency), r.perSecond.toLocaleString('en-US'), String(r.p50Ms), String(r.p99Ms), r.cpuMs === undefined ? '-' : String(r.cpuMs), r.anvilCpuMs === undefined ? '-' : String(r.anvilCpuMs), r.ratio === undefined ? '-' : r.ratio.toFixed(2)]);
   return align(head, body);
 }
 

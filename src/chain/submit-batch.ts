@@ -9,9 +9,11 @@
  * and one refused authorization reverts the whole batch.
  *
  * Only the service's own custodial signatures are batched, so there is no separate verification
- * step: the gas estimate executes the batch against the latest state (the one simulation), and a
+ * step: the simulation executes the batch against the latest state (the one check), and a
  * revert maps to the same reasons as a single authorization's. Sending is submit.ts's, the same
- * path as a single authorization.
+ * path as a single authorization. On the embedded chain, whose token is our own Stablecoin,
+ * the simulation is one `eth_call` at OWN_BATCH_GAS_BOUND rather than `eth_estimateGas` (issue
+ * 23, eleventh round); elsewhere the estimate.
  */
 import { encodeFunctionData, type Address, type Hex } from 'viem';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
@@ -20,6 +22,23 @@ import type { NodeClient } from './node-reads.js';
 import type { SignedAuthorization } from './chain-port.js';
 
 export type { SignedAuthorization };
+
+/**
+ * Gas one authorization of `transferWithAuthorizations` may use at most on our own token
+ * (contracts/Stablecoin.sol) from an EOA signer: measured 61.8k per authorization for a pair
+ * whose two recipients, the fee wallet included, had never held the token, with fresh nonces and
+ * a payer left holding some (144,524 gas for the pair, 202,166 for three; the payer emptied:
+ * 139,688). The bound leaves about 30 % over that worst case; test/chain/own-batch-gas.test.ts
+ * proves it on anvil by sending such pairs with exactly this limit. A contract signer (ERC-1271,
+ * unbounded) would run out of gas at the bound, and the submit then estimates instead.
+ */
+export const OWN_AUTHORIZATION_GAS = 80_000n;
+const TX_BASE_GAS = 21_000n;
+
+/** The gas limit a batch of `n` of our own authorizations is simulated and sent with on our own token. */
+export function ownBatchGasBound(n: number): bigint {
+  return TX_BASE_GAS + BigInt(n) * OWN_AUTHORIZATION_GAS;
+}
 
 /** The calldata of `transferWithAuthorizations(items)` (packed signatures, EOA or ERC-1271 alike). */
 export function encodeBatch(items: readonly SignedAuthorization[]): Hex {

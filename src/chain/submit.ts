@@ -2,8 +2,8 @@
  * The one submit of token movements: one authorization as `transferWithAuthorization`
  * (verified unless the caller just did), several as `transferWithAuthorizations`, all or none
  * (submit-batch.ts encodes it; only the service's own custodial signatures are batched, so the
- * gas estimate is their one check). Then: estimate gas (the one simulation right before the
- * send), send from the relayer, retry nonce clashes. Idempotent within one process: a double
+ * simulation is their one check: on our own token an `eth_call` at a proven gas bound, else the
+ * gas estimate). Then: simulate (right before the send), send from the relayer, retry nonce clashes. Idempotent within one process: a double
  * click shares one submit, and resubmitting the same items (keyed by the first authorization)
  * while their transaction is pending or mined returns the same txHash.
  *
@@ -20,10 +20,10 @@ import { fail } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import type { TransferAuthorization } from './authorization.js';
 import { isNonceError, isRevert, reasonFromRevert, revertReason } from './node-errors.js';
-import { authorizationState, estimateCallGas, isKnownTransaction, type NodeClient } from './node-reads.js';
+import { authorizationState, callWithinGas, estimateCallGas, isKnownTransaction, type NodeClient } from './node-reads.js';
 import type { SignedAuthorization } from './chain-port.js';
 import { SubmitReason, type BroadcastFence, type SubmitFailure, type SubmitOptions, type SubmitResult } from './chain-results.js';
-import { encodeBatch } from './submit-batch.js';
+import { encodeBatch, ownBatchGasBound } from './submit-batch.js';
 import { authorizationKey, encodeRelay, usedAuthorizations, type BatchRelay } from './relay-batches.js';
 import { SendGroups } from './send-groups.js';
 import type { JournalOwner } from './relay-journal.js';
@@ -42,6 +42,12 @@ export interface SubmitContext {
   sender: RelayerSender;
   /** The batch relay when it is on this chain (relay-batches.ts); else one transaction per settlement. */
   batchRelay?: BatchRelay | undefined;
+  /**
+   * The embedded chain, whose token is our own Stablecoin (boot.ts deployed it): a batch of our
+   * own authorizations is simulated by one `eth_call` at a proven gas bound (simulate). Elsewhere
+   * (USDC, a token or a chain we did not deploy) `eth_estimateGas`, as always.
+   */
+  embedded?: boolean;
 }
 
 /** One group member ready to send (one authorization, or several all or none): its own calldata and simulated gas. */
@@ -118,7 +124,7 @@ export class TransferSubmitter {
     if (prepared.gas !== undefined) gas = prepared.gas;
     else {
       try {
-        gas = await estimateCallGas(ctx.publicClient, ctx.relayer, ctx.tokenAddress, data);
+        gas = await this.simulate(items.length, data);
       } catch (e) {
         const message = revertReason(e);
         if (!isRevert(e)) return fail(SubmitReason.chainUnavailable, `the chain could not be reached: ${message}`);
@@ -130,6 +136,23 @@ export class TransferSubmitter {
     const owner = opts.fence?.owner ?? opts.journalOwner;
     if (groupable) return this.groups.submit({ key, auth, moves: items.length, data, gas, record: opts.recordWithJournal, fence: opts.fence, owner });
     return this.sendTx([key], auth, { to: ctx.tokenAddress, data, gas: withHeadroom(gas) }, opts.recordWithJournal, items.length, opts.fence, owner ? [owner] : []);
+  }
+
+  /**
+   * The one simulation right before the send, and the gas to send with. Several authorizations
+   * are always the service's own custodial signatures (EOAs); on our own token their gas has a
+   * bound (OWN_AUTHORIZATION_GAS, proven on anvil), so one `eth_call` at that limit is the check
+   * and the limit is the gas (the relayer pays only what is used). A revert is refused exactly as
+   * the estimate's (same message, same reason); running out of gas at the bound falls back to
+   * the estimate, which then decides.
+   */
+  private async simulate(moves: number, data: Hex): Promise<bigint> {
+    const { ctx } = this;
+    if (moves > 1 && ctx.embedded) {
+      const bound = ownBatchGasBound(moves);
+      if (await callWithinGas(ctx.publicClient, ctx.relayer, ctx.tokenAddress, data, bound)) return bound;
+    }
+    return estimateCallGas(ctx.publicClient, ctx.relayer, ctx.tokenAddress, data);
   }
 
   /** One group: a member alone is its own transaction to the token; several go through the batch relay. */
