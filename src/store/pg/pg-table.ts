@@ -54,10 +54,6 @@ export type Touch = (key: string | undefined) => void;
 export class PgTable<T extends Row> implements WriteTable<T> {
   private readonly getSql: string;
   private readonly insertSql: string;
-  private readonly beforeSql: string;
-  private readonly insertLaterSql: string;
-  /** UPDATE texts and their prepared names, by RETURNING and then the filter's clauses (updateSql). */
-  private readonly updateTexts = new Map<string, Map<string, { text: string; name: string }>>();
 
   constructor(
     private readonly sql: TableSql<T>,
@@ -75,8 +71,6 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     // webhook event, each a few hundred bytes to kilobytes of JSON; issue 23, ninth round), and
     // its keys keep the order they were given, as on lowdb (jsonb's own order would differ).
     this.insertSql = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING RETURNING 1`;
-    this.beforeSql = `(SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before`;
-    this.insertLaterSql = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb)`;
   }
 
   async get(id: string): Promise<T | undefined> {
@@ -259,7 +253,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     if (!this.later) throw new Error('insertLater outside a transaction');
     this.touchRow(row);
     const doc = JSON.stringify(row);
-    this.later(this.insertLaterSql, [row.id, doc], this.sql.prepared(this.insertLaterSql));
+    const text = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb)`;
+    this.later(text, [row.id, doc], this.sql.prepared(text));
     return decode<T>(JSON.parse(doc) as T);
   }
 
@@ -288,7 +283,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     if (u.touchesUnique) throw new Error(`updateLater of a unique field of ${this.sql.def.name}`);
     this.touchId(id);
     // Named like `update`'s texts: prepared on the session when it rides in a round trip of several (sql-prepared.ts).
-    this.later(u.text, u.params, u.name);
+    this.later(u.text, u.params, this.sql.prepared(u.text));
   }
 
   private updateSql(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, returning: string) {
@@ -302,20 +297,12 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     }
     const setJson = JSON.stringify(set);
     const params: unknown[] = [id, drop, setJson];
-    const where = this.sql.where(expect, params).join(' AND ');
-    // The text and its prepared name once per shape (RETURNING, the filter's clauses), not built
-    // and hashed again for every update (a settle makes about ten; issue 23, eleventh round).
-    let byWhere = this.updateTexts.get(returning);
-    if (!byWhere) this.updateTexts.set(returning, (byWhere = new Map()));
-    let shape = byWhere.get(where);
-    if (!shape) {
-      // The row's version bumped in the same statement (TableDef.version): no read, no round trip.
-      const patched = version ? `jsonb_set((doc - $2::text[]) || $3::jsonb, ARRAY[${literal(version)}], to_jsonb(COALESCE((doc ->> ${literal(version)})::bigint, 0) + 1))` : '(doc - $2::text[]) || $3::jsonb';
-      const text = `UPDATE ${this.sql.t} SET doc = ${patched} WHERE id = $1${where ? ` AND ${where}` : ''} RETURNING ${returning}`;
-      byWhere.set(where, (shape = { text, name: this.sql.prepared(text) }));
-    }
+    const clauses = ['id = $1', ...this.sql.where(expect, params)];
+    // The row's version bumped in the same statement (TableDef.version): no read, no round trip.
+    const patched = version ? `jsonb_set((doc - $2::text[]) || $3::jsonb, ARRAY[${literal(version)}], to_jsonb(COALESCE((doc ->> ${literal(version)})::bigint, 0) + 1))` : '(doc - $2::text[]) || $3::jsonb';
+    const text = `UPDATE ${this.sql.t} SET doc = ${patched} WHERE ${clauses.join(' AND ')} RETURNING ${returning}`;
     const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
-    return { text: shape.text, name: shape.name, params, touchesUnique, set, drop, setJson };
+    return { text, params, touchesUnique, set, drop, setJson };
   }
 
   private async write(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, withBefore: boolean): Promise<{ before?: T; after: T } | undefined> {
@@ -323,8 +310,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     // With the row before, the server sends only that: the row after is `(before - drop) || set`,
     // built here from the same values (`applied`), not sent and parsed a second time (a settle's
     // claim and `settled` each sent two whole payments; issue 23, tenth round).
-    const returning = withBefore ? this.beforeSql : 'doc';
-    const { text, name, params, touchesUnique, set, drop, setJson } = this.updateSql(id, patch, expect, returning);
+    const returning = withBefore ? `(SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
+    const { text, params, touchesUnique, set, drop, setJson } = this.updateSql(id, patch, expect, returning);
     // A unique field changed takes a savepoint, which a member beside others cannot have.
     if (touchesUnique) this.touch?.(undefined);
     else this.touchId(id);
@@ -341,6 +328,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     };
     // A patch that touches a unique field may collide: a savepoint keeps the transaction usable.
     // Prepared: `id = $1` decides the plan whatever the values (parsed and planned once per connection).
+    const name = this.sql.prepared(text);
     if (!touchesUnique) return decoded(await this.run<{ doc?: T; before?: T }>(text, params, name));
     await this.run('SAVEPOINT sp_unique', []);
     try {
