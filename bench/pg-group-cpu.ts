@@ -2,7 +2,8 @@
  * The PostgreSQL backends' CPU per settle-shaped transaction in commit groups (issue 23, tenth
  * round): 1,000 payments, then 3 × 1,000 transactions 50 at a time with `shareCommit`, each the
  * claim's shape (a compare-and-set with the row before, then a held update). CPU from /proc of the
- * backends whose command line names the database. Compare trees with the argument:
+ * backends whose command line names the database, and this process's own (the service's side,
+ * eleventh round). Compare trees with the argument:
  *
  *   npx tsx bench/pg-group-cpu.ts [root=this checkout]
  */
@@ -41,6 +42,8 @@ function cpu(): number {
 }
 const c0 = cpu();
 const t0 = performance.now();
+// This process's own CPU too (eleventh round): the service's side of the same transactions.
+const own0 = process.cpuUsage();
 for (let round = 0; round < 3; round++) {
   for (let i = 0; i < N; i += 50) {
     await Promise.all(
@@ -56,6 +59,7 @@ for (let round = 0; round < 3; round++) {
     );
   }
 }
-console.log(`${root}: backend CPU ${(((cpu() - c0) * 1000) / (3 * N)).toFixed(3)} ms per transaction, wall ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+const own = process.cpuUsage(own0);
+console.log(`${root}: backend CPU ${(((cpu() - c0) * 1000) / (3 * N)).toFixed(3)} ms per transaction, this process ${((own.user + own.system) / 1000 / (3 * N)).toFixed(3)} ms, wall ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 await s.close();
 await admin(`DROP DATABASE ${db} WITH (FORCE)`);

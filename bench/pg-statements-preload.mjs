@@ -7,13 +7,14 @@
  *
  * round trips: `Client.query` calls (one per socket write of a query); statements: the same,
  * with each simple-protocol text of several statements (`BEGIN …;\nUPDATE …;\nCOMMIT`) counted
- * per statement; commits: the COMMITs among them.
+ * per statement; commits: the COMMITs among them; textKb: the query texts' length (kB), most of
+ * it the values spelled inline in the round trips of several statements (eleventh round).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const pg = createRequire(path.join(process.cwd(), 'package.json'))('pg');
-const counts = { roundTrips: 0, statements: 0, commits: 0, begins: 0 };
+const counts = { roundTrips: 0, statements: 0, commits: 0, begins: 0, textKb: 0 };
 /** BENCH_PG_STATEMENTS=kinds: also each statement's opening words (names and values cut), counted. */
 const kinds = process.env.BENCH_PG_STATEMENTS === 'kinds' ? {} : undefined;
 const kindOf = (s) => s.replace(/\(.*$/s, '').replace(/x\d+_sp_\w+/, 'x_sp').slice(0, 60);
@@ -21,6 +22,7 @@ const original = pg.Client.prototype.query;
 pg.Client.prototype.query = function (...args) {
   const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '');
   counts.roundTrips++;
+  counts.textKb += text.length / 1024;
   for (const s of text.split(';\n')) {
     counts.statements++;
     if (s === 'COMMIT') counts.commits++;

@@ -155,7 +155,7 @@ export interface HttpSettlementRun {
   pgServerPacedCpuMs?: number;
   pgServerAllPacedCpuMs?: number;
   /** With BENCH_PG_STATEMENTS=1: per settle in the burst, at the driver. */
-  pgBurstPerSettle?: { roundTrips: number; statements: number; commits: number };
+  pgBurstPerSettle?: { roundTrips: number; statements: number; commits: number; textKb: number };
 }
 
 async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l: string) => void): Promise<HttpSettlementRun> {
@@ -190,7 +190,7 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', MAIN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   const logs: string[] = [];
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  type PgCounts = { roundTrips: number; statements: number; commits: number; kinds?: Record<string, number> };
+  type PgCounts = { roundTrips: number; statements: number; commits: number; textKb: number; kinds?: Record<string, number> };
   let countsWaiting: ((c: PgCounts) => void) | undefined;
   readline.createInterface({ input: child.stderr! }).on('line', (l) => {
     if (l.startsWith('bench-pg-statements ')) return countsWaiting?.(JSON.parse(l.slice(20)) as PgCounts);
@@ -387,8 +387,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       run.pgServerAllPacedCpuMs = phase(pacedPg.all);
     }
     if (counts0 && counts1) {
-      const per = (k: 'roundTrips' | 'statements' | 'commits') => round((counts1[k] - counts0[k]) / n, 2);
-      run.pgBurstPerSettle = { roundTrips: per('roundTrips'), statements: per('statements'), commits: per('commits') };
+      const per = (k: 'roundTrips' | 'statements' | 'commits' | 'textKb') => round((counts1[k] - counts0[k]) / n, 2);
+      run.pgBurstPerSettle = { roundTrips: per('roundTrips'), statements: per('statements'), commits: per('commits'), textKb: per('textKb') };
       // BENCH_PG_STATEMENTS=kinds: the burst's statements by their opening words.
       if (counts1.kinds) {
         for (const [k, v] of Object.entries(counts1.kinds).sort((x, y) => y[1] - x[1])) {
@@ -413,7 +413,7 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
         `PostgreSQL server CPU (${store}, /proc): burst ${run.pgServerBurstCpuMs} ms per settlement in the bench database's backends (all postgres processes ${run.pgServerAllBurstCpuMs}), ` +
           `paced ${run.pgServerPacedCpuMs} ms (all ${run.pgServerAllPacedCpuMs}); service + server burst ${round(serviceBurstCpuMs + run.pgServerBurstCpuMs, 2)} ms` +
           (run.pgBurstPerSettle
-            ? `; per settle in the burst, at the driver: ${run.pgBurstPerSettle.roundTrips} round trips, ${run.pgBurstPerSettle.statements} statements, ${run.pgBurstPerSettle.commits} commits`
+            ? `; per settle in the burst, at the driver: ${run.pgBurstPerSettle.roundTrips} round trips, ${run.pgBurstPerSettle.statements} statements, ${run.pgBurstPerSettle.commits} commits, ${run.pgBurstPerSettle.textKb} kB of query text`
             : ''),
       );
     }
