@@ -227,7 +227,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     if (!sender) return fail(TransferReason.accountNotFound, 'The sender account was not found.');
     if (t.status === 'submitted') return this.execute(t, sender);
     // A firm quote's transfer whose send never began (a store error): once the quote expired nothing can send it.
-    if (t.status === 'quoted' && t.spendReservationId && Date.parse(t.quoteExpiresAt) <= this.now().getTime()) {
+    if (t.status === 'quoted' && Date.parse(t.quoteExpiresAt) <= this.now().getTime()) {
       await this.finishQuote(t, 'expired', TransferReason.quoteExpired, 'The quote expired before the transfer was sent; nothing moved.');
       return { ok: true, transfer: (await this.get(t.id))! };
     }
@@ -248,8 +248,10 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     const t = this.store.table(Transfers);
     const all = (where: Partial<Transfer>) => rangeAll(t, where, { field: 'updatedAt', atMost, limit: 500 });
     const [submitted, feePending, feeFailed, quoted] = await Promise.all([all({ status: 'submitted' }), all({ feeStatus: 'pending' }), all({ feeStatus: 'failed' }), all({ status: 'quoted' })]);
-    // A firm quote's transfer left `quoted` with a reservation (its send never began): ended once the quote expired.
-    const stranded = quoted.filter((q) => q.spendReservationId && Date.parse(q.quoteExpiresAt) <= this.now().getTime());
+    // A firm quote's transfer left `quoted` (its send never began): ended once the quote expired, with its
+    // reservation if it has one. Every expired one is ended, so none stay to fill the 500-row window
+    // ahead of one that holds a reservation.
+    const stranded = quoted.filter((q) => Date.parse(q.quoteExpiresAt) <= this.now().getTime());
     return [...submitted, ...stranded, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')].filter((x) => servedBy(x, this.opts.livemode));
   }
 

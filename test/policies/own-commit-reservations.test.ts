@@ -18,6 +18,7 @@ import { Claims } from '../../src/claims/claim-record.js';
 import { failNextWrite } from '../helpers/store-faults.js';
 import { newPayer } from '../x402/helpers.js';
 import { Refunds } from '../../src/refunds/model.js';
+import { newId } from '../../src/lib/ids.js';
 
 const BILL = 'pay IKEDC 5000 for meter 45123456789';
 
@@ -132,6 +133,24 @@ describe('reservations of the paths that reserved in a commit of their own', () 
     expect(done.ok && done.transfer.status).toBe('expired');
     expect((await reservation())?.status).toBe('released');
     expect(await svc.deps.chain.balanceOf(r.to as `0x${string}`)).toBe(0n);
+  });
+
+  it('firm quote: an expired `quoted` transfer without a reservation is ended by the sweep too, so none stay ahead of one with a reservation', { timeout: 60_000 }, async () => {
+    failNext(Transfers.name, 'update');
+    const r = await quoteAndExecute();
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const [t] = (await svc.deps.store.table(Transfers).findMany({ accountId: m.accountId })).filter((x) => x.toAddress.toLowerCase() === r.to.toLowerCase());
+    // The same transfer as a caller without a spend policy leaves it: `quoted`, no reservation.
+    const { spendReservationId: _reserved, ...plain } = t!;
+    const bare = await svc.deps.store.write(Transfers, (tbl) => tbl.insert({ ...plain, id: newId('tr') }));
+    await new Promise((res) => setTimeout(res, 3_200));
+    // Before: only a quoted transfer with a reservation was a candidate; the others stayed `quoted` for ever
+    // and, once 500 of them were idle, the sweep's window held nothing else.
+    expect((await svc.deps.transfers!.unfinished(0)).map((x) => x.id)).toEqual(expect.arrayContaining([t!.id, bare.id]));
+    const done = await svc.deps.transfers!.reconcile(bare.id);
+    expect(done.ok && done.transfer.status).toBe('expired');
+    expect((await svc.deps.transfers!.reconcile(t!.id)).ok).toBe(true);
+    expect((await svc.deps.store.table(SpendReservations).get(t!.spendReservationId!))?.status).toBe('released');
   });
 
   it('firm quote: a plain execution commits its reservation, named on its transfer', { timeout: 60_000 }, async () => {
