@@ -37,6 +37,7 @@
  * inflates it). A backend that ends inside a phase takes its CPU with it (the pool keeps its
  * sessions for 10 s idle, longer than a phase's gaps).
  */
+import { childNamed } from './proc-cpu.js';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -91,18 +92,6 @@ function postgresCpuBetween(a: Map<number, { cpu: number; db: boolean }>, b: Map
     if (p.db) db += spent;
   }
   return { db, all };
-}
-function childNamed(comm: string, parent: number): number | undefined {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')) === comm && Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]) === parent) return Number(d);
-    } catch {
-      // gone
-    }
-  }
-  return undefined;
 }
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
