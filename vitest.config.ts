@@ -39,6 +39,9 @@ export const CORE_ON_POSTGRES = [
   'test/policies/stuck-reservation.test.ts',
   // h11truth: bills, stakes, firm quotes and claim links reserve in their record's own transaction.
   'test/policies/own-commit-reservations.test.ts',
+  // h11truth: a turn whose database fails mid-action answers 202 outcome_unknown; store errors never pause a key.
+  'test/api/agent-store-error.test.ts',
+  'test/policies/breaker-store-errors.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb
