@@ -22,6 +22,8 @@ import { Transfers } from '../../src/transfers/transfers.js';
 import { SettlementAttempts } from '../../src/settlement/attempts.js';
 import { Deposits } from '../../src/settlement/deposit-records.js';
 import { DEPOSIT_MODE_BACKFILL, StoreBackfills } from '../../src/core/livemode-backfill.js';
+import { Refunds } from '../../src/refunds/model.js';
+import { SpendReservations } from '../../src/policies/tables.js';
 
 type TokenChain = Awaited<ReturnType<typeof startTokenChain>>;
 
@@ -123,6 +125,26 @@ describe('test mode on TEST_CHAIN_* beside a real network', () => {
     expect(await live.balanceOf(payer.address)).toBe(usdc('17'));
     expect(await test.balanceOf(wallet)).toBe(usdc('3'));
     expect(await live.balanceOf(wallet)).toBe(usdc('3'));
+  });
+
+  it("a test key's agent refund is paid on the test chain and reserves against the spend cap in its own transaction", async () => {
+    const ctx: Ctx = { svc, merchant: m };
+    const payer = privateKeyToAccount(generatePrivateKey());
+    await test.mint(payer.address, usdc('10'));
+    const tp = await pay(svc, testKey, 3);
+    const st = await settle(ctx, tp.id, await authorize(ctx, tp.id, payer));
+    expect(st.status, JSON.stringify(st.body)).toBe(200);
+    const held = await call(`${svc.api}/agent/settle`, { method: 'POST', key: testKey, body: { message: `refund 1 of ${tp.id}`, confirm: false } });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    const run = await call(`${svc.api}/agent/settle`, { method: 'POST', key: testKey, body: { confirm_action: held.body.pending.id } });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    const [refund] = await svc.deps.store.table(Refunds).findMany({ paymentId: tp.id });
+    expect(refund).toMatchObject({ status: 'succeeded', livemode: false });
+    expect(await minedOn(test, refund!.txHash!)).toBe(true);
+    expect(await test.balanceOf(payer.address)).toBe(usdc('8'));
+    // The reservation is written with the refund on test mode's own money set (src/core/build.ts), and committed by its outcome.
+    expect(refund!.spendReservationId).toMatch(/^spr_/);
+    expect((await svc.deps.store.table(SpendReservations).get(refund!.spendReservationId!))?.status).toBe('committed');
   });
 
   it("tokens sent by hand to a test-mode payment's deposit address settle it on the test chain; the live chain is not watched for it", async () => {
