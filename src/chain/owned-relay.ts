@@ -284,8 +284,12 @@ export function broadcastUntil(row: Pick<RelayAttempt, 'startedAt' | 'deadlineAt
  * statement, and `open` adds this process's clock's time since that read to the store's time it
  * read. A take-over needs the deadline passed on the same clock (`takeOver(.., {pastDeadline})`),
  * so two instances whose clocks disagree by more than the guard still never both send.
+ *
+ * Checkout and x402 facilitator settles (settlement.ts, facilitator.ts) give their sends the same
+ * fence over their own attempt (h12truth): an owner stalled past its deadline never sends after a
+ * take-over.
  */
-function broadcastFence(attempts: RelayAttempts, row: RelayAttempt): BroadcastFence {
+export function broadcastFence(attempts: RelayAttempts, row: Pick<RelayAttempt, 'id' | 'generation' | 'startedAt' | 'deadlineAt'>): BroadcastFence {
   const until = broadcastUntil(row);
   const local = () => attempts.clock?.() ?? Date.now();
   // The store's clock less this process's, measured by the last check; unknown before it.

@@ -36,8 +36,12 @@ export type { RelayFailure };
 
 export type RelayOutcome =
   | { status: 'settled'; txHash: Hex }
-  /** `mayHaveSent: false`: this call sent nothing (the chain could not be reached before sending). */
-  | { status: 'pending'; txHash?: Hex; message: string; mayHaveSent: boolean }
+  /**
+   * `mayHaveSent: false`: this call sent nothing (the chain could not be reached before sending).
+   * `fenced`: nothing sent because the caller's broadcast fence closed (its attempt may have been
+   * handed to another instance): the caller must not call the move provably unsent to its payer.
+   */
+  | { status: 'pending'; txHash?: Hex; message: string; mayHaveSent: boolean; fenced?: true }
   /** `cause` of a `rejected`: the node refused the send, or could not be reached before it. */
   | {
       status: 'failed';
@@ -124,7 +128,7 @@ async function relayTransfers(chain: RelayChain, auth: TransferAuthorization, si
     return afterRevert(chain, auth, sent.txHash, opts);
   }
   // The owner's window closed (owned-relay.ts): this call sent nothing; whoever holds the move now decides it.
-  if (sent.fenced) return { status: 'pending', message: sent.message, mayHaveSent: false };
+  if (sent.fenced) return { status: 'pending', message: sent.message, mayHaveSent: false, fenced: true };
   switch (sent.reason) {
     case 'authorization_used':
       // An earlier send (before a crash, a timeout, a double click) already moved it.

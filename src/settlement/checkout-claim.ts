@@ -77,6 +77,14 @@ export async function recordTxHashIn(tx: Tx, paymentId: string, attempt: Settlem
   await updateUnread(tx.table(SettlementAttempts), attempt.id, { txHash, updatedAt: now }, { generation: attempt.generation });
 }
 
+/**
+ * A fenced owner's unsent hash off the payment (its journal commit wrote it): the attempt's
+ * current hash instead (a survivor's, or none), while the payment is still processing.
+ */
+export async function restoreTxHash(store: Store, paymentId: string, attempt: SettlementAttempt | undefined): Promise<void> {
+  await store.write(Payments, (t) => t.update(paymentId, { txHash: attempt?.txHash, updatedAt: new Date().toISOString() }, { status: 'processing' }));
+}
+
 /** The signed authorization an attempt carries. */
 export function storedAuthorization(attempt: SettlementAttempt): TransferAuthorization {
   const a = attempt.authorization;

@@ -15,6 +15,7 @@ import type { TransferAuthorization } from '../chain/authorization.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import { relayOnce, type RelayChain, type RelayOutcome } from '../chain/relay.js';
 import type { JournalOwner } from '../chain/relay-journal.js';
+import type { BroadcastFence } from '../chain/chain-results.js';
 import type { RelayFailure, VerifyReason } from '../lib/payment-reasons.js';
 import { X402Reason } from './x402-reasons.js';
 import { ExactEvmPayload, type FacilitatorRequest, type SettleResponse, type VerifyResponse } from './x402-schemas.js';
@@ -127,6 +128,8 @@ export interface SettleOptions {
   onSettled?: (s: { payment: VerifiedPayment; txHash: Hex; network: string }) => Promise<void>;
   /** The settle attempt the transaction carries, journaled with it (a replay asks it first: relay-journal-recovery.ts). */
   journalOwner?: JournalOwner;
+  /** The settle attempt's broadcast fence (owned-relay.ts): closed, nothing is sent and the answer is `settlement_pending`. */
+  fence?: BroadcastFence;
 }
 
 /** A settle failure naming the transaction that already used this authorization, when there is one. */
@@ -180,6 +183,7 @@ export async function settleExact(port: ExactEvmPort, req: FacilitatorRequest, o
     ...(opts.receiptTimeoutMs !== undefined ? { timeoutMs: opts.receiptTimeoutMs } : {}),
     since: new Date(Date.now() - LOOKBACK_MS),
     ...(opts.journalOwner ? { journalOwner: opts.journalOwner } : {}),
+    ...(opts.fence ? { fence: opts.fence } : {}),
     onSent: (txHash) => void ours.add(txHash.toLowerCase()),
   });
   return settleResponse(port, p, network, relayed, ours, opts);
@@ -200,6 +204,18 @@ async function settleResponse(
       await opts.onSettled?.({ payment: p, txHash: relayed.txHash, network });
       return { success: true, payer: p.payer, transaction: relayed.txHash, network };
     case 'pending':
+      if (relayed.fenced) {
+        // This owner's window closed before its broadcast: it sent nothing, and the attempt may
+        // be another instance's now; the same payload again reads its outcome.
+        return {
+          success: false,
+          errorReason: X402Reason.settlementPending,
+          errorMessage: 'not sent from here: the settle may be finishing on another instance; settle the same payload again to read the outcome',
+          payer: p.payer,
+          transaction: '',
+          network,
+        };
+      }
       if (!relayed.txHash) {
         return { success: false, errorReason: X402Reason.unexpectedSettleError, errorMessage: relayed.message, payer: p.payer, transaction: '', network };
       }

@@ -10,6 +10,7 @@
  */
 import type { Hex } from 'viem';
 import { attemptId, type AttemptLedger, type SettlementAttempt } from '../settlement/attempts.js';
+import { broadcastFence } from '../chain/owned-relay.js';
 import { defineTable, type Row, type Store } from '../store/index.js';
 import { newId, nowIso } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
@@ -164,7 +165,9 @@ export class Facilitator {
   private relay(accountId: string, req: FacilitatorRequest, a?: SettlementAttempt): Promise<SettleResponse> {
     return settleExact(this.o.port, req, {
       receiptTimeoutMs: this.o.receiptTimeoutMs,
-      ...(a ? { journalOwner: { attempt: a.id, generation: a.generation } } : {}),
+      // The attempt's broadcast fence (owned-relay.ts): sent only while the attempt is this
+      // generation's and inside its window on the store's clock; it names the attempt in the journal.
+      ...(a && this.o.ledger ? { fence: broadcastFence(this.o.ledger, a) } : {}),
       onSettled: ({ payment, txHash, network }) => this.record(accountId, network, payment.auth, txHash),
     });
   }
