@@ -29,14 +29,16 @@ export async function claimAttempt(
           // Built on `p` (its `attemptedBy` carried on): the row must still be the one read, so a
           // read taken before the queue (the door's, settlement.ts) cannot drop a newer attempt.
           // Its version (bumped by the store on every write) sees two writes within one
-          // millisecond; `updatedAt` alone guards rows written before the version existed.
+          // millisecond. A row written before the version existed was read without one: it
+          // counts as 0 (the store's compare-and-set matches an absent version to 0, and the
+          // first write since made it 1), so such a read is guarded the same way (h12truth).
           d.payments.transitionIn(
             tx,
             p.id,
             'pending',
             'processing',
             { payer: auth.from, attemptedBy: withAttempt(p, auth.from, authNonce), authNonce, txHash: undefined },
-            { updatedAt: p.updatedAt, ...(p.version !== undefined ? { version: p.version } : {}) },
+            { updatedAt: p.updatedAt, version: p.version ?? 0 },
           ),
           d.ledger.open(tx, {
             kind: 'checkout',

@@ -1,5 +1,5 @@
 import type { FindOptions, Row, TableDef, Where } from './types.js';
-import { deepFreeze, definedEntries, field, uniqueKey } from './row-values.js';
+import { deepFreeze, definedEntries, field, filterField, uniqueKey } from './row-values.js';
 
 /**
  * Committed state of one table, mirrored into lowdb's data object (`rows` is the very array
@@ -51,7 +51,7 @@ export class TableState<T extends Row> {
   find(where: Where<T> = {}, opts: FindOptions = {}): T[] {
     if (opts.anyOf) return this.findAnyOf(where, opts, opts.anyOf);
     const entries = definedEntries(where);
-    const matches = (r: T) => entries.every(([f, v]) => field(r, f) === v);
+    const matches = (r: T) => entries.every(([f, v]) => filterField(r, f, this.def.version) === v);
     const desc = opts.order === 'desc';
     const limit = opts.limit ?? Infinity;
     if (limit <= 0) return [];

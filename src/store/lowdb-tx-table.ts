@@ -1,6 +1,6 @@
 import { checkRange, rangeOf } from './range.js';
 import { StoreConflictError, type FindOptions, type InsertOrGet, type Row, type Where, type WriteTable } from './types.js';
-import { cloneRow, deepFreeze, definedEntries, field, patchedRow, uniqueKey } from './row-values.js';
+import { cloneRow, deepFreeze, definedEntries, field, filterField, patchedRow, uniqueKey } from './row-values.js';
 import type { TableState } from './lowdb-table-state.js';
 
 /**
@@ -50,7 +50,7 @@ export class TxTable<T extends Row> {
     const out: T[] = [];
     for (let i = start; i < ordered.length && out.length < limit; i++) {
       const r = ordered[i]!;
-      if (entries.every(([f, v]) => field(r, f) === v) && (!anyOf || anyOf.values.includes(field(r, anyOf.field)))) out.push(r);
+      if (entries.every(([f, v]) => filterField(r, f, this.base.def.version) === v) && (!anyOf || anyOf.values.includes(field(r, anyOf.field)))) out.push(r);
     }
     return out;
   }
@@ -100,7 +100,7 @@ export class TxTable<T extends Row> {
   update(id: string, patch: Partial<T>, expect: Where<T> | undefined): T | undefined {
     const old = this.get(id);
     if (!old) return undefined;
-    if (expect && !definedEntries(expect).every(([f, v]) => field(old, f) === v)) return undefined;
+    if (expect && !definedEntries(expect).every(([f, v]) => filterField(old, f, this.base.def.version) === v)) return undefined;
     // Every write bumps the row's version (TableDef.version), whatever the patch says.
     const v = this.base.def.version;
     const next = patchedRow(old, v ? ({ ...patch, [v]: (((old as Record<string, unknown>)[v] as number | undefined) ?? 0) + 1 } as Partial<T>) : patch);

@@ -7,6 +7,16 @@ export function field(row: object, f: string): unknown {
   return (row as Record<string, unknown>)[f];
 }
 
+/**
+ * A field's value as a filter compares it: the table's row version (TableDef.version) of a row
+ * written before the table had one is absent and counts as 0, as the store's bump counts it
+ * (a compare-and-set naming version 0 matches such a row, and no row once written since).
+ */
+export function filterField(row: object, f: string, version: string | undefined): unknown {
+  const v = (row as Record<string, unknown>)[f];
+  return v === undefined && f === version ? 0 : v;
+}
+
 export function definedEntries(where: object): [string, unknown][] {
   return Object.entries(where).filter(([, v]) => v !== undefined);
 }

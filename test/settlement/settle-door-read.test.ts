@@ -10,6 +10,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Payments } from '../../src/payments/payments.js';
+import { newId } from '../../src/lib/ids.js';
 import { SettlementService, SettleRequest, ISSUED_TERMS } from '../../src/settlement/settlement.js';
 import { authorize, createPayment, customer, setup, stored, usdc, type Ctx } from './helpers.js';
 
@@ -61,6 +62,48 @@ describe('settle with the door read of the payment', () => {
     const r = await settlement.settle(pay.id, SettleRequest.parse(signed), ISSUED_TERMS, doorRead);
     expect(r.ok, JSON.stringify(r)).toBe(true);
     expect(await stored(ctx, pay.id)).toMatchObject({ status: 'settled', attemptedBy: [other, payer.address] });
+  });
+
+  /**
+   * A payment written before payments had a row version (h10relay) has none until its next write
+   * (h12truth): the same payment stored again under a new id without the field, as such a row is.
+   */
+  async function legacyPayment(): Promise<string> {
+    const pay = await createPayment(ctx);
+    const { version: _version, reference: _reference, ...row } = await stored(ctx, pay.id);
+    const id = newId('pay');
+    await ctx.svc.deps.store.write(Payments, (t) => t.insert({ ...row, id }));
+    return id;
+  }
+
+  it('a row written before the row version existed: another write within the same millisecond as the read is seen too (the absent version counts as 0)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const other = '0x00000000000000000000000000000000000000Cc';
+    const frozen = async () => {
+      const id = await legacyPayment();
+      const payer = await customer(ctx, usdc('12.5'));
+      const signed = await authorize(ctx, id, payer);
+      const doorRead = await stored(ctx, id);
+      expect(doorRead.version).toBeUndefined();
+      await ctx.svc.deps.store.write(Payments, (t) => t.update(id, { attemptedBy: [other], updatedAt: new Date().toISOString() }));
+      expect(await stored(ctx, id)).toMatchObject({ updatedAt: doorRead.updatedAt, version: 1 });
+      return { id, payer, signed, doorRead };
+    };
+    const { id, payer, signed, doorRead } = await frozen().finally(() => vi.useRealTimers());
+    const r = await settlement.settle(id, SettleRequest.parse(signed), ISSUED_TERMS, doorRead);
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    expect(await stored(ctx, id)).toMatchObject({ status: 'settled', attemptedBy: [other, payer.address] });
+  });
+
+  it('a row written before the row version existed, read still current, is claimed on as it is', async () => {
+    const id = await legacyPayment();
+    const payer = await customer(ctx, usdc('12.5'));
+    const signed = await authorize(ctx, id, payer);
+    const doorRead = await stored(ctx, id);
+    expect(doorRead.version).toBeUndefined();
+    const r = await settlement.settle(id, SettleRequest.parse(signed), ISSUED_TERMS, doorRead);
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    expect(await stored(ctx, id)).toMatchObject({ status: 'settled', attemptedBy: [payer.address] });
   });
 
   it('a read still current is claimed on as it is', async () => {

@@ -418,6 +418,19 @@ export function storeContract(label: string, harness: () => StoreHarness): void 
         expect(await store.write(Versioned, (t) => t.update('v2', { n: 1 }))).toEqual({ id: 'v2', at, n: 1, v: 1 });
         expect(await store.table(Versioned).get('v1')).toEqual({ id: 'v1', at, n: 5, v: 4 });
       });
+
+      it('a row written without a version matches version 0 in a compare-and-set, and no longer once written (h12truth)', async () => {
+        const at = '2026-11-29T10:00:00.000Z';
+        await store.write(Versioned, (t) => t.insert({ id: 'v3', at, n: 0 }));
+        const read = (await store.table(Versioned).get('v3'))!;
+        expect(read.v).toBeUndefined();
+        // Another write with the same timestamp: the read's version, absent, counts as 0; the row's is 1 now.
+        await store.write(Versioned, (t) => t.update('v3', { at, n: 1 }));
+        expect(await store.write(Versioned, (t) => t.update('v3', { n: 2 }, { at: read.at, v: read.v ?? 0 }))).toBeUndefined();
+        await store.write(Versioned, (t) => t.insert({ id: 'v4', at, n: 0 }));
+        expect(await store.write(Versioned, (t) => t.update('v4', { n: 1 }, { at, v: 0 }))).toEqual({ id: 'v4', at, n: 1, v: 1 });
+        expect(await store.table(Versioned).findMany({ v: 0 })).toEqual([]);
+      });
     });
 
     describe('unique constraints', () => {

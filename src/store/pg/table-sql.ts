@@ -64,7 +64,10 @@ export class TableSql<T extends Row> {
         continue;
       }
       params.push(JSON.stringify(v));
-      clauses.push(`${fieldExpr(f)} = $${params.length}::jsonb`);
+      // The row version (TableDef.version) of a row written before the table had one counts as 0,
+      // as the store's bump counts it (row-values.ts, filterField).
+      const expr = f === this.def.version ? `COALESCE(${fieldExpr(f)}, '0'::jsonb)` : fieldExpr(f);
+      clauses.push(`${expr} = $${params.length}::jsonb`);
       // Spelled like the partial unique index's predicate, so the planner can use that index.
       if (v !== null && this.uniqueFields.has(f)) clauses.push(presentExpr(f));
     }
