@@ -1,10 +1,11 @@
 /**
  * A money-moving action whose outcome the service could not learn because its database failed
- * once the action had begun (docs/api-decisions.md, "Agent turns when the database fails"). The
- * transfer's send may already be on its way (a relay-journal write that failed leaves it
- * `submitted`; the reconcile finishes it from the chain), so the answer never says "retry": a
- * client that sent the same message again would send a second transfer. A store error before the
- * action began (nothing can have been sent) keeps the store's own 503 "retry shortly".
+ * once something of it may be recorded, held or sent (docs/api-decisions.md, "Agent turns when the
+ * database fails"; the line is drawn in policy-hook.ts `runGoverned`). The transfer's send may
+ * already be on its way (a relay-journal write that failed leaves it `submitted`; the reconcile
+ * finishes it from the chain), so the answer never says "retry": a client that sent the same
+ * message again would send a second transfer. A store error before the action's first write or
+ * hold (a read: nothing can have been recorded or sent) keeps the store's own 503 "retry shortly".
  */
 import { isStoreUnavailable } from '../lib/store-unavailable.js';
 import type { ToolAction, ToolOutcome } from './tools/contract.js';

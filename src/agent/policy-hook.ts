@@ -9,6 +9,7 @@ import { amountOf, type Spend } from '../policies/valuation.js';
 import type { Payment } from '../payments/payments.js';
 import { MONEY_MOVING_TOOLS, type ToolCall, type ToolInput } from './tool-inputs.js';
 import { unknownOutcome } from './outcome-unknown.js';
+import { WriteWatch } from '../lib/write-watch.js';
 import { refundValue } from './tools/refund-payment.js';
 import { TOOL_ACTIONS, executeCall, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 
@@ -88,25 +89,36 @@ export function refusalOutcome(call: ToolCall, a: Extract<Admission, { kind: 're
   return { ok: false, action: TOOL_ACTIONS[call.name], reason: a.reason, message: a.message, ...(a.retryAfterSeconds ? { retryAfterSeconds: a.retryAfterSeconds } : {}) };
 }
 
-/** Runs a call through its handler under the policies; `person`: the signed-in person confirmed it. */
+/**
+ * Runs a call through its handler under the policies; `person`: the signed-in person confirmed it.
+ *
+ * A store error is answered `outcome_unknown` (202) only once something of a money-moving action
+ * may be recorded or sent (./outcome-unknown.ts): its handler began a store write or a broadcast
+ * (lib/write-watch.ts; the spend reservation a handler writes in its own transaction included), or
+ * the guard holds a reservation for it (written before the handler runs). A read that fails before
+ * that (the recipient's lookup, the balance) did nothing: the store's 503 "retry shortly" stays.
+ */
 export async function runGoverned(hook: PolicyHook | undefined, handlers: ToolHandlers, call: ToolCall, ctx: ToolContext, person: boolean): Promise<ToolOutcome> {
-  // Once the handler has begun, a store error no longer proves that nothing moved (./outcome-unknown.ts).
-  let begun = false;
+  const watch = new WriteWatch();
+  // The guard reserved before calling the handler (a valued spend, not written in the action's own transactions).
+  let held = false;
+  let reservesFirst = false;
   const exec = (slot?: SpendSlot) => {
-    begun = true;
-    return executeCall(handlers, call, slot ? { ...ctx, spendSlot: slot } : ctx);
+    if (reservesFirst && !slot) held = true;
+    return watch.run(() => executeCall(handlers, call, slot ? { ...ctx, spendSlot: slot } : ctx));
   };
   try {
     const spend = hook ? await valueCall(hook, call, ctx) : undefined;
     if (!hook || !spend) return await exec();
     // A handler that writes the reservation in its own transactions says so (ToolRun.spendInAction).
     const inAction = handlers[call.name].spendInAction === true;
+    reservesFirst = !inAction && spend.amount !== undefined;
     const ran = await hook.guard.run(spend, who(ctx), exec, { byPerson: person, inAction, ...reads(ctx) });
     return 'refused' in ran ? refusalOutcome(call, ran.refused) : ran.outcome;
   } catch (err) {
-    const unknown = begun && MONEY_MOVING_TOOLS.has(call.name) ? unknownOutcome(TOOL_ACTIONS[call.name], err) : undefined;
+    const unknown = (held || watch.wrote) && MONEY_MOVING_TOOLS.has(call.name) ? unknownOutcome(TOOL_ACTIONS[call.name], err) : undefined;
     if (!unknown) throw err;
-    ctx.logger.warn({ tool: call.name, err: { message: (err as Error).message } }, 'store unavailable after a money-moving action began: outcome unknown');
+    ctx.logger.warn({ tool: call.name, err: { message: (err as Error).message } }, 'store unavailable once a money-moving action wrote or held something: outcome unknown');
     return unknown;
   }
 }

@@ -6,6 +6,7 @@
 import { type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { keccak256 } from './keccak.js';
 import type { Logger } from '../lib/logger.js';
+import { noteWrite } from '../lib/write-watch.js';
 import { isRefusal, revertReason } from './node-errors.js';
 import { RelayerNonces } from './nonces.js';
 import { signEip1559 } from './sign-eip1559.js';
@@ -80,6 +81,8 @@ export class RelayerSender {
       owners?: readonly JournalOwner[];
     } = {},
   ): Promise<{ txHash: Hex; recorded: boolean }> {
+    // A broadcast may be beginning (the agent's store-error boundary, lib/write-watch.ts).
+    noteWrite();
     const { ctx } = this;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     let nonce: number;

@@ -18,6 +18,7 @@ import {
 import { deepFreeze } from './row-values.js';
 import { TableState } from './lowdb-table-state.js';
 import { TxTable, TxWriteTable } from './lowdb-tx-table.js';
+import { noteWrite } from '../lib/write-watch.js';
 
 /**
  * Writes that may be on their way to disk at once. One: a write costs an fdatasync, so
@@ -109,6 +110,8 @@ export class LowdbStore implements Store {
 
   // Options are moot here but `deferDurability`: transactions run one at a time, which is the strongest isolation.
   async transaction<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactionOptions): Promise<R> {
+    // A write may be beginning (the agent's store-error boundary, lib/write-watch.ts).
+    noteWrite();
     if (this.closed) throw new Error('store is closed');
     const previous = this.lock;
     let release!: () => void;

@@ -6,13 +6,19 @@
  *   until the database is back): the send may be on its way (the transfer stays `submitted`, the
  *   reconcile finishes it), so the answer is 202 `outcome_unknown` and never "retry" (a client that
  *   retried sent a second transfer);
- * - before anything was done (the spend policy's read): the store's 503 "retry shortly" stays.
+ * - before anything was done (the spend policy's read): the store's 503 "retry shortly" stays;
+ * - inside the money-moving handler but before its first write (the daily limit's read, h12truth):
+ *   nothing was recorded or sent, so 503 "retry shortly" too, and the retry sends the one transfer
+ *   (a confirm_action goes back to pending, so its retry carries it out). On the base both answered
+ *   202 outcome_unknown (the line was the handler's start), and the confirm's repeat 409.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { fund, newAccount, walletOf } from '../helpers/money.js';
 import { Transfers } from '../../src/transfers/transfers.js';
 import { Policies } from '../../src/policies/tables.js';
+import { SpendUsageTable } from '../../src/limits/limits.js';
+import { Quotes } from '../../src/quotes/quotes.js';
 import type { Row, TableDef } from '../../src/store/index.js';
 
 const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
@@ -94,6 +100,66 @@ describe('agent turn: the database fails mid-turn', () => {
     // The action could not be recorded `done` (the database was down): it is still being carried out.
     const again = await confirm();
     expect(again.status).toBe(409);
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  /**
+   * A committed read inside the transfer handler, before its first write, fails until `back()`:
+   * the daily limit's (`spend_usage`) for a plain send, the firm quote's for a confirm.
+   */
+  function downAtARead(table: string = SpendUsageTable.name): { back: () => void } {
+    const store = svc.deps.store;
+    const real = store.table.bind(store);
+    store.table = ((def: TableDef<Row>) => {
+      if (def.name === table) throw new Error(POOL_TIMEOUT);
+      return real(def);
+    }) as typeof store.table;
+    return { back: () => void (store.table = real) };
+  }
+
+  it('a read inside the handler before its first write: 503 with Retry-After, nothing written or sent; the retry sends it once', { timeout: 60_000 }, async () => {
+    const to = walletOf(svc, await newAccount(svc, { name: 'Zawadi', country: 'KE' }));
+    const db = downAtARead();
+    let r;
+    try {
+      r = await settle(`send 1 USD to ${to}`);
+    } finally {
+      db.back();
+    }
+    // Before: 202 outcome_unknown, "Do not send this request again", although nothing was done.
+    expect(r.status, JSON.stringify(r.body)).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('2');
+    expect(r.body).toEqual({ ok: false, reply: expect.stringContaining('retry shortly') });
+    expect(await transfersTo(to)).toEqual([]);
+    expect(await svc.deps.chain.balanceOf(to)).toBe(0n);
+    // The retry it was told to make: one transfer.
+    const again = await settle(`send 1 USD to ${to}`);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  it('a confirm_action whose handler fails at a read before its first write: 503, the action pending again; the retry carries it out once', { timeout: 60_000 }, async () => {
+    const to = walletOf(svc, await newAccount(svc, { name: 'Imani', country: 'KE' }));
+    const preview = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}`, confirm: false } });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const confirm = () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: preview.body.pending.id } });
+    const db = downAtARead(Quotes.name);
+    let r;
+    try {
+      r = await confirm();
+    } finally {
+      db.back();
+    }
+    expect(r.status, JSON.stringify(r.body)).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('2');
+    expect(await transfersTo(to)).toEqual([]);
+    // Before: 409 (the action stayed `executing`, or `done` with an unknown outcome): never carried out.
+    const again = await confirm();
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ ok: true, action: 'transfer' });
+    expect(await transfersTo(to)).toHaveLength(1);
+    // A repeat replays that answer: still one transfer.
+    await confirm();
     expect(await transfersTo(to)).toHaveLength(1);
   });
 

@@ -18,6 +18,7 @@ import { TableSql } from './table-sql.js';
 import { PgTable, decode, type Run } from './pg-table.js';
 import { txView } from './pg-tx.js';
 import { CommitGroups } from './commit-groups.js';
+import { noteWrite } from '../../lib/write-watch.js';
 import { DeferredWrites } from './deferred-writes.js';
 import { preparedSession } from './sql-prepared.js';
 import { GetBatcher } from './get-batcher.js';
@@ -144,6 +145,8 @@ export class PgStore implements Store {
   }
 
   async transaction<R>(fn: (tx: Tx) => Promise<R>, opts: TransactionOptions = {}): Promise<R> {
+    // A write may be beginning (the agent's store-error boundary, lib/write-watch.ts).
+    noteWrite();
     if (opts.shareCommit && !opts.guardedByUniqueKeys) {
       if (this.closed) throw new Error('store is closed');
       return this.groups.run(fn);
@@ -278,6 +281,7 @@ export class PgStore implements Store {
 
   /** One autocommit statement per row, or per batch of rows arriving together (insert-batcher.ts). */
   insertOrGet<T extends Row>(def: TableDef<T>, row: T): Promise<InsertOrGet<T>> {
+    noteWrite();
     let b = this.batchers.get(def.name) as InsertBatcher<T> | undefined;
     if (!b) {
       b = new InsertBatcher<T>(this.tableSql(def), this.runner(this.pool), this.opts.onRetry);
