@@ -11,8 +11,7 @@ import type { Metrics } from '../metrics/metrics-port.js';
 import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 import { marketsShown } from './grounding/markets-shown.js';
 import { finishTurn, type TurnState } from './turn-finish.js';
-import { isUnknown } from './outcome-unknown.js';
-import { isStoreUnavailable } from '../lib/store-unavailable.js';
+import { isStoreUnavailable, isUnknown } from './outcome-unknown.js';
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
@@ -320,16 +319,8 @@ export class Agent {
     try {
       outcome = await this.execute(claimed.call, ctx, via !== 'api');
     } catch (err) {
-      if (isStoreUnavailable(err)) {
-        // The database failed before the action wrote, held or sent anything (runGoverned answers
-        // outcome_unknown from its first write on): it waits for a confirm again, and the caller
-        // hears the store's 503 "retry shortly", which a confirm sent again then carries out. If
-        // this write fails too the action stays `executing` (a repeat answers 409, never a second send).
-        await this.opts.actions
-          .move(claimed.id, 'executing', { status: 'pending', executor: undefined, confirmedVia: undefined, confirmedAt: undefined, updatedAt: this.now().toISOString() })
-          .catch(() => undefined);
-        throw err;
-      }
+      // Nothing written, held or sent yet (else runGoverned answers outcome_unknown): pending again, so the 503's retry carries it out.
+      if (isStoreUnavailable(err)) throw await this.opts.actions.unclaim(claimed.id, this.now()).then(() => err);
       // Whether money moved is unknown: record it, never run it again, and let the caller see a 500.
       outcome = {
         ok: false,

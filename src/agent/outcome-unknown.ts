@@ -10,6 +10,8 @@
 import { isStoreUnavailable } from '../lib/store-unavailable.js';
 import type { ToolAction, ToolOutcome } from './tools/contract.js';
 
+export { isStoreUnavailable };
+
 export const OUTCOME_UNKNOWN = 'outcome_unknown';
 
 export const OUTCOME_UNKNOWN_MESSAGE =

@@ -79,6 +79,16 @@ export class PendingActionsStore<R extends PendingActionRow = PendingActionRow> 
     return (await this.store.write(PendingActions, (t) => t.update(id, patch as Partial<PendingActionRow>, { status: from }))) as R | undefined;
   }
 
+  /**
+   * `executing -> pending` again, for a confirm whose action wrote, held and sent nothing (the
+   * database failed at a read first): the confirm sent again carries it out. False when this write
+   * fails too: it stays `executing` (a repeat answers 409, never a second send).
+   */
+  async unclaim(id: string, now: Date): Promise<boolean> {
+    const patch = { status: 'pending', executor: undefined, confirmedVia: undefined, confirmedAt: undefined, updatedAt: now.toISOString() };
+    return (await this.store.write(PendingActions, (t) => t.update(id, patch as Partial<PendingActionRow>, { status: 'executing' })).catch(() => undefined)) !== undefined;
+  }
+
   /** Every action some instance is carrying out (or was, when it stopped). */
   async executing(): Promise<R[]> {
     return (await this.store.table(PendingActions).findMany({ status: 'executing' })) as R[];

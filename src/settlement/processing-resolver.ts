@@ -15,6 +15,7 @@ import { fail } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { AttemptLedger, attemptId, type AttemptAnswer, type SettlementAttempt } from './attempts.js';
 import { decideAttempt } from './attempt-decision.js';
+import { restoreTxHash } from './checkout-claim.js';
 import { MESSAGES, SettleReason, attemptKey, parseAttempt, validBeforeOf, withAttempt, type SettleResult, type UsedAuthorization } from './settle-reasons.js';
 
 export interface ResolverDeps {
@@ -61,6 +62,18 @@ export class ProcessingResolver {
       if (after && id) await this.d.ledger.close(id, answer, tx);
       return after;
     }, { shareCommit: true });
+  }
+
+  /**
+   * The owner's broadcast fence closed (settlement.ts): nothing was sent from here, but the attempt
+   * may be another instance's. The relay journal's commit may have written the unsent hash on the
+   * payment (`recordTxHashIn` guards only the attempt by its generation): the payment gets the
+   * attempt's hash back (a survivor's, or none); the payer hears its state (`processing`, 202).
+   */
+  async afterFence(p: Payment, attempt: SettlementAttempt): Promise<SettleResult> {
+    this.d.log.warn({ paymentId: p.id, attempt: attempt.id }, 'settle not sent: the owner\'s broadcast window closed');
+    await restoreTxHash(this.d.store, p.id, await this.d.ledger.get(attempt.id));
+    return this.answerFor(p.id);
   }
 
   /**

@@ -34,7 +34,7 @@ import { PaymentQueue } from './payment-queue.js';
 import { ISSUED_TERMS, type AuthorizationTerms } from './authorization-terms.js';
 import { DepositSweeps, isDepositSweep } from './deposit-sweep.js';
 import { SettlementReconciler } from './settlement-reconciler.js';
-import { claimAttempt, recordTxHash, recordTxHashIn, restoreTxHash, sameAsRecorded, storedAuthorization } from './checkout-claim.js';
+import { claimAttempt, recordTxHash, recordTxHashIn, sameAsRecorded, storedAuthorization } from './checkout-claim.js';
 import {
   MESSAGES,
   SettleReason,
@@ -279,10 +279,8 @@ export class SettlementService {
       // Stored while processing, so anyone can follow it: in the relay journal's commit before
       // the broadcast, or (no journal, an earlier transaction answered) during the receipt wait.
       recordWithJournal: (txHash, tx) => recordTxHashIn(tx, p.id, attempt, txHash),
-      // Sent only while the attempt is still this generation's and inside its window on the
-      // store's clock (checked before joining a group and right before the raw transaction
-      // leaves): an owner stalled past its deadline sends nothing after a take-over (h12truth).
-      // The fence names the attempt in the journal entry: a replay asks it first.
+      // Sent only while the attempt is this generation's and inside its window on the store's
+      // clock (owned-relay.ts; h12truth). It names the attempt in the journal: a replay asks it first.
       fence: broadcastFence(this.attempts, attempt),
       onSent: (txHash) => recordTxHash(this.store, p.id, attempt, txHash),
     }).finally(() => this.relaying.delete(attempt.id));
@@ -292,9 +290,8 @@ export class SettlementService {
         // first); only if it changed meanwhile does `finish` read it and decide.
         return (await this.resolver.settleClaimed(p, relayed.txHash)) ?? this.resolver.finish(p, relayed.txHash);
       case 'pending': {
-        // Fenced: this owner sent nothing, but its attempt may be another instance's now (or be
-        // taken over past its deadline): never "nothing was charged", the payment stays processing.
-        if (relayed.fenced) return this.fenced(p, attempt);
+        // Fenced: nothing sent here, but the attempt may be another instance's: never "nothing was charged".
+        if (relayed.fenced) return this.resolver.afterFence(p, attempt);
         if (relayed.txHash) {
           // Sent, not confirmed: the payment stays processing with its hash; the same settle
           // again (any instance) or the reconciler finishes it.
@@ -336,18 +333,6 @@ export class SettlementService {
     );
     if (!moved) return this.resolver.answerFor(p.id);
     return param ? fail(reason, message, param) : fail(reason, message);
-  }
-
-  /**
-   * This owner's broadcast fence closed: nothing left here. The relay journal's commit may have
-   * written the unsent hash on the payment (`recordTxHashIn` guards only the attempt by its
-   * generation): the payment gets the attempt's hash back (the survivor's, or none), then the
-   * payer hears the payment's state (`processing`, 202, while the attempt is open).
-   */
-  private async fenced(p: Payment, attempt: SettlementAttempt): Promise<SettleResult> {
-    this.log.warn({ paymentId: p.id, attempt: attempt.id }, 'settle not sent: the owner\'s broadcast window closed (the attempt may be another instance\'s)');
-    await restoreTxHash(this.store, p.id, await this.attempts.get(attempt.id));
-    return this.resolver.answerFor(p.id);
   }
 
   /** An attempt taken over from an instance that is gone: its stored authorization sent again from here. */
