@@ -32,6 +32,12 @@ import { encodeTransfer, type TransferVerifier } from './verify-authorization.js
 
 const MAX_SEND_ATTEMPTS = 3;
 const SENT_CACHE_LIMIT = 10_000;
+/**
+ * A batch's early simulation (simulateEarly) is sent on if it passed and was asked at most this
+ * long ago: the freshness a verified single authorization's simulation is sent on (verify-authorization.ts).
+ */
+export const EARLY_SIMULATION_FRESH_MS = 2_000;
+const EARLY_SIMULATION_LIMIT = 1_000;
 
 export interface SubmitContext {
   log: Logger;
@@ -79,6 +85,8 @@ export class TransferSubmitter {
   /** Transactions sent through the batch relay: their success alone does not say a member moved. */
   private readonly batchTxs = new Set<string>();
   private readonly groups: SendGroups<Ready>;
+  /** Early simulations of batches by calldata (simulateEarly): the gas (undefined: it did not pass), and when it was asked. */
+  private readonly early = new Map<Hex, { gas: Promise<bigint | undefined>; at: number }>();
 
   constructor(private readonly ctx: SubmitContext) {
     this.groups = new SendGroups((group) => this.sendGroup(group));
@@ -95,6 +103,36 @@ export class TransferSubmitter {
     const promise = this.submitOnce(key, items, opts).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
+  }
+
+  /**
+   * Simulates the batch of `items` now, sending nothing, for a caller that submits the very same
+   * items shortly, after its own bookkeeping (an agent transfer: its balance read and hold). The
+   * simulation is the one `simulate` runs (on our own token one `eth_call` at the proven bound),
+   * asked in the same round trip as the caller's balance read instead of after the hold (issue 23,
+   * twelfth round). The submit sends on it only if it passed at most EARLY_SIMULATION_FRESH_MS
+   * ago (as a verified single authorization is sent on its verification's); a failed, stale or
+   * missing one is never used: the submit simulates again right before the send, as always, so a
+   * refusal reads exactly as it did.
+   */
+  simulateEarly(items: readonly SignedAuthorization[]): void {
+    if (items.length < 2) return; // one authorization: the verifier's own simulation (prepareSingle)
+    const data = encodeBatch(items);
+    if (this.early.has(data)) return;
+    if (this.early.size >= EARLY_SIMULATION_LIMIT) this.early.delete(this.early.keys().next().value!);
+    // Its age counts from the request: the state it read is no older than that.
+    const at = Date.now();
+    const gas = this.simulate(items.length, data).catch(() => undefined);
+    this.early.set(data, { gas, at });
+  }
+
+  /** The early simulation of `data` when it passed at most EARLY_SIMULATION_FRESH_MS ago; taken once. */
+  private async takeEarly(data: Hex): Promise<bigint | undefined> {
+    const entry = this.early.get(data);
+    if (!entry) return undefined;
+    this.early.delete(data);
+    const gas = await entry.gas;
+    return gas !== undefined && Date.now() - entry.at <= EARLY_SIMULATION_FRESH_MS ? gas : undefined;
   }
 
   private async submitOnce(key: string, items: readonly SignedAuthorization[], opts: SubmitOptions): Promise<SubmitResult> {
@@ -121,7 +159,9 @@ export class TransferSubmitter {
     if (opts.fence && !(await opts.fence.check())) return fenced();
     const { data } = prepared;
     let gas: bigint;
+    const early = items.length > 1 && this.early.size > 0 ? await this.takeEarly(data) : undefined;
     if (prepared.gas !== undefined) gas = prepared.gas;
+    else if (early !== undefined) gas = early;
     else {
       try {
         gas = await this.simulate(items.length, data);
