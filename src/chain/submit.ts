@@ -85,8 +85,11 @@ export class TransferSubmitter {
   /** Transactions sent through the batch relay: their success alone does not say a member moved. */
   private readonly batchTxs = new Set<string>();
   private readonly groups: SendGroups<Ready>;
-  /** Early simulations of batches by calldata (simulateEarly): the gas (undefined: it did not pass), and when it was asked. */
-  private readonly early = new Map<Hex, { gas: Promise<bigint | undefined>; at: number }>();
+  /**
+   * Early simulations of batches (simulateEarly), by their first authorization (the submit's key): the
+   * items and calldata (encoded once), the gas (undefined: it did not pass), and when it was asked.
+   */
+  private readonly early = new Map<string, { items: readonly SignedAuthorization[]; data: Hex; gas: Promise<bigint | undefined>; at: number }>();
 
   constructor(private readonly ctx: SubmitContext) {
     this.groups = new SendGroups((group) => this.sendGroup(group));
@@ -97,7 +100,7 @@ export class TransferSubmitter {
     const first = items[0];
     if (!first) return Promise.resolve(fail(SubmitReason.simulationFailed, 'an empty batch moves nothing'));
     if (items.length > 1 && !batch) return Promise.resolve(fail(SubmitReason.simulationFailed, 'this token has no transferWithAuthorizations'));
-    const key = `${first.auth.from.toLowerCase()}:${first.auth.nonce.toLowerCase()}`;
+    const key = submitKey(first.auth);
     const running = this.inFlight.get(key);
     if (running) return running;
     const promise = this.submitOnce(key, items, opts).finally(() => this.inFlight.delete(key));
@@ -117,22 +120,27 @@ export class TransferSubmitter {
    */
   simulateEarly(items: readonly SignedAuthorization[]): void {
     if (items.length < 2) return; // one authorization: the verifier's own simulation (prepareSingle)
-    const data = encodeBatch(items);
-    if (this.early.has(data)) return;
+    const key = submitKey(items[0]!.auth);
+    if (this.early.has(key)) return;
     if (this.early.size >= EARLY_SIMULATION_LIMIT) this.early.delete(this.early.keys().next().value!);
+    const data = encodeBatch(items);
     // Its age counts from the request: the state it read is no older than that.
     const at = Date.now();
     const gas = this.simulate(items.length, data).catch(() => undefined);
-    this.early.set(data, { gas, at });
+    this.early.set(key, { items, data, gas, at });
   }
 
-  /** The early simulation of `data` when it passed at most EARLY_SIMULATION_FRESH_MS ago; taken once. */
-  private async takeEarly(data: Hex): Promise<bigint | undefined> {
-    const entry = this.early.get(data);
+  /**
+   * The early simulation of exactly `items` (every authorization and signature the same, in the same
+   * order), taken once: its calldata, and its gas when it passed at most EARLY_SIMULATION_FRESH_MS ago.
+   */
+  private async takeEarly(key: string, items: readonly SignedAuthorization[]): Promise<{ data: Hex; gas: bigint | undefined } | undefined> {
+    const entry = this.early.get(key);
     if (!entry) return undefined;
-    this.early.delete(data);
+    this.early.delete(key);
+    if (!sameItems(entry.items, items)) return undefined;
     const gas = await entry.gas;
-    return gas !== undefined && Date.now() - entry.at <= EARLY_SIMULATION_FRESH_MS ? gas : undefined;
+    return { data: entry.data, gas: gas !== undefined && Date.now() - entry.at <= EARLY_SIMULATION_FRESH_MS ? gas : undefined };
   }
 
   private async submitOnce(key: string, items: readonly SignedAuthorization[], opts: SubmitOptions): Promise<SubmitResult> {
@@ -152,16 +160,17 @@ export class TransferSubmitter {
       this.sent.delete(key);
     }
 
+    // Several items: their early simulation when one was asked (its calldata, encoded once).
+    const early = items.length > 1 && this.early.size > 0 ? await this.takeEarly(key, items) : undefined;
     const prepared: Prepared | SubmitFailure =
-      items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: encodeBatch(items) };
+      items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: early?.data ?? encodeBatch(items) };
     if (!prepared.ok) return prepared;
     // The owner's fence, after the slow part (verification, simulation) and before the send.
     if (opts.fence && !(await opts.fence.check())) return fenced();
     const { data } = prepared;
     let gas: bigint;
-    const early = items.length > 1 && this.early.size > 0 ? await this.takeEarly(data) : undefined;
     if (prepared.gas !== undefined) gas = prepared.gas;
-    else if (early !== undefined) gas = early;
+    else if (early?.gas !== undefined) gas = early.gas;
     else {
       try {
         gas = await this.simulate(items.length, data);
@@ -332,6 +341,30 @@ function fenced(): SubmitFailure {
   return { ...fail(SubmitReason.submitFailed, 'not sent: the move may have been handed to another instance'), sendOutcome: 'refused', fenced: true };
 }
 
+
+/** What identifies one submit: its first authorization (the payer and the EIP-3009 nonce). */
+function submitKey(auth: TransferAuthorization): string {
+  return `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
+}
+
+/** The same authorizations, signatures and order. */
+function sameItems(a: readonly SignedAuthorization[], b: readonly SignedAuthorization[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i]!;
+      return (
+        x.signature === y.signature &&
+        x.auth.from === y.auth.from &&
+        x.auth.to === y.auth.to &&
+        x.auth.value === y.auth.value &&
+        x.auth.validAfter === y.auth.validAfter &&
+        x.auth.validBefore === y.auth.validBefore &&
+        x.auth.nonce === y.auth.nonce
+      );
+    })
+  );
+}
 
 /** The receipt's used authorizations carry every one of `items` (a batched member moved only then). */
 function carries(used: readonly string[], items: readonly SignedAuthorization[]): boolean {

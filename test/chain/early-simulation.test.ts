@@ -96,6 +96,22 @@ describe('early simulation of a signed move and its fee', () => {
     expect((moved as { message: string }).message).toBe((movedLate as { message: string }).message);
   });
 
+  it('the early simulation of other items under the same first authorization is not used', async () => {
+    const { req, fee } = move(49, 'tr_early_6');
+    expect((await chain.faucet(chain.custodialAddress(49), 10_000_000n, { nativeAmount: 0n })).ok).toBe(true);
+    const signed = await signWithFee(chain, req, fee);
+    if (!signed.ok) throw new Error(signed.message);
+    // The same principal with another fee authorization (another value, so another signature).
+    const other = await chain.signCustodialAuthorization({ fromIndex: req.fromIndex, to: fee.to, value: fee.value + 1n, nonce: chain.nonceFor(fee.kind, req.id) });
+    if (!other.ok) throw new Error(other.message);
+    simulations = 0;
+    bySubmit = 0;
+    const moved = await moveWithFeeOnce(chain, req, { ...fee, value: fee.value + 1n }, undefined, undefined, { signed: { principal: signed.signed.principal, fee: { auth: other.auth, signature: other.signature } } });
+    expect(moved.status).toBe('settled');
+    expect(bySubmit).toBe(1);
+    expect(await chain.balanceOf(chain.custodialAddress(49))).toBe(10_000_000n - 3_030_001n);
+  });
+
   it('a move its caller ends before submitting (a refused hold) leaves nothing sent', async () => {
     const { req, fee } = move(47, 'tr_early_5');
     expect((await chain.faucet(chain.custodialAddress(47), 10_000_000n, { nativeAmount: 0n })).ok).toBe(true);
