@@ -14,6 +14,8 @@
  *
  *   npx tsx bench/agent.ts [turns] [concurrency]
  *   BENCH_CPU_PROF=<dir>: a V8 CPU profile of the full turns (sequential and concurrent).
+ *   BENCH_TIMELINE=1: a wall-clock timeline of each phase (bench/turn-timeline.ts); BENCH_TIMELINE_DUMP=<file>: every
+ *   traced call's spans as JSON too (one call's own sequence, not only the medians).
  *   BENCH_DATABASE_URL=<postgres url of an empty database>: the service on PostgreSQL.
  *
  * Called by bench/run.ts as `benchAgent({ print, seconds })`; `seconds` bounds the parse-only
@@ -424,6 +426,7 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
         `at ${concurrency} in flight ${round(concBound)}/s (${round(concBound / bareConc.row.perSecond, 2)} x bare), turn ${round(conc.row.perSecond / concBound, 2)} of it.`,
     );
     for (const [name, list] of timelines) print(`agent: timeline, ${name}:\n${summarise(list)}\n`);
+    if (process.env.BENCH_TIMELINE_DUMP) writeFileSync(process.env.BENCH_TIMELINE_DUMP, JSON.stringify(timelines));
     print(`agent: relayer transactions at ${concurrency} in flight: ${bareTxs} for ${turns} bare moves, ${turnTxs} for ${turns} turns.`);
     return result;
   } finally {

@@ -94,4 +94,11 @@ export interface ChainPort {
    * txHash. The domain calls it only through `relayOnce` (relay.ts).
    */
   submitTransfers(items: readonly SignedAuthorization[], opts?: SubmitOptions): Promise<SubmitResult>;
+  /**
+   * Simulates the all-or-none call of several `items` now, sending nothing, for a caller that
+   * submits the very same items shortly, after its own bookkeeping: that submit sends on this
+   * simulation if it passed at most a verification's freshness ago (2 s), else simulates again
+   * (submit.ts `simulateEarly`). Optional (fakes need not have it).
+   */
+  simulateTransfers?(items: readonly SignedAuthorization[]): void;
 }

@@ -176,6 +176,10 @@ export class ChainServiceImpl implements ChainService {
     return this.submitter.submit(items, opts, this.batchTransfers);
   }
 
+  simulateTransfers(items: readonly SignedAuthorization[]): void {
+    if (this.batchTransfers) this.submitter.simulateEarly(items);
+  }
+
   submitTransferWithAuthorization(auth: TransferAuthorization, signature: Hex, opts: SubmitOptions = {}): Promise<SubmitResult> {
     return this.submitTransfers([{ auth, signature }], opts);
   }

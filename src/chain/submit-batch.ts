@@ -15,7 +15,7 @@
  * the simulation is one `eth_call` at OWN_BATCH_GAS_BOUND rather than `eth_estimateGas` (issue
  * 23, eleventh round); elsewhere the estimate.
  */
-import { encodeFunctionData, type Address, type Hex } from 'viem';
+import { encodeFunctionData, prepareEncodeFunctionData, type Address, type Hex } from 'viem';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
 import { isRevert } from './node-errors.js';
 import type { NodeClient } from './node-reads.js';
@@ -40,11 +40,18 @@ export function ownBatchGasBound(n: number): bigint {
   return TX_BASE_GAS + BigInt(n) * OWN_AUTHORIZATION_GAS;
 }
 
+/**
+ * `transferWithAuthorizations` looked up in the ABI and its selector hashed once, at load: viem's
+ * `encodeFunctionData` by name does both on every call (getAbiItem over the whole ABI, the
+ * signature's formatting and keccak), which the CPU profile of an agent turn showed costing more
+ * than the encoding itself (docs/performance.md, "Twelfth round").
+ */
+const TRANSFER_WITH_AUTHORIZATIONS = prepareEncodeFunctionData({ abi: stablecoinAbi, functionName: 'transferWithAuthorizations' });
+
 /** The calldata of `transferWithAuthorizations(items)` (packed signatures, EOA or ERC-1271 alike). */
 export function encodeBatch(items: readonly SignedAuthorization[]): Hex {
   return encodeFunctionData({
-    abi: stablecoinAbi,
-    functionName: 'transferWithAuthorizations',
+    ...TRANSFER_WITH_AUTHORIZATIONS,
     args: [
       items.map(({ auth, signature }) => ({
         from: auth.from,

@@ -32,6 +32,12 @@ import { encodeTransfer, type TransferVerifier } from './verify-authorization.js
 
 const MAX_SEND_ATTEMPTS = 3;
 const SENT_CACHE_LIMIT = 10_000;
+/**
+ * A batch's early simulation (simulateEarly) is sent on if it passed and was asked at most this
+ * long ago: the freshness a verified single authorization's simulation is sent on (verify-authorization.ts).
+ */
+export const EARLY_SIMULATION_FRESH_MS = 2_000;
+const EARLY_SIMULATION_LIMIT = 1_000;
 
 export interface SubmitContext {
   log: Logger;
@@ -79,6 +85,11 @@ export class TransferSubmitter {
   /** Transactions sent through the batch relay: their success alone does not say a member moved. */
   private readonly batchTxs = new Set<string>();
   private readonly groups: SendGroups<Ready>;
+  /**
+   * Early simulations of batches (simulateEarly), by their first authorization (the submit's key): the
+   * items and calldata (encoded once), the gas (undefined: it did not pass), and when it was asked.
+   */
+  private readonly early = new Map<string, { items: readonly SignedAuthorization[]; data: Hex; gas: Promise<bigint | undefined>; at: number }>();
 
   constructor(private readonly ctx: SubmitContext) {
     this.groups = new SendGroups((group) => this.sendGroup(group));
@@ -89,12 +100,47 @@ export class TransferSubmitter {
     const first = items[0];
     if (!first) return Promise.resolve(fail(SubmitReason.simulationFailed, 'an empty batch moves nothing'));
     if (items.length > 1 && !batch) return Promise.resolve(fail(SubmitReason.simulationFailed, 'this token has no transferWithAuthorizations'));
-    const key = `${first.auth.from.toLowerCase()}:${first.auth.nonce.toLowerCase()}`;
+    const key = submitKey(first.auth);
     const running = this.inFlight.get(key);
     if (running) return running;
     const promise = this.submitOnce(key, items, opts).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
+  }
+
+  /**
+   * Simulates the batch of `items` now, sending nothing, for a caller that submits the very same
+   * items shortly, after its own bookkeeping (an agent transfer: its balance read and hold). The
+   * simulation is the one `simulate` runs (on our own token one `eth_call` at the proven bound),
+   * asked in the same round trip as the caller's balance read instead of after the hold (issue 23,
+   * twelfth round). The submit sends on it only if it passed at most EARLY_SIMULATION_FRESH_MS
+   * ago (as a verified single authorization is sent on its verification's); a failed, stale or
+   * missing one is never used: the submit simulates again right before the send, as always, so a
+   * refusal reads exactly as it did.
+   */
+  simulateEarly(items: readonly SignedAuthorization[]): void {
+    if (items.length < 2) return; // one authorization: the verifier's own simulation (prepareSingle)
+    const key = submitKey(items[0]!.auth);
+    if (this.early.has(key)) return;
+    if (this.early.size >= EARLY_SIMULATION_LIMIT) this.early.delete(this.early.keys().next().value!);
+    const data = encodeBatch(items);
+    // Its age counts from the request: the state it read is no older than that.
+    const at = Date.now();
+    const gas = this.simulate(items.length, data).catch(() => undefined);
+    this.early.set(key, { items, data, gas, at });
+  }
+
+  /**
+   * The early simulation of exactly `items` (every authorization and signature the same, in the same
+   * order), taken once: its calldata, and its gas when it passed at most EARLY_SIMULATION_FRESH_MS ago.
+   */
+  private async takeEarly(key: string, items: readonly SignedAuthorization[]): Promise<{ data: Hex; gas: bigint | undefined } | undefined> {
+    const entry = this.early.get(key);
+    if (!entry) return undefined;
+    this.early.delete(key);
+    if (!sameItems(entry.items, items)) return undefined;
+    const gas = await entry.gas;
+    return { data: entry.data, gas: gas !== undefined && Date.now() - entry.at <= EARLY_SIMULATION_FRESH_MS ? gas : undefined };
   }
 
   private async submitOnce(key: string, items: readonly SignedAuthorization[], opts: SubmitOptions): Promise<SubmitResult> {
@@ -114,14 +160,17 @@ export class TransferSubmitter {
       this.sent.delete(key);
     }
 
+    // Several items: their early simulation when one was asked (its calldata, encoded once).
+    const early = items.length > 1 && this.early.size > 0 ? await this.takeEarly(key, items) : undefined;
     const prepared: Prepared | SubmitFailure =
-      items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: encodeBatch(items) };
+      items.length === 1 ? await this.prepareSingle(auth, items[0]!.signature, opts.verified === true) : { ok: true, data: early?.data ?? encodeBatch(items) };
     if (!prepared.ok) return prepared;
     // The owner's fence, after the slow part (verification, simulation) and before the send.
     if (opts.fence && !(await opts.fence.check())) return fenced();
     const { data } = prepared;
     let gas: bigint;
     if (prepared.gas !== undefined) gas = prepared.gas;
+    else if (early?.gas !== undefined) gas = early.gas;
     else {
       try {
         gas = await this.simulate(items.length, data);
@@ -292,6 +341,30 @@ function fenced(): SubmitFailure {
   return { ...fail(SubmitReason.submitFailed, 'not sent: the move may have been handed to another instance'), sendOutcome: 'refused', fenced: true };
 }
 
+
+/** What identifies one submit: its first authorization (the payer and the EIP-3009 nonce). */
+function submitKey(auth: TransferAuthorization): string {
+  return `${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`;
+}
+
+/** The same authorizations, signatures and order. */
+function sameItems(a: readonly SignedAuthorization[], b: readonly SignedAuthorization[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((x, i) => {
+      const y = b[i]!;
+      return (
+        x.signature === y.signature &&
+        x.auth.from === y.auth.from &&
+        x.auth.to === y.auth.to &&
+        x.auth.value === y.auth.value &&
+        x.auth.validAfter === y.auth.validAfter &&
+        x.auth.validBefore === y.auth.validBefore &&
+        x.auth.nonce === y.auth.nonce
+      );
+    })
+  );
+}
 
 /** The receipt's used authorizations carry every one of `items` (a batched member moved only then). */
 function carries(used: readonly string[], items: readonly SignedAuthorization[]): boolean {

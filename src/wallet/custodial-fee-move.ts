@@ -31,7 +31,11 @@ export async function signWithFee(chain: ChainPort, req: MoveRequest, fee: FeeRe
   ]);
   if (!principal.ok) return { ok: false, message: principal.message };
   if (!feeAuth.ok) return { ok: false, message: feeAuth.message };
-  return { ok: true, signed: { principal: { auth: principal.auth, signature: principal.signature }, fee: { auth: feeAuth.auth, signature: feeAuth.signature } } };
+  const signed = { principal: { auth: principal.auth, signature: principal.signature }, fee: { auth: feeAuth.auth, signature: feeAuth.signature } };
+  // Signed ahead of the move: its simulation is asked now, in the round trip of the caller's balance
+  // read (the submit sends on it while fresh; the same items, in relayOnce's order).
+  chain.simulateTransfers?.([signed.principal, signed.fee]);
+  return { ok: true, signed };
 }
 
 /** The attempt row for a signed move (`attempts.open` in the transaction that records it). */
