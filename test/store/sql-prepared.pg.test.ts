@@ -55,7 +55,7 @@ describe('PostgreSQL store: prepared statements inside round trips of several st
       expect(statements).toHaveLength(2);
       // Only the names and the values travel: no statement text to parse and plan.
       expect(statements[0]).toMatch(
-        /^BEGIN ISOLATION LEVEL SERIALIZABLE;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE x\d+_sp_\w+\('a', .*\);\nEXECUTE x\d+_sp_\w+\('a'\);\nSET LOCAL plan_cache_mode TO DEFAULT$/s,
+        /^BEGIN ISOLATION LEVEL SERIALIZABLE;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE x\d+_sp_\w+\('a', .*\);\nEXECUTE x\d+_sp_\w+\('a'\)$/s,
       );
       expect(statements.join('\n')).not.toMatch(/PREPARE|UPDATE|SELECT/);
     }
@@ -73,6 +73,39 @@ describe('PostgreSQL store: prepared statements inside round trips of several st
       ['SELECT', 3, 0],
       ['UPDATE', 3, 0],
     ]);
+    expect((await s.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
+  });
+
+  it('the setting is sent once per transaction; an unnamed statement with parameters restores it first and is planned with its values', async () => {
+    const s = await open('h12pg_generic_once');
+    const counter = statementCounter();
+    counter.start();
+    const seen = await s.transaction(async (tx) => {
+      const t = tx.table(Payments);
+      void updateUnread(t, 'a', { description: 'x1' } as Partial<Payment>, { status: 'pending' });
+      const a1 = (await t.get('a'))?.description; // round trip 1: the held update and the read, EXECUTEs
+      void updateUnread(t, 'b', { description: 'x2' } as Partial<Payment>, { status: 'pending' });
+      const b1 = (await t.get('b'))?.description; // round trip 2: EXECUTEs again, the setting still on
+      const pending = await t.findMany({ status: 'pending' } as Partial<Payment>); // unnamed, with a parameter
+      void updateUnread(t, 'a', { description: 'x3' } as Partial<Payment>, { status: 'pending' });
+      const a2 = (await t.get('a'))?.description; // EXECUTEs after the restore: set again
+      return [a1, b1, pending.map((p) => p.id).sort().join(','), a2];
+    });
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(seen).toEqual(['x1', 'x2', 'a,b', 'x3']);
+    expect(statements).toHaveLength(5);
+    const GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
+    const RESTORE = 'SET LOCAL plan_cache_mode TO DEFAULT';
+    // Once in the first round trip with EXECUTEs, not again in the second, and no restore at the
+    // end of either (the COMMIT ends it). Before: set and restored in every such round trip.
+    expect(statements[0]).toContain(GENERIC);
+    expect(statements[0]).not.toContain(RESTORE);
+    expect(statements[1]).toMatch(/^EXECUTE x\d+_sp_\w+\('b', .*\);\nEXECUTE x\d+_sp_\w+\('b'\)$/s);
+    // The scan by status: the restore in front, the statement inline (no generic plan for it).
+    expect(statements[2]).toMatch(new RegExp(`^${RESTORE};\\nSELECT doc FROM "payments" WHERE .*'"pending"'.* ORDER BY seq ASC$`, 's'));
+    expect(statements[3]).toMatch(new RegExp(`^${GENERIC};\\nEXECUTE `));
+    expect(statements[4]).toBe('COMMIT');
     expect((await s.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
   });
 
