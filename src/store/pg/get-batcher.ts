@@ -15,8 +15,8 @@ import type { TableSql } from './table-sql.js';
  * settle burst the door's reads come one request at a time, each answered before the third
  * arrived, so with two in flight 81 of 100 went alone (a pool checkout, a round trip and a
  * backend wake-up each); with one, a read asked while another is on its way waits at most that
- * one round trip and goes with the others asked meanwhile (39 alone and 6 groups in the same
- * burst, docs/performance.md "Twelfth round (h12pg)").
+ * one round trip and goes with the others asked meanwhile (39 alone and 6 groups in one such
+ * burst; docs/performance.md "Twelfth round (h12pg)").
  */
 const MAX_IN_FLIGHT = 1;
 
