@@ -4,6 +4,8 @@ import { PgStore, updateUnread } from '../../src/store/index.js';
 import { Payments, type Payment } from '../../src/payments/payments.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
 import { statementCounter } from '../helpers/pg-statements.js';
+import { DeferredWrites } from '../../src/store/pg/deferred-writes.js';
+import { preparedSession } from '../../src/store/pg/sql-prepared.js';
 
 /**
  * Issue 23, tenth round (h10pg), PostgreSQL only: a named statement (a plan that does not depend
@@ -107,6 +109,28 @@ describe('PostgreSQL store: prepared statements inside round trips of several st
     expect(statements[3]).toMatch(new RegExp(`^${GENERIC};\\nEXECUTE `));
     expect(statements[4]).toBe('COMMIT');
     expect((await s.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
+  });
+
+  it('a ROLLBACK TO SAVEPOINT that undid the restore: the next unnamed statement with parameters restores it again', async () => {
+    const s = await open('h12pg_generic_savepoint');
+    const client = await s.pool.connect();
+    try {
+      const d = new DeferredWrites('tick', preparedSession(client));
+      const run = d.runner(((text: string, values: unknown[], name?: string) =>
+        name ? client.query({ name, text, values }) : client.query(text, values)) as Parameters<DeferredWrites['runner']>[0]);
+      const mode = async () => (await run<{ m: string }>(`SELECT current_setting('plan_cache_mode') AS m WHERE $1::int = 1`, [1])).rows[0]!.m;
+      d.begin('BEGIN');
+      // Two named statements together: EXECUTEs, the setting on for the transaction.
+      await Promise.all([run('SELECT $1::text AS v', ['x'], 'h12_a'), run('SELECT $1::text AS w', ['y'], 'h12_b')]);
+      await run('SAVEPOINT sp', []);
+      expect(await mode()).toBe('auto'); // restored in front of it (after the savepoint)
+      await run('ROLLBACK TO SAVEPOINT sp', []); // undoes that restore: the session is generic again
+      // Without the reset to "not known" the store believed it off and sent this with a generic plan.
+      expect(await mode()).toBe('auto');
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
   });
 
   it('after a round trip that failed before its PREPAREs ran, the connection prepares again (new names) and works', async () => {

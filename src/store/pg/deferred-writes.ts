@@ -119,7 +119,7 @@ export class DeferredWrites {
     // transaction (SET LOCAL: the COMMIT or ROLLBACK ends it). Inline statements carry no
     // parameters, so their plans are the same whatever the setting; the one statement it would
     // change, an unnamed one with parameters sent alone, first restores it (`send`).
-    const generic = executes > 0 && !this.generic ? [GENERIC] : [];
+    const generic = executes > 0 && this.generic !== true ? [GENERIC] : [];
     if (generic.length) this.generic = true;
     const before = prepares.length + generic.length;
     const all = [...texts.slice(0, lead), ...prepares, ...generic, ...texts.slice(lead)];
@@ -147,8 +147,8 @@ export class DeferredWrites {
   }
 
   private sent = false;
-  /** Whether this transaction's `plan_cache_mode` is `force_generic_plan` (set by a round trip with EXECUTEs). */
-  private generic = false;
+  /** Whether this transaction's `plan_cache_mode` is `force_generic_plan` (set by a round trip with EXECUTEs); undefined: not known. */
+  private generic: boolean | undefined = false;
 
   private async send(run: Run): Promise<void> {
     this.sent = true;
@@ -157,10 +157,24 @@ export class DeferredWrites {
     // An unnamed statement with parameters (extended protocol) would get a generic plan while
     // the transaction's setting is on (a scan by status over every row): the setting is restored
     // in front of it, in the same round trip, and the statement goes inline (planned with its values).
-    if (this.generic && batch.length === 1 && batch[0]!.name === undefined && (batch[0]!.values?.length ?? 0) > 0) {
+    if (this.generic !== false && batch.length === 1 && batch[0]!.name === undefined && (batch[0]!.values?.length ?? 0) > 0) {
       batch.unshift({ text: RESTORE });
       this.generic = false;
     }
+    // A ROLLBACK TO SAVEPOINT undoes a SET LOCAL made after that savepoint (a unique-field
+    // update's, pg-table.ts): the setting is unknown from then on, so the next round trip that
+    // needs it on sets it, and the next statement that needs it off restores it.
+    if (batch.some((e) => e.text.startsWith('ROLLBACK TO SAVEPOINT'))) {
+      try {
+        return await this.sendBatch(run, batch);
+      } finally {
+        this.generic = undefined;
+      }
+    }
+    return this.sendBatch(run, batch);
+  }
+
+  private async sendBatch(run: Run, batch: Entry[]): Promise<void> {
     const waiting = batch.filter((e) => e.waiter !== undefined);
     if (batch.length === 1) {
       const q = waiting[0]!;
