@@ -4,6 +4,8 @@ import { PgStore, updateUnread } from '../../src/store/index.js';
 import { Payments, type Payment } from '../../src/payments/payments.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
 import { statementCounter } from '../helpers/pg-statements.js';
+import { DeferredWrites } from '../../src/store/pg/deferred-writes.js';
+import { preparedSession } from '../../src/store/pg/sql-prepared.js';
 
 /**
  * Issue 23, tenth round (h10pg), PostgreSQL only: a named statement (a plan that does not depend
@@ -55,7 +57,7 @@ describe('PostgreSQL store: prepared statements inside round trips of several st
       expect(statements).toHaveLength(2);
       // Only the names and the values travel: no statement text to parse and plan.
       expect(statements[0]).toMatch(
-        /^BEGIN ISOLATION LEVEL SERIALIZABLE;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE x\d+_sp_\w+\('a', .*\);\nEXECUTE x\d+_sp_\w+\('a'\);\nSET LOCAL plan_cache_mode TO DEFAULT$/s,
+        /^BEGIN ISOLATION LEVEL SERIALIZABLE;\nSET LOCAL plan_cache_mode = force_generic_plan;\nEXECUTE x\d+_sp_\w+\('a', .*\);\nEXECUTE x\d+_sp_\w+\('a'\)$/s,
       );
       expect(statements.join('\n')).not.toMatch(/PREPARE|UPDATE|SELECT/);
     }
@@ -74,6 +76,61 @@ describe('PostgreSQL store: prepared statements inside round trips of several st
       ['UPDATE', 3, 0],
     ]);
     expect((await s.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
+  });
+
+  it('the setting is sent once per transaction; an unnamed statement with parameters restores it first and is planned with its values', async () => {
+    const s = await open('h12pg_generic_once');
+    const counter = statementCounter();
+    counter.start();
+    const seen = await s.transaction(async (tx) => {
+      const t = tx.table(Payments);
+      void updateUnread(t, 'a', { description: 'x1' } as Partial<Payment>, { status: 'pending' });
+      const a1 = (await t.get('a'))?.description; // round trip 1: the held update and the read, EXECUTEs
+      void updateUnread(t, 'b', { description: 'x2' } as Partial<Payment>, { status: 'pending' });
+      const b1 = (await t.get('b'))?.description; // round trip 2: EXECUTEs again, the setting still on
+      const pending = await t.findMany({ status: 'pending' } as Partial<Payment>); // unnamed, with a parameter
+      void updateUnread(t, 'a', { description: 'x3' } as Partial<Payment>, { status: 'pending' });
+      const a2 = (await t.get('a'))?.description; // EXECUTEs after the restore: set again
+      return [a1, b1, pending.map((p) => p.id).sort().join(','), a2];
+    });
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(seen).toEqual(['x1', 'x2', 'a,b', 'x3']);
+    expect(statements).toHaveLength(5);
+    const GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
+    const RESTORE = 'SET LOCAL plan_cache_mode TO DEFAULT';
+    // Once in the first round trip with EXECUTEs, not again in the second, and no restore at the
+    // end of either (the COMMIT ends it). Before: set and restored in every such round trip.
+    expect(statements[0]).toContain(GENERIC);
+    expect(statements[0]).not.toContain(RESTORE);
+    expect(statements[1]).toMatch(/^EXECUTE x\d+_sp_\w+\('b', .*\);\nEXECUTE x\d+_sp_\w+\('b'\)$/s);
+    // The scan by status: the restore in front, the statement inline (no generic plan for it).
+    expect(statements[2]).toMatch(new RegExp(`^${RESTORE};\\nSELECT doc FROM "payments" WHERE .*'"pending"'.* ORDER BY seq ASC$`, 's'));
+    expect(statements[3]).toMatch(new RegExp(`^${GENERIC};\\nEXECUTE `));
+    expect(statements[4]).toBe('COMMIT');
+    expect((await s.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
+  });
+
+  it('a ROLLBACK TO SAVEPOINT that undid the restore: the next unnamed statement with parameters restores it again', async () => {
+    const s = await open('h12pg_generic_savepoint');
+    const client = await s.pool.connect();
+    try {
+      const d = new DeferredWrites('tick', preparedSession(client));
+      const run = d.runner(((text: string, values: unknown[], name?: string) =>
+        name ? client.query({ name, text, values }) : client.query(text, values)) as Parameters<DeferredWrites['runner']>[0]);
+      const mode = async () => (await run<{ m: string }>(`SELECT current_setting('plan_cache_mode') AS m WHERE $1::int = 1`, [1])).rows[0]!.m;
+      d.begin('BEGIN');
+      // Two named statements together: EXECUTEs, the setting on for the transaction.
+      await Promise.all([run('SELECT $1::text AS v', ['x'], 'h12_a'), run('SELECT $1::text AS w', ['y'], 'h12_b')]);
+      await run('SAVEPOINT sp', []);
+      expect(await mode()).toBe('auto'); // restored in front of it (after the savepoint)
+      await run('ROLLBACK TO SAVEPOINT sp', []); // undoes that restore: the session is generic again
+      // Without the reset to "not known" the store believed it off and sent this with a generic plan.
+      expect(await mode()).toBe('auto');
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
   });
 
   it('after a round trip that failed before its PREPAREs ran, the connection prepares again (new names) and works', async () => {

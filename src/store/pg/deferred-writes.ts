@@ -115,13 +115,14 @@ export class DeferredWrites {
     const lead = batch[0]?.values === undefined && batch[0]!.text.startsWith('BEGIN') ? 1 : 0;
     // The prepared statements' plans are generic from their first run: PostgreSQL would plan
     // each anew for its first five runs on every connection, and a fresh pool's burst is mostly
-    // first runs. Their plans do not depend on the values (TableSql.prepared). For this round
-    // trip only (the other statements in it are inline, planned once whatever the setting); the
-    // COMMIT ends it anyway.
-    const generic = executes > 0 ? ['SET LOCAL plan_cache_mode = force_generic_plan'] : [];
-    const restore = executes > 0 && batch[batch.length - 1]!.text !== 'COMMIT' ? ['SET LOCAL plan_cache_mode TO DEFAULT'] : [];
+    // first runs. Their plans do not depend on the values (TableSql.prepared). Set once per
+    // transaction (SET LOCAL: the COMMIT or ROLLBACK ends it). Inline statements carry no
+    // parameters, so their plans are the same whatever the setting; the one statement it would
+    // change, an unnamed one with parameters sent alone, first restores it (`send`).
+    const generic = executes > 0 && this.generic !== true ? [GENERIC] : [];
+    if (generic.length) this.generic = true;
     const before = prepares.length + generic.length;
-    const all = [...texts.slice(0, lead), ...prepares, ...generic, ...texts.slice(lead), ...restore];
+    const all = [...texts.slice(0, lead), ...prepares, ...generic, ...texts.slice(lead)];
     const at = batch.map((_, i) => (i < lead ? i : i + before));
     return { text: all.join(';\n'), at, prepared: prepares.length > 0 };
   }
@@ -146,11 +147,34 @@ export class DeferredWrites {
   }
 
   private sent = false;
+  /** Whether this transaction's `plan_cache_mode` is `force_generic_plan` (set by a round trip with EXECUTEs); undefined: not known. */
+  private generic: boolean | undefined = false;
 
   private async send(run: Run): Promise<void> {
     this.sent = true;
     const batch = this.queue;
     this.queue = [];
+    // An unnamed statement with parameters (extended protocol) would get a generic plan while
+    // the transaction's setting is on (a scan by status over every row): the setting is restored
+    // in front of it, in the same round trip, and the statement goes inline (planned with its values).
+    if (this.generic !== false && batch.length === 1 && batch[0]!.name === undefined && (batch[0]!.values?.length ?? 0) > 0) {
+      batch.unshift({ text: RESTORE });
+      this.generic = false;
+    }
+    // A ROLLBACK TO SAVEPOINT undoes a SET LOCAL made after that savepoint (a unique-field
+    // update's, pg-table.ts): the setting is unknown from then on, so the next round trip that
+    // needs it on sets it, and the next statement that needs it off restores it.
+    if (batch.some((e) => e.text.startsWith('ROLLBACK TO SAVEPOINT'))) {
+      try {
+        return await this.sendBatch(run, batch);
+      } finally {
+        this.generic = undefined;
+      }
+    }
+    return this.sendBatch(run, batch);
+  }
+
+  private async sendBatch(run: Run, batch: Entry[]): Promise<void> {
     const waiting = batch.filter((e) => e.waiter !== undefined);
     if (batch.length === 1) {
       const q = waiting[0]!;
@@ -184,6 +208,9 @@ export class DeferredWrites {
     }
   }
 }
+
+const GENERIC = 'SET LOCAL plan_cache_mode = force_generic_plan';
+const RESTORE = 'SET LOCAL plan_cache_mode TO DEFAULT';
 
 /** `text` with `$n` replaced by the literal of `params[n - 1]`. Throws for a value it cannot spell. */
 export function inline(text: string, params: readonly unknown[]): string {
