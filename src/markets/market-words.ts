@@ -8,7 +8,7 @@
  */
 const ROWS: readonly (readonly string[])[] = [
   ['rain', 'raining', 'rains', 'mvua', 'inanyesha', 'pluie', 'pleuvoir', 'pleut', 'pleuvra', 'chuva', 'chover', 'chove', 'lluvia', 'llover', 'llueva', 'llovera', 'baarish', 'barish', 'barsaat', 'ulan', 'uulan', 'umulan'],
-  ['win', 'wins', 'won', 'shinda', 'itashinda', 'atashinda', 'gagner', 'gagne', 'gagnera', 'ganhar', 'ganha', 'ganhara', 'ganar', 'gana', 'ganara', 'jeet', 'jeetega', 'jeetegi', 'jeetenge', 'manalo', 'mananalo', 'panalo'],
+  ['win', 'wins', 'won', 'champion', 'champions', 'campeao', 'campeon', 'campeonato', 'bingwa', 'champ', 'shinda', 'itashinda', 'atashinda', 'gagner', 'gagne', 'gagnera', 'ganhar', 'ganha', 'ganhara', 'ganar', 'gana', 'ganara', 'jeet', 'jeetega', 'jeetegi', 'jeetenge', 'manalo', 'mananalo', 'panalo'],
   ['election', 'elections', 'uchaguzi', 'election', 'elections', 'eleicao', 'eleicoes', 'eleccion', 'elecciones', 'chunav', 'halalan', 'eleksyon'],
   ['league', 'ligi', 'ligue', 'liga'],
   ['cup', 'kombe', 'coupe', 'copa', 'taca'],
@@ -27,6 +27,13 @@ const ROWS: readonly (readonly string[])[] = [
   ['japan', 'japon', 'japao', 'hapon', 'japani'],
   ['india', 'inde', 'bharat', 'uhindi'],
   ['england', 'angleterre', 'inglaterra', 'uingereza'],
+  // Nicknames a market is called by in the corridors: a country's or club's, one word each.
+  ['nigeria', 'naija', 'naijeria'],
+  ['senegal', 'lions', 'teranga'],
+  ['flamengo', 'mengao', 'mengo', 'fla'],
+  ['america', 'aguilas', 'americanistas'],
+  ['arsenal', 'gunners'],
+  ['bbnaija', 'bbn'],
 ];
 
 const MEANING = new Map<string, string>();

@@ -238,7 +238,7 @@ const SCHEDULE = words(`
 tomorrow tmrw tmr tomoro later tonight weekly monthly daily every schedule monday tuesday wednesday thursday friday saturday sunday weekend
 lundi mardi mercredi jeudi vendredi samedi dimanche segunda terca quarta quinta sexta sabado domingo lunes martes miercoles jueves viernes
 jumatatu jumanne jumatano alhamisi ijumaa jumamosi jumapili somvar mangalvar budhvar guruvar shukravar shanivar ravivar lunes martes miyerkules huwebes biyernes linggo
-demain ce soir chaque
+demain soir chaque
 amanha amanhã depois cada toda todo
 manana mañana luego cada
 kesho baadaye kila jioni usiku ijayo ujao

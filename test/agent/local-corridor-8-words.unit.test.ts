@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { atOnce, parse } from './local-parse-helpers.js';
+
+/**
+ * Issue h12: the classes of failure the corridor-8 set (test/agent/eval/corridor-8.json, written
+ * and committed before reading the parser) showed. Each row is a class, checked on other words
+ * than the eval's, with the near misses that must still hold, ask or refuse as before.
+ */
+
+const nameOf = (cur: string, text: string) => {
+  const r = parse(cur, text);
+  return r.kind === 'tool' ? r.call.name : r.kind;
+};
+const reason = (cur: string, text: string) => {
+  const r = parse(cur, text);
+  return r.kind === 'none' ? r.reason : undefined;
+};
+
+describe('asked to be shown what was already sent or spent: the activity list (was "didn\'t get that" or "already done")', () => {
+  it('a show verb and a first-person past money verb, in the eight languages, with no amount and nobody to pay', () => {
+    const rows: Array<[string, string]> = [
+      ['NGN', 'show me all the money that went out this month'],
+      ['NGN', 'abeg show me everything wey I don spend since Monday'],
+      ['KES', 'nionyeshe pesa zote nimelipa wiki hii'],
+      ['XOF', "montre-moi tout ce que j'ai dépensé cette semaine"],
+      ['BRL', 'me mostra tudo que eu enviei hoje'],
+      ['MXN', 'muéstrame todo lo que gasté este mes'],
+      ['INR', 'dikhao is hafte kya kya kharch kiya'],
+      ['PHP', 'ipakita mo lahat ng ginastos ko ngayong buwan'],
+    ];
+    for (const [cur, text] of rows) expect(nameOf(cur, text), text).toBe('list_activity');
+  });
+
+  it('near misses: a past report without "show" is still "already done"; "show" with a person or an amount is not the list', () => {
+    expect(reason('NGN', 'I don send the money to @amaka since morning')).toBe('past_tense');
+    expect(nameOf('NGN', 'show @amaka what I sent')).not.toBe('list_activity');
+    expect(nameOf('NGN', 'show me how to send money')).not.toBe('list_activity');
+    expect(atOnce(parse('NGN', 'show me the money I sent and send 5k to @amaka'))).toBeUndefined();
+  });
+});
+
+describe('a stake on a market called by a vague noun ("the afcon one", "the bbn matter"): read as a stake, not refused', () => {
+  it('"put" an amount on a side for "the X one/matter/thing" is a stake whose market is the words left', () => {
+    const r = parse('NGN', 'put 3k on Ghana for the friendly one');
+    expect(r.kind === 'tool' ? r.call : undefined).toMatchObject({ name: 'stake_market', input: { outcome: 'Ghana', amount: '3000', market: 'friendly one' } });
+    const p = parse('NGN', 'put 1k for Yes inside the bbn matter');
+    expect(p.kind === 'tool' ? p.call : undefined).toMatchObject({ name: 'stake_market', input: { outcome: 'Yes', amount: '1000' } });
+  });
+
+  it('near misses: a person or a bill in the message is no stake; "the one" alone names no market', () => {
+    expect(nameOf('NGN', 'put 5k for @amaka inside the rent matter')).not.toBe('stake_market');
+    expect(nameOf('NGN', 'put 5k on my meter for the light thing')).not.toBe('stake_market');
+    expect(atOnce(parse('NGN', 'put 2k on the red one'))).toBeUndefined();
+  });
+});
+
+describe('a fee asked for without a question word ("can I get the rate for sending…"): a quote, not a held transfer', () => {
+  it('"get / tell me / check the fee|rate|charge" before the amount quotes', () => {
+    for (const [cur, text] of [['GHS', 'can i get the rate for sending 300 cedis to @kofi'], ['NGN', 'tell me the charge for 5k to @tunde'], ['KES', 'check the fee for 2k to @baraka']] as const) {
+      expect(nameOf(cur, text), text).toBe('quote_transfer');
+    }
+  });
+
+  it('near misses: the fee word as a purpose or a remark is no question', () => {
+    expect(nameOf('NGN', 'give @tunde 5k for the rate')).toBe('send_transfer');
+    expect(atOnce(parse('NGN', 'send 5k to @tunde, the rate is fine'))).toBeUndefined();
+  });
+});
+
+describe('"imagine sending…": a picture, not an order', () => {
+  it('"imagine" in the corridor languages moves nothing (was a held transfer)', () => {
+    expect(reason('ZAR', 'imagine sending R3000 to @sipho for one burger lol')).toBe('conditional');
+    expect(reason('MXN', 'imagina mandarle 800 a @lupe por un taco')).toBe('conditional');
+    expect(reason('INR', 'socho @ravi ko 5000 bhej du')).toBe('conditional');
+  });
+
+  it('near miss: a plain order with the same words acts', () => {
+    expect(atOnce(parse('ZAR', 'send R300 to @sipho for the burger'))?.name).toBe('send_transfer');
+  });
+});
+
+describe('French "ce" is no time word ("ce soir" is "tonight" by its "soir")', () => {
+  it('"pour ce livre", "cé moussa" are not a schedule; "ce soir" still is', () => {
+    expect(reason('XOF', 'envoie 500 à @awa pour ce livre')).not.toBe('scheduled');
+    expect(atOnce(parse('XOF', 'envoie 500 à @awa pour ce livre'))?.name).toBe('send_transfer');
+    expect(reason('XOF', 'envoie 500 à @awa ce soir')).toBe('scheduled');
+  });
+});
+
+describe('a voice note read back with its dictated punctuation ("… please full stop")', () => {
+  it('"full stop" says nothing about the payment', () => {
+    expect(atOnce(parse('ZAR', 'send two hundred rand to @sipho full stop'))?.input).toMatchObject({ recipient: '@sipho', amount: '200' });
+  });
+
+  it('near miss: "stop" alone still stops', () => {
+    expect(atOnce(parse('ZAR', 'send two hundred rand to @sipho stop'))).toBeUndefined();
+  });
+});
