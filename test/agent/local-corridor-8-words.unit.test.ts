@@ -96,3 +96,66 @@ describe('a voice note read back with its dictated punctuation ("… please full
     expect(atOnce(parse('ZAR', 'send two hundred rand to @sipho stop'))).toBeUndefined();
   });
 });
+
+describe('"token" said in the singular names the prepaid power biller as "tokens" does ("stima token" in Kenya)', () => {
+  it('a Kenyan "token" / "stima token" with a meter is KPLC prepaid (was "which biller?")', () => {
+    for (const text of ['nunua stima token 37098765432 ya 700', 'buy token for meter 37098765432 1500 bob']) {
+      const r = parse('KES', text);
+      expect(r.kind === 'tool' ? r.call.input : r, text).toMatchObject({ biller: 'ke-kplc-prepaid', account_number: '37098765432' });
+    }
+  });
+
+  it('near miss: "electricity" alone still asks which biller', () => {
+    expect(nameOf('KES', 'pay electricity 37098765432 1000')).toBe('none');
+  });
+});
+
+describe('Mozambican Portuguese: "randes" is rand, "crédito" is airtime', () => {
+  it('"compra 30 randes de crédito para o 072 …" is airtime on the number\'s network, in rand', () => {
+    const r = parse('ZAR', 'compra 30 randes de crédito para o 072 555 1234');
+    expect(r.kind === 'tool' ? r.call : r).toMatchObject({ name: 'pay_bill', input: { biller: 'za-vodacom-airtime', account_number: '0725551234', amount: '30', currency: 'ZAR' } });
+    expect(atOnce(parse('ZAR', 'manda 120 randes pro @sipho'))?.input).toMatchObject({ amount: '120', currency: 'ZAR' });
+  });
+
+  it('near miss: "cartão de crédito" with no phone is no airtime to act on', () => {
+    expect(atOnce(parse('BRL', 'paga 500 do cartão de crédito'))).toBeUndefined();
+  });
+});
+
+describe('Pidgin "<thing> don <verb>" is a state of things said as the reason, before or after the request', () => {
+  it('"light don go, abeg buy …" and "…, light don go" act (were held on "don go")', () => {
+    expect(atOnce(parse('NGN', 'light don go again, abeg buy 2k token for my meter 45012345678 ikeja electric'))?.input).toMatchObject({ biller: 'ng-ikedc-prepaid', amount: '2000' });
+    expect(atOnce(parse('NGN', 'my phone don spoil, abeg send 2k to @ngozi'))?.input).toMatchObject({ recipient: '@ngozi', amount: '2000' });
+    expect(atOnce(parse('NGN', 'pay my IKEDC meter 45012345678 4k, light don go'))?.input).toMatchObject({ amount: '4000' });
+  });
+
+  it('near misses: "I don send", "you don pay" report money already moved; a negation after the state still stops', () => {
+    expect(atOnce(parse('NGN', 'I don send am, abeg send 5k to @ngozi'))).toBeUndefined();
+    expect(atOnce(parse('NGN', 'send 2k to @ngozi, you don send am before'))).toBeUndefined();
+    expect(atOnce(parse('NGN', 'light don go, no send 2k to @ngozi'))).toBeUndefined();
+  });
+});
+
+describe('"for me" after a bill\'s written number: on whose behalf, not to whom', () => {
+  it('"recharge 0803 … for me, 1k" places "for me" (it held on "me")', () => {
+    const r = parse('NGN', 'recharge 0803 444 5566 for me, 1k');
+    expect(r.kind === 'tool' ? r.hold : 'none').toBeUndefined();
+  });
+
+  it('near misses: "for me" in a transfer, or before the number, still holds', () => {
+    expect(atOnce(parse('NGN', 'send 2k to @ngozi for me'))).toBeUndefined();
+    expect(atOnce(parse('NGN', 'recharge for me 0803 444 5566 1k'))).toBeUndefined();
+  });
+});
+
+describe('a refund names who paid: "rembourse le client de pay_x"', () => {
+  it('"the customer", "le client", "o cliente" right before the payment\'s id place (were held)', () => {
+    for (const text of ['refund the customer for pay_Q1w2e3r4t5', 'rembourse le client de pay_Q1w2e3r4t5', 'reembolsa o cliente do pay_Q1w2e3r4t5']) {
+      expect(atOnce(parse('NGN', text))?.name, text).toBe('refund_payment');
+    }
+  });
+
+  it('near miss: "to another customer" after the id still holds', () => {
+    expect(atOnce(parse('NGN', 'refund pay_Q1w2e3r4t5 to another customer'))).toBeUndefined();
+  });
+});
