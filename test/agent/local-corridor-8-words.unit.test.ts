@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { detectLanguage } from '../../src/agent/local/language.js';
 import { atOnce, parse } from './local-parse-helpers.js';
 
 /**
@@ -157,5 +158,33 @@ describe('a refund names who paid: "rembourse le client de pay_x"', () => {
 
   it('near miss: "to another customer" after the id still holds', () => {
     expect(atOnce(parse('NGN', 'refund pay_Q1w2e3r4t5 to another customer'))).toBeUndefined();
+  });
+});
+
+describe('Pidgin written in English words is Pidgin ("I wan send…", "send 12k give @x", "how much remain…")', () => {
+  it('Pidgin grammar in English words scores Pidgin (was English, and answered in English)', () => {
+    for (const text of [
+      'I wan send 8k give @tunde, na for the owambe',
+      'abeg how much e go cost to send 50k reach @zawadi',
+      'how much remain for my wallet?',
+      'send 20k to 0812 345 6789 na my barber number',
+      'my oga talk say make I pay the 50k today',
+      'if Chelsea win I go send @tunde 10k',
+    ]) {
+      expect(detectLanguage(text), text).toBe('pcm');
+    }
+  });
+
+  it('near misses: English with "give", "never", "no", "make" stays English', () => {
+    for (const text of [
+      'give @tunde 5k for lunch',
+      'I never got the 5k you sent',
+      'no, send 500 to @tunde',
+      'make a payment link for 20k',
+      'send 2k to @tunde and tell him to call me',
+      'how much is my balance',
+    ]) {
+      expect(detectLanguage(text), text).toBe('en');
+    }
   });
 });
