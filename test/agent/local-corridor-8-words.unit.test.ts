@@ -220,3 +220,30 @@ describe('the activity list in the writer\'s language, entries included (was Eng
     expect(readReply('list_activity', 'Your recent activity:\n• 2026-11-28 Swapped 5 USDC — settled', 'fr')).toBeUndefined();
   });
 });
+
+describe('a time word that dates the occasion paid for ("for the suya tonight") is held, not refused as a schedule', () => {
+  it('"for [the] <noun> <time>" at the end is held for confirmation, the time word named (was "I can\'t schedule")', () => {
+    for (const text of ['send 3k to @tunde for the party tomorrow', 'send 3k to @tunde for the suya tonight please']) {
+      const r = parse('NGN', text);
+      expect(r.kind === 'tool' ? r.hold : r, text).toEqual([text.includes('tomorrow') ? 'tomorrow' : 'tonight']);
+    }
+  });
+
+  it('near misses: a time on the payment itself is still a schedule', () => {
+    expect(reason('NGN', 'send 3k to @tunde tomorrow')).toBe('scheduled');
+    expect(reason('NGN', 'send 3k to @tunde tomorrow for the party')).toBe('scheduled');
+    expect(reason('NGN', 'send 3k to @tunde for the party tomorrow morning')).toBe('scheduled');
+    expect(reason('KES', 'tuma 500 kwa @baraka kesho')).toBe('scheduled');
+  });
+});
+
+describe('Swahili "ile ya <name>" ("the one of …") names a market for a stake', () => {
+  it('"weka 300 kwa ndio kwenye ile ya <name>" is a stake on that name (was "sijaelewa")', () => {
+    const r = parse('KES', 'weka 300 kwa ndio kwenye ile ya Gor Mahia');
+    expect(r.kind === 'tool' ? r.call : r).toMatchObject({ name: 'stake_market', input: { outcome: 'ndio', amount: '300' } });
+  });
+
+  it('near miss: "ile ya" with a person is no stake', () => {
+    expect(nameOf('KES', 'weka 300 kwa @baraka ile ya jana')).not.toBe('stake_market');
+  });
+});

@@ -27,7 +27,9 @@ export const stakeMarket = defineTool({
       score: (a) => {
         const s = shapesOf(a);
         const onMarket = s.amounts > 0 && (s.marketId || s.marketWord) && findPhrase(a, ['on']) >= 0;
-        return (s.marketId ? 2 : 0) + amountPoints(s) + 2 * s.onYesNo + (onMarket ? 3 : 0);
+        // "put 2k on Nigeria for the afcon one", "weka 200 kwa ndio kwenye ile ya mvua": a market called by a vague noun.
+        const nicknamed = hasLemma(a, 'put', 'place') && nicknamedMarket(a);
+        return (s.marketId ? 2 : 0) + amountPoints(s) + 2 * s.onYesNo + (onMarket || nicknamed ? 3 : 0);
       },
       gate: (a) => {
         const s = shapesOf(a);
