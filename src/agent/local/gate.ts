@@ -1,3 +1,4 @@
+import { onlyTimesOfAPurpose } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -350,7 +351,7 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     const already = norms.some((w, i) => (w === 'ya' || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
     if (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya')) return { reason: 'past_tense' };
   }
-  if (has(SCHEDULE) && !onlyTimesOfAPurpose(a, norms)) return { reason: 'scheduled' };
+  if (has(SCHEDULE) && !onlyTimesOfAPurpose(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.
   if (REPEATED.some((re) => re.test(text))) return { reason: 'repeated' };
   if (FUTURE_SELF.some((re) => re.test(text))) return { reason: 'statement' };
@@ -363,28 +364,6 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   // still taken as a bare "@handle amount" instruction, the chat shorthand).
   if (verbIdx < 0 && ctx.intent === 'send_transfer' && !isBareShorthand(a)) return { reason: 'statement' };
   return undefined;
-}
-
-/** Purpose markers after which a noun and its time are the occasion paid for ("for the suya tonight", "ya mvua Jumamosi"). */
-const OCCASION_MARKERS = words('for pour para pra pro ya');
-const OCCASION_DETERMINERS = words('the my our his her this that le la les mon ma mes o a os as el los las mi ile hiyo');
-
-/**
- * "send 7.5k to @emeka for the suya tonight", "weka 200 … ile ya mvua Jumamosi": every time word
- * ends a purpose phrase, right after its noun ("for [the] <noun> <time>"), so it may date the
- * occasion rather than the payment. Not a schedule to refuse; the reading leaves the time word
- * unplaced (reading-words.ts PURPOSE_STOPS), so the call is held for the person to confirm, never
- * acted at once.
- */
-function onlyTimesOfAPurpose(a: Analysis, norms: readonly string[]): boolean {
-  const times = norms.map((w, i) => (SCHEDULE.has(w) ? i : -1)).filter((i) => i >= 0);
-  if (!times.length) return false;
-  return times.every((i) => {
-    const noun = i - 1;
-    if (noun < 1 || a.tokens[noun]!.kind !== 'word' || SCHEDULE.has(norms[noun]!) || MONEY_VERB_LEMMAS.has(a.lemmas[noun]!) || OCCASION_MARKERS.has(norms[noun]!)) return false;
-    const det = OCCASION_DETERMINERS.has(norms[noun - 1]!) ? noun - 1 : noun;
-    return OCCASION_MARKERS.has(norms[det - 1] ?? '') && (i === a.tokens.length - 1 || a.tokens[i + 1]!.kind !== 'word' || a.fillers.has(i + 1));
-  });
 }
 
 /** The message without its filler phrases (a word of a phrase is a filler only inside the phrase). */
