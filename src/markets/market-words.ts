@@ -43,3 +43,25 @@ for (const row of ROWS) for (const w of row) MEANING.set(w, row[0]!);
 export function meaningOf(word: string): string {
   return MEANING.get(word) ?? word;
 }
+
+/**
+ * Nicknames of several words (folded, one space between words) and the name they stand for: a
+ * reference holding one ("Men in Blue wale market") matches the question by that name.
+ */
+export const PHRASE_NICKNAMES: ReadonlyArray<readonly [string, string]> = [
+  ['men in blue', 'india'],
+  ['super eagles', 'nigeria'],
+  ['black stars', 'ghana'],
+  ['harambee stars', 'kenya'],
+  ['bafana bafana', 'south africa'],
+  ['lions of teranga', 'senegal'],
+  ['lions de la teranga', 'senegal'],
+  ['el tri', 'mexico'],
+];
+
+/** The reference with each multi-word nickname replaced by its name ("Men in Blue" -> "india"). */
+export function withNicknamesNamed(foldedWords: readonly string[]): string[] {
+  let text = ` ${foldedWords.join(' ')} `;
+  for (const [phrase, name] of PHRASE_NICKNAMES) text = text.split(` ${phrase} `).join(` ${name} `);
+  return text.trim().split(' ').filter(Boolean);
+}

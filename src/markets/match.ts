@@ -1,5 +1,5 @@
 /** Finding a market by words of its question, and an outcome by its label. */
-import { meaningOf } from './market-words.js';
+import { meaningOf, withNicknamesNamed } from './market-words.js';
 
 const STOP_WORDS = new Set([
   'a', 'an', 'the', 'on', 'in', 'of', 'to', 'for', 'is', 'be', 'by', 'at', 'it', 'will', 'my', 'that', 'this',
@@ -21,7 +21,7 @@ function words(text: string): string[] {
  * leaves out matches through another language's word.
  */
 export function questionMatches(ref: string, question: string, literal = false): boolean {
-  const wanted = words(ref).filter((w) => !STOP_WORDS.has(w));
+  const wanted = withNicknamesNamed(words(ref)).filter((w) => !STOP_WORDS.has(w));
   if (!wanted.length) return false;
   const have = words(question);
   // A word also matches its meaning in another language ("mvua" the question's "rain"): a
@@ -51,7 +51,7 @@ const LOOSE_WORDS = new Set([
  * only; several are asked about, none is "not found".
  */
 export function looseQuestionMatches(ref: string, question: string): boolean {
-  const wanted = words(ref).filter((w) => !STOP_WORDS.has(w) && !LOOSE_WORDS.has(w));
+  const wanted = withNicknamesNamed(words(ref)).filter((w) => !STOP_WORDS.has(w) && !LOOSE_WORDS.has(w));
   if (!wanted.length) return false;
   return questionMatches(wanted.join(' '), question);
 }

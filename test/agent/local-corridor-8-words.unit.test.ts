@@ -247,3 +247,15 @@ describe('Swahili "ile ya <name>" ("the one of …") names a market for a stake'
     expect(nameOf('KES', 'weka 300 kwa @baraka ile ya jana')).not.toBe('stake_market');
   });
 });
+
+describe('"Men in Blue wale market": a nickname of several words is the market\'s whole name', () => {
+  it('the name read backwards from "wale market" takes the whole nickname (was "Blue", "Men" left over)', () => {
+    const r = parse('INR', 'Men in Blue wale market mein No pe 700 lagao');
+    expect(r.kind === 'tool' ? [r.call.input, r.hold] : r).toEqual([{ market: 'Men in Blue', outcome: 'No', amount: '700' }, undefined]);
+  });
+
+  it('near miss: other words before the name still stop it', () => {
+    const r = parse('INR', 'Boys in Blue wale market mein No pe 700 lagao');
+    expect(r.kind === 'tool' ? (r.call.input as { market?: string }).market : r).toBe('Blue');
+  });
+});

@@ -22,6 +22,7 @@ const all = [
   market('mkt_ame', '¿El América le gana a Chivas el sábado?', ['Sí', 'No']),
   market('mkt_pba', 'Will Ginebra beat San Miguel in Game 7?', ['Yes', 'No']),
   market('mkt_nbo', 'Will Gor Mahia beat AFC Leopards on Sunday?', ['Yes', 'No']),
+  market('mkt_ind', 'Will India win the Asia Cup?', ['Yes', 'No']),
 ];
 const found = (text: string) => {
   const r = findByWords(all, text, 'stake', 'acct_x', how);
@@ -56,5 +57,14 @@ describe('a market named by a nickname or with connecting words around its name'
     expect(matchOutcome(['Nigeria', 'Ghana'], 'Naija')).toBe(0);
     expect(matchOutcome(['Nigeria', 'Senegal'], 'Lions')).toBe(1);
     expect(matchOutcome(['Nigeria', 'Ghana'], 'Eagles')).toBeUndefined();
+  });
+
+  it('a nickname of several words names its team: "Men in Blue", "Super Eagles"', () => {
+    expect(found('Men in Blue')).toBe('mkt_ind');
+    expect(found('the Super Eagles friendly')).toBe('mkt_nga');
+  });
+
+  it('near miss: the words of a nickname apart name nothing', () => {
+    expect(found('blue men')).toBe('market_not_found');
   });
 });
