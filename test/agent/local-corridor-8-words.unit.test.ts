@@ -259,3 +259,23 @@ describe('"Men in Blue wale market": a nickname of several words is the market\'
     expect(r.kind === 'tool' ? (r.call.input as { market?: string }).market : r).toBe('Blue');
   });
 });
+
+describe('after a phone, a phrase saying whose number it is ("…, new number of my cousin") is an explanation', () => {
+  it('"<phone>, new number of my cousin" / "my sister\'s new line" act (were held)', () => {
+    for (const text of ['send 200 cedis to 024 555 1234, new number of my sister', 'send 200 cedis to 024 555 1234, my uncle\'s new line']) {
+      expect(atOnce(parse('GHS', text))?.input, text).toMatchObject({ recipient: '0245551234', amount: '200' });
+    }
+  });
+
+  it('near misses: a second order, "and" another number, a name, or after a @handle still hold', () => {
+    for (const text of [
+      'send 200 cedis to 024 555 1234, send the same to his other number',
+      'send 200 cedis to 024 555 1234, and my sister\'s number',
+      'send 200 cedis to 024 555 1234, number of Kofi',
+      'send 200 cedis to @kofi, new number of my sister',
+      'send 200 cedis to 024 555 1234, not my sister\'s number',
+    ]) {
+      expect(atOnce(parse('GHS', text)), text).toBeUndefined();
+    }
+  });
+});

@@ -31,7 +31,11 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
   const genitive = a.lang === 'hi' && boundary && t.slice(s).some((x) => GENITIVES.has(fold(x.norm)));
   // Pidgin's perfective with a thing as subject, after a comma: "…, light don go", "…, my phone don spoil".
   const state = boundary && (pidginState(a, norms, w) || (norms[w] === 'don' && w > 0 && placed.has(w - 1) && pidginState(a, norms, w - 1)));
-  if (!(third || OPENERS.has(opener) || genitive || state) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
+  // "send 150 to 024 555 6677, new number of my cousin": after a phone, a phrase naming it as someone's number.
+  const whoseNumber = boundary && (t[lastArgument]?.kind === 'phone' || (t[lastArgument]?.kind === 'number' && (t[lastArgument]?.digits?.length ?? 0) >= 7)) && t.slice(s).some((x) => LINE_WORDS.has(fold(x.norm))) &&
+    // Everything after the number: no other verb, amount or person ("…, send the same to his other number" is a second order).
+    t.slice(lastArgument + 1).every((x, k) => x.kind === 'punct' || (x.kind === 'word' && !VERB_LEMMAS.has(a.lemmas[lastArgument + 1 + k]!) && !PURPOSE_STOPS.has(fold(x.norm)) && !TAKE.has(a.lemmas[lastArgument + 1 + k]!) && !EXTRA_STOPS.has(fold(x.norm)) && !['same', 'other', 'another', 'also', 'too', 'both', 'and', 'plus', 'et', 'y', 'e', 'aur', 'at'].includes(fold(x.norm))));
+  if (!(third || OPENERS.has(opener) || genitive || state || whoseNumber) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
   const tail: number[] = [];
   let words = 0;
   for (let i = s; i < t.length; i++) {
@@ -98,6 +102,8 @@ export function pidginStateLead(a: Analysis, quoted: ReadonlySet<number>): numbe
 
 const words = (spec: string): ReadonlySet<string> => new Set(spec.split(/\s+/).filter(Boolean));
 const BOUNDARIES = words(', . ? ! … - – —');
+/** A phone number's nouns: "new number of my cousin", "my sister's line", "namba ya mama". */
+const LINE_WORDS = words('number numbers line namba numero nambari');
 /** Subjects of a Pidgin perfective that make it a report of what someone did, not a state of things. */
 const PERSONS = words('i we you u una me he she they im dem e');
 const TAIL_PUNCT = words(', . ! … - – — :');
