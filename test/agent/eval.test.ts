@@ -53,7 +53,7 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // first, 0 unsafe, 0 wrong amount, 3 false refusals; 118 after). All seven: 874/880 understood at once after
     // that round, so the floor is 95% (it was 90% over six sets at 750/760).
     // Issue h12: corridor-8 too (120, written and committed before reading the parser: 93/120 understood at
-    // first, 0 unsafe, 0 wrong amount, 10 false refusals; 111 after, 0 false refusals). All eight: 987/1000.
+    // first, 0 unsafe, 0 wrong amount, 10 false refusals; 112 after, 0 false refusals). All eight: 988/1000.
     expect(corridor.length).toBeGreaterThanOrEqual(1000);
     expect(corridor.filter((r) => r.set === 'corridor-8').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-5').length).toBe(120);
