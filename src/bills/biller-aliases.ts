@@ -121,9 +121,13 @@ export function billerAliasIndex(catalogue: BillerCatalogue): BillerAliasIndex {
       const key = billerKey(phrase);
       if (!key) continue;
       maxTokens = Math.max(maxTokens, aliasTokenCount(phrase));
-      const entry = entries.get(key) ?? { key, label: phrase, generic: GENERIC_ALIAS_KEYS.has(key), billerIds: [] };
-      if (!entry.billerIds.includes(b.id)) entry.billerIds.push(b.id);
-      entries.set(key, entry);
+      // A generic plural alias is said in the singular too: "stima token" as "tokens" (KPLC's in Kenya).
+      const keys = GENERIC_ALIAS_KEYS.has(key) && key.endsWith('s') && GENERIC_ALIAS_KEYS.has(key.slice(0, -1)) ? [key, key.slice(0, -1)] : [key];
+      for (const k of keys) {
+        const entry = entries.get(k) ?? { key: k, label: phrase, generic: GENERIC_ALIAS_KEYS.has(k), billerIds: [] };
+        if (!entry.billerIds.includes(b.id)) entry.billerIds.push(b.id);
+        entries.set(k, entry);
+      }
     }
   }
   return { billers, entries, ids, maxTokens };

@@ -1,6 +1,6 @@
 import { fail, type Result } from '../lib/results.js';
 import { MarketReason, type Market, type MarketDisplayStatus, type MarketFailure, type MarketView } from './market-records.js';
-import { questionMatches } from './match.js';
+import { looseQuestionMatches, questionMatches } from './match.js';
 
 /** What finding a market answers: the market, or why not (with the candidates when ambiguous). */
 export type Found = Result<{ market: Market }, MarketFailure> & { candidates?: MarketView[] };
@@ -18,7 +18,10 @@ export function findByWords(
   accountId: string,
   how: { shown: (m: Market) => MarketDisplayStatus; view: (m: Market) => MarketView },
 ): Found {
-  const matching = all.filter((m) => questionMatches(text, m.question));
+  const strict = all.filter((m) => questionMatches(text, m.question));
+  // "la CAN des Lions", "the bbnaija woman thing": no market has every word; one whose question has
+  // every word but the connecting and vague ones (and nicknames through their meaning) is the one.
+  const matching = strict.length ? strict : all.filter((m) => looseQuestionMatches(text, m.question));
   const inScope =
     scope === 'stake'
       ? matching.filter((m) => how.shown(m) === 'open')

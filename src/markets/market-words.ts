@@ -8,7 +8,7 @@
  */
 const ROWS: readonly (readonly string[])[] = [
   ['rain', 'raining', 'rains', 'mvua', 'inanyesha', 'pluie', 'pleuvoir', 'pleut', 'pleuvra', 'chuva', 'chover', 'chove', 'lluvia', 'llover', 'llueva', 'llovera', 'baarish', 'barish', 'barsaat', 'ulan', 'uulan', 'umulan'],
-  ['win', 'wins', 'won', 'shinda', 'itashinda', 'atashinda', 'gagner', 'gagne', 'gagnera', 'ganhar', 'ganha', 'ganhara', 'ganar', 'gana', 'ganara', 'jeet', 'jeetega', 'jeetegi', 'jeetenge', 'manalo', 'mananalo', 'panalo'],
+  ['win', 'wins', 'won', 'champion', 'champions', 'campeao', 'campeon', 'campeonato', 'bingwa', 'champ', 'shinda', 'itashinda', 'atashinda', 'gagner', 'gagne', 'gagnera', 'ganhar', 'ganha', 'ganhara', 'ganar', 'gana', 'ganara', 'jeet', 'jeetega', 'jeetegi', 'jeetenge', 'manalo', 'mananalo', 'panalo'],
   ['election', 'elections', 'uchaguzi', 'election', 'elections', 'eleicao', 'eleicoes', 'eleccion', 'elecciones', 'chunav', 'halalan', 'eleksyon'],
   ['league', 'ligi', 'ligue', 'liga'],
   ['cup', 'kombe', 'coupe', 'copa', 'taca'],
@@ -27,6 +27,13 @@ const ROWS: readonly (readonly string[])[] = [
   ['japan', 'japon', 'japao', 'hapon', 'japani'],
   ['india', 'inde', 'bharat', 'uhindi'],
   ['england', 'angleterre', 'inglaterra', 'uingereza'],
+  // Nicknames a market is called by in the corridors: a country's or club's, one word each.
+  ['nigeria', 'naija', 'naijeria'],
+  ['senegal', 'lions', 'teranga'],
+  ['flamengo', 'mengao', 'mengo', 'fla'],
+  ['america', 'aguilas', 'americanistas'],
+  ['arsenal', 'gunners'],
+  ['bbnaija', 'bbn'],
 ];
 
 const MEANING = new Map<string, string>();
@@ -35,4 +42,26 @@ for (const row of ROWS) for (const w of row) MEANING.set(w, row[0]!);
 /** The word's meaning across languages ("mvua" and "pluie" -> "rain"), or the word itself. */
 export function meaningOf(word: string): string {
   return MEANING.get(word) ?? word;
+}
+
+/**
+ * Nicknames of several words (folded, one space between words) and the name they stand for: a
+ * reference holding one ("Men in Blue wale market") matches the question by that name.
+ */
+export const PHRASE_NICKNAMES: ReadonlyArray<readonly [string, string]> = [
+  ['men in blue', 'india'],
+  ['super eagles', 'nigeria'],
+  ['black stars', 'ghana'],
+  ['harambee stars', 'kenya'],
+  ['bafana bafana', 'south africa'],
+  ['lions of teranga', 'senegal'],
+  ['lions de la teranga', 'senegal'],
+  ['el tri', 'mexico'],
+];
+
+/** The reference with each multi-word nickname replaced by its name ("Men in Blue" -> "india"). */
+export function withNicknamesNamed(foldedWords: readonly string[]): string[] {
+  let text = ` ${foldedWords.join(' ')} `;
+  for (const [phrase, name] of PHRASE_NICKNAMES) text = text.split(` ${phrase} `).join(` ${name} `);
+  return text.trim().split(' ').filter(Boolean);
 }

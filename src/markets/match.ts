@@ -1,5 +1,5 @@
 /** Finding a market by words of its question, and an outcome by its label. */
-import { meaningOf } from './market-words.js';
+import { meaningOf, withNicknamesNamed } from './market-words.js';
 
 const STOP_WORDS = new Set([
   'a', 'an', 'the', 'on', 'in', 'of', 'to', 'for', 'is', 'be', 'by', 'at', 'it', 'will', 'my', 'that', 'this',
@@ -21,7 +21,7 @@ function words(text: string): string[] {
  * leaves out matches through another language's word.
  */
 export function questionMatches(ref: string, question: string, literal = false): boolean {
-  const wanted = words(ref).filter((w) => !STOP_WORDS.has(w));
+  const wanted = withNicknamesNamed(words(ref)).filter((w) => !STOP_WORDS.has(w));
   if (!wanted.length) return false;
   const have = words(question);
   // A word also matches its meaning in another language ("mvua" the question's "rain"): a
@@ -29,6 +29,31 @@ export function questionMatches(ref: string, question: string, literal = false):
   // `literal`: the question's own words only, no translation.
   const meanings = new Set(literal ? [] : have.map(meaningOf));
   return wanted.every((w) => have.some((h) => h === w || (w.length >= 3 && h.startsWith(w))) || meanings.has(meaningOf(w)));
+}
+
+/**
+ * Words a person puts around a market's name without naming anything in its question: the
+ * corridor languages' articles and prepositions ("la CAN des Lions", "laban ng Gilas vs Japan",
+ * "ile ya mvua") and the vague nouns of a nickname ("the bbnaija woman thing", "the afcon
+ * matter", "the Arsenal one"). Only `looseQuestionMatches` leaves them out.
+ */
+const LOOSE_WORDS = new Set([
+  'des', 'de', 'du', 'la', 'le', 'les', 'lo', 'los', 'las', 'el', 'del', 'al', 'en', 'da', 'do', 'das', 'dos', 'no', 'na', 'nos', 'nas',
+  'ng', 'sa', 'si', 'yung', 'ang', 'vs', 'v', 'versus', 'contre', 'contra', 'ka', 'ki', 'ke', 'wala', 'wale', 'wali', 'mein', 'ya', 'la', 'ile', 'kwa', 'kwenye',
+  'wey', 'di', 'dat', 'inside', 'one', 'thing', 'matter', 'wahala', 'koko', 'jambo', 'hiyo', 'truc', 'histoire', 'affaire', 'coisa', 'cosa', 'asunto', 'bagay', 'cheez', 'wala',
+  'match', 'game', 'mechi', 'jogo', 'partido', 'laban', 'laro', 'mchezo',
+]);
+
+/**
+ * `questionMatches` for a reference that matched no market as written: its connecting and vague
+ * words left out ("CAN des Lions" -> "can", "lions"), at least one word left and every one of those
+ * in the question (or its meaning: a nickname, market-words.ts). The caller takes a single match
+ * only; several are asked about, none is "not found".
+ */
+export function looseQuestionMatches(ref: string, question: string): boolean {
+  const wanted = withNicknamesNamed(words(ref)).filter((w) => !STOP_WORDS.has(w) && !LOOSE_WORDS.has(w));
+  if (!wanted.length) return false;
+  return questionMatches(wanted.join(' '), question);
 }
 
 /** Yes and no in the corridor languages: "Sí" backs a market's "Yes", "Non" its "No", "Haan" its "Sim". */
@@ -51,6 +76,9 @@ export function matchOutcome(outcomes: readonly string[], text: string): number 
   if (bare && same.length === 1) return same[0]![1];
   const prefixed = outcomes.map((o, i) => [o.toLowerCase(), i] as const).filter(([o]) => o.startsWith(t));
   if (prefixed.length === 1) return prefixed[0]![1];
+  // A nickname for one outcome ("Naija" the market's "Nigeria"; market-words.ts).
+  const meant = outcomes.map((o, i) => [fold(o), i] as const).filter(([o]) => o === meaningOf(bare));
+  if (bare && meant.length === 1) return meant[0]![1];
   for (const side of [YES, NO]) {
     if (!side.has(fold(t))) continue;
     const same = outcomes.map((o, i) => [fold(o), i] as const).filter(([o]) => side.has(o));

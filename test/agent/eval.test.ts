@@ -15,7 +15,7 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7', 'corridor-8'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
     const corridor = report.results.filter((r) => r.set.startsWith('corridor'));
     // The table and the development set's misses, for whoever reads the test output.
@@ -52,7 +52,10 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // Issue h11: corridor-7 too (120, written and committed before reading the parser: 98/120 understood at
     // first, 0 unsafe, 0 wrong amount, 3 false refusals; 118 after). All seven: 874/880 understood at once after
     // that round, so the floor is 95% (it was 90% over six sets at 750/760).
-    expect(corridor.length).toBeGreaterThanOrEqual(880);
+    // Issue h12: corridor-8 too (120, written and committed before reading the parser: 93/120 understood at
+    // first, 0 unsafe, 0 wrong amount, 10 false refusals; 112 after, 0 false refusals). All eight: 988/1000.
+    expect(corridor.length).toBeGreaterThanOrEqual(1000);
+    expect(corridor.filter((r) => r.set === 'corridor-8').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-5').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-6').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-7').length).toBe(120);

@@ -27,7 +27,8 @@ const ROWS: [string, string, string][] = [
   ['en', 'NGN', 'pay the bill for my mum 2000'],
   ['pcm', 'NGN', 'abeg pay my light bill 5000'],
   ['pcm', 'NGN', 'abeg pay dis bill for me 3000'],
-  ['sw', 'KES', 'lipa token za mita yangu 500'],
+  // Issue h12: "token" is now the generic "tokens" (KPLC prepaid in Kenya: its meter number is asked); "stima" alone names no biller.
+  ['sw', 'KES', 'lipa stima ya mita yangu 500'],
   ['sw', 'KES', 'lipa bill ya mama 1000'],
   ['sw', 'KES', 'nunua airtime ya mama 100'],
   ['fr', 'XOF', 'Pour ma facture de courant paye 5000'],

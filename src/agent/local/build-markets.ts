@@ -161,8 +161,8 @@ const ARTICLE_WORDS = new Set(['el', 'la', 'le', 'les', 'los', 'las', 'o', 'os',
 /** Words after which a yes or no is the side staked on. */
 const YES_NO_LINKS = new Set(['on', 'al', 'au', 'sur', 'no', 'na', 'pe', 'par', 'kwa', 'sa', 'for']);
 /** Words that lead to a market's name without being part of it (Spanish "lo del América": the neuter article). */
-const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about', 'lo']);
-const OUTCOME_STOPS = new Set(['in', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and', 'dans', 'pour', 'no', 'na', 'em', 'en', 'mein', 'kwenye', 'sa', 'para', 'de', 'del', 'do', 'da']);
+const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about', 'lo', 'inside']);
+const OUTCOME_STOPS = new Set(['in', 'inside', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and', 'dans', 'pour', 'no', 'na', 'em', 'en', 'mein', 'kwenye', 'sa', 'para', 'de', 'del', 'do', 'da']);
 
 export function buildStake(a: Analysis): Draft {
   const market = findMarketRef(a);

@@ -76,6 +76,8 @@ export const CURRENCY_WORDS: Readonly<Record<string, string>> = wordTable({
   ghc: 'GHS',
   rand: 'ZAR',
   rands: 'ZAR',
+  // Mozambican and Angolan Portuguese plural: "50 randes".
+  randes: 'ZAR',
   dollar: 'USD',
   dollars: 'USD',
   // Slang for dollars in the US, for rand in South Africa: the writer's own dollars or asked about.

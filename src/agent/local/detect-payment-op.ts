@@ -53,6 +53,9 @@ const TIES = new Set([
   'ang', 'sa', 'ng', 'yung', 'bayad', 'lahat', 'nang', 'mo', 'na',
 ]);
 
+/** The one who paid: placed only right before the payment's id ("le client de pay_x"). */
+const PAYERS = new Set(['customer', 'client', 'cliente', 'clienta', 'mteja', 'grahak', 'buyer', 'kustomer', 'comprador', 'compradora', 'acheteur']);
+
 /** A refund's reason starts at one of these (or after a comma): what follows is the reason, as data. */
 const REASON_WORDS = new Set(['because', 'since', 'reason', 'cause', 'car', 'raison', 'motif', 'porque', 'motivo', 'razon', 'sababu', 'kyunki', 'kyuki', 'kyonki', 'kasi', 'dahil', 'sake']);
 
@@ -144,6 +147,8 @@ export function detectPaymentOp(a: Analysis, ctx: ParseContext, only?: Op): Paym
     const x = t[i]!;
     if (x.kind === 'punct' && HARMLESS.has(x.text)) continue;
     if (x.kind === 'word' && (TIES.has(norms[i]!) || verbs[i] === op)) continue;
+    // "rembourse le client de pay_x", "refund the customer for pay_x": who paid the payment named, right before its id.
+    if (x.kind === 'word' && PAYERS.has(norms[i]!) && i < id.i && t.slice(i + 1, id.i).every((y, k) => TIES.has(norms[i + 1 + k]!) || y.kind === 'punct')) continue;
     leftover.push(x.text);
   }
   // A second amount, a void with an amount, or anything else unplaced: held below.

@@ -25,6 +25,8 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'chale', 'chaley', 'charley', 'bru', 'my bru', 'boet', 'bra', 'my bra',
     'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'i want', 'will you', 'would you mind', 'can you help me', 'could you help me', 'would you be able to', 'are you able to', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
     // Voice-note openers and closers: "ok so umm… send…", "…, that's all".
+    // Dictated punctuation of a voice note read back as words: "… to @rico please full stop".
+    'full stop', 'fullstop',
     'so', 'umm', 'um', 'uh', 'uhm', 'ehm', 'erm', 'yeah', 'thats all', "that's all", 'thats it', "that's it",
     'god bless', 'god bless you', 'bless', 'eeh', 'eh', 'aah', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
   ],

@@ -30,6 +30,8 @@ export const JOKING = [
 
 /** Hypothetical questions in the eight languages: "what if I send…", "et si j'envoie…", "y si le mando…", "kya hoga agar…". */
 export const HYPOTHETICAL = [
+  // "imagine sending R5000 to @x for a pizza": a picture, not an order ("imagina", "imagine", "fikiria", "socho").
+  'imagine', 'imagina', 'imaginez', 'imaginate', 'imaginese', 'fikiria', 'socho', 'soch lo', 'isipin mo',
   'what if', 'what happens if', 'what would happen if', 'wetin go happen if', 'wetin happen if', 'suppose', 'supposing',
   'et si', 'que se passe-t-il si', 'que se passe t il si', 'qu.est-ce qui se passe si', 'e se', 'o que acontece se', 'y si', 'que pasa si', 'que pasaria si',
   'itakuwaje', 'nini kitatokea', 'kya hoga agar', 'kya hoga', 'maan lo', 'paano kung', 'ano mangyayari kung', 'what if kung',

@@ -1,3 +1,4 @@
+import { onlyTimesOfAPurpose } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -238,7 +239,7 @@ const SCHEDULE = words(`
 tomorrow tmrw tmr tomoro later tonight weekly monthly daily every schedule monday tuesday wednesday thursday friday saturday sunday weekend
 lundi mardi mercredi jeudi vendredi samedi dimanche segunda terca quarta quinta sexta sabado domingo lunes martes miercoles jueves viernes
 jumatatu jumanne jumatano alhamisi ijumaa jumamosi jumapili somvar mangalvar budhvar guruvar shukravar shanivar ravivar lunes martes miyerkules huwebes biyernes linggo
-demain ce soir chaque
+demain soir chaque
 amanha amanhã depois cada toda todo
 manana mañana luego cada
 kesho baadaye kila jioni usiku ijayo ujao
@@ -350,7 +351,7 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     const already = norms.some((w, i) => (w === 'ya' || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
     if (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya')) return { reason: 'past_tense' };
   }
-  if (has(SCHEDULE) && !(a.lang === 'hi' && norms.includes('har') && false)) return { reason: 'scheduled' };
+  if (has(SCHEDULE) && !onlyTimesOfAPurpose(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.
   if (REPEATED.some((re) => re.test(text))) return { reason: 'repeated' };
   if (FUTURE_SELF.some((re) => re.test(text))) return { reason: 'statement' };

@@ -108,6 +108,25 @@ export function verblessStake(a: Analysis): boolean {
   return a.money.some((m) => !m.negative && ['on', 'al', 'au'].includes(a.lemmas[m.end] ?? '') && a.tokens[m.end + 1]?.kind === 'word');
 }
 
+/** Vague nouns a market is called by ("the afcon one", "the afcon matter", "the bbnaija thing"). */
+const VAGUE_MARKET_NOUNS = new Set(['one', 'matter', 'thing', 'wahala', 'koko']);
+const THE_WORDS = new Set(['the', 'that', 'dat', 'di', 'this']);
+const SW_THAT_ONE = new Set(['ile', 'hiyo', 'ule']);
+const SW_OF = new Set(['ya', 'la', 'wa']);
+
+/**
+ * A market called by a vague noun after a name, "the afcon one", "di afcon matter", with an amount
+ * put on a side and nobody to pay and no bill: the words left name the market (the service finds
+ * it, or says none matches; src/markets/market-lookup.ts).
+ */
+export function nicknamedMarket(a: Analysis): boolean {
+  const s = shapesOf(a);
+  if (s.amounts === 0 || s.recipients.length > 0 || s.billerHit) return false;
+  // Swahili "ile ya mvua" ("the one of rain"): the demonstrative, "ya/la", then the name.
+  const swahiliOne = a.lang === 'sw' && a.tokens.some((t, i) => SW_THAT_ONE.has(t.norm) && SW_OF.has(a.tokens[i + 1]?.norm ?? '') && a.tokens[i + 2]?.kind === 'word');
+  return swahiliOne || a.tokens.some((t, i) => VAGUE_MARKET_NOUNS.has(t.norm) && i >= 2 && a.tokens[i - 1]!.kind === 'word' && !THE_WORDS.has(a.tokens[i - 1]!.norm) && THE_WORDS.has(a.tokens[i - 2]!.norm));
+}
+
 /** Possessives before (my, mes, mis, minhas, meri) or after (ko, zangu, yangu) the noun. */
 const OWN_BEFORE = new Set(['my', 'mes', 'mis', 'meus', 'minhas', 'meri', 'mere']);
 const OWN_AFTER = new Set(['ko', 'zangu', 'yangu', 'ng']);

@@ -11,7 +11,7 @@ export const LANGS: readonly Lang[] = ['en', 'pcm', 'sw', 'fr', 'pt', 'es', 'hi'
 /** Words that point at a language; 2 points for words no other corridor language uses. */
 const MARKERS: Readonly<Record<Exclude<Lang, 'en'>, Readonly<Record<string, number>>>> = {
   pcm: weights(
-    'abeg wetin dey una wahala abi sef jare comot shey sabi oya wey dis dat dem chop pikin naija ehn wahala oo ooo biko nna abi owo ego kobo',
+    'abeg wetin dey una wahala abi sef jare comot shey sabi oya wey dis dat dem chop pikin naija ehn wahala oo ooo biko nna abi owo ego kobo wan oga chops ebi dash',
     'don no fit go make na am e',
   ),
   sw: weights(
@@ -79,6 +79,30 @@ function languageWords(text: string): string[] {
   );
 }
 
+/**
+ * Pidgin grammar in English words, 2 points each: "I wan send", "send 12k give @emeka", "send 100k
+ * go @zawadi", "my oga talk say make I…", "I never decide", "no send am", "how much remain for my
+ * account", "e go cost", "him never get", "sharp sharp", "na my tailor number", "na for the aso ebi",
+ * "don send / don block" (the perfective). A message scored English by its words but written with
+ * these is Pidgin, and is answered in Pidgin.
+ */
+const PIDGIN_PHRASES: readonly RegExp[] = [
+  /\b(?:i|we|you|u)\s+wan\b/,
+  /\b(?:send|transfer|dash)\b[^.!?]*\s(?:give|go|reach)\s+(?:[@+]|0\d|my\b|am\b)/,
+  /\btalk\s+say\b/, /\bsay\s+make\b/, /\bmake\s+(?:i|we|una)\b/,
+  /\b(?:i|him|she|e|we)\s+never\s+\w/,
+  /\bno\s+(?:send|pay|buy|worry)\b/,
+  /\bhow\s+much\s+(?:remain|dey|i\s+get|e\s+go)\b/, /\bremain\s+for\b/,
+  /\be\s+(?:go|don|dey|be)\b/,
+  /\bsharp\s+sharp\b/,
+  /(?:^|[,.]\s*|\s)na\s+(?:my|for|joke|am|so|who|wetin)\b/,
+  /\b(?:don|done)\s+(?:send|pay|block|finish|spoil|go|tay|reach|collect|receive)\b/,
+  /\bfor\s+hand\b/,
+  /\bhow\s+my\s+\w+\s+be\b/, /\bhow\s+much\s+be\b/, /\byou\s+be\b/,
+  /\b(?:i|we|you|who|e)\s+go\s+(?:send|pay|buy|dash|put)\b/,
+  /\bmake\s+(?:you|person|people)\b/, /\b(?:send|pay|give)\s+am\b/,
+];
+
 export function detectLanguage(text: string): Lang {
   // Devanagari is written, among the corridors' languages, only in Hindi ("@priya को 300 रुपये भेज दो").
   if (/[\u0900-\u097F]/u.test(text)) return 'hi';
@@ -97,6 +121,10 @@ export function detectLanguage(text: string): Lang {
       seen.add(w);
       const p = table[w];
       if (p) s += p;
+    }
+    if (lang === 'pcm') {
+      const lower = text.toLowerCase();
+      s += 2 * PIDGIN_PHRASES.filter((re) => re.test(lower)).length;
     }
     scores.set(lang, lang === 'es' ? s + spanishMarks : s);
   }

@@ -114,7 +114,7 @@ list: lista listar liste
 open: abertos aberto abertas aberta
 request: cobranca cobrar cobre pedir pede
 payment: pagamento
-airtime: recarga creditos
+airtime: recarga creditos credito
 data: dados
 bill: conta fatura boleto
 electricity: luz energia

@@ -26,6 +26,8 @@ const QUESTION_WORDS = new Set(['how', 'what', 'whats', 'combien', 'quanto', 'qu
 const FEE_WORDS = new Set(['fee', 'fees', 'charge', 'charges', 'cost', 'costs', 'rate', 'frais', 'taux', 'taxa', 'tarifa', 'comision', 'comissao', 'ada', 'gharama']);
 /** "how much will @x get if…": what arrives, a price question even when put as a condition. */
 const RECEIVES = new Set(['get', 'gets', 'receive', 'receives', 'recoit', 'reçoit', 'recebe', 'recibe', 'atapata', 'milega', 'milenge', 'matatanggap', 'makukuha']);
+/** Asking to be told: "get the rate", "tell me the fee", "check the charges", "know the cost". */
+const FEE_ASKING = new Set(['get', 'know', 'tell', 'check', 'see', 'confirm', 'give']);
 const RECIPIENT_KINDS = new Set(['mention', 'phone', 'email', 'address', 'account_id']);
 /** Corridor countries (folded names in the eight languages) and the currency a transfer there arrives in. */
 const COUNTRY_CURRENCY: Readonly<Record<string, string>> = wordTable({
@@ -43,7 +45,33 @@ export function detectActivity(a: Analysis): boolean {
   if (PAST_QUESTION.some((re) => re.test(text))) return true;
   if (a.money.length) return false;
   const norms = a.tokens.map((t) => fold(t.norm));
-  return norms.some((w) => ACTIVITY_NOUNS.has(w)) || a.lemmas.includes('history') || ACTIVITY_PHRASES.some((re) => re.test(text));
+  if (norms.some((w) => ACTIVITY_NOUNS.has(w)) || a.lemmas.includes('history') || ACTIVITY_PHRASES.some((re) => re.test(text))) return true;
+  return showsWhatWasDone(a, norms);
+}
+
+/** "show", "nionyeshe", "mostra", "muéstrame", "montre-moi", "dikhao", "ipakita": asking to be shown. */
+const SHOW_WORDS = new Set(['show', 'list', 'montremoi', 'montre', 'affiche', 'mostra', 'mostrame', 'ensename', 'muestrame', 'ensenar', 'dikhao', 'dikha', 'dikhana', 'pakita', 'ipakita', 'patingin', 'onyesha', 'nionyeshe', 'nioneshe']);
+/**
+ * Verbs of money that already went out or came in, in the first person past ("sent", "don send",
+ * "nimetuma", "gastei", "pagué", "envoyé", "bheja", "pinadala"): what an activity list shows.
+ */
+const DONE_MONEY = new Set([
+  'sent', 'spent', 'paid', 'received', 'bought', 'spend', 'nimetuma', 'nilituma', 'nimelipa', 'nililipa', 'nimetumia', 'nilitumia', 'nimepokea', 'nilipokea',
+  'gastei', 'enviei', 'paguei', 'recebi', 'mandei', 'transferi', 'gaste', 'pague', 'envie', 'mande', 'recibi', 'transferi', 'envoye', 'paye', 'depense', 'recu',
+  'bheja', 'bheje', 'bheji', 'bhara', 'bhare', 'kharch', 'kharcha', 'kharche', 'pinadala', 'binayaran', 'ginastos', 'natanggap', 'nagastos', 'nagpadala',
+]);
+
+/**
+ * "show me everything that went out this week", "abeg show me all the money wey I don send",
+ * "nionyeshe pesa zote nimetuma mwezi huu", "me mostra tudo que eu gastei": asked to be shown
+ * what was already sent, spent or received, with no amount and nobody to pay, is the activity list.
+ */
+function showsWhatWasDone(a: Analysis, norms: readonly string[]): boolean {
+  if (a.tokens.some((t) => RECIPIENT_KINDS.has(t.kind))) return false;
+  if (!norms.some((w, i) => SHOW_WORDS.has(w) || a.lemmas[i] === 'show')) return false;
+  const pidginDone = norms.some((w, i) => (w === 'don' || w === 'done') && ['send', 'spend', 'pay', 'buy', 'receive', 'collect'].includes(norms[i + 1] ?? ''));
+  const wentOut = norms.some((w, i) => w === 'went' && (norms[i + 1] === 'out' || norms[i + 1] === 'through'));
+  return pidginDone || wentOut || norms.some((w) => DONE_MONEY.has(w));
 }
 
 /**
@@ -55,7 +83,10 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
   // "Did my 10k to @amaka go through?" asks about a past transfer, not a price.
   // Pidgin "send 50k reach @zawadi" is "to": "reach" before a person is no arrival.
   if (/\b(did|go through|went through|arrived?|reach(ed)?)\b(?!\s+[@+\d])/i.test(a.text)) return undefined;
-  const question = norms.some((w) => QUESTION_WORDS.has(w)) || a.text.includes('?');
+  // "can I get the rate for sending 200 cedis to @x", "tell me the charge for 5k to @y": asking to be
+  // told a fee is a question without a question word (the fee noun right after "the", "your").
+  const askedFee = norms.some((w, i) => FEE_WORDS.has(w) && ['the', 'your', 'ur', 'di'].includes(norms[i - 1] ?? '') && norms.slice(Math.max(0, i - 4), i - 1).some((v) => FEE_ASKING.has(v)));
+  const question = norms.some((w) => QUESTION_WORDS.has(w)) || a.text.includes('?') || askedFee;
   if (!question && !force) return undefined;
   const amount = pickAmount(a);
   if (!amount) return undefined;

@@ -29,7 +29,13 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
   const opener = norms[w] ?? '';
   let third = THIRD_PERSON.has(opener);
   const genitive = a.lang === 'hi' && boundary && t.slice(s).some((x) => GENITIVES.has(fold(x.norm)));
-  if (!(third || OPENERS.has(opener) || genitive) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
+  // Pidgin's perfective with a thing as subject, after a comma: "…, light don go", "…, my phone don spoil".
+  const state = boundary && (pidginState(a, norms, w) || (norms[w] === 'don' && w > 0 && placed.has(w - 1) && pidginState(a, norms, w - 1)));
+  // "send 150 to 024 555 6677, new number of my cousin": after a phone, a phrase naming it as someone's number.
+  const whoseNumber = boundary && (t[lastArgument]?.kind === 'phone' || (t[lastArgument]?.kind === 'number' && (t[lastArgument]?.digits?.length ?? 0) >= 7)) && t.slice(s).some((x) => LINE_WORDS.has(fold(x.norm))) &&
+    // Everything after the number: no other verb, amount or person ("…, send the same to his other number" is a second order).
+    t.slice(lastArgument + 1).every((x, k) => x.kind === 'punct' || (x.kind === 'word' && !VERB_LEMMAS.has(a.lemmas[lastArgument + 1 + k]!) && !PURPOSE_STOPS.has(fold(x.norm)) && !TAKE.has(a.lemmas[lastArgument + 1 + k]!) && !EXTRA_STOPS.has(fold(x.norm)) && !['same', 'other', 'another', 'also', 'too', 'both', 'and', 'plus', 'et', 'y', 'e', 'aur', 'at'].includes(fold(x.norm))));
+  if (!(third || OPENERS.has(opener) || genitive || state || whoseNumber) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
   const tail: number[] = [];
   let words = 0;
   for (let i = s; i < t.length; i++) {
@@ -60,8 +66,46 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
   return tail;
 }
 
+/**
+ * Pidgin "<thing> don <verb>" (the perfective: "light don go", "NEPA don take light", "my phone don
+ * spoil"): a state of things, said as the reason. The subject is one or two words and never the
+ * writer or the person addressed ("I don send", "you don pay" report what was done with money).
+ */
+function pidginState(a: Analysis, norms: readonly string[], w: number): boolean {
+  if (a.lang !== 'pcm') return false;
+  const don = norms[w + 1] === 'don' ? w + 1 : norms[w + 2] === 'don' ? w + 2 : -1;
+  if (don < 0 || a.tokens.slice(w, don + 2).some((x) => x.kind !== 'word')) return false;
+  return !norms.slice(w, don).some((x) => PERSONS.has(x)) && !VERB_LEMMAS.has(a.lemmas[don + 1] ?? '') && !TAKE.has(a.lemmas[don + 1] ?? '');
+}
+
+/**
+ * A Pidgin state of things before the request, closed by a comma: "light don go again, abeg buy 3k
+ * token for my meter…". Only words (no number, person, currency, date, quote, negation or money
+ * verb), at most eight, and the request after the comma is what acts. Returns its indices and the comma's.
+ */
+export function pidginStateLead(a: Analysis, quoted: ReadonlySet<number>): number[] {
+  const t = a.tokens;
+  const comma = t.findIndex((x) => x.kind === 'punct' && x.text === ',');
+  if (comma < 3 || comma > 8) return [];
+  const norms = t.map((x) => fold(x.norm));
+  if (!pidginState(a, norms, 0)) return [];
+  for (let i = 0; i < comma; i++) {
+    const x = t[i]!;
+    const norm = norms[i]!;
+    if (quoted.has(i) || x.kind !== 'word' || a.fillers.has(i)) return [];
+    if (i > 0 && /^\p{Lu}/u.test(x.text) && !/^\p{Lu}+$/u.test(x.text)) return [];
+    if (CURRENCY_WORDS[norm] !== undefined || ISO_CODES.has(norm.toUpperCase()) || WEEKDAYS[norm] !== undefined || MONTHS[norm] !== undefined) return [];
+    if ((PURPOSE_STOPS.has(norm) && norm !== 'dont') || VERB_LEMMAS.has(a.lemmas[i]!) || TAKE.has(a.lemmas[i]!) || NEGATIONS.has(norm) || ['instead', 'cancel', 'undo'].includes(norm)) return [];
+  }
+  return [...Array(comma + 1).keys()];
+}
+
 const words = (spec: string): ReadonlySet<string> => new Set(spec.split(/\s+/).filter(Boolean));
 const BOUNDARIES = words(', . ? ! … - – —');
+/** A phone number's nouns: "new number of my cousin", "my sister's line", "namba ya mama". */
+const LINE_WORDS = words('number numbers line namba numero nambari');
+/** Subjects of a Pidgin perfective that make it a report of what someone did, not a state of things. */
+const PERSONS = words('i we you u una me he she they im dem e');
 const TAIL_PUNCT = words(', . ! … - – — :');
 /** Words before the explanation's subject: "i think she…", "because he…". */
 const PREAMBLE = words('i think guess believe coz cos cuz cause because since as sha sef kasi kwasababu sababu car parce que porque pq kyunki kyonki wala pa');

@@ -4,7 +4,7 @@ import type { DraftCall } from './draft.js';
 import { hasPhrase } from './gate.js';
 import { NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
-import { explanationTail } from './reading-tail.js';
+import { explanationTail, pidginStateLead } from './reading-tail.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
 /**
@@ -107,6 +107,11 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         // "buy me 50 rand airtime 0821…": the bill's number is written; "me" only says whom it is for.
         else if (call.name === 'pay_bill' && (norm === 'me' || norm === 'mi') && ['buy', 'recharge', 'load', 'top'].includes(a.lemmas[i - 1] ?? '') && argDigits.size > 0) placed.add(i);
+        // "recharge 0905 111 2222 for me, 1k": after the written number, "for me" says on whose behalf, not to whom.
+        else if (call.name === 'pay_bill' && norm === 'me' && fold(t[i - 1]?.norm ?? '') === 'for' && argDigits.size > 0 && t.slice(0, i - 1).some((y) => (y.kind === 'phone' || y.kind === 'number') && sameDigits(y.digits ?? y.text, argDigits))) {
+          placed.add(i - 1);
+          placed.add(i);
+        }
         // A relation right before the recipient, or Pidgin "reach"/"go" as "to" ("send 5k reach @amaka", "send N2,500 go 0812…").
         else if ((RELATIONS.has(norm) || norm === 'reach' || norm === 'go') && nextIsRecipient(a, i, argDigits)) placed.add(i);
         // "R 250", "N 5000": the writer's own currency letter one space before the amount (the tokenizer reads
@@ -175,6 +180,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   const lastArgument = Math.max(mention ? mention.end - 1 : -1, ...argIdx);
   // An explanation after the request ("… she doesnt have the app yet", "…, es lo de la renta"): reading-tail.ts.
   for (const k of explanationTail(a, placed, lastArgument, quoted)) placed.add(k);
+  // …and a Pidgin state of things before it, closed by a comma ("light don go again, abeg buy …").
+  for (const k of pidginStateLead(a, quoted)) placed.add(k);
 
   // "could you send 250 cedis to @yaw?": the request's own question mark, when it closes the message
   // (an explanation after it aside: "tu peux envoyer … ? c'est pour le taxi").

@@ -1,6 +1,8 @@
 import type { MoneyMention } from './amounts.js';
 import { span, type Analysis } from './analysis.js';
 import { FILLER_WORDS, NO_WORDS, YES_WORDS } from './lexicon.js';
+import { fold } from './lexicon-i18n.js';
+import { PHRASE_NICKNAMES } from '../../markets/market-words.js';
 
 /** Slot helpers shared by the intent builders: amounts, free text, market references, outcomes. */
 
@@ -139,6 +141,12 @@ export function findMarketRef(a: Analysis, used: ReadonlySet<number> = new Set()
   const end = wale ? k - 1 : k;
   let s = end;
   while (s - 1 >= 0 && isNameToken(s - 1)) s--;
+  // "Men in Blue wale market": a nickname of several words ends where the name does (market-words.ts).
+  for (const [phrase] of PHRASE_NICKNAMES) {
+    const n = phrase.split(' ').length;
+    const from = end - n;
+    if (from >= 0 && from < s && a.tokens.slice(from, end).every((t, j) => t.kind === 'word' && !used.has(from + j)) && a.tokens.slice(from, end).map((t) => fold(t.norm)).join(' ') === phrase) s = from;
+  }
   if (s < end) return { ref: span(a, s, end), start: s, end: k };
   const after = freeText(a, k + 1, { used, stopWords: REF_STOPS });
   if (after && isNameToken(after.start)) return { ref: after.text, start: after.start, end: after.end };

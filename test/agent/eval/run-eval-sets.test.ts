@@ -17,3 +17,18 @@ describe('eval runner: each set meets only the fixture markets', () => {
     expect(stake.actionOk && stake.argsOk, stake.reply).toBe(true);
   });
 });
+
+/**
+ * Issue h12: each set gets its own seeded merchant payments. corridor and corridor-8 both refund
+ * fatou's `{settled}` payment; with one payment per sender for the whole run the second refund met an
+ * already-refunded payment ("not_refundable") and was scored as a wrong action.
+ */
+describe('eval runner: each set refunds its own seeded payment', () => {
+  it('two sets refunding the same sender\'s {settled} payment both refund', { timeout: 300_000 }, async () => {
+    const report = await runEval({ sets: ['corridor', 'corridor-8'], filter: (c) => c.id === 'c-fr-16' || c.id === 'c8-fr-05' });
+    expect(report.results.map((r) => [r.id, r.observed.action, r.actionOk && r.argsOk])).toEqual([
+      ['c-fr-16', 'refund', true],
+      ['c8-fr-05', 'refund', true],
+    ]);
+  });
+});

@@ -74,10 +74,6 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
     const billers = billerIds();
     const accounts = await seedAccounts(svc, fixtures.accounts);
     const marketIds = await seedMarkets(svc, fixtures, accounts);
-    // The merchant set's payments: a settled one and an authorized (held) one per sender, as `<from>/<slot>`.
-    // Any set may name them (the corridor sets hold a refund per language), so the senders of every such case get them.
-    const slotted = sets.flatMap((s) => loadCases(s)).filter((c) => /\{(settled|held)\}/.test(c.message));
-    if (slotted.length) await seedMerchantPayments(svc, slotted, accounts, marketIds);
     const balanceOf = (a: Address) => svc.deps.chain.balanceOf(a);
 
     const results: CaseResult[] = [];
@@ -85,6 +81,12 @@ export async function runEval(opts: RunOptions = {}): Promise<EvalReport> {
     for (const set of sets) {
       const cases = loadCases(set).filter(opts.filter ?? (() => true));
       log(`${set}: ${cases.length} messages`);
+      // The merchant set's payments: a settled one and an authorized (held) one per sender, as `<from>/<slot>`.
+      // Any set may name them (the corridor sets hold a refund per language), so the senders of every such case
+      // get them, afresh for each set: a refund in one set must not leave the next set's "refund {settled}" of
+      // the same sender an already-refunded payment.
+      const slotted = cases.filter((c) => /\{(settled|held)\}/.test(c.message));
+      if (slotted.length) await seedMerchantPayments(svc, slotted, accounts, marketIds);
       for (const [i, c] of cases.entries()) {
         const sender = accounts.get(c.from);
         if (!sender) throw new Error(`${c.id}: unknown fixture account ${c.from}`);
