@@ -74,6 +74,12 @@ export interface RelayAttempts {
   clock?(): number;
   /** The store's time as this process last measured it; this process's clock without it. */
   now?(): number;
+  /**
+   * The store's time from a measurement of its clock at most a minute old (never behind it), or
+   * this process's clock where the store is this process's; undefined when no such measurement
+   * is at hand. Lets a broadcast fence skip its read well inside its window.
+   */
+  measuredNow?(): number | undefined;
   sent(id: string, generation: number, txHash: string): Promise<void>;
   /** `sent` inside the relay journal's commit (before the broadcast); optional. */
   sentIn?(tx: Tx, id: string, generation: number, txHash: string): Promise<void>;
@@ -298,6 +304,16 @@ export function broadcastFence(attempts: RelayAttempts, row: Pick<RelayAttempt, 
     owner: { attempt: row.id, generation: row.generation },
     open: () => offset !== undefined && local() + offset < until,
     async check() {
+      // `row` is the generation this process's own open or take-over wrote, and nobody takes it
+      // over or opens it again before its deadline on the store's clock (takeOver's pastDeadline;
+      // open only reopens an ended row): while the store's time, freshly measured and never
+      // behind it, is before `until`, the read would find it ours. One statement fewer per send
+      // (docs/settlement.md, "The fence's read, only near the deadline").
+      const known = attempts.measuredNow?.();
+      if (known !== undefined && known < until) {
+        offset = known - local();
+        return true;
+      }
       const before = local();
       const read = attempts.readClocked ? await attempts.readClocked(row.id) : { row: await attempts.get(row.id), now: local() };
       offset = read.now - before;

@@ -127,6 +127,12 @@ export class AttemptLedger implements RelayAttempts {
     return this.localClock() + this.offset;
   }
 
+  /** The store's time when a measurement of its clock is at most a minute old (RelayAttempts.measuredNow). */
+  measuredNow(): number | undefined {
+    if (!this.store.getWithClock) return this.localClock();
+    return this.localClock() - this.measuredAt <= OFFSET_MAX_AGE_MS ? this.now() : undefined;
+  }
+
   /**
    * The attempt and the store's clock in one statement (PostgreSQL's `clock_timestamp()`; the
    * process clock where the store is one process's). The offset is measured from the local time
