@@ -71,6 +71,19 @@ function pendingAnswer(payer: string, network: string, txHash?: string): SettleR
   };
 }
 
+/**
+ * How long a joined settle looks for the receipt of the attempt's transaction. The look is one
+ * read of the node, answered at once when the transaction is mined; a bound of 1 ms raced that
+ * read and, on a loaded machine, lost it: the same payload settled again was answered
+ * `settlement_pending` for a transaction already mined, again and again.
+ */
+export const RECEIPT_LOOK_MS = 2_000;
+
+/** Whether `txHash` is mined and succeeded, by the node's answer (a bounded look, not a wait for mining). */
+export async function minedOnChain(port: Pick<ExactEvmPort, 'waitForReceipt'>, txHash: Hex): Promise<boolean> {
+  return (await port.waitForReceipt(txHash, RECEIPT_LOOK_MS)).status === 'success';
+}
+
 export class Facilitator {
   private readonly inflight = new Map<string, Promise<SettleResponse>>();
   /** The payment-identifier ledger (also used by sessions' x402_url, with their own scope). */
@@ -197,7 +210,7 @@ export class Facilitator {
     // Another instance runs it: its answer is ours, as within one process.
     const timeoutMs = this.o.receiptTimeoutMs ?? 60_000;
     const running = new Set(this.inflight.keys());
-    const mined = async (a: SettlementAttempt) => a.txHash !== undefined && (await this.o.port.waitForReceipt(a.txHash as Hex, 1)).status === 'success';
+    const mined = async (a: SettlementAttempt) => a.txHash !== undefined && (await minedOnChain(this.o.port, a.txHash as Hex));
     const a = await ledger.waitFor(
       id,
       timeoutMs,
