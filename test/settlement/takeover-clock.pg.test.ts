@@ -2,13 +2,12 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { AccountsService } from '../../src/accounts/accounts.js';
+import type { AccountsService } from '../../src/accounts/accounts.js';
 import { TransferAuthorization } from '../../src/chain/authorization.js';
 import type { ChainService } from '../../src/chain/chain.js';
-import { FxService, loadFxTable } from '../../src/fx/rates.js';
-import { PaymentsService } from '../../src/payments/payments.js';
+import type { PaymentsService } from '../../src/payments/payments.js';
 import { CreatePaymentInput } from '../../src/payments/payment-schemas.js';
-import { AttemptLedger, SettlementAttempts, attemptId, type AttemptOwner, type Clock } from '../../src/settlement/attempts.js';
+import { AttemptLedger, SettlementAttempts, attemptId, type Clock } from '../../src/settlement/attempts.js';
 import { Facilitator } from '../../src/x402/facilitator.js';
 import type { FacilitatorRequest } from '../../src/x402/x402-schemas.js';
 import type { TestService } from '../helpers/service.js';
@@ -16,7 +15,8 @@ import { signedRequest } from '../x402/helpers.js';
 import { SettlementService } from '../../src/settlement/settlement.js';
 import { InstanceLease, PgStore } from '../../src/store/index.js';
 import { until } from '../helpers/cluster.js';
-import { transactionsCarrying, twoRelayers } from '../chain/helpers.js';
+import { transactionsCarrying, type twoRelayers } from '../chain/helpers.js';
+import { checkoutPair, leaseOwner } from './checkout-pair.js';
 
 /**
  * Checkout take-overs on the database's clock (h10relay). A checkout settle attempt is taken over
@@ -46,22 +46,13 @@ describe('checkout take-overs on the database\'s clock (real anvil, PostgreSQL, 
   let accountId: string;
 
   beforeAll(async () => {
-    ({ store, a, b, slow, close } = await twoRelayers('tkclock'));
-    accounts = new AccountsService(store, {});
-    payments = new PaymentsService(store, new FxService(loadFxTable()), 'http://localhost:3000');
-    const created = await accounts.create({ name: 'Clock Shop', email: 'clock@example.com' });
-    if (!created.ok) throw new Error(created.message);
-    accountId = created.account.id;
+    ({ store, a, b, slow, close, accounts, payments, accountId } = await checkoutPair('tkclock', 'Clock Shop'));
   }, 120_000);
   afterAll(() => close());
 
   const rpc = (method: string, params: unknown[] = []) => a.publicClient.request({ method: method as never, params: params as never });
 
-  /** An instance whose liveness is its lease on the database (as InstanceLease.isLive), itself always live. */
-  const owner = (id: string): AttemptOwner => ({
-    id,
-    isLive: async (o) => o === id || (o !== undefined && (await store.leaseOwner(InstanceLease.leaseName(o))) === o),
-  });
+  const owner = (id: string) => leaseOwner(store, id);
 
   function instance(id: string, chain: ChainService, o: { confirmTimeoutMs: number; clock?: Clock }) {
     return new SettlementService({
