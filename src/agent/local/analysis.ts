@@ -77,7 +77,7 @@ export function analyse(raw: string, ctx: ParseContext): Analysis {
     commaCents: COMMA_CENTS_CURRENCIES.has(localCurrency),
   };
   const tokens = foldNumberWords(tokenize(text, style), lang);
-  const lemmas = stakeDrop(tokens, tokens.map((t) => lemmaOfToken(t, lang)));
+  const lemmas = leagueNotLink(tokens, stakeDrop(tokens, tokens.map((t) => lemmaOfToken(t, lang))));
 
   let billerMatches: AliasMatch[] = [];
   const billerTokens = new Set<number>();
@@ -178,6 +178,17 @@ function stakeDrop(tokens: readonly Token[], lemmas: string[]): string[] {
   return lemmas.map((l, i) => (tokens[i]!.kind === 'word' && STAKE_SLANG.has(tokens[i]!.norm) ? 'put' : l));
 }
 const STAKE_SLANG = new Set(['drop', 'dash']);
+
+/**
+ * Mexican "liga" is a link ("mándame la liga de pago") and a league ("gana el América la liga", "Liga MX"):
+ * a league where the message bets or names a win or the Liga MX, never a link to create then.
+ */
+function leagueNotLink(tokens: readonly Token[], lemmas: string[]): string[] {
+  const norms = tokens.map((t) => t.norm.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
+  const sports = norms.some((w) => LEAGUE_CONTEXT.has(w)) || tokens.some((t) => t.text.toLowerCase() === 'sí');
+  return lemmas.map((l, i) => (l === 'link' && norms[i] === 'liga' && (sports || norms[i + 1] === 'mx') ? 'league' : l));
+}
+const LEAGUE_CONTEXT = new Set(['gana', 'ganar', 'gane', 'ganara', 'ganan', 'campeon', 'campeonato', 'apuesta', 'apuesto', 'apostar', 'apuestale', 'torneo', 'partido', 'equipo']);
 
 /** Index of a lemma sequence ("top", "up") at or after `from`, or -1. */
 export function findPhrase(a: Analysis, words: readonly string[], from = 0): number {

@@ -159,9 +159,10 @@ function outcomesFromQuestion(question: string): string[] | undefined {
 const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 'those', 'these', 'one', 'winner']);
 const ARTICLE_WORDS = new Set(['el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'the', 'a']);
 /** Words after which a yes or no is the side staked on. */
-const YES_NO_LINKS = new Set(['on', 'al', 'au', 'sur', 'no', 'na', 'pe', 'par', 'kwa', 'sa', 'for']);
+const YES_NO_LINKS = new Set(['on', 'al', 'au', 'sur', 'no', 'na', 'pe', 'par', 'kwa', 'sa', 'for', 'que']);
 /** Words that lead to a market's name without being part of it (Spanish "lo del América": the neuter article). */
-const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about', 'lo', 'inside']);
+// Spanish/Portuguese "a que sí gana…" ("betting that yes, … wins"): "que" opens the side and the market's words.
+const MARKET_LINKS = new Set(['for', 'pour', 'of', 'per', 'about', 'lo', 'inside', 'que']);
 const OUTCOME_STOPS = new Set(['in', 'inside', 'for', 'at', 'on', 'with', 'market', 'to', 'please', 'using', 'from', 'into', 'of', 'and', 'dans', 'pour', 'no', 'na', 'em', 'en', 'mein', 'kwenye', 'sa', 'para', 'de', 'del', 'do', 'da']);
 
 export function buildStake(a: Analysis): Draft {
@@ -204,7 +205,8 @@ function unnamedMarketRef(a: Analysis, taken: ReadonlySet<number>, outcome: stri
   const rest = a.tokens
     .map((t, i) => ({ t, i }))
     .filter(({ t, i }) => t.kind === 'word' && !taken.has(i) && !a.fillers.has(i) && !VERB_LEMMAS.has(a.lemmas[i]!) && !CONNECTORS.has(fold(t.norm)) && !MARKET_LINKS.has(fold(t.norm)) && !outcomeWords.has(fold(t.norm)) && !YES_WORDS.has(t.norm) && !NO_WORDS.has(t.norm));
-  if (!rest.length || rest.length > 4) return undefined;
+  // Up to six: the service still finds a market only when every one of them is in its question (or means a word of it).
+  if (!rest.length || rest.length > 6) return undefined;
   const first = rest[0]!.i;
   const last = rest[rest.length - 1]!.i;
   // One run: between its words only connectors ("la", "de", "do").

@@ -57,7 +57,7 @@ const TIES = new Set([
 const PAYERS = new Set(['customer', 'client', 'cliente', 'clienta', 'mteja', 'grahak', 'buyer', 'kustomer', 'comprador', 'compradora', 'acheteur']);
 
 /** A refund's reason starts at one of these (or after a comma): what follows is the reason, as data. */
-const REASON_WORDS = new Set(['because', 'since', 'reason', 'cause', 'car', 'raison', 'motif', 'porque', 'motivo', 'razon', 'sababu', 'kyunki', 'kyuki', 'kyonki', 'kasi', 'dahil', 'sake']);
+const REASON_WORDS = new Set(['because', 'since', 'reason', 'cause', 'car', 'raison', 'motif', 'porque', 'motivo', 'razon', 'sababu', 'kyunki', 'kyuki', 'kyonki', 'kasi', 'dahil', 'sake', 'pq', 'porq', 'coz', 'cuz', 'bcoz', 'bcos', 'bc']);
 
 /** Negations in the command part, every language ("no" only right before the verb: it is also Portuguese "in the"). */
 const NEGATIONS = new Set(['not', 'dont', 'never', 'pas', 'jamais', 'nao', 'nunca', 'mat', 'nahi', 'nahin', 'huwag', 'wag', 'usi', 'sitaki']);
@@ -131,8 +131,10 @@ export function detectPaymentOp(a: Analysis, ctx: ParseContext, only?: Op): Paym
   if (op === 'refund_payment') {
     const after = Math.max(verbAt, id.i);
     for (let i = after + 1; i < t.length; i++) {
-      if (REASON_WORDS.has(norms[i]!) || (t[i]!.text === ',' && i + 1 < t.length) || (t[i]!.text === '-' && i + 1 < t.length)) {
-        reasonFrom = REASON_WORDS.has(norms[i]!) ? i : i + 1;
+      // Portuguese/Spanish "que" right after the id opens its reason ("devolve pay_x que o cliente desistiu").
+      const opens = REASON_WORDS.has(norms[i]!) || (norms[i] === 'que' && i === id.i + 1 && i + 1 < t.length);
+      if (opens || (t[i]!.text === ',' && i + 1 < t.length) || (t[i]!.text === '-' && i + 1 < t.length)) {
+        reasonFrom = opens ? i : i + 1;
         break;
       }
     }

@@ -29,8 +29,10 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'full stop', 'fullstop',
     'so', 'umm', 'um', 'uh', 'uhm', 'ehm', 'erm', 'yeah', 'thats all', "that's all", 'thats it', "that's it",
     'god bless', 'god bless you', 'bless', 'eeh', 'eh', 'aah', 'get me', 'can i get', 'need to', 'i need', 'from my wallet', 'from my account', 'from my balance',
+    // Issue h13: a greeting before the request, with a time of day that names no time for the payment.
+    'good morning', 'good afternoon', 'good evening', 'gm', 'hope you are well', "hope you're well", 'hope ur well', 'hope all is well', 'hope your day is going well', 'hope ur day is going well',
   ],
-  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg you fit', 'you go fit', 'i wan', 'i wan make you', 'i want make you', 'help me', 'e dey urgent', 'e urgent', 'na urgent', 'quick quick', 'fast fast', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o'],
+  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', 'my person', 'oga', 'bros', 'na', 'make you', 'you fit', 'abeg you fit', 'you go fit', 'i wan', 'i wan make you', 'i want make you', 'help me', 'e dey urgent', 'e urgent', 'na urgent', 'quick quick', 'fast fast', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o', 'how far', 'how body', 'how you dey', 'good morning o'],
   sw: [
     'tafadhali', 'tafadhalini', 'tafadhari', 'naomba', 'nakuomba', 'asante', 'asante sana', 'ahsante', 'shukran', 'sasa', 'sasa hivi', 'haraka', 'upesi',
     'ukipata time', 'ukipata nafasi', 'ukipata muda', 'ukiweza', 'bana', 'buda', 'msee', 'nisaidie', 'saidia', 'boss',
@@ -40,6 +42,8 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'mungu akubariki', 'mungu akubariki sana', 'mungu akubariki boss', 'ubarikiwe', 'barikiwa', 'eeh', 'aah', 'ehe',
     // A polite question's opener: "unaweza kutuma…?", "mnaweza…", "ungeweza…".
     'unaweza', 'mnaweza', 'ungeweza', 'waweza', 'unaweza kunisaidia',
+    // Greetings before the request: "Habari, naomba…", "mambo boss…".
+    'habari', 'habari yako', 'habari za asubuhi', 'habari ya asubuhi', 'habari za mchana', 'habari za jioni', 'hujambo', 'mambo', 'niaje', 'sasa boss',
   ],
   fr: [
     'stp', 'svp', "s'il te plaît", "s'il te plait", "s'il vous plaît", "s'il vous plait", 'merci', 'merci beaucoup', 'quand tu peux', 'quand tu pourras',
@@ -47,22 +51,30 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'pouvez-vous', 'pouvez vous', 'pourrais-tu', 'pourrais tu', 'bonjour', 'salut', 'coucou', 'je veux', 'je voudrais', 'stp merci', 'frère', 'frérot', 'ma sœur',
     'je mise', 'je parie', 'fais', 'fais un', 'fais-moi', 'fais moi', "merci d'avance",
     'vous pouvez', 'tu pourrais', 'vous pourriez', 'pourriez-vous', 'pourriez vous', 'est-ce que tu peux', 'est-ce que vous pouvez', "j'aimerais", 'je souhaite',
+    // Greetings and well-wishing before the request: "Bonjour, j'espère que vous allez bien. Envoyez…".
+    'bonsoir', "j'espère que vous allez bien", "j'espère que tu vas bien", "j'espere que vous allez bien", "j'espere que tu vas bien", 'bonne journée', 'bonne journee',
   ],
   pt: [
     'por favor', 'pfv', 'pf', 'pfvr', 'pls', 'obrigado', 'obrigada', 'valeu', 'vlw', 'brigado', 'quando puder', 'quando der', 'quando você puder',
     'quando voce puder', 'assim que puder', 'agora', 'rapidinho', 'oi', 'olá', 'ola', 'mano', 'mana', 'você pode', 'voce pode', 'pode', 'consegue', 'faz um', 'faz',
     'aí', 'ai', 'poderia', 'você poderia', 'voce poderia', 'pode me fazer o favor de', 'tem como', 'dá pra', 'da pra', 'quero', 'queria',
+    // Greetings before the request: "Oi! Tudo bem? Manda…", "bom dia, …".
+    'tudo bem', 'tudo bom', 'bom dia', 'boa tarde', 'boa noite', 'beleza', 'blz',
   ],
   es: [
     'por favor', 'porfa', 'porfis', 'plis', 'gracias', 'muchas gracias', 'cuando puedas', 'cuando tengas chance', 'cuando tengas tiempo', 'cuando se pueda',
     'ahorita', 'ahora', 'oye', 'hola', 'compa', 'carnal', 'wey', 'güey', 'puedes', 'podrías', 'podrias', 'me haces el favor de', 'hazme el favor de',
     'xfa', 'xfavor', 'x favor', 'hazme', 'haz', 'me puedes', 'me podrías', 'me podrias', 'puede', 'podría', 'podria', 'me ayudas a', 'ayúdame a', 'ayudame a', 'quiero', 'quisiera',
+    // Greetings and polite frames before the request: "Buenas tardes. Le pido de favor enviar…".
+    'buenos días', 'buenos dias', 'buen día', 'buen dia', 'buenas tardes', 'buenas noches', 'buenas', 'le pido de favor', 'te pido de favor', 'le pido', 'te pido', 'de favor',
   ],
   hi: [
     'please', 'plz', 'bhai', 'yaar', 'bhaiya', 'didi', 'ji', 'jaldi', 'abhi', 'abhi ke abhi', 'jab time mile', 'jab time ho', 'jab free ho', 'dhanyavaad',
     'shukriya', 'thanks', 'na', 'zara', 'kar do', 'kar dena', 'kar dijiye', 'kardo', 'do', 'dena', 'de do', 'hai', 'karna hai', 'kar', 'dijiye',
     // A polite question: "kya aap … bhej sakte ho?", "… kar sakte hain?".
     'kya aap', 'kya tum', 'aap', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'sakenge',
+    // Greetings before the request: "Namaste bhai, …".
+    'namaste', 'namaskar', 'suprabhat', 'ram ram',
   ],
   tl: [
     'po', 'naman', 'nga', 'paki', 'salamat', 'salamat po', 'pag may time ka', 'kapag may time ka', 'pag may oras ka', 'kapag may oras ka', 'pag free ka',
@@ -71,6 +83,8 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'ngayon', 'ngayon na', 'agad', 'bes', 'beshie', 'te', 'kuya', 'ate', 'mo', 'ka', 'sana', 'pakisuyo', 'please lang', 'lang',
     // A polite question's opener: "pwede mo bang i-send…?", "puwede po bang…?".
     'pwede mo bang', 'pwede mo ba', 'pwede nyo bang', 'pwede nyo ba', 'pwede niyo bang', 'pwede po bang', 'pwede po ba', 'puwede mo bang', 'puwede po bang', 'pwede mo', 'pwede po',
+    // Greetings before the request: "magandang umaga po, …".
+    'magandang umaga', 'magandang hapon', 'magandang gabi', 'kumusta', 'kamusta', 'musta',
   ],
 });
 
@@ -119,4 +133,23 @@ export function fillerIndices(tokens: readonly Token[]): Set<number> {
     }
   }
   return out;
+}
+
+/**
+ * The greeting sentences that open a message ("Oi! Tudo bem? Manda…", "How far bros. Make you send…"):
+ * runs of filler words each closed by ". ! ? ,", from the first token. Their indices, marks included;
+ * a question mark among them asks after the person, never about the payment. A run not closed by a
+ * mark ("kya aap 500 bhej sakte ho?") is no greeting sentence.
+ */
+export function greetingLead(tokens: readonly Token[], fillers: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  let i = 0;
+  for (;;) {
+    let j = i;
+    while (j < tokens.length && fillers.has(j) && tokens[j]!.kind === 'word') j++;
+    if (j === i || tokens[j]?.kind !== 'punct' || !['.', '!', '?', ','].includes(tokens[j]!.text)) return out;
+    while (tokens[j]?.kind === 'punct' && ['.', '!', '?', ','].includes(tokens[j]!.text)) j++;
+    for (let k = i; k < j; k++) out.add(k);
+    i = j;
+  }
 }

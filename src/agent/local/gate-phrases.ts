@@ -90,11 +90,16 @@ const CORRECTING: Readonly<Record<Lang, ReadonlySet<string>>> = {
   pcm: new Set([...CORRECTING_EVERYWHERE, 'no']),
   sw: new Set([...CORRECTING_EVERYWHERE, 'no', 'hapana', 'samahani', 'aah', 'ngoja', 'badala']),
   fr: new Set([...CORRECTING_EVERYWHERE, 'non', 'attends', 'pardon', 'plutot']),
-  pt: new Set([...CORRECTING_EVERYWHERE, 'nao', 'pera', 'espera', 'digo', 'alias']),
+  pt: new Set([...CORRECTING_EVERYWHERE, 'nao', 'pera', 'espera', 'digo', 'alias', 'dizer']),
   es: new Set([...CORRECTING_EVERYWHERE, 'no', 'espera', 'digo', 'perdon', 'mejor']),
   hi: new Set([...CORRECTING_EVERYWHERE, 'no', 'nahi', 'nahin', 'matlab', 'balki']),
   tl: new Set([...CORRECTING_EVERYWHERE, 'no', 'ay', 'mali', 'pala', 'teka', 'hindi']),
 };
+/**
+ * Correcting words that mean nothing else in any of the eight languages, read whatever language the
+ * message was taken for (Spanish "manda 2 mil a @juan, perdón, 2,500" reads as Portuguese).
+ */
+const CORRECTING_ANY_LANG: ReadonlySet<string> = new Set(['perdon', 'pardon', 'samahani', 'hapana', 'attends', 'plutot', 'digo', 'dizer', 'decir', 'nahi', 'nahin', 'matlab', 'teka']);
 
 /**
  * The writer corrects an amount in the same message: two different amounts with a correcting word
@@ -107,7 +112,7 @@ export function isCorrection(lang: Lang, foldedNorms: readonly string[], mention
   if (money.length < 2 || new Set(money.map((m) => m.amount)).size < 2) return false;
   const from = money[0]!.end;
   const to = money[money.length - 1]!.first;
-  return foldedNorms.slice(from, to).some((w) => CORRECTING[lang].has(w));
+  return foldedNorms.slice(from, to).some((w) => CORRECTING[lang].has(w) || CORRECTING_ANY_LANG.has(w));
 }
 
 /**

@@ -63,7 +63,8 @@ export function shapesOf(a: Analysis): Shapes {
     const next = a.tokens[i + 1]?.norm ?? '';
     if (!(YES_WORDS.has(next) || NO_WORDS.has(next))) return;
     // Spanish "al" and French "au" ("ponle 100 al No", "mise 500 au Non") put the amount on the side too.
-    if (l === 'on' || l === 'for' || l === 'al' || l === 'au') onYesNo++;
+    // "a que sí gana…", "aposto que sim…": the side the amount goes on, after "(a) que".
+    if (l === 'on' || l === 'for' || l === 'al' || l === 'au' || (l === 'que' && (a.lemmas[i - 1] === 'to' || a.lemmas[i - 1] === 'bet' || a.tokens[i - 1]?.kind === 'word' && ['apuesto', 'aposto', 'a'].includes(a.tokens[i - 1]!.norm)))) onYesNo++;
     if (l === 'as' || l === 'is' || l === 'was' || l === 'to') asYesNo++;
   });
   const shapes: Shapes = {

@@ -2,6 +2,7 @@ import { currencyAt } from './amounts.js';
 import type { Analysis } from './analysis.js';
 import type { Draft } from './draft.js';
 import { fold } from './lexicon-i18n.js';
+import { greetingLead } from './fillers.js';
 import { isHypothetical } from './gate-phrases.js';
 import { pickAmount } from './slots.js';
 import { wordTable } from '../../lib/word-table.js';
@@ -86,7 +87,9 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
   // "can I get the rate for sending 200 cedis to @x", "tell me the charge for 5k to @y": asking to be
   // told a fee is a question without a question word (the fee noun right after "the", "your").
   const askedFee = norms.some((w, i) => FEE_WORDS.has(w) && ['the', 'your', 'ur', 'di'].includes(norms[i - 1] ?? '') && norms.slice(Math.max(0, i - 4), i - 1).some((v) => FEE_ASKING.has(v)));
-  const question = norms.some((w) => QUESTION_WORDS.has(w)) || a.text.includes('?') || askedFee;
+  // A greeting sentence before the request ("How far bros? Send 5k…") asks after the person, not a price.
+  const lead = greetingLead(a.tokens, a.fillers);
+  const question = norms.some((w, i) => QUESTION_WORDS.has(w) && !lead.has(i)) || a.tokens.some((t, i) => t.text === '?' && !lead.has(i)) || askedFee;
   if (!question && !force) return undefined;
   const amount = pickAmount(a);
   if (!amount) return undefined;

@@ -4,6 +4,7 @@ import type { DraftCall } from './draft.js';
 import { hasPhrase } from './gate.js';
 import { NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
+import { greetingLead } from './fillers.js';
 import { explanationTail, pidginStateLead } from './reading-tail.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
@@ -119,6 +120,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         else if (mention && i === mention.first - 1 && input.currency === undefined && OWN_LETTER[x.text] === a.localCurrency && t[i + 1]?.start === x.end + 1) placed.add(i);
         // Spanish "mi"/"mis" before a noun is "my" ("paga mi luz"); alone ("a mí") it is the writer as object and stays unplaced.
         else if ((norm === 'mi' || norm === 'mis') && a.lang === 'es' && t[i + 1]?.kind === 'word') placed.add(i);
+        // "a que sí gana…", "que sim…": "que" right before the side staked on links the amount to it.
+        else if (call.name === 'stake_market' && norm === 'que' && typeof input.outcome === 'string' && fold(t[i + 1]?.norm ?? '') === fold(input.outcome.toLowerCase())) placed.add(i);
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
       }
@@ -190,6 +193,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   // Every argument; what follows it and is placed (a purpose, an explanation, thanks) says nothing it asks.
   const asked = lastArgument;
   if (mark !== undefined && asked >= 0 && mark > asked && t[mark]!.text === '?' && !quoted.has(mark) && politeRequest(a)) placed.add(mark);
+  // "Oi! Tudo bem? Manda 150…": the question mark of a greeting sentence (nothing in it but fillers) asks nothing of the payment.
+  for (const k of greetingLead(a.tokens, a.fillers)) placed.add(k);
 
   // "my friend put 5k on Senegal…", "my guy send 5k to @amaka" (Pidgin does not mark the past): "my X" right
   // before the verb, no comma, is the sentence's subject, a report of what someone did, not an address.
@@ -313,3 +318,4 @@ function nextIsRecipient(a: Analysis, i: number, argDigits: ReadonlySet<string>)
   // A national phone number ("0812 555 6677") is a number token: a recipient when it is the call's.
   return next !== undefined && (['mention', 'phone', 'email', 'address', 'account_id'].includes(next.kind) || (next.kind === 'number' && sameDigits(next.digits ?? next.text, argDigits)));
 }
+

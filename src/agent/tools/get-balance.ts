@@ -27,7 +27,11 @@ export const getBalance = defineTool({
       cues: BALANCE_CUES,
       score: (a) => {
         const howMuch = (findPhrase(a, ['how', 'much']) >= 0 || findPhrase(a, ['how', 'many']) >= 0) && hasLemma(a, ...HAVE_LEMMAS);
-        return (shapesOf(a).amounts ? -3 : 0) + (howMuch ? 5 : 0) + (asksWhatIHave(a) ? 3 : 0);
+        // "send my whole balance to 0803…", "transfère tout mon solde à…": the balance as what a send verb sends
+        // (never "send me my balance", which asks for it) is a transfer of an amount not written, no balance question.
+        const verb = a.lemmas.findIndex((l) => l === 'send' || l === 'transfer');
+        const sendsAway = verb >= 0 && !['me', 'moi', 'mi'].includes(a.tokens[verb + 1]?.norm ?? '') && a.lemmas.slice(verb + 1).some((l) => l === 'balance' || l === 'funds');
+        return (shapesOf(a).amounts ? -3 : 0) + (howMuch ? 5 : 0) + (asksWhatIHave(a) ? 3 : 0) + (sendsAway ? -6 : 0);
       },
       gate: (a) => hasLemma(a, 'balance', 'funds') || shapesOf(a).howMuchHave || asksWhatIHave(a),
       build: () => ({ call: { name: 'get_balance', input: {} } }),
