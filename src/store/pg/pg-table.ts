@@ -258,6 +258,20 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     return decode<T>(JSON.parse(doc) as T);
   }
 
+  /**
+   * The row stored as given, new or replacing the one with its id, sent with the transaction's
+   * next statement or its COMMIT (WriteTable.putLater). A unique group could be taken by another
+   * row and a version would have to be bumped: neither is one statement, so refused.
+   */
+  putLater(row: T): void {
+    this.writable();
+    if (!this.later) throw new Error('putLater outside a transaction');
+    if ((this.sql.def.unique?.length ?? 0) > 0 || this.sql.def.version) throw new Error(`putLater on ${this.sql.def.name}, which has unique groups or a version`);
+    this.touchId(row.id);
+    const text = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`;
+    this.later(text, [row.id, JSON.stringify(row)], this.sql.prepared(text));
+  }
+
   async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
     return (await this.write(id, patch, expect, false))?.after;
   }
