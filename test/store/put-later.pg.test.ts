@@ -79,6 +79,24 @@ describe('PostgreSQL store: a held whole-row write (putLater)', () => {
     expect(await s.table(RelayJournalTable).count({})).toBe(2);
   });
 
+  it('a held update asks for no row back (no RETURNING: nothing for the server to send or the driver to parse)', async () => {
+    const s = await open('h13pg_held_noreturn');
+    await s.transaction(async (tx) => {
+      await tx.table(Payments).insert({ id: 'p2', accountId: 'acct', livemode: true, reference: 'r2', status: 'processing' } as unknown as Payment);
+    });
+    const counter = statementCounter();
+    counter.start();
+    await s.transaction(async (tx) => {
+      tx.table(Payments).updateLater!('p2', { txHash: '0x02' } as Partial<Payment>, { status: 'processing' });
+    });
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/PREPARE \w+ AS UPDATE "payments" SET doc = [^;]* WHERE id = \$1 AND [^;]*;\n/);
+    expect(statements[0]).not.toMatch(/RETURNING/);
+    expect((await s.table(Payments).get('p2'))?.txHash).toBe('0x02');
+  });
+
   it('refused on a table with unique groups (another row could hold the key)', async () => {
     const s = await open('h13pg_put_unique');
     await expect(
