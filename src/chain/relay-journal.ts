@@ -11,7 +11,7 @@
  * On a real network the same sweep re-sends transactions the node's pool dropped.
  */
 import type { Hex } from 'viem';
-import { defineTable, type Store, type Tx, type WriteTable } from '../store/index.js';
+import { defineTable, putUnread, type Store, type Tx, type WriteTable } from '../store/index.js';
 
 export interface JournalEntry {
   /** `<chainId>:<relayer>:<nonce>`: a reused nonce replaces the entry of the transaction it replaced. */
@@ -67,14 +67,11 @@ export function storeRelayJournal(store: Store): RelayJournal {
     async record(e, also) {
       const id = journalId(e.chainId, e.relayer, e.nonce);
       const row: JournalEntry = { ...e, relayer: e.relayer.toLowerCase(), id, createdAt: new Date().toISOString() };
-      const put = async (t: WriteTable<JournalEntry>) => {
-        // A nonce handed out again (its first transaction was lost or refused) replaces the old
-        // one. Insert-or-read in one statement: the usual case is a new nonce.
-        if (!(await t.insertOrGet(row)).inserted) {
-          const { id: _id, ...fields } = row;
-          await t.update(id, { owners: undefined, ...fields, minedAt: undefined });
-        }
-      };
+      // A nonce handed out again (its first transaction was lost or refused) replaces the old
+      // one, whole. Nobody reads the outcome: on PostgreSQL it rides with the COMMIT (with the
+      // settle's hash record, also held), so the journal's commit is one round trip (issue 23,
+      // thirteenth round; it was an insert-or-read, answered, then the COMMIT).
+      const put = (t: WriteTable<JournalEntry>) => putUnread(t, row);
       if (!also) {
         await store.write(RelayJournalTable, put);
         return false;

@@ -5,4 +5,4 @@ export { openStore } from './open.js';
 export { InstanceLease } from './instance.js';
 export { CacheChannel, type CacheChannelOptions, type Notice } from './cache-channel.js';
 export { rangeAll, rangePages } from './range.js';
-export { insertUnread, updateUnread } from './update-later.js';
+export { insertUnread, putUnread, updateUnread } from './update-later.js';

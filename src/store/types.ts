@@ -112,6 +112,13 @@ export interface WriteTable<T extends Row> extends ReadTable<T> {
    * it through `insertUnread` (update-later.ts).
    */
   insertLater?(row: T): T;
+  /**
+   * The row stored as `row` exactly, inserted or replacing the whole row that holds its id, whose
+   * answer the caller does not wait for: PostgreSQL sends it with the transaction's next
+   * statement or its COMMIT (one `INSERT … ON CONFLICT (id) DO UPDATE`). Only for a table with no
+   * unique groups and no version. Optional: call it through `putUnread` (update-later.ts).
+   */
+  putLater?(row: T): void;
   remove(id: string): Promise<boolean>;
   /**
    * Inserts `row`, or returns the row that already holds its id or one of its unique keys

@@ -71,8 +71,13 @@ export function statementCounter() {
     // Outside the window only the transaction boundaries are followed, so that a transaction
     // open when the window starts is known as not the request's (a background pass's COMMIT
     // once leaked into a create's count).
-    else if (text.startsWith('BEGIN')) earlier.add(this);
-    else if (ends(text)) earlier.delete(this);
+    // A whole transaction in one round trip (`BEGIN …;\nCOMMIT`: held writes only, such as the
+    // relay journal's entry with the hash record) leaves nothing open.
+    // A transaction the last window saw begin and that ended after it is over too.
+    else if (ends(text)) {
+      earlier.delete(this);
+      open.delete(this);
+    } else if (text.startsWith('BEGIN')) earlier.add(this);
     return (original as any).apply(this, args);
   };
 

@@ -83,6 +83,12 @@ type Outcome =
 export class CommitGroups {
   private queue: Member[] = [];
   private inFlight = 0;
+  /**
+   * The lane's connection, handed from one group to the next while groups are waiting instead of
+   * going back to the pool and out again (about 40 checkouts per 100 settles in a burst; issue 23,
+   * thirteenth round). Released as soon as the lane has nothing queued.
+   */
+  private kept: pg.PoolClient | undefined;
 
   constructor(private readonly port: GroupPort) {}
 
@@ -103,8 +109,27 @@ export class CommitGroups {
         .finally(() => {
           this.inFlight--;
           this.pump();
+          if (this.inFlight === 0) this.dropKept();
         });
     }
+  }
+
+  private connect(): Promise<pg.PoolClient> {
+    const c = this.kept;
+    this.kept = undefined;
+    return c ? Promise.resolve(c) : this.port.connect();
+  }
+
+  /** After a try: kept for the next group when one is waiting (never a broken one), else back to the pool. */
+  private giveBack(client: pg.PoolClient, broken: boolean): void {
+    if (broken || this.queue.length === 0 || this.kept) client.release(broken);
+    else this.kept = client;
+  }
+
+  private dropKept(): void {
+    const c = this.kept;
+    this.kept = undefined;
+    c?.release();
   }
 
   private alone(m: Member): Promise<void> {
@@ -153,7 +178,7 @@ export class CommitGroups {
   private async once(members: Member[], together: boolean): Promise<Outcome> {
     let client: pg.PoolClient;
     try {
-      client = await this.port.connect();
+      client = await this.connect();
     } catch {
       // Nothing ran: each member alone meets (or gets past) the same failure itself.
       return { kind: 'refused' };
@@ -211,7 +236,7 @@ export class CommitGroups {
       }
       return { kind: 'committed', results };
     } finally {
-      client.release(broken);
+      this.giveBack(client, broken);
     }
   }
 

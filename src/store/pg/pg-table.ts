@@ -258,6 +258,20 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     return decode<T>(JSON.parse(doc) as T);
   }
 
+  /**
+   * The row stored as given, new or replacing the one with its id, sent with the transaction's
+   * next statement or its COMMIT (WriteTable.putLater). A unique group could be taken by another
+   * row and a version would have to be bumped: neither is one statement, so refused.
+   */
+  putLater(row: T): void {
+    this.writable();
+    if (!this.later) throw new Error('putLater outside a transaction');
+    if ((this.sql.def.unique?.length ?? 0) > 0 || this.sql.def.version) throw new Error(`putLater on ${this.sql.def.name}, which has unique groups or a version`);
+    this.touchId(row.id);
+    const text = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`;
+    this.later(text, [row.id, JSON.stringify(row)], this.sql.prepared(text));
+  }
+
   async update(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): Promise<T | undefined> {
     return (await this.write(id, patch, expect, false))?.after;
   }
@@ -279,14 +293,16 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   updateLater(id: string, patch: Partial<Omit<T, 'id'>>, expect?: Where<T>): void {
     this.writable();
     if (!this.later) throw new Error('updateLater outside a transaction');
-    const u = this.updateSql(id, patch, expect, '1');
+    // No RETURNING: nobody reads the answer, so the server sends no row description and row for
+    // it, and the driver parses none (three per settle; issue 23, thirteenth round).
+    const u = this.updateSql(id, patch, expect, undefined);
     if (u.touchesUnique) throw new Error(`updateLater of a unique field of ${this.sql.def.name}`);
     this.touchId(id);
     // Named like `update`'s texts: prepared on the session when it rides in a round trip of several (sql-prepared.ts).
     this.later(u.text, u.params, this.sql.prepared(u.text));
   }
 
-  private updateSql(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, returning: string) {
+  private updateSql(id: string, patch: Partial<Omit<T, 'id'>>, expect: Where<T> | undefined, returning: string | undefined) {
     const set: Record<string, unknown> = {};
     const drop: string[] = [];
     const version = this.sql.def.version;
@@ -300,7 +316,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     const clauses = ['id = $1', ...this.sql.where(expect, params)];
     // The row's version bumped in the same statement (TableDef.version): no read, no round trip.
     const patched = version ? `jsonb_set((doc - $2::text[]) || $3::jsonb, ARRAY[${literal(version)}], to_jsonb(COALESCE((doc ->> ${literal(version)})::bigint, 0) + 1))` : '(doc - $2::text[]) || $3::jsonb';
-    const text = `UPDATE ${this.sql.t} SET doc = ${patched} WHERE ${clauses.join(' AND ')} RETURNING ${returning}`;
+    const text = `UPDATE ${this.sql.t} SET doc = ${patched} WHERE ${clauses.join(' AND ')}${returning === undefined ? '' : ` RETURNING ${returning}`}`;
     const touchesUnique = Object.keys(set).some((k) => this.sql.uniqueFields.has(k));
     return { text, params, touchesUnique, set, drop, setJson };
   }
