@@ -8,6 +8,9 @@
  *      sequentially and with many turns in flight -> turns/s, p50/p99, split into the parse
  *      time (parseMessage timed in-process on the same message) and the rest (HTTP turn minus
  *      parse: auth, rate limit, quote, store, both on-chain moves and their receipts).
+ *  The HTTP client (turns and pings) runs on a worker thread of its own (bench/http-client.ts), so the
+ *  service's thread carries only the service and its CPU is reported apart from the client's;
+ *  BENCH_AGENT_CLIENT=inline sends from the service's own thread as through the twelfth round.
  *  Baselines measured in the same run, at the same concurrency: the `GET /api/v1/ping` round
  *  trip (HTTP floor) and one bare custodial token move with its receipt
  *  (`chain.custodialTransferAndWait`, the on-chain floor; a transfer turn makes one, its fee in the same transaction).
@@ -36,6 +39,7 @@ import { parseMessage, type ParseContext } from '../src/agent/local/index.js';
 import { billerAliasIndex, loadBillerCatalogue } from '../src/bills/catalogue.js';
 import { percentile, pool } from './stats.js';
 import { childNamed, processCpuMs } from './proc-cpu.js';
+import { inlineHttpClient, threadHttpClient, type HttpRequest } from './http-client.js';
 import { expectTrace, installHttp, installService, summarise, traced, TRACE_HEADER, type Trace } from './turn-timeline.js';
 
 export interface AgentBenchOptions {
@@ -57,8 +61,10 @@ export interface Row {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** CPU of this process (service and bench client together) per call, ms: steadier than wall time on a loaded machine. */
+  /** CPU of this process per call, ms: the service's alone when the client has its own thread (`clientCpuMs` then holds the client's), service and client together when inline. */
   cpuMs?: number;
+  /** CPU of the client thread per call, ms (thread client only). */
+  clientCpuMs?: number;
   /** CPU of the embedded anvil per call, ms (from /proc; the node's own work for this call). */
   anvilCpuMs?: number;
   /** Against the row named in `ratioOf`: per-second figure divided by the baseline's. */
@@ -192,6 +198,9 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
   // BENCH_TIMELINE=1: a wall-clock timeline of each measured turn and bare move (bench/turn-timeline.ts).
   const timeline = process.env.BENCH_TIMELINE === '1';
   if (timeline) installHttp();
+  // BENCH_AGENT_CLIENT=inline: the client's fetch on the service's own thread (the bench through the
+  // twelfth round). The timeline is taken inline: its marks are on this thread.
+  const client = process.env.BENCH_AGENT_CLIENT === 'inline' || timeline ? inlineHttpClient() : threadHttpClient();
   const svc = await startService(config, { print: () => {} });
   if (timeline) installService(svc.deps);
   /** The traces of the phase being measured (undefined: not tracing). */
@@ -245,11 +254,13 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
         message: pick(rnd, [`send ${t.amount} KES to ${t.recipient.handle}`, `pls send ${t.amount} bob to ${t.recipient.handle} for lunch`, `transfer KES ${t.amount} to ${t.recipient.handle}`]),
       }));
 
-    const ping = async () => {
-      const res = await fetch(`${api}/v1/ping`, { headers: { authorization: `Bearer ${pingKey}` } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`ping: ${res.status}`);
-    };
+    const pingRequest: HttpRequest = { url: `${api}/v1/ping`, method: 'GET', headers: { authorization: `Bearer ${pingKey}` } };
+    const turnRequest = (message: string, key: string, traceId?: string): HttpRequest => ({
+      url: `${api}/agent/settle`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(traceId ? { [TRACE_HEADER]: traceId } : {}) },
+      body: JSON.stringify({ message }),
+    });
     const bareMove = async () => {
       const s = senders[Math.floor(Math.random() * senders.length)]!;
       const fromIndex = (await accounts.get(s.id))!.walletIndex;
@@ -291,6 +302,32 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       return { row, lat };
     };
 
+    /** One measured batch of HTTP requests through the bench's client (thread or inline). */
+    const measureHttp = async (name: string, requests: HttpRequest[], conc: number, keepBodies = false): Promise<{ row: Row; lat: number[]; status: number[]; body: string[] }> => {
+      const n = requests.length;
+      const anvilPid = childNamed('anvil', process.pid);
+      const anvil0 = processCpuMs(anvilPid);
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const r = await client.run(requests, conc, keepBodies);
+      const secs = (performance.now() - t0) / 1000;
+      const c = process.cpuUsage(cpu0);
+      // In thread mode the process's CPU less the client thread's is the service's own.
+      const serviceMs = (c.user + c.system) / 1000 - (r.clientCpuMs ?? 0);
+      const anvil1 = processCpuMs(anvilPid);
+      const sorted = [...r.lat].sort((a, b) => a - b);
+      const row: Row = { name, n, concurrency: conc, perSecond: round(n / secs), p50Ms: round(percentile(sorted, 50), 2), p99Ms: round(percentile(sorted, 99), 2), cpuMs: round(serviceMs / n, 2) };
+      if (r.clientCpuMs !== undefined) row.clientCpuMs = round(r.clientCpuMs / n, 2);
+      if (anvil0 !== undefined && anvil1 !== undefined) row.anvilCpuMs = round((anvil1 - anvil0) / n, 2);
+      return { row, lat: r.lat, status: r.status, body: r.body ?? [] };
+    };
+    const pings = async (name: string, n: number, conc: number) => {
+      const m = await measureHttp(name, Array.from({ length: n }, () => pingRequest), conc);
+      const bad = m.status.find((st) => st !== 200);
+      if (bad !== undefined) throw new Error(`ping: ${bad}`);
+      return m;
+    };
+
     const recipientTotal = async () => {
       let sum = 0n;
       for (const r of recipientSpecs.keys()) sum += await chain.balanceOf(recipients[r]!.wallet);
@@ -302,23 +339,34 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       const list = makeTurns(n);
       const moved: bigint[] = new Array(n);
       const before = await recipientTotal();
-      const m = await measure(name, n, conc, async (i) => {
-        const t = list[i]!;
-        const traceId = traces ? String(++traceSeq) : undefined;
-        const trace = traceId ? expectTrace(traceId, performance.now()) : undefined;
-        const res = await fetch(`${api}/agent/settle`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${t.sender.key}`, 'content-type': 'application/json', ...(traceId ? { [TRACE_HEADER]: traceId } : {}) },
-          body: JSON.stringify({ message: t.message }),
-        });
-        const body = (await res.json()) as { ok: boolean; reply: string; transfer?: { status: string; stablecoin_amount: string } };
-        if (trace) {
+      let m: { row: Row; lat: number[] };
+      let status: number[];
+      let bodies: string[];
+      if (traces) {
+        // Traced (BENCH_TIMELINE, inline client): each call's marks are taken on this thread.
+        status = new Array(n);
+        bodies = new Array(n);
+        m = await measure(name, n, conc, async (i) => {
+          const t = list[i]!;
+          const traceId = String(++traceSeq);
+          const trace = expectTrace(traceId, performance.now());
+          const r = await client.run([turnRequest(t.message, t.sender.key, traceId)], 1, true);
           trace.end = performance.now();
           traces!.push(trace);
-        }
-        if (res.status !== 200 || body.transfer?.status !== 'settled') throw new Error(`turn "${t.message}": ${res.status} ${body.reply}`);
+          status[i] = r.status[0]!;
+          bodies[i] = r.body![0]!;
+        });
+      } else {
+        const r = await measureHttp(name, list.map((t) => turnRequest(t.message, t.sender.key)), conc, true);
+        m = r;
+        status = r.status;
+        bodies = r.body;
+      }
+      for (let i = 0; i < n; i++) {
+        const body = JSON.parse(bodies[i]!) as { ok: boolean; reply: string; transfer?: { status: string; stablecoin_amount: string } };
+        if (status[i] !== 200 || body.transfer?.status !== 'settled') throw new Error(`turn "${list[i]!.message}": ${status[i]} ${body.reply}`);
         moved[i] = parseUnits(body.transfer.stablecoin_amount, 6);
-      });
+      }
       // Every turn moved exactly what it reported.
       const gained = (await recipientTotal()) - before;
       const expected = moved.reduce((a, b) => a + b, 0n);
@@ -348,12 +396,12 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     };
 
     // Warm-up (not measured): the HTTP path, the agent and the chain path once each.
-    for (let i = 0; i < 20; i++) await ping();
+    await pings('warm-up', 20, 1);
     await bareMove();
     await fullTurns('warm-up', Math.min(3, senders.length), 1);
 
-    const pingSeq = await measure('baseline: GET /api/v1/ping', 200, 1, () => ping());
-    const pingConc = await measure('baseline: GET /api/v1/ping', 1000, concurrency, () => ping());
+    const pingSeq = await pings('baseline: GET /api/v1/ping', 200, 1);
+    const pingConc = await pings('baseline: GET /api/v1/ping', 1000, concurrency);
     const timelines: Array<[string, Trace[]]> = [];
     /** `fn` with its calls traced (BENCH_TIMELINE=1), the timeline kept under `name`. */
     const withTraces = async <R>(name: string, fn: () => Promise<R>): Promise<R> => {
@@ -408,6 +456,11 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
       table: `${table}\n\n${splitTable}`,
     };
     print(`agent: parse corpus ${corpus.length} messages (${result.parse.distinct} distinct): ${Object.entries(kinds).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    print(
+      client.mode === 'thread'
+        ? 'agent: the HTTP client runs on a thread of its own (BENCH_AGENT_CLIENT=inline: on the service\'s thread, as through the twelfth round); "CPU ms/call" is the service\'s alone.'
+        : 'agent: the HTTP client runs on the service\'s own thread (inline); "CPU ms/call" is service and client together.',
+    );
     print(table);
     print('');
     print(splitTable);
@@ -430,14 +483,15 @@ export async function benchAgent(opts: AgentBenchOptions = {}): Promise<AgentBen
     print(`agent: relayer transactions at ${concurrency} in flight: ${bareTxs} for ${turns} bare moves, ${turnTxs} for ${turns} turns.`);
     return result;
   } finally {
+    await client.close();
     await svc.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
 function formatRows(rows: Row[]): string {
-  const head = ['measurement', 'n', 'in flight', 'per s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'anvil CPU ms/call', 'x bare move'];
-  const body = rows.map((r) => [r.name, String(r.n), String(r.concurrency), r.perSecond.toLocaleString('en-US'), String(r.p50Ms), String(r.p99Ms), r.cpuMs === undefined ? '-' : String(r.cpuMs), r.anvilCpuMs === undefined ? '-' : String(r.anvilCpuMs), r.ratio === undefined ? '-' : r.ratio.toFixed(2)]);
+  const head = ['measurement', 'n', 'in flight', 'per s', 'p50 ms', 'p99 ms', 'CPU ms/call', 'client CPU ms/call', 'anvil CPU ms/call', 'x bare move'];
+  const body = rows.map((r) => [r.name, String(r.n), String(r.concurrency), r.perSecond.toLocaleString('en-US'), String(r.p50Ms), String(r.p99Ms), r.cpuMs === undefined ? '-' : String(r.cpuMs), r.clientCpuMs === undefined ? '-' : String(r.clientCpuMs), r.anvilCpuMs === undefined ? '-' : String(r.anvilCpuMs), r.ratio === undefined ? '-' : r.ratio.toFixed(2)]);
   return align(head, body);
 }
 
