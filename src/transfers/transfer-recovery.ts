@@ -26,7 +26,7 @@ export async function unfinishedTransfers(store: Store, now: Date, idleMs: numbe
 /**
  * What the start-up pass (TransfersService.finishMovedOnChain, run before the doors open) needs to
  * record a `submitted` transfer as settled: an agent turn's settled outcome is made durable after
- * its reply (docs/settlement.md, "An agent transfer's outcome"), so a crash in between leaves the
+ * its reply (docs/money-modules.md, "An agent transfer's outcome after its reply"), so a crash in between leaves the
  * row `submitted` with its relay attempt, whose hash the relay journal's commit made durable
  * before the broadcast. Only money the chain shows moved is recorded here; anything else (not
  * mined, reverted, unknown, the chain unreachable) is left to the `reconcile:money` pass, whose

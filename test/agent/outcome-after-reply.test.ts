@@ -1,6 +1,6 @@
 /**
  * An agent transfer turn's settled outcome is made durable after its reply (embedded store; the
- * fsync off the turn's path, docs/settlement.md "An agent transfer's outcome"). Truth survives a
+ * fsync off the turn's path, docs/money-modules.md "An agent transfer's outcome after its reply"). Truth survives a
  * crash in between: the reply said settled only after the receipt, the relay journal's commit
  * had made the attempt's hash durable before the broadcast, and the next lifetime finishes the
  * row from the chain before its doors open (TransfersService.finishMovedOnChain). Real HTTP,
