@@ -20,7 +20,7 @@ import { buildTransferRow, Transfers, type Transfer } from './transfer-row.js';
 import { movedOnChain, submittedTransfers, unfinishedTransfers } from './transfer-recovery.js';
 import type { TurnReads } from '../lib/turn-reads.js';
 import { turnAccounts } from '../accounts/turn-accounts.js';
-import { TransferReason, type SpendInTx, type TransferFailure, type TransferPreview, type TransferSettledEvent, type TransferSettledListener } from './transfer-types.js';
+import { TransferReason, type RecordOptions, type SpendInTx, type TransferFailure, type TransferPreview, type TransferSettledEvent, type TransferSettledListener } from './transfer-types.js';
 
 /**
  * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
@@ -266,7 +266,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       if (!sender || !moved) continue;
       const id = moved.openAttempt;
       const answer = id ? (tx: Tx) => attempts!.close(id, { ok: true, txHash: moved.txHash }, tx) : undefined;
-      if ((await this.record(t, sender, { status: 'settled', txHash: moved.txHash }, withFee, { answer })).ok) done++;
+      if ((await this.record(t, sender, { status: 'settled', txHash: moved.txHash }, withFee, { answer, feeLater: true })).ok) done++;
     }
     return done;
   }
@@ -286,7 +286,6 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     return this.chain.batchTransfers && t.feeStatus === 'pending' && BigInt(t.fee) > 0n;
   }
 
-  /** `deferSettled`: a settled outcome's commit may become durable after the caller answers (`send`). */
   private async execute(transfer: Transfer, sender: Account, prepared: PreparedMove = {}, spend?: SpendInTx, deferSettled = false): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const move = this.moveOf(transfer);
     const withFee = this.withFee(transfer);
@@ -329,7 +328,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     let row = recorded.row;
     if (failure) return failure;
     if (outcome.status === 'settled') {
-      if (!withFee) row = await this.collectFee(row);
+      if (!withFee && !o.feeLater) row = await this.collectFee(row);
       // Only the call that moved the row to `settled` notifies: the recipient hears once.
       if (recorded.changed) this.notify(row, sender);
     }
@@ -399,5 +398,3 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
 
 class ConcurrentConfirm extends Error {}
 
-/** The relay attempt's answer and the turn's spend slot, written with the outcome; `deferSettled`: see `send`. */
-type RecordOptions = { answer?: ((tx: Tx) => Promise<void>) | undefined; spend?: SpendInTx | undefined; deferSettled?: boolean };
