@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { storedTables } from '../helpers/stored.js';
 import { activityStatus, crashBeforeOutcome, crashWorld, turn } from './outcome-crash.js';
 
+// Two service lifetimes (each its own start-up and anvil) per test: more than the project's 30 s on a loaded machine.
 describe('an agent transfer\'s outcome on PostgreSQL', () => {
-  it('answered settled: already settled in the database, and read so at once on the same instance', async () => {
+  it('answered settled: already settled in the database, and read so at once on the same instance', { timeout: 120_000 }, async () => {
     const { svc, sender } = await crashWorld('amina_pg_read');
     try {
       const r = await turn(svc, sender, 'send 500 KES to @amina_pg_read');
@@ -23,7 +24,7 @@ describe('an agent transfer\'s outcome on PostgreSQL', () => {
     }
   });
 
-  it('the process dies after the money left and before the outcome\'s commit: the next lifetime shows it settled', async () => {
+  it('the process dies after the money left and before the outcome\'s commit: the next lifetime shows it settled', { timeout: 120_000 }, async () => {
     await crashBeforeOutcome('amina_pg_before');
   });
 });

@@ -11,8 +11,9 @@ import { storedTables } from '../helpers/stored.js';
 import type { TestService } from '../helpers/service.js';
 import { activityStatus, atBroadcast, crashBeforeOutcome, crashWorld, expectFinished, restart, turn } from './outcome-crash.js';
 
+// Two service lifetimes (each its own start-up and anvil) per test: more than the project's 30 s on a loaded machine.
 describe('an agent transfer answered settled before its outcome is on disk', () => {
-  it('the reply does not wait for the outcome\'s disk write; the same instance reads it settled at once; a crash then leaves it `submitted` on disk, and the next lifetime shows it settled from its first answer', async () => {
+  it('the reply does not wait for the outcome\'s disk write; the same instance reads it settled at once; a crash then leaves it `submitted` on disk, and the next lifetime shows it settled from its first answer', { timeout: 120_000 }, async () => {
     const { svc, sender } = await crashWorld('amina_after');
     let second: TestService | undefined;
     try {
@@ -45,7 +46,7 @@ describe('an agent transfer answered settled before its outcome is on disk', () 
     }
   });
 
-  it('the process dies after the money left and before the outcome\'s write: the next lifetime shows it settled', async () => {
+  it('the process dies after the money left and before the outcome\'s write: the next lifetime shows it settled', { timeout: 120_000 }, async () => {
     await crashBeforeOutcome('amina_before');
   });
 });
