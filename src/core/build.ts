@@ -172,6 +172,9 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
   // Before any confirm can run here: an action still `executing` was cut off by a stop
   // (with several instances: only those whose instance is gone; checked again periodically).
   await agent.recoverInterrupted();
+  // Before the doors open: an agent turn's settled outcome is made durable after its reply, so a
+  // crash in between left it `submitted`; the chain finishes it (docs/money-modules.md). Each chain's own.
+  for (const m of modes ? [modes.live, modes.test] : [live]) await m.transfers.finishMovedOnChain((owner) => instance.isLive(owner));
   phase('agent');
   // One limiter for every door: AGENT_RATE_LIMIT counts an account's turns wherever they come
   // from. On PostgreSQL the count lives in the database, exact across instances.

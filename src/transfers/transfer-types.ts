@@ -3,6 +3,8 @@ import type { Limits } from '../limits/limits.js';
 import type { QuoteFailure, TransferQuote } from './quote.js';
 import type { Recipient, RecipientFailure } from './recipients.js';
 import type { Transfer } from './transfer-row.js';
+import type { Tx } from '../store/index.js';
+import type { SpendInTx } from '../wallet/money-module.js';
 
 /** The transfer module's reasons, answers and events (the service is transfers.ts). */
 
@@ -24,6 +26,18 @@ export type TransferFailure =
   | (typeof TransferReason)[keyof typeof TransferReason];
 
 export type { SpendInTx } from '../wallet/money-module.js';
+
+/**
+ * How TransfersService records an outcome: the relay attempt's answer and the turn's spend slot
+ * written with it; `deferSettled`: a settled outcome durable after the reply (`send`);
+ * `feeLater`: an unbatched fee is left to `reconcile` (the start-up pass sends nothing).
+ */
+export interface RecordOptions {
+  answer?: ((tx: Tx) => Promise<void>) | undefined;
+  spend?: SpendInTx | undefined;
+  deferSettled?: boolean;
+  feeLater?: boolean;
+}
 
 /** What the Telegram bridge needs to tell the recipient. */
 export interface TransferSettledEvent {

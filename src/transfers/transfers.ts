@@ -1,14 +1,13 @@
 import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { nowIso } from '../lib/ids.js';
-import { callerMark, inMode, modeMark, servedBy, type CallMeta } from '../lib/livemode.js';
+import { callerMark, inMode, modeMark, type CallMeta } from '../lib/livemode.js';
 import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, usedToday, SpendUsageTable } from '../limits/limits.js';
-import { rangeAll } from '../store/index.js';
 import type { RelayAttempt } from '../chain/owned-relay.js';
 import type { Tx } from '../store/index.js';
-import type { MoveRequest } from '../wallet/custodial-move.js';
+import type { MoveOutcome, MoveRequest } from '../wallet/custodial-move.js';
 import { attemptFor, moveWithFeeOnce, signWithFee, type FeeRequest, type PreparedMove } from '../wallet/custodial-fee-move.js';
 import { holdKey, readFunds, settleHold } from '../wallet/holds.js';
 import { holdAndSubmit, type SubmitDeps } from './transfer-submit.js';
@@ -18,9 +17,10 @@ import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy } from 
 import { resolveRecipient } from './recipients.js';
 import type { SendTransferInput } from './transfer-inputs.js';
 import { buildTransferRow, Transfers, type Transfer } from './transfer-row.js';
+import { movedOnChain, submittedTransfers, unfinishedTransfers } from './transfer-recovery.js';
 import type { TurnReads } from '../lib/turn-reads.js';
 import { turnAccounts } from '../accounts/turn-accounts.js';
-import { TransferReason, type SpendInTx, type TransferFailure, type TransferPreview, type TransferSettledEvent, type TransferSettledListener } from './transfer-types.js';
+import { TransferReason, type RecordOptions, type SpendInTx, type TransferFailure, type TransferPreview, type TransferSettledEvent, type TransferSettledListener } from './transfer-types.js';
 
 /**
  * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
@@ -174,9 +174,14 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       return inserted;
     }, firstRead, signed ? { deferDurability: true } : undefined);
     // Signed: the relay journal's durable commit before the broadcast (same store) carries the
-    // hold's (one fsync fewer); whatever is answered is durable first (`sync`, at once if carried).
-    const answer = submitted.ok ? await this.execute(submitted.transfer, sender, signed && opened ? { signed, opened } : {}, spend) : submitted;
-    await this.store.sync?.();
+    // hold's (one fsync fewer). A settled outcome of a journaled send is made durable after the
+    // reply (its commit is visible at once; a crash before its flush is finished from the chain by
+    // `finishMovedOnChain` before the doors open again); anything else is durable first.
+    const journaled = Boolean(signed && opened);
+    const answer = submitted.ok ? await this.execute(submitted.transfer, sender, journaled ? { signed, opened } : {}, spend, journaled) : submitted;
+    if (journaled && answer.ok && answer.transfer.status === 'settled') {
+      void this.store.sync?.().catch((err: unknown) => this.opts.logger?.warn({ err, transferId: answer.transfer.id }, 'transfer outcome not yet durable'));
+    } else await this.store.sync?.();
     return answer;
   }
 
@@ -241,18 +246,29 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
    * Transfers left `submitted` or with an unpaid fee, untouched for `idleMs` (so a sweep
    * never races a transfer still in its own request).
    */
-  async unfinished(idleMs = 120_000): Promise<Transfer[]> {
-    // Range reads of the idle rows only (docs/store.md "Range reads"): the settled history,
-    // which grows without bound, is never read whole.
-    const atMost = new Date(this.now().getTime() - idleMs).toISOString();
-    const t = this.store.table(Transfers);
-    const all = (where: Partial<Transfer>) => rangeAll(t, where, { field: 'updatedAt', atMost, limit: 500 });
-    const [submitted, feePending, feeFailed, quoted] = await Promise.all([all({ status: 'submitted' }), all({ feeStatus: 'pending' }), all({ feeStatus: 'failed' }), all({ status: 'quoted' })]);
-    // A firm quote's transfer left `quoted` (its send never began): ended once the quote expired, with its
-    // reservation if it has one. Every expired one is ended, so none stay to fill the 500-row window
-    // ahead of one that holds a reservation.
-    const stranded = quoted.filter((q) => Date.parse(q.quoteExpiresAt) <= this.now().getTime());
-    return [...submitted, ...stranded, ...[...feePending, ...feeFailed].filter((s) => s.status === 'settled')].filter((x) => servedBy(x, this.opts.livemode));
+  unfinished(idleMs = 120_000): Promise<Transfer[]> {
+    return unfinishedTransfers(this.store, this.now(), idleMs, this.opts.livemode);
+  }
+
+  /**
+   * Before the doors open (src/core/build.ts): `submitted` transfers whose money the chain shows
+   * moved through their journaled relay attempt are recorded settled, with what the live path
+   * writes (hold, fee, spend reservation, the attempt's answer). Everything else is left to
+   * `reconcile`. Returns how many it recorded.
+   */
+  async finishMovedOnChain(isLive?: (owner: string) => Promise<boolean>): Promise<number> {
+    const attempts = this.opts.attempts;
+    let done = 0;
+    for (const t of attempts ? await submittedTransfers(this.store, this.opts.livemode) : []) {
+      const [withFee, sender] = [this.withFee(t), await this.accounts.get(t.accountId)];
+      const ask = { isLive, timeoutMs: this.opts.confirmTimeoutMs };
+      const moved = sender && (await movedOnChain(this.chain, attempts!, t, withFee, ask).catch((err: unknown) => void this.opts.logger?.warn({ err, transferId: t.id }, 'transfer left to reconcile')));
+      if (!sender || !moved) continue;
+      const id = moved.openAttempt;
+      const answer = id ? (tx: Tx) => attempts!.close(id, { ok: true, txHash: moved.txHash }, tx) : undefined;
+      if ((await this.record(t, sender, { status: 'settled', txHash: moved.txHash }, withFee, { answer, feeLater: true })).ok) done++;
+    }
+    return done;
   }
 
   // ------------------------------------------------------------------------ internals
@@ -270,7 +286,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     return this.chain.batchTransfers && t.feeStatus === 'pending' && BigInt(t.fee) > 0n;
   }
 
-  private async execute(transfer: Transfer, sender: Account, prepared: PreparedMove = {}, spend?: SpendInTx): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+  private async execute(transfer: Transfer, sender: Account, prepared: PreparedMove = {}, spend?: SpendInTx, deferSettled = false): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
     const move = this.moveOf(transfer);
     const withFee = this.withFee(transfer);
     // The relay attempt's answer is written with the outcome below (one commit fewer).
@@ -278,6 +294,12 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     const outcome = withFee
       ? await moveWithFeeOnce(this.chain, move, this.feeOf(transfer), this.opts.confirmTimeoutMs, this.opts.attempts, { ...prepared, answerIn: (w) => void (answer = w) })
       : await this.move(move);
+    return this.record(transfer, sender, outcome, withFee, { answer, spend, deferSettled });
+  }
+
+  /** A move's outcome on its row, in one transaction (the live path's and the start-up pass's). */
+  private async record(transfer: Transfer, sender: Account, outcome: MoveOutcome, withFee: boolean, o: RecordOptions): Promise<Result<{ transfer: Transfer }, TransferFailure>> {
+    const { answer, spend } = o;
     // `withFee`: the fee moved in the same transaction as the principal (all or none). The
     // principal left the wallet (with its fee when batched); an unpaid fee stays held until it
     // moves too, and never follows a failed principal.
@@ -302,11 +324,11 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       settled: (txHash, at) => ({ status: 'settled', txHash, ...(withFee ? { feeStatus: 'settled', feeTxHash: txHash } : {}), settledAt: at }),
       failed: (o) => ({ status: 'failed', failureReason: o.reason, failureMessage: o.message, feeStatus: 'none' }),
       ...(alsoIn ? { alsoIn } : {}),
-    });
+    }, o.deferSettled && outcome.status === 'settled' ? { deferDurability: true } : undefined);
     let row = recorded.row;
     if (failure) return failure;
     if (outcome.status === 'settled') {
-      if (!withFee) row = await this.collectFee(row);
+      if (!withFee && !o.feeLater) row = await this.collectFee(row);
       // Only the call that moved the row to `settled` notifies: the recipient hears once.
       if (recorded.changed) this.notify(row, sender);
     }
@@ -375,3 +397,4 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
 }
 
 class ConcurrentConfirm extends Error {}
+

@@ -7,7 +7,7 @@ import type { FxService } from '../fx/rates.js';
 import { nowIso } from '../lib/ids.js';
 import { fail, type Fail } from '../lib/results.js';
 import { releaseSpend, type Limits, type Reservation } from '../limits/limits.js';
-import type { Row, Store, TableDef, Tx, Where } from '../store/index.js';
+import type { Row, Store, TableDef, TransactionOptions, Tx, Where } from '../store/index.js';
 import { moveOnce, type MoveOutcome, type MoveRequest } from './custodial-move.js';
 import type { WalletDirectory } from './directory.js';
 import { dropHold, holdKey, settleHold, type HoldKind } from './holds.js';
@@ -125,8 +125,9 @@ export type FailedMove = Extract<MoveOutcome, { status: 'failed' }>;
  * Records a move's outcome in one transaction: settled, the hold shrinks by `moved`; failed
  * (nothing moved), the hold is dropped and the day's limit released; pending, only a known tx
  * hash is kept and the hold stays for the sweep. `changed`: this call made the transition.
+ * `txOpts`: the transaction's (an agent turn's settled outcome defers its durability: transfers.ts).
  */
-export function recordUserMove<R extends UserMoveRow>(store: Store, outcome: MoveOutcome, r: UserMoveRecord<R>): Promise<{ row: R; changed: boolean }> {
+export function recordUserMove<R extends UserMoveRow>(store: Store, outcome: MoveOutcome, r: UserMoveRecord<R>, txOpts?: TransactionOptions): Promise<{ row: R; changed: boolean }> {
   return store.transaction(async (tx) => {
     const t = tx.table(r.table);
     const at = nowIso();
@@ -149,7 +150,7 @@ export function recordUserMove<R extends UserMoveRow>(store: Store, outcome: Mov
       if (keep) row = await t.update(r.row.id, { ...keep, updatedAt: at }, r.inFlight);
     }
     return { row: row ?? (await t.get(r.row.id))!, changed: row !== undefined };
-  });
+  }, txOpts);
 }
 
 /** The usual user-paid row: moving while `submitted`, from its account's own wallet. */

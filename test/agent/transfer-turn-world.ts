@@ -6,8 +6,8 @@ import { usdc } from '../helpers/money.js';
  * turn-commits.pg.test.ts on PostgreSQL): a quiet service (no background passes), a funded
  * Kenyan sender and a Nigerian recipient reachable as @`handle`.
  */
-export async function transferTurnWorld(handle: string): Promise<{ svc: TestService; sender: Merchant }> {
-  const svc = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h' });
+export async function transferTurnWorld(handle: string, env: Record<string, string> = {}): Promise<{ svc: TestService; sender: Merchant }> {
+  const svc = await startTestService({ RECONCILE_INTERVAL: '1h', EXPIRY_SWEEP_INTERVAL: '1h', WEBHOOK_RESCAN_INTERVAL: '1h', DEPOSIT_WATCH_INTERVAL: '1h', ...env });
   const recipient = await createMerchant(svc.api, 'Amina');
   await svc.deps.accounts.update(recipient.accountId, { country: 'NG', localCurrency: 'NGN', telegramUsername: handle });
   return { svc, sender: await kenyanSender(svc, 'Wanjiru') };

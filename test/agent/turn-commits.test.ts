@@ -84,8 +84,14 @@ describe('one agent transfer turn (embedded store)', () => {
     expect(disk.transfers?.find((t) => t.id === id)).toMatchObject({ status: 'submitted' });
     expect(disk.wallet_holds?.some((h) => (h.holds as Record<string, string>)[`transfer:${id}`] !== undefined)).toBe(true);
     expect(disk.settlement_attempts?.some((a) => a.subject === id)).toBe(true);
-    // And the answer is on disk once answered.
-    expect((await storedTables(svc.dataDir)).tables.transfers?.find((t) => t.id === id)).toMatchObject({ status: 'settled' });
+    // Once answered, the disk says settled, or (its write still on its way: it follows the reply,
+    // docs/settlement.md) submitted with the attempt's hash, which start-up finishes from the chain
+    // (outcome-after-reply.test.ts); once synced, settled.
+    const answered = (await storedTables(svc.dataDir)).tables;
+    const hash = (r.body.transfer as { tx_hash: string }).tx_hash;
+    if (answered.transfers?.find((t) => t.id === id)?.status !== 'settled') expect(answered.settlement_attempts?.find((a) => a.subject === id)).toMatchObject({ txHash: hash });
+    await svc.deps.store.sync?.();
+    expect((await storedTables(svc.dataDir)).tables.transfers?.find((t) => t.id === id)).toMatchObject({ status: 'settled', txHash: hash });
   });
 
   it('turns at once share relayer transactions (the pair joins the batch relay), each fee exact in its answer, its record and its transaction', async () => {
@@ -104,7 +110,8 @@ describe('one agent transfer turn (embedded store)', () => {
  * transaction, its `committed` mark in the outcome's: SpendSlot). The bare custodial move
  * makes 1 (the journal entry). Writes to disk: 3 at cfbcf37 (the hold's commit, the journal's,
  * the outcome's), 2 since (eighth round: the hold's commit is deferred, carried to disk by the
- * journal's before the broadcast, as the test below checks).
+ * journal's before the broadcast, as the test below checks). Since h13agent the outcome's write
+ * leaves after the reply (counted when it starts before the client has the answer).
  */
 const MAX_COMMITS = 2;
 /** Balance read, the two signatures (principal and fee), one relay, one receipt wait. */
