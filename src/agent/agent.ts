@@ -270,7 +270,8 @@ export class Agent {
    */
   private async own(accountId: string, actionId: string, channel?: Channel): Promise<PendingAction | undefined> {
     const row = await this.opts.actions.get(actionId);
-    return row && row.accountId === accountId && (!channel || row.channel === channel) ? row : undefined;
+    // This process's own claim a failed store left `executing` although nothing was written: pending again first (./parked-claims.ts).
+    return row && row.accountId === accountId && (!channel || row.channel === channel) ? this.parked.restored(row) : undefined;
   }
 
   private isExpired(p: PendingAction): boolean {
@@ -301,9 +302,7 @@ export class Agent {
     return run;
   }
 
-  private async confirmOwned(parked: PendingAction, requestId: string | undefined, via: ConfirmDoor): Promise<TurnOutcome> {
-    // This process's own claim, left `executing` when the store failed before the action's first write: pending again first.
-    const row = await this.parked.restored(parked);
+  private async confirmOwned(row: PendingAction, requestId: string | undefined, via: ConfirmDoor): Promise<TurnOutcome> {
     const log = this.opts.logger.child({ requestId, accountId: row.accountId, channel: row.channel, actionId: row.id });
     if (row.status === 'pending' && this.isExpired(row)) {
       await this.markExpired(row);

@@ -224,6 +224,15 @@ describe('agent turn: the database fails mid-turn', () => {
     expect(await transfersTo(to)).toHaveLength(1);
   });
 
+  it('a parked claim can be cancelled: the next read gives it back first (was "already being carried out")', { timeout: 60_000 }, async () => {
+    const { to, id } = await parkedConfirm('Faraja');
+    // The chat's and Telegram's cancel (an API key has no cancel door).
+    const r = await svc.deps.agent.cancel(m.accountId, id);
+    expect(r, JSON.stringify(r)).toMatchObject({ ok: true, action: 'none' });
+    expect((await svc.deps.agentActions.get(id))?.status).toBe('cancelled');
+    expect(await transfersTo(to)).toEqual([]);
+  });
+
   it('a parked claim never undoes a later claim (its give-back had committed and another confirm took it): 409, nothing sent', { timeout: 60_000 }, async () => {
     const { to, id, confirm } = await parkedConfirm('Upendo');
     // As if the failed give-back had committed and another instance's confirm then claimed it and is carrying it out.
