@@ -11,8 +11,9 @@ import type { Metrics } from '../metrics/metrics-port.js';
 import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 import { marketsShown } from './grounding/markets-shown.js';
 import { finishTurn, type TurnState } from './turn-finish.js';
-import { isStoreUnavailable, isUnknown } from './outcome-unknown.js';
+import { interruptedOutcome, isStoreUnavailable, isUnknown } from './outcome-unknown.js';
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
+import { ParkedClaims } from './parked-claims.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
 
 export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
@@ -70,11 +71,17 @@ export class Agent {
   private readonly now: () => Date;
   /** Confirms in flight, so a concurrent second tap shares the first one's outcome. */
   private readonly inflight = new Map<string, Promise<TurnOutcome>>();
+  /** Claims whose action wrote nothing and whose give-back failed too: given back later, never run twice. */
+  private readonly parked: ParkedClaims;
 
   constructor(private readonly opts: AgentOptions) {
     this.ttlMs = opts.pendingTtlMs ?? PENDING_TTL_MS;
     this.now = opts.now ?? (() => new Date());
+    this.parked = new ParkedClaims(opts.actions, this.now);
   }
+
+  /** Gives back the claims a failed store kept `executing` (./parked-claims.ts); how many are left. Per instance. */
+  releaseParked = (): Promise<number> => (this.parked.size ? this.parked.retryAll() : Promise.resolve(0));
 
   get engineName(): Engine['name'] {
     return this.opts.engine.name;
@@ -263,7 +270,8 @@ export class Agent {
    */
   private async own(accountId: string, actionId: string, channel?: Channel): Promise<PendingAction | undefined> {
     const row = await this.opts.actions.get(actionId);
-    return row && row.accountId === accountId && (!channel || row.channel === channel) ? row : undefined;
+    // This process's own claim a failed store left `executing` although nothing was written: pending again first (./parked-claims.ts).
+    return row && row.accountId === accountId && (!channel || row.channel === channel) ? this.parked.restored(row) : undefined;
   }
 
   private isExpired(p: PendingAction): boolean {
@@ -313,14 +321,14 @@ export class Agent {
       return settledAnswer(current ?? row);
     }
     const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}), ...(claimed.keyId ? { keyId: claimed.keyId } : {}) };
-    const account = await this.opts.accounts.get(claimed.accountId);
-    if (account) ctx.localCurrency = account.localCurrency;
     let outcome: ToolOutcome;
     try {
+      const account = await this.opts.accounts.get(claimed.accountId);
+      if (account) ctx.localCurrency = account.localCurrency;
       outcome = await this.execute(claimed.call, ctx, via !== 'api');
     } catch (err) {
       // Nothing written, held or sent yet (else runGoverned answers outcome_unknown): pending again, so the 503's retry carries it out.
-      if (isStoreUnavailable(err)) throw await this.opts.actions.unclaim(claimed.id, this.now()).then(() => err);
+      if (isStoreUnavailable(err)) throw await this.parked.release(claimed).then(() => err);
       // Whether money moved is unknown: record it, never run it again, and let the caller see a 500.
       outcome = {
         ok: false,
@@ -337,12 +345,9 @@ export class Agent {
   }
 
   /**
-   * Settles actions a previous run left `executing` (it stopped mid-way). Call once at
-   * start-up, before any confirm can run in this process: then no `executing` action is
-   * still being carried out. Each becomes `done` with an `interrupted` outcome telling the
-   * user to check their balance and history (the money modules' own sweep finishes or
-   * fails the transfer, bill or stake itself), instead of "already being carried out"
-   * forever. The action is never run again. Returns how many were settled.
+   * Settles actions a previous run left `executing` (it stopped mid-way); call at start-up, before any confirm can run here.
+   * Each becomes `done`, `interrupted` (check balance and history; the money modules' sweep finishes the money itself),
+   * never run again, instead of "already being carried out" forever. Returns how many were settled.
    */
   async recoverInterrupted(): Promise<number> {
     const stuck = await this.opts.actions.executing();
@@ -350,13 +355,7 @@ export class Agent {
     for (const row of stuck) {
       // Another live instance is carrying this one out: not interrupted.
       if (this.opts.instance && (await this.opts.instance.isLive(row.executor))) continue;
-      const outcome: ToolOutcome = {
-        ok: false,
-        action: TOOL_ACTIONS[row.call.name],
-        reason: ToolFailureReason.interrupted,
-        message: 'The service restarted while this was being carried out, so it may or may not have gone through. Check your balance and history before trying again.',
-      };
-      if (await this.recordDone(row.id, outcome)) {
+      if (await this.recordDone(row.id, interruptedOutcome(TOOL_ACTIONS[row.call.name]))) {
         settled++;
         this.opts.logger.warn({ actionId: row.id, accountId: row.accountId, tool: row.call.name }, 'pending action interrupted by a restart; marked done (outcome unknown)');
       }

@@ -135,7 +135,7 @@ export class LocalEngine implements Engine {
         if (!step.outcome.ok) return this.failed(step.outcome, lang);
         // A quote or a balance did nothing: it is answered whole in the person's language, never with "done".
         if (this.readOnly.has(parsed.call.name)) {
-          const text = readReply(parsed.call.name, step.outcome.summary, lang);
+          const text = readReply(parsed.call.name, step.outcome.summary, lang, step.outcome.result);
           return text ? { kind: 'reply', text } : { kind: 'reply' };
         }
         // A money-moving result, whole in the person's language, from the outcome's own figures.

@@ -28,3 +28,9 @@ export function unknownOutcome(action: ToolAction, err: unknown): Extract<ToolOu
 export function isUnknown(o: ToolOutcome): o is Extract<ToolOutcome, { ok: false }> {
   return !o.ok && o.reason === OUTCOME_UNKNOWN;
 }
+
+/** A confirm a stop cut off mid-way (Agent.recoverInterrupted): it may or may not have gone through. */
+export function interruptedOutcome(action: ToolAction): Extract<ToolOutcome, { ok: false }> {
+  const message = 'The service restarted while this was being carried out, so it may or may not have gone through. Check your balance and history before trying again.';
+  return { ok: false, action, reason: 'interrupted', message };
+}

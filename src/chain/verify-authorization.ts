@@ -4,7 +4,7 @@
  * state and the balance, then simulate the call. A passing verification keeps its simulation
  * briefly, so a send right after it (`{verified: true}`) need not simulate again.
  */
-import { encodeFunctionData, parseSignature as viemParseSignature, recoverTypedDataAddress, size, toFunctionSelector, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import { encodeFunctionData, parseSignature as viemParseSignature, prepareEncodeFunctionData, recoverTypedDataAddress, size, toFunctionSelector, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { fail, type Result } from '../lib/results.js';
 import type { Logger } from '../lib/logger.js';
 import { stablecoinAbi } from './artifacts/stablecoin.js';
@@ -249,7 +249,7 @@ function useVrs(signature: Hex, contractSigner: boolean): { v: number; r: Hex; s
 export function encodeTransfer(auth: TransferAuthorization, signature: Hex, contractSigner: boolean): Hex {
   const head = [auth.from, auth.to, auth.value, auth.validAfter, auth.validBefore, auth.nonce] as const;
   const vrs = useVrs(signature, contractSigner);
-  if (!vrs) return encodeFunctionData({ abi: stablecoinAbi, functionName: 'transferWithAuthorization', args: [...head, signature] });
+  if (!vrs) return encodeFunctionData({ ...BYTES_OVERLOAD, args: [...head, signature] });
   // The (v, r, s) overload is nine static words: written directly rather than through the
   // generic ABI encoder, which cost about a third of a millisecond per settlement (twice:
   // verify and send). Anything out of shape goes through viem's encoder, which refuses it.
@@ -258,8 +258,22 @@ export function encodeTransfer(auth: TransferAuthorization, signature: Hex, cont
   if (words.every((n) => n >= 0n && n < UINT256_LIMIT) && [auth.nonce, vrs.r, vrs.s].every((h) => BYTES32.test(h)) && ADDRESS.test(auth.from) && ADDRESS.test(auth.to)) {
     return `${VRS_SELECTOR}${addressWord(auth.from)}${addressWord(auth.to)}${words.map(word).join('')}${auth.nonce.slice(2)}${word(BigInt(vrs.v))}${vrs.r.slice(2)}${vrs.s.slice(2)}` as Hex;
   }
-  return encodeFunctionData({ abi: stablecoinAbi, functionName: 'transferWithAuthorization', args: [...head, vrs.v, vrs.r, vrs.s] });
+  return encodeFunctionData({ ...VRS_OVERLOAD, args: [...head, vrs.v, vrs.r, vrs.s] });
 }
+
+/**
+ * Each `transferWithAuthorization` overload looked up in the ABI and its selector hashed once, at
+ * load, as submit-batch.ts does for `transferWithAuthorizations`: viem's `encodeFunctionData` by
+ * name does both on every call, and for an overloaded name also matches the arguments against
+ * each overload. The bytes overload is every contract signer's (ERC-1271) path, verify and send.
+ */
+function overload(inputs: 7 | 9) {
+  const [item, ...more] = stablecoinAbi.filter((e) => e.type === 'function' && e.name === 'transferWithAuthorization' && e.inputs.length === inputs);
+  if (!item || more.length) throw new Error(`stablecoin ABI: expected one transferWithAuthorization with ${inputs} inputs`);
+  return prepareEncodeFunctionData({ abi: [item], functionName: 'transferWithAuthorization' });
+}
+const BYTES_OVERLOAD = overload(7);
+const VRS_OVERLOAD = overload(9);
 
 const VRS_SELECTOR = toFunctionSelector('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)');
 const UINT256_LIMIT = 2n ** 256n;

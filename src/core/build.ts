@@ -301,6 +301,8 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     .add({ name: 'webhooks:rescan', everyMs: config.WEBHOOK_RESCAN_INTERVAL, run: () => webhooks.dispatcher.rescan() });
   // With several instances, actions another instance was executing when it died.
   if (shared) scheduler.add({ name: 'agent:recover', everyMs: config.RECONCILE_INTERVAL, run: () => agent.recoverInterrupted() });
+  // This instance's own confirms a failed store left `executing` although they wrote nothing: pending again (src/agent/parked-claims.ts).
+  scheduler.add({ name: `agent:parked:${instance.id}`, everyMs: config.RECONCILE_INTERVAL, run: () => agent.releaseParked() });
   // Stopped before the services above close (cleanups run in reverse).
   defer(() => scheduler.stop());
 

@@ -81,12 +81,15 @@ export class PendingActionsStore<R extends PendingActionRow = PendingActionRow> 
 
   /**
    * `executing -> pending` again, for a confirm whose action wrote, held and sent nothing (the
-   * database failed at a read first): the confirm sent again carries it out. False when this write
-   * fails too: it stays `executing` (a repeat answers 409, never a second send).
+   * database failed at a read first): the confirm sent again carries it out. Only `claim` itself
+   * is given back (its executor and time must still be the row's): a later claim, another
+   * confirm's, is never undone. Undefined when the row is no longer that claim; throws when this
+   * write fails too (the agent keeps the claim and gives it back later, src/agent/parked-claims.ts).
    */
-  async unclaim(id: string, now: Date): Promise<boolean> {
+  async unclaim(claim: Pick<R, 'id' | 'executor' | 'updatedAt'>, now: Date): Promise<R | undefined> {
     const patch = { status: 'pending', executor: undefined, confirmedVia: undefined, confirmedAt: undefined, updatedAt: now.toISOString() };
-    return (await this.store.write(PendingActions, (t) => t.update(id, patch as Partial<PendingActionRow>, { status: 'executing' })).catch(() => undefined)) !== undefined;
+    const expect = { status: 'executing', updatedAt: claim.updatedAt, ...(claim.executor ? { executor: claim.executor } : {}) };
+    return (await this.store.write(PendingActions, (t) => t.update(claim.id, patch as Partial<PendingActionRow>, expect as Partial<PendingActionRow>))) as R | undefined;
   }
 
   /** Every action some instance is carrying out (or was, when it stopped). */

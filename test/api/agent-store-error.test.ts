@@ -20,6 +20,7 @@ import { Policies } from '../../src/policies/tables.js';
 import { SpendUsageTable } from '../../src/limits/limits.js';
 import { Quotes } from '../../src/quotes/quotes.js';
 import type { Row, TableDef } from '../../src/store/index.js';
+import { PendingActions } from '../../src/pending-actions/pending-actions.js';
 
 const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
 
@@ -161,6 +162,86 @@ describe('agent turn: the database fails mid-turn', () => {
     // A repeat replays that answer: still one transfer.
     await confirm();
     expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  /**
+   * The firm quote's read fails (the confirm's handler, before its first write) and then every
+   * `pending_actions` write, so giving the claim back (`executing -> pending`) fails too.
+   */
+  function downAtTheQuoteAndTheGiveBack(): { back: () => void } {
+    const store = svc.deps.store;
+    const [table, write] = [store.table.bind(store), store.write.bind(store)];
+    let down = false; // from the quote's read on (the claim before it is written)
+    store.table = ((def: TableDef<Row>) => {
+      if (def.name === Quotes.name) down = true;
+      if (down) throw new Error(POOL_TIMEOUT);
+      return table(def);
+    }) as typeof store.table;
+    store.write = (async (def: TableDef<Row>, fn: never) => {
+      if (down && def.name === PendingActions.name) throw new Error(POOL_TIMEOUT);
+      return write(def, fn);
+    }) as typeof store.write;
+    return { back: () => void ((store.table = table), (store.write = write)) };
+  }
+
+  async function parkedConfirm(name: string) {
+    const to = walletOf(svc, await newAccount(svc, { name, country: 'KE' }));
+    const preview = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}`, confirm: false } });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const id: string = preview.body.pending.id;
+    const confirm = () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: id } });
+    const db = downAtTheQuoteAndTheGiveBack();
+    let r;
+    try {
+      r = await confirm();
+    } finally {
+      db.back();
+    }
+    expect(r.status, JSON.stringify(r.body)).toBe(503);
+    expect(await transfersTo(to)).toEqual([]);
+    // The give-back failed: the record still says `executing`.
+    expect((await svc.deps.agentActions.get(id))?.status).toBe('executing');
+    return { to, id, confirm };
+  }
+
+  it('a confirm whose give-back fails too (the store still down): the next confirm carries it out once, not 409', { timeout: 60_000 }, async () => {
+    const { to, confirm } = await parkedConfirm('Tumaini');
+    // Before (h13fix): 409 in_progress until a restart's sweep marked it interrupted.
+    const again = await confirm();
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ ok: true, action: 'transfer' });
+    expect(await transfersTo(to)).toHaveLength(1);
+    await confirm();
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  it('the background pass gives the parked claim back: pending again, whichever instance the next confirm reaches', { timeout: 60_000 }, async () => {
+    const { to, id, confirm } = await parkedConfirm('Rehema');
+    const job = svc.deps.scheduler.names().find((n) => n.startsWith('agent:parked:'))!;
+    expect(await svc.deps.scheduler.runNow(job)).toBe(true);
+    expect((await svc.deps.agentActions.get(id))?.status).toBe('pending');
+    expect((await confirm()).status).toBe(200);
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  it('a parked claim can be cancelled: the next read gives it back first (was "already being carried out")', { timeout: 60_000 }, async () => {
+    const { to, id } = await parkedConfirm('Faraja');
+    // The chat's and Telegram's cancel (an API key has no cancel door).
+    const r = await svc.deps.agent.cancel(m.accountId, id);
+    expect(r, JSON.stringify(r)).toMatchObject({ ok: true, action: 'none' });
+    expect((await svc.deps.agentActions.get(id))?.status).toBe('cancelled');
+    expect(await transfersTo(to)).toEqual([]);
+  });
+
+  it('a parked claim never undoes a later claim (its give-back had committed and another confirm took it): 409, nothing sent', { timeout: 60_000 }, async () => {
+    const { to, id, confirm } = await parkedConfirm('Upendo');
+    // As if the failed give-back had committed and another instance's confirm then claimed it and is carrying it out.
+    const later = { status: 'executing' as const, executor: 'another-instance', updatedAt: new Date(Date.now() + 1000).toISOString() };
+    await svc.deps.store.write(PendingActions, (t) => t.update(id, later));
+    const again = await confirm();
+    expect(again.status, JSON.stringify(again.body)).toBe(409);
+    expect(await svc.deps.agentActions.get(id)).toMatchObject(later);
+    expect(await transfersTo(to)).toEqual([]);
   });
 
   it('before anything was done: 503 with Retry-After, "retry shortly"; nothing was written or sent', async () => {

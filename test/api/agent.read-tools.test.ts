@@ -69,7 +69,7 @@ describe('read-only agent tools through POST /api/agent/settle', () => {
     const r = await settle(sender, 'what did I pay this month');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ ok: true, action: 'activity' });
-    const entries: Array<{ kind: string; id: string; at: string; text: string }> = r.body.activity.entries;
+    const entries: Array<{ kind: string; id: string; at: string; text: string; [k: string]: unknown }> = r.body.activity.entries;
     expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(['transfer', 'bill', 'stake', 'payment']));
     expect(entries.map((e) => e.id)).toContain(sent.body.transfer.id);
     expect(entries.map((e) => e.id)).not.toContain(foreign.body.transfer.id);
@@ -77,10 +77,17 @@ describe('read-only agent tools through POST /api/agent/settle', () => {
     expect([...entries].map((e) => e.at)).toEqual([...entries].map((e) => e.at).sort().reverse());
     expect(await balances()).toEqual(before);
 
-    // The same question in other corridor languages.
+    // The same question in other corridor languages: every line phrased from the entries, no English left (h13fix).
+    const transfer = entries.find((e) => e.kind === 'transfer')!;
+    expect(transfer).toMatchObject({ direction: 'out', amount: '500.00', currency: 'KES', counterparty: '@amina' });
     for (const message of ['historique de mes paiements', 'maine kya pay kiya', 'ano mga binayaran ko', 'malipo yangu']) {
       const again = await settle(sender, message);
       expect(again.body, message).toMatchObject({ ok: true, action: 'activity' });
+      const lines: string[] = again.body.reply.split('\n');
+      expect(lines, message).toHaveLength(entries.length + 1);
+      expect(again.body.reply, message).not.toMatch(/\b(Sent|Received|Paid|Staked|Payment link|recent activity|settled|submitted|completed|pending)\b/);
+      expect(again.body.reply, message).toContain('500.00 KES');
+      expect(again.body.reply, message).toContain('@amina');
     }
   });
 });

@@ -1,7 +1,26 @@
+import { z } from 'zod';
 import type { Lang } from './language.js';
+import { activityText } from './activity-i18n.js';
+
+/** list_activity's result, as this reply reads it (the tool's own shape, src/agent/tools/list-activity.ts). */
+const ListedActivity = z.object({
+  entries: z.array(
+    z.looseObject({
+      kind: z.enum(['transfer', 'bill', 'stake', 'payment']),
+      at: z.string(),
+      status: z.string(),
+      direction: z.enum(['out', 'in']),
+      amount: z.string(),
+      currency: z.string(),
+      counterparty: z.string().optional(),
+      claim_link: z.boolean().optional(),
+      reference: z.string().optional(),
+    }),
+  ),
+});
 
 /**
- * Replies to the read-only tools (balance, quote) in the message's language, whole: never
+ * Replies to the read-only tools (balance, quote, activity) in the message's language, whole: never
  * opening with a word that means "done" (nothing was done), and carrying the tool's own
  * figures exactly as its summary states them. When a summary does not have the shape these
  * read it in, the tool's own summary is used unchanged.
@@ -55,55 +74,13 @@ export const FIRM: Texts = {
   tl: ' Hawak ang presyong ito hanggang {until} UTC (quote {id}).',
 };
 
-/** The activity list (list_activity's summary), line by line: each kind of entry, and its status. */
-const ACTIVITY_HEAD: Texts = { en: 'Your recent activity:', pcm: 'Wetin you don do recently:', sw: 'Shughuli zako za karibuni:', fr: 'Vos opérations récentes :', pt: 'Suas movimentações recentes:', es: 'Tus movimientos recientes:', hi: 'Aapki haal ki activity:', tl: 'Mga huling transaksyon mo:' };
-const ACTIVITY_NONE: Texts = { en: 'You have no activity yet.', pcm: 'You never do anything yet.', sw: 'Bado huna shughuli yoyote.', fr: "Vous n'avez encore aucune opération.", pt: 'Você ainda não tem movimentações.', es: 'Todavía no tienes movimientos.', hi: 'Abhi tak koi activity nahi hai.', tl: 'Wala ka pang transaksyon.' };
-/** Entry shapes (src/agent/tools/list-activity.ts), in order: the first that matches a line's text is used. */
-const ENTRIES: ReadonlyArray<[RegExp, Texts]> = [
-  [/^Sent (.+?) to (.+) by claim link$/, { en: 'Sent {1} to {2} by claim link', pcm: 'You send {1} give {2} by claim link', sw: 'Ulituma {1} kwa {2} kwa kiungo cha kudai', fr: 'Envoyé {1} à {2} par lien de retrait', pt: 'Enviado {1} para {2} por link de resgate', es: 'Enviaste {1} a {2} por link de cobro', hi: '{2} ko {1} claim link se bheje', tl: 'Nagpadala ng {1} kay {2} sa claim link' }],
-  [/^Received (.+?) from (.+) \(claim link\)$/, { en: 'Received {1} from {2} (claim link)', pcm: 'You collect {1} from {2} (claim link)', sw: 'Ulipokea {1} kutoka kwa {2} (kiungo cha kudai)', fr: 'Reçu {1} de {2} (lien de retrait)', pt: 'Recebido {1} de {2} (link de resgate)', es: 'Recibiste {1} de {2} (link de cobro)', hi: '{2} se {1} mile (claim link)', tl: 'Natanggap ang {1} mula kay {2} (claim link)' }],
-  [/^Sent (.+?) to (.+)$/, { en: 'Sent {1} to {2}', pcm: 'You send {1} give {2}', sw: 'Ulituma {1} kwa {2}', fr: 'Envoyé {1} à {2}', pt: 'Enviado {1} para {2}', es: 'Enviaste {1} a {2}', hi: '{2} ko {1} bheje', tl: 'Nagpadala ng {1} kay {2}' }],
-  [/^Received (.+)$/, { en: 'Received {1}', pcm: 'You collect {1}', sw: 'Ulipokea {1}', fr: 'Reçu {1}', pt: 'Recebido {1}', es: 'Recibiste {1}', hi: '{1} mile', tl: 'Natanggap ang {1}' }],
-  [/^Paid (.+?) to (.+)$/, { en: 'Paid {1} to {2}', pcm: 'You pay {1} give {2}', sw: 'Ulilipa {1} kwa {2}', fr: 'Payé {1} à {2}', pt: 'Pago {1} para {2}', es: 'Pagaste {1} a {2}', hi: '{2} ko {1} bhare', tl: 'Nagbayad ng {1} sa {2}' }],
-  [/^Staked (.+?) on (".+")$/, { en: 'Staked {1} on {2}', pcm: 'You stake {1} for {2}', sw: 'Uliweka dau la {1} kwa {2}', fr: 'Misé {1} sur {2}', pt: 'Apostado {1} em {2}', es: 'Apostaste {1} a {2}', hi: '{2} pe {1} lagaye', tl: 'Tumaya ng {1} sa {2}' }],
-  [/^Payment link (.+)$/, { en: 'Payment link {1}', pcm: 'Payment link {1}', sw: 'Kiungo cha malipo {1}', fr: 'Lien de paiement {1}', pt: 'Link de pagamento {1}', es: 'Link de pago {1}', hi: 'Payment link {1}', tl: 'Payment link {1}' }],
-];
-/** Status words of the entries; a status not here is shown as the service wrote it. */
-const STATUS: Readonly<Record<string, Texts>> = {
-  settled: { en: 'settled', pcm: 'e don land', sw: 'imekamilika', fr: 'réglé', pt: 'concluído', es: 'completado', hi: 'pura hua', tl: 'tapos na' },
-  completed: { en: 'completed', pcm: 'e don complete', sw: 'imekamilika', fr: 'terminé', pt: 'concluído', es: 'completado', hi: 'pura hua', tl: 'tapos na' },
-  paid: { en: 'paid', pcm: 'e don pay', sw: 'imelipwa', fr: 'payé', pt: 'pago', es: 'pagado', hi: 'paid', tl: 'bayad na' },
-  pending: { en: 'pending', pcm: 'e still dey process', sw: 'inasubiri', fr: 'en attente', pt: 'pendente', es: 'pendiente', hi: 'pending', tl: 'pending pa' },
-  failed: { en: 'failed', pcm: 'e fail', sw: 'imeshindwa', fr: 'échoué', pt: 'falhou', es: 'falló', hi: 'fail hua', tl: 'pumalya' },
-  open: { en: 'open', pcm: 'e dey open', sw: 'wazi', fr: 'ouvert', pt: 'aberto', es: 'abierto', hi: 'khula hai', tl: 'bukas' },
-  claimed: { en: 'claimed', pcm: 'dem don collect am', sw: 'imedaiwa', fr: 'retiré', pt: 'resgatado', es: 'cobrado', hi: 'claim hua', tl: 'na-claim na' },
-  expired: { en: 'expired', pcm: 'e don expire', sw: 'imeisha muda', fr: 'expiré', pt: 'expirado', es: 'vencido', hi: 'expire hua', tl: 'expired na' },
-  refunded: { en: 'refunded', pcm: 'dem don refund am', sw: 'imerudishwa', fr: 'remboursé', pt: 'reembolsado', es: 'reembolsado', hi: 'refund hua', tl: 'na-refund' },
-};
-
-/** list_activity's summary in `lang`, or undefined when a line has a shape not known here. */
-function activityReply(summary: string, lang: Lang): string | undefined {
-  if (summary === 'You have no activity yet.') return ACTIVITY_NONE[lang];
-  const [head, ...lines] = summary.split('\n');
-  if (head !== 'Your recent activity:') return undefined;
-  const out = [ACTIVITY_HEAD[lang]];
-  for (const line of lines) {
-    const m = /^• (\S+) (.+) — (\S+)$/.exec(line);
-    if (!m) return undefined;
-    const text = m[2]!;
-    const shape = ENTRIES.find(([re]) => re.test(text));
-    if (!shape) return undefined;
-    const parts = shape[0].exec(text)!;
-    const entry = shape[1][lang].replace(/\{(\d)\}/g, (_, k: string) => parts[Number(k)] ?? '');
-    out.push(`• ${m[1]} ${entry} — ${STATUS[m[3]!]?.[lang] ?? m[3]}`);
-  }
-  return out.join('\n');
-}
-
 const fill = (t: string, v: Record<string, string>) => t.replace(/\{(\w+)\}/g, (_, k: string) => v[k] ?? '');
 
-/** The reply for a read-only tool's summary in `lang`, or undefined to keep the tool's own. */
-export function readReply(tool: string, summary: string, lang: Lang): string | undefined {
+/**
+ * The reply for a read-only tool's outcome in `lang`, or undefined to keep the tool's own summary.
+ * The activity list is phrased from its result's entries (./activity-i18n.ts), not its summary.
+ */
+export function readReply(tool: string, summary: string, lang: Lang, result?: unknown): string | undefined {
   if (tool === 'get_balance') {
     const m = /^Your balance is (.+?)(?: \((.+) at (.+)\))?\.$/.exec(summary);
     if (!m) return undefined;
@@ -117,6 +94,9 @@ export function readReply(tool: string, summary: string, lang: Lang): string | u
     const firm = m[7] ? fill(FIRM[lang], { until: m[7], id: m[8]! }) : '';
     return fill(QUOTE[lang], { sent: m[1]!, to: m[2]!, got: m[3]!, rate: m[4] ? fill(RATE[lang], { r: m[4] }) : '', fee }) + firm;
   }
-  if (tool === 'list_activity') return activityReply(summary, lang);
+  if (tool === 'list_activity') {
+    const listed = ListedActivity.safeParse(result);
+    return listed.success ? activityText(listed.data.entries, lang) : undefined;
+  }
   return undefined;
 }
