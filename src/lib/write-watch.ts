@@ -7,7 +7,8 @@
  * The store calls `noteWrite()` as it begins a transaction (or an autocommit write), the relayer
  * as it begins a send. The watch counts every write begun in this process while its work runs,
  * not only its own: with other work writing meanwhile it errs towards 202 (outcome unknown, the
- * answer that is never false) and is exact when the work runs alone. It costs one increment per
+ * answer that is never false) and is exact when the work runs alone. A transaction that records
+ * no action (a cache channel's ping, `TransactionOptions.recordsNoAction`) is not counted. It costs one increment per
  * write. Scoping it to the work's own writes (AsyncLocalStorage) turned on V8's promise hooks for
  * each agent money call on Node 20 and cost a turn measurably more CPU (docs/performance.md,
  * "Quiet-machine check of the merged twelfth round").

@@ -195,6 +195,6 @@ export class CacheChannel {
   }
 
   private send(message: string): void {
-    this.store.transaction((tx) => tx.publish(this.channel, message)).catch(() => undefined);
+    this.store.transaction((tx) => tx.publish(this.channel, message), { recordsNoAction: true }).catch(() => undefined);
   }
 }

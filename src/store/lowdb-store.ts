@@ -111,7 +111,7 @@ export class LowdbStore implements Store {
   // Options are moot here but `deferDurability`: transactions run one at a time, which is the strongest isolation.
   async transaction<R>(fn: (tx: Tx) => Promise<R>, opts?: TransactionOptions): Promise<R> {
     // A write may be beginning (the agent's store-error boundary, lib/write-watch.ts).
-    noteWrite();
+    if (opts?.recordsNoAction !== true) noteWrite();
     if (this.closed) throw new Error('store is closed');
     const previous = this.lock;
     let release!: () => void;

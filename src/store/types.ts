@@ -182,6 +182,13 @@ export interface TransactionOptions {
    * commit durable); lowdb skips the write (one fsync fewer on the caller's path).
    */
   deferDurability?: boolean;
+  /**
+   * The transaction records nothing of anyone's action (a cache channel's ping or notice, a
+   * NOTIFY alone): the agent's store-error boundary (lib/write-watch.ts) does not count it as a
+   * write begun. A channel pings every half second on PostgreSQL, so counting it turned a
+   * confirm whose read failed before any write into "outcome unknown" on a loaded machine.
+   */
+  recordsNoAction?: boolean;
 }
 
 export interface Store {

@@ -18,9 +18,15 @@ export async function concurrentTurns(svc: TestService, senders: readonly Mercha
   const relayerTxs = () => chain.publicClient.getTransactionCount({ address: chain.relayerAddress });
   const feesBefore = await chain.balanceOf(feeWallet);
   const before = await relayerTxs();
-  const answers = await Promise.all(
-    Array.from({ length: n }, (_, i) => call(`${svc.api}/agent/settle`, { key: senders[i % senders.length]!.key, body: { message: `send 500 KES to @${handle}` } })),
-  );
+  const slow = slowFirstSend(svc);
+  let answers;
+  try {
+    answers = await Promise.all(
+      Array.from({ length: n }, (_, i) => call(`${svc.api}/agent/settle`, { key: senders[i % senders.length]!.key, body: { message: `send 500 KES to @${handle}` } })),
+    );
+  } finally {
+    slow.restore();
+  }
   const txs = (await relayerTxs()) - before;
   let fees = 0n;
   const history = (await Promise.all(senders.map((s) => transfers!.history(s.accountId, { limit: 1_000 })))).flat();
@@ -40,4 +46,39 @@ export async function concurrentTurns(svc: TestService, senders: readonly Mercha
   }
   expect((await chain.balanceOf(feeWallet)) - feesBefore).toBe(fees);
   return txs;
+}
+
+/**
+ * A chain whose first send is slow, made certain: the first relayer transaction leaves only once
+ * two more turns have handed their pairs to the relayer (then 150 ms for them to queue; at most
+ * 10 s). Turns "at once" meet a send in flight whatever the machine's load: on a loaded CI run
+ * the twelve turns had reached the relayer one after another, each alone (12 transactions).
+ */
+function slowFirstSend(svc: TestService): { restore: () => void } {
+  const chain = svc.deps.chain as unknown as { submitTransfers: (...a: unknown[]) => Promise<unknown> };
+  const client = svc.deps.chain.publicClient as unknown as { sendRawTransaction: (a: unknown) => Promise<unknown> };
+  const [submit, send] = [chain.submitTransfers, client.sendRawTransaction];
+  let handed = 0;
+  let wake = () => {};
+  const enough = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 10_000);
+    wake = () => {
+      if (++handed < 3) return;
+      clearTimeout(timer);
+      setTimeout(resolve, 150);
+    };
+  });
+  let first = true;
+  chain.submitTransfers = function (this: unknown, ...a: unknown[]) {
+    wake();
+    return submit.apply(this, a);
+  };
+  client.sendRawTransaction = async function (this: unknown, a: unknown) {
+    if (first) {
+      first = false;
+      await enough;
+    }
+    return send.call(this, a);
+  };
+  return { restore: () => void ((chain.submitTransfers = submit), (client.sendRawTransaction = send)) };
 }

@@ -146,7 +146,7 @@ export class PgStore implements Store {
 
   async transaction<R>(fn: (tx: Tx) => Promise<R>, opts: TransactionOptions = {}): Promise<R> {
     // A write may be beginning (the agent's store-error boundary, lib/write-watch.ts).
-    noteWrite();
+    if (opts?.recordsNoAction !== true) noteWrite();
     if (opts.shareCommit && !opts.guardedByUniqueKeys) {
       if (this.closed) throw new Error('store is closed');
       return this.groups.run(fn);
