@@ -30,13 +30,15 @@ export type { SpendInTx } from '../wallet/money-module.js';
 /**
  * How TransfersService records an outcome: the relay attempt's answer and the turn's spend slot
  * written with it; `deferSettled`: a settled outcome durable after the reply (`send`);
- * `feeLater`: an unbatched fee is left to `reconcile` (the start-up pass sends nothing).
+ * `feeLater`: an unbatched fee is left to `reconcile` (the start-up pass sends nothing); `heardLater`: see below.
  */
 export interface RecordOptions {
   answer?: ((tx: Tx) => Promise<void>) | undefined;
   spend?: SpendInTx | undefined;
   deferSettled?: boolean;
   feeLater?: boolean;
+  /** The start-up pass: no listener is registered yet, so its notification waits for the first (onTransferSettled). */
+  heardLater?: boolean;
 }
 
 /** What the Telegram bridge needs to tell the recipient. */

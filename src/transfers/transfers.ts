@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import type { Account } from '../accounts/accounts.js';
 import { nowIso } from '../lib/ids.js';
 import { callerMark, inMode, modeMark, type CallMeta } from '../lib/livemode.js';
-import { formatUsdc, usdcDecimal } from '../lib/money.js';
+import { formatUsdc } from '../lib/money.js';
 import { fail, type Result } from '../lib/results.js';
 import { checkPerOperation, limitsFor, usedToday, SpendUsageTable } from '../limits/limits.js';
 import type { RelayAttempt } from '../chain/owned-relay.js';
@@ -17,10 +17,11 @@ import { DEFAULT_FEE_POLICY, QUOTE_TTL_MS, quoteTransfer, type FeePolicy } from 
 import { resolveRecipient } from './recipients.js';
 import type { SendTransferInput } from './transfer-inputs.js';
 import { buildTransferRow, Transfers, type Transfer } from './transfer-row.js';
+import { SettledNotices } from './transfer-notices.js';
 import { movedOnChain, submittedTransfers, unfinishedTransfers } from './transfer-recovery.js';
 import type { TurnReads } from '../lib/turn-reads.js';
 import { turnAccounts } from '../accounts/turn-accounts.js';
-import { TransferReason, type RecordOptions, type SpendInTx, type TransferFailure, type TransferPreview, type TransferSettledEvent, type TransferSettledListener } from './transfer-types.js';
+import { TransferReason, type RecordOptions, type SpendInTx, type TransferFailure, type TransferPreview, type TransferSettledListener } from './transfer-types.js';
 
 /**
  * Cross-border peer-to-peer transfers: quote (FX + fee), then an on-chain stablecoin
@@ -37,7 +38,12 @@ export interface TransfersOptions extends MoneyModuleOptions {
 }
 
 export class TransfersService extends MoneyModule<TransfersOptions> {
-  private readonly listeners = new Set<TransferSettledListener>();
+  private readonly notices = new SettledNotices({
+    recipientOf: (id) => this.accounts.get(id),
+    amountText: (minor, currency) => this.fx.format(minor, currency),
+    sync: () => this.store.sync?.(),
+    logger: this.opts.logger,
+  });
   private readonly feePolicy: FeePolicy = this.opts.feePolicy ?? DEFAULT_FEE_POLICY;
   /** What a new transfer row carries of the served mode (also for firm quotes' rows). */
   readonly mark: { livemode?: false } = modeMark(this.opts.livemode);
@@ -51,10 +57,12 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     return this.wallets.address(FEE_WALLET_INDEX);
   }
 
-  /** Notifies once per settled transfer (the Telegram bridge tells the recipient). Returns an unsubscribe. */
+  /**
+   * Notifies once per settled transfer (the Telegram bridge tells the recipient). Returns an unsubscribe.
+   * The first listener also hears the transfers the start-up pass finished before it was there.
+   */
   onTransferSettled(listener: TransferSettledListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.notices.subscribe(listener);
   }
 
   get(id: string): Promise<Transfer | undefined> {
@@ -266,7 +274,7 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
       if (!sender || !moved) continue;
       const id = moved.openAttempt;
       const answer = id ? (tx: Tx) => attempts!.close(id, { ok: true, txHash: moved.txHash }, tx) : undefined;
-      if ((await this.record(t, sender, { status: 'settled', txHash: moved.txHash }, withFee, { answer, feeLater: true })).ok) done++;
+      if ((await this.record(t, sender, { status: 'settled', txHash: moved.txHash }, withFee, { answer, feeLater: true, heardLater: true })).ok) done++;
     }
     return done;
   }
@@ -329,8 +337,9 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
     if (failure) return failure;
     if (outcome.status === 'settled') {
       if (!withFee && !o.feeLater) row = await this.collectFee(row);
-      // Only the call that moved the row to `settled` notifies: the recipient hears once.
-      if (recorded.changed) this.notify(row, sender);
+      // Only the call that moved the row to `settled` notifies: the recipient hears once (transfer-notices.ts).
+      if (recorded.changed && o.deferSettled) this.notices.whenDurable(row, sender);
+      else if (recorded.changed) this.notices.now(row, sender, o.heardLater);
     }
     return { ok: true, transfer: row };
   }
@@ -369,30 +378,6 @@ export class TransfersService extends MoneyModule<TransfersOptions> {
   /** The turn's slot when it is there (it marks the turn's reservation), else the row's reservation by compare-and-set. */
   private endSpendIn(tx: Tx, t: Transfer, outcome: SpendOutcome, spend?: SpendInTx): Promise<void> {
     return spend ? spend.finishIn(tx, outcome) : endRowSpend(tx, this.opts, t, outcome, this.now());
-  }
-
-  /** Listeners run in the background: a slow or failing notification never holds up or fails a transfer. */
-  private notify(transfer: Transfer, sender: Account): void {
-    if (!this.listeners.size) return;
-    void this.emit(transfer, sender).catch((err: unknown) => this.opts.logger?.warn({ err, transferId: transfer.id }, 'transfer notification failed'));
-  }
-
-  private async emit(transfer: Transfer, sender: Account): Promise<void> {
-    const recipient = transfer.recipientAccountId ? ((await this.accounts.get(transfer.recipientAccountId)) ?? null) : null;
-    const event: TransferSettledEvent = {
-      transfer,
-      sender,
-      recipient,
-      recipientAmount: transfer.recipientAmount,
-      recipientCurrency: transfer.recipientCurrency,
-      recipientAmountText: this.fx.format(BigInt(transfer.recipientAmountMinor), transfer.recipientCurrency),
-      stablecoinAmount: usdcDecimal(transfer.stablecoinAmount),
-    };
-    for (const l of this.listeners) {
-      void Promise.resolve()
-        .then(() => l(event))
-        .catch((err: unknown) => this.opts.logger?.warn({ err, transferId: transfer.id }, 'transfer listener failed'));
-    }
   }
 }
 
