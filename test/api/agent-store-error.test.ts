@@ -83,18 +83,29 @@ describe('agent turn: the database fails mid-turn', () => {
     expect(await svc.deps.chain.balanceOf(to)).toBe(1_000_000n);
   });
 
-  it('a confirm_action whose send began: 202 outcome_unknown; a repeat never sends again', { timeout: 60_000 }, async () => {
-    const to = walletOf(svc, await newAccount(svc, { name: 'Neema', country: 'KE' }));
+  /**
+   * A new recipient `name`, a previewed send of 1 USD to them, and its confirm_action made while
+   * `down()`'s failure is in place (taken back whatever happens): the confirm's answer `r`, and
+   * `confirm` to repeat it.
+   */
+  async function confirmWhileDown(name: string, down: () => { back: () => void }) {
+    const to = walletOf(svc, await newAccount(svc, { name, country: 'KE' }));
     const preview = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}`, confirm: false } });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
-    const confirm = () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: preview.body.pending.id } });
-    const db = downFromTheJournalWrite();
+    const id: string = preview.body.pending.id;
+    const confirm = () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: id } });
+    const db = down();
     let r;
     try {
       r = await confirm();
     } finally {
       db.back();
     }
+    return { to, id, confirm, r };
+  }
+
+  it('a confirm_action whose send began: 202 outcome_unknown; a repeat never sends again', { timeout: 60_000 }, async () => {
+    const { to, confirm, r } = await confirmWhileDown('Neema', downFromTheJournalWrite);
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     expect(r.headers.get('retry-after')).toBeNull();
     expect(r.body).toMatchObject({ ok: false, action: 'transfer', reason: 'outcome_unknown' });
@@ -140,17 +151,7 @@ describe('agent turn: the database fails mid-turn', () => {
   });
 
   it('a confirm_action whose handler fails at a read before its first write: 503, the action pending again; the retry carries it out once', { timeout: 60_000 }, async () => {
-    const to = walletOf(svc, await newAccount(svc, { name: 'Imani', country: 'KE' }));
-    const preview = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}`, confirm: false } });
-    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
-    const confirm = () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: preview.body.pending.id } });
-    const db = downAtARead(Quotes.name);
-    let r;
-    try {
-      r = await confirm();
-    } finally {
-      db.back();
-    }
+    const { to, confirm, r } = await confirmWhileDown('Imani', () => downAtARead(Quotes.name));
     expect(r.status, JSON.stringify(r.body)).toBe(503);
     expect(r.headers.get('retry-after')).toBe('2');
     expect(await transfersTo(to)).toEqual([]);
@@ -185,18 +186,7 @@ describe('agent turn: the database fails mid-turn', () => {
   }
 
   async function parkedConfirm(name: string) {
-    const to = walletOf(svc, await newAccount(svc, { name, country: 'KE' }));
-    const preview = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: `send 1 USD to ${to}`, confirm: false } });
-    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
-    const id: string = preview.body.pending.id;
-    const confirm = () => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: id } });
-    const db = downAtTheQuoteAndTheGiveBack();
-    let r;
-    try {
-      r = await confirm();
-    } finally {
-      db.back();
-    }
+    const { to, id, confirm, r } = await confirmWhileDown(name, downAtTheQuoteAndTheGiveBack);
     expect(r.status, JSON.stringify(r.body)).toBe(503);
     expect(await transfersTo(to)).toEqual([]);
     // The give-back failed: the record still says `executing`.
