@@ -5,6 +5,7 @@ import { fold } from './lexicon-i18n.js';
 import { greetingLead } from './fillers.js';
 import { isHypothetical } from './gate-phrases.js';
 import { pickAmount } from './slots.js';
+import { asksWhetherSent } from './sent-question.js';
 import { wordTable } from '../../lib/word-table.js';
 
 /**
@@ -43,7 +44,8 @@ const PAST_QUESTION = [/\b(did|have|has) (i|my|we)\b.*\b(go through|went through
 
 export function detectActivity(a: Analysis): boolean {
   const text = fold(a.text.toLowerCase());
-  if (PAST_QUESTION.some((re) => re.test(text))) return true;
+  // "did you send the 5k to @amaka?", "umetuma?", "napadala mo na ba…?": whether it happened, never a send (sent-question.ts).
+  if (PAST_QUESTION.some((re) => re.test(text)) || asksWhetherSent(a.text)) return true;
   if (a.money.length) return false;
   const norms = a.tokens.map((t) => fold(t.norm));
   if (norms.some((w) => ACTIVITY_NOUNS.has(w)) || a.lemmas.includes('history') || ACTIVITY_PHRASES.some((re) => re.test(text))) return true;
