@@ -60,7 +60,7 @@ describe("the person's histories per mode", () => {
     const user: TgUser = { id: 951234, first_name: 'Hist', username: 'hist_px' };
     await svc.deps.accounts.update(m.accountId, { telegramUserId: String(user.id) });
     const history = String((await world.tgSay(user, '/history')).body.text);
-    expect(history).toContain('Recent transfers');
+    expect(history).toContain('Your recent activity:');
     expect(history).toContain('1.25');
     expect(history).not.toContain('3.75');
 

@@ -21,7 +21,7 @@ export const COMMANDS = [
   { command: 'balance', description: 'Your balance' },
   { command: 'deposit', description: 'Add funds to your wallet' },
   { command: 'currency', description: 'Change your local currency' },
-  { command: 'history', description: 'Recent transfers' },
+  { command: 'history', description: 'Recent activity' },
   { command: 'help', description: 'What I can do' },
 ];
 

@@ -1,54 +1,59 @@
 import { Composer } from 'grammy';
 import type { Account } from '../../accounts/accounts.js';
-import type { Transfer } from '../../transfers/transfers.js';
-import { local } from '../../agent/money-format.js';
+import { activityText, detectLanguage, LANGS, type ActivityEntry, type Lang } from '../../agent/index.js';
 import type { BotContext, TelegramDeps } from './context.js';
-import { requireAccount } from './ui.js';
+import { clip, requireAccount } from './ui.js';
 
 export const HISTORY_LIMIT = 10;
 
-const STATUS: Record<string, string> = { settled: '✅', submitted: '⏳ pending', failed: '❌ failed', quoted: '…', expired: 'expired' };
-
-function when(iso: string): string {
-  return iso.slice(0, 16).replace('T', ' ') + ' UTC';
-}
+const UNAVAILABLE: Readonly<Record<Lang, string>> = {
+  en: 'Your history is not available just now; try again shortly.',
+  pcm: 'Your history no dey available now; try again small time.',
+  sw: 'Historia yako haipatikani kwa sasa; jaribu tena baadaye kidogo.',
+  fr: "Votre historique n'est pas disponible pour le moment ; réessayez dans un instant.",
+  pt: 'Seu histórico não está disponível agora; tente de novo daqui a pouco.',
+  es: 'Tu historial no está disponible ahora; inténtalo de nuevo en un momento.',
+  hi: 'Aapki history abhi nahi mil rahi; thodi der baad phir try karein.',
+  tl: 'Hindi makuha ang history mo ngayon; subukan ulit mamaya.',
+};
 
 export function accountLabel(a: Pick<Account, 'name' | 'telegramUsername'> | undefined): string {
   if (!a) return 'someone';
   return a.telegramUsername ? `@${a.telegramUsername}` : a.name;
 }
 
-/** /history: the account's recent live transfers, sent and received, newest first. */
+/**
+ * The person's language for a command, which has no sentence to read it from: the words after it
+ * when there are some ("/history yangu"), else the language their Telegram app is set to when it
+ * is one of the agent's eight (Filipino as Tagalog), else English.
+ */
+export function commandLanguage(args: string, languageCode: string | undefined): Lang {
+  if (args.trim()) return detectLanguage(args);
+  const code = (languageCode ?? '').toLowerCase().split(/[-_]/)[0]!;
+  const lang = code === 'fil' ? 'tl' : code;
+  return (LANGS as readonly string[]).includes(lang) ? (lang as Lang) : 'en';
+}
+
+/**
+ * /history: the account's recent live activity, newest first, as the chat shows it: the agent's
+ * list_activity entries (transfers sent and received, claim links, bills, stakes, payment links)
+ * phrased by the one table the chat uses (src/agent/local/activity-i18n.ts), in the person's language.
+ */
 export function historyFeature(deps: TelegramDeps): Composer<BotContext> {
   const c = new Composer<BotContext>();
 
   c.command('history', async (ctx) => {
     const account = await requireAccount(ctx);
     if (!account) return;
-    if (!deps.transfers) return void (await ctx.reply('Transfer history is not available yet.'));
-    // Incoming transfers count only once they arrived. Telegram is the person's live door: a test
-    // key's transfers (test mode, even on the embedded chain both modes share) are not listed (docs/test-mode.md).
-    const rows = (await deps.transfers.history(account.id, { limit: HISTORY_LIMIT * 2, livemode: true }))
-      .filter((t) => t.accountId === account.id || t.status === 'settled')
-      .slice(0, HISTORY_LIMIT);
-    if (rows.length === 0) {
-      return void (await ctx.reply('No transfers yet. Try "send 500 KES to @amina" or /deposit to add funds.'));
-    }
-    const senders = new Map<string, Account | undefined>();
-    for (const t of rows) {
-      if (t.accountId !== account.id && !senders.has(t.accountId)) senders.set(t.accountId, await deps.accounts.get(t.accountId));
-    }
-    const lines = rows.map((t) => line(deps, account, t, senders));
-    await ctx.reply(`Recent transfers:\n\n${lines.join('\n')}`);
+    const lang = commandLanguage(ctx.match, ctx.from?.language_code);
+    // No key: the live mode's records only (Telegram is the person's live door, docs/test-mode.md).
+    const r = await deps.agent.callTool({ accountId: account.id, channel: 'telegram', name: 'list_activity', input: { limit: HISTORY_LIMIT * 2 } });
+    const listed = r.ok ? (r.result as { entries?: ActivityEntry[] } | undefined)?.entries : undefined;
+    if (!listed) return void (await ctx.reply(UNAVAILABLE[lang]));
+    // A transfer coming in counts only once it arrived.
+    const entries = listed.filter((e) => !(e.kind === 'transfer' && e.direction === 'in' && !e.claim_link && e.status !== 'settled')).slice(0, HISTORY_LIMIT);
+    await ctx.reply(clip(activityText(entries, lang)));
   });
 
   return c;
-}
-
-function line(deps: TelegramDeps, me: Account, t: Transfer, senders: Map<string, Account | undefined>): string {
-  const status = STATUS[t.status] ?? t.status;
-  if (t.accountId === me.id) {
-    return `↗ ${when(t.createdAt)} · ${local(deps.fx, t.sourceAmountMinor, t.sourceCurrency)} to ${t.recipientLabel} · ${status}`;
-  }
-  return `↘ ${when(t.settledAt ?? t.createdAt)} · ${local(deps.fx, t.recipientAmountMinor, t.recipientCurrency)} from ${accountLabel(senders.get(t.accountId))} · ${status}`;
 }

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseUnits } from 'viem';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { buttonData, callbackUpdate, startFakeBotApi, textUpdate, type ApiCall, type FakeBotApi, type TgUser } from './telegram-fake.js';
+
+/**
+ * Telegram's /history is the chat's activity list (list_activity's entries, phrased by
+ * src/agent/local/activity-i18n.ts) in the person's language: the words after the command when
+ * there are some, else the language their Telegram app is set to. Before h14fix it was its own
+ * English-only list. Real webhook updates, a fake Bot API on loopback, the local engine, the real
+ * service on its embedded anvil chain.
+ */
+const SECRET = 's3cret';
+let bot: FakeBotApi;
+let svc: TestService;
+
+beforeAll(async () => {
+  bot = await startFakeBotApi();
+  svc = await startTestService({
+    TELEGRAM_BOT_TOKEN: '123:abc',
+    TELEGRAM_API_ROOT: bot.url,
+    TELEGRAM_WEBHOOK_URL: 'https://example.test/api/telegram/webhook',
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    AGENT_RATE_LIMIT: '1000/min',
+  });
+});
+afterAll(async () => {
+  await svc?.stop({ removeData: true });
+  await bot?.close();
+});
+
+async function deliver(update: object) {
+  const res = await fetch(`${svc.api}/telegram/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Telegram-Bot-Api-Secret-Token': SECRET },
+    body: JSON.stringify(update),
+  });
+  expect(res.status).toBe(200);
+}
+const nextMessage = (user: TgUser, since: number, match: (c: ApiCall) => boolean = () => true) =>
+  bot.waitFor('sendMessage', (c) => bot.calls.indexOf(c) >= since && Number(c.body.chat_id) === user.id && match(c));
+
+/** A message from `user` whose Telegram app is set to `languageCode`. */
+function fromApp(user: TgUser, text: string, languageCode: string) {
+  const u = textUpdate(user, text);
+  return { ...u, message: { ...u.message, from: { ...u.message.from, language_code: languageCode } } };
+}
+
+async function onboard(user: TgUser, currency: string, fund: boolean) {
+  const before = bot.calls.length;
+  await deliver(textUpdate(user, '/start'));
+  const welcome = await nextMessage(user, before, (c) => buttonData(c).includes(`cur:${currency}`));
+  await deliver(callbackUpdate(user, `cur:${currency}`, welcome.result.message_id));
+  await bot.waitFor('editMessageText', (c) => bot.calls.indexOf(c) >= before && Number(c.body.chat_id) === user.id);
+  const account = (await svc.deps.accounts.findBy({ telegramUserId: String(user.id) }))!;
+  if (fund) {
+    const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(account.walletIndex), parseUnits('500', 6), { nativeAmount: 0n });
+    expect(funded.ok).toBe(true);
+  }
+  return account;
+}
+
+/** What the bot answers `user` to `update`. */
+async function answer(user: TgUser, update: object): Promise<string> {
+  const before = bot.calls.length;
+  await deliver(update);
+  return String((await nextMessage(user, before)).body.text);
+}
+
+describe('Telegram /history: the chat\'s activity list, in the person\'s language', () => {
+  const awa: TgUser = { id: 952001, first_name: 'Awa', username: 'tg_hist_awa' };
+  const juma: TgUser = { id: 952002, first_name: 'Juma', username: 'tg_hist_juma' };
+
+  beforeAll(async () => {
+    await onboard(juma, 'KES', false);
+    await onboard(awa, 'XOF', true);
+    const before = bot.calls.length;
+    await deliver(textUpdate(awa, 'envoie 1000 FCFA à @tg_hist_juma'));
+    const prompt = await nextMessage(awa, before, (c) => buttonData(c).length === 2);
+    await deliver(callbackUpdate(awa, buttonData(prompt)[0]!, prompt.result.message_id));
+    await bot.waitFor('editMessageText', (c) => Number(c.body.message_id) === prompt.result.message_id && String(c.body.text).includes('✅'));
+  }, 60_000);
+
+  it('the sender, whose app is in French: the same text the chat answers "montre mon historique" with', async () => {
+    const history = await answer(awa, fromApp(awa, '/history', 'fr'));
+    expect(history.split('\n')[0]).toBe('Vos opérations récentes :');
+    expect(history).toMatch(/^• \d{4}-\d\d-\d\d Envoyé 1,000 XOF à @tg_hist_juma — réglé$/m);
+    expect(history).not.toMatch(/Recent transfers|settled|Sent /);
+    const chat = await answer(awa, fromApp(awa, 'montre mon historique', 'fr'));
+    expect(history).toBe(chat);
+  });
+
+  it('the recipient: in Swahili from the words after the command, then in the language of the app; English when the app\'s is none of the eight', async () => {
+    const sw = await answer(juma, fromApp(juma, '/history nionyeshe miamala yangu', 'en'));
+    expect(sw.split('\n')[0]).toBe('Shughuli zako za karibuni:');
+    expect(sw).toMatch(/^• \d{4}-\d\d-\d\d Ulipokea [\d,.]+ KES — imekamilika$/m);
+    const pt = await answer(juma, fromApp(juma, '/history', 'pt-br'));
+    expect(pt.split('\n')[0]).toBe('Suas movimentações recentes:');
+    expect(pt).toMatch(/Recebido [\d,.]+ KES — concluído/);
+    const de = await answer(juma, fromApp(juma, '/history', 'de'));
+    expect(de.split('\n')[0]).toBe('Your recent activity:');
+    expect(de).toMatch(/Received [\d,.]+ KES — settled/);
+  });
+
+  it('nothing yet: said in the person\'s language', async () => {
+    const ana: TgUser = { id: 952003, first_name: 'Ana', username: 'tg_hist_ana' };
+    await onboard(ana, 'PHP', false);
+    expect(await answer(ana, fromApp(ana, '/history', 'fil'))).toBe('Wala ka pang transaksyon.');
+  });
+});
