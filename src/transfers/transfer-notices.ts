@@ -13,7 +13,8 @@ import type { TransferSettledEvent, TransferSettledListener } from './transfer-t
  *   before leaves the row `submitted` and nobody told, and the start-up pass that finishes it from
  *   the chain is then the call that moves it, and tells them;
  * - the start-up pass runs before any listener is registered (`kept`): its notifications wait for
- *   the first listener (the bot, as it starts).
+ *   the first listener (the bot, as it starts). Kept in memory: a service no listener subscribes
+ *   to (test mode's, a start without Telegram) holds only what its start-up pass finished.
  * A slow or failing listener never holds up or fails a transfer.
  */
 export class SettledNotices {

@@ -9,49 +9,52 @@ import { fold } from './lexicon-i18n.js';
  * question's shape: the auxiliary put first (en), the person asked about before a completed
  * form (pcm "you don send", fr "tu as envoyé", pt "já mandou", es "mandaste", sw "umetuma"),
  * the completed-form helper (hi "diya", tl "na ba"), with a question mark after it (or a
- * question particle: sw "je", hi "kya", tl "ba", fr "est-ce que").
+ * question particle of the same language: sw "je", hi "kya", tl "ba", fr "est-ce que").
  *
  * A statement with a tag ("I sent R200 to @rico yesterday right?", "I don pay @amaka abi you no
  * see am?") is no such question: the gate answers it as already done.
  */
-const COMPLETED_SEND: readonly RegExp[] = [
-  // en: "did you send", "have I paid", "has the 5k been sent", "was it transferred".
-  /\b(did|have|has|had)\s+(you|u|ya|i|we)\s+((already|ever|even|actually|really|just|finally)\s+)?(send|sent|pay|paid|transfer|transferred|wire|wired|forward|forwarded)\b/,
-  /\b(was|were|has|have)\s+(it|that|this|the|my)\b[^?.!]{0,40}\b(been\s+)?(sent|paid|transferred|wired)\b/,
-  // pcm: "you don send am?", "una don pay?", "you never send the money?".
-  /\b(you|u|una|una\s+don)\s+(don|done|never|neva|don\s+already)\s+(send|pay|transfer|sent|paid|drop)\b/,
-  // sw: second person perfect or past ("umetuma", "umeshamlipa", "ulimtumia"), or the passive ("imetumwa").
-  /\b(ume|mme|uli|mli)(sha)?(m|wa|ni|tu)?(tuma|tumia|lipa|lipia|hamisha|hamishia)\b/,
-  /\b(ime|zime|ili|zili)(sha)?(tumwa|lipwa|hamishwa)\b/,
-  // fr: "tu as envoyé", "t'as payé", "as-tu viré", "vous avez transféré", "est-ce que j'ai envoyé", "a été envoyé".
-  /\b(tu\s+as|t\s?['’]\s?as|as-tu|avez-vous|vous\s+avez|ai-je|est-ce\s+que\s+(tu\s+as|t\s?['’]\s?as|vous\s+avez|j\s?['’]\s?ai))\s+((deja|bien|vraiment|finalement)\s+)?(envoye|paye|vire|transfere|regle|fait\s+le\s+virement)s?\b/,
-  /\b(a|ont)\s+(bien\s+|deja\s+)?ete\s+(envoye|paye|vire|transfere)e?s?\b/,
-  // pt: "já mandou", "você enviou", "vc pagou", "eu já paguei", "já foi enviado".
-  /\b(ja|voce|vc|voce\s+ja|vc\s+ja|tu\s+ja|eu\s+ja)\s+(mandou|enviou|pagou|transferiu|mandei|enviei|paguei|transferi|fez\s+o\s+pix|fiz\s+o\s+pix)\b/,
-  /\b(ja\s+)?foi\s+(enviado|mandado|pago|transferido)\b/,
-  // es: "mandaste", "¿ya le enviaste?", "¿ya pagué?", "¿ya se envió?".
-  /\b(mandaste|enviaste|pagaste|transferiste|depositaste)\b/,
-  /\bya\s+((le|les|te|se)\s+)?(mande|envie|pague|transferi)\b/,
-  // hi: "bhej diya", "pay kar diya", "transfer ho gaya", "tumne bheja".
-  /\b(bhej|bheja|pay\s+kar|transfer\s+kar|bhar|de)\s+(diya|diye|di|chuka|chuke|chuki|diya\s+hai|diye\s+hain)\b/,
-  /\b(transfer|pay|send)\s+ho\s+(gaya|gaye|gayi)\b/,
-  /\b(tumne|aapne|apne|tune|maine)\b[^?.!]{0,40}\b(bheja|bheje|bheji)\b/,
-  // tl: "napadala mo na ba", "nagpadala ka na ba", "nabayaran ko na ba", "naipadala na ba".
-  /\b(napadala|naipadala|nagpadala|nabayaran|nagbayad|naibigay|nasend|nai-send|na-send|nakapagpadala|nakapagbayad)\b(\s+(mo|ko|ka|nyo|ninyo|natin|niya|na))*\s+(na\s+)?ba\b/,
-];
+/** The question particles that may stand for the question mark, each with its own language's forms. */
+const SW = /^je\b/;
+const FR = /\best-ce\s+que\b/;
+const HI = /\bkya\b/;
+const TL = /\bba\b/;
 
-/** A question particle that may stand for the question mark. */
-const PARTICLE = /(^je\b|\bkya\b|\bna\s+ba\b|\bba\b|\best-ce\s+que\b)/;
+const COMPLETED_SEND: ReadonlyArray<readonly [RegExp, RegExp?]> = [
+  // en: "did you send", "have I paid", "has the 5k been sent", "was it transferred".
+  [/\b(did|have|has|had)\s+(you|u|ya|i|we)\s+((already|ever|even|actually|really|just|finally)\s+)?(send|sent|pay|paid|transfer|transferred|wire|wired|forward|forwarded)\b/],
+  [/\b(was|were|has|have)\s+(it|that|this|the|my)\b[^?.!]{0,40}\b(been\s+)?(sent|paid|transferred|wired)\b/],
+  // pcm: "you don send am?", "una don pay?", "you never send the money?".
+  [/\b(you|u|una|una\s+don)\s+(don|done|never|neva|don\s+already)\s+(send|pay|transfer|sent|paid|drop)\b/],
+  // sw: second person perfect or past ("umetuma", "umeshamlipa", "ulimtumia"), or the passive ("imetumwa").
+  [/\b(ume|mme|uli|mli)(sha)?(m|wa|ni|tu)?(tuma|tumia|lipa|lipia|hamisha|hamishia)\b/, SW],
+  [/\b(ime|zime|ili|zili)(sha)?(tumwa|lipwa|hamishwa)\b/, SW],
+  // fr: "tu as envoyé", "t'as payé", "as-tu viré", "vous avez transféré", "est-ce que j'ai envoyé", "a été envoyé".
+  [/\b(tu\s+as|t\s?['’]\s?as|as-tu|avez-vous|vous\s+avez|ai-je|est-ce\s+que\s+(tu\s+as|t\s?['’]\s?as|vous\s+avez|j\s?['’]\s?ai))\s+((deja|bien|vraiment|finalement)\s+)?(envoye|paye|vire|transfere|regle|fait\s+le\s+virement)s?\b/, FR],
+  [/\b(a|ont)\s+(bien\s+|deja\s+)?ete\s+(envoye|paye|vire|transfere)e?s?\b/, FR],
+  // pt: "já mandou", "você enviou", "vc pagou", "eu já paguei", "já foi enviado".
+  [/\b(ja|voce|vc|voce\s+ja|vc\s+ja|tu\s+ja|eu\s+ja)\s+(mandou|enviou|pagou|transferiu|mandei|enviei|paguei|transferi|fez\s+o\s+pix|fiz\s+o\s+pix)\b/],
+  [/\b(ja\s+)?foi\s+(enviado|mandado|pago|transferido)\b/],
+  // es: "mandaste", "¿ya le enviaste?", "¿ya pagué?", "¿ya se envió?".
+  [/\b(mandaste|enviaste|pagaste|transferiste|depositaste)\b/],
+  [/\bya\s+((le|les|te|se)\s+)?(mande|envie|pague|transferi)\b/],
+  // hi: "bhej diya", "pay kar diya", "transfer ho gaya", "tumne bheja".
+  [/\b(bhej|bheja|pay\s+kar|transfer\s+kar|bhar|de)\s+(diya|diye|di|chuka|chuke|chuki|diya\s+hai|diye\s+hain)\b/, HI],
+  [/\b(transfer|pay|send)\s+ho\s+(gaya|gaye|gayi)\b/, HI],
+  [/\b(tumne|aapne|apne|tune|maine)\b[^?.!]{0,40}\b(bheja|bheje|bheji)\b/, HI],
+  // tl: "napadala mo na ba", "nagpadala ka na ba", "nabayaran ko na ba", "naipadala na ba".
+  [/\b(napadala|naipadala|nagpadala|nabayaran|nagbayad|naibigay|nasend|nai-send|na-send|nakapagpadala|nakapagbayad)\b(\s+(mo|ko|ka|nyo|ninyo|natin|niya|na))*\s+(na\s+)?ba\b/, TL],
+];
 
 /** Whether `text` asks whether a send or payment already happened (see above). */
 export function asksWhetherSent(text: string): boolean {
   const t = fold(text.toLowerCase()).replace(/\s+/g, ' ');
-  for (const re of COMPLETED_SEND) {
+  for (const [re, particle] of COMPLETED_SEND) {
     const m = re.exec(t);
     if (!m) continue;
     // The question's mark comes after the completed form (not a statement before another question).
     const after = t.slice(m.index);
-    if (after.includes('?') || PARTICLE.test(t)) return true;
+    if (after.includes('?') || particle?.test(t)) return true;
   }
   return false;
 }
