@@ -93,13 +93,14 @@ describe('Telegram /history: the chat\'s activity list, in the person\'s languag
   it('the recipient: in Swahili from the words after the command, then in the language of the app; English when the app\'s is none of the eight', async () => {
     const sw = await answer(juma, fromApp(juma, '/history nionyeshe miamala yangu', 'en'));
     expect(sw.split('\n')[0]).toBe('Shughuli zako za karibuni:');
-    expect(sw).toMatch(/^• \d{4}-\d\d-\d\d Ulipokea [\d,.]+ KES — imekamilika$/m);
+    // Who sent it, as the old English-only list said ("from @…").
+    expect(sw).toMatch(/^• \d{4}-\d\d-\d\d Ulipokea [\d,.]+ KES kutoka kwa @tg_hist_awa — imekamilika$/m);
     const pt = await answer(juma, fromApp(juma, '/history', 'pt-br'));
     expect(pt.split('\n')[0]).toBe('Suas movimentações recentes:');
-    expect(pt).toMatch(/Recebido [\d,.]+ KES — concluído/);
+    expect(pt).toMatch(/Recebido [\d,.]+ KES de @tg_hist_awa — concluído/);
     const de = await answer(juma, fromApp(juma, '/history', 'de'));
     expect(de.split('\n')[0]).toBe('Your recent activity:');
-    expect(de).toMatch(/Received [\d,.]+ KES — settled/);
+    expect(de).toMatch(/Received [\d,.]+ KES from @tg_hist_awa — settled/);
   });
 
   it('nothing yet: said in the person\'s language', async () => {

@@ -35,10 +35,20 @@ function listActivityHandler(deps: ToolDeps): ToolRun<ListActivityInput> {
     const entries: Fields[] = [];
     const money = (minor: bigint | string, currency: string) => ({ amount: localDecimal(deps.fx, minor, currency), currency });
     if (want('transfer') && deps.transfers) {
+      const senders = new Map<string, Promise<string | undefined>>();
+      // Who sent money in: their @handle, else their name (each sender read once per list).
+      const sender = (id: string) => {
+        if (!senders.has(id)) senders.set(id, deps.accounts.get(id).then((a) => (a ? (a.telegramUsername ? `@${a.telegramUsername}` : a.name) : undefined)));
+        return senders.get(id)!;
+      };
       for (const t of await deps.transfers.history(ctx.accountId, { limit, livemode })) {
         const out = t.accountId === ctx.accountId;
         const common = { kind: 'transfer' as const, id: t.id, at: t.createdAt, status: t.status };
-        entries.push(out ? { ...common, direction: 'out', ...money(t.sourceAmountMinor, t.sourceCurrency), counterparty: t.recipientLabel } : { ...common, direction: 'in', ...money(t.recipientAmountMinor, t.recipientCurrency) });
+        if (out) entries.push({ ...common, direction: 'out', ...money(t.sourceAmountMinor, t.sourceCurrency), counterparty: t.recipientLabel });
+        else {
+          const from = await sender(t.accountId);
+          entries.push({ ...common, direction: 'in', ...money(t.recipientAmountMinor, t.recipientCurrency), ...(from ? { counterparty: from } : {}) });
+        }
       }
     }
     if (want('transfer') && deps.claims) {
