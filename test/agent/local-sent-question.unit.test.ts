@@ -47,7 +47,23 @@ const REQUESTS: ReadonlyArray<[string, string, string]> = [
   ['tl', 'padalhan mo si @ana ng 500', 'PHP'],
 ];
 
+/** What would happen if it had been sent: a condition the gate answers, not the activity (corridor-3's "agar … bhej diya toh kya hoga?"). */
+const WHAT_IF: ReadonlyArray<[string, string, string]> = [
+  ['en', 'what if I sent 50 to the wrong person?', 'USD'],
+  ['pcm', 'what if you don send the 5k to the wrong @amaka?', 'NGN'],
+  ['sw', 'itakuwaje kama umetuma 300 kwa namba mbaya?', 'KES'],
+  ['fr', 'et si tu as envoyé 5000 au mauvais numéro ?', 'XOF'],
+  ['pt', 'e se eu já paguei a @bia duas vezes?', 'BRL'],
+  ['es', '¿y si ya le envié a @lupita los 500 dos veces?', 'MXN'],
+  ['hi', 'maan lo maine @amit ko 300 bhej diya, phir kya?', 'INR'],
+  ['tl', 'paano kung nagpadala ka na ng 500 sa maling numero?', 'PHP'],
+];
+
 describe('local engine: a question whether a send happened', () => {
+  it.each(WHAT_IF)('%s: "%s" asks what would happen: no activity list, nothing sent', (_lang, text, cur) => {
+    expect(parse(cur, text).kind, JSON.stringify(parse(cur, text))).toBe('none');
+  });
+
   it.each(ASKED)('%s: %s', (_lang, text, cur) => {
     const r = parse(cur, text);
     expect(r.kind === 'tool' ? r.call.name : r.kind, JSON.stringify(r)).toBe('list_activity');

@@ -8,14 +8,15 @@ import type { Lang } from './language.js';
 
 /**
  * Each phrase list as one pattern, compiled once (the lists are this module's constants): the
- * alternation matches exactly when one of the phrases, each between non-letters, does.
+ * alternation matches exactly when one of the phrases does, between characters that are no letter,
+ * digit or underscore (the letters inside an id such as `pay_kyc6…` are no words).
  */
 const phrasePatterns = new WeakMap<readonly string[], RegExp>();
 
 export function hasPhrase(text: string, phrases: readonly string[]): boolean {
   let pattern = phrasePatterns.get(phrases);
   if (!pattern) {
-    pattern = new RegExp(`(^|[^\\p{L}])(?:${phrases.map((p) => p.replace(/[-']/g, "[-' ]?")).join('|')})($|[^\\p{L}])`, 'u');
+    pattern = new RegExp(`(^|[^\\p{L}\\p{N}_])(?:${phrases.map((p) => p.replace(/[-']/g, "[-' ]?")).join('|')})($|[^\\p{L}\\p{N}_])`, 'u');
     phrasePatterns.set(phrases, pattern);
   }
   return pattern.test(text);

@@ -45,7 +45,8 @@ const PAST_QUESTION = [/\b(did|have|has) (i|my|we)\b.*\b(go through|went through
 export function detectActivity(a: Analysis): boolean {
   const text = fold(a.text.toLowerCase());
   // "did you send the 5k to @amaka?", "umetuma?", "napadala mo na ba…?": whether it happened, never a send (sent-question.ts).
-  if (PAST_QUESTION.some((re) => re.test(text)) || asksWhetherSent(a.text)) return true;
+  // "agar galat number pe 500 bhej diya toh kya hoga?" asks what would happen, not whether it did (the gate answers it).
+  if (PAST_QUESTION.some((re) => re.test(text)) || (asksWhetherSent(a.text) && !isHypothetical(text))) return true;
   if (a.money.length) return false;
   const norms = a.tokens.map((t) => fold(t.norm));
   if (norms.some((w) => ACTIVITY_NOUNS.has(w)) || a.lemmas.includes('history') || ACTIVITY_PHRASES.some((re) => re.test(text))) return true;
