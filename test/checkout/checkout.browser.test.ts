@@ -3,18 +3,15 @@
  * A test EIP-1193 provider (window.ethereum) is injected; its eth_signTypedData_v4 calls back
  * into the test, where viem signs with a funded key, as a browser wallet would.
  */
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { launchBrowser } from '../web/browser.js';
+import { launchBrowser, screenshot } from '../web/browser.js';
 import type { PrivateKeyAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Payments } from '../../src/payments/payments.js';
 import { call } from '../helpers/service.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, usdc, type Ctx } from '../settlement/helpers.js';
 
-const ARTIFACTS = path.resolve('test/artifacts');
 const SHOP = 'https://shop.example';
 
 type WalletMode = 'ok' | 'reject-sign' | 'reject-connect' | 'wrong-key';
@@ -26,7 +23,6 @@ describe('checkout page /pay/:id (Chromium)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
     ctx = await setup();
     browser = await launchBrowser();
   });
@@ -110,7 +106,7 @@ describe('checkout page /pay/:id (Chromium)', () => {
     const res = await page.goto(`${ctx.svc.url}/pay/${id}`);
     expect(res?.status()).toBe(200);
   };
-  const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `checkout-${name}.png`), fullPage: true });
+  const shot = (name: string) => screenshot(page, `checkout-${name}`);
   const noHorizontalScroll = async () =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   const errorText = () => page.locator('#error').innerText();

@@ -5,7 +5,6 @@
  * captures part and voids the rest, or voids it all; real Chromium reads the page at each step,
  * and the public JSON carries the same amounts from the same view.
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PrivateKeyAccount } from 'viem';
@@ -13,7 +12,7 @@ import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { newPayer } from '../x402/helpers.js';
-import { ARTIFACTS, launchBrowser } from '../web/browser.js';
+import { launchBrowser, screenshot } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 
 let svc: TestService;
@@ -87,7 +86,7 @@ describe('checkout page of a manual-capture session (Chromium)', () => {
     await expect(page.locator('#capture-held').innerText()).resolves.toBe('2.00 USDC');
     expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'checkout-authorized.png'), fullPage: true });
+    await screenshot(page, 'checkout-authorized');
 
     const cap = await call(`${svc.api}/v1/payments/${id}/capture`, { key: merchant.key, body: { amount: 0.75 } });
     expect(cap.status, JSON.stringify(cap.body)).toBe(200);
@@ -104,7 +103,7 @@ describe('checkout page of a manual-capture session (Chromium)', () => {
     await expect(page.locator('#capture-returned').innerText()).resolves.toBe('1.25 USDC');
     expect(await page.locator('#capture-held').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'checkout-captured.png'), fullPage: true });
+    await screenshot(page, 'checkout-captured');
     // The public JSON, from the same view, on the next poll.
     expect((await call(`${svc.api}/checkout/${id}`)).body.payment).toMatchObject({ status: 'captured', amountCapturable: '0', amountCaptured: '0.75', amountVoided: '1.25' });
   });

@@ -4,12 +4,11 @@
  * a real service on its embedded anvil). A part payment shows what arrived; the rest settles it
  * and the page turns into the receipt by itself.
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createWalletClient, getAddress, http as viemHttp, parseEther, type Address, type PrivateKeyAccount } from 'viem';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
-import { ARTIFACTS, SIZES, launchBrowser, decodeQr } from '../web/browser.js';
+import { SIZES, launchBrowser, decodeQr, screenshot } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, usdc, type Ctx } from '../settlement/helpers.js';
 
@@ -68,7 +67,7 @@ describe('checkout page: pay from a phone wallet by EIP-681 transfer (Chromium)'
       await expect(page.locator('#deposit').innerText()).resolves.toContain('12.50 USDC');
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: path.join(ARTIFACTS, `checkout-deposit-${size.name}-pending.png`), fullPage: true });
+      await screenshot(page, `checkout-deposit-${size.name}-pending`);
 
       // 5 of 12.50 arrives: the page (polling) shows it and asks for the rest.
       const payer = await customer(ctx, usdc('12.5'), parseEther('0.01'));
@@ -90,7 +89,7 @@ describe('checkout page: pay from a phone wallet by EIP-681 transfer (Chromium)'
       // The receipt names the sweep transaction and the customer who sent the money.
       expect(await page.locator('#tx code').getAttribute('title')).toBe(record.tx_hash);
       expect((await page.locator('#payer').innerText()).replace(/\s/g, '')).toMatch(new RegExp(`^${payer.address.slice(0, 8)}`, 'i'));
-      await page.screenshot({ path: path.join(ARTIFACTS, `checkout-deposit-${size.name}-paid.png`), fullPage: true });
+      await screenshot(page, `checkout-deposit-${size.name}-paid`);
       // Two chain transfers, two deposit passes and the page's 5 s polls: 60-100 s on a loaded 2-core machine.
     }, 180_000);
   }

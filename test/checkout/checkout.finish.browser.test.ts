@@ -5,12 +5,11 @@
  * the state, a receipt after paying (tx linked to the configured explorer), paying from the
  * app wallet when signed in, and `GET /`.
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Payments } from '../../src/payments/payments.js';
 import { call, createMerchant } from '../helpers/service.js';
-import { ARTIFACTS, SIZES, launchBrowser, decodeQr } from '../web/browser.js';
+import { SIZES, launchBrowser, decodeQr, screenshot } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, customer, merchantWallet, paymentRecord, setup, stored, usdc, type Ctx } from '../settlement/helpers.js';
 
@@ -54,7 +53,7 @@ describe('checkout page finishes the job (Chromium)', () => {
     return page;
   }
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `checkout-${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => screenshot(page, `checkout-${name}`);
   const noHorizontalScroll = async (page: Page) =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
 
@@ -299,7 +298,7 @@ describe('checkout page finishes the job (Chromium)', () => {
       await expect(page.locator('[id$="operation/createRefund"]').first().innerText()).resolves.toContain('bearerAuth');
       expect(await page.getByRole('link', { name: 'OpenAPI 3.1 (JSON)' }).getAttribute('href')).toBe('/api/openapi.json');
       await noHorizontalScroll(page);
-      await page.screenshot({ path: path.join(ARTIFACTS, `checkout-${size.name}-docs.png`) }); // the first screen: the whole reference is too tall
+      await screenshot(page, `checkout-${size.name}-docs`, { fullPage: false }); // the first screen: the whole reference is too tall
     });
   }
 });

@@ -7,11 +7,10 @@
  * to the shop and its "Stay" control are on the first screen, and pages that took no money say
  * when they ended without "locked at checkout". Screenshots land in test/artifacts/.
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { call } from '../helpers/service.js';
-import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
+import { SIZES, launchBrowser, screenshot } from '../web/browser.js';
 import { belowFold, brokenWords, layoutProblems, lineCount } from '../web/layout.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, paymentRecord, setup, until, type Ctx } from '../settlement/helpers.js';
@@ -47,7 +46,7 @@ describe('checkout pages as people see them (issue 27, Chromium)', () => {
   }
 
   async function fits(page: Page, shot: string) {
-    await page.screenshot({ path: path.join(ARTIFACTS, `checkout-27-${shot}.png`), fullPage: true });
+    await screenshot(page, `checkout-27-${shot}`);
     expect(await layoutProblems(page)).toEqual([]);
     expect(await brokenWords(page, 'body')).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
@@ -121,7 +120,7 @@ describe('checkout pages as people see them (issue 27, Chromium)', () => {
       await page.emulateMedia({ media: 'print' });
       for (const sel of ['#print', '#return', '.copy']) expect(await page.locator(sel).first().isVisible()).toBe(false);
       expect(await page.locator('#receipt').isVisible()).toBe(true);
-      await page.screenshot({ path: path.join(ARTIFACTS, `checkout-27-${size.name}-receipt-print.png`), fullPage: true });
+      await screenshot(page, `checkout-27-${size.name}-receipt-print`);
       await page.emulateMedia({ media: 'screen' });
       await page.getByRole('button', { name: 'Print or save as PDF' }).waitFor();
     });

@@ -3,11 +3,10 @@
  * axe, no sideways scrolling, screenshots in test/artifacts), and a customer who pays with the
  * keyboard alone, settling on the embedded chain. Real Chromium against a real service.
  */
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { call } from '../helpers/service.js';
-import { ARTIFACTS, SIZES, launchBrowser } from '../web/browser.js';
+import { SIZES, launchBrowser, screenshot } from '../web/browser.js';
 import { axeViolations } from '../web/a11y.js';
 import { createPayment, merchantWallet, paymentRecord, setup, until, type Ctx } from '../settlement/helpers.js';
 
@@ -50,7 +49,7 @@ describe('checkout page states and keyboard (Chromium)', () => {
     expect(await page.locator('main').innerText()).not.toMatch(/You pay|Pay Acme/);
     expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
-    await page.screenshot({ path: path.join(ARTIFACTS, `checkout-${shot}.png`), fullPage: true });
+    await screenshot(page, `checkout-${shot}`);
     expect(await axeViolations(page)).toEqual([]);
   }
 
@@ -115,7 +114,7 @@ describe('checkout page states and keyboard (Chromium)', () => {
     // Signed in now: the page offers the new (empty) wallet and says it is not enough yet.
     await expect(page.locator('#app-wallet-hint').innerText()).resolves.toBe('Signed in as New Customer · balance 0.00 USDC, not enough for this payment');
     await page.getByRole('button', { name: 'Pay 3.00 USDC from your StablePay wallet' }).waitFor();
-    await page.screenshot({ path: path.join(ARTIFACTS, 'checkout-phone-after-signup.png'), fullPage: true });
+    await screenshot(page, 'checkout-phone-after-signup');
 
     // The way back from the sign-up page keeps the payment too.
     const other = await open(SIZES[0]);

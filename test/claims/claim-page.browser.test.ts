@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import path from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { newAccount, fund } from '../helpers/money.js';
-import { ARTIFACTS, launchBrowser, newPage, realErrors } from '../web/browser.js';
+import { launchBrowser, newPage, realErrors, screenshot } from '../web/browser.js';
 
 /**
  * The claim page on a phone (390×844) in real Chromium: it says what the money is, from whom
@@ -42,8 +40,7 @@ describe('claim page on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const box = await page.locator('#signup-claim').boundingBox();
     expect(box!.height).toBeGreaterThanOrEqual(44);
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'claim-phone.png'), fullPage: true });
+    await screenshot(page, 'claim-phone');
 
     await page.fill('input[name=name]', 'Fatou');
     await page.fill('input[name=email]', email);

@@ -76,6 +76,15 @@ export class SlowFirstSequencer extends BaseSequencer {
 /** Files that start several service processes (and their anvil) of their own. */
 export const MULTI_PROCESS = /\.(crash|instances|processes)(\.pg)?\.test\.ts$/;
 export const MAX_MULTI_PROCESS = 2;
+/**
+ * Multi-process files that run their two deployments at once (`describe.concurrent.each`: two
+ * databases, two anvils, six service processes): each counts as two against MAX_MULTI_PROCESS,
+ * so the machine never holds more service processes than two one-deployment files did.
+ */
+export const TWO_DEPLOYMENTS = /test\/settlement\/(settle|moves|transfers)\.instances\.pg\.test\.ts$/;
+
+/** How many of MAX_MULTI_PROCESS's places a file takes. */
+export const multiProcessWeight = (file: string) => (TWO_DEPLOYMENTS.test(file) ? 2 : MULTI_PROCESS.test(file) ? 1 : 0);
 
 /**
  * Replays `rows` (in priority order) on `workers` workers with their expected seconds and
@@ -86,18 +95,18 @@ export const MAX_MULTI_PROCESS = 2;
 export function capMultiProcess<T extends { project: string; file: string; s: number }>(rows: T[], workers: number): T[] {
   const waiting = [...rows];
   const out: T[] = [];
-  const running: Array<{ end: number; heavy: boolean }> = [];
+  const running: Array<{ end: number; heavy: number }> = [];
   let now = 0;
   while (waiting.length) {
     while (running.length < workers && waiting.length) {
-      const heavyNow = running.filter((r) => r.heavy).length;
-      const fits = (r: T) => heavyNow < MAX_MULTI_PROCESS || !MULTI_PROCESS.test(r.file);
+      const heavyNow = running.reduce((a, r) => a + r.heavy, 0);
+      const fits = (r: T) => multiProcessWeight(r.file) === 0 || heavyNow + multiProcessWeight(r.file) <= MAX_MULTI_PROCESS;
       let i = waiting.findIndex((r) => r.project === waiting[0]!.project && fits(r));
       if (i < 0) i = waiting.findIndex(fits);
       if (i < 0) break;
       const [r] = waiting.splice(i, 1) as [T];
       out.push(r);
-      running.push({ end: now + Math.max(r.s, 0.5), heavy: MULTI_PROCESS.test(r.file) });
+      running.push({ end: now + Math.max(r.s, 0.5), heavy: multiProcessWeight(r.file) });
     }
     running.sort((a, b) => a.end - b.end);
     now = running.shift()?.end ?? now;

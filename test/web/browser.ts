@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsQRModule from 'jsqr';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Screenshots land here (git-ignored) for people to look at; tests never compare pixels. */
 /** The two sizes every page is proven at (issue 15): a desktop window and a phone. */
@@ -83,9 +83,24 @@ export async function scrollWidth(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
-export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+/**
+ * Whether the page tests keep screenshots in ARTIFACTS (for people to look at; no test compares
+ * them). On by default, off when CI=true: CI keeps no artifacts, and a full-page screenshot costs
+ * Chromium 0.4-2 s of CPU on the loaded 2-core machine, about a hundred of them a run
+ * (docs/testing.md, "Fourteenth round"). SP_TEST_SCREENSHOTS=1 or 0 decides either way.
+ */
+export function screenshotsWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.SP_TEST_SCREENSHOTS) return env.SP_TEST_SCREENSHOTS !== '0';
+  return env.CI !== 'true';
+}
+
+/** `ARTIFACTS/<name>.png` of a page (the whole page unless `fullPage: false`) or of one element; nothing when screenshots are off. */
+export async function screenshot(target: Page | Locator, name: string, { fullPage = true } = {}): Promise<void> {
+  if (!screenshotsWanted()) return;
   await mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  if ('goto' in target) await target.screenshot({ path: file, fullPage });
+  else await target.screenshot({ path: file });
 }
 
 // jsqr is CommonJS with `exports.default`: under NodeNext the default import is the module object.

@@ -6,14 +6,13 @@
  * phone) has its labels, times read like every other page, gas is rounded (never 18 decimals),
  * a hash wraps only between whole pieces, each inside its cell, and nothing is wider than its parent.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Address } from 'viem';
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { call, startTestService, type TestService } from '../helpers/service.js';
 import { newPayer, payingFetch, startResourceServer, type ResourceServer } from '../x402/helpers.js';
-import { ARTIFACTS, SIZES, launchBrowser, newPage, realErrors, screenshot, signUpThroughUi } from './browser.js';
+import { SIZES, launchBrowser, newPage, realErrors, screenshot, signUpThroughUi } from './browser.js';
 import { brokenWords, layoutProblems } from './layout.js';
 import { axeViolations } from './a11y.js';
 
@@ -63,7 +62,7 @@ describe('Developers screen: x402 settlements (Chromium, real x402 client and ch
       const rows = page.locator('#x402-recent tbody tr');
       await expect(rows.count()).resolves.toBe(SETTLES);
       await screenshot(page, `developers-27-${size.name}-x402`);
-      await section.screenshot({ path: path.join(ARTIFACTS, `developers-27-${size.name}-x402-section.png`) });
+      await screenshot(section, `developers-27-${size.name}-x402-section`);
 
       // The caption: one line, as wide as its words (a letter-per-line caption is tall and narrow).
       const caption = page.locator('#x402-recent-title');
