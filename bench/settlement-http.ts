@@ -28,6 +28,10 @@
  *   BENCH_CHILD_LOG=<file>: the service's output written to <file>.<store>, with "=== burst start/end" marks.
  *   BENCH_PG_STATEMENTS=1 (or =kinds, also listing the burst's statements by kind): the service's PostgreSQL round trips, statements and commits per settle in each phase,
  *     counted at the driver (bench/pg-statements-preload.mjs, off by default: the measured runs carry no wrapper).
+ *   BENCH_PG_PAYMENT_INDEXES=text|seq (an experiment, not the service's schema): after the migrations, the seven indexes of
+ *     `payments` on doc are rebuilt under the same names with text keys (`(doc ->> 'f') COLLATE "C"`), or each as a plain
+ *     index on seq; the store checks names only, and a settle reads payments by id only, so the bench runs and shows what
+ *     those indexes cost a settle on the server (list reads would lose their indexes: never for a real service).
  *
  * PostgreSQL runs on the same cores as the service, anvil and this client, so on the pg run the
  * server's own CPU per settlement is reported too (tenth round): from /proc, the backends of the
@@ -51,6 +55,7 @@ import { createNonceManager, createPublicClient, createWalletClient, defineChain
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { jsonRpc } from 'viem/nonce';
 import { stablecoinAbi } from '../src/chain/artifacts/stablecoin.js';
+import pg from 'pg';
 import { ADMIN_URL, admin } from './pg-admin.js';
 import { percentile, pool } from './stats.js';
 
@@ -92,6 +97,28 @@ function postgresCpuBetween(a: Map<number, { cpu: number; db: boolean }>, b: Map
     if (p.db) db += spent;
   }
   return { db, all };
+}
+/** BENCH_PG_PAYMENT_INDEXES: `payments`' indexes on doc rebuilt under their names, as text keys or on seq (see the header). */
+async function swapPaymentIndexes(db: string, how: string): Promise<void> {
+  if (how !== 'text' && how !== 'seq') throw new Error(`BENCH_PG_PAYMENT_INDEXES=${how}: text or seq`);
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${db}`;
+  const c = new pg.Client({ connectionString: u.toString() });
+  await c.connect();
+  try {
+    const r = await c.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'payments' AND indexdef LIKE '%doc ->%'`);
+    if (r.rows.length !== 7) throw new Error(`payments: ${r.rows.length} indexes on doc, expected 7`);
+    for (const { indexname, indexdef } of r.rows) {
+      const def =
+        how === 'text'
+          ? indexdef.replace(/\(doc -> ('\w+'::text)\)/g, '((doc ->> $1) COLLATE "C")').replace(/<> 'null'::jsonb/g, 'IS NOT NULL')
+          : `CREATE INDEX "${indexname}" ON payments (seq)`;
+      await c.query(`DROP INDEX "${indexname}"`);
+      await c.query(def);
+    }
+  } finally {
+    await c.end();
+  }
 }
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -201,6 +228,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
       });
       void exited.then(() => reject(new Error(`service exited during start:\n${logs.slice(-20).join('\n')}`)));
     });
+
+    if (dbName && process.env.BENCH_PG_PAYMENT_INDEXES) await swapPaymentIndexes(dbName, process.env.BENCH_PG_PAYMENT_INDEXES);
 
     // Setup (not measured): a merchant and its key, 2N payments, one funded payer's signatures.
     const email = `bench${Date.now()}@example.com`;
