@@ -147,3 +147,27 @@ describe('complete reading (issue 20): a message that acts at once stops acting 
     });
   }
 });
+
+describe('a question mark after fillers that greet nobody ("please", "now", "faz"): the turn holds (counterexamples the property found)', () => {
+  it.each([
+    ['GHS', 'pls ? transfer 40 usd to @yawboat'],
+    ['NGN', 'abeg? send 5k to @amaka'],
+    ['KES', 'tafadhali? tuma 500 kwa @wanjiku'],
+    ['MXN', 'por favor? manda 500 pesos a @lupita'],
+    ['INR', 'jaldi? @priya ko 2000 bhej do'],
+    ['PHP', 'ngayon? padalhan mo si @ana ng 500'],
+    ['BRL', 'faz ? um pix de 1.500,50 pra @ana_souza por favor'],
+    ['XOF', 'je veux? envoyer 5000 à @awa'],
+  ])('%s: %s', (cur, m) => {
+    const r = parseMessage(m, ctx(cur));
+    expect(r, JSON.stringify(r)).toMatchObject({ kind: 'tool', hold: expect.arrayContaining(['?']) });
+  });
+
+  it.each([
+    ['BRL', 'Oi! Tudo bem? Manda 150 reais pra @joana'],
+    ['NGN', 'How far bros? Send 5k to @amaka'],
+    ['KES', 'Habari? Tuma 500 kwa @wanjiku'],
+  ])('a greeting\'s question still greets: %s: %s', (cur, m) => {
+    expect(actsAtOnce(parseMessage(m, ctx(cur))), m).toBe(true);
+  });
+});

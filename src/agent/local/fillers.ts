@@ -136,6 +136,24 @@ export function fillerIndices(tokens: readonly Token[]): Set<number> {
 }
 
 /**
+ * The filler words that greet or address someone ("how far", "tudo bem", "habari", "bro"): a run of
+ * fillers closed by "?" is a greeting sentence only with one of them ("pls ? send…", "faz ? um pix…"
+ * ask nothing of anyone: the property test found both).
+ */
+const GREETS: ReadonlySet<string> = new Set(
+  [
+    'hey', 'hi', 'hello', 'yo', 'oh', 'bro', 'sis', 'boss', 'mate', 'fam', 'dear', 'sir', 'madam', 'man', 'guy', 'friend', 'chale', 'chaley', 'charley', 'bru', 'boet', 'bra',
+    'good', 'morning', 'afternoon', 'evening', 'gm', 'hope', 'well', 'how', 'far', 'bros', 'oga', 'person',
+    'habari', 'yako', 'asubuhi', 'mchana', 'jioni', 'hujambo', 'mambo', 'niaje', 'sasa', 'buda', 'msee', 'bana',
+    'bonjour', 'salut', 'coucou', 'bonsoir', 'frère', 'frérot', 'sœur', 'ça', 'va',
+    'oi', 'olá', 'tudo', 'bem', 'bom', 'dia', 'boa', 'tarde', 'noite', 'beleza', 'blz', 'mano', 'mana',
+    'hola', 'oye', 'compa', 'carnal', 'wey', 'güey', 'buenos', 'días', 'buen', 'día', 'buenas', 'tardes', 'noches',
+    'namaste', 'namaskar', 'suprabhat', 'ram', 'bhai', 'yaar', 'bhaiya', 'didi', 'ji',
+    'kumusta', 'kamusta', 'musta', 'magandang', 'umaga', 'hapon', 'gabi', 'bes', 'beshie', 'kuya', 'ate', 'te',
+  ].map((w) => fold(w)),
+);
+
+/**
  * The greeting sentences that open a message ("Oi! Tudo bem? Manda…", "How far bros. Make you send…"):
  * runs of filler words each closed by ". ! ? ,", from the first token. Their indices, marks included;
  * a question mark among them asks after the person, never about the payment. A run not closed by a
@@ -148,7 +166,11 @@ export function greetingLead(tokens: readonly Token[], fillers: ReadonlySet<numb
     let j = i;
     while (j < tokens.length && fillers.has(j) && tokens[j]!.kind === 'word') j++;
     if (j === i || tokens[j]?.kind !== 'punct' || !['.', '!', '?', ','].includes(tokens[j]!.text)) return out;
+    const words = j;
     while (tokens[j]?.kind === 'punct' && ['.', '!', '?', ','].includes(tokens[j]!.text)) j++;
+    // "pls ? transfer 40 usd…": a question that greets or addresses nobody is no greeting sentence.
+    const asks = tokens.slice(words, j).some((t) => t.text === '?');
+    if (asks && !tokens.slice(i, words).some((t) => GREETS.has(fold(t.norm)))) return out;
     for (let k = i; k < j; k++) out.add(k);
     i = j;
   }
