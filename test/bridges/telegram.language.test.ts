@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseUnits } from 'viem';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { buttonData, callbackUpdate, startFakeBotApi, textUpdate, type ApiCall, type FakeBotApi, type TgUser } from './telegram-fake.js';
+import { buttonData, textUpdate, type TgUser } from './telegram-fake.js';
+import { telegramWorld, type TelegramWorld } from './telegram-world.js';
 import { PendingActions } from '../../src/agent/pending-tool-call.js';
 
 /**
@@ -10,49 +9,18 @@ import { PendingActions } from '../../src/agent/pending-tool-call.js';
  * the agent read from their words. Real webhook updates, a fake Bot API on loopback, the local
  * engine, the real service on its embedded anvil chain.
  */
-const SECRET = 's3cret';
-let bot: FakeBotApi;
-let svc: TestService;
+let world: TelegramWorld;
+let svc: TelegramWorld['svc'];
+let bot: TelegramWorld['bot'];
+let deliver: TelegramWorld['deliver'];
+let nextMessage: TelegramWorld['nextMessage'];
+const onboard = (user: TgUser, currency: string, fund: boolean) => world.onboard(user, currency, fund ? '500' : undefined);
 
 beforeAll(async () => {
-  bot = await startFakeBotApi();
-  svc = await startTestService({
-    TELEGRAM_BOT_TOKEN: '123:abc',
-    TELEGRAM_API_ROOT: bot.url,
-    TELEGRAM_WEBHOOK_URL: 'https://example.test/api/telegram/webhook',
-    TELEGRAM_WEBHOOK_SECRET: SECRET,
-    AGENT_RATE_LIMIT: '1000/min',
-  });
+  world = await telegramWorld();
+  ({ bot, svc, deliver, nextMessage } = world);
 });
-afterAll(async () => {
-  await svc?.stop({ removeData: true });
-  await bot?.close();
-});
-
-async function deliver(update: object) {
-  const res = await fetch(`${svc.api}/telegram/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-Telegram-Bot-Api-Secret-Token': SECRET },
-    body: JSON.stringify(update),
-  });
-  expect(res.status).toBe(200);
-}
-const nextMessage = (user: TgUser, since: number, match: (c: ApiCall) => boolean = () => true) =>
-  bot.waitFor('sendMessage', (c) => bot.calls.indexOf(c) >= since && Number(c.body.chat_id) === user.id && match(c));
-
-async function onboard(user: TgUser, currency: string, fund: boolean) {
-  const before = bot.calls.length;
-  await deliver(textUpdate(user, '/start'));
-  const welcome = await nextMessage(user, before, (c) => buttonData(c).includes(`cur:${currency}`));
-  await deliver(callbackUpdate(user, `cur:${currency}`, welcome.result.message_id));
-  await bot.waitFor('editMessageText', (c) => bot.calls.indexOf(c) >= before && Number(c.body.chat_id) === user.id);
-  const account = (await svc.deps.accounts.findBy({ telegramUserId: String(user.id) }))!;
-  if (fund) {
-    const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(account.walletIndex), parseUnits('500', 6), { nativeAmount: 0n });
-    expect(funded.ok).toBe(true);
-  }
-  return account;
-}
+afterAll(() => world?.stop());
 
 /** The Confirm step's last line; the clock time is the stored expiry's, in UTC. */
 const LINES: [string, string, string, RegExp][] = [

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseUnits } from 'viem';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { buttonData, callbackUpdate, newUpdateId, startFakeBotApi, textUpdate, type ApiCall, type FakeBotApi, type TgUser } from './telegram-fake.js';
+import { buttonData, newUpdateId, textUpdate, type TgUser } from './telegram-fake.js';
+import { telegramWorld, type TelegramWorld } from './telegram-world.js';
 import { fakeMessagesApi } from '../agent/fake-messages-api.js';
 import { personsWords } from '../../src/bridges/telegram/agent-chat.js';
 
@@ -11,59 +10,29 @@ import { personsWords } from '../../src/bridges/telegram/agent-chat.js';
  * Real webhook updates, a fake Bot API and a fake Messages API (a model that obeys whatever it
  * reads) on loopback, the real service on its embedded anvil chain.
  */
-const SECRET = 's3cret';
 const OUTSIDE = '0x4444444444444444444444444444444444444444';
 
-let bot: FakeBotApi;
+let world: TelegramWorld;
 let api: Awaited<ReturnType<typeof fakeMessagesApi>>;
-let svc: TestService;
+let bot: TelegramWorld['bot'];
+let svc: TelegramWorld['svc'];
+let deliver: TelegramWorld['deliver'];
+let nextMessage: TelegramWorld['nextMessage'];
+const onboard = (user: TgUser, currency: string) => world.onboard(user, currency, '2000');
 
 beforeAll(async () => {
-  bot = await startFakeBotApi();
   api = await fakeMessagesApi();
-  svc = await startTestService({
-    TELEGRAM_BOT_TOKEN: '123:abc',
-    TELEGRAM_API_ROOT: bot.url,
-    TELEGRAM_WEBHOOK_URL: 'https://example.test/api/telegram/webhook',
-    TELEGRAM_WEBHOOK_SECRET: SECRET,
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    ANTHROPIC_MODEL: 'claude-test',
-    ANTHROPIC_BASE_URL: api.url,
-  });
+  world = await telegramWorld({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_MODEL: 'claude-test', ANTHROPIC_BASE_URL: api.url });
+  ({ bot, svc, deliver, nextMessage } = world);
 });
 afterAll(async () => {
-  await svc?.stop({ removeData: true });
-  await bot?.close();
+  await world?.stop();
   await api?.close();
 });
 beforeEach(() => {
   api.state.requests = 0;
   api.state.bodies.length = 0;
 });
-
-async function deliver(update: object) {
-  const res = await fetch(`${svc.api}/telegram/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-Telegram-Bot-Api-Secret-Token': SECRET },
-    body: JSON.stringify(update),
-  });
-  expect(res.status).toBe(200);
-}
-const nextMessage = (user: TgUser, since: number, match: (c: ApiCall) => boolean = () => true) =>
-  bot.waitFor('sendMessage', (c) => bot.calls.indexOf(c) >= since && Number(c.body.chat_id) === user.id && match(c));
-
-async function onboard(user: TgUser, currency: string) {
-  const before = bot.calls.length;
-  await deliver(textUpdate(user, '/start'));
-  const welcome = await nextMessage(user, before, (c) => buttonData(c).includes(`cur:${currency}`));
-  const tap = callbackUpdate(user, `cur:${currency}`, welcome.result.message_id);
-  await deliver(tap);
-  await bot.waitFor('editMessageText', (c) => bot.calls.indexOf(c) >= before && Number(c.body.chat_id) === user.id);
-  const account = (await svc.deps.accounts.findBy({ telegramUserId: String(user.id) }))!;
-  const funded = await svc.deps.chain.faucet(svc.deps.chain.custodialAddress(account.walletIndex), parseUnits('2000', 6), { nativeAmount: 0n });
-  expect(funded.ok).toBe(true);
-  return account;
-}
 
 const forwarded = (user: TgUser, text: string) => {
   const u = textUpdate(user, text, newUpdateId());
