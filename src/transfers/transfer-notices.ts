@@ -45,6 +45,8 @@ export class SettledNotices {
 
   /** After the store's flush; a failed flush tells nobody (logged), as a crash would not. */
   whenDurable(transfer: Transfer, sender: Account): void {
+    // Nobody listening (no Telegram, or test mode's service): no flush to wait on for an agent turn's outcome.
+    if (!this.listeners.size) return;
     void Promise.resolve(this.o.sync()).then(
       () => this.now(transfer, sender),
       (err: unknown) => this.o.logger?.warn({ err, transferId: transfer.id }, 'transfer outcome not durable; recipient not notified'),
