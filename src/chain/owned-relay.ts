@@ -237,8 +237,10 @@ async function run(
       ...(req.batchWith ? { batchWith: req.batchWith } : {}),
       fence: broadcastFence(attempts, row),
       // The attempt's hash goes in the journal's commit when nothing else is to be recorded
-      // with it (one commit fewer per move); otherwise, or without a journal, while the receipt
-      // is awaited.
+      // with it (one commit fewer per move); otherwise, or without a journal (a batch member),
+      // while the receipt is awaited, unless the receipt comes within relay.ts's grace and says
+      // the money moved: then the settled answer's `close` stores it on the attempt, and the
+      // caller's own settled write (`req.onSent`'s record: a sweep's `finish`) carries it.
       ...(attempts.sentIn && !req.onSent
         ? { recordWithJournal: (txHash: Hex, tx: Tx) => attempts.sentIn!(tx, row.id, row.generation, txHash) }
         : {}),

@@ -250,9 +250,13 @@ export class AttemptLedger implements RelayAttempts {
     await updateUnread(tx.table(SettlementAttempts), id, { txHash, updatedAt: nowIso() }, { generation });
   }
 
-  /** Final answer (inside the transaction that applies it to its subject, when there is one). */
+  /**
+   * Final answer (inside the transaction that applies it to its subject, when there is one). An
+   * answer naming a transaction stores it as the attempt's `txHash` too: a move settled within the
+   * hash record's grace (relay.ts SENT_RECORD_GRACE_MS) was never recorded while it was open.
+   */
   async close(id: string, answer: AttemptAnswer, tx?: Tx): Promise<void> {
-    const patch = { state: 'done' as const, answer, updatedAt: nowIso() };
+    const patch = { state: 'done' as const, answer, ...(answer.txHash ? { txHash: answer.txHash } : {}), updatedAt: nowIso() };
     // Inside the subject's transaction, with its commit's round trip on PostgreSQL.
     if (tx) await updateUnread(tx.table(SettlementAttempts), id, patch, { state: 'open' });
     else await this.store.write(SettlementAttempts, (t) => t.update(id, patch, { state: 'open' }));

@@ -282,6 +282,7 @@ export class SettlementService {
       // Sent only while the attempt is this generation's and inside its window on the store's
       // clock (owned-relay.ts; h12truth). It names the attempt in the journal: a replay asks it first.
       fence: broadcastFence(this.attempts, attempt),
+      // Skipped when settled within relay.ts's grace: `settled` (with the attempt's close) writes the hash.
       onSent: (txHash) => recordTxHash(this.store, p.id, attempt, txHash),
     }).finally(() => this.relaying.delete(attempt.id));
     switch (relayed.status) {

@@ -28,7 +28,7 @@ export async function unfinishedTransfers(store: Store, now: Date, idleMs: numbe
  * record a `submitted` transfer as settled: an agent turn's settled outcome is made durable after
  * its reply (docs/money-modules.md, "An agent transfer's outcome after its reply"), so a crash in between leaves the
  * row `submitted` with its relay attempt, whose hash the relay journal's commit made durable
- * before the broadcast. Only money the chain shows moved is recorded here; anything else (not
+ * before the broadcast (a batch member's: none, when its receipt came within the hash record's grace). Only money the chain shows moved is recorded here; anything else (not
  * mined, reverted, unknown, the chain unreachable) is left to the `reconcile:money` pass, whose
  * relay ledger alone may call a move failed.
  */
@@ -55,14 +55,17 @@ export async function movedOnChain(
   const id = relayAttemptId('transfer', from, nonce);
   const attempt = await attempts.get(id);
   const known = attempt?.txHash ?? attempt?.answer?.txHash;
-  // Never sent from a journaled attempt (a confirm, a move without the ledger): the reconcile's.
-  if (!attempt || !known) return undefined;
+  // A move without the ledger: the reconcile's. An attempt without a hash may still have moved:
+  // a batch member answered settled within the hash record's grace (relay.ts
+  // SENT_RECORD_GRACE_MS) has its hash only in the deferred outcome, so the chain decides
+  // (the token's nonce, then a log scan from the attempt's start).
+  if (!attempt) return undefined;
   // Another live instance is relaying it: its own outcome write follows (and its notification).
   if (attempt.state === 'open' && opts.isLive && (await opts.isLive(attempt.instanceId))) return undefined;
   // The token says the authorization was used (and the fee's, when they left in one batch: all or none).
   if (!(await chain.authorizationState(from, nonce))) return undefined;
   if (withFee && !(await chain.authorizationState(from, chain.nonceFor('transfer-fee', t.id)))) return undefined;
-  const txHash = await chain.findAuthorizationTx(from, nonce, { since: attempt.startedAt, txHash: known as Hex });
+  const txHash = await chain.findAuthorizationTx(from, nonce, { since: attempt.startedAt, ...(known ? { txHash: known as Hex } : {}) });
   if (!txHash) return undefined;
   if ((await chain.waitForReceipt(txHash, opts.timeoutMs)).status !== 'success') return undefined;
   return { txHash, ...(attempt.state === 'open' ? { openAttempt: id } : {}) };

@@ -184,7 +184,8 @@ export async function settleExact(port: ExactEvmPort, req: FacilitatorRequest, o
     since: new Date(Date.now() - LOOKBACK_MS),
     ...(opts.journalOwner ? { journalOwner: opts.journalOwner } : {}),
     ...(opts.fence ? { fence: opts.fence } : {}),
-    onSent: (txHash) => void ours.add(txHash.toLowerCase()),
+    // Which transaction is this settle's (an earlier one's answers nonce_already_used); in memory, never graced.
+    onTxHash: (txHash) => void ours.add(txHash.toLowerCase()),
   });
   return settleResponse(port, p, network, relayed, ours, opts);
 }

@@ -3,6 +3,9 @@ import { expect } from 'vitest';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
 import { call, type Merchant, type TestService } from '../helpers/service.js';
+import { hashRecordCounter } from '../settlement/hash-records.js';
+import { relayAttemptId } from '../../src/chain/owned-relay.js';
+import { SettlementAttempts } from '../../src/settlement/attempts.js';
 
 /**
  * `n` agent transfer turns at once over real HTTP, from `senders` in turn (turn-commits.test.ts and its
@@ -19,6 +22,8 @@ export async function concurrentTurns(svc: TestService, senders: readonly Mercha
   const feesBefore = await chain.balanceOf(feeWallet);
   const before = await relayerTxs();
   const slow = slowFirstSend(svc);
+  const records = hashRecordCounter(svc);
+  records.start();
   let answers;
   try {
     answers = await Promise.all(
@@ -26,7 +31,12 @@ export async function concurrentTurns(svc: TestService, senders: readonly Mercha
     );
   } finally {
     slow.restore();
+    records.restore();
   }
+  // Fifteenth round (h15hash): a batched pair's receipt came within the hash record's grace
+  // (relay.ts SENT_RECORD_GRACE_MS), so no attempt's `sent` commit of its own; the outcome's
+  // transaction stores the hash (the transfer's, and the attempt's with its answer).
+  expect(records.stop().length, 'attempt hash records in a commit of their own').toBe(0);
   const txs = (await relayerTxs()) - before;
   let fees = 0n;
   const history = (await Promise.all(senders.map((s) => transfers!.history(s.accountId, { limit: 1_000 })))).flat();
@@ -37,6 +47,8 @@ export async function concurrentTurns(svc: TestService, senders: readonly Mercha
     const t = history.find((h) => h.id === id)!;
     expect(t).toMatchObject({ status: 'settled', feeStatus: 'settled', feeTxHash: t.txHash });
     expect(BigInt(t.fee)).toBeGreaterThan(0n);
+    const attempt = await svc.deps.store.table(SettlementAttempts).get(relayAttemptId('transfer', t.fromAddress, chain.nonceFor('transfer', id)));
+    expect(attempt).toMatchObject({ state: 'done', txHash: t.txHash, answer: { ok: true, txHash: t.txHash } });
     // Its transaction moved this transfer's principal and its exact fee from the sender's wallet.
     const receipt = await chain.publicClient.getTransactionReceipt({ hash: t.txHash as Hex });
     const moves = parseEventLogs({ abi: stablecoinAbi, eventName: 'Transfer', logs: receipt.logs }).map((l) => `${l.args.from}>${l.args.to}:${l.args.value}`);

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { storedTables } from '../helpers/stored.js';
-import { activityStatus, crashBeforeOutcome, crashWorld, turn } from './outcome-crash.js';
+import { activityStatus, batchMembersCrash, crashBeforeOutcome, crashWorld, turn } from './outcome-crash.js';
 
 // Two service lifetimes (each its own start-up and anvil) per test: more than the project's 30 s on a loaded machine.
 describe('an agent transfer\'s outcome on PostgreSQL', () => {
@@ -26,5 +26,9 @@ describe('an agent transfer\'s outcome on PostgreSQL', () => {
 
   it('the process dies after the money left and before the outcome\'s commit: the next lifetime shows it settled', { timeout: 120_000 }, async () => {
     await crashBeforeOutcome('amina_pg_before');
+  });
+
+  it('batch members: the process dies after the batch left, inside the grace and before any outcome: the next lifetime shows them settled (h15hash)', { timeout: 120_000 }, async () => {
+    await batchMembersCrash('amina_pg_batch', 'before-outcome');
   });
 });

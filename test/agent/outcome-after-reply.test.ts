@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { storedTables } from '../helpers/stored.js';
 import type { TestService } from '../helpers/service.js';
-import { activityStatus, atBroadcast, crashBeforeOutcome, crashWorld, expectFinished, restart, turn } from './outcome-crash.js';
+import { activityStatus, atBroadcast, batchMembersCrash, crashBeforeOutcome, crashWorld, expectFinished, restart, turn } from './outcome-crash.js';
 
 // Two service lifetimes (each its own start-up and anvil) per test: more than the project's 30 s on a loaded machine.
 describe('an agent transfer answered settled before its outcome is on disk', () => {
@@ -48,5 +48,13 @@ describe('an agent transfer answered settled before its outcome is on disk', () 
 
   it('the process dies after the money left and before the outcome\'s write: the next lifetime shows it settled', { timeout: 120_000 }, async () => {
     await crashBeforeOutcome('amina_before');
+  });
+
+  it('batch members answered settled within the hash record\'s grace (no hash on disk), then a crash: the next lifetime shows them settled (h15hash)', { timeout: 120_000 }, async () => {
+    await batchMembersCrash('amina_batch_after', 'after-reply');
+  });
+
+  it('batch members: the process dies after the batch left, inside the grace and before any outcome: the next lifetime shows them settled (h15hash)', { timeout: 120_000 }, async () => {
+    await batchMembersCrash('amina_batch_before', 'before-outcome');
   });
 });

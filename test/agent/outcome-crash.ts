@@ -5,6 +5,7 @@ import { usdc } from '../helpers/money.js';
 import { storedTables } from '../helpers/stored.js';
 import { kenyanSender, transferTurnWorld } from './transfer-turn-world.js';
 import { relayAttemptId } from '../../src/chain/owned-relay.js';
+import { holdChain } from '../settlement/hash-records.js';
 
 /**
  * Two lifetimes of the service on one store (data dir, or its PostgreSQL database) and one anvil
@@ -100,6 +101,77 @@ export async function crashBeforeOutcome(handle: string): Promise<void> {
     expect(await answered).toBe('cut');
     second = await restart(svc);
     await expectFinished(second, sender, id);
+  } finally {
+    await (second ?? svc).stop({ removeData: true });
+  }
+}
+
+/**
+ * Three senders' turns at once, the first send held until all three reached the chain port: one
+ * leaves alone, two as members of one batch, whose hash has no commit of its own when their
+ * receipt comes within the hash record's grace (relay.ts SENT_RECORD_GRACE_MS; fifteenth round,
+ * h15hash). From the batch's broadcast on the process is as good as dead: `after-reply` (the
+ * embedded store) drops every disk write, so the turns answer settled with their outcome in memory
+ * only; `before-outcome` holds every store transaction, so no outcome is written and nobody is
+ * answered. Either way the batch's members are on disk `submitted`, their attempt open with no hash,
+ * and the next lifetime finishes them from the chain (the token's nonce and a log scan) before
+ * its doors open.
+ */
+export async function batchMembersCrash(handle: string, when: 'after-reply' | 'before-outcome'): Promise<void> {
+  const { svc, sender } = await crashWorld(handle);
+  const senders = [sender, await kenyanSender(svc, 'Wanjiru'), await kenyanSender(svc, 'Otieno')];
+  let second: TestService | undefined;
+  try {
+    const held = holdChain(svc, { handed: 3 });
+    let dead = false;
+    const client = svc.deps.chain.publicClient as unknown as { sendRawTransaction: (a: unknown) => Promise<unknown> };
+    const send = client.sendRawTransaction;
+    let sends = 0;
+    client.sendRawTransaction = function (this: unknown, a: unknown) {
+      if (++sends === 2) dead = true;
+      return send.call(this, a);
+    };
+    if (when === 'after-reply') {
+      const db = (svc.deps.store as unknown as { db: { write: () => Promise<void> } }).db;
+      const write = db.write.bind(db);
+      // Dropped, not held: a record the grace let through (a receipt slower than it on a loaded
+      // machine) must not wait on the disk forever; either way nothing after the batch is on disk.
+      db.write = () => (dead ? Promise.resolve() : write());
+    } else {
+      const store = svc.deps.store as unknown as { transaction: (...a: unknown[]) => Promise<unknown> };
+      const transaction = store.transaction.bind(store);
+      store.transaction = (...a) => (dead ? new Promise(() => {}) : transaction(...a));
+    }
+    const turns = senders.map((s) => turn(svc, s, `send 500 KES to @${handle}`).catch(() => undefined));
+    const answers = when === 'after-reply' ? await Promise.all(turns) : [];
+    if (when === 'before-outcome') {
+      await new Promise<void>((r) => {
+        const look = () => (held.sent.length >= 2 ? r() : setTimeout(look, 50));
+        look();
+      });
+    }
+    const batch = held.sent[1]!;
+    expect(batch).toBeTruthy();
+    const { tables } = await storedTables<Record<string, unknown>>(svc.dataDir);
+    for (const a of answers) expect(a?.body.transfer, JSON.stringify(a?.body)).toMatchObject({ status: 'settled', fee_status: 'settled' });
+    // The batch's members on disk, as the crash leaves them (their transaction is the batch's).
+    const members = (tables.transfers ?? []).filter((t) => t.status === 'submitted');
+    const memberIds: string[] = [];
+    for (const t of members) {
+      const attempt = tables.settlement_attempts?.find((x) => x.subject === t.id);
+      expect(attempt).toMatchObject({ state: 'open' });
+      if (attempt?.txHash === undefined) memberIds.push(t.id as string);
+    }
+    // The two batch members carry no hash on disk (the alone one's came with its journal entry).
+    expect(memberIds).toHaveLength(2);
+    held.restore();
+    await svc.stop();
+    await Promise.all(turns);
+    second = await restart(svc);
+    for (const id of memberIds) {
+      const t = (await second.deps.transfers.get(id))!;
+      await expectFinished(second, senders.find((s) => s.accountId === t.accountId)!, id, batch);
+    }
   } finally {
     await (second ?? svc).stop({ removeData: true });
   }

@@ -36,25 +36,71 @@ describe('relayOnce: settled | pending | failed', () => {
     expect(chain.balance(shop)).toBe(5_000n);
   });
 
-  it('records the hash while the receipt is awaited, and answers only once the record is done', async () => {
+  it('a receipt later than the grace: the hash is recorded while the receipt is still awaited, and the answer waits for the record', async () => {
     const chain = new FakeChain();
     const { auth, signature } = await signed(chain, 'overlap');
     const events: string[] = [];
     const wait = chain.waitForReceipt.bind(chain);
+    // The receipt is held until the record has started: later than any grace, made certain.
+    let recordStarted!: () => void;
+    const started = new Promise<void>((r) => (recordStarted = r));
     chain.waitForReceipt = async (hash) => {
       events.push('receipt wait started');
+      await started;
       return wait(hash);
     };
     const out = await relayOnce(chain, auth, signature, {
+      recordGraceMs: 20,
       onSent: async (h) => {
         events.push(`record ${h} started`);
-        // A durable write takes a while: the receipt wait is already running meanwhile.
+        recordStarted();
+        // A durable write takes a while: the receipt wait is still running meanwhile.
         await new Promise((r) => setTimeout(r, 5));
         events.push('record done');
       },
     });
     events.push(`answered ${out.status}`);
-    expect(events).toEqual([`record ${chain.sent[0]} started`, 'receipt wait started', 'record done', 'answered settled']);
+    expect(events).toEqual(['receipt wait started', `record ${chain.sent[0]} started`, 'record done', 'answered settled']);
+  });
+
+  it('a receipt within the grace that says the money moved: no separate hash record; the settled outcome carries the hash (and onTxHash is told it at once)', async () => {
+    const chain = new FakeChain();
+    const { auth, signature } = await signed(chain, 'grace');
+    const recorded: string[] = [];
+    const told: string[] = [];
+    const out = await relayOnce(chain, auth, signature, { onSent: (h) => void recorded.push(h), onTxHash: (h) => void told.push(h) });
+    expect(out).toEqual({ status: 'settled', txHash: chain.sent[0] });
+    expect(recorded).toEqual([]);
+    expect(told).toEqual([chain.sent[0]]);
+  });
+
+  it('within the grace but nothing moved (a revert, no receipt in time): the hash is recorded before the outcome is answered', async () => {
+    for (const mode of ['revert', 'no-receipt'] as const) {
+      const chain = new FakeChain();
+      const { auth, signature } = await signed(chain, mode);
+      chain.script.push(mode);
+      const events: string[] = [];
+      const out = await relayOnce(chain, auth, signature, { onSent: (h) => void events.push(`record ${h}`) });
+      events.push(`answered ${out.status}`);
+      expect(events).toEqual([`record ${chain.sent[0]}`, mode === 'revert' ? 'answered failed' : 'answered pending']);
+    }
+  });
+
+  it('a batch member: skipped record only when the receipt carries its own log; a member refused inside the batch records the batch hash first', async () => {
+    const chain = new FakeChain();
+    chain.groupSends = true;
+    const a = chain.custodialAddress(6);
+    chain.fund(a, 100n);
+    const blocker = await chain.signCustodialAuthorization({ fromIndex: 7, to: shop, value: 0n, nonce: chain.nonceFor('unit', 'blocker') });
+    const good = await chain.signCustodialAuthorization({ fromIndex: 6, to: shop, value: 100n, nonce: chain.nonceFor('unit', 'good') });
+    const spent = await chain.signCustodialAuthorization({ fromIndex: 6, to: shop, value: 100n, nonce: chain.nonceFor('unit', 'spent') });
+    const records: string[][] = [[], [], []];
+    // The first leaves alone at once; the two that arrive while it is in flight share one batch.
+    const outs = await Promise.all([blocker, good, spent].map((s, i) => relayOnce(chain, s.auth, s.signature, { onSent: (h) => void records[i]!.push(h) })));
+    expect(outs.map((o) => o.status)).toEqual(['settled', 'settled', 'failed']);
+    const batch = [...chain.usedIn.keys()][0]!;
+    expect(outs[1]).toEqual({ status: 'settled', txHash: batch });
+    expect(records).toEqual([[], [], [batch]]);
   });
 
   it('no receipt in time: pending with the hash', async () => {

@@ -3,6 +3,7 @@ import { createWalletClient, http as viemHttp, parseEther, parseGwei, type Hex }
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { stablecoinAbi } from '../../src/chain/artifacts/stablecoin.js';
 import { WebhookEvents } from '../../src/webhooks/outbox.js';
+import { SettlementAttempts, attemptId } from '../../src/settlement/attempts.js';
 import { call, startTestService } from '../helpers/service.js';
 import {
   anvil,
@@ -18,6 +19,7 @@ import {
   usdc,
   type Ctx,
 } from './helpers.js';
+import { holdChain } from './hash-records.js';
 
 // A receipt wait short enough that a paused chain leaves payments `processing`; the periodic
 // reconciler is off (1 h) so each test decides when it runs.
@@ -206,6 +208,101 @@ describe('reconciler: restart mid-processing', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body).toMatchObject({ ok: true, payment: { status: 'settled' }, txHash });
     expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12.5'));
+  });
+});
+
+/** Three settles at once, the first send held until all three reached the chain port: one goes alone, two as one batch. */
+async function threeAtOnce(ctx: Ctx, opts: { receipts?: boolean } = {}) {
+  const prepared = await Promise.all(
+    [3, 4, 5].map(async (usd) => {
+      const pay = await createPayment(ctx, { amount: usd });
+      const payer = await customer(ctx, usdc(String(usd)));
+      return { pay, payer, due: usdc(String(usd)), signed: await authorize(ctx, pay.id, payer) };
+    }),
+  );
+  return { prepared, held: holdChain(ctx.svc, { handed: 3, ...opts }) };
+}
+
+describe('the hash record of a batch member (fifteenth round, h15hash)', () => {
+  let ctx: Ctx;
+  // SHORT's receipt wait (300 ms) runs out inside the hash record's grace (relay.ts, 1 s).
+  const CRASH = { ...SHORT, SHUTDOWN_GRACE: '200ms' };
+  beforeAll(async () => {
+    ctx = await setup(CRASH);
+  });
+  afterEach(async () => {
+    await anvil(ctx, 'evm_setAutomine', [true]).catch(() => {});
+  });
+  afterAll(async () => {
+    await ctx?.svc.stop({ removeData: true });
+  });
+
+  it('no receipt within the wait (inside the grace): the hash is stored before the outcome, and the 202 answer names it', async () => {
+    const { prepared, held } = await threeAtOnce(ctx);
+    await anvil(ctx, 'evm_setAutomine', [false]);
+    let answers;
+    try {
+      answers = await Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed)));
+    } finally {
+      held.restore();
+    }
+    expect(held.sent).toHaveLength(2);
+    for (const [i, r] of answers.entries()) {
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      expect(held.sent).toContain(r.body.txHash);
+      expect(await stored(ctx, prepared[i]!.pay.id)).toMatchObject({ status: 'processing', txHash: r.body.txHash });
+    }
+    expect(answers.filter((r) => r.body.txHash === held.sent[1])).toHaveLength(2);
+    await anvil(ctx, 'evm_mine');
+    await ctx.svc.deps.settlement!.reconcile();
+    for (const [i, r] of answers.entries()) expect(await paymentRecord(ctx, prepared[i]!.pay.id)).toMatchObject({ status: 'settled', tx_hash: r.body.txHash });
+  });
+
+  it('the process dies right after the batch left (inside the grace: no hash stored, no outcome): the next lifetime settles each from the chain, once', { timeout: 120_000 }, async () => {
+    const { chain } = ctx.svc.deps;
+    const to = await merchantWallet(ctx);
+    const before = await chain.balanceOf(to);
+    const { prepared, held } = await threeAtOnce(ctx, { receipts: true });
+    // From the batch's broadcast on, no store transaction runs: as good as dead (outcome-crash.ts).
+    const client = chain.publicClient as unknown as { sendRawTransaction: (a: unknown) => Promise<unknown> };
+    const send = client.sendRawTransaction;
+    const store = ctx.svc.deps.store as unknown as { transaction: (...a: unknown[]) => Promise<unknown> };
+    const transaction = store.transaction;
+    let dead = false;
+    let calls = 0;
+    client.sendRawTransaction = function (this: unknown, a: unknown) {
+      if (++calls === 2) dead = true;
+      return send.call(this, a);
+    };
+    store.transaction = function (this: unknown, ...a: unknown[]) {
+      return dead ? new Promise(() => {}) : transaction.apply(this, a);
+    };
+    const answered = Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed).catch(() => undefined)));
+    await until(async () => held.sent.length === 2, 'the batch to leave');
+    const batch = held.sent[1]!;
+    const relayerNonce = await chain.publicClient.getTransactionCount({ address: chain.relayerAddress });
+    // Its two members: processing, with no hash stored (the grace had not passed; the record never ran).
+    const states = await Promise.all(prepared.map((p) => stored(ctx, p.pay.id)));
+    expect(states.every((s) => s.status === 'processing')).toBe(true);
+    expect(states.filter((s) => s.txHash === undefined)).toHaveLength(2);
+    held.release();
+    const { dataDir } = ctx.svc;
+    await ctx.svc.stop();
+    await answered;
+    // Start-up runs a reconcile pass on its own: the batch members are found by their AuthorizationUsed logs.
+    ctx = { ...ctx, svc: await startTestService({ NODE_ENV: 'test', ...CRASH }, { dataDir }) };
+    for (const p of prepared) await until(async () => (await stored(ctx, p.pay.id)).status === 'settled', 'the start-up reconcile to settle each payment');
+    const hashes = await Promise.all(prepared.map(async (p) => (await paymentRecord(ctx, p.pay.id)).tx_hash));
+    expect(hashes.filter((h) => h === batch)).toHaveLength(2);
+    for (const p of prepared) {
+      const nonce = p.signed.authorization.nonce as string;
+      const attempt = await ctx.svc.deps.store.table(SettlementAttempts).get(attemptId('checkout', p.payer.address, nonce));
+      expect(attempt).toMatchObject({ state: 'done', answer: { ok: true } });
+      expect(await ctx.svc.deps.chain.balanceOf(p.payer.address)).toBe(0n);
+    }
+    // Once: the merchant got each amount once, and nothing was sent again after the crash.
+    expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12'));
+    expect(await ctx.svc.deps.chain.publicClient.getTransactionCount({ address: ctx.svc.deps.chain.relayerAddress })).toBe(relayerNonce);
   });
 });
 

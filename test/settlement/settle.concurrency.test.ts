@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { authorize, createPayment, customer, merchantWallet, paymentRecord, settle, setup, usdc, type Ctx } from './helpers.js';
+import { authorize, createPayment, customer, merchantWallet, paymentRecord, settle, setup, stored, until, usdc, type Ctx } from './helpers.js';
+import { hashRecordCounter, holdChain } from './hash-records.js';
+import { SettlementAttempts, attemptId } from '../../src/settlement/attempts.js';
 
 describe('settlement: concurrency and double submits', () => {
   let ctx: Ctx;
@@ -27,8 +29,15 @@ describe('settlement: concurrency and double submits', () => {
       }),
     );
     const nonceBefore = await relayerNonce();
-    const results = await Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed)));
+    const records = hashRecordCounter(ctx.svc);
+    records.start();
+    const results = await Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed))).finally(() => records.restore());
+    const hashRecords = records.stop();
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // Fifteenth round (h15hash): a batch member's receipt came back within the hash record's
+    // grace (relay.ts SENT_RECORD_GRACE_MS) and said it moved, so no member wrote its hash in a
+    // commit of its own (one per batched member before); the settled write carries it.
+    expect(hashRecords.length, 'hash records written in a commit of their own').toBe(0);
     // Fewer relayer transactions than settlements: the ones that arrived together went as one.
     const txs = await relayerNonce() - nonceBefore;
     expect(txs).toBeLessThan(n);
@@ -38,9 +47,58 @@ describe('settlement: concurrency and double submits', () => {
       expect(await chain.balanceOf(p.payer.address)).toBe(0n);
       const record = await paymentRecord(ctx, p.pay.id);
       expect(record.status).toBe('settled');
+      // The hash is stored on the payment and on its attempt row (whose answer names it too).
+      expect(record.tx_hash).toBe(results[i]!.body.txHash);
+      const attempt = await ctx.svc.deps.store.table(SettlementAttempts).get(attemptId('checkout', p.payer.address, p.signed.authorization.nonce as string));
+      expect(attempt).toMatchObject({ state: 'done', txHash: results[i]!.body.txHash, answer: { ok: true, txHash: results[i]!.body.txHash } });
       // The recorded transaction is the one whose AuthorizationUsed log names this payment's authorization.
       const nonce = p.signed.authorization.nonce as Hex;
       expect(await chain.findAuthorizationTx(p.payer.address, nonce, { txHash: results[i]!.body.txHash })).toBe(results[i]!.body.txHash);
+    }
+  });
+
+  it('a batch whose receipt comes later than the hash record\'s grace: each member shows processing with its hash before its outcome, then settles', async () => {
+    const prepared = await Promise.all(
+      Array.from({ length: 3 }, async (_, i) => {
+        const pay = await createPayment(ctx, { amount: 2 + i });
+        const payer = await customer(ctx, usdc(String(2 + i)));
+        return { pay, payer, signed: await authorize(ctx, pay.id, payer) };
+      }),
+    );
+    // The first send waits until all three reached the chain port (the other two then leave as
+    // one batch); every receipt is held until the test has seen the hashes stored.
+    const held = holdChain(ctx.svc, { handed: 3, receipts: true });
+    let answers: Array<Awaited<ReturnType<typeof settle>>>;
+    try {
+      const settling = Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed)));
+      const batch = await until(async () => held.sent.length >= 2 && held.sent[1], 'the batch to be sent');
+      for (const p of prepared) {
+        // The alone one recorded its hash with its journal entry; the batch's members once the grace passed.
+        const got = await until(async () => {
+          const now = await stored(ctx, p.pay.id);
+          return now.txHash ? now : undefined;
+        }, 'the hash stored while the receipt is held');
+        expect(got.status).toBe('processing');
+        expect(held.sent).toContain(got.txHash);
+        // A poll of the page reads it processing (the public view names no hash).
+        const view = await fetch(`${ctx.svc.api}/checkout/${p.pay.id}`).then((r) => r.json() as Promise<{ payment: { status: string } }>);
+        expect(view.payment.status).toBe('processing');
+        const attempt = await ctx.svc.deps.store.table(SettlementAttempts).get(attemptId('checkout', p.payer.address, p.signed.authorization.nonce as string));
+        expect(attempt).toMatchObject({ state: 'open', txHash: got.txHash });
+      }
+      // One went alone, the other two as members of one batch: the case the grace is for.
+      const hashes = await Promise.all(prepared.map(async (p) => (await stored(ctx, p.pay.id)).txHash));
+      expect(hashes.filter((h) => h === batch)).toHaveLength(2);
+      expect(hashes.filter((h) => h === held.sent[0])).toHaveLength(1);
+      held.release();
+      answers = await settling;
+    } finally {
+      held.release();
+      held.restore();
+    }
+    for (const [i, r] of answers.entries()) {
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(await paymentRecord(ctx, prepared[i]!.pay.id)).toMatchObject({ status: 'settled', tx_hash: r.body.txHash });
     }
   });
 
