@@ -52,10 +52,11 @@ export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one worker (cores - 1), which leaves a core idle
     // while a file waits on anvil, HTTP or a child process. Most files wait most of the time
-    // (the suite's CPU is well under half of two cores' wall time at two workers), so three files
-    // run at once on CI's two cores. Four ran out of PostgreSQL's 100 connections (docs/testing.md,
-    // "CI wall time").
-    maxWorkers: 3,
+    // (a whole run at three workers used 0.63 of one core on average), so four files run at once
+    // on CI's two cores. Four once ran PostgreSQL out of its 100 connections; the pg files now
+    // keep to a budget (test/helpers/pg-budget.ts, docs/testing.md "Fifteenth round (h15ci)"),
+    // which test/helpers/sequencer.unit.test.ts checks against this number.
+    maxWorkers: 4,
     // The slow multi-process files and the agent evaluation start first (test/helpers/sequencer.ts).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [

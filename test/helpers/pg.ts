@@ -39,7 +39,14 @@ export async function createDatabase(tag?: string, opts: { prefix?: string } = {
   return createNamed(`${opts.prefix ?? TEST_DB_PREFIX}${tail}`.slice(0, 63));
 }
 
+/**
+ * Every database made here in this process, for pg-setup's count of what a file holds
+ * (test/helpers/pg-budget.ts); a worker runs one file at a time, and pg-setup empties it per file.
+ */
+export const madeHere = new Set<string>();
+
 async function createNamed(name: string): Promise<TestDatabase> {
+  madeHere.add(name);
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
 }
@@ -49,6 +56,7 @@ export async function ensureDatabase(tag: string): Promise<TestDatabase> {
   const name = `${TEST_DB_PREFIX}${tag}`.slice(0, 63);
   const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount);
   if (!exists) return createNamed(name);
+  madeHere.add(name);
   return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { PG_FILE_DEFAULT, PG_RUN_BUDGET, pgConnections } from './pg-budget.js';
 
 /**
  * The order files start in (docs/testing.md, "Where the suite's time goes"):
@@ -21,6 +22,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *    other file instead (docs/testing.md, "CI wall time"): with three workers, the three
  *    instance files started together held nine services, ran past their 300 s timeouts on the
  *    loaded machine and took up to 100 PostgreSQL connections with guard.pg.
+ * 5. PostgreSQL connections: the `pg` files running at once never hold more than PG_RUN_BUDGET
+ *    between them by their budgets (test/helpers/pg-budget.ts; pg-setup.ts fails a file that
+ *    holds more than its own). Played out the same way: a worker that would start a file over
+ *    the budget takes the next file that fits.
  */
 const SLOW: Array<[RegExp, number]> = [
   // Several service processes (src/main.ts) killed and restarted, one or two minutes each.
@@ -89,27 +94,49 @@ export const multiProcessWeight = (file: string) => (TWO_DEPLOYMENTS.test(file) 
 /**
  * Replays `rows` (in priority order) on `workers` workers with their expected seconds and
  * returns them in the order they start when no more than MAX_MULTI_PROCESS multi-process files
- * run at once: a free worker takes the first file that keeps to that, of the same project as
- * the first waiting file if there is one (a project switch costs the worker a fresh import).
+ * run at once and the running files' PostgreSQL budgets add up to PG_RUN_BUDGET at most: a free
+ * worker takes the first file that keeps to both, of the same project as the first waiting file
+ * if there is one (a project switch costs the worker a fresh import).
  */
 export function capMultiProcess<T extends { project: string; file: string; s: number }>(rows: T[], workers: number): T[] {
   const waiting = [...rows];
   const out: T[] = [];
-  const running: Array<{ end: number; heavy: number }> = [];
+  const running: Array<{ end: number; heavy: number; conns: number }> = [];
   let now = 0;
   while (waiting.length) {
     while (running.length < workers && waiting.length) {
       const heavyNow = running.reduce((a, r) => a + r.heavy, 0);
-      const fits = (r: T) => multiProcessWeight(r.file) === 0 || heavyNow + multiProcessWeight(r.file) <= MAX_MULTI_PROCESS;
+      const connsNow = running.reduce((a, r) => a + r.conns, 0);
+      // Room is kept for a one-service pg file on every other free worker: vitest's pool never
+      // idles a worker, so the files after a big one must still fit the budget when they start.
+      const others = (workers - running.length - 1) * PG_FILE_DEFAULT;
+      const fits = (r: T) =>
+        (multiProcessWeight(r.file) === 0 || heavyNow + multiProcessWeight(r.file) <= MAX_MULTI_PROCESS) &&
+        // A file over the budget on its own still runs, alone.
+        (running.length === 0 || connsNow + pgConnections(r.project, r.file) + others <= PG_RUN_BUDGET);
       let i = waiting.findIndex((r) => r.project === waiting[0]!.project && fits(r));
       if (i < 0) i = waiting.findIndex(fits);
-      if (i < 0) break;
+      // Nothing fits: vitest's pool does not leave the worker idle, it starts the next file in the
+      // order anyway, so the order puts there the file that oversteps least.
+      if (i < 0) i = lightest(waiting, (r) => [multiProcessWeight(r.file), pgConnections(r.project, r.file)]);
       const [r] = waiting.splice(i, 1) as [T];
       out.push(r);
-      running.push({ end: now + Math.max(r.s, 0.5), heavy: multiProcessWeight(r.file) });
+      running.push({ end: now + Math.max(r.s, 0.5), heavy: multiProcessWeight(r.file), conns: pgConnections(r.project, r.file) });
     }
     running.sort((a, b) => a.end - b.end);
     now = running.shift()?.end ?? now;
   }
   return out;
+}
+
+/** The index of the row with the smallest key (compared in order), the first of equals. */
+function lightest<T>(rows: T[], key: (r: T) => number[]): number {
+  let best = 0;
+  for (let i = 1; i < rows.length; i++) {
+    const a = key(rows[i]!);
+    const b = key(rows[best]!);
+    const d = a.findIndex((x, k) => x !== b[k]);
+    if (d >= 0 && a[d]! < b[d]!) best = i;
+  }
+  return best;
 }

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_ADMIN_URL, databaseUrl } from '../helpers/pg.js';
+import { PG_ADMIN_URL, databaseUrl, madeHere } from '../helpers/pg.js';
 import { PgStore } from '../../src/store/index.js';
 import { isStoreUnavailable } from '../../src/lib/store-unavailable.js';
 import { Quotes } from '../../src/quotes/quotes.js';
@@ -44,6 +44,8 @@ let paymentId: string;
 beforeAll(async () => {
   await admin(`CREATE ROLE "${role}" LOGIN`);
   await admin(`CREATE DATABASE "${database}" OWNER "${role}"`);
+  // Made here, not by the helpers: counted against the file's connection budget all the same (pg-setup).
+  madeHere.add(database);
   const url = new URL(databaseUrl(database));
   url.username = role;
   svc = await startTestService({ DATABASE_URL: url.toString(), RECONCILE_INTERVAL: '1h' });

@@ -1,0 +1,34 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PG_FILE_DEFAULT } from './pg-budget.js';
+import { createDatabase, type TestDatabase } from './pg.js';
+import { ConnectionWatch, overBudget } from './pg-watch.js';
+
+/**
+ * The PostgreSQL budget's watch (test/helpers/pg-budget.ts, docs/testing.md "Fifteenth round"):
+ * it sees a pool that fills up for a moment, and a file holding more than its budget is named.
+ */
+let db: TestDatabase | undefined;
+let pool: pg.Pool | undefined;
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+describe('the connection watch behind each pg file\'s budget', () => {
+  it('sees every session a pool opens on the watched database, and names a file over its budget', async () => {
+    db = await createDatabase('watch');
+    const watch = new ConnectionWatch(new Set([db.name]), 50);
+    await watch.start();
+    const extra = PG_FILE_DEFAULT + 1;
+    pool = new pg.Pool({ connectionString: db.url, max: extra });
+    // `extra` sessions at once, each holding its connection until all are open.
+    const clients = await Promise.all(Array.from({ length: extra }, () => pool!.connect()));
+    await watch.sample();
+    for (const c of clients) c.release();
+    expect(await watch.stop()).toBe(extra);
+    expect(overBudget('test/p/one-service.pg.test.ts', extra)).toBe(`test/p/one-service.pg.test.ts held ${extra} PostgreSQL connections at once; its budget is ${PG_FILE_DEFAULT} (test/helpers/pg-budget.ts)`);
+    expect(overBudget('test/p/one-service.pg.test.ts', PG_FILE_DEFAULT)).toBeUndefined();
+    expect(overBudget('test/policies/caps.instances.pg.test.ts', extra)).toBeUndefined();
+  });
+});
