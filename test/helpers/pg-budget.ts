@@ -10,8 +10,9 @@
  *
  * - every `pg` file declares (by default) or is given (PG_FILE_BUDGET) the most connections it
  *   may hold at once to its databases; test/helpers/pg-setup.ts samples what it holds while it
- *   runs and fails the file when it holds more (a new test that opens another pool must say so
- *   here, not find out from a neighbour's `too many clients`);
+ *   runs and names the file when it holds more, failing it under SP_PG_BUDGET_STRICT=1 (a new
+ *   test that opens another pool must say so here, not find out from a neighbour's `too many
+ *   clients`);
  * - the sequencer (test/helpers/sequencer.ts) never plans files whose budgets add up to more than
  *   PG_RUN_BUDGET at the same time.
  */
