@@ -1,4 +1,4 @@
-import { onlyTimesOfAPurpose } from './gate-occasion.js';
+import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, sinceTimes } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -348,10 +348,16 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     const strong = norms.filter((w) => PAST.has(w) && !['envie', 'mande', 'pague', 'compre', 'pago', 'mando', 'envio', 'diya', 'kiya', 'pehle'].includes(w));
     // Written with its accent ("pagué", "mandó") or after "ya"/"já" ("ya le pagué"), the form is the past.
     const accented = t.some((x) => /^(pagu|mand|envi|compr|transfer|deposit|pas)(é|ó|í|ió)$/.test(x.text.toLowerCase()));
-    const already = norms.some((w, i) => (w === 'ya' || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
-    if (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya')) return { reason: 'past_tense' };
+    // Swahili "ya" is "of" ("ya chai jana": for yesterday's tea), not Spanish "already".
+    const already = norms.some((w, i) => ((w === 'ya' && a.lang !== 'sw') || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
+    // Only past days ("yesterday", "last night") that date the occasion paid for, after the request: no past.
+    const onlyDays = strong.every((w) => PAST_DAYS.has(w)) && !accented && !already && !norms.includes('ja') && !norms.includes('diya') && !hasPhrase(text.replace(/\blast (night|week|month|weekend)\b/g, ''), PAST_PHRASES);
+    if (!(onlyDays && pastTimesOfAnOccasion(a, norms, verbIdx)) && (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya'))) return { reason: 'past_tense' };
   }
-  if (has(SCHEDULE) && !onlyTimesOfAPurpose(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
+  // A time after "since" ("since morning", "depuis ce matin") says how long something has lasted, not when to pay.
+  const since = sinceTimes(a, norms, SCHEDULE);
+  const timeNorms = norms.map((w, i) => (since.has(i) ? '' : w));
+  if (timeNorms.some((w, i) => SCHEDULE.has(w) || (!since.has(i) && !quoted.has(i) && !a.fillers.has(i) && SCHEDULE.has(t[i]!.norm))) && !onlyTimesOfAPurpose(a, timeNorms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.
   if (REPEATED.some((re) => re.test(text))) return { reason: 'repeated' };
   if (FUTURE_SELF.some((re) => re.test(text))) return { reason: 'statement' };
