@@ -165,3 +165,29 @@ describe('a greeting phrase\'s question word, with no mark after it (was a price
     expect(nameOf('BRL', 'tudo bem? quanto custa mandar 40 reais pra @joana')).toBe('quote_transfer');
   });
 });
+
+describe('word classes a language lacked: Tagalog "tuwing" and "sakin", Hindi "uski", electricity words', () => {
+  it('"tuwing" (every / whenever) is a recurrence, refused as a schedule like "bawat"', () => {
+    expect(reason('PHP', 'tuwing sweldo magpadala ka ng 3k kay @josebau')).toBe('scheduled');
+    expect(reason('PHP', 'send 500 kay @lizareyes tuwing Biyernes')).toBe('scheduled');
+  });
+
+  it('"sakin"/"akin" is the writer as object: "@x dapat magbayad sakin" is money coming in, never a send', () => {
+    expect(reason('PHP', 'si @lizareyes dapat magbayad sakin ng 2k, hindi ako')).toBe('reversed_direction');
+    expect(reason('PHP', 'si @josebau ang magpadala sakin ng 500')).toBe('reversed_direction');
+    // Near miss: a send to someone else with "for me" is not reversed (held on the word, not refused).
+    expect(reason('PHP', 'padala ka ng 500 kay @josebau para sa akin')).toBeUndefined();
+  });
+
+  it('a Hindi genitive third person ("uski", "unka") opens an explanation after the request', () => {
+    expect(atOnce(parse('INR', '@priya ko 1500 bhej do, uski fees bharni hai'))).toMatchObject({ name: 'send_transfer', input: { amount: '1500' } });
+    expect(atOnce(parse('INR', '@priya ko 700 bhej do, unka rent baaki hai'))).toMatchObject({ name: 'send_transfer', input: { amount: '700' } });
+    // Near miss: the writer's own past in the tail still holds.
+    expect(atOnce(parse('INR', '@priya ko 700 bhej do, maine kal nahi bheja'))).toBeUndefined();
+  });
+
+  it('"kuryente", "umeme", "bijli" name the bill\'s kind beside its biller', () => {
+    expect(atOnce(parse('ZAR', 'bayaran mo yung kuryente ko, eskom meter 01234567890, R300'))).toMatchObject({ name: 'pay_bill', input: { account_number: '01234567890' } });
+    expect(atOnce(parse('KES', 'lipa umeme KPLC meter 37123456789 shilingi 500'))).toMatchObject({ name: 'pay_bill', input: { amount: '500' } });
+  });
+});

@@ -244,12 +244,12 @@ amanha amanhã depois cada toda todo
 manana mañana luego cada
 kesho baadaye kila jioni usiku ijayo ujao
 parso baad har agle agla
-bukas mamaya bawat
+bukas mamaya bawat tuwing
 morning evening afternoon noon midnight tonite matin soir manha tarde noite noche asubuhi mchana subah shaam kal umaga hapon gabi
 `);
 const OWE = words('owe owes owed dois doit devo deve debo debe dena deni nadaiwa nadai utang');
-/** First-person objects after a send verb: "sent me", "m'a envoyé", "me mandou", "alinitumia". */
-const ME = words('me moi mi mujhe mujhko ako');
+/** First-person objects after a send verb: "sent me", "m'a envoyé", "me mandou", "alinitumia", "magbayad sakin". */
+const ME = words('me moi mi mujhe mujhko ako sakin akin');
 const SW_TO_ME = /^(?:a|wa|ali|ame|ana|ata|ange)(?:ni)(?:tumi|tum|lip|pe)/;
 
 const MONEY_VERB_LEMMAS = new Set(['send', 'pay', 'give', 'transfer', 'buy', 'bet', 'stake', 'wire', 'remit', 'tip', 'lend', 'move', 'forward', 'put', 'recharge', 'top', 'renew', 'load']);

@@ -112,7 +112,7 @@ const TAIL_PUNCT = words(', . ! … - – — :');
 /** Words before the explanation's subject: "i think she…", "because he…". */
 const PREAMBLE = words('i think guess believe coz cos cuz cause because since as sha sef kasi kwasababu sababu car parce que porque pq kyunki kyonki wala pa');
 /** A third person, the subject of an explanation about someone who is not the writer. */
-const THIRD_PERSON = words('he she they him her shes hes theyre dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya siyang sila silang hana hawana hajapata hajui');
+const THIRD_PERSON = words('he she they him her shes hes theyre dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo uski uska uske unki unka unke iski iska iske siya siyang sila silang hana hawana hajapata hajui');
 /** "Does not have" in one word: Swahili's third person ("hana app bado"), Tagalog "wala" ("wala pa siyang app"). */
 const NEGATIVE_HAVE = words('hana hawana hajapata wala');
 /** An account or app someone does not have yet. */
