@@ -59,7 +59,7 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // refusals; 105/120 once its corrections were scored as asks like corridor-5's; 118 after). All nine: 1106/1120.
     // Issue h15: corridor-10 too (120, written and committed before reading the parser: 92/120 understood at
     // first, 2 unsafe (currency signs after the amount: "150,00 R$" read as rand, a Mexican "500$" as US dollars),
-    // 0 wrong amount, 10 false refusals; docs/agent-eval.md).
+    // 0 wrong amount, 10 false refusals; 108 after, 0 unsafe, 0 false refusals; docs/agent-eval.md). All ten: 1214/1240.
     expect(corridor.length).toBeGreaterThanOrEqual(1240);
     expect(corridor.filter((r) => r.set === 'corridor-10').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-9').length).toBe(120);
