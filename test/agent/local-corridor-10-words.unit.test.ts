@@ -63,6 +63,13 @@ describe('"if you can" asking the agent\'s ability, chat greetings and "ok" (was
       ['BRL', 'se ela pagar manda 60 pra @joana'],
       ['PHP', 'kung manalo ang Gilas send 300 kay @josebau'],
     ] as const) expect(reason(cur, text), text).toBe('conditional');
+    // "If you can" with a money verb of its own before the request's is a condition on paying something else.
+    for (const [cur, text] of [
+      ['BRL', 'se puder pagar a conta, manda 50 pra @joana'],
+      ['MXN', 'si puedes pagar la renta mándale 500 a @lupita'],
+      ['XOF', 'si tu peux payer mon loyer, envoie 5 000 à @moussa'],
+      ['NGN', 'if you can pay the rent send 5k to @amaka'],
+    ] as const) expect(reason(cur, text), text).toBe('conditional');
     // "sawa" alone is "the same": no amount, nothing at once.
     expect(atOnce(parse('KES', 'tuma kiasi sawa kwa @zawadi'))).toBeUndefined();
   });

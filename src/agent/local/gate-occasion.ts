@@ -1,4 +1,5 @@
 import type { Analysis } from './analysis.js';
+import { fold } from './lexicon-i18n.js';
 
 const words = (spec: string): ReadonlySet<string> => new Set(spec.split(/\s+/).filter(Boolean));
 
@@ -85,4 +86,23 @@ export function pastTimesOfAnOccasion(a: Analysis, norms: readonly string[], ver
     }
     return false;
   });
+}
+
+/** "If you can" asked of the agent (closed filler list): politeness when the request's verb follows it. */
+const POLITE_IF = ['if you can', 'if u can', 'si tu peux', 'si vous pouvez', 'si puedes', 'se puder', 'se voce puder', 'agar ho sake', 'kung pwede', 'kung puwede', 'kung kaya mo'].map((p) => p.split(' '));
+
+/**
+ * "se puder pagar a conta, manda 50 pra @joana", "si puedes pagar la renta mándale 500…": after the polite
+ * "if you can" comes a clause with a money verb of its own before the request's: a condition on paying
+ * something else, not politeness. Two money verbs after the phrase say so.
+ */
+export function politeIfWithItsOwnVerb(a: Analysis, moneyVerbs: ReadonlySet<string>): boolean {
+  const norms = a.tokens.map((x) => (x.kind === 'word' ? fold(x.norm) : ''));
+  for (let i = 0; i < norms.length; i++) {
+    const p = POLITE_IF.find((q) => q.every((w, k) => norms[i + k] === w));
+    if (!p) continue;
+    const verbs = a.lemmas.slice(i + p.length).filter((l) => moneyVerbs.has(l)).length;
+    if (verbs >= 2) return true;
+  }
+  return false;
 }

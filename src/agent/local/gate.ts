@@ -1,4 +1,4 @@
-import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, sinceTimes } from './gate-occasion.js';
+import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -322,7 +322,7 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   if (/@\w+\s+ne\s+(mujhe|muje)/.test(text)) return { reason: 'reversed_direction' };
 
   if (has(CANCEL) && ctx.intent !== 'cancel_market') return { reason: 'cancellation' };
-  if (hasPhrase(text, CONDITIONAL_PHRASES)) return { reason: 'conditional' };
+  if (hasPhrase(text, CONDITIONAL_PHRASES) || politeIfWithItsOwnVerb(a, MONEY_VERB_LEMMAS)) return { reason: 'conditional' };
   // "al Sí", "no Sim": an outcome after an article or preposition, and an accented "sí", are not "if".
   // "once again", "send it once" are not conditions; "once he pays" is.
   const condAt = (i: number) =>
