@@ -71,7 +71,9 @@ describe('greeting phrases tagged inside the filler list (one list, no GREETS ap
   it('the exported phrases carry no tag; greetingIndices covers exactly the greeting phrases', () => {
     for (const list of Object.values(FILLER_PHRASES)) for (const p of list) expect(p.startsWith('^'), p).toBe(false);
     const toks = tokenize('how far bros, abeg send am');
-    expect([...greetingIndices(toks)]).toEqual([0, 1, 2]);
+    // "bros" addresses someone ("~" tag): a filler, no greeting that asks after them.
+    expect([...greetingIndices(toks)]).toEqual([0, 1]);
+    expect(fillerIndices(toks).has(2)).toBe(true);
     // "abeg" is a filler, not a greeting.
     expect(fillerIndices(toks).has(4)).toBe(true);
     expect(greetingIndices(toks).has(4)).toBe(false);
@@ -89,5 +91,11 @@ describe('greeting phrases tagged inside the filler list (one list, no GREETS ap
     // Changed on purpose: "sasa hivi" is "right now", no greeting; "sasa hivi?" asks something (was a greeting by its word "sasa").
     expect(lead('sasa hivi? tuma 300 kwa @zawadi')).toBe(0);
     expect(lead('sasa? tuma 300 kwa @zawadi')).toBeGreaterThan(0);
+    // Changed on purpose (the property test's draw, flaky on main): a word that only calls someone, closed by
+    // "?", asks nothing of them; the "?" before the arguments holds the turn.
+    expect(lead('bhai ? @priya ko 2k bhej do jab time mile')).toBe(0);
+    expect(lead('bro? send 5k to @amaka')).toBe(0);
+    expect(lead('bro, send 5k to @amaka')).toBeGreaterThan(0);
+    expect(lead('how far bros? send 5k to @amaka')).toBeGreaterThan(0);
   });
 });

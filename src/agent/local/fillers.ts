@@ -14,8 +14,9 @@ import { wordTable } from '../../lib/word-table.js';
  * write it (accents and case do not matter), add a message using it to the agent eval, and
  * check that the property test (test/agent/local-reading.property.unit.test.ts) still passes.
  *
- * A phrase written with a leading "^" greets or addresses someone ("^how far", "^tudo bem", "^habari",
- * "^bro"): see `greetingLead`. The tag is no part of the phrase.
+ * A phrase written with a leading "^" greets someone, asking after them ("^how far", "^tudo bem",
+ * "^habari"); one with a leading "~" addresses someone ("~bro", "~bhai", "~oga"): see `greetingLead`.
+ * The tag is no part of the phrase.
  */
 const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
   en: [
@@ -23,9 +24,9 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'thanks so much', 'thank you so much', 'thanks very much', 'thank you very much', 'many thanks', 'much appreciated',
     'asap', 'now', 'right now', 'rn', 'quick', 'quickly', 'urgently', 'urgent', 'today',
     'when you can', 'when u can', 'whenever you can', 'whenever u can', 'when you get a chance', 'when you have a moment', 'if you can', 'if u can', 'if possible',
-    '^hey', '^hi', '^hello', '^yo', 'ok', 'okay', '^bro', '^sis', '^boss', '^mate', '^fam', '^dear', '^sir', '^madam', '^man', '^my guy', '^my friend', '^oh',
+    '^hey', '^hi', '^hello', '~yo', 'ok', 'okay', '~bro', '~sis', '~boss', '~mate', '~fam', '~dear', '~sir', '~madam', '~man', '~my guy', '~my friend', '~oh',
     // Ghana and South Africa: "chale", "bru", "boet".
-    '^chale', '^chaley', '^charley', '^bru', '^my bru', '^boet', '^bra', '^my bra',
+    '~chale', '~chaley', '~charley', '~bru', '~my bru', '~boet', '~bra', '~my bra',
     'can you', 'could you', 'would you', 'can u', 'could u', 'help me', 'i want', 'will you', 'would you mind', 'can you help me', 'could you help me', 'would you be able to', 'are you able to', 'i want to', 'i wanna', 'i need to', 'go ahead and', 'just',
     // Voice-note openers and closers: "ok so umm… send…", "…, that's all".
     // Dictated punctuation of a voice note read back as words: "… to @rico please full stop".
@@ -35,10 +36,10 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     // Issue h13: a greeting before the request, with a time of day that names no time for the payment.
     '^good morning', '^good afternoon', '^good evening', '^gm', '^hope you are well', "^hope you're well", '^hope ur well', '^hope all is well', '^hope your day is going well', '^hope ur day is going well',
   ],
-  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', '^my person', '^oga', '^bros', 'na', 'make you', 'you fit', 'abeg you fit', 'you go fit', 'i wan', 'i wan make you', 'i want make you', 'help me', 'e dey urgent', 'e urgent', 'na urgent', 'quick quick', 'fast fast', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o', '^how far', '^how body', '^how you dey', '^good morning o', '^how una dey', 'una well done', '^my padi', '^my paddy', 'i beg', 'i wan beg', 'make una', 'una fit', 'abeg make una'],
+  pcm: ['abeg', 'biko', 'jare', 'o', 'oo', 'ooo', 'sharp sharp', 'sharp', 'now now', '~my person', '~oga', '~bros', 'na', 'make you', 'you fit', 'abeg you fit', 'you go fit', 'i wan', 'i wan make you', 'i want make you', 'help me', 'e dey urgent', 'e urgent', 'na urgent', 'quick quick', 'fast fast', 'abeg na', 'chairman', 'my g', 'oya', 'abeg o', 'biko o', '^how far', '^how body', '^how you dey', '^good morning o', '^how una dey', 'una well done', '~my padi', '~my paddy', 'i beg', 'i wan beg', 'make una', 'una fit', 'abeg make una'],
   sw: [
     'tafadhali', 'tafadhalini', 'tafadhari', 'naomba', 'nakuomba', 'asante', 'asante sana', 'ahsante', 'shukran', '^sasa', 'sasa hivi', 'haraka', 'upesi',
-    'ukipata time', 'ukipata nafasi', 'ukipata muda', 'ukiweza', '^bana', '^buda', '^msee', 'nisaidie', 'saidia', '^boss',
+    'ukipata time', 'ukipata nafasi', 'ukipata muda', 'ukiweza', '~bana', '~buda', '~msee', 'nisaidie', 'saidia', '~boss',
     // "I want to / I'd like to" before the verb: "nataka kutuma", "ningependa kulipa".
     'nataka', 'ningependa',
     // Blessings and interjections that close or open a voice-note: "…, Mungu akubariki", "eeh boss…".
@@ -48,12 +49,12 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     // Greetings before the request: "Habari, naomba…", "mambo boss…".
     '^habari', '^habari yako', '^habari za asubuhi', '^habari ya asubuhi', '^habari za mchana', '^habari za jioni', '^hujambo', '^mambo', '^niaje', '^sasa boss',
     // "ok" before or after the request: "eeh sawa, tuma…", "sawa basi" (never "sawa" alone: "kiasi sawa" is "the same amount").
-    'eeh sawa', 'ok sawa', 'sawa basi', 'sawa sawa', '^sawa boss',
+    'eeh sawa', 'ok sawa', 'sawa basi', 'sawa sawa', '~sawa boss',
   ],
   fr: [
     'stp', 'svp', "s'il te plaît", "s'il te plait", "s'il vous plaît", "s'il vous plait", 'merci', 'merci beaucoup', 'quand tu peux', 'quand tu pourras',
     'quand vous pouvez', 'dès que possible', 'des que possible', 'vite', 'rapidement', 'maintenant', 'tout de suite', 'peux-tu', 'peux tu', 'tu peux',
-    'pouvez-vous', 'pouvez vous', 'pourrais-tu', 'pourrais tu', '^bonjour', '^salut', '^coucou', 'je veux', 'je voudrais', 'stp merci', '^frère', '^frérot', '^ma sœur',
+    'pouvez-vous', 'pouvez vous', 'pourrais-tu', 'pourrais tu', '^bonjour', '^salut', '^coucou', 'je veux', 'je voudrais', 'stp merci', '~frère', '~frérot', '~ma sœur',
     'je mise', 'je parie', 'fais', 'fais un', 'fais-moi', 'fais moi', "merci d'avance",
     'vous pouvez', 'tu pourrais', 'vous pourriez', 'pourriez-vous', 'pourriez vous', 'est-ce que tu peux', 'est-ce que vous pouvez', "j'aimerais", 'je souhaite',
     // Greetings and well-wishing before the request: "Bonjour, j'espère que vous allez bien. Envoyez…".
@@ -63,7 +64,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
   ],
   pt: [
     'por favor', 'pfv', 'pf', 'pfvr', 'pls', 'obrigado', 'obrigada', 'valeu', 'vlw', 'brigado', 'quando puder', 'quando der', 'quando você puder',
-    'quando voce puder', 'assim que puder', 'agora', 'rapidinho', '^oi', '^olá', '^ola', '^mano', '^mana', 'você pode', 'voce pode', 'pode', 'consegue', 'faz um', 'faz',
+    'quando voce puder', 'assim que puder', 'agora', 'rapidinho', '^oi', '^olá', '^ola', '~mano', '~mana', 'você pode', 'voce pode', 'pode', 'consegue', 'faz um', 'faz',
     'aí', 'ai', 'poderia', 'você poderia', 'voce poderia', 'pode me fazer o favor de', 'tem como', 'dá pra', 'da pra', 'quero', 'queria',
     // Greetings before the request: "Oi! Tudo bem? Manda…", "bom dia, …".
     '^tudo bem', '^tudo bom', '^bom dia', '^boa tarde', '^boa noite', '^beleza', '^blz',
@@ -72,7 +73,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
   ],
   es: [
     'por favor', 'porfa', 'porfis', 'plis', 'gracias', 'muchas gracias', 'cuando puedas', 'cuando tengas chance', 'cuando tengas tiempo', 'cuando se pueda',
-    'ahorita', 'ahora', '^oye', '^hola', '^compa', '^carnal', '^wey', '^güey', 'puedes', 'podrías', 'podrias', 'me haces el favor de', 'hazme el favor de',
+    'ahorita', 'ahora', '~oye', '^hola', '~compa', '~carnal', '~wey', '~güey', 'puedes', 'podrías', 'podrias', 'me haces el favor de', 'hazme el favor de',
     'xfa', 'xfavor', 'x favor', 'hazme', 'haz', 'me puedes', 'me podrías', 'me podrias', 'puede', 'podría', 'podria', 'me ayudas a', 'ayúdame a', 'ayudame a', 'quiero', 'quisiera',
     // Greetings and polite frames before the request: "Buenas tardes. Le pido de favor enviar…".
     '^buenos días', '^buenos dias', '^buen día', '^buen dia', '^buenas tardes', '^buenas noches', '^buenas', 'le pido de favor', 'te pido de favor', 'le pido', 'te pido', 'de favor',
@@ -80,7 +81,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'por fa', '^qué onda', '^que onda', '^qué tal', '^que tal', 'si puedes', 'si se puede', 'si es posible',
   ],
   hi: [
-    'please', 'plz', '^bhai', '^yaar', '^bhaiya', '^didi', '^ji', 'jaldi', 'abhi', 'abhi ke abhi', 'jab time mile', 'jab time ho', 'jab free ho', 'dhanyavaad',
+    'please', 'plz', '~bhai', '~yaar', '~bhaiya', '~didi', '~ji', 'jaldi', 'abhi', 'abhi ke abhi', 'jab time mile', 'jab time ho', 'jab free ho', 'dhanyavaad',
     'shukriya', 'thanks', 'na', 'zara', 'kar do', 'kar dena', 'kar dijiye', 'kardo', 'do', 'dena', 'de do', 'hai', 'karna hai', 'kar', 'dijiye',
     // A polite question: "kya aap … bhej sakte ho?", "… kar sakte hain?".
     'kya aap', 'kya tum', 'aap', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'sakenge',
@@ -93,7 +94,7 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
     'po', 'naman', 'nga', 'paki', 'salamat', 'salamat po', 'pag may time ka', 'kapag may time ka', 'pag may oras ka', 'kapag may oras ka', 'pag free ka',
     // "taya ako 200 sa Yes": "I bet", the writer's own stake asked of the agent, like French "je parie".
     'taya ako', 'pusta ako', 'tataya ako', 'pupusta ako',
-    'ngayon', 'ngayon na', 'agad', '^bes', '^beshie', '^te', '^kuya', '^ate', 'mo', 'ka', 'sana', 'pakisuyo', 'please lang', 'lang',
+    'ngayon', 'ngayon na', 'agad', '~bes', '~beshie', '~te', '~kuya', '~ate', 'mo', 'ka', 'sana', 'pakisuyo', 'please lang', 'lang',
     // A polite question's opener: "pwede mo bang i-send…?", "puwede po bang…?".
     'pwede mo bang', 'pwede mo ba', 'pwede nyo bang', 'pwede nyo ba', 'pwede niyo bang', 'pwede po bang', 'pwede po ba', 'puwede mo bang', 'puwede po bang', 'pwede mo', 'pwede po',
     // Greetings before the request: "magandang umaga po, …".
@@ -106,12 +107,13 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
 /** Emoji that say "I am joking": a message carrying one is not acted on at once. */
 const JOKE_EMOJI = /[\u{1F602}\u{1F923}\u{1F606}\u{1F605}\u{1F61C}\u{1F61D}\u{1F643}\u{1F92A}\u{1F60F}\u{1F609}]/u;
 
-/** The tag of a phrase that greets or addresses someone. */
+/** The tags of a phrase that greets someone, and of one that addresses someone. */
 const GREETING_TAG = '^';
-const untagged = (p: string) => (p.startsWith(GREETING_TAG) ? p.slice(GREETING_TAG.length) : p);
+const ADDRESS_TAG = '~';
+const untagged = (p: string) => (p.startsWith(GREETING_TAG) || p.startsWith(ADDRESS_TAG) ? p.slice(1) : p);
 const normsOf = (p: string) => tokenize(p).filter((t) => t.kind === 'word').map((t) => fold(t.norm));
 
-/** Phrases that greet or address someone, as their joined norms (tagged in any language). */
+/** Phrases that greet someone (asking after them), as their joined norms (tagged in any language). */
 const GREETING_KEYS: ReadonlySet<string> = new Set(
   Object.values(FILLERS)
     .flat()
@@ -147,7 +149,7 @@ export function fillerIndices(tokens: readonly Token[]): Set<number> {
   return matchFillers(tokens).all;
 }
 
-/** Indices of the words of a greeting phrase ("how una dey", "tudo bem", "bro"), as matched among the fillers. */
+/** Indices of the words of a greeting phrase ("how una dey", "tudo bem", "habari"), as matched among the fillers. */
 export function greetingIndices(tokens: readonly Token[]): Set<number> {
   return matchFillers(tokens).greets;
 }
@@ -185,8 +187,8 @@ function matchFillers(tokens: readonly Token[]): { all: Set<number>; greets: Set
  */
 export function greetingLead(tokens: readonly Token[], fillers: ReadonlySet<number>): Set<number> {
   const out = new Set<number>();
-  // A run of fillers closed by "?" is a greeting sentence only with a phrase that greets or addresses someone
-  // ("pls ? send…", "faz ? um pix…" ask nothing of anyone: the property test found both).
+  // A run of fillers closed by "?" is a greeting sentence only with a phrase that greets someone: "pls ? send…",
+  // "faz ? um pix…" ask nothing of anyone, and "bhai ? @priya ko…" only calls someone (the property test found all three).
   const greets = greetingIndices(tokens);
   let i = 0;
   for (;;) {
