@@ -1,4 +1,4 @@
-import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, resolveCurrencyWord, resolveSymbol, scaleWord } from './currencies.js';
+import { CURRENCY_PHRASES, CURRENCY_WORDS, ISO_CODES, PREFIX_SYMBOLS, resolveCurrencyWord, resolveSymbol, scaleWord } from './currencies.js';
 import { DEFAULT_STYLE, readDigits, styleFor, type NumberStyle } from './numbers.js';
 import { shiftDecimal } from './decimal.js';
 import { MONTHS, TIME_UNITS } from './date-words.js';
@@ -38,6 +38,13 @@ export function currencyAt(tokens: readonly Token[], i: number, ctx: CurrencyCon
       const length = phrase === 'ZAR' && third?.norm.startsWith('rand') ? 3 : 2;
       return { code: phrase, length };
     }
+  }
+  // A sign of letters and a symbol written apart from the number ("150,00 R$", "50 US$", "80 GH₵"): the
+  // lexer reads these glued before digits only; after the amount the letters and the symbol are two tokens,
+  // and the letters alone ("R") would name another currency.
+  if (t.kind === 'word' && next && next.kind === 'symbol' && next.start === t.end) {
+    const sign = PREFIX_SYMBOLS.find((p) => p.symbol.length > 1 && p.symbol === t.text + next.text);
+    if (sign) return { code: sign.code, length: 2 };
   }
   if (t.kind === 'word') {
     if (t.text === 'R') return { code: 'ZAR', length: 1 };
@@ -126,13 +133,14 @@ export function findMoney(
       end++;
     }
     // "$800 MXN": the code after a bare dollar sign says which dollars (or pesos) are meant.
-    if (currency === 'USD' && t.text.startsWith('$')) {
+    // A bare sign after the number ("500$") is the same sign as before it.
+    if (currency === 'USD' && (t.text.startsWith('$') || t.text.endsWith('$'))) {
       const after = currencyAt(tokens, end, ctx);
       if (after && ISO_CODES.has(after.code)) {
         currency = after.code;
         end += after.length;
       } else if (!after && ctx.localCurrency === 'MXN') {
-        // In Mexico "$" is the peso sign: "$2,300" from a peso account is 2,300 MXN (US$ or "dólares" say dollars).
+        // In Mexico "$" is the peso sign: "$2,300" or "2,300$" from a peso account is 2,300 MXN (US$ or "dólares" say dollars).
         currency = 'MXN';
       }
     }

@@ -157,6 +157,8 @@ function outcomesFromQuestion(question: string): string[] | undefined {
 
 /** "put 500 on them": the outcome has to be named. */
 const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 'those', 'these', 'one', 'winner']);
+/** Marks that close a clause: what follows is another sentence. */
+const CLAUSE_MARKS = new Set([',', '.', '!', ';', '—', '–']);
 const ARTICLE_WORDS = new Set(['el', 'la', 'le', 'les', 'los', 'las', 'o', 'os', 'the', 'a']);
 /** Words after which a yes or no is the side staked on. */
 const YES_NO_LINKS = new Set(['on', 'al', 'au', 'sur', 'no', 'na', 'pe', 'par', 'kwa', 'sa', 'for', 'que']);
@@ -205,6 +207,11 @@ function unnamedMarketRef(a: Analysis, taken: ReadonlySet<number>, outcome: stri
   const rest = a.tokens
     .map((t, i) => ({ t, i }))
     .filter(({ t, i }) => t.kind === 'word' && !taken.has(i) && !a.fillers.has(i) && !VERB_LEMMAS.has(a.lemmas[i]!) && !CONNECTORS.has(fold(t.norm)) && !MARKET_LINKS.has(fold(t.norm)) && !outcomeWords.has(fold(t.norm)) && !YES_WORDS.has(t.norm) && !NO_WORDS.has(t.norm));
+  // "bota 30 no Não pro Flamengo, esse time tá horrível": a clause after a comma or full stop is the writer's
+  // comment, not the market's name. The run stops there; the comment's words stay unplaced, so the reading
+  // holds the stake for confirmation rather than asking "which market?" of a clear stake.
+  const cut = rest.findIndex((r, k) => k > 0 && a.tokens.slice(rest[k - 1]!.i + 1, r.i).some((x) => x.kind === 'punct' && CLAUSE_MARKS.has(x.text)));
+  if (cut > 0) rest.splice(cut);
   // Up to six: the service still finds a market only when every one of them is in its question (or means a word of it).
   if (!rest.length || rest.length > 6) return undefined;
   const first = rest[0]!.i;

@@ -1,9 +1,12 @@
 import type { Analysis } from './analysis.js';
+import { fold } from './lexicon-i18n.js';
 
 const words = (spec: string): ReadonlySet<string> => new Set(spec.split(/\s+/).filter(Boolean));
 
 /** Purpose markers after which a noun and its time are the occasion paid for ("for the suya tonight", "ya mvua Jumamosi"). */
 const OCCASION_MARKERS = words('for pour para pra pro ya');
+/** Swahili's other genitive particles, by noun class ("soko la mvua Jumamosi", "sherehe za Jumamosi"): markers in Swahili only ("la" is an article elsewhere). */
+const SW_GENITIVES = words('la za cha vya wa');
 const OCCASION_DETERMINERS = words('the my our his her this that le la les mon ma mes o a os as el los las mi ile hiyo');
 
 /**
@@ -18,9 +21,88 @@ export function onlyTimesOfAPurpose(a: Analysis, norms: readonly string[], sched
   if (!times.length) return false;
   return times.every((i) => {
     const noun = i - 1;
-    if (noun < 1 || a.tokens[noun]!.kind !== 'word' || schedule.has(norms[noun]!) || moneyVerbs.has(a.lemmas[noun]!) || OCCASION_MARKERS.has(norms[noun]!)) return false;
-    const det = OCCASION_DETERMINERS.has(norms[noun - 1]!) ? noun - 1 : noun;
-    return OCCASION_MARKERS.has(norms[det - 1] ?? '') && (i === a.tokens.length - 1 || a.tokens[i + 1]!.kind !== 'word' || a.fillers.has(i + 1));
+    const marker = (w: string) => OCCASION_MARKERS.has(w) || (a.lang === 'sw' && SW_GENITIVES.has(w));
+    if (noun < 1 || a.tokens[noun]!.kind !== 'word' || schedule.has(norms[noun]!) || moneyVerbs.has(a.lemmas[noun]!) || marker(norms[noun]!)) return false;
+    const det = OCCASION_DETERMINERS.has(norms[noun - 1]!) && !marker(norms[noun - 1]!) ? noun - 1 : noun;
+    return marker(norms[det - 1] ?? '') && (i === a.tokens.length - 1 || a.tokens[i + 1]!.kind !== 'word' || a.fillers.has(i + 1));
   });
 }
 
+
+/** "since", in the eight languages ("from", "desde", "mula" also open a future: only a time of day may follow). */
+const SINCE = words('since tangu depuis desde mula');
+/** A determiner between "since" and the time: "depuis ce matin", "desde esta mañana", "tangu hii asubuhi". */
+const SINCE_DETERMINERS = words('this that the ce cette le la este esta el hii iss is kaninang');
+/** Times of day: after "since" they say how long, up to now ("since morning"); days and "tomorrow" may start a plan. */
+const DAY_TIMES = words('morning afternoon evening noon matin soir apres-midi manha tarde noite manana noche asubuhi mchana jioni subah shaam dopahar umaga hapon gabi');
+
+/**
+ * Indices of times of day that say since when something has been so ("…, light don go since morning",
+ * "depuis ce matin", "subah se"): a duration up to now, never the time of the payment. "kal subah se"
+ * keeps its "kal", so it is still a schedule.
+ */
+export function sinceTimes(a: Analysis, norms: readonly string[], schedule: ReadonlySet<string>): Set<number> {
+  const out = new Set<number>();
+  norms.forEach((w, i) => {
+    if (!schedule.has(w) || !DAY_TIMES.has(w)) return;
+    const before = SINCE_DETERMINERS.has(norms[i - 1] ?? '') ? i - 2 : i - 1;
+    // Spanish "mañana" is the morning only after an article ("desde la mañana"); bare, it is tomorrow.
+    if (w === 'manana' && before === i - 1) return;
+    // Hindi puts it after: "subah se".
+    if (SINCE.has(norms[before] ?? '') || (a.lang === 'hi' && norms[i + 1] === 'se')) out.add(i);
+  });
+  return out;
+}
+
+/** Past days and "last …": the times that may date an occasion ("for the suya last night") rather than the payment. */
+export const PAST_DAYS = words('yesterday hier ontem ayer jana kahapon');
+const LAST_UNITS = words('night week month weekend');
+/** A third person opening a later clause: "…, he covered me last night" is about them. */
+const THIRD = words('he she they dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya sila');
+const CLAUSE = new Set([',', '.', ';', '!', '—', '–']);
+
+/**
+ * "send R200 to @rico for the uber, he covered me last night", "send ₦2,500 to @emeka, na for the suya
+ * last night": every past time comes after the request's verb, inside a purpose ("for [the] <noun> …")
+ * or in a later clause whose subject is a third person. It dates what the money is for, not the payment.
+ * The reading leaves such words unplaced, so the call is held for confirmation, never acted at once.
+ * The caller has checked that nothing else in the message is past (no past verb, no "already").
+ */
+export function pastTimesOfAnOccasion(a: Analysis, norms: readonly string[], verbIdx: number): boolean {
+  const times: number[] = [];
+  norms.forEach((w, i) => {
+    if (PAST_DAYS.has(w)) times.push(i);
+    else if (w === 'last' && LAST_UNITS.has(norms[i + 1] ?? '')) times.push(i);
+  });
+  if (!times.length || verbIdx < 0) return false;
+  return times.every((i) => {
+    if (i < verbIdx) return false;
+    for (let k = i - 1; k > verbIdx; k--) {
+      const x = a.tokens[k]!;
+      if (x.kind === 'punct' && CLAUSE.has(x.text)) return THIRD.has(norms[k + 1] ?? '');
+      // A marker right before a person or a number is "to" ("pra @ana_souza ontem"), not a purpose.
+      if (x.kind !== 'word' && x.kind !== 'punct') return false;
+      if (OCCASION_MARKERS.has(norms[k]!)) return true;
+    }
+    return false;
+  });
+}
+
+/** "If you can" asked of the agent (closed filler list): politeness when the request's verb follows it. */
+const POLITE_IF = ['if you can', 'if u can', 'si tu peux', 'si vous pouvez', 'si puedes', 'se puder', 'se voce puder', 'agar ho sake', 'kung pwede', 'kung puwede', 'kung kaya mo'].map((p) => p.split(' '));
+
+/**
+ * "se puder pagar a conta, manda 50 pra @joana", "si puedes pagar la renta mándale 500…": after the polite
+ * "if you can" comes a clause with a money verb of its own before the request's: a condition on paying
+ * something else, not politeness. Two money verbs after the phrase say so.
+ */
+export function politeIfWithItsOwnVerb(a: Analysis, moneyVerbs: ReadonlySet<string>): boolean {
+  const norms = a.tokens.map((x) => (x.kind === 'word' ? fold(x.norm) : ''));
+  for (let i = 0; i < norms.length; i++) {
+    const p = POLITE_IF.find((q) => q.every((w, k) => norms[i + k] === w));
+    if (!p) continue;
+    const verbs = a.lemmas.slice(i + p.length).filter((l) => moneyVerbs.has(l)).length;
+    if (verbs >= 2) return true;
+  }
+  return false;
+}

@@ -1,4 +1,4 @@
-import { onlyTimesOfAPurpose } from './gate-occasion.js';
+import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -244,12 +244,12 @@ amanha amanhã depois cada toda todo
 manana mañana luego cada
 kesho baadaye kila jioni usiku ijayo ujao
 parso baad har agle agla
-bukas mamaya bawat
+bukas mamaya bawat tuwing
 morning evening afternoon noon midnight tonite matin soir manha tarde noite noche asubuhi mchana subah shaam kal umaga hapon gabi
 `);
 const OWE = words('owe owes owed dois doit devo deve debo debe dena deni nadaiwa nadai utang');
-/** First-person objects after a send verb: "sent me", "m'a envoyé", "me mandou", "alinitumia". */
-const ME = words('me moi mi mujhe mujhko ako');
+/** First-person objects after a send verb: "sent me", "m'a envoyé", "me mandou", "alinitumia", "magbayad sakin". */
+const ME = words('me moi mi mujhe mujhko ako sakin akin');
 const SW_TO_ME = /^(?:a|wa|ali|ame|ana|ata|ange)(?:ni)(?:tumi|tum|lip|pe)/;
 
 const MONEY_VERB_LEMMAS = new Set(['send', 'pay', 'give', 'transfer', 'buy', 'bet', 'stake', 'wire', 'remit', 'tip', 'lend', 'move', 'forward', 'put', 'recharge', 'top', 'renew', 'load']);
@@ -322,7 +322,7 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   if (/@\w+\s+ne\s+(mujhe|muje)/.test(text)) return { reason: 'reversed_direction' };
 
   if (has(CANCEL) && ctx.intent !== 'cancel_market') return { reason: 'cancellation' };
-  if (hasPhrase(text, CONDITIONAL_PHRASES)) return { reason: 'conditional' };
+  if (hasPhrase(text, CONDITIONAL_PHRASES) || politeIfWithItsOwnVerb(a, MONEY_VERB_LEMMAS)) return { reason: 'conditional' };
   // "al Sí", "no Sim": an outcome after an article or preposition, and an accented "sí", are not "if".
   // "once again", "send it once" are not conditions; "once he pays" is.
   const condAt = (i: number) =>
@@ -348,10 +348,16 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     const strong = norms.filter((w) => PAST.has(w) && !['envie', 'mande', 'pague', 'compre', 'pago', 'mando', 'envio', 'diya', 'kiya', 'pehle'].includes(w));
     // Written with its accent ("pagué", "mandó") or after "ya"/"já" ("ya le pagué"), the form is the past.
     const accented = t.some((x) => /^(pagu|mand|envi|compr|transfer|deposit|pas)(é|ó|í|ió)$/.test(x.text.toLowerCase()));
-    const already = norms.some((w, i) => (w === 'ya' || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
-    if (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya')) return { reason: 'past_tense' };
+    // Swahili "ya" is "of" ("ya chai jana": for yesterday's tea), not Spanish "already".
+    const already = norms.some((w, i) => ((w === 'ya' && a.lang !== 'sw') || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
+    // Only past days ("yesterday", "last night") that date the occasion paid for, after the request: no past.
+    const onlyDays = strong.every((w) => PAST_DAYS.has(w)) && !accented && !already && !norms.includes('ja') && !norms.includes('diya') && !hasPhrase(text.replace(/\blast (night|week|month|weekend)\b/g, ''), PAST_PHRASES);
+    if (!(onlyDays && pastTimesOfAnOccasion(a, norms, verbIdx)) && (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya'))) return { reason: 'past_tense' };
   }
-  if (has(SCHEDULE) && !onlyTimesOfAPurpose(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
+  // A time after "since" ("since morning", "depuis ce matin") says how long something has lasted, not when to pay.
+  const since = sinceTimes(a, norms, SCHEDULE);
+  const timeNorms = norms.map((w, i) => (since.has(i) ? '' : w));
+  if (timeNorms.some((w, i) => SCHEDULE.has(w) || (!since.has(i) && !quoted.has(i) && !a.fillers.has(i) && SCHEDULE.has(t[i]!.norm))) && !onlyTimesOfAPurpose(a, timeNorms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.
   if (REPEATED.some((re) => re.test(text))) return { reason: 'repeated' };
   if (FUTURE_SELF.some((re) => re.test(text))) return { reason: 'statement' };

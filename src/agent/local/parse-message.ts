@@ -10,6 +10,7 @@ import { AMBIGUOUS_CURRENCY, AMBIGUOUS_PESO } from './currencies.js';
 import { fold } from './lexicon-i18n.js';
 import { CURRENCY_QUESTION, FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
 import { readCompleteness } from './reading.js';
+import { asksWhetherItHappened } from './sent-question.js';
 import { QUOTED_INSTRUCTION } from './replies-held.js';
 import { localizeQuestion } from './replies-questions-i18n.js';
 
@@ -101,12 +102,16 @@ function parseRequest(text: string, ctx: ParseContext, plan: Plan, seen: { a?: A
 
   // The gate, first part: what holds whatever the message asks (embedded instructions,
   // someone else's account, a negation).
+  // Pidgin "you never send the 5k to @amaka?" asks whether a send happened (its "never" is the not-yet of
+  // the question): answered from the activity below, which moves nothing, not as an order taken back.
+  // Only here: another engine's screen (screenMessage) still stops it as a negation.
+  const pastQuestion = asksWhetherItHappened(a.text);
   const screened = screen(a);
-  if (screened) return verdict(screened, a);
+  if (screened && !(screened.reason === 'negation' && pastQuestion)) return verdict(screened, a);
   if (detectRefusal(a.tokens, a.lemmas)) return { kind: 'refuse', reply: a.lang === 'en' ? REFUSAL_REPLY : gateReply('prompt_injection', a.lang), reason: 'prompt_injection' };
   // Telegram's bot commands.
   if (/^\/(start|help|menu)\b/i.test(a.text)) return { kind: 'help' };
-  if (isNegated(a)) return { kind: 'none', reply: a.lang === 'en' ? NOTHING_DONE : gateReply('negation', a.lang), reason: 'negation' };
+  if (isNegated(a) && !pastQuestion) return { kind: 'none', reply: a.lang === 'en' ? NOTHING_DONE : gateReply('negation', a.lang), reason: 'negation' };
 
   if (isTakeBack(a)) return verdict({ reason: 'cancellation' }, a);
 

@@ -2,10 +2,10 @@ import { currencyAt } from './amounts.js';
 import type { Analysis } from './analysis.js';
 import type { Draft } from './draft.js';
 import { fold } from './lexicon-i18n.js';
-import { greetingLead } from './fillers.js';
+import { greetingIndices, greetingLead } from './fillers.js';
 import { isHypothetical } from './gate-phrases.js';
 import { pickAmount } from './slots.js';
-import { asksWhetherSent } from './sent-question.js';
+import { asksWhetherItHappened } from './sent-question.js';
 import { wordTable } from '../../lib/word-table.js';
 
 /**
@@ -39,14 +39,11 @@ const COUNTRY_CURRENCY: Readonly<Record<string, string>> = wordTable({
 });
 const TO_COUNTRY = new Set(['to', 'pro', 'pra', 'para', 'a', 'al', 'au', 'en', 'kwa', 'sa', 'ko', 'no', 'na', 'pour', 'into']);
 
-/** A question about something already done: "did I already pay DStv?", "did my 10k to @amaka go through?". */
-const PAST_QUESTION = [/\b(did|have|has) (i|my|we)\b.*\b(go through|went through|arrive|reach|land)/, /\bgo through\?/, /\bwhen (will|does|did|is) (my|the)\b.*\b(arrive|reach|land|go through|come|clear)/, /\b(did|have) (i|we) (already |ever |even )?(pay|paid|send|sent|buy|bought|top|topped|transfer|transferred|renew|renewed)\b.*\?/];
 
 export function detectActivity(a: Analysis): boolean {
   const text = fold(a.text.toLowerCase());
-  // "did you send the 5k to @amaka?", "umetuma?", "napadala mo na ba…?": whether it happened, never a send (sent-question.ts).
-  // "agar galat number pe 500 bhej diya toh kya hoga?" asks what would happen, not whether it did (the gate answers it).
-  if (PAST_QUESTION.some((re) => re.test(text)) || (asksWhetherSent(a.text) && !isHypothetical(text))) return true;
+  // "did you send the 5k to @amaka?", "umetuma?", "c'est passé ?": whether it happened, never a send (sent-question.ts).
+  if (asksWhetherItHappened(a.text)) return true;
   if (a.money.length) return false;
   const norms = a.tokens.map((t) => fold(t.norm));
   if (norms.some((w) => ACTIVITY_NOUNS.has(w)) || a.lemmas.includes('history') || ACTIVITY_PHRASES.some((re) => re.test(text))) return true;
@@ -92,7 +89,9 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
   const askedFee = norms.some((w, i) => FEE_WORDS.has(w) && ['the', 'your', 'ur', 'di'].includes(norms[i - 1] ?? '') && norms.slice(Math.max(0, i - 4), i - 1).some((v) => FEE_ASKING.has(v)));
   // A greeting sentence before the request ("How far bros? Send 5k…") asks after the person, not a price.
   const lead = greetingLead(a.tokens, a.fillers);
-  const question = norms.some((w, i) => QUESTION_WORDS.has(w) && !lead.has(i)) || a.tokens.some((t, i) => t.text === '?' && !lead.has(i)) || askedFee;
+  // …and so does a greeting phrase's own question word, with no mark after it ("how una dey i wan beg make una send…").
+  const greets = greetingIndices(a.tokens);
+  const question = norms.some((w, i) => QUESTION_WORDS.has(w) && !lead.has(i) && !greets.has(i)) || a.tokens.some((t, i) => t.text === '?' && !lead.has(i)) || askedFee;
   if (!question && !force) return undefined;
   const amount = pickAmount(a);
   if (!amount) return undefined;

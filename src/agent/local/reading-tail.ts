@@ -35,7 +35,9 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
   const whoseNumber = boundary && (t[lastArgument]?.kind === 'phone' || (t[lastArgument]?.kind === 'number' && (t[lastArgument]?.digits?.length ?? 0) >= 7)) && t.slice(s).some((x) => LINE_WORDS.has(fold(x.norm))) &&
     // Everything after the number: no other verb, amount or person ("…, send the same to his other number" is a second order).
     t.slice(lastArgument + 1).every((x, k) => x.kind === 'punct' || (x.kind === 'word' && !VERB_LEMMAS.has(a.lemmas[lastArgument + 1 + k]!) && !PURPOSE_STOPS.has(fold(x.norm)) && !TAKE.has(a.lemmas[lastArgument + 1 + k]!) && !EXTRA_STOPS.has(fold(x.norm)) && !['same', 'other', 'another', 'also', 'too', 'both', 'and', 'plus', 'et', 'y', 'e', 'aur', 'at'].includes(fold(x.norm))));
-  if (!(third || OPENERS.has(opener) || genitive || state || whoseNumber) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
+  // Swahili's copula "ni" is Spanish "nor / not even" ("…, ni de chiste ganan": no way they win): no opener there.
+  const copula = OPENERS.has(opener) && !(opener === 'ni' && a.lang === 'es');
+  if (!(third || copula || genitive || state || whoseNumber) || (!boundary && !third && !BARE_OPENERS.has(opener))) return [];
   const tail: number[] = [];
   let words = 0;
   for (let i = s; i < t.length; i++) {
@@ -110,15 +112,15 @@ const TAIL_PUNCT = words(', . ! … - – — :');
 /** Words before the explanation's subject: "i think she…", "because he…". */
 const PREAMBLE = words('i think guess believe coz cos cuz cause because since as sha sef kasi kwasababu sababu car parce que porque pq kyunki kyonki wala pa');
 /** A third person, the subject of an explanation about someone who is not the writer. */
-const THIRD_PERSON = words('he she they him her shes hes theyre dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo siya siyang sila silang hana hawana hajapata hajui');
+const THIRD_PERSON = words('he she they him her shes hes theyre dem im il elle ils elles ele ela eles elas el ella ellos ellas yeye wao woh wo vo uski uska uske unki unka unke iski iska iske siya siyang sila silang hana hawana hajapata hajui');
 /** "Does not have" in one word: Swahili's third person ("hana app bado"), Tagalog "wala" ("wala pa siyang app"). */
 const NEGATIVE_HAVE = words('hana hawana hajapata wala');
 /** An account or app someone does not have yet. */
 const ACCOUNTS = words('account acct akaunti compte conta cuenta khata');
-/** Copulas and demonstratives that open an explanation: "it's", "na", "ni", "c'est", "é", "es", "yeh", "yan". */
-const OPENERS = words('its it thats na ni cest e es son yeh ye yan yun iyan iyon ito');
+/** Copulas and demonstratives that open an explanation: "it's", "na", "ni", "c'est" (chat "c"), "é", "es", "yeh", "yan". */
+const OPENERS = words('its it thats na ni cest c e es son yeh ye yan yun iyan iyon ito');
 /** Openers that need no comma before them: "… 08031112233 na my sister number", "… @musa ni ya fare". */
-const BARE_OPENERS = words('its thats na ni cest');
+const BARE_OPENERS = words('its thats na ni cest c');
 const GENITIVES = words('ka ki ke');
 const NEGATIONS = words('not no never dont doesnt didnt hasnt havent isnt pas nao mat nahi hindi wag');
 /** Words that change the request itself: "actually", "instead", "again", "each", "every". */

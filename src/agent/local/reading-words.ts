@@ -30,9 +30,10 @@ export const POLITE_REQUESTS = [
   'mnaweza', 'ungeweza', 'waweza', 'me haces el favor', 'hazme el favor', 'me hace el favor', 'sakte ho', 'sakte hain', 'sakti ho', 'sakti hain', 'sakoge', 'sakogi', 'puwede',
 ];
 
-/** Words that name the role of an argument: the bill's kind, the market, the side. */
+/** Words that name the role of an argument: the bill's kind (electricity in the languages: "kuryente", "umeme", "bijli", "luz"), the market, the side. */
 export const ROLE_WORDS = words(`
 airtime data bundle bundles token tokens units unit meter electricity light bill line number credit prepaid postpaid smartcard decoder subscription
+kuryente umeme bijli luz electricite electricidade electricidad
 market poll outcome side option soko mercado marche mercados
 win wins won winner answer result resolved
 `);

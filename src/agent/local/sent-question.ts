@@ -1,3 +1,4 @@
+import { isHypothetical } from './gate-phrases.js';
 import { fold } from './lexicon-i18n.js';
 
 /**
@@ -46,10 +47,50 @@ const COMPLETED_SEND: ReadonlyArray<readonly [RegExp, RegExp?]> = [
   [/\b(napadala|naipadala|nagpadala|nabayaran|nagbayad|naibigay|nasend|nai-send|na-send|nakapagpadala|nakapagbayad)\b(\s+(mo|ko|ka|nyo|ninyo|natin|niya|na))*\s+(na\s+)?ba\b/, TL],
 ];
 
-/** Whether `text` asks whether a send or payment already happened (see above). */
+/**
+ * Whether the money arrived or went through, asked of the person or of the money: "c'est passé ?",
+ * "elle a bien reçu ?", "imefika?", "pahuncha kya?", "pumasok na ba?", "e don land?", "did it go through?".
+ * Same shape: a completed form, then the question's mark or particle. Not Spanish "llegó" nor Portuguese
+ * "chegou": "me llegó un mensaje: '…' ¿es real?" is a message that came, asked about (the gate answers it).
+ */
+const ARRIVED: ReadonlyArray<readonly [RegExp, RegExp?]> = [
+  [/\b(did|has|have)\s+(it|that|the\s+money|she|he|they|@\w+)\s+((already|actually|finally)\s+)?(arrive|arrived|reach|reached|land|landed|go\s+through|gone\s+through|went\s+through|receive|received|get\s+it|got\s+it)\b/],
+  [/\b(e|it|am|the\s+money)\s+(don|done)\s+(land|reach|enter|drop)\b/],
+  [/\b(c\s?['’]?\s?est|il\s+est|elle\s+est|ca\s+est|l\s?['’]?\s?argent\s+est)\s+(bien\s+)?(passe|arrive|parti)e?s?\b/, FR],
+  [/\b(a|ont|as)\s+(bien\s+)?recu\b/, FR],
+  [/\b(imefika|imeingia|imepita|amepokea|wamepokea|amepata)\b/, SW],
+  [/\b(pahuncha|pahunchi|pahunche|pahunch\s+(gaya|gayi|gaye)|mil\s+(gaya|gayi|gaye)|aa\s+(gaya|gayi|gaye))\b/, HI],
+  [/\b(pumasok|dumating|natanggap)\b/, TL],
+];
+
+/**
+ * English questions whether one's own money went (or will go) through: "did my 10k to @amaka go
+ * through?", "when will the money arrive", "did I already pay DStv?". Asked even with no mark and even
+ * inside a condition ("did I pay twice if …?"): they name the writer's own past money.
+ */
+const OWN_PAST: readonly RegExp[] = [
+  /\b(did|have|has) (i|my|we)\b.*\b(go through|went through|arrive|reach|land)/,
+  /\bgo through\?/,
+  /\bwhen (will|does|did|is) (my|the)\b.*\b(arrive|reach|land|go through|come|clear)/,
+  /\b(did|have) (i|we) (already |ever |even )?(pay|paid|send|sent|buy|bought|top|topped|transfer|transferred|renew|renewed)\b.*\?/,
+];
+
+/**
+ * The one place for "asked whether it happened": a question whether a send or a payment already
+ * happened, or whether the money arrived. Answered from the activity, never a send. A condition's
+ * "what happens if I sent…" is no such question (the gate answers it), except the writer's own
+ * past money asked about in English (OWN_PAST).
+ */
+export function asksWhetherItHappened(text: string): boolean {
+  const folded = fold(text.toLowerCase());
+  if (OWN_PAST.some((re) => re.test(folded))) return true;
+  return asksWhetherSent(text) && !isHypothetical(folded);
+}
+
+/** Whether `text` asks whether a send or payment already happened, or the money arrived (see above). */
 export function asksWhetherSent(text: string): boolean {
   const t = fold(text.toLowerCase()).replace(/\s+/g, ' ');
-  for (const [re, particle] of COMPLETED_SEND) {
+  for (const [re, particle] of [...COMPLETED_SEND, ...ARRIVED]) {
     const m = re.exec(t);
     if (!m) continue;
     // The question's mark comes after the completed form (not a statement before another question).
