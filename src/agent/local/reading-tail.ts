@@ -61,6 +61,9 @@ export function explanationTail(a: Analysis, placed: ReadonlySet<number>, lastAr
     if (++words > 10) return [];
     tail.push(i);
   }
+  // Only the words that open an explanation, with nothing they open ("… kay @jose wala na": "no more",
+  // or "forget it"): no reason is given, so nothing is explained and the words stay unplaced.
+  if (tail.every((i) => PREAMBLE.has(norms[i]!) || OPENERS.has(norms[i]!) || PARTICLES.has(norms[i]!))) return [];
   // A third person's negation and a money verb together ("she said don't send it") are an order about the money.
   if (third && tail.some((i) => NEGATIONS.has(norms[i]!)) && tail.some((i) => VERB_LEMMAS.has(a.lemmas[i]!))) return [];
   // Someone's account is named only to say they have none (a claim's reason); "she has an account" is no reason to place.
@@ -117,6 +120,8 @@ const THIRD_PERSON = words('he she they him her shes hes theyre dem im il elle i
 const NEGATIVE_HAVE = words('hana hawana hajapata wala');
 /** An account or app someone does not have yet. */
 const ACCOUNTS = words('account acct akaunti compte conta cuenta khata');
+/** Tagalog's discourse particles ("na", "pa", "pala", "lang", "naman"): they add no reason of their own. */
+const PARTICLES = words('na pa pala lang naman din rin po nga ba');
 /** Copulas and demonstratives that open an explanation: "it's", "na", "ni", "c'est" (chat "c"), "é", "es", "yeh", "yan". */
 const OPENERS = words('its it thats na ni cest c e es son yeh ye yan yun iyan iyon ito');
 /** Openers that need no comma before them: "… 08031112233 na my sister number", "… @musa ni ya fare". */

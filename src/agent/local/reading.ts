@@ -8,6 +8,9 @@ import { greetingLead } from './fillers.js';
 import { explanationTail, pidginStateLead } from './reading-tail.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
+/** Hindi's linking particle ("bijli wala bill"), placed only before the word it links. */
+const HINDI_LINKS = new Set(['wala', 'wale', 'wali', 'waala', 'waale', 'waali']);
+
 /**
  * Rule 1 of docs/agent.md: act at once only on a complete reading. Given the call the parser
  * built from a money-moving message, every token of the message must have a role in that
@@ -122,6 +125,10 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         else if ((norm === 'mi' || norm === 'mis') && a.lang === 'es' && t[i + 1]?.kind === 'word') placed.add(i);
         // "a que sí gana…", "que sim…": "que" right before the side staked on links the amount to it.
         else if (call.name === 'stake_market' && norm === 'que' && typeof input.outcome === 'string' && fold(t[i + 1]?.norm ?? '') === fold(input.outcome.toLowerCase())) placed.add(i);
+        // Hindi "wala/wale/wali" links a noun to what follows ("IKEDC wala bill", "@rahul wale account"); with
+        // no word of its own after it, it links nothing, and Tagalog "wala" ("none, no more"; "wala na": gone,
+        // or "forget it") is no connector at all: unplaced.
+        else if (HINDI_LINKS.has(norm) && !(t[i + 1]?.kind === 'word' && !CONNECTORS.has(fold(t[i + 1]!.norm)))) break;
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
       }
