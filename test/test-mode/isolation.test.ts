@@ -250,3 +250,18 @@ describe('claims carry the mode of the key that made them', () => {
     expect((await svc.deps.claims.get(made.live))!.status).not.toBe('canceled');
   });
 });
+
+describe("the account's webhook signing secret signs both modes' events", () => {
+  it('a test key cannot rotate it (nor learn it): a sandbox could otherwise sign a live payment.settled; a live key and the person can', async () => {
+    const before = await call(`${svc.api}/webhook-endpoint`, { key: m.key });
+    const r = await call(`${svc.api}/webhook-secret`, { method: 'POST', key: testKey });
+    expect(r.status, JSON.stringify(r.body)).toBe(403);
+    expect(r.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('signs live events too') } });
+    expect(JSON.stringify(r.body)).not.toContain('whsec_');
+    // Nothing rotated.
+    expect((await call(`${svc.api}/webhook-endpoint`, { key: m.key })).body.secret_created_at).toBe(before.body.secret_created_at);
+    const test = { headers: { 'StablePay-Mode': 'test' } };
+    expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', cookie: m.cookie, ...test })).body.secret).toMatch(/^whsec_/);
+    expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', key: m.key })).body.secret).toMatch(/^whsec_/);
+  });
+});
