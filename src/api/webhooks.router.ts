@@ -249,7 +249,9 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
 
   r.put('/webhook-endpoint', async (req, res) => {
     const input = parseInput(SetEndpointInput, req.body ?? {});
-    const set = await webhooks.setEndpoint(auth(res).accountId, input.url, input.enabled_events, auth(res).livemode);
+    const a = auth(res);
+    // As POST /webhook-endpoints: the secret, which signs live events too, is never shown to a test key.
+    const set = await webhooks.setEndpoint(a.accountId, input.url, input.enabled_events, a.livemode, !(a.via === 'key' && !a.livemode));
     if (!set.ok) throw invalidRequest(set.message, set.param);
     const body: WebhookEndpointSetResponse = { ok: true, url: set.url, ...(set.secret ? { secret: set.secret } : {}) };
     res.json(body);

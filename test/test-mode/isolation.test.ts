@@ -264,4 +264,20 @@ describe("the account's webhook signing secret signs both modes' events", () => 
     expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', cookie: m.cookie, ...test })).body.secret).toMatch(/^whsec_/);
     expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', key: m.key })).body.secret).toMatch(/^whsec_/);
   });
+
+  it("a test key adding an account's first endpoint makes the secret but is not shown it; the live key's first endpoint is", async () => {
+    for (const path of ['/webhook-endpoints', '/webhook-endpoint'] as const) {
+      const fresh = await createMerchant(svc.api, `Fresh ${path}`);
+      const key = (await call(`${svc.api}/keys`, { cookie: fresh.cookie, body: { label: 'sandbox', mode: 'test' } })).body.key.secret as string;
+      const add = (k: string) => call(`${svc.api}${path}`, { key: k, method: path === '/webhook-endpoint' ? 'PUT' : 'POST', body: { url: testRx.url } });
+      const byTest = await add(key);
+      expect(byTest.status, JSON.stringify(byTest.body)).toBe(path === '/webhook-endpoint' ? 200 : 201);
+      expect(JSON.stringify(byTest.body)).not.toContain('whsec_');
+      expect((await call(`${svc.api}/webhook-endpoint`, { key })).body.secret_configured).toBe(true);
+      // The live key (or the person) is shown it, once.
+      const byLive = await add(fresh.key);
+      expect(byLive.body.secret, JSON.stringify(byLive.body)).toMatch(/^whsec_/);
+      expect((await add(fresh.key)).body.secret).toBeUndefined();
+    }
+  });
 });
