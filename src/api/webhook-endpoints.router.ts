@@ -36,7 +36,7 @@ export const WebhookEndpointList = z.object({ ok: z.literal(true), object: z.lit
 export const WebhookEndpointCreated = z.object({
   ok: z.literal(true),
   endpoint: WebhookEndpointResource,
-  secret: z.string().optional().describe('Present when adding the endpoint created the signing secret: shown in this response only.'),
+  secret: z.string().optional().describe('Present when adding the endpoint created the signing secret: shown in this response only, and never to a test key (the secret signs live events too).'),
 });
 export const WebhookEndpointOne = z.object({ ok: z.literal(true), endpoint: WebhookEndpointResource });
 
