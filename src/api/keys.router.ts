@@ -5,7 +5,7 @@ import type { Core } from '../core/core.js';
 import { ApiError, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey, type AuthContext } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
-import { E400, E401, E403, err } from '../http/openapi-common.js';
+import { E400, E401, err } from '../http/openapi-common.js';
 
 export const KeyListResponse = z.object({ ok: z.literal(true), keys: z.array(ListedKey).describe('Live keys, newest first.') });
 export const KeyCreatedResponse = z.object({ ok: z.literal(true), key: CreatedKey });
@@ -56,7 +56,7 @@ registerRoute({
   responses: {
     200: { description: 'Revoked.', schema: KeyRevokedResponse },
     401: E401,
-    403: E403,
+    403: err('A cookie-authenticated change from a foreign `Origin`, or a test key revoking a live key: permission_error.'),
     404: err("No such live key for this account (another account's key is a 404 too)."),
   },
 });
@@ -107,7 +107,13 @@ export function keysRouter(deps: Core): Router {
   });
 
   r.delete('/keys/:id', async (req, res) => {
-    const revoked = await deps.keys.revoke(auth(res).accountId, String(req.params.id));
+    const a = auth(res);
+    const id = String(req.params.id);
+    // A sandbox's key takes no live key down (h15tour): test keys revoke test keys only.
+    if (a.via === 'key' && !a.livemode && (await deps.keys.owns(a.accountId, id)) && (await deps.keys.livemodeOf(id))) {
+      throw permission('A test key can revoke test keys only. Revoke live keys signed in to the app (Developers screen) or with a live key.');
+    }
+    const revoked = await deps.keys.revoke(a.accountId, id);
     if (!revoked.ok) throw notFound(revoked.message);
     res.json({ ok: true, id: revoked.id, revoked: true } satisfies z.infer<typeof KeyRevokedResponse>);
   });

@@ -189,6 +189,13 @@ describe('the MCP door', () => {
     const live = await call(`${svc.api}/keys`, { key: testKey, body: { label: 'out of the sandbox', mode: 'live' } });
     expect(live.status, JSON.stringify(live.body)).toBe(403);
     expect(live.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('test keys only'), param: 'mode' } });
+    // Nor does it take a live key down: revoking one is 403 and the live key keeps working; its own kind it may revoke.
+    const revoke = (id: string) => call(`${svc.api}/keys/${id}`, { method: 'DELETE', key: testKey });
+    const down = await revoke(m.keyId);
+    expect(down.status, JSON.stringify(down.body)).toBe(403);
+    expect(down.body.error).toMatchObject({ type: 'permission_error', message: expect.stringContaining('revoke test keys only') });
+    expect((await call(`${svc.api}/v1/ping`, { key: m.key })).status).toBe(200);
+    expect((await revoke(made.body.key.id)).status).toBe(200);
     // A live key with no policy of its own: a live key by default, as the interface's example call.
     const fromLive = await call(`${svc.api}/keys`, { key: m.key, body: { label: 'second server' } });
     expect(fromLive.status).toBe(201);
