@@ -12,6 +12,7 @@ import type { Engine } from './agent/index.js';
 import { ensureDemoAccount } from './accounts/demo.js';
 import { createApp } from './http/app.js';
 import { startingHandler } from './http/starting.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { httpRoutes } from './doors.js';
 import { startupTimeline } from './lib/timeline.js';
 
@@ -64,6 +65,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     // the app is attached, every request is answered at once (healthz up but not ready, else 503).
     const server = http.createServer(startingHandler);
     server.keepAliveTimeout = 65_000;
+    answerClientErrors(server);
     let draining = false;
     // Registered first, so it runs before the app: a response sent while draining closes its
     // connection, so keep-alive clients reconnect to another instance.

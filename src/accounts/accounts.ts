@@ -17,6 +17,12 @@ export interface Account {
   country?: string;
   telegramUserId?: string;
   telegramUsername?: string;
+  /**
+   * The language the person last wrote to the Telegram bot in (one of the agent's: en, pcm, sw, …),
+   * kept with their Telegram link: a command with no words of its own (/history) answers in it,
+   * whatever language their Telegram app is set to.
+   */
+  telegramLanguage?: string;
   phone?: string;
   /** The language the account chose for what others receive from it (claim pages); ISO 639-1. */
   language?: string;

@@ -10,7 +10,7 @@ export { Agent, PENDING_TTL_MS, UNAVAILABLE, type AgentAction, type AgentOptions
 export { turnJson, type TurnJson } from './turn-json.js';
 export { pendingAskAt } from './local/pending-replies-i18n.js';
 export { activityText, type ActivityEntry } from './local/activity-i18n.js';
-export { detectLanguage, LANGS, type Lang } from './local/language.js';
+export { detectLanguage, LANGS, shownLanguage, type Lang } from './local/language.js';
 export { confirmQuote, type QuoteLookup } from './quote-confirm.js';
 export { createToolHandlers, type ToolHandlerDeps } from './handlers.js';
 export { LocalEngine } from './local-engine.js';

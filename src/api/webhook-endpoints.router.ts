@@ -36,7 +36,7 @@ export const WebhookEndpointList = z.object({ ok: z.literal(true), object: z.lit
 export const WebhookEndpointCreated = z.object({
   ok: z.literal(true),
   endpoint: WebhookEndpointResource,
-  secret: z.string().optional().describe('Present when adding the endpoint created the signing secret: shown in this response only.'),
+  secret: z.string().optional().describe('Present when adding the endpoint created the signing secret: shown in this response only, and never to a test key (the secret signs live events too).'),
 });
 export const WebhookEndpointOne = z.object({ ok: z.literal(true), endpoint: WebhookEndpointResource });
 
@@ -165,7 +165,9 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
 
   r.post('/webhook-endpoints', async (req, res) => {
     const input = parseInput(CreateEndpointInput, req.body ?? {});
-    const made = await endpoints.create(auth(res).accountId, input, auth(res).livemode);
+    const a = auth(res);
+    // The account's one secret signs live events too: never shown to a test key (docs/test-mode.md).
+    const made = await endpoints.create(a.accountId, input, a.livemode, !(a.via === 'key' && !a.livemode));
     if (!made.ok) throw invalidRequest(made.message, made.param, made.reason === 'too_many' ? 409 : 400);
     const body: z.infer<typeof WebhookEndpointCreated> = {
       ok: true,

@@ -4,10 +4,10 @@ import { DeliveryId, ListDeliveriesQuery, SetEndpointInput, WebhookEventPayload 
 import { EVENT_TYPES } from '../webhooks/outbox.js';
 import type { DeliveryWithEvent, WebhooksService } from '../webhooks/webhooks.js';
 import type { Core } from '../core/core.js';
-import { invalidRequest, notFound, parseInput } from '../http/errors.js';
+import { ApiError, invalidRequest, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
-import { E400, E401, E403, E404 } from '../http/openapi-common.js';
+import { E400, E401, E403, E404, err } from '../http/openapi-common.js';
 
 const Timestamp = z.iso.datetime().describe('ISO 8601 UTC timestamp');
 
@@ -109,7 +109,7 @@ registerRoute({
       schema: WebhookSecretResponse,
     },
     401: E401,
-    403: E403,
+    403: err('A cookie-authenticated change from a foreign `Origin`, or a test key (the secret signs live events too): permission_error.'),
   },
 });
 
@@ -220,7 +220,13 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
   r.use(['/webhook-secret', '/webhook-endpoint', '/webhook-deliveries'], requireSessionOrKey(deps));
 
   r.post('/webhook-secret', async (_req, res) => {
-    const { secret, previousExpiresAt } = await webhooks.rotateSecret(auth(res).accountId);
+    const a = auth(res);
+    // One secret signs both modes' events (docs/test-mode.md): a test key given it could sign a
+    // live payment.settled the merchant's live receiver would trust, so only live reaches it.
+    if (a.via === 'key' && !a.livemode) {
+      throw new ApiError(403, 'permission_error', "A test key cannot rotate the webhook signing secret: it signs live events too. Rotate it signed in to the app (Developers screen) or with a live key.");
+    }
+    const { secret, previousExpiresAt } = await webhooks.rotateSecret(a.accountId);
     const body: WebhookSecretResponse = { ok: true, secret, ...(previousExpiresAt ? { previous_expires_at: previousExpiresAt } : {}) };
     res.json(body);
   });
@@ -243,7 +249,9 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
 
   r.put('/webhook-endpoint', async (req, res) => {
     const input = parseInput(SetEndpointInput, req.body ?? {});
-    const set = await webhooks.setEndpoint(auth(res).accountId, input.url, input.enabled_events, auth(res).livemode);
+    const a = auth(res);
+    // As POST /webhook-endpoints: the secret, which signs live events too, is never shown to a test key.
+    const set = await webhooks.setEndpoint(a.accountId, input.url, input.enabled_events, a.livemode, !(a.via === 'key' && !a.livemode));
     if (!set.ok) throw invalidRequest(set.message, set.param);
     const body: WebhookEndpointSetResponse = { ok: true, url: set.url, ...(set.secret ? { secret: set.secret } : {}) };
     res.json(body);

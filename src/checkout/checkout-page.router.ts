@@ -127,6 +127,7 @@ export function checkoutPageRouter(deps: Core): Router {
           received: deposit.received !== '0' ? usdcDecimal(deposit.received) : '',
         },
         testWallet: deps.forMode(v.livemode).wallets.devTools,
+        testMode: !v.livemode,
         // The way back: while pending (status=pending tells the merchant nothing was paid) and
         // once the payment is over, as after paying.
         returnUrl: v.status === 'processing' ? undefined : v.returnUrl,

@@ -43,6 +43,8 @@ export interface CheckoutPageModel {
   deposit?: DepositModel;
   /** Dev-only "Pay with a test wallet" button. */
   testWallet: boolean;
+  /** A test key's payment (livemode false): the customer is told no real money moves. */
+  testMode: boolean;
   /** Where "Return to the merchant" goes (with payment_id and status in the query). */
   returnUrl?: string;
   /** Signed in to the app: pay from that wallet. Undefined: offer to sign in. */
@@ -166,6 +168,7 @@ export function checkoutPage(m: CheckoutPageModel): string {
     ['data-network', m.networkName],
     ['data-merchant', m.merchantName],
     ['data-test-wallet', m.testWallet ? 'true' : 'false'],
+    ['data-livemode', m.testMode ? 'false' : 'true'],
     ['data-return-url', m.returnUrl ?? ''],
     ['data-auto-return', autoReturn ? 'true' : 'false'],
     ['data-deposit-received', m.deposit?.received ?? ''],
@@ -216,6 +219,10 @@ export function checkoutPage(m: CheckoutPageModel): string {
   const body = `<main id="main" class="checkout" ${attrs}>
   <section class="card" aria-labelledby="title">
     ${leaving}
+    ${
+      // A test key's session looks like any other: say so before anything else (Stripe's "Test mode" badge).
+      m.testMode ? '<p class="test-mode" id="test-mode"><strong>Test mode.</strong> This is a test payment on a test network: no real money moves.</p>' : ''
+    }
     <p class="eyebrow" id="eyebrow">${escapeHtml(text.eyebrow)}</p>
     <h1 id="title">${escapeHtml(heading)}</h1>
     ${merchantLine}

@@ -37,7 +37,7 @@ export const CreateKeyInput = z.object({
   mode: z
     .enum(KEY_MODES, { error: 'mode must be "live" or "test"' })
     .default('live')
-    .describe('`live` (default, `sk_live_…`) or `test` (`sk_test_…`, sees test-mode objects only).'),
+    .describe('`live` (default, `sk_live_…`) or `test` (`sk_test_…`, sees test-mode objects only). Asked with a test key: test by default, and never live (403).'),
 });
 export type CreateKeyInput = z.input<typeof CreateKeyInput>;
 

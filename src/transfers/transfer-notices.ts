@@ -13,8 +13,13 @@ import type { TransferSettledEvent, TransferSettledListener } from './transfer-t
  *   before leaves the row `submitted` and nobody told, and the start-up pass that finishes it from
  *   the chain is then the call that moves it, and tells them;
  * - the start-up pass runs before any listener is registered (`kept`): its notifications wait for
- *   the first listener (the bot, as it starts). Kept in memory: a service no listener subscribes
- *   to (test mode's, a start without Telegram) holds only what its start-up pass finished.
+ *   the first listener (the bot, as it starts).
+ * Live transfers only (h15tour): a test key's transfer (`livemode: false`, on the embedded chain
+ * both modes share or on test mode's own) tells nobody and is never kept. Test mode is a sandbox; a
+ * real person's Telegram chat is a live door, and before, the same test transfer was announced as
+ * "test money" on the embedded chain but never beside a real network (Telegram listens to the live
+ * service only), whose test-mode service kept its start-up pass's notices in memory for a listener
+ * that never comes.
  * A slow or failing listener never holds up or fails a transfer.
  */
 export class SettledNotices {
@@ -39,14 +44,15 @@ export class SettledNotices {
 
   /** `keep`: with no listener yet (the start-up pass, before the doors), kept for the first one. */
   now(transfer: Transfer, sender: Account, keep = false): void {
+    if (transfer.livemode === false) return;
     if (!this.listeners.size) return void (keep && this.unheard.push([transfer, sender]));
     void this.emit(transfer, sender).catch((err: unknown) => this.o.logger?.warn({ err, transferId: transfer.id }, 'transfer notification failed'));
   }
 
   /** After the store's flush; a failed flush tells nobody (logged), as a crash would not. */
   whenDurable(transfer: Transfer, sender: Account): void {
-    // Nobody listening (no Telegram, or test mode's service): no flush to wait on for an agent turn's outcome.
-    if (!this.listeners.size) return;
+    // Nobody listening (no Telegram), or a test transfer nobody is told of: no flush to wait on.
+    if (!this.listeners.size || transfer.livemode === false) return;
     void Promise.resolve(this.o.sync()).then(
       () => this.now(transfer, sender),
       (err: unknown) => this.o.logger?.warn({ err, transferId: transfer.id }, 'transfer outcome not durable; recipient not notified'),

@@ -32,6 +32,7 @@ function view(core: Core, c: Claim): ClaimView {
     expiresOn: c.expiresAt.slice(0, 10),
     status,
     language: ((CLAIM_LANGUAGES as readonly string[]).includes(c.language) ? c.language : 'en') as ClaimLanguage,
+    testMode: c.livemode === false,
   };
 }
 

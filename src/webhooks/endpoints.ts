@@ -73,8 +73,12 @@ export class WebhookEndpointsService {
     return e && e.accountId === accountId && inMode(e, livemode) ? e : undefined;
   }
 
-  /** Adds an endpoint; returns the signing secret when this created it (shown once). */
-  async create(accountId: string, input: CreateEndpointInput, livemode = true): Promise<Result<{ endpoint: WebhookEndpoint; secret?: string }, EndpointFailure>> {
+  /**
+   * Adds an endpoint; returns the signing secret when this created it (shown once), unless
+   * `reveal` is false (a test key's call: the secret signs live events too, so it stays unshown
+   * for a live key or the person to reveal).
+   */
+  async create(accountId: string, input: CreateEndpointInput, livemode = true, reveal = true): Promise<Result<{ endpoint: WebhookEndpoint; secret?: string }, EndpointFailure>> {
     const checked = await this.checkUrl(input.url, 'url');
     if (!checked.ok) return checked;
     return this.writeEndpoints(async (tx) => {
@@ -94,7 +98,7 @@ export class WebhookEndpointsService {
         livemode,
       });
       await this.cache?.changedIn(tx, accountId);
-      const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true });
+      const secret = await this.secrets.ensureIn(tx, accountId, { reveal });
       return secret ? { ok: true as const, endpoint, secret } : { ok: true as const, endpoint };
     });
   }

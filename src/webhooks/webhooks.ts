@@ -61,13 +61,15 @@ export class WebhooksService {
 
   /**
    * Sets (or with null clears) the default endpoint. Setting one guarantees a signing secret;
-   * if none has been shown yet, it is returned here, once.
+   * if none has been shown yet, it is returned here, once, unless `reveal` is false (a test key's
+   * call, as EndpointsService.create).
    */
   async setEndpoint(
     accountId: string,
     url: string | null,
     enabledEvents?: EventType[] | null,
     livemode = true,
+    reveal = true,
   ): Promise<Result<{ url: string | null; secret?: string }, UrlCheckFailure>> {
     const id = defaultEndpointId(accountId, livemode);
     if (url !== null) {
@@ -87,7 +89,7 @@ export class WebhooksService {
       const fields = { url, enabledEvents: events, disabledAt: undefined, disabledReason: undefined, updatedAt: nowIso() };
       if (existing) await t.update(id, fields);
       else await t.insert({ id, ...fields, livemode });
-      const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true });
+      const secret = await this.secrets.ensureIn(tx, accountId, { reveal });
       return secret ? { ok: true as const, url, secret } : { ok: true as const, url };
     });
   }

@@ -19,6 +19,7 @@ const base: CheckoutPageModel = {
   pageUrl: 'http://localhost/pay/pay_test',
   qrSvg: '<svg id="page-qr"></svg>',
   testWallet: false,
+  testMode: false,
   loginUrl: '/app/login',
   autoReturn: false,
 };

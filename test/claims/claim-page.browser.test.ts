@@ -53,4 +53,22 @@ describe('claim page on a phone', () => {
     expect(realErrors(consoleErrors)).toEqual([]);
     await context.close();
   });
+
+  it('a test key’s claim says it is test money, above everything, in the sender’s language (h15tour); a live one does not', async () => {
+    const sender = await newAccount(svc, { name: 'Awa Diop', email: `awa-test${Date.now()}@example.com`, country: 'SN', localCurrency: 'XOF' });
+    await fund(svc, sender, '50');
+    const test = await svc.deps.claims.create(sender.id, { contact: `t${Date.now()}@example.com`, amount: '1000', livemode: false });
+    const live = await svc.deps.claims.create(sender.id, { contact: `l${Date.now()}@example.com`, amount: '1000' });
+    if (!test.ok || !live.ok) throw new Error('claims not made');
+    const { context, page, consoleErrors } = await newPage(browser, svc.url, { width: 390, height: 844 });
+    await page.goto(`/claim/${test.token}`);
+    expect(await page.textContent('#test-mode')).toBe('Mode test : c’est de l’argent de test, envoyé avec une clé de test. Ce n’est pas de l’argent réel.');
+    const [notice, title] = await Promise.all([page.locator('#test-mode').boundingBox(), page.locator('#claim-title').boundingBox()]);
+    expect(notice!.y).toBeLessThan(title!.y);
+    await screenshot(page, 'claim-phone-test-mode');
+    await page.goto(`/claim/${live.token}`);
+    expect(await page.locator('#test-mode').count()).toBe(0);
+    expect(realErrors(consoleErrors)).toEqual([]);
+    await context.close();
+  });
 });

@@ -3,7 +3,7 @@
  * through the chat, Telegram (fake Bot API) and MCP (the SDK client) on a real service, the
  * rolling cap, concurrent confirmations that together never exceed a cap, the allow and block
  * lists and the approval threshold; through MCP also the breaker (retry_after_seconds), a key
- * that has no way to widen its policy, and test/live isolation of what it lists; through the
+ * that has no way to widen its policy (no tool, no PUT, no key of its own making), and test/live isolation of what it lists; through the
  * API the allowlist. Held actions reserve nothing: the cap binds when the person confirms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,36 @@ describe('the MCP door', () => {
       expect(put.status).toBe(403);
     }
     expect((await call(`${svc.api}/keys/${m.keyId}/policy`, { key: m.key })).body.policy.policy).toEqual({ usd: { per_transaction: '1' } });
+    // Nor by making a key of its own, which would carry no key policy (h15tour: it did, and that key
+    // sent 2 USD past the 1 USD rule). The key list is unchanged; the person still makes keys.
+    const before = (await call(`${svc.api}/keys`, { key: m.key })).body.keys.length as number;
+    const minted = await call(`${svc.api}/keys`, { key: m.key, body: { label: 'escape' } });
+    expect(minted.status, JSON.stringify(minted.body)).toBe(403);
+    expect(minted.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('spend policy of its own') } });
+    expect((await call(`${svc.api}/keys`, { key: m.key })).body.keys).toHaveLength(before);
+    expect((await call(`${svc.api}/keys`, { cookie: m.cookie, body: { label: 'by the person' } })).status).toBe(201);
+  });
+
+  it('a key with no policy of its own makes keys of its mode: a test key never a live one', async () => {
+    const m = await merchant('Mcp Key Modes', '1');
+    const testKey = (await call(`${svc.api}/keys`, { cookie: m.cookie, body: { label: 'sandbox', mode: 'test' } })).body.key.secret as string;
+    const made = await call(`${svc.api}/keys`, { key: testKey, body: { label: 'from the sandbox' } });
+    expect(made.status).toBe(201);
+    expect(made.body.key).toMatchObject({ mode: 'test', livemode: false, secret: expect.stringMatching(/^sk_test_/) });
+    const live = await call(`${svc.api}/keys`, { key: testKey, body: { label: 'out of the sandbox', mode: 'live' } });
+    expect(live.status, JSON.stringify(live.body)).toBe(403);
+    expect(live.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('test keys only'), param: 'mode' } });
+    // Nor does it take a live key down: revoking one is 403 and the live key keeps working; its own kind it may revoke.
+    const revoke = (id: string) => call(`${svc.api}/keys/${id}`, { method: 'DELETE', key: testKey });
+    const down = await revoke(m.keyId);
+    expect(down.status, JSON.stringify(down.body)).toBe(403);
+    expect(down.body.error).toMatchObject({ type: 'permission_error', message: expect.stringContaining('revoke test keys only') });
+    expect((await call(`${svc.api}/v1/ping`, { key: m.key })).status).toBe(200);
+    expect((await revoke(made.body.key.id)).status).toBe(200);
+    // A live key with no policy of its own: a live key by default, as the interface's example call.
+    const fromLive = await call(`${svc.api}/keys`, { key: m.key, body: { label: 'second server' } });
+    expect(fromLive.status).toBe(201);
+    expect(fromLive.body.key.secret).toMatch(/^sk_live_/);
   });
 
   it("test/live isolation: each mode's connection lists only its own mode's activity (payment links, transfers, bills)", async () => {

@@ -250,3 +250,34 @@ describe('claims carry the mode of the key that made them', () => {
     expect((await svc.deps.claims.get(made.live))!.status).not.toBe('canceled');
   });
 });
+
+describe("the account's webhook signing secret signs both modes' events", () => {
+  it('a test key cannot rotate it (nor learn it): a sandbox could otherwise sign a live payment.settled; a live key and the person can', async () => {
+    const before = await call(`${svc.api}/webhook-endpoint`, { key: m.key });
+    const r = await call(`${svc.api}/webhook-secret`, { method: 'POST', key: testKey });
+    expect(r.status, JSON.stringify(r.body)).toBe(403);
+    expect(r.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('signs live events too') } });
+    expect(JSON.stringify(r.body)).not.toContain('whsec_');
+    // Nothing rotated.
+    expect((await call(`${svc.api}/webhook-endpoint`, { key: m.key })).body.secret_created_at).toBe(before.body.secret_created_at);
+    const test = { headers: { 'StablePay-Mode': 'test' } };
+    expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', cookie: m.cookie, ...test })).body.secret).toMatch(/^whsec_/);
+    expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', key: m.key })).body.secret).toMatch(/^whsec_/);
+  });
+
+  it("a test key adding an account's first endpoint makes the secret but is not shown it; the live key's first endpoint is", async () => {
+    for (const path of ['/webhook-endpoints', '/webhook-endpoint'] as const) {
+      const fresh = await createMerchant(svc.api, `Fresh ${path}`);
+      const key = (await call(`${svc.api}/keys`, { cookie: fresh.cookie, body: { label: 'sandbox', mode: 'test' } })).body.key.secret as string;
+      const add = (k: string) => call(`${svc.api}${path}`, { key: k, method: path === '/webhook-endpoint' ? 'PUT' : 'POST', body: { url: testRx.url } });
+      const byTest = await add(key);
+      expect(byTest.status, JSON.stringify(byTest.body)).toBe(path === '/webhook-endpoint' ? 200 : 201);
+      expect(JSON.stringify(byTest.body)).not.toContain('whsec_');
+      expect((await call(`${svc.api}/webhook-endpoint`, { key })).body.secret_configured).toBe(true);
+      // The live key (or the person) is shown it, once.
+      const byLive = await add(fresh.key);
+      expect(byLive.body.secret, JSON.stringify(byLive.body)).toMatch(/^whsec_/);
+      expect((await add(fresh.key)).body.secret).toBeUndefined();
+    }
+  });
+});

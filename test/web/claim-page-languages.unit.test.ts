@@ -12,6 +12,7 @@ const view = (language: ClaimView['language']): ClaimView => ({
   expiresOn: '5 Dec 2026',
   status: 'open',
   language,
+  testMode: false,
 });
 
 const FIRST_LINE: Record<string, string> = {

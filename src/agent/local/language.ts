@@ -104,8 +104,23 @@ const PIDGIN_PHRASES: readonly RegExp[] = [
 ];
 
 export function detectLanguage(text: string): Lang {
+  return readLanguage(text).lang;
+}
+
+/**
+ * The language a message shows it is written in, or undefined when nothing in it points at one
+ * ("50", "ok", "@amina", "yes"): English only with an English word in it. A door that remembers
+ * the person's language (Telegram's commands, which have no sentence of their own) keeps the last
+ * one it knew instead of turning English on a bare amount.
+ */
+export function shownLanguage(text: string): Lang | undefined {
+  const r = readLanguage(text);
+  return r.lang !== 'en' || r.english > 0 ? r.lang : undefined;
+}
+
+function readLanguage(text: string): { lang: Lang; english: number } {
   // Devanagari is written, among the corridors' languages, only in Hindi ("@priya को 300 रुपये भेज दो").
-  if (/[\u0900-\u097F]/u.test(text)) return 'hi';
+  if (/[\u0900-\u097F]/u.test(text)) return { lang: 'hi', english: 0 };
   const words = languageWords(text);
   // "¿" and "¡" are written only in Spanish.
   const spanishMarks = /[¿¡]/.test(text) ? 2 : 0;
@@ -138,6 +153,6 @@ export function detectLanguage(text: string): Lang {
   }
   // A message mostly in English with one stray word ("send 500 to my mama") stays English.
   const needed = Math.max(2, Math.ceil(english * 0.75) + 1);
-  if (best === 'pcm') return top >= 2 && top >= needed - 1 ? 'pcm' : 'en';
-  return top >= needed ? best : 'en';
+  if (best === 'pcm') return { lang: top >= 2 && top >= needed - 1 ? 'pcm' : 'en', english };
+  return { lang: top >= needed ? best : 'en', english };
 }

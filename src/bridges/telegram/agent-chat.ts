@@ -4,6 +4,7 @@ import { pendingAskAt } from '../../agent/index.js';
 import type { BotContext, TelegramDeps } from './context.js';
 import { tooManyTurnsReply } from '../../limits/agent-turns.js';
 import { clip, clipAnswer, isNotModified, requireAccount } from './ui.js';
+import { rememberLanguage } from './history.js';
 
 /** Same bound as the HTTP doors (POST /api/agent/settle, /api/chat). */
 export const MESSAGE_MAX_CHARS = 500;
@@ -79,6 +80,8 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     if ([...message].length > MESSAGE_MAX_CHARS) {
       return void (await ctx.reply(`Please keep messages under ${MESSAGE_MAX_CHARS} characters.`));
     }
+    // What they wrote in is what /history and the other wordless commands answer in next.
+    await rememberLanguage(deps, account, message);
     const allowed = await limiter.take(account.id);
     if (!allowed.ok) return void (await ctx.reply(tooManyTurnsReply(allowed.retryAfterSeconds)));
     // Best effort: the turn may take a few seconds (model, chain reads).

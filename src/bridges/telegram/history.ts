@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import type { Account } from '../../accounts/accounts.js';
-import { activityText, detectLanguage, LANGS, type ActivityEntry, type Lang } from '../../agent/index.js';
+import { activityText, detectLanguage, LANGS, shownLanguage, type ActivityEntry, type Lang } from '../../agent/index.js';
 import type { BotContext, TelegramDeps } from './context.js';
 import { clip, requireAccount } from './ui.js';
 
@@ -24,14 +24,33 @@ export function accountLabel(a: Pick<Account, 'name' | 'telegramUsername'> | und
 
 /**
  * The person's language for a command, which has no sentence to read it from: the words after it
- * when there are some ("/history yangu"), else the language their Telegram app is set to when it
- * is one of the agent's eight (Filipino as Tagalog), else English.
+ * when there are some ("/history yangu"), else the language they last wrote to the bot in
+ * (`remembered`, kept with their Telegram link: a Pidgin speaker's app is often set to English),
+ * else the language their Telegram app is set to when it is one of the agent's eight (Filipino as
+ * Tagalog), else English.
  */
-export function commandLanguage(args: string, languageCode: string | undefined): Lang {
+export function commandLanguage(args: string, remembered: string | undefined, languageCode: string | undefined): Lang {
   if (args.trim()) return detectLanguage(args);
+  if (remembered && (LANGS as readonly string[]).includes(remembered)) return remembered as Lang;
   const code = (languageCode ?? '').toLowerCase().split(/[-_]/)[0]!;
   const lang = code === 'fil' ? 'tl' : code;
   return (LANGS as readonly string[]).includes(lang) ? (lang as Lang) : 'en';
+}
+
+/**
+ * Keeps the language `words` (the person's own, never a quoted or forwarded message) show they
+ * are written in with the account's Telegram link, when they show one and it changed: a bare
+ * amount or "ok" keeps the last one known. Best effort: a failed write only loses the memory.
+ */
+export async function rememberLanguage(deps: Pick<TelegramDeps, 'accounts' | 'logger'>, account: Account, words: string): Promise<Account> {
+  const lang = shownLanguage(words);
+  if (!lang || lang === account.telegramLanguage) return account;
+  try {
+    return (await deps.accounts.update(account.id, { telegramLanguage: lang })) ?? account;
+  } catch (err) {
+    deps.logger.warn({ err }, 'could not remember the Telegram language');
+    return { ...account, telegramLanguage: lang };
+  }
 }
 
 /**
@@ -45,7 +64,7 @@ export function historyFeature(deps: TelegramDeps): Composer<BotContext> {
   c.command('history', async (ctx) => {
     const account = await requireAccount(ctx);
     if (!account) return;
-    const lang = commandLanguage(ctx.match, ctx.from?.language_code);
+    const lang = commandLanguage(ctx.match, (await rememberLanguage(deps, account, ctx.match)).telegramLanguage, ctx.from?.language_code);
     // No key: the live mode's records only (Telegram is the person's live door, docs/test-mode.md).
     const r = await deps.agent.callTool({ accountId: account.id, channel: 'telegram', name: 'list_activity', input: { limit: HISTORY_LIMIT * 2 } });
     const listed = r.ok ? (r.result as { entries?: ActivityEntry[] } | undefined)?.entries : undefined;

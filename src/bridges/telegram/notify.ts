@@ -6,18 +6,14 @@ import { clip } from './ui.js';
 
 export function incomingText(e: TransferSettledEvent): string {
   const note = e.transfer.note ? `\nNote: "${e.transfer.note}"` : '';
-  // Telegram is the person's live door: a transfer a test key made is test money (docs/test-mode.md),
-  // said so plainly, and neither /history nor the live balance beside a real network lists it.
-  if (e.transfer.livemode === false) {
-    return clip(`🧪 Test mode: ${accountLabel(e.sender)} sent you ${e.recipientAmountText} of test money with a test key (${e.stablecoinAmount} test USDC). It is not live money.${note}`);
-  }
   return clip(
     `💸 You received ${e.recipientAmountText} from ${accountLabel(e.sender)} (${e.stablecoinAmount} USDC).${note}\n\n/balance shows your wallet.`,
   );
 }
 
 /**
- * Tells a recipient who uses the bot about an incoming transfer, in their currency. The
+ * Tells a recipient who uses the bot about an incoming live transfer, in their currency (a test
+ * key's transfers notify nobody: src/transfers/transfer-notices.ts). The
  * private chat with a user has the user's id, and they have one since they sent /start.
  * Returns the unsubscribe function (nothing to undo when transfers are not wired).
  */

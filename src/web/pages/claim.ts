@@ -12,6 +12,8 @@ export interface ClaimView {
   expiresOn: string;
   status: 'waiting' | 'open' | 'claimed' | 'returned';
   language: ClaimLanguage;
+  /** Sent with a test key (livemode false): test money, said at the top of the page. */
+  testMode: boolean;
 }
 
 type Texts = {
@@ -31,6 +33,8 @@ type Texts = {
   returned: string;
   waiting: string;
   done: (usdc: string) => string;
+  /** A test key's claim: what the person must know before anything else. */
+  test: string;
 };
 
 const contact = (v: ClaimView, phone: string, email: string) => (v.contactKind === 'phone' ? phone : email);
@@ -54,6 +58,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'This money was not claimed in time or was canceled; it went back to the sender.',
     waiting: 'This money is still on its way. Try again in a minute.',
     done: (u) => `Done: ${u} is in your wallet.`,
+    test: 'Test mode: this is test money, sent with a test key. It is not real money.',
   },
   fr: {
     title: 'De l’argent pour vous',
@@ -72,6 +77,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'Cet argent n’a pas été réclamé à temps ou a été annulé ; il est retourné à l’expéditeur.',
     waiting: 'Cet argent est encore en route. Réessayez dans une minute.',
     done: (u) => `C’est fait : ${u} sont dans votre portefeuille.`,
+    test: 'Mode test : c’est de l’argent de test, envoyé avec une clé de test. Ce n’est pas de l’argent réel.',
   },
   sw: {
     title: 'Pesa yako',
@@ -90,6 +96,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'Pesa hii haikupokelewa kwa wakati au ilighairiwa; imerudi kwa mtumaji.',
     waiting: 'Pesa hii bado iko njiani. Jaribu tena baada ya dakika moja.',
     done: (u) => `Imekamilika: ${u} ziko kwenye pochi yako.`,
+    test: 'Hali ya majaribio: hizi ni pesa za majaribio, zilizotumwa kwa ufunguo wa majaribio. Si pesa halisi.',
   },
   pt: {
     title: 'Dinheiro para você',
@@ -108,6 +115,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'Este dinheiro não foi resgatado a tempo ou foi cancelado; voltou para quem enviou.',
     waiting: 'Este dinheiro ainda está a caminho. Tente de novo em um minuto.',
     done: (u) => `Pronto: ${u} estão na sua carteira.`,
+    test: 'Modo de teste: este é dinheiro de teste, enviado com uma chave de teste. Não é dinheiro real.',
   },
   es: {
     title: 'Dinero para ti',
@@ -126,6 +134,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'Este dinero no se reclamó a tiempo o fue cancelado; regresó a quien lo envió.',
     waiting: 'Este dinero todavía va en camino. Intenta de nuevo en un minuto.',
     done: (u) => `Listo: ${u} ya están en tu billetera.`,
+    test: 'Modo de prueba: este es dinero de prueba, enviado con una clave de prueba. No es dinero real.',
   },
   hi: {
     title: 'Aapke liye paise',
@@ -144,6 +153,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'Yeh paise time par claim nahi hue ya cancel ho gaye; bhejne wale ko wapas chale gaye.',
     waiting: 'Yeh paise abhi raaste mein hain. Ek minute baad phir try kijiye.',
     done: (u) => `Ho gaya: ${u} aapke wallet mein hain.`,
+    test: 'Test mode: yeh test paisa hai, test key se bheja gaya. Yeh asli paisa nahi hai.',
   },
   pcm: {
     title: 'Money don come for you',
@@ -162,6 +172,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'Nobody collect this money on time or dem cancel am; e don go back to the person wey send am.',
     waiting: 'This money still dey road. Try again after one minute.',
     done: (u) => `E don enter: ${u} dey your wallet now.`,
+    test: 'Test mode: na test money be dis, dem send am with test key. E no be real money.',
   },
   tl: {
     title: 'May pera para sa iyo',
@@ -180,6 +191,7 @@ const TEXTS: Record<ClaimLanguage, Texts> = {
     returned: 'Hindi na-claim sa oras o kinansela ang perang ito; bumalik ito sa nagpadala.',
     waiting: 'Papunta pa ang perang ito. Subukan ulit pagkalipas ng isang minuto.',
     done: (u) => `Tapos na: nasa wallet mo na ang ${u}.`,
+    test: 'Test mode: test na pera ito, ipinadala gamit ang test key. Hindi ito totoong pera.',
   },
 };
 
@@ -228,6 +240,7 @@ export function claimPage(v: ClaimView, o: { action: string; signedInAs?: string
 <body>
 <main id="main" class="claim">
 <section class="card" aria-labelledby="claim-title">
+  ${v.testMode ? `<p class="notice" id="test-mode">${e(t.test)}</p>` : ''}
   <h1 id="claim-title">${e(t.title)}</h1>
   <p id="from">${e(t.sent(v))}</p>
   <p class="amount" id="amount">${e(v.amountText)} <span class="hint">(${e(v.usdcText)})</span></p>
