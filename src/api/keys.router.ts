@@ -40,7 +40,7 @@ registerRoute({
     201: { description: 'Created.', schema: KeyCreatedResponse },
     400: E400,
     401: E401,
-    403: err('A cookie-authenticated change from a foreign `Origin`; or, with a bearer key, a test key asking for a live key (`param: "mode"`) or a key with a spend policy of its own (a key makes no key wider than itself; its mode is the default `mode`): permission_error.'),
+    403: err('A cookie-authenticated change from a foreign `Origin`; or, with a bearer key, a test key asking for a live key (`param: "mode"`), a key with a spend policy of its own, or a key the circuit breaker paused (a key makes no key wider than itself; its mode is the default `mode`): permission_error.'),
     409: err('`mode:"test"` on a deployment whose only chain is a real network (`param: "mode"`): test keys are not available there (docs/test-mode.md).'),
   },
 });
@@ -77,6 +77,11 @@ async function keyMayMakeKey(deps: Core, a: AuthContext, mode: 'live' | 'test'):
   const own = a.keyId ? await deps.policies.get(a.accountId, a.keyId) : undefined;
   if (own?.ok && restricts(own.policy.policy)) {
     throw permission("This key has a spend policy of its own, which a key it made would not have, so it cannot create keys. Create keys signed in to the app (Developers screen).");
+  }
+  // A key the breaker paused would mint a fresh key that is not paused: a retry loop's way around it.
+  const paused = a.keyId ? await deps.policies.keyPausedFor(a.keyId) : undefined;
+  if (paused !== undefined) {
+    throw permission(`This key is paused by the circuit breaker (too many refused or failed payments in a short time) for ${paused} more seconds, and cannot create keys meanwhile. Check what your integration is retrying; the account holder can still create keys in the app.`);
   }
 }
 

@@ -8,6 +8,7 @@ import { fail, type Result } from '../lib/results.js';
 import type { Store, Tx } from '../store/index.js';
 import type { PolicyEventView, PolicyView, SpendPolicy } from './policy-schemas.js';
 import { Policies, PolicyEvents, type PolicyEventRow, type PolicyRow } from './tables.js';
+import { CircuitBreaker } from './breaker.js';
 
 export interface PolicyOwnerChecks {
   /** True when `password` is the account's own. */
@@ -44,6 +45,11 @@ export class PoliciesService {
     private readonly owner: PolicyOwnerChecks,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** Seconds the circuit breaker still pauses `keyId`'s money-moving calls, or undefined when it does not. */
+  keyPausedFor(keyId: string): Promise<number | undefined> {
+    return new CircuitBreaker(this.store, this.now).pausedFor(keyId);
+  }
 
   /** The account's policy, or one of its keys' (another account's key: not found). */
   async get(accountId: string, keyId?: string): Promise<Result<{ policy: PolicyView }, 'not_found'>> {

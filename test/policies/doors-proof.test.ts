@@ -155,6 +155,12 @@ describe('the MCP door', () => {
     expect(sc(paused).retry_after_seconds).toBeGreaterThan(80);
     expect(sc(paused).reply).toContain('too many refused or failed payments');
     await client.close();
+    // Nor does a fresh key get round the pause (lead, fifteenth round: a paused key with no policy of
+    // its own minted one that was not paused); the person still makes keys.
+    const minted = await call(`${svc.api}/keys`, { key: m.key, body: { label: 'round the pause' } });
+    expect(minted.status, JSON.stringify(minted.body)).toBe(403);
+    expect(minted.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('paused by the circuit breaker') } });
+    expect((await call(`${svc.api}/keys`, { cookie: m.cookie, body: { label: 'by the person' } })).status).toBe(201);
   });
 
   it('a connection cannot widen its policy: no tool changes one, and its key is refused by PUT', async () => {
