@@ -56,7 +56,7 @@ registerRoute({
   responses: {
     200: { description: 'Revoked.', schema: KeyRevokedResponse },
     401: E401,
-    403: err('A cookie-authenticated change from a foreign `Origin`, or a test key revoking a live key: permission_error.'),
+    403: err('A cookie-authenticated change from a foreign `Origin`, a test key revoking a live key, or a key with a spend policy of its own revoking another key: permission_error.'),
     404: err("No such live key for this account (another account's key is a 404 too)."),
   },
 });
@@ -117,6 +117,14 @@ export function keysRouter(deps: Core): Router {
     // A sandbox's key takes no live key down (h15tour): test keys revoke test keys only.
     if (a.via === 'key' && !a.livemode && (await deps.keys.owns(a.accountId, id)) && (await deps.keys.livemodeOf(id))) {
       throw permission('A test key can revoke test keys only. Revoke live keys signed in to the app (Developers screen) or with a live key.');
+    }
+    // Nor does a key held by a spend policy of its own take down the account's other keys (an
+    // unrestricted one among them); it may revoke itself. Another account's key stays a 404.
+    if (a.via === 'key' && a.keyId && id !== a.keyId && (await deps.keys.owns(a.accountId, id))) {
+      const own = await deps.policies.get(a.accountId, a.keyId);
+      if (own.ok && restricts(own.policy.policy)) {
+        throw permission('This key has a spend policy of its own, so it can revoke only itself. Revoke other keys signed in to the app (Developers screen) or with an unrestricted key.');
+      }
     }
     const revoked = await deps.keys.revoke(a.accountId, id);
     if (!revoked.ok) throw notFound(revoked.message);

@@ -184,6 +184,15 @@ describe('the MCP door', () => {
     expect(minted.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('spend policy of its own') } });
     expect((await call(`${svc.api}/keys`, { key: m.key })).body.keys).toHaveLength(before);
     expect((await call(`${svc.api}/keys`, { cookie: m.cookie, body: { label: 'by the person' } })).status).toBe(201);
+    // Nor does it take the account's other keys down (lead, fifteenth round: it revoked an
+    // unrestricted key); it may revoke itself.
+    const other = (await call(`${svc.api}/keys`, { cookie: m.cookie, body: { label: 'the unrestricted one' } })).body.key as { id: string; secret: string };
+    const down = await call(`${svc.api}/keys/${other.id}`, { method: 'DELETE', key: m.key });
+    expect(down.status, JSON.stringify(down.body)).toBe(403);
+    expect(down.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('revoke only itself') } });
+    expect((await call(`${svc.api}/v1/ping`, { key: other.secret })).status).toBe(200);
+    expect((await call(`${svc.api}/keys/${m.keyId}`, { method: 'DELETE', key: m.key })).status).toBe(200);
+    expect((await call(`${svc.api}/v1/ping`, { key: m.key })).status).toBe(401);
   });
 
   it('a key with no policy of its own makes keys of its mode: a test key never a live one', async () => {
