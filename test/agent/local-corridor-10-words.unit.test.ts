@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { atOnce, parse } from './local-parse-helpers.js';
+import { atOnce, nameOf, parse, reason } from './local-parse-helpers.js';
 
 /**
  * Issue h15: the classes of failure the corridor-10 set (test/agent/eval/corridor-10.json, written
  * and committed before reading the parser) showed. Each row is a class, checked on other words
  * than the eval's, with the near misses that must still hold, ask or refuse as before.
  */
-
-const nameOf = (cur: string, text: string) => {
-  const r = parse(cur, text);
-  return r.kind === 'tool' ? r.call.name : r.kind;
-};
-const reason = (cur: string, text: string) => {
-  const r = parse(cur, text);
-  return r.kind === 'none' ? r.reason : undefined;
-};
 
 describe('a currency sign written after the amount (was rand for "R$", US dollars for a Mexican "500$")', () => {
   it('"150,00 R$", "1.250,00R$", "50 US$", "80 GH₵": the sign of letters and symbol after the number names its currency', () => {

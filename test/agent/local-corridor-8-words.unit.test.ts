@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { detectLanguage } from '../../src/agent/local/language.js';
 import { readReply } from '../../src/agent/local/replies-read.js';
-import { atOnce, parse } from './local-parse-helpers.js';
+import { atOnce, nameOf, parse, reason } from './local-parse-helpers.js';
 
 /**
  * Issue h12: the classes of failure the corridor-8 set (test/agent/eval/corridor-8.json, written
  * and committed before reading the parser) showed. Each row is a class, checked on other words
  * than the eval's, with the near misses that must still hold, ask or refuse as before.
  */
-
-const nameOf = (cur: string, text: string) => {
-  const r = parse(cur, text);
-  return r.kind === 'tool' ? r.call.name : r.kind;
-};
-const reason = (cur: string, text: string) => {
-  const r = parse(cur, text);
-  return r.kind === 'none' ? r.reason : undefined;
-};
 
 describe('asked to be shown what was already sent or spent: the activity list (was "didn\'t get that" or "already done")', () => {
   it('a show verb and a first-person past money verb, in the eight languages, with no amount and nobody to pay', () => {

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { atOnce, parse } from './local-parse-helpers.js';
+import { atOnce, nameOf, parse, reason } from './local-parse-helpers.js';
 
 /**
  * Issue h13: the classes of failure the corridor-9 set (test/agent/eval/corridor-9.json, written
  * and committed before reading the parser) showed. Each row is a class, checked on other words
  * than the eval's, with the near misses that must still hold, ask or refuse as before.
  */
-
-const nameOf = (cur: string, text: string) => {
-  const r = parse(cur, text);
-  return r.kind === 'tool' ? r.call.name : r.kind;
-};
-const reason = (cur: string, text: string) => {
-  const r = parse(cur, text);
-  return r.kind === 'none' ? r.reason : undefined;
-};
 
 describe('a greeting sentence before the request (was "scheduled", a quote, or held on the greeting)', () => {
   it('a time-of-day greeting, a well-wishing sentence, a greeting question: the transfer acts at once, in the eight languages', () => {

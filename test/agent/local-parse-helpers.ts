@@ -10,3 +10,15 @@ export const parse = (cur: string, text: string): ParseResult => parseMessage(te
 export function atOnce(r: ParseResult): { name: string; input: Record<string, unknown> } | undefined {
   return r.kind === 'tool' && !r.hold ? { name: r.call.name, input: r.call.input as Record<string, unknown> } : undefined;
 }
+
+/** The tool the parser calls (held or not), else the result's kind. */
+export const nameOf = (cur: string, text: string): string => {
+  const r = parse(cur, text);
+  return r.kind === 'tool' ? r.call.name : r.kind;
+};
+
+/** Why nothing was done, when nothing was. */
+export const reason = (cur: string, text: string): string | undefined => {
+  const r = parse(cur, text);
+  return r.kind === 'none' ? r.reason : undefined;
+};
