@@ -10,6 +10,8 @@ import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATION
 
 /** Hindi's linking particle ("bijli wala bill"), placed only before the word it links. */
 const HINDI_LINKS = new Set(['wala', 'wale', 'wali', 'waala', 'waale', 'waali']);
+/** Swahili send verbs whose object is the writer: "nitumie", "unitumie", "ntumie", "nisendie" (send me). */
+const SEND_TO_ME = /^u?ni?(?:tumi(?:e|a|ye)|sendi[ea])$/;
 
 /**
  * Rule 1 of docs/agent.md: act at once only on a complete reading. Given the call the parser
@@ -128,6 +130,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         // Hindi "wala/wale/wali" links a noun to what follows ("IKEDC wala bill", "@rahul wale account"); with
         // no word of its own after it, it links nothing, and Tagalog "wala" ("none, no more"; "wala na": gone,
         // or "forget it") is no connector at all: unplaced.
+        // "about 5k" is roughly 5k: no exact amount was asked for ("about the rent" still links).
+        else if (norm === 'about' && mention && i + 1 === mention.first) break;
         else if (HINDI_LINKS.has(norm) && !(t[i + 1]?.kind === 'word' && !CONNECTORS.has(fold(t[i + 1]!.norm)))) break;
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
@@ -211,6 +215,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
       placed.delete(i + 1);
     }
   }
+  // Swahili "nitumie" / "unitumie" is "send ME": the writer asks to be sent money, never a send to whoever is named.
+  if (call.name === 'send_transfer' && t.some((x, i) => x.kind === 'word' && !quoted.has(i) && SEND_TO_ME.test(fold(x.norm)))) return { kind: 'refuse', reason: 'reversed_direction' };
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };
   const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
