@@ -14,7 +14,8 @@ export const SIZES = [
 export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts');
 
 /** CHROMIUM_PATH overrides where Chromium is (README, "Tests"); Debian/Ubuntu's package puts it here. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const chromiumPath = (env: NodeJS.ProcessEnv): string => env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_PATH = chromiumPath(process.env);
 
 const LAUNCH = { executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] };
 /** The browser project's shared Chromium (./chromium-server.ts), when the run has one. */

@@ -5,22 +5,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, chromiumPath } from './browser.js';
 
 const TEST_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('CHROMIUM_PATH', () => {
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    vi.resetModules();
-  });
-
-  it('is where the browser helper launches Chromium from, with /usr/bin/chromium as the default', async () => {
-    vi.stubEnv('CHROMIUM_PATH', '/opt/chrome/chrome');
-    expect((await import('./browser.js')).CHROMIUM_PATH).toBe('/opt/chrome/chrome');
-    vi.resetModules();
-    vi.stubEnv('CHROMIUM_PATH', '');
-    expect((await import('./browser.js')).CHROMIUM_PATH).toBe('/usr/bin/chromium');
+  // A pure function, not a module imported again under a stubbed environment: the fast project
+  // shares modules between files (no isolation), and screenshots.unit imports browser.js first in
+  // some orders, so a re-import returned the cached value (a clean-clone run failed on it).
+  it('is where the browser helper launches Chromium from, with /usr/bin/chromium as the default', () => {
+    expect(chromiumPath({ CHROMIUM_PATH: '/opt/chrome/chrome' })).toBe('/opt/chrome/chrome');
+    expect(chromiumPath({ CHROMIUM_PATH: '' })).toBe('/usr/bin/chromium');
+    expect(chromiumPath({})).toBe('/usr/bin/chromium');
+    expect(CHROMIUM_PATH).toBe(chromiumPath(process.env));
+    expect(readFileSync(path.join(TEST_ROOT, 'web', 'browser.ts'), 'utf8')).toMatch(/executablePath: CHROMIUM_PATH/);
   });
 
   it('is the only way a test finds Chromium: no test file hard-codes an executable', () => {
