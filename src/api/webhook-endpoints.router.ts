@@ -166,8 +166,8 @@ export function webhookEndpointsRouter(deps: Core, endpoints: WebhookEndpointsSe
   r.post('/webhook-endpoints', async (req, res) => {
     const input = parseInput(CreateEndpointInput, req.body ?? {});
     const a = auth(res);
-    // The account's one secret signs live events too: never shown to a test key (docs/test-mode.md).
-    const made = await endpoints.create(a.accountId, input, a.livemode, !(a.via === 'key' && !a.livemode));
+    // The mode's own signing secret, shown once if this made it (a test key sees the test one).
+    const made = await endpoints.create(a.accountId, input, a.livemode);
     if (!made.ok) throw invalidRequest(made.message, made.param, made.reason === 'too_many' ? 409 : 400);
     const body: z.infer<typeof WebhookEndpointCreated> = {
       ok: true,

@@ -100,7 +100,7 @@ registerRoute({
   method: 'post',
   path: '/api/webhook-secret',
   operationId: 'rotateWebhookSecret',
-  summary: 'Create or rotate the webhook signing secret (whsec_...); the old one stays valid for the overlap',
+  summary: "Create or rotate the webhook signing secret (whsec_...) of the caller's mode; the old one stays valid for the overlap",
   tags: ['Webhooks'],
   auth: 'sessionOrBearer',
   responses: {
@@ -109,7 +109,7 @@ registerRoute({
       schema: WebhookSecretResponse,
     },
     401: E401,
-    403: err('A cookie-authenticated change from a foreign `Origin`, or a test key (the secret signs live events too): permission_error.'),
+    403: err('A cookie-authenticated change from a foreign `Origin`: permission_error.'),
   },
 });
 
@@ -221,12 +221,9 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
 
   r.post('/webhook-secret', async (_req, res) => {
     const a = auth(res);
-    // One secret signs both modes' events (docs/test-mode.md): a test key given it could sign a
-    // live payment.settled the merchant's live receiver would trust, so only live reaches it.
-    if (a.via === 'key' && !a.livemode) {
-      throw new ApiError(403, 'permission_error', "A test key cannot rotate the webhook signing secret: it signs live events too. Rotate it signed in to the app (Developers screen) or with a live key.");
-    }
-    const { secret, previousExpiresAt } = await webhooks.rotateSecret(a.accountId);
+    // Each mode has its own secret (docs/test-mode.md): a test key (or the app in test mode)
+    // rotates, and so learns, the test secret only, which signs nothing live.
+    const { secret, previousExpiresAt } = await webhooks.rotateSecret(a.accountId, a.livemode);
     const body: WebhookSecretResponse = { ok: true, secret, ...(previousExpiresAt ? { previous_expires_at: previousExpiresAt } : {}) };
     res.json(body);
   });
@@ -250,8 +247,8 @@ export function webhooksRouter(deps: Core, webhooks: WebhooksService): Router {
   r.put('/webhook-endpoint', async (req, res) => {
     const input = parseInput(SetEndpointInput, req.body ?? {});
     const a = auth(res);
-    // As POST /webhook-endpoints: the secret, which signs live events too, is never shown to a test key.
-    const set = await webhooks.setEndpoint(a.accountId, input.url, input.enabled_events, a.livemode, !(a.via === 'key' && !a.livemode));
+    // The mode's own secret, shown once if no response has shown it (a test key sees the test one).
+    const set = await webhooks.setEndpoint(a.accountId, input.url, input.enabled_events, a.livemode);
     if (!set.ok) throw invalidRequest(set.message, set.param);
     const body: WebhookEndpointSetResponse = { ok: true, url: set.url, ...(set.secret ? { secret: set.secret } : {}) };
     res.json(body);

@@ -322,7 +322,8 @@ export class WebhookDispatcher {
       if (this.stopped) return { ok: false, aborted: true, latencyMs: 0, error: 'interrupted: service stopping' };
       // Signed when it goes out, with the secrets valid at that moment.
       const now = Date.now();
-      const secrets = await this.opts.secrets.signingSecrets(d.accountId, now);
+      // Signed with the secret of the event's mode (a test event never with the live secret).
+      const secrets = await this.opts.secrets.signingSecrets(d.accountId, now, event.livemode !== false);
       if (secrets.length === 0) return { ok: false, latencyMs: 0, error: 'internal error: no signing secret' };
       return send(d.url, event.body, {
         headers: { [SIGNATURE_HEADER]: signatureHeader(event.body, secrets, now), ...standardWebhookHeaders(event.id, event.body, secrets, now) },

@@ -74,11 +74,10 @@ export class WebhookEndpointsService {
   }
 
   /**
-   * Adds an endpoint; returns the signing secret when this created it (shown once), unless
-   * `reveal` is false (a test key's call: the secret signs live events too, so it stays unshown
-   * for a live key or the person to reveal).
+   * Adds an endpoint; returns the signing secret of its mode when no response has shown it yet
+   * (shown once; a test key is shown the test secret, which signs test events only).
    */
-  async create(accountId: string, input: CreateEndpointInput, livemode = true, reveal = true): Promise<Result<{ endpoint: WebhookEndpoint; secret?: string }, EndpointFailure>> {
+  async create(accountId: string, input: CreateEndpointInput, livemode = true): Promise<Result<{ endpoint: WebhookEndpoint; secret?: string }, EndpointFailure>> {
     const checked = await this.checkUrl(input.url, 'url');
     if (!checked.ok) return checked;
     return this.writeEndpoints(async (tx) => {
@@ -98,7 +97,7 @@ export class WebhookEndpointsService {
         livemode,
       });
       await this.cache?.changedIn(tx, accountId);
-      const secret = await this.secrets.ensureIn(tx, accountId, { reveal });
+      const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true, livemode });
       return secret ? { ok: true as const, endpoint, secret } : { ok: true as const, endpoint };
     });
   }

@@ -259,8 +259,8 @@ export class Outbox {
     const event = e.fresh ? await insertUnread(events, row) : await events.insert(row);
     const targets = await this.targets(tx, type, e.accountId, livemode, e.webhookUrl);
     if (targets.length === 0) return { event };
-    // Every account with an endpoint has a signing secret; one made here is revealed by rotating.
-    await this.opts.secrets.ensureIn(tx, e.accountId);
+    // Every account with an endpoint has a signing secret per mode; one made here is revealed by rotating.
+    await this.opts.secrets.ensureIn(tx, e.accountId, { livemode });
     let first: WebhookDelivery | undefined;
     for (const target of targets) {
       const delivery = await tx.table(WebhookDeliveries).insert({

@@ -1,5 +1,5 @@
 /**
- * Per-account webhook signing secrets (`whsec_...`).
+ * Webhook signing secrets (`whsec_...`), one per account and mode.
  *
  * A signing secret must be recoverable to sign, so it cannot be hashed like an API key.
  * It is stored encrypted (AES-256-GCM, the account id as associated data) under a key kept
@@ -25,7 +25,12 @@ interface StoredSecret {
 }
 
 export interface WebhookSecretRow {
-  /** The account id: one signing secret per account. */
+  /**
+   * One signing secret per account and mode (h16tour): the account id for live (as always, so an
+   * existing merchant's secret is untouched), `<account>:test` for test. Test events are signed
+   * with the test secret only, so a sandbox verifies them without the live secret, and a test
+   * event can never carry a signature a live receiver trusts.
+   */
   readonly id: string;
   current: StoredSecret;
   /** The secret replaced by the last rotation, still signing until `expiresAt`. */
@@ -34,6 +39,9 @@ export interface WebhookSecretRow {
 }
 
 export const WebhookSecrets = defineTable<WebhookSecretRow>({ name: 'webhook_secrets' });
+
+/** The row (and the sealing's associated data) of a mode's secret: as defaultEndpointId. */
+export const secretRowId = (accountId: string, livemode = true): string => (livemode ? accountId : `${accountId}:test`);
 
 /** AES-256-GCM with a server key; the account id binds each ciphertext to its row. */
 export class SecretBox {
@@ -83,27 +91,29 @@ export class WebhookSecretsService {
     private readonly overlapMs: number,
   ) {}
 
-  private fresh(accountId: string, revealed: boolean): { stored: StoredSecret; plain: string } {
+  /** `rowId` is also the associated data: a test ciphertext does not open as the live secret. */
+  private fresh(rowId: string, revealed: boolean): { stored: StoredSecret; plain: string } {
     const plain = newSigningSecret();
-    return { plain, stored: { sealed: this.box.seal(plain, accountId), createdAt: nowIso(), revealed } };
+    return { plain, stored: { sealed: this.box.seal(plain, rowId), createdAt: nowIso(), revealed } };
   }
 
   /**
    * Makes sure the account has a signing secret (inside the caller's transaction). With
    * `reveal`, returns the plaintext if no response has shown it yet (then it counts as shown).
    */
-  async ensureIn(tx: Tx, accountId: string, opts: { reveal?: boolean } = {}): Promise<string | undefined> {
+  async ensureIn(tx: Tx, accountId: string, opts: { reveal?: boolean; livemode?: boolean } = {}): Promise<string | undefined> {
     const t = tx.table(WebhookSecrets);
-    const row = await t.get(accountId);
+    const id = secretRowId(accountId, opts.livemode);
+    const row = await t.get(id);
     const reveal = opts.reveal ?? false;
     if (!row) {
-      const { plain, stored } = this.fresh(accountId, reveal);
-      await t.insert({ id: accountId, current: stored, updatedAt: nowIso() });
+      const { plain, stored } = this.fresh(id, reveal);
+      await t.insert({ id, current: stored, updatedAt: nowIso() });
       return reveal ? plain : undefined;
     }
     if (reveal && !row.current.revealed) {
-      await t.update(accountId, { current: { ...row.current, revealed: true }, updatedAt: nowIso() });
-      return this.box.open(row.current.sealed, accountId);
+      await t.update(id, { current: { ...row.current, revealed: true }, updatedAt: nowIso() });
+      return this.box.open(row.current.sealed, id);
     }
     return undefined;
   }
@@ -113,33 +123,43 @@ export class WebhookSecretsService {
    * that was already shown keeps signing for the overlap; one never shown is dropped at
    * once, since no receiver can hold it. A rotation during an overlap ends the older one.
    */
-  async rotate(accountId: string, now = Date.now()): Promise<{ secret: string; previousExpiresAt?: string }> {
+  async rotate(accountId: string, now = Date.now(), livemode = true): Promise<{ secret: string; previousExpiresAt?: string }> {
     return this.store.transaction(async (tx) => {
       const t = tx.table(WebhookSecrets);
-      const row = await t.get(accountId);
-      const { plain, stored } = this.fresh(accountId, true);
+      const id = secretRowId(accountId, livemode);
+      const row = await t.get(id);
+      const { plain, stored } = this.fresh(id, true);
       if (!row) {
-        await t.insert({ id: accountId, current: stored, updatedAt: nowIso() });
+        await t.insert({ id, current: stored, updatedAt: nowIso() });
         return { secret: plain };
       }
       const keepOld = row.current.revealed && this.overlapMs > 0;
       const previous = keepOld ? { ...row.current, expiresAt: new Date(now + this.overlapMs).toISOString() } : undefined;
-      await t.update(accountId, { current: stored, previous, updatedAt: nowIso() });
+      await t.update(id, { current: stored, previous, updatedAt: nowIso() });
       return previous ? { secret: plain, previousExpiresAt: previous.expiresAt } : { secret: plain };
     });
   }
 
-  /** Secrets to sign with now: the current one, then the previous one while its overlap lasts. */
-  async signingSecrets(accountId: string, now = Date.now()): Promise<string[]> {
-    const row = await this.store.table(WebhookSecrets).get(accountId);
+  /**
+   * The mode's secrets to sign with now: the current one, then the previous one while its overlap
+   * lasts. A test event queued before test secrets existed (signed with the account's one secret
+   * then) finds none: its mode's secret is made here, not yet shown, as at a first event.
+   */
+  async signingSecrets(accountId: string, now = Date.now(), livemode = true): Promise<string[]> {
+    const id = secretRowId(accountId, livemode);
+    let row = await this.store.table(WebhookSecrets).get(id);
+    if (!row && !livemode) {
+      await this.store.transaction((tx) => this.ensureIn(tx, accountId, { livemode }));
+      row = await this.store.table(WebhookSecrets).get(id);
+    }
     if (!row) return [];
-    const out = [this.box.open(row.current.sealed, accountId)];
-    if (row.previous && Date.parse(row.previous.expiresAt) > now) out.push(this.box.open(row.previous.sealed, accountId));
+    const out = [this.box.open(row.current.sealed, id)];
+    if (row.previous && Date.parse(row.previous.expiresAt) > now) out.push(this.box.open(row.previous.sealed, id));
     return out;
   }
 
-  async status(accountId: string, now = Date.now()): Promise<SecretStatus> {
-    const row = await this.store.table(WebhookSecrets).get(accountId);
+  async status(accountId: string, now = Date.now(), livemode = true): Promise<SecretStatus> {
+    const row = await this.store.table(WebhookSecrets).get(secretRowId(accountId, livemode));
     if (!row) return { configured: false };
     const prev = row.previous && Date.parse(row.previous.expiresAt) > now ? row.previous.expiresAt : undefined;
     return { configured: true, createdAt: row.current.createdAt, ...(prev ? { previousExpiresAt: prev } : {}) };

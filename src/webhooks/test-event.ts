@@ -113,7 +113,7 @@ export async function sendTestEvent(deps: TestEventDeps, accountId: string, id: 
     return fail('not_found', `No such webhook endpoint: ${id}`);
   }
   const now = Date.now();
-  const secrets = await deps.secrets.signingSecrets(accountId, now);
+  const secrets = await deps.secrets.signingSecrets(accountId, now, livemode);
   if (secrets.length === 0) return fail('no_secret', 'No signing secret yet: create one first (POST /api/webhook-secret).');
   const event = testEventBody(endpoint.enabledEvents?.[0] ?? 'payment.settled', now, livemode);
   const body = JSON.stringify(event);

@@ -56,20 +56,18 @@ export class WebhooksService {
 
   async getEndpoint(accountId: string, livemode = true): Promise<{ url: string | null; secret: SecretStatus; endpoint?: WebhookEndpoint }> {
     const row = await this.store.table(WebhookEndpoints).get(defaultEndpointId(accountId, livemode));
-    return { url: row?.url ?? null, secret: await this.secrets.status(accountId), ...(row ? { endpoint: row } : {}) };
+    return { url: row?.url ?? null, secret: await this.secrets.status(accountId, Date.now(), livemode), ...(row ? { endpoint: row } : {}) };
   }
 
   /**
-   * Sets (or with null clears) the default endpoint. Setting one guarantees a signing secret;
-   * if none has been shown yet, it is returned here, once, unless `reveal` is false (a test key's
-   * call, as EndpointsService.create).
+   * Sets (or with null clears) the mode's default endpoint. Setting one guarantees the mode's
+   * signing secret; if none has been shown yet, it is returned here, once.
    */
   async setEndpoint(
     accountId: string,
     url: string | null,
     enabledEvents?: EventType[] | null,
     livemode = true,
-    reveal = true,
   ): Promise<Result<{ url: string | null; secret?: string }, UrlCheckFailure>> {
     const id = defaultEndpointId(accountId, livemode);
     if (url !== null) {
@@ -89,13 +87,14 @@ export class WebhooksService {
       const fields = { url, enabledEvents: events, disabledAt: undefined, disabledReason: undefined, updatedAt: nowIso() };
       if (existing) await t.update(id, fields);
       else await t.insert({ id, ...fields, livemode });
-      const secret = await this.secrets.ensureIn(tx, accountId, { reveal });
+      const secret = await this.secrets.ensureIn(tx, accountId, { reveal: true, livemode });
       return secret ? { ok: true as const, url, secret } : { ok: true as const, url };
     });
   }
 
-  rotateSecret(accountId: string) {
-    return this.secrets.rotate(accountId);
+  /** Rotates the signing secret of one mode (a test key's or test-mode session's: the test one). */
+  rotateSecret(accountId: string, livemode = true) {
+    return this.secrets.rotate(accountId, Date.now(), livemode);
   }
 
   /** Newest first; `starting_after` must be one of the account's deliveries. */

@@ -11,6 +11,7 @@ import { call, createMerchant, startTestService, type Merchant, type TestService
 import { startReceiver, waitFor, type Receiver } from '../webhooks/helpers.js';
 import { authorize, customer, settle, usdc, type Ctx } from '../settlement/helpers.js';
 import { fund, newAccount } from '../helpers/money.js';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '../../src/webhooks/verify.js';
 
 let svc: TestService;
@@ -19,6 +20,7 @@ let testKey: string;
 let liveRx: Receiver;
 let testRx: Receiver;
 let secret: string;
+let testSecret: string;
 const ids = { live: {} as Record<string, string>, test: {} as Record<string, string> };
 
 const createPayment = (key: string, body: Record<string, unknown> = {}) =>
@@ -77,6 +79,7 @@ describe('isolation in every list and by id', () => {
     const test = await call(`${svc.api}/webhook-endpoints`, { key: testKey, body: { url: testRx.url } });
     expect(test.status).toBe(201);
     expect(test.body.endpoint.livemode).toBe(false);
+    testSecret = test.body.secret;
     ids.live.endpoint = live.body.endpoint.id;
     ids.test.endpoint = test.body.endpoint.id;
 
@@ -97,7 +100,7 @@ describe('isolation in every list and by id', () => {
     expect(receipt.status).toBe('success');
     const got = await waitFor(() => testRx.received.find((r) => r.json?.data?.id === ids.test.payment));
     expect(got.json).toMatchObject({ type: 'payment.settled', livemode: false });
-    expect(verifyWebhookSignature(got.body, String(got.headers['service-signature']), secret)).toBe(true);
+    expect(verifyWebhookSignature(got.body, String(got.headers['service-signature']), testSecret)).toBe(true);
     expect(liveRx.received.some((r) => r.json?.data?.id === ids.test.payment)).toBe(false);
 
     await payOnChain(ids.live.payment!);
@@ -251,32 +254,75 @@ describe('claims carry the mode of the key that made them', () => {
   });
 });
 
-describe("the account's webhook signing secret signs both modes' events", () => {
-  it('a test key cannot rotate it (nor learn it): a sandbox could otherwise sign a live payment.settled; a live key and the person can', async () => {
-    const before = await call(`${svc.api}/webhook-endpoint`, { key: m.key });
-    const r = await call(`${svc.api}/webhook-secret`, { method: 'POST', key: testKey });
-    expect(r.status, JSON.stringify(r.body)).toBe(403);
-    expect(r.body).toEqual({ error: { type: 'permission_error', message: expect.stringContaining('signs live events too') } });
-    expect(JSON.stringify(r.body)).not.toContain('whsec_');
-    // Nothing rotated.
-    expect((await call(`${svc.api}/webhook-endpoint`, { key: m.key })).body.secret_created_at).toBe(before.body.secret_created_at);
-    const test = { headers: { 'StablePay-Mode': 'test' } };
-    expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', cookie: m.cookie, ...test })).body.secret).toMatch(/^whsec_/);
-    expect((await call(`${svc.api}/webhook-secret`, { method: 'POST', key: m.key })).body.secret).toMatch(/^whsec_/);
+describe('each mode has its own webhook signing secret (h16tour)', () => {
+  /** Verified exactly as a merchant does, with the `standardwebhooks` package; throws if invalid. */
+  const verifies = (r: { body: string; headers: Record<string, unknown> }, whsec: string): boolean => {
+    try {
+      new StandardWebhook(whsec).verify(r.body, r.headers as Record<string, string>);
+      return verifyWebhookSignature(r.body, String(r.headers['service-signature']), whsec);
+    } catch {
+      return false;
+    }
+  };
+  const testEventTo = async (key: string, endpoint: string, rx: Receiver) => {
+    const n = rx.received.length;
+    const sent = await call(`${svc.api}/webhook-endpoints/${endpoint}/test`, { method: 'POST', key });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    return waitFor(() => rx.received[n]);
+  };
+
+  it("a test key's first endpoint shows the test secret; test events verify with it and never with the live one, live events the other way round", async () => {
+    expect(testSecret).toMatch(/^whsec_/);
+    expect(testSecret).not.toBe(secret);
+    const t = await testEventTo(testKey, ids.test.endpoint!, testRx);
+    expect(t.json.livemode).toBe(false);
+    expect(verifies(t, testSecret)).toBe(true);
+    expect(verifies(t, secret)).toBe(false);
+    const l = await testEventTo(m.key, ids.live.endpoint!, liveRx);
+    expect(l.json.livemode).toBe(true);
+    expect(verifies(l, secret)).toBe(true);
+    expect(verifies(l, testSecret)).toBe(false);
   });
 
-  it("a test key adding an account's first endpoint makes the secret but is not shown it; the live key's first endpoint is", async () => {
+  it('a test key rotates the test secret only (the live one keeps signing live events); a live key the live one only', async () => {
+    const liveBefore = (await call(`${svc.api}/webhook-endpoint`, { key: m.key })).body.secret_created_at;
+    const r = await call(`${svc.api}/webhook-secret`, { method: 'POST', key: testKey });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const rotated = r.body.secret as string;
+    expect(rotated).toMatch(/^whsec_/);
+    expect([secret, testSecret]).not.toContain(rotated);
+    expect(r.body.previous_expires_at).toEqual(expect.any(String));
+    expect((await call(`${svc.api}/webhook-endpoint`, { key: m.key })).body).toMatchObject({ secret_created_at: liveBefore, previous_secret_expires_at: null });
+    expect((await call(`${svc.api}/webhook-endpoint`, { key: testKey })).body.previous_secret_expires_at).toBe(r.body.previous_expires_at);
+    // During the overlap a test event carries the new and the old test secret, never the live one.
+    const t = await testEventTo(testKey, ids.test.endpoint!, testRx);
+    expect([verifies(t, rotated), verifies(t, testSecret), verifies(t, secret)]).toEqual([true, true, false]);
+    const l = await testEventTo(m.key, ids.live.endpoint!, liveRx);
+    expect([verifies(l, secret), verifies(l, rotated)]).toEqual([true, false]);
+    testSecret = rotated;
+    // The app in test mode rotates the test secret too; a live key the live one.
+    const viaApp = await call(`${svc.api}/webhook-secret`, { method: 'POST', cookie: m.cookie, headers: { 'StablePay-Mode': 'test' } });
+    expect((await call(`${svc.api}/webhook-endpoint`, { key: m.key })).body.secret_created_at).toBe(liveBefore);
+    const liveRotated = (await call(`${svc.api}/webhook-secret`, { method: 'POST', key: m.key })).body.secret as string;
+    const t2 = await testEventTo(testKey, ids.test.endpoint!, testRx);
+    expect([verifies(t2, viaApp.body.secret), verifies(t2, liveRotated)]).toEqual([true, false]);
+    const l2 = await testEventTo(m.key, ids.live.endpoint!, liveRx);
+    expect([verifies(l2, liveRotated), verifies(l2, secret), verifies(l2, viaApp.body.secret)]).toEqual([true, true, false]);
+  });
+
+  it("on a fresh account a test key's first endpoint is shown the test secret, the live key's first endpoint the live one", async () => {
     for (const path of ['/webhook-endpoints', '/webhook-endpoint'] as const) {
       const fresh = await createMerchant(svc.api, `Fresh ${path}`);
       const key = (await call(`${svc.api}/keys`, { cookie: fresh.cookie, body: { label: 'sandbox', mode: 'test' } })).body.key.secret as string;
       const add = (k: string) => call(`${svc.api}${path}`, { key: k, method: path === '/webhook-endpoint' ? 'PUT' : 'POST', body: { url: testRx.url } });
       const byTest = await add(key);
       expect(byTest.status, JSON.stringify(byTest.body)).toBe(path === '/webhook-endpoint' ? 200 : 201);
-      expect(JSON.stringify(byTest.body)).not.toContain('whsec_');
-      expect((await call(`${svc.api}/webhook-endpoint`, { key })).body.secret_configured).toBe(true);
-      // The live key (or the person) is shown it, once.
+      expect(byTest.body.secret).toMatch(/^whsec_/);
+      expect((await add(key)).body.secret).toBeUndefined();
+      expect((await call(`${svc.api}/webhook-endpoint`, { key: fresh.key })).body.secret_configured).toBe(false);
       const byLive = await add(fresh.key);
       expect(byLive.body.secret, JSON.stringify(byLive.body)).toMatch(/^whsec_/);
+      expect(byLive.body.secret).not.toBe(byTest.body.secret);
       expect((await add(fresh.key)).body.secret).toBeUndefined();
     }
   });

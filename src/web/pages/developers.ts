@@ -159,7 +159,7 @@ export function developersPage(account: SignedInAccount, publicUrl: string, x402
   </form>
 
   <h3>Signing secret</h3>
-  <p>Rotating creates a new <code>whsec_</code> secret. The previous one keeps working for an overlap period, so you can deploy the new one without dropping events.</p>
+  <p>Live and test mode each have their own <code>whsec_</code> secret: test events are signed with the test one only. The switch above picks which one you rotate. Rotating creates a new secret; the previous one keeps working for an overlap period, so you can deploy the new one without dropping events.</p>
   <p class="status-line" id="webhook-secret-info"></p>
   <button type="button" class="btn" id="webhook-rotate">Rotate signing secret</button>
   <p class="status-line" id="webhook-secret-status" role="status" aria-live="polite"></p>
