@@ -1,6 +1,7 @@
 import { parseUnits } from 'viem';
 import { fail, type Result } from '../lib/results.js';
 import { withCallingCode } from '../lib/phone.js';
+import { tooManyDecimals } from '../lib/money.js';
 import { BILLER_CURRENCY_DECIMALS, cleanAccount, type Biller } from './biller-schema.js';
 
 /** The checks of a bill against its biller: the customer number's format and the amount's limits. */
@@ -32,9 +33,8 @@ export function checkBillAmount(
 ): Result<{ amountMinor: bigint }, 'invalid_amount' | 'amount_below_minimum' | 'amount_above_maximum'> {
   const decimals = BILLER_CURRENCY_DECIMALS[biller.currency] ?? 2;
   const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(amount.trim());
-  if (!m || (m[2] !== undefined && m[2].replace(/0+$/, '').length > decimals)) {
-    return fail('invalid_amount', `Amount must be a positive number with at most ${decimals} decimals.`, 'amount');
-  }
+  if (!m) return fail('invalid_amount', `Amount must be a positive number with at most ${decimals} decimals.`, 'amount');
+  if (m[2] !== undefined && m[2].replace(/0+$/, '').length > decimals) return fail('invalid_amount', tooManyDecimals(biller.currency, decimals), 'amount');
   const amountMinor = parseUnits(amount.trim(), decimals);
   if (amountMinor <= 0n) return fail('invalid_amount', 'Amount must be greater than zero.', 'amount');
   if (amountMinor < parseUnits(biller.minAmount, decimals)) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { formatUnits, parseUnits } from 'viem';
 import { fail, type Result } from '../lib/results.js';
-import { STABLECOIN_DECIMALS, formatMinor } from '../lib/money.js';
+import { STABLECOIN_DECIMALS, formatMinor, tooManyDecimals } from '../lib/money.js';
 
 /** Stablecoin decimals, defined with the money formatters (src/lib/money.ts). */
 export { STABLECOIN_DECIMALS };
@@ -76,11 +76,7 @@ export class FxService {
     if (!/^\d+(\.\d+)?$/.test(amount)) return fail('invalid_amount', `Invalid amount: ${amount}.`, 'amount');
     const frac = amount.split('.')[1] ?? '';
     if (frac.replace(/0+$/, '').length > info.decimals) {
-      return fail(
-        'too_many_decimals',
-        `Amount has more decimal places than ${code.toUpperCase()} allows (${info.decimals}).`,
-        'amount',
-      );
+      return fail('too_many_decimals', tooManyDecimals(code, info.decimals), 'amount');
     }
     return { ok: true, minor: parseUnits(amount, info.decimals), info };
   }

@@ -9,6 +9,14 @@ import { formatUnits } from 'viem';
 /** Stablecoin decimals (USDC-like token). */
 export const STABLECOIN_DECIMALS = 6;
 
+/**
+ * The one wording of "more decimals than the currency has", on every door and module (payments,
+ * refunds, captures, bills, transfers; h16tour: two wordings met the same mistake).
+ */
+export function tooManyDecimals(code: string, decimals: number): string {
+  return `Amount has more decimal places than ${code.toUpperCase()} allows (${decimals}).`;
+}
+
 /** "1234567.5" -> "1,234,567.5": groups the integer part of decimal text. */
 export function groupThousands(decimal: string): string {
   const [int, frac] = decimal.split('.');

@@ -3,7 +3,7 @@ import { defineTable, rangePages, type InsertOrGet, type Store, type Tx, type Wh
 import { newId, nowIso } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { FxFailure, FxService } from '../fx/rates.js';
-import { usdcDecimal } from '../lib/money.js';
+import { tooManyDecimals, usdcDecimal } from '../lib/money.js';
 import { inMode } from '../lib/livemode.js';
 import type { CreatePaymentInput, ListPaymentsQuery, PaymentStatus } from './payment-schemas.js';
 import { noMetrics, type Metrics } from '../metrics/metrics-port.js';
@@ -149,11 +149,12 @@ export class PaymentsService {
     livemode = true,
   ): Promise<Result<CreateResult, CreateFailure>> {
     const decimal = numberToDecimal(input.amount);
-    if (decimal === undefined) {
-      return fail('too_many_decimals', `Amount has more decimal places than ${input.currency} allows.`, 'amount');
-    }
-    const converted = this.fx.toStablecoin(decimal, input.currency);
+    // An unknown currency is named first; an exponent form (1e-7) is more decimals than any has.
+    const converted = this.fx.toStablecoin(decimal ?? '0', input.currency);
     if (!converted.ok) return converted;
+    if (decimal === undefined) {
+      return fail('too_many_decimals', tooManyDecimals(input.currency, this.fx.currency(input.currency)?.decimals ?? 0), 'amount');
+    }
     const { conversion } = converted;
     if (conversion.stablecoinAmount <= 0n) {
       return fail('invalid_amount', 'Amount is too small to settle in the stablecoin.', 'amount');

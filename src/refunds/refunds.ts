@@ -25,7 +25,7 @@ import { fail, type Result } from '../lib/results.js';
 import type { ChainPort } from '../chain/chain-port.js';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { FxService } from '../fx/rates.js';
-import { usdcDecimal } from '../lib/money.js';
+import { tooManyDecimals, usdcDecimal } from '../lib/money.js';
 import { Payments, type Payment, type PaymentsService } from '../payments/payments.js';
 import { moveOnce, type MoveOutcome } from '../wallet/custodial-move.js';
 import { endRowSpend, type MoneyModuleOptions, type SpendInTx } from '../wallet/money-module.js';
@@ -116,7 +116,7 @@ export class RefundsService {
       const text = /^\d+(\.\d+)?$/.test(String(input.amount)) ? String(input.amount) : undefined;
       requestedMinor = text === undefined ? undefined : this.minor(text, p.currency);
       if (requestedMinor === undefined) {
-        return fail(RefundReason.invalidAmount, `amount has more decimal places than ${p.currency} allows.`, 'amount');
+        return fail(RefundReason.invalidAmount, tooManyDecimals(p.currency, this.o.fx.currency(p.currency)?.decimals ?? 2), 'amount');
       }
     }
 

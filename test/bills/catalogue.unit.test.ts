@@ -179,7 +179,8 @@ describe('checkBillAmount', () => {
   it('enforces limits and decimals', () => {
     expect(checkBillAmount(ikedc, '999.99')).toMatchObject({ ok: false, reason: 'amount_below_minimum' });
     expect(checkBillAmount(ikedc, '500000.01')).toMatchObject({ ok: false, reason: 'amount_above_maximum' });
-    expect(checkBillAmount(ikedc, '1000.001')).toMatchObject({ ok: false, reason: 'invalid_amount' });
+    // The wording of every door for the same mistake (h16tour).
+    expect(checkBillAmount(ikedc, '1000.001')).toMatchObject({ ok: false, reason: 'invalid_amount', message: 'Amount has more decimal places than NGN allows (2).' });
     expect(checkBillAmount(ikedc, '-5')).toMatchObject({ ok: false, reason: 'invalid_amount' });
   });
 });

@@ -114,6 +114,10 @@ describe('refunds', () => {
     const decimals = await refund(pay.id, { amount: 1.001 });
     expect(decimals.status).toBe(400);
     expect(decimals.body.error.param).toBe('amount');
+    // The same mistake gets the same words as on creating a payment (h16tour: two wordings).
+    expect(decimals.body.error.message).toBe('Amount has more decimal places than KES allows (2).');
+    const onCreate = await call(`${ctx.svc.api}/v1/payments`, { key: ctx.merchant.key, body: { amount: 1.001, currency: 'KES', redirect_url: 'https://shop.example/thanks' } });
+    expect(onCreate.body.error).toMatchObject({ type: 'invalid_request_error', param: 'amount', message: decimals.body.error.message });
 
     const second = await refund(pay.id, { amount: 1500.5 });
     expect(second.body.status).toBe('succeeded');

@@ -8,7 +8,7 @@
 import { formatUnits, parseUnits } from 'viem';
 import { z } from 'zod';
 import type { Payment } from '../../payments/payments.js';
-import { usdcDecimal } from '../../lib/money.js';
+import { tooManyDecimals, usdcDecimal } from '../../lib/money.js';
 import { CurrencyCode, DecimalAmount } from '../../lib/money-input.js';
 import type { ToolAction, ToolContext, ToolDeps, ToolFailure } from './contract.js';
 
@@ -61,7 +61,7 @@ export function namedAmount(p: Payment, decimals: number, amount: string, curren
   const code = currency?.toUpperCase();
   if (code === undefined || code === p.currency.toUpperCase()) {
     const scaled = amount.split('.')[1]?.length ?? 0;
-    if (scaled > decimals) return { ok: false, action, reason: 'invalid_amount', message: `${p.currency} amounts have at most ${decimals} decimals.` };
+    if (scaled > decimals) return { ok: false, action, reason: 'invalid_amount', message: tooManyDecimals(p.currency, decimals) };
     return { ok: true, amount, base: currencyToBase(p, amount) };
   }
   if (code === STABLECOIN) {
