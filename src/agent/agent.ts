@@ -15,6 +15,7 @@ import { interruptedOutcome, isStoreUnavailable, isUnknown } from './outcome-unk
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
 import { ParkedClaims } from './parked-claims.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
+import { markMode } from './test-mode-note.js';
 
 export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
 export { UNAVAILABLE } from './turn-finish.js';
@@ -88,7 +89,7 @@ export class Agent {
   }
 
   async runTurn(req: TurnRequest): Promise<TurnOutcome> {
-    const outcome = await this.turn(req);
+    const outcome = markMode(await this.turn(req), req.livemode, req.message);
     this.opts.metrics?.agentTurn(outcome.ok ? (outcome.pending ? 'pending' : 'ok') : (outcome.reason ?? 'failed'));
     return outcome;
   }
@@ -176,7 +177,11 @@ export class Agent {
    * tools never run here: they become a pending action that a person confirms (`confirm`), exactly
    * as from the chat and Telegram. Other tools run at once.
    */
-  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
+  async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string; keyId?: string; livemode?: boolean }): Promise<TurnOutcome> {
+    return markMode(await this.oneTool(req), req.livemode);
+  }
+
+  private async oneTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
     const account = await this.opts.accounts.get(accountId);
@@ -201,7 +206,11 @@ export class Agent {
    * Runs one validated call at once for a door that acts without a Confirm step (the API's
    * `{quote_id}` confirm: the caller already saw the firm quote's figures).
    */
-  async act(req: { accountId: string; call: ToolCall; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
+  async act(req: { accountId: string; call: ToolCall; requestId?: string; keyId?: string; livemode?: boolean }): Promise<TurnOutcome> {
+    return markMode(await this.actNow(req), req.livemode);
+  }
+
+  private async actNow(req: { accountId: string; call: ToolCall; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
     const log = this.opts.logger.child({ requestId: req.requestId, accountId: req.accountId, channel: 'api' });
     const account = await this.opts.accounts.get(req.accountId);
     if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
@@ -293,7 +302,8 @@ export class Agent {
     if (row.approval && opts.channel === 'api') return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'policy_approval_required', view(row));
     const running = this.inflight.get(actionId);
     if (running) return running;
-    const run = this.confirmOwned(row, opts.requestId, opts.via ?? (opts.channel === 'api' ? 'api' : 'chat'));
+    // A test key's held action moves test money, whoever confirms it (and a repeat says so too).
+    const run = this.confirmOwned(row, opts.requestId, opts.via ?? (opts.channel === 'api' ? 'api' : 'chat')).then((o) => markMode(o, row.livemode));
     this.inflight.set(actionId, run);
     const forget = () => {
       if (this.inflight.get(actionId) === run) this.inflight.delete(actionId);

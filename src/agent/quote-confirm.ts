@@ -30,5 +30,6 @@ export async function confirmQuote(
     call: { name: 'send_transfer', input: { recipient: q.recipientInput, amount: q.sourceAmount, currency: q.sourceCurrency, quote_id: q.id } },
     ...(req.requestId ? { requestId: req.requestId } : {}),
     ...(req.keyId ? { keyId: req.keyId } : {}),
+    ...(req.livemode === false ? { livemode: false } : {}),
   });
 }

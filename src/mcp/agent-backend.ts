@@ -12,6 +12,8 @@ export interface AgentBackendOptions {
   accountId: string;
   /** The bearer key (its spend policy applies). */
   keyId?: string;
+  /** The key's mode: a test key's replies say they are test money. */
+  livemode?: boolean;
   /** The page where the signed-in account holder confirms a pending action. */
   confirmUrl: (actionId: string) => string;
   requestId?: string;
@@ -41,7 +43,7 @@ export function agentBackend(o: AgentBackendOptions): McpBackend {
     async callTool(name, args): Promise<CallToolResult> {
       let outcome: TurnOutcome;
       try {
-        outcome = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}), ...(o.keyId ? { keyId: o.keyId } : {}) });
+        outcome = await o.agent.callTool({ accountId: o.accountId, channel: 'mcp', name, input: args, ...(o.requestId ? { requestId: o.requestId } : {}), ...(o.keyId ? { keyId: o.keyId } : {}), ...(o.livemode === false ? { livemode: false } : {}) });
       } catch (err) {
         // The SDK would answer the driver's own message (the database's words) as a JSON-RPC error:
         // a store that cannot serve now is a tool error the assistant can retry (docs/store.md).

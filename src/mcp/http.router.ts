@@ -94,11 +94,12 @@ export function mcpRouter(deps: Core): Router {
   const r = Router();
   const sessions = new Map<string, Session>();
   // The key is the MCP connection's identity: its spend policy applies to every call (docs/policies.md).
-  const backendFor = (accountId: string, keyId: string | undefined, requestId?: string) =>
+  const backendFor = (accountId: string, keyId: string | undefined, livemode: boolean, requestId?: string) =>
     agentBackend({
       agent: deps.agent,
       accountId,
       ...(keyId ? { keyId } : {}),
+      ...(livemode ? {} : { livemode: false }),
       confirmUrl: (id) => confirmUrlFor(deps.config.PUBLIC_URL, id),
       logger: deps.logger,
       ...(requestId ? { requestId } : {}),
@@ -121,7 +122,7 @@ export function mcpRouter(deps: Core): Router {
 
   const openSession = async (req: Request, res: Response): Promise<void> => {
     const accountId = auth(res).accountId;
-    const server = createMcpServer(backendFor(accountId, auth(res).keyId), { elicit: true });
+    const server = createMcpServer(backendFor(accountId, auth(res).keyId, auth(res).livemode), { elicit: true });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -150,7 +151,7 @@ export function mcpRouter(deps: Core): Router {
       sweep(Date.now());
       if (sessions.size < MAX_SESSIONS) return openSession(req, res);
     }
-    const server = createMcpServer(backendFor(auth(res).accountId, auth(res).keyId, String(req.id)));
+    const server = createMcpServer(backendFor(auth(res).accountId, auth(res).keyId, auth(res).livemode, String(req.id)));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
