@@ -6,7 +6,7 @@ import { auth, requireSession } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E401s } from '../http/openapi-common.js';
 import { AgentMessageInput, AgentReply, actionErrors, agentErrors, agentRateLimiter, agentStatus, outcomeUnknown } from './agent.router.js';
-import { turnJson } from '../agent/index.js';
+import { markLiveInTestView, turnJson } from '../agent/index.js';
 
 export const ChatActionInput = z.object({
   action_id: z
@@ -62,7 +62,9 @@ export function chatRouter(deps: Core, limiter: RequestHandler = agentRateLimite
 
   r.post('/chat', limiter, async (req, res) => {
     const { message } = parseInput(AgentMessageInput, req.body ?? {});
-    const result = await deps.agent.runTurn({ accountId: auth(res).accountId, message, channel: 'chat', requestId: String(req.id) });
+    const turn = await deps.agent.runTurn({ accountId: auth(res).accountId, message, channel: 'chat', requestId: String(req.id) });
+    // The chat is live whatever the app shows; in the test-data view its replies say so.
+    const result = auth(res).livemode ? turn : markLiveInTestView(turn, message);
     res.status(agentStatus(result)).json(turnJson(result));
   });
 

@@ -78,4 +78,23 @@ describe("the agent's replies to a test key say test money", () => {
     expect((await replyOf(testKey)).endsWith(NOTE)).toBe(true);
     expect(await replyOf(m.key)).not.toContain('Test mode');
   });
+
+  it("the chat widget: live whatever the app shows, so in the test-data view it says real money; a test key's held action confirmed there says test money", async () => {
+    const LIVE = 'Live mode: the assistant uses your real money, even while the app shows test data.';
+    const chat = (body: Record<string, unknown>, path = '/chat', testView = true) =>
+      call(`${svc.api}${path}`, { cookie: testView ? `${m.cookie}; sp_mode=test` : m.cookie, body });
+    const held = await chat({ message: 'send 1 USD to @amina_sandbox' });
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(held.body.reply.endsWith(LIVE), held.body.reply).toBe(true);
+    expect(held.body.reply).not.toContain('Test mode');
+    const fr = await chat({ message: 'envoie 1 USD à @amina_sandbox' });
+    expect(fr.body.reply).toContain("Mode réel : l'assistant utilise votre argent réel");
+    const liveView = await chat({ message: 'send 1 USD to @amina_sandbox' }, '/chat', false);
+    expect(liveView.body.reply).not.toContain('Live mode');
+    // A test key's action held for the person, confirmed in the chat: test money.
+    const keyHeld = await settle(testKey, { message: 'send 1 USD to @amina_sandbox', confirm: false });
+    const confirmed = await chat({ action_id: keyHeld.body.pending.id }, '/chat/confirm');
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect(confirmed.body.reply.endsWith(NOTE), confirmed.body.reply).toBe(true);
+  });
 });
