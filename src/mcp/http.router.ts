@@ -69,6 +69,8 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   accountId: string;
+  /** The key that opened it: its calls run as that key (mode, spend policy), so only that key uses it. */
+  keyId: string | undefined;
   lastSeen: number;
 }
 
@@ -110,8 +112,10 @@ export function mcpRouter(deps: Core): Router {
     const sid = req.get('mcp-session-id');
     if (sid === undefined) return undefined;
     const s = sessions.get(sid);
-    // Another account's session does not exist for this key.
-    if (!s || s.accountId !== auth(res).accountId) return 'unknown';
+    // Another key's session does not exist for this key: not another account's, nor the same
+    // account's other key's (a test key in a live key's session would act live; a key with a narrow
+    // spend policy under the unrestricted key's; h16tour).
+    if (!s || s.accountId !== auth(res).accountId || s.keyId !== auth(res).keyId) return 'unknown';
     s.lastSeen = Date.now();
     return s;
   };
@@ -126,7 +130,7 @@ export function mcpRouter(deps: Core): Router {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, accountId, lastSeen: Date.now() });
+        sessions.set(id, { transport, server, accountId, keyId: auth(res).keyId, lastSeen: Date.now() });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);

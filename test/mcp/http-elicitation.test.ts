@@ -71,6 +71,16 @@ describe('MCP over HTTP with URL-mode elicitation', () => {
     expect((await rpc(bob.key, sessionId!, list)).status).toBe(404);
     expect((await rpc(bob.key, sessionId!, undefined, 'GET')).status).toBe(404);
     expect((await rpc(bob.key, sessionId!, undefined, 'DELETE')).status).toBe(404);
+    // Nor can the same account's other keys: a test key would act live in it, a narrow key as the unrestricted one (h16tour).
+    const made = await fetch(`${svc.api}/keys`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: alice.cookie }, body: JSON.stringify({ label: 'sandbox', mode: 'test' }) });
+    const aliceTest = ((await made.json()) as { key: { secret: string } }).key.secret;
+    const made2 = await fetch(`${svc.api}/keys`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: alice.cookie }, body: JSON.stringify({ label: 'second live' }) });
+    const aliceLive2 = ((await made2.json()) as { key: { secret: string } }).key.secret;
+    for (const other of [aliceTest, aliceLive2]) {
+      const call = await rpc(other, sessionId!, { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'get_balance', arguments: {} } });
+      expect(call.status).toBe(404);
+      expect((await rpc(other, sessionId!, undefined, 'DELETE')).status).toBe(404);
+    }
     const stillOpen = await client.listTools();
     expect(stillOpen.tools.length).toBeGreaterThan(5);
 
