@@ -69,8 +69,8 @@ registerRoute({
   auth: 'bearer',
   params: z.object({ id: ClaimId }),
   responses: {
-    200: { description: 'The claim, `canceled` (or `returning` while the chain confirms).', schema: ClaimResource },
-    400: err('Already claimed, canceled or expired.'),
+    200: { description: 'The claim, `canceled` (or `returning` while the chain confirms); a cancel of a canceled claim answers it again.', schema: ClaimResource },
+    400: err('Already claimed, or expired.'),
     401: E401,
     404: err("No such claim sent by this account (another account's is a 404 too)."),
   },

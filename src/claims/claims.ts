@@ -202,6 +202,9 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
   async cancel(senderId: string, claimId: string): Promise<Result<{ claim: Claim }>> {
     const c = await this.get(claimId);
     if (!c || c.senderAccountId !== senderId) return fail(ClaimReason.notFound, `No such claim: ${claimId}.`);
+    // A cancel retried (a lost answer, a second tap) answers the claim again, as a canceled
+    // payment's cancel does (docs/api-decisions.md); nothing moves twice (h16tour: it was a 400).
+    if ((c.status === 'canceled' || c.status === 'returning') && c.returnReason === 'canceled') return { ok: true, claim: c };
     if (c.status !== 'open') return fail(ClaimReason.notOpen, c.status === 'claimed' || c.status === 'claiming' ? 'It has already been claimed.' : `This claim is ${c.status}.`);
     const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'canceled' });
     if (!moved) return fail(ClaimReason.notOpen, 'This claim is no longer open.');
