@@ -129,8 +129,10 @@ export function checkoutPageRouter(deps: Core): Router {
         testWallet: deps.forMode(v.livemode).wallets.devTools,
         testMode: !v.livemode,
         // The way back: while pending (status=pending tells the merchant nothing was paid) and
-        // once the payment is over, as after paying.
-        returnUrl: v.status === 'processing' ? undefined : v.returnUrl,
+        // once the payment is over, as after paying. None for a payment link the agent made (its
+        // redirect is the merchant's own dashboard): the payer stays on the receipt, as with a
+        // Stripe Payment Link without a redirect (h16tour: paid, they were sent to a log-in page).
+        returnUrl: v.status === 'processing' || toOwnApp(v.returnUrl, deps.config.PUBLIC_URL) ? undefined : v.returnUrl,
         appWallet: visitor ? await appWalletModel(deps, visitor, v) : undefined,
         loginUrl: `/app/login?next=${encodeURIComponent(`/pay/${v.id}`)}`,
         receipt: paid ? receiptModel(deps, v, network) : undefined,
@@ -141,4 +143,15 @@ export function checkoutPageRouter(deps: Core): Router {
     );
   });
   return r;
+}
+
+/** Whether `url` is this service's own dashboard (`PUBLIC_URL/app`), the agent's payment links' redirect. */
+function toOwnApp(url: string, publicUrl: string): boolean {
+  try {
+    const u = new URL(url);
+    const app = new URL(`${publicUrl.replace(/\/$/, '')}/app`);
+    return u.origin === app.origin && u.pathname === app.pathname;
+  } catch {
+    return false;
+  }
 }
