@@ -134,13 +134,24 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 
 export const STORE_UNAVAILABLE_MESSAGE = 'The service could not reach its database just now; retry shortly (with the same Idempotency-Key for a create).';
 
+/** JSON the strict body parser refused only for not being an object or array (`null`, `5`, `"x"`; h16tour: called malformed). */
+function wellFormed(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Last middleware: every error becomes JSON in the route family's shape; never a stack. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
   let apiErr: ApiError;
   if (err instanceof ApiError) apiErr = err;
   else if (err instanceof z.ZodError) apiErr = fromZodError(err);
-  else if (err?.type === 'entity.parse.failed') apiErr = invalidRequest('Malformed JSON in request body.');
+  else if (err?.type === 'entity.parse.failed') apiErr = invalidRequest(wellFormed(err.body) ? 'The request body must be a JSON object.' : 'Malformed JSON in request body.');
   else if (err?.type === 'entity.too.large') apiErr = new ApiError(413, 'invalid_request_error', 'Request body is larger than 100 kB.');
   else if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported')
     apiErr = invalidRequest('Unsupported body encoding; send UTF-8 JSON.');

@@ -69,6 +69,13 @@ describe('request body errors', () => {
     expect(e.message).toMatch(/Malformed JSON/);
   });
 
+  it('well-formed JSON that is not an object (null, 5, "x") -> 400 saying so, not "malformed" (h16tour)', async () => {
+    for (const body of ['null', '5', '"x"', 'true']) {
+      const e = expectDeveloperError(await post(body, { 'content-type': 'application/json' }), 400, 'invalid_request_error');
+      expect(e.message, body).toBe('The request body must be a JSON object.');
+    }
+  });
+
   it('wrong content type -> 400 invalid_request_error', async () => {
     const e = expectDeveloperError(await post('amount=10&currency=USD', { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'invalid_request_error');
     expect(e.message).toMatch(/Content-Type must be application\/json/);
