@@ -35,7 +35,8 @@ export interface TurnRequest {
   quoted?: string[];
   /** The API key the turn came through (its spend policy applies too). */
   keyId?: string;
-  livemode?: boolean; // the key's mode, as the door verified it (the turn does not read the key again)
+  /** The caller's mode, as the door verified it: a test key's, or the chat's while the app shows test data. */
+  livemode?: boolean;
 }
 
 export interface AgentOptions {
@@ -106,7 +107,7 @@ export class Agent {
     const quoted = (req.quoted ?? []).filter((q) => q.trim());
     if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
-    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, reads, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, reads, ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}), ...(req.livemode === false ? { livemode: false as const } : {}) };
     const state: TurnState = { outcomes: [], rejected: [], markets: [] };
     const runTool: ToolRunner = async (name, input, runOpts) => {
       // Grounding ended the turn: nothing else runs in it, whatever the engine asks next.
@@ -151,7 +152,7 @@ export class Agent {
           return { kind: 'executed', outcome: preview };
         }
         const description = runOpts?.describe?.(call.name, preview.details) ?? preview.description;
-        state.pending = await this.createPending(accountId, channel, call, description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input);
+        state.pending = await this.createPending(accountId, channel, call, description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input, ctx.livemode);
         log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
         return { kind: 'pending', description };
       }
@@ -250,7 +251,7 @@ export class Agent {
   }
 
   private async createPending(accountId: string, channel: Channel, call: ToolCall, description: string, details: Record<string, unknown> | undefined,
-    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>): Promise<PendingAction> {
+    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>, livemode?: false): Promise<PendingAction> {
     // The preview may pin what it described (a firm quote's id): stored only if still valid input.
     const pinned = input ? toToolCall(call.name, input) : undefined;
     if (pinned?.ok) call = pinned.call;
@@ -265,6 +266,7 @@ export class Agent {
       status: 'pending',
       ...(requestId ? { requestId } : {}),
       ...(keyId ? { keyId } : {}),
+      ...(livemode === false ? { livemode } : {}),
       ...(approval ? { approval } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
@@ -330,7 +332,8 @@ export class Agent {
       const current = await this.opts.actions.get(row.id);
       return settledAnswer(current ?? row);
     }
-    const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}), ...(claimed.keyId ? { keyId: claimed.keyId } : {}) };
+    // Its mode is the one it was asked in (a test key's, or the chat's test-data view), whoever confirms.
+    const ctx: ToolContext = { accountId: claimed.accountId, channel: claimed.channel, logger: log, ...(requestId ? { requestId } : {}), ...(claimed.keyId ? { keyId: claimed.keyId } : {}), ...(claimed.livemode === false ? { livemode: false as const } : {}) };
     let outcome: ToolOutcome;
     try {
       const account = await this.opts.accounts.get(claimed.accountId);

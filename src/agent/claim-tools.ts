@@ -5,7 +5,7 @@ import { formatUsdc, usdcDecimal } from '../lib/money.js';
 import { quoteTransfer } from '../transfers/quote.js';
 import type { SendTransferInput } from '../transfers/transfer-inputs.js';
 import { local } from './money-format.js';
-import type { ToolContext, ToolOutcome, ToolPreview } from './tools/contract.js';
+import { callerLivemode, type ToolContext, type ToolOutcome, type ToolPreview } from './tools/contract.js';
 
 /**
  * send_transfer to a phone or email with no account (docs/claims.md): instead of
@@ -31,7 +31,7 @@ export async function claimTarget(deps: ClaimToolDeps, ctx: ToolContext, input: 
 
 export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput): Promise<ToolOutcome> {
   // A pinned firm quote (the preview's): exactly its figures, or quote_expired and nothing moves.
-  const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
+  const livemode = await callerLivemode(ctx, deps.livemodeOfKey);
   const firm = input.quote_id && deps.quotes ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, input, { livemode }) : undefined;
   if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };
   const made = await deps.claims.create(ctx.accountId, {
@@ -80,7 +80,7 @@ export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: 
 export async function previewClaim(deps: ClaimToolDeps, ctx: ToolContext, input: SendTransferInput, target: { kind: 'phone' | 'email'; contact: string }): Promise<ToolPreview> {
   const currency = input.currency ?? ctx.localCurrency ?? 'USD';
   // With firm quotes: the figures shown are a quote into USDC the confirm executes exactly.
-  const meta = { livemode: ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true };
+  const meta = { livemode: await callerLivemode(ctx, deps.livemodeOfKey) };
   const firm = deps.quotes
     ? input.quote_id
       ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, { amount: input.amount, currency }, meta)

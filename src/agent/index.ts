@@ -8,7 +8,6 @@ import { billerAliasIndex, loadBillerCatalogue } from '../bills/catalogue.js';
 export { OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_MESSAGE } from './outcome-unknown.js';
 export { Agent, PENDING_TTL_MS, UNAVAILABLE, type AgentAction, type AgentOptions, type PendingActionView, type TurnOutcome, type TurnRequest } from './agent.js';
 export { turnJson, type TurnJson } from './turn-json.js';
-export { markLiveInTestView } from './test-mode-note.js';
 export { pendingAskAt } from './local/pending-replies-i18n.js';
 export { activityText, type ActivityEntry } from './local/activity-i18n.js';
 export { detectLanguage, LANGS, shownLanguage, type Lang } from './local/language.js';

@@ -19,11 +19,11 @@ export interface PolicyHook {
   /** The biller's currency, for a bill that names none. */
   billCurrency?: (accountId: string, input: ToolInput<'pay_bill'>) => Promise<string | undefined>;
   /** The caller's payment a refund names (in the mode of the key), to value what the refund sends. */
-  paymentOf?: (accountId: string, paymentId: string, keyId?: string) => Promise<Payment | undefined>;
+  paymentOf?: (accountId: string, paymentId: string, keyId?: string, livemode?: false) => Promise<Payment | undefined>;
 }
 
 /** What a call spends; undefined for tools no policy governs (reads, creating a market). */
-export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<ToolContext, 'accountId' | 'localCurrency' | 'keyId'>): Promise<Spend | undefined> {
+export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<ToolContext, 'accountId' | 'localCurrency' | 'keyId' | 'livemode'>): Promise<Spend | undefined> {
   const local = ctx.localCurrency ?? 'USD';
   const amount = (a: string, c: string) => {
     const v = amountOf(hook.fx, a, c);
@@ -46,7 +46,7 @@ export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<Tool
     // threshold, valued in the payment's currency (all that is left when no amount is named).
     // Its recipient is the payment's payer, fixed by the payment: the recipient lists do not apply.
     case 'refund_payment': {
-      const p = await hook.paymentOf?.(ctx.accountId, call.input.payment_id, ctx.keyId);
+      const p = await hook.paymentOf?.(ctx.accountId, call.input.payment_id, ctx.keyId, ctx.livemode);
       const v = p ? refundValue(hook.fx, p, call.input) : undefined;
       return { action: 'transfer', ...(v ? amount(v.amount, v.currency) : {}) };
     }
@@ -74,7 +74,7 @@ export async function valueCall(hook: PolicyHook, call: ToolCall, ctx: Pick<Tool
   }
 }
 
-const who = (ctx: ToolContext) => ({ accountId: ctx.accountId, ...(ctx.keyId ? { keyId: ctx.keyId } : {}) });
+const who = (ctx: ToolContext) => ({ accountId: ctx.accountId, ...(ctx.keyId ? { keyId: ctx.keyId } : {}), ...(ctx.livemode === false ? { livemode: false as const } : {}) });
 /** The turn's reads (src/lib/turn-reads.ts): the guard's `admit` and `run` of one turn share them. */
 const reads = (ctx: ToolContext) => (ctx.reads ? { reads: ctx.reads } : {});
 

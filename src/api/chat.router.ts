@@ -6,7 +6,7 @@ import { auth, requireSession } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E401s } from '../http/openapi-common.js';
 import { AgentMessageInput, AgentReply, actionErrors, agentErrors, agentRateLimiter, agentStatus, outcomeUnknown } from './agent.router.js';
-import { markLiveInTestView, turnJson } from '../agent/index.js';
+import { turnJson } from '../agent/index.js';
 
 export const ChatActionInput = z.object({
   action_id: z
@@ -62,9 +62,9 @@ export function chatRouter(deps: Core, limiter: RequestHandler = agentRateLimite
 
   r.post('/chat', limiter, async (req, res) => {
     const { message } = parseInput(AgentMessageInput, req.body ?? {});
-    const turn = await deps.agent.runTurn({ accountId: auth(res).accountId, message, channel: 'chat', requestId: String(req.id) });
-    // The chat is live whatever the app shows; in the test-data view its replies say so.
-    const result = auth(res).livemode ? turn : markLiveInTestView(turn, message);
+    // The app's mode (docs/test-mode.md): while it shows test data, the chat acts in test mode and
+    // its replies say test money, as a test key's (h16tour: it acted live whatever the app showed).
+    const result = await deps.agent.runTurn({ accountId: auth(res).accountId, message, channel: 'chat', requestId: String(req.id), ...(auth(res).livemode ? {} : { livemode: false }) });
     res.status(agentStatus(result)).json(turnJson(result));
   });
 

@@ -158,7 +158,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
         const q = await bills.quote(accountId, input);
         return q.ok ? q.quote.biller.currency : undefined;
       },
-      paymentOf: async (accountId, id, keyId) => payments.getForAccount(accountId, id, keyId ? await keys.livemodeOf(keyId) : true),
+      paymentOf: async (accountId, id, keyId, livemode) => payments.getForAccount(accountId, id, livemode === false ? false : keyId ? await keys.livemodeOf(keyId) : true),
     },
     engine: o.engine ?? createEngine(config, logger.child({ module: 'agent' })),
     // A test key's tools move money on test mode's chain only (by-mode.ts).

@@ -22,6 +22,8 @@ export interface PolicyCaller {
   accountId: string;
   /** The API key the call came through (API, MCP); absent for the person's own doors. */
   keyId?: string;
+  /** false: a test-mode turn of the person's own (the chat while the app shows test data): test spending. */
+  livemode?: false;
 }
 
 /** What an action's outcome says, as far as the caps care. */
@@ -258,6 +260,7 @@ export class SpendGuard {
 
   /** The call's mode: its key's (a test key spends test money); the person's own doors are live. */
   private async livemodeOf(who: PolicyCaller, reads?: TurnReads): Promise<boolean> {
+    if (who.livemode === false) return false;
     const { keyId } = who;
     const of = this.deps.livemodeOfKey;
     return keyId && of ? readOnce(reads, keyModeRead(keyId), () => of(keyId)) : true;

@@ -79,22 +79,33 @@ describe("the agent's replies to a test key say test money", () => {
     expect(await replyOf(m.key)).not.toContain('Test mode');
   });
 
-  it("the chat widget: live whatever the app shows, so in the test-data view it says real money; a test key's held action confirmed there says test money", async () => {
-    const LIVE = 'Live mode: the assistant uses your real money, even while the app shows test data.';
+  it('the chat widget while the app shows test data acts in test mode and says so; in the live view it is live and says nothing', async () => {
     const chat = (body: Record<string, unknown>, path = '/chat', testView = true) =>
       call(`${svc.api}${path}`, { cookie: testView ? `${m.cookie}; sp_mode=test` : m.cookie, body });
     const held = await chat({ message: 'send 1 USD to @amina_sandbox' });
     expect(held.status, JSON.stringify(held.body)).toBe(200);
-    expect(held.body.reply.endsWith(LIVE), held.body.reply).toBe(true);
-    expect(held.body.reply).not.toContain('Test mode');
-    const fr = await chat({ message: 'envoie 1 USD à @amina_sandbox' });
-    expect(fr.body.reply).toContain("Mode réel : l'assistant utilise votre argent réel");
-    const liveView = await chat({ message: 'send 1 USD to @amina_sandbox' }, '/chat', false);
-    expect(liveView.body.reply).not.toContain('Live mode');
-    // A test key's action held for the person, confirmed in the chat: test money.
-    const keyHeld = await settle(testKey, { message: 'send 1 USD to @amina_sandbox', confirm: false });
-    const confirmed = await chat({ action_id: keyHeld.body.pending.id }, '/chat/confirm');
+    expect(held.body.reply.endsWith(NOTE), held.body.reply).toBe(true);
+    const actionId = held.body.pending_action.id as string;
+    // A test-mode action: the test key sees it, the live key does not.
+    expect((await call(`${svc.api}/agent/actions/${actionId}`, { key: testKey })).status).toBe(200);
+    expect((await call(`${svc.api}/agent/actions/${actionId}`, { key: m.key })).status).toBe(404);
+    const confirmed = await chat({ action_id: actionId }, '/chat/confirm');
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
     expect(confirmed.body.reply.endsWith(NOTE), confirmed.body.reply).toBe(true);
+    const transferId = confirmed.body.transfer?.id as string | undefined;
+    expect(transferId).toBeDefined();
+    const fr = await chat({ message: 'envoie 1 USD à @amina_sandbox' });
+    expect(fr.body.reply).toContain("Mode test : argent de test uniquement, aucun argent réel n'a bougé.");
+    // A payment link made there is a test payment.
+    const link = await chat({ message: 'create a payment link for 3 USD for a mug' });
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    expect(link.body.reply.endsWith(NOTE), link.body.reply).toBe(true);
+    const pay = link.body.payment.id as string;
+    expect((await call(`${svc.api}/v1/payments/${pay}`, { key: testKey })).body.livemode).toBe(false);
+    expect((await call(`${svc.api}/v1/payments/${pay}`, { key: m.key })).status).toBe(404);
+    // The live view: live, no note.
+    const live = await chat({ message: 'send 1 USD to @amina_sandbox' }, '/chat', false);
+    expect(live.body.reply).not.toContain('Test mode');
+    expect((await call(`${svc.api}/agent/actions/${live.body.pending_action.id}`, { key: m.key })).status).toBe(200);
   });
 });

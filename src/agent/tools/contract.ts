@@ -48,6 +48,11 @@ export interface ToolContext {
   spendSlot?: SpendSlot;
   /** What this turn has already read (account, recipient, policies, key mode): one read per turn. */
   reads?: TurnReads;
+  /**
+   * false: a test-mode turn without a key (the chat widget while the app shows test data,
+   * `sp_mode=test`; h16tour): everything it makes or moves is test mode, as through a test key.
+   */
+  livemode?: false;
 }
 
 /** Named reasons for 422-class failures ("understood but not done"). Handlers may add others. */
@@ -193,14 +198,18 @@ export function amountIn(amount: string, currency: string | undefined, fallback:
 }
 
 
-/** The caller's mode: false for an `sk_test_` key; the person's own doors (no key) are live (docs/test-mode.md). */
-export async function callerLivemode(ctx: Pick<ToolContext, 'keyId' | 'reads'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<boolean> {
+/**
+ * The caller's mode: false for an `sk_test_` key or a test-mode chat turn; the person's other
+ * doors (no key) are live (docs/test-mode.md).
+ */
+export async function callerLivemode(ctx: Pick<ToolContext, 'keyId' | 'reads' | 'livemode'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<boolean> {
+  if (ctx.livemode === false) return false;
   const { keyId } = ctx;
   return keyId && livemodeOfKey ? readOnce(ctx.reads, keyModeRead(keyId), () => livemodeOfKey(keyId)) : true;
 }
 
 /** What a money module's call carries besides its input: the request id and, for a test key, its mode. */
-export async function callMeta(ctx: Pick<ToolContext, 'keyId' | 'requestId' | 'reads'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<CallMeta> {
+export async function callMeta(ctx: Pick<ToolContext, 'keyId' | 'requestId' | 'reads' | 'livemode'>, livemodeOfKey?: (keyId: string) => Promise<boolean>): Promise<CallMeta> {
   const live = await callerLivemode(ctx, livemodeOfKey);
   return { ...(ctx.requestId ? { requestId: ctx.requestId } : {}), ...(live ? {} : { livemode: false }) };
 }

@@ -1,7 +1,7 @@
 import { CreatePaymentInput } from '../../payments/payment-schemas.js';
 import { usdcDecimal } from '../../lib/money.js';
 import { CreatePaymentLinkInput } from '../../wallet/wallet-tool-inputs.js';
-import { ToolFailureReason, amountIn, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
+import { ToolFailureReason, amountIn, callerLivemode, checkInput, defineTool, type ToolContext, type ToolDeps, type ToolOutcome, type ToolRun } from './contract.js';
 import { findPhrase, hasLemma, type Analysis } from '../local/analysis.js';
 import { buildPaymentLink } from '../local/build-payment-link.js';
 import { amountPoints, LINK_NOUNS, shapesOf } from '../local/intent-shapes.js';
@@ -61,7 +61,7 @@ function createPaymentLinkHandler(deps: Pick<ToolDeps, 'accounts' | 'payments' |
     if (!parsed.success) {
       return { ok: false, action: 'payment', reason: ToolFailureReason.invalid_amount, message: parsed.error.issues[0]?.message ?? 'Invalid payment link.' };
     }
-    const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
+    const livemode = await callerLivemode(ctx, deps.livemodeOfKey);
     const created = await deps.payments.create(ctx.accountId, parsed.data, undefined, livemode);
     if (!created.ok) {
       const reason = created.reason === 'unsupported_currency' ? ToolFailureReason.unsupported_currency : ToolFailureReason.invalid_amount;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Payment } from '../../payments/payments.js';
 import { tooManyDecimals, usdcDecimal } from '../../lib/money.js';
 import { CurrencyCode, DecimalAmount } from '../../lib/money-input.js';
-import type { ToolAction, ToolContext, ToolDeps, ToolFailure } from './contract.js';
+import { callerLivemode, type ToolAction, type ToolContext, type ToolDeps, type ToolFailure } from './contract.js';
 
 /** The stablecoin's code and decimals (amounts the person may name in it, "5 USDC"). */
 const STABLECOIN = 'USDC';
@@ -32,7 +32,7 @@ export const OptionalCurrency = CurrencyCode.optional().describe(
 
 /** The payment, when it is the caller's (in the mode of the key the call came through). */
 export async function callerPayment(deps: Pick<ToolDeps, 'payments' | 'livemodeOfKey'>, ctx: ToolContext, id: string, action: ToolAction): Promise<{ ok: true; payment: Payment } | ToolFailure> {
-  const livemode = ctx.keyId && deps.livemodeOfKey ? await deps.livemodeOfKey(ctx.keyId) : true;
+  const livemode = await callerLivemode(ctx, deps.livemodeOfKey);
   const p = await deps.payments.getForAccount(ctx.accountId, id, livemode);
   // Another account's payment answers exactly as an unknown id: nothing is learnt about it.
   return p ? { ok: true, payment: p } : { ok: false, action, reason: 'unknown_payment', message: `No such payment: ${id}.` };
