@@ -54,6 +54,16 @@ export interface AgentOptions {
   metrics?: Pick<Metrics, 'agentTurn'>;
   /** Spend policies (src/policies): refuse, hold for the person, or reserve then run. */
   policies?: PolicyHook;
+  /** A key's mode: a test key's turns, held actions and outcomes say they move no real money (docs/test-mode.md). */
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
+}
+
+/** Opens every reply and held description of a test key's agent: test money only, whatever the door. */
+export const TEST_MODE_MARK = '[Test mode: test money only, no real money moves.] ';
+
+/** The outcome as a test key's caller reads it (once: a reply that already opens with the mark keeps it). */
+export function markTestMode(o: TurnOutcome): TurnOutcome {
+  return o.reply.includes(TEST_MODE_MARK) ? o : { ...o, reply: TEST_MODE_MARK + o.reply };
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -90,7 +100,16 @@ export class Agent {
   async runTurn(req: TurnRequest): Promise<TurnOutcome> {
     const outcome = await this.turn(req);
     this.opts.metrics?.agentTurn(outcome.ok ? (outcome.pending ? 'pending' : 'ok') : (outcome.reason ?? 'failed'));
-    return outcome;
+    return (req.livemode ?? (await this.livemode(req.keyId))) ? outcome : markTestMode(outcome);
+  }
+
+  /** The mode of the key a call came through; a person's own door (no key) is live. */
+  private async livemode(keyId: string | undefined): Promise<boolean> {
+    return keyId && this.opts.livemodeOfKey ? this.opts.livemodeOfKey(keyId) : true;
+  }
+
+  private async inMode(keyId: string | undefined, outcome: TurnOutcome): Promise<TurnOutcome> {
+    return (await this.livemode(keyId)) ? outcome : markTestMode(outcome);
   }
 
   private async turn(req: TurnRequest): Promise<TurnOutcome> {
@@ -177,6 +196,10 @@ export class Agent {
    * as from the chat and Telegram. Other tools run at once.
    */
   async callTool(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
+    return this.inMode(req.keyId, await this.namedCall(req));
+  }
+
+  private async namedCall(req: { accountId: string; channel: Channel; name: string; input: unknown; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
     const { accountId, channel, requestId } = req;
     const log = this.opts.logger.child({ requestId, accountId, channel });
     const account = await this.opts.accounts.get(accountId);
@@ -202,6 +225,10 @@ export class Agent {
    * `{quote_id}` confirm: the caller already saw the firm quote's figures).
    */
   async act(req: { accountId: string; call: ToolCall; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
+    return this.inMode(req.keyId, await this.actNow(req));
+  }
+
+  private async actNow(req: { accountId: string; call: ToolCall; requestId?: string; keyId?: string }): Promise<TurnOutcome> {
     const log = this.opts.logger.child({ requestId: req.requestId, accountId: req.accountId, channel: 'api' });
     const account = await this.opts.accounts.get(req.accountId);
     if (!account) return failure('none', 'Your account could not be found.', 'not_allowed');
@@ -245,6 +272,8 @@ export class Agent {
     // The preview may pin what it described (a firm quote's id): stored only if still valid input.
     const pinned = input ? toToolCall(call.name, input) : undefined;
     if (pinned?.ok) call = pinned.call;
+    // What the person confirms (here, on the confirmation page, through MCP) says a test key's action moves no real money.
+    if (!(await this.livemode(keyId)) && !description.startsWith(TEST_MODE_MARK)) description = TEST_MODE_MARK + description;
     const now = this.now();
     const row: PendingAction = {
       id: newId('act'),
@@ -293,7 +322,7 @@ export class Agent {
     if (row.approval && opts.channel === 'api') return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'policy_approval_required', view(row));
     const running = this.inflight.get(actionId);
     if (running) return running;
-    const run = this.confirmOwned(row, opts.requestId, opts.via ?? (opts.channel === 'api' ? 'api' : 'chat'));
+    const run = this.confirmOwned(row, opts.requestId, opts.via ?? (opts.channel === 'api' ? 'api' : 'chat')).then((o) => this.inMode(row.keyId, o));
     this.inflight.set(actionId, run);
     const forget = () => {
       if (this.inflight.get(actionId) === run) this.inflight.delete(actionId);

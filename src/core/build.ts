@@ -165,6 +165,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     // A test key's tools move money on test mode's chain only (by-mode.ts).
     handlers: modes ? toolHandlersByMode(handlersOver(modes.live), handlersOver(modes.test), livemodeOfKey) : handlersOver(live),
     actions: agentActions,
+    livemodeOfKey,
     logger: logger.child({ module: 'agent' }),
     accounts,
     instance,
