@@ -5,6 +5,7 @@ import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 import type { Engine, ToolRunner } from './engine.js';
 import { withoutClaimTokens } from './claim-tools.js';
+import { heldReply } from './held-replies.js';
 import { type PendingAction } from './pending-tool-call.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/metrics-port.js';
@@ -121,6 +122,11 @@ export class Agent {
     // Never the message text at info: it is personal data.
     log.info({ engine: this.opts.engine.name }, 'agent turn');
     log.debug({ message: req.message }, 'agent turn message');
+    // "yes", "cancel", "sawa"… typed under a held action (people's doors): about that action, never a new reading.
+    if ((channel === 'chat' || channel === 'telegram')) {
+      const answer = await this.answerHeld(accountId, channel, req.message);
+      if (answer) return answer;
+    }
     const quoted = (req.quoted ?? []).filter((q) => q.trim());
     if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
@@ -188,6 +194,24 @@ export class Agent {
 
     const turn = { accountId, channel, message: req.message, localCurrency: account.localCurrency, now: this.now(), logger: log };
     return finishTurn(await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool), state);
+  }
+
+  /**
+   * A typed answer to the latest held action of this chat (./held-replies.ts): a cancel word cancels it; a yes
+   * or wait word shows it again with its buttons. A typed answer never confirms: Confirm runs from its button
+   * only (the stored arguments, once). Undefined when the message is not such an answer or nothing is held.
+   */
+  private async answerHeld(accountId: string, channel: Channel, message: string): Promise<TurnOutcome | undefined> {
+    const kind = heldReply(message);
+    if (!kind) return undefined;
+    const row = await this.opts.actions.latestPending(accountId, channel, this.now());
+    if (!row) return undefined;
+    if (kind === 'cancel') {
+      const done = await this.cancel(accountId, row.id);
+      return done.ok && done.pending?.status === 'cancelled' ? { ...done, reply: `Cancelled. Nothing was done: ${row.description}` } : done;
+    }
+    const reply = `Nothing has moved yet. ${row.description}\n\nTap Confirm under it to go ahead, or Cancel; a typed answer never carries it out.`;
+    return { ok: true, action: TOOL_ACTIONS[row.call.name], reply, pending: view(row) };
   }
 
   /**

@@ -70,6 +70,12 @@ export class PendingActionsStore<R extends PendingActionRow = PendingActionRow> 
     return row && row.accountId === accountId && inMode(row, livemode) ? row : undefined;
   }
 
+  /** The account's newest action still `pending` (not expired at `now`) that was asked through `channel`. */
+  async latestPending(accountId: string, channel: string, now: Date): Promise<R | undefined> {
+    const rows = (await this.store.table(PendingActions).findMany({ accountId, status: 'pending' }, { order: 'desc', limit: 50 })) as R[];
+    return rows.find((r) => r.channel === channel && Date.parse(r.expiresAt) > now.getTime());
+  }
+
   async get(id: string): Promise<R | undefined> {
     return (await this.store.table(PendingActions).get(id)) as R | undefined;
   }
