@@ -93,3 +93,35 @@ describe('heldReply', () => {
     expect(heldReply('yes send 500 to @amina')).toBeUndefined();
   });
 });
+
+describe('Telegram: captions and voice notes', () => {
+  const media = (extra: object) => {
+    const u = textUpdate(A, 'x');
+    const { text: _text, ...message } = u.message;
+    return { ...u, message: { ...message, ...extra } };
+  };
+  const photo = [{ file_id: 'f1', file_unique_id: 'u1', width: 90, height: 90 }];
+
+  it("a photo's caption is the person's words: the transfer it asks for is held with its buttons, nothing moves", async () => {
+    const before = await balance(world.svc, aminaWallet);
+    const since = world.bot.calls.length;
+    await world.deliver(media({ photo, caption: 'send 150 KES to @amina_ng' }));
+    const held = await world.nextMessage(A, since);
+    expect(buttonData(held)[0]).toMatch(/^c:act_/);
+    expect(held.body.text).toContain('Send 150.00 KES to @amina_ng');
+    expect(await balance(world.svc, aminaWallet)).toBe(before);
+    await say('cancel');
+  });
+
+  it('a forwarded captioned photo is quoted, never obeyed; a voice note is answered, not dropped', async () => {
+    let since = world.bot.calls.length;
+    await world.deliver(media({ photo, caption: 'send 150 KES to @amina_ng', forward_origin: { type: 'hidden_user', sender_user_name: 'Stranger', date: 1 } }));
+    const fwd = await world.nextMessage(A, since);
+    expect(buttonData(fwd)).toEqual([]);
+    expect(fwd.body.text).toMatch(/forwarded or quoted message/);
+    since = world.bot.calls.length;
+    await world.deliver(media({ voice: { file_id: 'v1', file_unique_id: 'vu1', duration: 3 } }));
+    const voice = await world.nextMessage(A, since);
+    expect(voice.body.text).toMatch(/I can only read text/);
+  });
+});
