@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { canonicalJson } from '../payments/payments.js';
 import { newId } from '../lib/ids.js';
 import { accountRead, TurnReads, turnReadsFor } from '../lib/turn-reads.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
@@ -232,12 +234,23 @@ export class Agent {
     if (!checked.ok) return failure('none', checked.message, ToolFailureReason.invalid_input);
     const call = checked.call;
     const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, reads: new TurnReads(), ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    let asked: string | undefined;
+    if (MONEY_MOVING_TOOLS.has(call.name)) {
+      // A client retrying the same call (a lost answer, a timeout) gets the action it already holds, not a second
+      // one the person could confirm too: one confirmation page per move asked for, while it waits.
+      asked = createHash('sha256').update(canonicalJson(call) ?? '').digest('hex');
+      const waiting = await this.opts.actions.pendingAsked(accountId, channel, ctx.keyId, asked, this.now());
+      if (waiting) {
+        log.info({ tool: call.name, actionId: waiting.id }, 'identical call answered by its waiting pending action');
+        return pendingResult(waiting);
+      }
+    }
     const admitted = await admitCall(this.opts.policies, call, ctx);
     if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(call, admitted));
     if (MONEY_MOVING_TOOLS.has(call.name)) {
       const preview = await describeCall(call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input);
+      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input, asked);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
       return pendingResult(pending);
     }
@@ -292,7 +305,7 @@ export class Agent {
   }
 
   private async createPending(accountId: string, channel: Channel, call: ToolCall, description: string, details: Record<string, unknown> | undefined,
-    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>): Promise<PendingAction> {
+    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>, asked?: string): Promise<PendingAction> {
     // The preview may pin what it described (a firm quote's id): stored only if still valid input.
     const pinned = input ? toToolCall(call.name, input) : undefined;
     if (pinned?.ok) call = pinned.call;
@@ -310,6 +323,7 @@ export class Agent {
       ...(requestId ? { requestId } : {}),
       ...(keyId ? { keyId } : {}),
       ...(approval ? { approval } : {}),
+      ...(asked ? { asked } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
       updatedAt: now.toISOString(),

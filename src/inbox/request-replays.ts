@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { defineTable, type Store } from '../store/index.js';
+import { canonicalJson } from '../payments/payments.js';
 
 /** One key of one account and mode: claimed (`running`) before the turn, then its first answer (`done`). */
 export interface RequestReplay {
@@ -34,15 +35,6 @@ function sha256(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
-/** JSON with object keys sorted, so the same body written in another key order is the same request. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
-  }
-  return value;
-}
-
 export type ReplayClaim =
   | { kind: 'new'; id: string }
   | { kind: 'replay'; status: number; body: unknown }
@@ -61,7 +53,7 @@ export class RequestReplays {
    */
   async claim(door: string, scope: { accountId: string; livemode: boolean }, key: string, request: unknown): Promise<ReplayClaim> {
     const id = `${door}:${sha256([scope.accountId, scope.livemode ? 'live' : 'test', key])}`;
-    const requestHash = sha256(canonical(request));
+    const requestHash = createHash('sha256').update(canonicalJson(request) ?? '').digest('hex');
     const at = this.now().toISOString();
     const row: RequestReplay = { id, accountId: scope.accountId, requestHash, state: 'running', createdAt: at, updatedAt: at };
     const got = await this.store.insertOrGet(RequestReplayRows, row);

@@ -35,6 +35,8 @@ export interface PendingActionRow<Call = unknown, Outcome = unknown> {
   executor?: string;
   /** false when asked through a test key (docs/test-mode.md); older rows have none and are live. */
   livemode?: boolean;
+  /** SHA-256 of the call as a caller named it (MCP): a retried identical call answers this row (Agent.callTool). */
+  asked?: string;
 }
 
 export const PendingActions = defineTable<PendingActionRow>({
@@ -74,6 +76,12 @@ export class PendingActionsStore<R extends PendingActionRow = PendingActionRow> 
   async latestPending(accountId: string, channel: string, now: Date): Promise<R | undefined> {
     const rows = (await this.store.table(PendingActions).findMany({ accountId, status: 'pending' }, { order: 'desc', limit: 50 })) as R[];
     return rows.find((r) => r.channel === channel && Date.parse(r.expiresAt) > now.getTime());
+  }
+
+  /** The account's newest action still `pending` (not expired) asked through `channel` by `keyId` as `asked`. */
+  async pendingAsked(accountId: string, channel: string, keyId: string | undefined, asked: string, now: Date): Promise<R | undefined> {
+    const rows = (await this.store.table(PendingActions).findMany({ accountId, status: 'pending' }, { order: 'desc', limit: 50 })) as R[];
+    return rows.find((r) => r.channel === channel && r.keyId === keyId && r.asked === asked && Date.parse(r.expiresAt) > now.getTime());
   }
 
   async get(id: string): Promise<R | undefined> {
