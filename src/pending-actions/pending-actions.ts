@@ -73,15 +73,19 @@ export class PendingActionsStore<R extends PendingActionRow = PendingActionRow> 
   }
 
   /** The account's newest action still `pending` (not expired at `now`) that was asked through `channel`. */
-  async latestPending(accountId: string, channel: string, now: Date): Promise<R | undefined> {
-    const rows = (await this.store.table(PendingActions).findMany({ accountId, status: 'pending' }, { order: 'desc', limit: 50 })) as R[];
-    return rows.find((r) => r.channel === channel && Date.parse(r.expiresAt) > now.getTime());
+  latestPending(accountId: string, channel: string, now: Date): Promise<R | undefined> {
+    return this.newestWaiting(accountId, now, (r) => r.channel === channel);
   }
 
   /** The account's newest action still `pending` (not expired) asked through `channel` by `keyId` as `asked`. */
-  async pendingAsked(accountId: string, channel: string, keyId: string | undefined, asked: string, now: Date): Promise<R | undefined> {
+  pendingAsked(accountId: string, channel: string, keyId: string | undefined, asked: string, now: Date): Promise<R | undefined> {
+    return this.newestWaiting(accountId, now, (r) => r.channel === channel && r.keyId === keyId && r.asked === asked);
+  }
+
+  /** Among the account's 50 newest `pending` rows, the newest not expired at `now` that `match`es. */
+  private async newestWaiting(accountId: string, now: Date, match: (r: R) => boolean): Promise<R | undefined> {
     const rows = (await this.store.table(PendingActions).findMany({ accountId, status: 'pending' }, { order: 'desc', limit: 50 })) as R[];
-    return rows.find((r) => r.channel === channel && r.keyId === keyId && r.asked === asked && Date.parse(r.expiresAt) > now.getTime());
+    return rows.find((r) => match(r) && Date.parse(r.expiresAt) > now.getTime());
   }
 
   async get(id: string): Promise<R | undefined> {
