@@ -17,6 +17,8 @@ export const CORE_ON_POSTGRES = [
   'test/settlement/reconcile.test.ts',
   'test/settlement/deposits.test.ts',
   'test/api/agent.http.test.ts',
+  // h16probe: an Idempotency-Key on /api/agent/settle is claimed in the database (one answer across instances).
+  'test/api/agent.idempotency.test.ts',
   'test/agent/agent.e2e.test.ts',
   'test/transfers/transfers.e2e.test.ts',
   // Issue 15: refunds (20 parallel full refunds, one refund), cancel, the events API.

@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { canonicalJson } from '../payments/payments.js';
 import { newId } from '../lib/ids.js';
 import { accountRead, TurnReads, turnReadsFor } from '../lib/turn-reads.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
 import type { Engine, ToolRunner } from './engine.js';
 import { withoutClaimTokens } from './claim-tools.js';
+import { heldReply } from './held-replies.js';
 import { type PendingAction } from './pending-tool-call.js';
 import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
 import type { Metrics } from '../metrics/metrics-port.js';
@@ -15,7 +18,7 @@ import { interruptedOutcome, isStoreUnavailable, isUnknown } from './outcome-unk
 import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
 import { ParkedClaims } from './parked-claims.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
-import { markMode } from './test-mode-note.js';
+import { markMode, testModeNote } from './test-mode-note.js';
 
 export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
 export { UNAVAILABLE } from './turn-finish.js';
@@ -56,6 +59,8 @@ export interface AgentOptions {
   metrics?: Pick<Metrics, 'agentTurn'>;
   /** Spend policies (src/policies): refuse, hold for the person, or reserve then run. */
   policies?: PolicyHook;
+  /** A key's mode: a test key's turns, held actions and outcomes say they move no real money (docs/test-mode.md). */
+  livemodeOfKey?: (keyId: string) => Promise<boolean>;
 }
 
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -104,6 +109,11 @@ export class Agent {
     // Never the message text at info: it is personal data.
     log.info({ engine: this.opts.engine.name }, 'agent turn');
     log.debug({ message: req.message }, 'agent turn message');
+    // "yes", "cancel", "sawa"… typed under a held action (people's doors): about that action, never a new reading.
+    if ((channel === 'chat' || channel === 'telegram')) {
+      const answer = await this.answerHeld(accountId, channel, req.message);
+      if (answer) return answer;
+    }
     const quoted = (req.quoted ?? []).filter((q) => q.trim());
     if (!req.message.trim() && quoted.length) return { ok: true, action: 'none', reply: QUOTED_ONLY_REPLY, reason: 'quoted_only' };
 
@@ -174,6 +184,24 @@ export class Agent {
   }
 
   /**
+   * A typed answer to the latest held action of this chat (./held-replies.ts): a cancel word cancels it; a yes
+   * or wait word shows it again with its buttons. A typed answer never confirms: Confirm runs from its button
+   * only (the stored arguments, once). Undefined when the message is not such an answer or nothing is held.
+   */
+  private async answerHeld(accountId: string, channel: Channel, message: string): Promise<TurnOutcome | undefined> {
+    const kind = heldReply(message);
+    if (!kind) return undefined;
+    const row = await this.opts.actions.latestPending(accountId, channel, this.now());
+    if (!row) return undefined;
+    if (kind === 'cancel') {
+      const done = await this.cancel(accountId, row.id);
+      return done.ok && done.pending?.status === 'cancelled' ? { ...done, reply: `Cancelled. Nothing was done: ${row.description}` } : done;
+    }
+    const reply = `Nothing has moved yet. ${row.description}\n\nTap Confirm under it to go ahead, or Cancel; a typed answer never carries it out.`;
+    return { ok: true, action: TOOL_ACTIONS[row.call.name], reply, pending: view(row) };
+  }
+
+  /**
    * One tool call named by the caller itself (an MCP client), not read from a message. Money-moving
    * tools never run here: they become a pending action that a person confirms (`confirm`), exactly
    * as from the chat and Telegram. Other tools run at once.
@@ -191,12 +219,23 @@ export class Agent {
     if (!checked.ok) return failure('none', checked.message, ToolFailureReason.invalid_input);
     const call = checked.call;
     const ctx: ToolContext = { accountId, channel, logger: log, localCurrency: account.localCurrency, reads: new TurnReads(), ...(requestId ? { requestId } : {}), ...(req.keyId ? { keyId: req.keyId } : {}) };
+    let asked: string | undefined;
+    if (MONEY_MOVING_TOOLS.has(call.name)) {
+      // A client retrying the same call (a lost answer, a timeout) gets the action it already holds, not a second
+      // one the person could confirm too: one confirmation page per move asked for, while it waits.
+      asked = createHash('sha256').update(canonicalJson(call) ?? '').digest('hex');
+      const waiting = await this.opts.actions.pendingAsked(accountId, channel, ctx.keyId, asked, this.now());
+      if (waiting) {
+        log.info({ tool: call.name, actionId: waiting.id }, 'identical call answered by its waiting pending action');
+        return pendingResult(waiting);
+      }
+    }
     const admitted = await admitCall(this.opts.policies, call, ctx);
     if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(call, admitted));
     if (MONEY_MOVING_TOOLS.has(call.name)) {
       const preview = await describeCall(call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input);
+      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input, undefined, asked);
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
       return pendingResult(pending);
     }
@@ -251,10 +290,13 @@ export class Agent {
   }
 
   private async createPending(accountId: string, channel: Channel, call: ToolCall, description: string, details: Record<string, unknown> | undefined,
-    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>, livemode?: false): Promise<PendingAction> {
+    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>, livemode?: false, asked?: string): Promise<PendingAction> {
     // The preview may pin what it described (a firm quote's id): stored only if still valid input.
     const pinned = input ? toToolCall(call.name, input) : undefined;
     if (pinned?.ok) call = pinned.call;
+    // What a person confirms (the API's preview, MCP's confirmation page) says a test key's action moves no real money.
+    const test = livemode === false || (keyId && this.opts.livemodeOfKey ? !(await this.opts.livemodeOfKey(keyId)) : false);
+    if (test && !description.endsWith(testModeNote())) description = `${description} ${testModeNote()}`;
     const now = this.now();
     const row: PendingAction = {
       id: newId('act'),
@@ -266,8 +308,9 @@ export class Agent {
       status: 'pending',
       ...(requestId ? { requestId } : {}),
       ...(keyId ? { keyId } : {}),
-      ...(livemode === false ? { livemode } : {}),
+      ...(test ? { livemode: false as const } : {}),
       ...(approval ? { approval } : {}),
+      ...(asked ? { asked } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
       updatedAt: now.toISOString(),

@@ -26,5 +26,5 @@ export const testModeNote = (lang: Lang = 'en'): string => NOTE[lang];
 export function markMode(outcome: TurnOutcome, livemode: boolean | undefined, message?: string): TurnOutcome {
   if (livemode !== false) return outcome;
   const note = testModeNote(outcome.lang ?? (message ? detectLanguage(message) : 'en'));
-  return outcome.reply.endsWith(note) ? outcome : { ...outcome, reply: `${outcome.reply} ${note}` };
+  return outcome.reply.includes(note) ? outcome : { ...outcome, reply: `${outcome.reply} ${note}` };
 }

@@ -1,7 +1,8 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
-import { AgentErrorBody, parseInput } from '../http/errors.js';
+import { AgentErrorBody, invalidRequest, parseInput } from '../http/errors.js';
+import { IdempotencyKeyHeader } from './payments.router.js';
 import { registerRoute, registerSchema, type RouteResponse } from '../http/openapi.js';
 import { E401 } from '../http/openapi-common.js';
 import { auth, requireKey } from '../http/auth.js';
@@ -157,13 +158,27 @@ registerRoute({
   tags: ['Agent'],
   auth: 'bearer',
   body: AgentSettleInput,
+  headers: {
+    'Idempotency-Key': {
+      description: 'Makes a retry safe: the same key and body answer the first answer (`Idempotent-Replayed: true`), never a second turn; another body is a 409.',
+      schema: IdempotencyKeyHeader,
+    },
+  },
   responses: {
-    200: { description: 'Done, previewed (`pending`), or the first outcome of a confirmed action.', schema: AgentPreviewReply },
+    200: {
+      description: 'Done, previewed (`pending`), or the first outcome of a confirmed action.',
+      schema: AgentPreviewReply,
+      headers: { 'Idempotent-Replayed': 'true when this answer replays an earlier request with the same Idempotency-Key.' },
+    },
     ...outcomeUnknown,
     ...agentErrors,
     401: E401,
     404: { description: '`confirm_action`: no such pending action for this key: `{ok:false, action, reply, reason:"not_found"}`.', schema: AgentReply },
-    409: { description: '`confirm_action`: the action is being carried out by another request: `reason:"in_progress"`.', schema: AgentReply },
+    409: {
+      description:
+        '`confirm_action`: the action is being carried out by another request: `reason:"in_progress"`; or an `Idempotency-Key` used with another body (`reason:"idempotency_conflict"`) or whose first request is still running (`reason:"in_progress"`).',
+      schema: AgentReply,
+    },
     410: { description: '`confirm_action`: the action expired before it was confirmed; nothing moved: `reason:"expired"`.', schema: AgentReply },
     403: { description: '`confirm_action`: the action is over a spend policy\'s approval threshold; only the signed-in person can confirm it: `reason:"policy_approval_required"`.', schema: AgentReply },
   },
@@ -205,6 +220,43 @@ export function agentRateLimiter(deps: Pick<Core, 'agentTurns'>): RequestHandler
 }
 
 /**
+ * `Idempotency-Key` on POST /api/agent/settle (the rule of `POST /v1/payments`, docs/api-decisions.md):
+ * the same key (per account and mode) with the same body answers the first answer with
+ * `Idempotent-Replayed: true`, whatever the turn did, so a client's retry of a timed-out
+ * "send 100 KES to @amina" never sends twice; another body is a 409 `idempotency_conflict`; a retry
+ * while the first still runs a 409 `in_progress`. An answer that did nothing and says retry (429, 503)
+ * frees the key. False when this request has been answered here.
+ */
+async function replayOrClaim(deps: Core, req: Request, res: Response, body: AgentSettleInput): Promise<boolean> {
+  const key = req.get('Idempotency-Key');
+  if (key === undefined) return true;
+  if (!IdempotencyKeyHeader.safeParse(key).success) throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
+  const scope = { accountId: auth(res).accountId, livemode: auth(res).livemode !== false };
+  const claim = await deps.requestReplays.claim('agent_settle', scope, key, body);
+  switch (claim.kind) {
+    case 'replay':
+      res.setHeader('Idempotent-Replayed', 'true');
+      res.status(claim.status).json(claim.body);
+      return false;
+    case 'conflict':
+      res.status(409).json({ ok: false, action: 'none', reason: 'idempotency_conflict', reply: 'This Idempotency-Key was already used with a different request; nothing was done. Use a new key for a new request.' });
+      return false;
+    case 'running':
+      res.status(409).json({ ok: false, action: 'none', reason: 'in_progress', reply: 'A request with this Idempotency-Key is still being carried out; nothing was done twice. Retry shortly to get its answer.' });
+      return false;
+  }
+  const send = res.json.bind(res);
+  res.json = (answer: unknown) => {
+    const done = res.statusCode === 429 || res.statusCode === 503 ? deps.requestReplays.release(claim.id) : deps.requestReplays.finish(claim.id, res.statusCode, answer);
+    void done
+      .catch((err: unknown) => deps.logger.warn({ err }, 'could not record the answer of an Idempotency-Key'))
+      .finally(() => send(answer));
+    return res;
+  };
+  return true;
+}
+
+/**
  * DESIGN.md 6 and 10: POST /api/agent/settle, bearer key, channel "api". `{message}` acts at
  * once; `{message, confirm:false}` answers the action as `pending` with nothing moved;
  * `{confirm_action}` executes that stored action once (a repeat answers the first outcome).
@@ -236,6 +288,8 @@ export function agentRouter(deps: Core, limiter: RequestHandler = agentRateLimit
     requireKey(deps),
     async (req, res, next) => {
       const body = parseInput(AgentSettleInput, req.body ?? {});
+      // A retry with the same Idempotency-Key answers the first answer, never a second turn (docs/agent.md).
+      if (!(await replayOrClaim(deps, req, res, body))) return;
       if (body.quote_id !== undefined) {
         // Like a confirm: the caller saw the quote's figures; no model runs.
         const result = await confirmQuote({ agent: deps.agent, quotes: deps.quotes }, { accountId: auth(res).accountId, quoteId: body.quote_id, livemode: auth(res).livemode, requestId: String(req.id), ...(auth(res).keyId ? { keyId: auth(res).keyId } : {}) });

@@ -22,6 +22,7 @@ import { Agent, createEngine, createToolHandlers, type Engine, type PendingActio
 import { AgentRateLimit, SharedTurnCounter } from '../limits/agent-turns.js';
 import { x402UrlFor } from '../x402/session.js';
 import { SeenUpdates } from '../inbox/seen-updates.js';
+import { RequestReplays } from '../inbox/request-replays.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { Core } from './core.js';
 import { bootChains } from './chains.js';
@@ -164,6 +165,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     // A test key's tools move money on test mode's chain only (by-mode.ts).
     handlers: modes ? toolHandlersByMode(handlersOver(modes.live), handlersOver(modes.test), livemodeOfKey) : handlersOver(live),
     actions: agentActions,
+    livemodeOfKey,
     logger: logger.child({ module: 'agent' }),
     accounts,
     instance,
@@ -250,6 +252,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     bills,
     markets,
     seenUpdates: new SeenUpdates(store),
+    requestReplays: new RequestReplays(store),
     ready: async () => (await readiness()).ok,
     readiness,
     metrics,

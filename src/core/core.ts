@@ -32,6 +32,7 @@ import type { Discovery } from '../x402/discovery.js';
 import type { ExactEvmPort } from '../x402/exact-evm.js';
 import type { Wallets } from '../wallet/wallets.js';
 import type { SeenUpdates } from '../inbox/seen-updates.js';
+import type { RequestReplays } from '../inbox/request-replays.js';
 import type { Metrics } from '../metrics/metrics-port.js';
 import type { RelayerStatus } from '../chain/relayer-health.js';
 import type { PoliciesService } from '../policies/policies.js';
@@ -119,6 +120,8 @@ export interface Core {
   markets: MarketsService;
   /** Chat updates already taken in (the Telegram bridge's dedupe). */
   seenUpdates: SeenUpdates;
+  /** First answers of requests with an Idempotency-Key on `POST /api/agent/settle`, replayed to retries. */
+  requestReplays: RequestReplays;
   /** Readiness: the store and the chain answer. */
   ready(): Promise<boolean>;
   /** Readiness with what was checked: the store, the chain, the relayer's gas and nonce lag (`/readyz`). */

@@ -35,6 +35,8 @@ export interface PendingActionRow<Call = unknown, Outcome = unknown> {
   executor?: string;
   /** false when asked through a test key (docs/test-mode.md); older rows have none and are live. */
   livemode?: boolean;
+  /** SHA-256 of the call as a caller named it (MCP): a retried identical call answers this row (Agent.callTool). */
+  asked?: string;
 }
 
 export const PendingActions = defineTable<PendingActionRow>({
@@ -68,6 +70,22 @@ export class PendingActionsStore<R extends PendingActionRow = PendingActionRow> 
   async getInMode(accountId: string, id: string, livemode: boolean): Promise<R | undefined> {
     const row = await this.get(id);
     return row && row.accountId === accountId && inMode(row, livemode) ? row : undefined;
+  }
+
+  /** The account's newest action still `pending` (not expired at `now`) that was asked through `channel`. */
+  latestPending(accountId: string, channel: string, now: Date): Promise<R | undefined> {
+    return this.newestWaiting(accountId, now, (r) => r.channel === channel);
+  }
+
+  /** The account's newest action still `pending` (not expired) asked through `channel` by `keyId` as `asked`. */
+  pendingAsked(accountId: string, channel: string, keyId: string | undefined, asked: string, now: Date): Promise<R | undefined> {
+    return this.newestWaiting(accountId, now, (r) => r.channel === channel && r.keyId === keyId && r.asked === asked);
+  }
+
+  /** Among the account's 50 newest `pending` rows, the newest not expired at `now` that `match`es. */
+  private async newestWaiting(accountId: string, now: Date, match: (r: R) => boolean): Promise<R | undefined> {
+    const rows = (await this.store.table(PendingActions).findMany({ accountId, status: 'pending' }, { order: 'desc', limit: 50 })) as R[];
+    return rows.find((r) => match(r) && Date.parse(r.expiresAt) > now.getTime());
   }
 
   async get(id: string): Promise<R | undefined> {

@@ -72,6 +72,22 @@ describe('two instances, one PostgreSQL database', () => {
     expect(await a.deps.store.table(Payments).count({ accountId: m.accountId })).toBe(before + 1);
   });
 
+  it("an agent turn's Idempotency-Key sent to both instances at once runs one turn (h16probe)", async () => {
+    const before = await a.deps.store.table(Payments).count({ accountId: m.accountId });
+    const turn = (svc: TestService) =>
+      call(`${svc.api}/agent/settle`, { key: m.key, headers: { 'Idempotency-Key': 'link-mug-1' }, body: { message: 'create a payment link for 5 USD for a mug' } });
+    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => turn(i % 2 ? a : b)));
+    const done = responses.filter((r) => r.status === 200);
+    expect(done.length + responses.filter((r) => r.status === 409 && r.body.reason === 'in_progress').length).toBe(6);
+    expect(await a.deps.store.table(Payments).count({ accountId: m.accountId })).toBe(before + 1);
+    // Once answered, either instance replays the one answer.
+    const [onA, onB] = [await turn(a), await turn(b)];
+    expect(onA.headers.get('idempotent-replayed')).toBe('true');
+    expect(onB.body).toEqual(onA.body);
+    expect(onA.body.payment.id).toBeDefined();
+    for (const r of done) expect(r.body.payment.id).toBe(onA.body.payment.id);
+  });
+
   it('the same reference sent to both instances at once creates one payment', async () => {
     const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => pay(i % 2 ? a : b, {}, { reference: 'inv-2041' })));
     expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);

@@ -53,7 +53,8 @@ describe("the agent's replies to a test key say test money", () => {
   it('a held action (confirm:false) and its confirm_action; a firm quote run by quote_id', async () => {
     const held = await settle(testKey, { message: 'send 1 USD to @amina_sandbox', confirm: false });
     expect(held.status, JSON.stringify(held.body)).toBe(200);
-    expect(held.body.reply.endsWith(NOTE), held.body.reply).toBe(true);
+    // Once, inside the held description a person confirms (merge16: h16probe's mark on the description), before the confirm line.
+    expect(held.body.reply.split(NOTE).length, held.body.reply).toBe(2);
     const done = await settle(testKey, { confirm_action: held.body.pending.id });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body.reply.endsWith(NOTE), done.body.reply).toBe(true);
@@ -84,7 +85,8 @@ describe("the agent's replies to a test key say test money", () => {
       call(`${svc.api}${path}`, { cookie: testView ? `${m.cookie}; sp_mode=test` : m.cookie, body });
     const held = await chat({ message: 'send 1 USD to @amina_sandbox' });
     expect(held.status, JSON.stringify(held.body)).toBe(200);
-    expect(held.body.reply.endsWith(NOTE), held.body.reply).toBe(true);
+    // Once, inside the held description a person confirms (merge16: h16probe's mark on the description), before the confirm line.
+    expect(held.body.reply.split(NOTE).length, held.body.reply).toBe(2);
     const actionId = held.body.pending_action.id as string;
     // A test-mode action: the test key sees it, the live key does not.
     expect((await call(`${svc.api}/agent/actions/${actionId}`, { key: testKey })).status).toBe(200);

@@ -69,13 +69,13 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
   // The same per-account counter as POST /api/agent/settle and /api/chat: a turn here spends the HTTP budget too.
   const limiter = deps.agentTurns;
 
-  c.on('message:text', async (ctx) => {
-    const text = ctx.message.text;
-    if (text.startsWith('/')) return void (await ctx.reply('I don\'t know that command. /help lists what I can do.'));
+  // A photo's or document's caption is the person's words like a text (a forwarded one is quoted, as a forwarded text).
+  const turn = async (ctx: BotContext, incoming: IncomingText) => {
+    const text = incoming.text;
     const account = await requireAccount(ctx);
     if (!account) return;
     if (text.trim().length === 0) return;
-    const { message, quoted } = personsWords(ctx.message);
+    const { message, quoted } = personsWords(incoming);
     // The bound is on the person's own words; a long forwarded message is data, clipped.
     if ([...message].length > MESSAGE_MAX_CHARS) {
       return void (await ctx.reply(`Please keep messages under ${MESSAGE_MAX_CHARS} characters.`));
@@ -100,6 +100,17 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
       return void (await ctx.reply(clip(text), { reply_markup: pendingKeyboard(pending.id) }));
     }
     await ctx.reply(clip(result.reply));
+  };
+
+  c.on('message:text', async (ctx) => {
+    if (ctx.message.text.startsWith('/')) return void (await ctx.reply('I don\'t know that command. /help lists what I can do.'));
+    await turn(ctx, ctx.message);
+  });
+  c.on('message:caption', (ctx) => turn(ctx, { ...ctx.message, text: ctx.message.caption }));
+  // A voice note, a sticker, a photo without words: said, not silently dropped (nothing is transcribed or read from media).
+  c.on(['message:voice', 'message:audio', 'message:video_note', 'message:sticker', 'message:photo', 'message:video', 'message:document', 'message:animation'], async (ctx) => {
+    if (!(await requireAccount(ctx))) return;
+    await ctx.reply('I can only read text: type what you want to do (for example "send 5,000 KES to @amina"), or add it as a caption.');
   });
 
   c.callbackQuery(ACTION_DATA, async (ctx) => {
