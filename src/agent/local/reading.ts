@@ -5,6 +5,7 @@ import { hasPhrase } from './gate.js';
 import { NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
 import { greetingLead } from './fillers.js';
+import { estimateAround } from './estimate.js';
 import { explanationTail, pidginStateLead } from './reading-tail.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
@@ -130,8 +131,6 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         // Hindi "wala/wale/wali" links a noun to what follows ("IKEDC wala bill", "@rahul wale account"); with
         // no word of its own after it, it links nothing, and Tagalog "wala" ("none, no more"; "wala na": gone,
         // or "forget it") is no connector at all: unplaced.
-        // "about 5k" is roughly 5k: no exact amount was asked for ("about the rent" still links).
-        else if (norm === 'about' && mention && i + 1 === mention.first) break;
         else if (HINDI_LINKS.has(norm) && !(t[i + 1]?.kind === 'word' && !CONNECTORS.has(fold(t[i + 1]!.norm)))) break;
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
@@ -215,6 +214,9 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
       placed.delete(i + 1);
     }
   }
+  // "about 5k", "up to 100", "uns 50", "500 hivi": an estimate or a bound, no exact amount asked for (estimate.ts).
+  // Its words stay unplaced whatever placed them ("about" and "to" are connectors): the call is held.
+  if (mention) for (const k of estimateAround(a, mention)) placed.delete(k);
   // Swahili "nitumie" / "unitumie" is "send ME": the writer asks to be sent money, never a send to whoever is named.
   if (call.name === 'send_transfer' && t.some((x, i) => x.kind === 'word' && !quoted.has(i) && SEND_TO_ME.test(fold(x.norm)))) return { kind: 'refuse', reason: 'reversed_direction' };
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
