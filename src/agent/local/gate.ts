@@ -189,6 +189,8 @@ nagpadala pinadala nagbayad binayaran bumili binili kahapon
 `);
 const PAST_PHRASES = ['last week', 'last month', 'last night', 'i don', 'we don', 'don pay', 'don send', 'did i', 'have sent', 'has sent', 'had sent', 'have paid', "j'ai", 'ja paguei', 'já paguei', 'ya pague', 'ya pagué', 'bhej diya', 'kar diya', 'bhar diya', 'bhej diye', 'de diye', 'diye the', 'diya tha', 'bheja tha', 'bheje the', 'kiya tha'];
 
+/** Tagalog completed-aspect forms of the money verbs ("nag-" / "nakapag-" + the verb, English ones too): "mag-send" is the request. */
+const TL_COMPLETED = /^(?:nag|nakapag|nakapagpa)-?(?:send|transfer|padala|bayad|load|remit|gcash|cash-?in|pay|deposit)(?:\b|$)/;
 const REPORTED = words('said says told tells asked dit disse falou pediu dijo dice pidio pidió alisema anasema aliniambia ameniambia bola boli bole kaha kehta kehti sabi sinabi');
 const REPORTED_PHRASES = ['talk say', 'tell me say', 'say make', 'na so'];
 
@@ -343,6 +345,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     }
   }
   if (has(REPORTED) || hasPhrase(text, REPORTED_PHRASES)) return { reason: 'reported_speech' };
+  // Tagalog's completed aspect: "nag-send ako", "nag send ako", "nagtransfer", "nakapag-send" (I sent): done, not asked for.
+  if (t.some((x, i) => !quoted.has(i) && (TL_COMPLETED.test(fold(x.text.toLowerCase())) || (fold(x.norm) === 'nag' && MONEY_VERB_LEMMAS.has(a.lemmas[i + 1] ?? ''))))) return { reason: 'past_tense' };
   if (has(PAST) || hasPhrase(text, PAST_PHRASES)) {
     // Portuguese/Spanish "envie"/"mande" are also imperatives; only count them with another past marker.
     const strong = norms.filter((w) => PAST.has(w) && !['envie', 'mande', 'pague', 'compre', 'pago', 'mando', 'envio', 'diya', 'kiya', 'pehle'].includes(w));
