@@ -1,4 +1,4 @@
-import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes } from './gate-occasion.js';
+import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes, timesOfANoun } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -356,10 +356,15 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     const already = norms.some((w, i) => ((w === 'ya' && a.lang !== 'sw') || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
     // Only past days ("yesterday", "last night") that date the occasion paid for, after the request: no past.
     const onlyDays = strong.every((w) => PAST_DAYS.has(w)) && !accented && !already && !norms.includes('ja') && !norms.includes('diya') && !hasPhrase(text.replace(/\blast (night|week|month|weekend)\b/g, ''), PAST_PHRASES);
-    if (!(onlyDays && pastTimesOfAnOccasion(a, norms, verbIdx)) && (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya'))) return { reason: 'past_tense' };
+    // "…, lo de la cena de ayer", "o jantar de ontem": the past day dates a noun (timesOfANoun), not the payment.
+    const nounTimes = timesOfANoun(a, norms, PAST_DAYS, MONEY_VERB_LEMMAS);
+    const ofANoun = nounTimes.size > 0 && norms.every((w, i) => !PAST_DAYS.has(w) || nounTimes.has(i));
+    if (!(onlyDays && (pastTimesOfAnOccasion(a, norms, verbIdx) || ofANoun)) && (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya'))) return { reason: 'past_tense' };
   }
   // A time after "since" ("since morning", "depuis ce matin") says how long something has lasted, not when to pay.
   const since = sinceTimes(a, norms, SCHEDULE);
+  // "kal ka dinner", "la fiesta de mañana": a time that dates a noun, not the payment.
+  for (const i of timesOfANoun(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)) since.add(i);
   const timeNorms = norms.map((w, i) => (since.has(i) ? '' : w));
   if (timeNorms.some((w, i) => SCHEDULE.has(w) || (!since.has(i) && !quoted.has(i) && !a.fillers.has(i) && SCHEDULE.has(t[i]!.norm))) && !onlyTimesOfAPurpose(a, timeNorms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.

@@ -110,7 +110,9 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere; a word that is
         // also a connector (Portuguese "no", "in the") stays one.
         if (ACCOUNT_WORDS.has(norm) && !argWords.has(norm) && !argWords.has(lemma) && !CONNECTORS.has(norm)) {
-          if (namesAccount(t, i, argDigits)) placed.add(i);
+          // The copula and marks between the word and its number are placed with it ("mita ni 3712…", "meter na 4512…").
+          const to = namesAccount(t, i, argDigits);
+          if (to > 0) for (let k = i; k < to; k++) placed.add(k);
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         // "buy me 50 rand airtime 0821…": the bill's number is written; "me" only says whom it is for.
         else if (call.name === 'pay_bill' && (norm === 'me' || norm === 'mi') && ['buy', 'recharge', 'load', 'top'].includes(a.lemmas[i - 1] ?? '') && argDigits.size > 0) placed.add(i);
@@ -265,17 +267,17 @@ const ADDRESSEES = new Set(['friend', 'guy', 'person', 'g', 'padi', 'paddy', 'be
 /** Capital letters that write a currency before its amount: "R" rand, "N" naira. */
 const OWN_LETTER: Readonly<Record<string, string>> = { R: 'ZAR', N: 'NGN' };
 const ACCOUNT_PUNCT = new Set([':', '.', '#', '-', '–']);
-/** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …": a copula between the word and its number. */
-const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my']);
+/** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …", Pidgin "meter na 4512…": a copula between the word and its number. */
+const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my', 'na']);
 
-/** Token `i` leads, through other such words, a copula and ":", ".", "#" (a few tokens at most), to an account or phone number that is an argument. */
-function namesAccount(t: Analysis['tokens'], i: number, argDigits: ReadonlySet<string>): boolean {
+/** Token `i` leads, through other such words, a copula and ":", ".", "#" (a few tokens at most), to an account or phone number that is an argument: that number's index, else -1. */
+function namesAccount(t: Analysis['tokens'], i: number, argDigits: ReadonlySet<string>): number {
   let j = i + 1;
   const linking = (x: Analysis['tokens'][number]) =>
     (x.kind === 'word' && (ACCOUNT_WORDS.has(fold(x.norm)) || ACCOUNT_LINKS.has(fold(x.norm)))) || (x.kind === 'punct' && ACCOUNT_PUNCT.has(x.text));
   while (j < t.length && j - i <= 4 && linking(t[j]!)) j++;
   const next = t[j];
-  return next !== undefined && (next.kind === 'number' || next.kind === 'phone' || next.kind === 'account_id') && sameDigits(next.digits ?? next.text, argDigits);
+  return next !== undefined && (next.kind === 'number' || next.kind === 'phone' || next.kind === 'account_id') && sameDigits(next.digits ?? next.text, argDigits) ? j : -1;
 }
 
 function sameDigits(text: string, argDigits: ReadonlySet<string>): boolean {
