@@ -9,6 +9,10 @@ import { estimateAround } from './estimate.js';
 import { explanationTail, pidginStateLead } from './reading-tail.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
+/** Verbs of a top-up (lemmas: "recharge", "recárgale", "recarrega", "top up", "reload", "load"): a bill's, never a transfer's. */
+const TOPUP_VERBS = new Set(['recharge', 'top', 'topup', 'reload', 'load']);
+/** What a top-up buys: airtime, data, bundles, "credo" (Sheng), "load" (Tagalog). */
+const TOPUP_NOUNS = new Set(['airtime', 'bundle', 'bundles', 'credit', 'credo', 'talktime', 'data', 'load', 'recharge']);
 /** Hindi's linking particle ("bijli wala bill"), placed only before the word it links. */
 const HINDI_LINKS = new Set(['wala', 'wale', 'wali', 'waala', 'waale', 'waali']);
 /** Swahili send verbs whose object is the writer: "nitumie", "unitumie", "ntumie", "nisendie" (send me). */
@@ -106,6 +110,11 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         break;
       case 'word': {
         if (quoted.has(i)) break;
+        // "recharge 500 for @amaka", "top up @amaka 1k", "recárgale 100 a @lupita", "weka @zawadi bundles za 100": airtime
+        // or data asked for a person, which a transfer to that person is not. A top-up verb or noun is not placed here;
+        // only a purpose ("for her data", "for recharge card") or an explanation ("she wan buy data") places it, so a
+        // top-up asked of a transfer is held, never sent at once.
+        if (call.name === 'send_transfer' && (TOPUP_VERBS.has(lemma) || TOPUP_NOUNS.has(lemma) || TOPUP_NOUNS.has(norm))) break;
         // "account", "meter", "number" are placed only where they name the account number
         // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere; a word that is
         // also a connector (Portuguese "no", "in the") stays one.
