@@ -225,6 +225,10 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
       placed.delete(i + 1);
     }
   }
+  // "manda 50 pro irmão da @joana", "@priya ke bhai ko 500 bhej do", "hermano de @lupita": a relative OF the person
+  // named is someone else; the handle only says whose. The relation and its genitive stay unplaced: held, never sent
+  // to the handle at once.
+  if (call.name === 'send_transfer') for (const k of relativeOfRecipient(a, argWords)) placed.delete(k);
   // "about 5k", "up to 100", "uns 50", "500 hivi": an estimate or a bound, no exact amount asked for (estimate.ts).
   // Its words stay unplaced whatever placed them ("about" and "to" are connectors): the call is held.
   if (mention) for (const k of estimateAround(a, mention)) placed.delete(k);
@@ -335,6 +339,26 @@ const ELIDED = new Set(['pa']);
 export function quotedIndices(a: Analysis): Set<number> {
   const out = new Set<number>();
   for (const [open, close] of quotePairs(a)) for (let j = open; j <= close && j < a.tokens.length; j++) out.add(j);
+  return out;
+}
+
+/** Genitives between a relation and the person it belongs to: "irmão da @joana", "brother of @x", "kapatid ni @x", "mama wa @x". */
+const GENITIVE_BEFORE = new Set(['de', 'da', 'do', 'du', 'del', 'des', 'of', 'ni', 'wa', 'ya', 'yake', 'dos', 'das']);
+/** Hindi puts the owner first: "@priya ke bhai", "@priya ki behen", "@priya ka beta". */
+const GENITIVE_AFTER = new Set(['ke', 'ki', 'ka']);
+const MORE_RELATIONS = new Set(['kapatid', 'anak', 'lola', 'lolo', 'beta', 'beti', 'bhabhi', 'chacha', 'mamu', 'nana', 'nani', 'dada', 'dadi', 'filho', 'filha', 'hijo', 'hija', 'fils', 'fille', 'mtoto', 'sister', 'brother']);
+
+/** Indices of "<relation> <of> <recipient>" or "<recipient> ke <relation>": the money is for the relative, not the handle. */
+function relativeOfRecipient(a: Analysis, argWords: ReadonlySet<string>): number[] {
+  const t = a.tokens;
+  const isRelation = (k: number) => t[k]?.kind === 'word' && (RELATIONS.has(fold(t[k]!.norm)) || MORE_RELATIONS.has(fold(t[k]!.norm)));
+  const out: number[] = [];
+  for (let r = 0; r < t.length; r++) {
+    const x = t[r]!;
+    if (!['mention', 'phone', 'email'].includes(x.kind) || !(argWords.has(fold(x.norm)) || argWords.has(fold(x.text.toLowerCase())))) continue;
+    if (GENITIVE_BEFORE.has(fold(t[r - 1]?.norm ?? '')) && isRelation(r - 2)) out.push(r - 2, r - 1);
+    if (GENITIVE_AFTER.has(fold(t[r + 1]?.norm ?? '')) && isRelation(r + 2)) out.push(r + 1, r + 2);
+  }
   return out;
 }
 
