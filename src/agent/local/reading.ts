@@ -115,6 +115,10 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         // only a purpose ("for her data", "for recharge card") or an explanation ("she wan buy data") places it, so a
         // top-up asked of a transfer is held, never sent at once.
         if (call.name === 'send_transfer' && (TOPUP_VERBS.has(lemma) || TOPUP_NOUNS.has(lemma) || TOPUP_NOUNS.has(norm))) break;
+        // "…, no", "…, não", "…, non", "… nahi", "…, hapana", "…, hindi": a no that ends the message takes the request
+        // back. Its lemma "no" is also the Portuguese/Spanish connector ("no Flamengo", "in the") and "no." the number's
+        // abbreviation, which always have a word or a number after them; a no with nothing after it connects nothing.
+        if ((lemma === 'no' || lemma === 'dont' || NO_WORDS.has(norm)) && !argWords.has(norm) && !(typeof input.outcome === 'string' && fold(input.outcome.toLowerCase()) === norm) && !t.slice(i + 1).some((y) => y.kind !== 'punct' && y.kind !== 'symbol')) break;
         // "account", "meter", "number" are placed only where they name the account number
         // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere; a word that is
         // also a connector (Portuguese "no", "in the") stays one.
