@@ -20,6 +20,10 @@ describe('a no that closes the message takes the request back', () => {
   ] as const) {
     it(text, () => expect(atOnce(parse(cur, text)), text).toBeUndefined());
   }
+  it('a no right before the money verb negates it; "no, send…" (an answer, then the request) still acts', () => {
+    for (const [cur, text] of [['KES', 'hapana tuma 300 kwa @zawadi'], ['KES', 'hapana lipa 300 kwa @zawadi']] as const) expect(atOnce(parse(cur, text)), text).toBeUndefined();
+    expect(atOnce(parse('NGN', 'no, send 2k to @aisha'))).toMatchObject({ name: 'send_transfer', input: { amount: '2000' } });
+  });
   it('a no that is the side staked on, or the connector before a word, still acts', () => {
     expect(atOnce(parse('BRL', 'aposta 30 no Não pro Flamengo'))).toMatchObject({ name: 'stake_market', input: { outcome: 'Não' } });
     expect(atOnce(parse('GHS', 'put 50 on No for arsenal'))).toMatchObject({ name: 'stake_market', input: { outcome: 'No' } });

@@ -119,6 +119,9 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         // back. Its lemma "no" is also the Portuguese/Spanish connector ("no Flamengo", "in the") and "no." the number's
         // abbreviation, which always have a word or a number after them; a no with nothing after it connects nothing.
         if ((lemma === 'no' || lemma === 'dont' || NO_WORDS.has(norm)) && !argWords.has(norm) && !(typeof input.outcome === 'string' && fold(input.outcome.toLowerCase()) === norm) && !t.slice(i + 1).some((y) => y.kind !== 'punct' && y.kind !== 'symbol')) break;
+        // "hapana tuma 500…", "no send 5k…": a no right before the money verb, no comma between, negates it (Pidgin and
+        // Sheng put it there); "no, send 5k…" (an answer, then the request) still acts.
+        if ((lemma === 'no' || lemma === 'dont' || NO_WORDS.has(norm)) && t[i + 1]?.kind === 'word' && VERB_LEMMAS.has(a.lemmas[i + 1]!)) break;
         // "account", "meter", "number" are placed only where they name the account number
         // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere; a word that is
         // also a connector (Portuguese "no", "in the") stays one.
