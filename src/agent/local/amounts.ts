@@ -112,6 +112,12 @@ export function findMoney(
     if (t.value === undefined) continue;
     const next = tokens[i + 1];
     const prev = tokens[i - 1];
+    // "15oo", "5OOO", "50OO": letter o typed for zeros, glued to the digits. Read as digits it is a tenth or a
+    // thousandth of what was meant; refused as a malformed amount, never moved as the digits before it (issue h16).
+    if (next && next.kind === 'word' && next.start === t.end && /^[oO]+$/.test(next.text)) {
+      refused.push(t);
+      continue;
+    }
     // Percentages are not amounts ("10% of my balance").
     if (next && (next.text === '%' || next.norm === 'percent' || next.norm === 'pc')) continue;
     // Durations and calendar days are not amounts: "in 3 days", "Dec 5", "5th of May".

@@ -78,6 +78,7 @@ export function buildBill(a: Analysis): Draft {
       break;
     }
   }
+  biller ??= onlyBillerOfItsKind(a, category, country);
   biller ??= billerFromWords(a);
   // "buy glo data": a network with airtime but no data product here must not be read as its
   // airtime (or the other way round); the word asked for would be left unplaced, so ask.
@@ -128,6 +129,26 @@ function pickAccount(a: Analysis, ref: BillerRef | undefined): { value: string; 
     if (!best || score > best.score) best = { value, index: i, score };
   });
   return best ? { value: best.value, index: best.index } : undefined;
+}
+
+/** Words that name a prepaid meter in the corridor languages ("mita 3712…", "compteur …", "medidor …"). */
+const METER_WORDS = new Set(['meter', 'mita', 'compteur', 'contador', 'medidor', 'token', 'tokens']);
+
+/**
+ * No biller named, but its kind is ("lipa stima, mita 3712…", "pay electricity 2k meter 3712…"): the one
+ * biller of that category in the writer's country whose account pattern the written number fits (a meter
+ * keeps only billers whose account is a meter). Several (Nigeria's and South Africa's electricity) are
+ * asked about, as before; issue h16.
+ */
+function onlyBillerOfItsKind(a: Analysis, category: BillerCategory | undefined, country: string | undefined): { value: string; ref: BillerRef; label: string } | undefined {
+  if (!a.billers || !category || !country || category === 'airtime' || category === 'internet') return undefined;
+  const account = pickAccount(a, undefined);
+  if (!account) return undefined;
+  const meter = a.tokens.some((t, i) => METER_WORDS.has(t.norm) || METER_WORDS.has(a.lemmas[i]!));
+  const fits = [...a.billers.billers.values()].filter(
+    (b) => b.country === country && b.category === category && new RegExp(b.accountPattern).test(account.value) && (!meter || /meter/i.test(b.accountLabel)),
+  );
+  return fits.length === 1 ? { value: fits[0]!.id, ref: fits[0]!, label: fits[0]!.name } : undefined;
 }
 
 /** Without a catalogue match: the word before "meter"/"airtime"/..., or after "on"/"via" ("airtime ... on MTN"). */

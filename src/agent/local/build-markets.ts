@@ -322,7 +322,7 @@ export function buildCancel(a: Analysis): Draft {
 const STATUS_WORDS: Readonly<Record<string, 'open' | 'closed' | 'resolved' | 'cancelled'>> = wordTable({
   open: 'open', active: 'open', live: 'open', ongoing: 'open', current: 'open', running: 'open', available: 'open', opened: 'open',
   now: 'open', currently: 'open', still: 'open',
-  wazi: 'open', ouverts: 'open', ouvert: 'open', ouvertes: 'open', abertos: 'open', aberto: 'open', abiertos: 'open', abierto: 'open', activos: 'open', khule: 'open', chalu: 'open',
+  wazi: 'open', ouverts: 'open', ouvert: 'open', ouvertes: 'open', abertos: 'open', aberto: 'open', abertas: 'open', aberta: 'open', abiertos: 'open', abierto: 'open', abiertas: 'open', abierta: 'open', activos: 'open', khule: 'open', chalu: 'open',
   closed: 'closed', ended: 'closed', expired: 'closed', finished: 'closed',
   resolved: 'resolved', settled: 'resolved', decided: 'resolved', resolve: 'resolved', settle: 'resolved',
   cancelled: 'cancelled', canceled: 'cancelled', cancel: 'cancelled', voided: 'cancelled', void: 'cancelled',

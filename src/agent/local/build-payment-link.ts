@@ -1,6 +1,7 @@
 import type { Analysis } from './analysis.js';
 import type { Draft } from './draft.js';
 import { replies } from './replies.js';
+import { estimateAround } from './estimate.js';
 import { freeText, moneyTokens, pickAmount } from './slots.js';
 
 const DESCRIPTION_MARKERS = new Set(['description', 'desc', 'called', 'titled', 'labelled', 'labeled', 'named', 'memo', 'note', 'reference', 'ref', 're']);
@@ -10,6 +11,9 @@ export function buildPaymentLink(a: Analysis): Draft {
   const amount = pickAmount(a);
   if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
   if (!amount) return { reply: replies.linkNeedsAmount };
+  // "a link for about 5000", "up to 5k": a guess or a ceiling is no price to charge; asked, like a missing amount
+  // (the estimate word never becomes the description). docs/agent-eval.md, sixteenth round.
+  if (estimateAround(a, amount).length) return { reply: replies.linkNeedsAmount };
   const used = moneyTokens(amount);
   const description = findDescription(a, used);
   return {

@@ -190,7 +190,8 @@ export const SCALE_WORDS: Readonly<Record<string, number>> = wordTable({
 
 /** Scale words whose meaning depends on the language: Spanish/Portuguese/French "mil" is a thousand. */
 const SCALE_BY_LANG: Readonly<Record<string, Readonly<Record<string, number>>>> = wordTable({
-  es: wordTable({ mil: 3, millon: 6, 'millón': 6, millones: 6 }),
+  // Argentine, Colombian and Chilean "lucas" are thousands of pesos ("2 lucas": 2,000); issue h16.
+  es: wordTable({ mil: 3, millon: 6, 'millón': 6, millones: 6, luca: 3, lucas: 3, luquitas: 3 }),
   pt: wordTable({ mil: 3, milhao: 6, 'milhão': 6, milhoes: 6, 'milhões': 6 }),
   fr: wordTable({ mil: 3, mille: 3, million: 6, millions: 6 }),
   sw: wordTable({ elfu: 3, thao: 3, milioni: 6 }),

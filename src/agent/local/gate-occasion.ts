@@ -106,3 +106,31 @@ export function politeIfWithItsOwnVerb(a: Analysis, moneyVerbs: ReadonlySet<stri
   }
   return false;
 }
+
+/** Hindi genitive postpositions: "kal ka dinner", "kal ki party", "aaj ke tickets". */
+const HI_GENITIVES = words('ka ki ke');
+/** Romance genitive prepositions between a noun and its time: "la cena de ayer", "o jantar de ontem", "le repas d'hier". */
+const DE_GENITIVES = words('de do da du');
+
+/**
+ * Indices of time words that date a noun rather than the payment (issue h16): Hindi "kal ka dinner"
+ * (yesterday's or tomorrow's dinner), "kal ki party ke liye"; Spanish/Portuguese/French "la fiesta de
+ * mañana", "o jantar de ontem", "le repas d'hier" closing the message or its clause. The money is asked
+ * for now; the time is the occasion's. Like `onlyTimesOfAPurpose`, the reading leaves the time word
+ * unplaced (reading-words.ts PURPOSE_STOPS), so the call is held for confirmation, never acted at once.
+ */
+export function timesOfANoun(a: Analysis, norms: readonly string[], schedule: ReadonlySet<string>, moneyVerbs: ReadonlySet<string>): Set<number> {
+  const out = new Set<number>();
+  const t = a.tokens;
+  // The particles as typed: a filler phrase may have taken "ka" ("… kar do, kal ka dinner").
+  const raw = (k: number) => (t[k]?.kind === 'word' ? fold(t[k]!.norm) : '');
+  const isNoun = (k: number) => t[k]?.kind === 'word' && !schedule.has(raw(k)) && !moneyVerbs.has(a.lemmas[k] ?? '') && !a.fillers.has(k);
+  norms.forEach((w, i) => {
+    if (!schedule.has(w)) return;
+    if (a.lang === 'hi' && HI_GENITIVES.has(raw(i + 1)) && isNoun(i + 2)) out.add(i);
+    const closes = i === t.length - 1 || t[i + 1]!.kind === 'punct';
+    const elided = /^d['’]/i.test(t[i]!.text);
+    if (['es', 'pt', 'fr'].includes(a.lang) && closes && ((DE_GENITIVES.has(raw(i - 1)) && isNoun(i - 2)) || (elided && isNoun(i - 1)))) out.add(i);
+  });
+  return out;
+}

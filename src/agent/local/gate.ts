@@ -1,4 +1,4 @@
-import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes } from './gate-occasion.js';
+import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes, timesOfANoun } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -189,6 +189,8 @@ nagpadala pinadala nagbayad binayaran bumili binili kahapon
 `);
 const PAST_PHRASES = ['last week', 'last month', 'last night', 'i don', 'we don', 'don pay', 'don send', 'did i', 'have sent', 'has sent', 'had sent', 'have paid', "j'ai", 'ja paguei', 'já paguei', 'ya pague', 'ya pagué', 'bhej diya', 'kar diya', 'bhar diya', 'bhej diye', 'de diye', 'diye the', 'diya tha', 'bheja tha', 'bheje the', 'kiya tha'];
 
+/** Tagalog completed-aspect forms of the money verbs ("nag-" / "nakapag-" + the verb, English ones too): "mag-send" is the request. */
+const TL_COMPLETED = /^(?:nag|nakapag|nakapagpa)-?(?:send|transfer|padala|bayad|load|remit|gcash|cash-?in|pay|deposit)(?:\b|$)/;
 const REPORTED = words('said says told tells asked dit disse falou pediu dijo dice pidio pidió alisema anasema aliniambia ameniambia bola boli bole kaha kehta kehti sabi sinabi');
 const REPORTED_PHRASES = ['talk say', 'tell me say', 'say make', 'na so'];
 
@@ -343,6 +345,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     }
   }
   if (has(REPORTED) || hasPhrase(text, REPORTED_PHRASES)) return { reason: 'reported_speech' };
+  // Tagalog's completed aspect: "nag-send ako", "nag send ako", "nagtransfer", "nakapag-send" (I sent): done, not asked for.
+  if (t.some((x, i) => !quoted.has(i) && (TL_COMPLETED.test(fold(x.text.toLowerCase())) || (fold(x.norm) === 'nag' && MONEY_VERB_LEMMAS.has(a.lemmas[i + 1] ?? ''))))) return { reason: 'past_tense' };
   if (has(PAST) || hasPhrase(text, PAST_PHRASES)) {
     // Portuguese/Spanish "envie"/"mande" are also imperatives; only count them with another past marker.
     const strong = norms.filter((w) => PAST.has(w) && !['envie', 'mande', 'pague', 'compre', 'pago', 'mando', 'envio', 'diya', 'kiya', 'pehle'].includes(w));
@@ -352,10 +356,15 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
     const already = norms.some((w, i) => ((w === 'ya' && a.lang !== 'sw') || w === 'ja') && norms.slice(i + 1, i + 4).some((v) => PAST.has(v)));
     // Only past days ("yesterday", "last night") that date the occasion paid for, after the request: no past.
     const onlyDays = strong.every((w) => PAST_DAYS.has(w)) && !accented && !already && !norms.includes('ja') && !norms.includes('diya') && !hasPhrase(text.replace(/\blast (night|week|month|weekend)\b/g, ''), PAST_PHRASES);
-    if (!(onlyDays && pastTimesOfAnOccasion(a, norms, verbIdx)) && (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya'))) return { reason: 'past_tense' };
+    // "…, lo de la cena de ayer", "o jantar de ontem": the past day dates a noun (timesOfANoun), not the payment.
+    const nounTimes = timesOfANoun(a, norms, PAST_DAYS, MONEY_VERB_LEMMAS);
+    const ofANoun = nounTimes.size > 0 && norms.every((w, i) => !PAST_DAYS.has(w) || nounTimes.has(i));
+    if (!(onlyDays && (pastTimesOfAnOccasion(a, norms, verbIdx) || ofANoun)) && (strong.length || accented || already || hasPhrase(text, PAST_PHRASES) || norms.includes('diya'))) return { reason: 'past_tense' };
   }
   // A time after "since" ("since morning", "depuis ce matin") says how long something has lasted, not when to pay.
   const since = sinceTimes(a, norms, SCHEDULE);
+  // "kal ka dinner", "la fiesta de mañana": a time that dates a noun, not the payment.
+  for (const i of timesOfANoun(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)) since.add(i);
   const timeNorms = norms.map((w, i) => (since.has(i) ? '' : w));
   if (timeNorms.some((w, i) => SCHEDULE.has(w) || (!since.has(i) && !quoted.has(i) && !a.fillers.has(i) && SCHEDULE.has(t[i]!.norm))) && !onlyTimesOfAPurpose(a, timeNorms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.

@@ -1,3 +1,4 @@
+import { fold } from './lexicon-i18n.js';
 import { findPhrase, hasLemma, type Analysis } from './analysis.js';
 import { NO_WORDS, RECIPIENT_KINDS, YES_WORDS } from './lexicon.js';
 
@@ -136,4 +137,23 @@ const OWN_AFTER = new Set(['ko', 'zangu', 'yangu', 'ng']);
 export function ownBets(a: Analysis): boolean {
   if (shapesOf(a).amounts > 0) return false;
   return a.lemmas.some((l, i) => (l === 'bet' || l === 'stake') && (OWN_BEFORE.has(a.tokens[i - 1]?.norm ?? '') || (OWN_AFTER.has(a.tokens[i + 1]?.norm ?? '') && a.tokens[i + 1]!.norm !== 'ng')));
+}
+
+/** Plural determiners before a bet noun: "les paris", "the bets", "as apostas", "las apuestas", "mga taya". */
+const PLURAL_BEFORE = new Set(['les', 'des', 'the', 'os', 'as', 'los', 'las', 'mga', 'any', 'quels', 'quelles', 'which', 'what', 'kaun', 'kya', 'zipi']);
+/** Bet nouns in the plural that the lexicon may not fold onto "bet". */
+const BET_PLURALS = new Set(['bets', 'paris', 'apostas', 'apuestas', 'wagers', 'stakes', 'beti', 'taya', 'pusta']);
+/** Open, in the corridor languages, as people ask for what they can still bet on. */
+const OPEN_WORDS = new Set(['ouverts', 'ouvertes', 'ouvert', 'abertas', 'abertos', 'aberta', 'abiertas', 'abiertos', 'abierta', 'wazi', 'khule', 'chalu', 'disponibles', 'disponiveis', 'available', 'open', 'active', 'live', 'current', 'ongoing']);
+
+/**
+ * "c'est quoi les paris ouverts ?", "which bets are open", "quais apostas estão abertas", "las apuestas
+ * abiertas": bets in the plural, asked for as open, with no amount and no market named: a listing of
+ * the markets, not a stake missing its market (issue h16).
+ */
+export function openBets(a: Analysis): boolean {
+  const s = shapesOf(a);
+  if (s.amounts > 0 || s.marketId) return false;
+  const open = a.tokens.some((t, i) => OPEN_WORDS.has(t.norm) || a.lemmas[i] === 'open');
+  return open && a.lemmas.some((l, i) => (l === 'bet' || BET_PLURALS.has(fold(a.tokens[i]!.norm))) && (/s$/.test(a.tokens[i]!.norm) || PLURAL_BEFORE.has(a.tokens[i - 1]?.norm ?? '')));
 }

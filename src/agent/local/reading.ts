@@ -5,9 +5,14 @@ import { hasPhrase } from './gate.js';
 import { NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
 import { greetingLead } from './fillers.js';
+import { estimateAround } from './estimate.js';
 import { explanationTail, pidginStateLead } from './reading-tail.js';
 import { BILL_WORDS, CONNECTORS, FIRST_PERSON_OBJECTS, POLITE_REQUESTS, RELATIONS, PURPOSE_MARKERS, PURPOSE_STOPS, ROLE_WORDS, TAKE_VERBS, VERB_LEMMAS } from './reading-words.js';
 
+/** Verbs of a top-up (lemmas: "recharge", "recárgale", "recarrega", "top up", "reload", "load"): a bill's, never a transfer's. */
+const TOPUP_VERBS = new Set(['recharge', 'top', 'topup', 'reload', 'load']);
+/** What a top-up buys: airtime, data, bundles, "credo" (Sheng), "load" (Tagalog). */
+const TOPUP_NOUNS = new Set(['airtime', 'bundle', 'bundles', 'credit', 'credo', 'talktime', 'data', 'load', 'recharge']);
 /** Hindi's linking particle ("bijli wala bill"), placed only before the word it links. */
 const HINDI_LINKS = new Set(['wala', 'wale', 'wali', 'waala', 'waale', 'waali']);
 /** Swahili send verbs whose object is the writer: "nitumie", "unitumie", "ntumie", "nisendie" (send me). */
@@ -105,11 +110,25 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         break;
       case 'word': {
         if (quoted.has(i)) break;
+        // "recharge 500 for @amaka", "top up @amaka 1k", "recárgale 100 a @lupita", "weka @zawadi bundles za 100": airtime
+        // or data asked for a person, which a transfer to that person is not. A top-up verb or noun is not placed here;
+        // only a purpose ("for her data", "for recharge card") or an explanation ("she wan buy data") places it, so a
+        // top-up asked of a transfer is held, never sent at once.
+        if (call.name === 'send_transfer' && (TOPUP_VERBS.has(lemma) || TOPUP_NOUNS.has(lemma) || TOPUP_NOUNS.has(norm))) break;
+        // "…, no", "…, não", "…, non", "… nahi", "…, hapana", "…, hindi": a no that ends the message takes the request
+        // back. Its lemma "no" is also the Portuguese/Spanish connector ("no Flamengo", "in the") and "no." the number's
+        // abbreviation, which always have a word or a number after them; a no with nothing after it connects nothing.
+        if ((lemma === 'no' || lemma === 'dont' || NO_WORDS.has(norm)) && !argWords.has(norm) && !(typeof input.outcome === 'string' && fold(input.outcome.toLowerCase()) === norm) && !t.slice(i + 1).some((y) => y.kind !== 'punct' && y.kind !== 'symbol')) break;
+        // "hapana tuma 500…", "no send 5k…": a no right before the money verb, no comma between, negates it (Pidgin and
+        // Sheng put it there); "no, send 5k…" (an answer, then the request) still acts.
+        if ((lemma === 'no' || lemma === 'dont' || NO_WORDS.has(norm)) && t[i + 1]?.kind === 'word' && VERB_LEMMAS.has(a.lemmas[i + 1]!)) break;
         // "account", "meter", "number" are placed only where they name the account number
         // ("meter 3798…", "account no. 123…", "for account 123…"), never loose elsewhere; a word that is
         // also a connector (Portuguese "no", "in the") stays one.
         if (ACCOUNT_WORDS.has(norm) && !argWords.has(norm) && !argWords.has(lemma) && !CONNECTORS.has(norm)) {
-          if (namesAccount(t, i, argDigits)) placed.add(i);
+          // The copula and marks between the word and its number are placed with it ("mita ni 3712…", "meter na 4512…").
+          const to = namesAccount(t, i, argDigits);
+          if (to > 0) for (let k = i; k < to; k++) placed.add(k);
         } else if (call.name === 'pay_bill' && BILL_WORDS.has(norm)) placed.add(i);
         // "buy me 50 rand airtime 0821…": the bill's number is written; "me" only says whom it is for.
         else if (call.name === 'pay_bill' && (norm === 'me' || norm === 'mi') && ['buy', 'recharge', 'load', 'top'].includes(a.lemmas[i - 1] ?? '') && argDigits.size > 0) placed.add(i);
@@ -130,8 +149,6 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
         // Hindi "wala/wale/wali" links a noun to what follows ("IKEDC wala bill", "@rahul wale account"); with
         // no word of its own after it, it links nothing, and Tagalog "wala" ("none, no more"; "wala na": gone,
         // or "forget it") is no connector at all: unplaced.
-        // "about 5k" is roughly 5k: no exact amount was asked for ("about the rent" still links).
-        else if (norm === 'about' && mention && i + 1 === mention.first) break;
         else if (HINDI_LINKS.has(norm) && !(t[i + 1]?.kind === 'word' && !CONNECTORS.has(fold(t[i + 1]!.norm)))) break;
         else if (argWords.has(norm) || argWords.has(lemma) || VERB_LEMMAS.has(lemma) || verbs.has(lemma) || CONNECTORS.has(norm) || CONNECTORS.has(lemma) || ROLE_WORDS.has(lemma) || ROLE_WORDS.has(norm)) placed.add(i);
         break;
@@ -215,6 +232,13 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
       placed.delete(i + 1);
     }
   }
+  // "manda 50 pro irmão da @joana", "@priya ke bhai ko 500 bhej do", "hermano de @lupita": a relative OF the person
+  // named is someone else; the handle only says whose. The relation and its genitive stay unplaced: held, never sent
+  // to the handle at once.
+  if (call.name === 'send_transfer') for (const k of relativeOfRecipient(a, argWords)) placed.delete(k);
+  // "about 5k", "up to 100", "uns 50", "500 hivi": an estimate or a bound, no exact amount asked for (estimate.ts).
+  // Its words stay unplaced whatever placed them ("about" and "to" are connectors): the call is held.
+  if (mention) for (const k of estimateAround(a, mention)) placed.delete(k);
   // Swahili "nitumie" / "unitumie" is "send ME": the writer asks to be sent money, never a send to whoever is named.
   if (call.name === 'send_transfer' && t.some((x, i) => x.kind === 'word' && !quoted.has(i) && SEND_TO_ME.test(fold(x.norm)))) return { kind: 'refuse', reason: 'reversed_direction' };
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
@@ -263,17 +287,17 @@ const ADDRESSEES = new Set(['friend', 'guy', 'person', 'g', 'padi', 'paddy', 'be
 /** Capital letters that write a currency before its amount: "R" rand, "N" naira. */
 const OWN_LETTER: Readonly<Record<string, string>> = { R: 'ZAR', N: 'NGN' };
 const ACCOUNT_PUNCT = new Set([':', '.', '#', '-', '–']);
-/** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …": a copula between the word and its number. */
-const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my']);
+/** "my meter is 4512…", "meter yangu ni 3798…", "mon compteur est …", Pidgin "meter na 4512…": a copula between the word and its number. */
+const ACCOUNT_LINKS = new Set(['is', 'ni', 'est', 'e', 'es', 'ay', 'yangu', 'my', 'na']);
 
-/** Token `i` leads, through other such words, a copula and ":", ".", "#" (a few tokens at most), to an account or phone number that is an argument. */
-function namesAccount(t: Analysis['tokens'], i: number, argDigits: ReadonlySet<string>): boolean {
+/** Token `i` leads, through other such words, a copula and ":", ".", "#" (a few tokens at most), to an account or phone number that is an argument: that number's index, else -1. */
+function namesAccount(t: Analysis['tokens'], i: number, argDigits: ReadonlySet<string>): number {
   let j = i + 1;
   const linking = (x: Analysis['tokens'][number]) =>
     (x.kind === 'word' && (ACCOUNT_WORDS.has(fold(x.norm)) || ACCOUNT_LINKS.has(fold(x.norm)))) || (x.kind === 'punct' && ACCOUNT_PUNCT.has(x.text));
   while (j < t.length && j - i <= 4 && linking(t[j]!)) j++;
   const next = t[j];
-  return next !== undefined && (next.kind === 'number' || next.kind === 'phone' || next.kind === 'account_id') && sameDigits(next.digits ?? next.text, argDigits);
+  return next !== undefined && (next.kind === 'number' || next.kind === 'phone' || next.kind === 'account_id') && sameDigits(next.digits ?? next.text, argDigits) ? j : -1;
 }
 
 function sameDigits(text: string, argDigits: ReadonlySet<string>): boolean {
@@ -322,6 +346,26 @@ const ELIDED = new Set(['pa']);
 export function quotedIndices(a: Analysis): Set<number> {
   const out = new Set<number>();
   for (const [open, close] of quotePairs(a)) for (let j = open; j <= close && j < a.tokens.length; j++) out.add(j);
+  return out;
+}
+
+/** Genitives between a relation and the person it belongs to: "irmão da @joana", "brother of @x", "kapatid ni @x", "mama wa @x". */
+const GENITIVE_BEFORE = new Set(['de', 'da', 'do', 'du', 'del', 'des', 'of', 'ni', 'wa', 'ya', 'yake', 'dos', 'das']);
+/** Hindi puts the owner first: "@priya ke bhai", "@priya ki behen", "@priya ka beta". */
+const GENITIVE_AFTER = new Set(['ke', 'ki', 'ka']);
+const MORE_RELATIONS = new Set(['kapatid', 'anak', 'lola', 'lolo', 'beta', 'beti', 'bhabhi', 'chacha', 'mamu', 'nana', 'nani', 'dada', 'dadi', 'filho', 'filha', 'hijo', 'hija', 'fils', 'fille', 'mtoto', 'sister', 'brother']);
+
+/** Indices of "<relation> <of> <recipient>" or "<recipient> ke <relation>": the money is for the relative, not the handle. */
+function relativeOfRecipient(a: Analysis, argWords: ReadonlySet<string>): number[] {
+  const t = a.tokens;
+  const isRelation = (k: number) => t[k]?.kind === 'word' && (RELATIONS.has(fold(t[k]!.norm)) || MORE_RELATIONS.has(fold(t[k]!.norm)));
+  const out: number[] = [];
+  for (let r = 0; r < t.length; r++) {
+    const x = t[r]!;
+    if (!['mention', 'phone', 'email'].includes(x.kind) || !(argWords.has(fold(x.norm)) || argWords.has(fold(x.text.toLowerCase())))) continue;
+    if (GENITIVE_BEFORE.has(fold(t[r - 1]?.norm ?? '')) && isRelation(r - 2)) out.push(r - 2, r - 1);
+    if (GENITIVE_AFTER.has(fold(t[r + 1]?.norm ?? '')) && isRelation(r + 2)) out.push(r + 1, r + 2);
+  }
   return out;
 }
 

@@ -59,8 +59,12 @@ const ARRIVED: ReadonlyArray<readonly [RegExp, RegExp?]> = [
   [/\b(c\s?['’]?\s?est|il\s+est|elle\s+est|ca\s+est|l\s?['’]?\s?argent\s+est)\s+(bien\s+)?(passe|arrive|parti)e?s?\b/, FR],
   [/\b(a|ont|as)\s+(bien\s+)?recu\b/, FR],
   [/\b(imefika|imeingia|imepita|amepokea|wamepokea|amepata)\b/, SW],
+  // …and its not-yet forms: "haijafika?" (has it not arrived?), "hajapokea?" (has she not received?).
+  [/\b(haijafika|haijaingia|haijapita|hajapokea|hawajapokea|hajapata)\b/, SW],
   [/\b(pahuncha|pahunchi|pahunche|pahunch\s+(gaya|gayi|gaye)|mil\s+(gaya|gayi|gaye)|aa\s+(gaya|gayi|gaye))\b/, HI],
   [/\b(pumasok|dumating|natanggap)\b/, TL],
+  // "bakit wala pa?" (why is it not there yet?), "hindi pa dumarating?": asked of money already sent.
+  [/\b(bakit\s+wala\s+pa|hindi\s+pa\s+(dumarating|dumadating|pumapasok|natatanggap))\b/],
 ];
 
 /**

@@ -4,7 +4,7 @@ import { formatUsdc } from '../../lib/money.js';
 import { callerLivemode, checkInput, defineTool, type ToolContext, type ToolOutcome, type ToolRun } from './contract.js';
 import { hasLemma } from '../local/analysis.js';
 import { buildList } from '../local/build-markets.js';
-import { MARKET_NOUNS, ownBets, shapesOf } from '../local/intent-shapes.js';
+import { MARKET_NOUNS, openBets, ownBets, shapesOf } from '../local/intent-shapes.js';
 import { LIST_MARKETS_CUES } from '../local/lexicon.js';
 
 /** list_markets: prediction markets, optionally by status (newest 10 in the summary). */
@@ -22,10 +22,10 @@ export const listMarkets = defineTool({
       // Plural "markets" without an id is about browsing ("show me resolved markets").
       score: (a) => {
         const s = shapesOf(a);
-        return (hasLemma(a, 'markets') && !s.marketId ? 3 : 0) + (s.marketId ? -3 : 0) + (s.amounts ? -3 : 0) + (ownBets(a) ? 4 : 0);
+        return (hasLemma(a, 'markets') && !s.marketId ? 3 : 0) + (s.marketId ? -3 : 0) + (s.amounts ? -3 : 0) + (ownBets(a) || openBets(a) ? 4 : 0);
       },
-      // "show my stakes", "mes paris": the markets the writer has bet in.
-      gate: (a) => (hasLemma(a, ...MARKET_NOUNS) || ownBets(a)) && !shapesOf(a).marketId,
+      // "show my stakes", "mes paris": the markets the writer has bet in; "les paris ouverts": the open ones.
+      gate: (a) => (hasLemma(a, ...MARKET_NOUNS) || ownBets(a) || openBets(a)) && !shapesOf(a).marketId,
       build: buildList,
     },
   },

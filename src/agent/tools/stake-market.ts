@@ -8,7 +8,7 @@ import { amountIn, callMeta, callerLivemode, checkInput, defineTool, withPreview
 import { failed, stakeResult } from './market-results.js';
 import { findPhrase, hasLemma } from '../local/analysis.js';
 import { buildStake } from '../local/build-markets.js';
-import { amountPoints, nicknamedMarket, ownBets, shapesOf, STAKE_VERBS, verblessStake } from '../local/intent-shapes.js';
+import { amountPoints, nicknamedMarket, openBets, ownBets, shapesOf, STAKE_VERBS, verblessStake } from '../local/intent-shapes.js';
 import { STAKE_CUES } from '../local/lexicon.js';
 
 /** stake_market: the caller's money on one outcome of an open market, held in escrow on-chain. */
@@ -35,7 +35,7 @@ export const stakeMarket = defineTool({
         const s = shapesOf(a);
         // "put 500 on No", "coloca 50 no Não do Flamengo": an amount put on a yes or no is a stake even without the word "market".
         // "show my stakes" lists the writer's bets (list_markets).
-        if (ownBets(a)) return false;
+        if (ownBets(a) || openBets(a)) return false;
         if (hasLemma(a, ...STAKE_VERBS) || (hasLemma(a, 'put', 'back', 'place', 'go', 'stake') && s.amounts > 0 && (s.marketId || s.marketWord || s.onYesNo > 0))) return true;
         // "put 2k on Nigeria for the afcon one": a market called by a vague noun after its name.
         if (hasLemma(a, 'put', 'place') && nicknamedMarket(a)) return true;
