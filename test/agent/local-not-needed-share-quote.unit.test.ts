@@ -91,3 +91,26 @@ describe('a quote asked for by name is a quote, not the send it prices', () => {
     }
   });
 });
+
+describe('a ceiling ("up to 5000", "até 50") and a doubting emoji are no plain request', () => {
+  it('holds instead of acting', () => {
+    for (const [cur, text] of [
+      ['NGN', 'send up to 5000 to @amaka'],
+      ['BRL', 'manda até 50 pro @rafa'],
+      ['NGN', 'send 5000 to @amaka ❌'],
+      ['NGN', 'send 5000 to @amaka 🚫'],
+      ['NGN', 'send 5000 to @amaka 🤔'],
+      ['KES', 'tuma 500 kwa @musa_kip 🙅'],
+      ['NGN', 'pay ikedc 45123456789 3000 ⛔'],
+    ] as const) {
+      const r = parse(cur, text);
+      expect(atOnce(r), text).toBeUndefined();
+      expect(r.kind, text).toBe('tool'); // held for confirmation, with what was understood
+    }
+  });
+  it('a friendly emoji, "top up", "até amanhã" before a plain request still act', () => {
+    expect(atOnce(parse('NGN', 'send 5000 to @amaka 🙏🏾'))).toMatchObject({ name: 'send_transfer', input: { amount: '5000' } });
+    expect(atOnce(parse('NGN', 'send 5000 to @amaka 😘'))).toMatchObject({ name: 'send_transfer', input: { amount: '5000' } });
+    expect(atOnce(parse('BRL', 'manda 50 pro @rafa'))).toMatchObject({ name: 'send_transfer', input: { amount: '50' } });
+  });
+});

@@ -217,6 +217,13 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   }
   // Swahili "nitumie" / "unitumie" is "send ME": the writer asks to be sent money, never a send to whoever is named.
   if (call.name === 'send_transfer' && t.some((x, i) => x.kind === 'word' && !quoted.has(i) && SEND_TO_ME.test(fold(x.norm)))) return { kind: 'refuse', reason: 'reversed_direction' };
+  // "up to 5000", "até 50": a ceiling, not the amount to send; unplaced even where a filler list
+  // holds the word (Portuguese "até": "até amanhã"), so the call holds.
+  const before = mention ? mention.first - 1 : -1;
+  if (before >= 0 && !quoted.has(before) && (fold(t[before]!.norm) === 'ate' || (fold(t[before]!.norm) === 'to' && fold(t[before - 1]?.norm ?? '') === 'up'))) {
+    placed.delete(before);
+    if (fold(t[before]!.norm) === 'to') placed.delete(before - 1);
+  }
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };
   const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
