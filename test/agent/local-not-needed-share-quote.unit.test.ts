@@ -114,3 +114,15 @@ describe('a ceiling ("up to 5000", "até 50") and a doubting emoji are no plain 
     expect(atOnce(parse('BRL', 'manda 50 pro @rafa'))).toMatchObject({ name: 'send_transfer', input: { amount: '50' } });
   });
 });
+
+describe('Pidgin "make i check first" after a request is the writer checking first, not its purpose', () => {
+  it('holds', () => {
+    for (const text of ['send 5k to @amaka make i check first', 'abeg send 5k to @amaka, e remain small make i confirm', 'send 2k to @chidi make i verify am']) {
+      expect(atOnce(parse('NGN', text)), text).toBeUndefined();
+      expect(nameOf('NGN', text), text).toBe('send_transfer');
+    }
+  });
+  it('a purpose after "make" still acts', () => {
+    expect(atOnce(parse('NGN', 'send 5k to @amaka make she buy food'))).toMatchObject({ name: 'send_transfer', input: { amount: '5000' } });
+  });
+});
