@@ -126,3 +126,28 @@ describe('Pidgin "make i check first" after a request is the writer checking fir
     expect(atOnce(parse('NGN', 'send 5k to @amaka make she buy food'))).toMatchObject({ name: 'send_transfer', input: { amount: '5000' } });
   });
 });
+
+describe('a word or number touching the amount that nothing placed may scale it ("2 mill", "sava sau", "5k5")', () => {
+  it('is asked for in plain digits instead of held with the bare figure as its amount', () => {
+    for (const [cur, text, quoted] of [
+      ['NGN', 'send 2 mill to @amaka', '2 mill'],
+      ['NGN', 'send 5k5 to @amaka', '5k5'],
+      ['KES', 'tuma ngiri mbili kwa @musa_kip', 'ngiri mbili'],
+      ['BRL', 'manda 10 pau pro @rafa', '10 pau'],
+      ['MXN', 'mándale 2 lucas a @lupita', '2 lucas'],
+      ['INR', '@rahul ko 5 peti bhejo', '5 peti'],
+      ['INR', '@rahul ko sava sau bhejo', 'sava sau'],
+    ] as const) {
+      const r = parse(cur, text);
+      expect(r.kind, text).toBe('refuse');
+      expect(r.kind === 'refuse' ? r.reply : '', text).toContain(quoted);
+    }
+  });
+  it('words that only say the figure is exact, and currency words, keep their old reading', () => {
+    for (const [cur, text] of [['NGN', 'send 500 only to @amaka'], ['KES', 'tuma 500 tu kwa @musa_kip'], ['MXN', 'mándale 200 nomas a @lupita'], ['NGN', 'send 5000 nairas to @amaka']] as const) {
+      expect(parse(cur, text).kind, text).toBe('tool');
+    }
+    expect(atOnce(parse('GHS', 'send 50 cedis to @yaw'))).toMatchObject({ name: 'send_transfer', input: { amount: '50', currency: 'GHS' } });
+    expect(atOnce(parse('KES', 'tuma 500 bob kwa @musa_kip'))).toMatchObject({ name: 'send_transfer', input: { amount: '500' } });
+  });
+});
