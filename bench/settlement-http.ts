@@ -367,7 +367,8 @@ async function runOnce(store: 'lowdb' | 'pg', n: number, rate: number, print: (l
     await Promise.all(
       Array.from({ length: n }, async () => {
         const hash = await wallet.writeContract({ address: tokenAddress, abi: stablecoinAbi, functionName: 'transfer', args: [sink, 1n] });
-        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        // Bounded: a transfer the node dropped fails the run in 30 s instead of holding it for viem's 3 minutes.
+        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 30_000 });
         if (receipt.status !== 'success') throw new Error(`bare transfer ${hash}: ${receipt.status}`);
       }),
     );

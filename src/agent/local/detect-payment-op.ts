@@ -164,6 +164,8 @@ export function detectPaymentOp(a: Analysis, ctx: ParseContext, only?: Op): Paym
   if (t.some((x, i) => i < end && x.text === '?')) return { kind: 'none', reply: gateReply('question', a.lang), reason: 'question' };
   const v = check(analyse(command, ctx), { intent: op });
   if (v && NOT_NOW.has(v.reason)) return { kind: 'none', reply: gateReply(v.reason, a.lang, v.quoted), reason: v.reason };
+  // "refund half of pay_x", "refund 50% of pay_x": the share is the merchant's to compute, never the whole refunded.
+  if (v?.reason === 'malformed_amount') return { kind: 'refuse', reply: gateReply(v.reason, a.lang, v.quoted), reason: 'invalid_amount' };
 
   const input: Record<string, unknown> = { payment_id: id.x.text };
   if (mention && op !== 'void_payment') {

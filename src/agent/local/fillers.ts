@@ -106,6 +106,11 @@ const FILLERS: Readonly<Record<string, readonly string[]>> = wordTable({
 
 /** Emoji that say "I am joking": a message carrying one is not acted on at once. */
 const JOKE_EMOJI = /[\u{1F602}\u{1F923}\u{1F606}\u{1F605}\u{1F61C}\u{1F61D}\u{1F643}\u{1F92A}\u{1F60F}\u{1F609}]/u;
+/**
+ * Emoji that say no, stop or "not sure" (❌ ❎ 🚫 ⛔ 🛑 🙅 ✋ 🤔 🤨 🧐 🙄 ❓ ❔): after "send 5000 to @amaka ❌" the
+ * request is not plainly meant, so they are no fillers and the reading holds (lead, sixteenth round).
+ */
+const DOUBT_EMOJI = /[\u{274C}\u{274E}\u{1F6AB}\u{26D4}\u{1F6D1}\u{1F645}\u{270B}\u{1F914}\u{1F928}\u{1F9D0}\u{1F644}\u{2753}\u{2754}]/u;
 
 /** The tags of a phrase that greets someone, and of one that addresses someone. */
 const GREETING_TAG = '^';
@@ -161,7 +166,7 @@ function matchFillers(tokens: readonly Token[]): { all: Set<number>; greets: Set
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind === 'symbol') {
-      if (!JOKE_EMOJI.test(t.text)) all.add(i);
+      if (!JOKE_EMOJI.test(t.text) && !DOUBT_EMOJI.test(t.text)) all.add(i);
       continue;
     }
     if (all.has(i) || norms[i] === undefined) continue;

@@ -69,6 +69,24 @@ export function isRetracted(foldedText: string): boolean {
   return hasPhrase(foldedText, RETRACTIONS) && !/\b(dont|don't|do not|never)\s+forget\b/.test(foldedText);
 }
 
+/**
+ * The writer says the move is not needed ("no need to send 5k to @amaka", "não precisa fazer o link de
+ * 80", "pas besoin d'envoyer", "hakuna haja ya kutuma", "bhejne ki zaroorat nahi", "di na kailangan yung
+ * link"): a negation that none of the eight languages spells with a bare "not" next to the verb.
+ * Which move it is about is read around it (gate.ts, `isNotNeeded`). Folded.
+ */
+export const NOT_NEEDED = [
+  'no need', 'no needs', 'dont need to', 'do not need to', 'you dont need to', "don't need to", 'dont have to', "don't have to", 'do not have to', 'dont gotta',
+  'needn t', 'neednt', 'not necessary', 'isnt necessary', 'not needed', 'unnecessary', 'no point', 'no use', 'forget the', 'forget about the', 'forget that',
+  'no be necessary', 'e no necessary', 'no necessary',
+  'nao precisa', 'nem precisa', 'nao precisamos', 'nao e preciso', 'nao e necessario', 'nao tem necessidade', 'sem necessidade', 'esquece o', 'esquece a', 'esquece esse', 'esquece essa', 'esquece aquele', 'esquece aquela',
+  'no hace falta', 'ni hace falta', 'no es necesario', 'no hay necesidad', 'no hay que', 'no tienes que', 'no necesitas', 'olvida el', 'olvida la', 'olvidate del', 'olvidate de', 'olvida ese', 'olvida esa',
+  'pas besoin', 'pas la peine', 'pas necessaire', 'inutile de', 'inutile d', 'oublie le', 'oublie la', 'oublie les', 'oublie ce', 'oublie cette', 'pas oblige',
+  'hakuna haja', 'haina haja', 'si lazima', 'sio lazima', 'siyo lazima', 'usijisumbue',
+  'zaroorat nahi', 'zarurat nahi', 'jarurat nahi', 'zaroorat nahin', 'zarurat nahin', 'jaroorat nahi', 'bhool jao', 'bhul jao',
+  'hindi na kailangan', 'di na kailangan', 'hindi kailangan', 'di kailangan', 'hindi na kelangan', 'di na kelangan', 'kalimutan mo na', 'kalimutan mo yung', 'kalimutan na',
+];
+
 /** The message asks what would happen ("what if I send…"), folded text. */
 export function isHypothetical(foldedText: string): boolean {
   return hasPhrase(foldedText, HYPOTHETICAL);

@@ -82,6 +82,7 @@ export function createParser(tools: readonly LocalTool[]): ParseMessage {
     if (reading.kind === 'complete') return parsed;
     if (reading.kind === 'hold') return { ...parsed, hold: reading.leftover };
     if (reading.reason === 'quoted_instruction') return { kind: 'refuse', reply: QUOTED_INSTRUCTION[a.lang], reason: 'quoted_instruction' };
+    if (reading.reason === 'malformed_amount') return verdict({ reason: 'malformed_amount', quoted: reading.quoted }, a);
     return { kind: 'none', reply: gateReply('reversed_direction', a.lang), reason: 'reversed_direction' };
   };
 }

@@ -92,6 +92,9 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
   // …and so does a greeting phrase's own question word, with no mark after it ("how una dey i wan beg make una send…").
   const greets = greetingIndices(a.tokens);
   const question = norms.some((w, i) => QUESTION_WORDS.has(w) && !lead.has(i) && !greets.has(i)) || a.tokens.some((t, i) => t.text === '?' && !lead.has(i)) || askedFee;
+  // "quote me 100 usd to @amina", "give me a quote for…", "cotação de 500 pro @rafa": a quote asked
+  // for by name is a quote, never the send it prices (a hold of that send would be one tap from moving it).
+  if (norms.some((w) => QUOTE_WORDS.has(w))) force = true;
   if (!question && !force) return undefined;
   const amount = pickAmount(a);
   if (!amount) return undefined;
@@ -130,6 +133,8 @@ export function detectQuote(a: Analysis, force = false): Draft | undefined {
   };
 }
 
+/** A quote asked for by name, in the eight languages (folded). */
+const QUOTE_WORDS = new Set(['quote', 'quotes', 'quotation', 'devis', 'cotation', 'cotacao', 'cotizacion', 'cotizame', 'cotizar', 'cotiza', 'nukuu', 'kotasyon']);
 const SEND_LEMMAS = new Set(['send', 'transfer', 'pay', 'give', 'wire', 'remit']);
 const BALANCE_WORDS = new Set(['account', 'compte', 'conta', 'cuenta', 'akaunti', 'wallet', 'pochi', 'paise', 'paisa', 'pesa', 'hela', 'pera', 'money', 'dinero', 'lana', 'dinheiro', 'grana', 'argent', 'kobo', 'owo']);
 const HAVE_WORDS = new Set(['have', 'got', 'left', 'dey', 'remain', 'tenho', 'tengo', 'jai', 'ai', 'niko', 'nina', 'hai', 'hain', 'meron', 'natitira', 'laman', 'baki', 'imebaki', 'queda', 'sobra', 'reste', 'tienes', 'tengo']);

@@ -66,6 +66,7 @@ if when unless once until si se quand quando cuando kama ikiwa agar jab kung pag
 who what why how which quoi quem quien kaun kya nini gani sino ano bakit
 lol lmao lmfao rofl haha hahaha hehe jk joke joking kidding mdr ptdr kkkk kkk kkkkk jaja jajaja natania utani mazaak mazak charot biro joke
 tomorrow later next tonight kesho baadaye demain amanha manana kal parso bukas mamaya
+check confirm verify crosscheck
 `);
 
 /** Verbs of taking money from someone: with "me" in the leftovers, the direction is reversed. */

@@ -38,7 +38,9 @@ export type Reading =
   /** Understood, but not every word: hold for confirmation; `leftover` is what was not placed, as typed. */
   | { kind: 'hold'; leftover: string[] }
   /** Clearly not a request: the arguments sit inside quoted text, or the direction is reversed. */
-  | { kind: 'refuse'; reason: 'quoted_instruction' | 'reversed_direction' };
+  | { kind: 'refuse'; reason: 'quoted_instruction' | 'reversed_direction' }
+  /** A word nothing placed touches the amount ("2 mill", "dhai sau", "5 peti"): it may scale the figure, which is not proposed. */
+  | { kind: 'refuse'; reason: 'malformed_amount'; quoted: string };
 
 const QUOTES = new Set(['"', "'", '`', '«', '»']);
 /** Arguments whose words place tokens (a note's text does not: it could carry anything). */
@@ -241,6 +243,13 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   if (mention) for (const k of estimateAround(a, mention)) placed.delete(k);
   // Swahili "nitumie" / "unitumie" is "send ME": the writer asks to be sent money, never a send to whoever is named.
   if (call.name === 'send_transfer' && t.some((x, i) => x.kind === 'word' && !quoted.has(i) && SEND_TO_ME.test(fold(x.norm)))) return { kind: 'refuse', reason: 'reversed_direction' };
+  // "up to 5000", "até 50": a ceiling, not the amount to send; unplaced even where a filler list
+  // holds the word (Portuguese "até": "até amanhã"), so the call holds.
+  const before = mention ? mention.first - 1 : -1;
+  if (before >= 0 && !quoted.has(before) && (fold(t[before]!.norm) === 'ate' || (fold(t[before]!.norm) === 'to' && fold(t[before - 1]?.norm ?? '') === 'up'))) {
+    placed.delete(before);
+    if (fold(t[before]!.norm) === 'to') placed.delete(before - 1);
+  }
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };
   const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
@@ -248,8 +257,25 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   if (call.name === 'send_transfer' && leftNorms.some((w) => TAKE_VERBS.has(w)) && (leftNorms.some((w) => FIRST_PERSON_OBJECTS.has(w)) || t.some((x) => /^m'/i.test(x.text) || /^(ni|uni)tumie$/.test(fold(x.norm))))) {
     return { kind: 'refuse', reason: 'reversed_direction' };
   }
+  // A word that nothing placed, touching the amount: "2 mill", "10 pau", "5 peti", "dhai sau" (2½ hundred),
+  // "ngiri mbili", "5k5". It may scale or split the figure, so a hold would propose a
+  // figure the writer may not have meant, one tap from moving: the amount is asked for in plain digits.
+  if (mention) {
+    // Words only: a second figure is held and named (local-repeated-amounts), a lone capital is a currency's letter ("5000 F").
+    const touching = leftIdx.filter((i) => (i === mention.first - 1 || i === mention.end) && !quoted.has(i) && ((t[i]!.kind === 'word' && t[i]!.text.length > 1 && /^[\p{L}\p{N}]+$/u.test(t[i]!.text) && !isCurrencyWord(t[i]!.norm) && !isCurrencyWord(t[i]!.norm.replace(/s$/, '')) && !/^(chelin|shil+ing|xelim)/.test(fold(t[i]!.norm)) && !EXACTLY.has(fold(t[i]!.norm)))));
+    // After a bare figure ("2 mill", "5k5"), or before a figure written in words ("dhai sau", "ngiri mbili").
+    const glued = touching.find((i) => (i === mention.end && !mention.currency && !mention.marked) || (i === mention.first - 1 && !/\d/.test(t[mention.index]!.text)));
+    if (glued !== undefined) {
+      const from = Math.min(glued, mention.first);
+      const to = Math.max(glued, mention.end - 1);
+      return { kind: 'refuse', reason: 'malformed_amount', quoted: a.text.slice(t[from]!.start, t[to]!.end) };
+    }
+  }
   return { kind: 'hold', leftover: [...new Set(leftIdx.map((i) => t[i]!.text))].slice(0, 6) };
 }
+
+/** Words that say the figure is exact ("500 only", "500 tu", "200 nomás", "500 lang"): no scale; the call holds as before. */
+const EXACTLY = new Set(['only', 'just', 'exactly', 'sha', 'so', 'tu', 'pekee', 'peke', 'tuu', 'nomas', 'nadamas', 'solo', 'solamente', 'apenas', 'somente', 'seulement', 'juste', 'lang', 'lamang', 'hi', 'sirf', 'bas', 'flat', 'sharp', 'exact', 'pile']);
 
 /** The last token not yet placed, when everything after it is placed (the message's closing mark). */
 function lastUnplaced(t: Analysis['tokens'], placed: ReadonlySet<number>): number | undefined {
