@@ -134,7 +134,7 @@ describe('a word or number touching the amount that nothing placed may scale it 
       ['NGN', 'send 5k5 to @amaka', '5k5'],
       ['KES', 'tuma ngiri mbili kwa @musa_kip', 'ngiri mbili'],
       ['BRL', 'manda 10 pau pro @rafa', '10 pau'],
-      ['MXN', 'mándale 2 lucas a @lupita', '2 lucas'],
+      ['MXN', 'mándale 2 palos a @lupita', '2 palos'],
       ['INR', '@rahul ko 5 peti bhejo', '5 peti'],
       ['INR', '@rahul ko sava sau bhejo', 'sava sau'],
     ] as const) {

@@ -240,16 +240,10 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   if (call.name === 'send_transfer') for (const k of relativeOfRecipient(a, argWords)) placed.delete(k);
   // "about 5k", "up to 100", "uns 50", "500 hivi": an estimate or a bound, no exact amount asked for (estimate.ts).
   // Its words stay unplaced whatever placed them ("about" and "to" are connectors): the call is held.
-  if (mention) for (const k of estimateAround(a, mention)) placed.delete(k);
+  const estimate = mention ? estimateAround(a, mention) : [];
+  for (const k of estimate) placed.delete(k);
   // Swahili "nitumie" / "unitumie" is "send ME": the writer asks to be sent money, never a send to whoever is named.
   if (call.name === 'send_transfer' && t.some((x, i) => x.kind === 'word' && !quoted.has(i) && SEND_TO_ME.test(fold(x.norm)))) return { kind: 'refuse', reason: 'reversed_direction' };
-  // "up to 5000", "até 50": a ceiling, not the amount to send; unplaced even where a filler list
-  // holds the word (Portuguese "até": "até amanhã"), so the call holds.
-  const before = mention ? mention.first - 1 : -1;
-  if (before >= 0 && !quoted.has(before) && (fold(t[before]!.norm) === 'ate' || (fold(t[before]!.norm) === 'to' && fold(t[before - 1]?.norm ?? '') === 'up'))) {
-    placed.delete(before);
-    if (fold(t[before]!.norm) === 'to') placed.delete(before - 1);
-  }
   const leftIdx = t.map((_, i) => i).filter((i) => !placed.has(i));
   if (!leftIdx.length) return { kind: 'complete' };
   const leftNorms = leftIdx.map((i) => fold(t[i]!.norm));
@@ -262,7 +256,7 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   // figure the writer may not have meant, one tap from moving: the amount is asked for in plain digits.
   if (mention) {
     // Words only: a second figure is held and named (local-repeated-amounts), a lone capital is a currency's letter ("5000 F").
-    const touching = leftIdx.filter((i) => (i === mention.first - 1 || i === mention.end) && !quoted.has(i) && ((t[i]!.kind === 'word' && t[i]!.text.length > 1 && /^[\p{L}\p{N}]+$/u.test(t[i]!.text) && !isCurrencyWord(t[i]!.norm) && !isCurrencyWord(t[i]!.norm.replace(/s$/, '')) && !/^(chelin|shil+ing|xelim)/.test(fold(t[i]!.norm)) && !EXACTLY.has(fold(t[i]!.norm)))));
+    const touching = leftIdx.filter((i) => (i === mention.first - 1 || i === mention.end) && !quoted.has(i) && ((t[i]!.kind === 'word' && t[i]!.text.length > 1 && /^[\p{L}\p{N}]+$/u.test(t[i]!.text) && !isCurrencyWord(t[i]!.norm) && !isCurrencyWord(t[i]!.norm.replace(/s$/, '')) && !/^(chelin|shil+ing|xelim)/.test(fold(t[i]!.norm)) && !EXACTLY.has(fold(t[i]!.norm)) && !estimate.includes(i))));
     // After a bare figure ("2 mill", "5k5"), or before a figure written in words ("dhai sau", "ngiri mbili").
     const glued = touching.find((i) => (i === mention.end && !mention.currency && !mention.marked) || (i === mention.first - 1 && !/\d/.test(t[mention.index]!.text)));
     if (glued !== undefined) {
