@@ -1,67 +1,27 @@
 import { createHash } from 'node:crypto';
-import type { Logger } from 'pino';
 import { canonicalJson } from '../payments/payments.js';
-import { newId } from '../lib/ids.js';
 import { accountRead, TurnReads, turnReadsFor } from '../lib/turn-reads.js';
 import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
-import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolHandlers, type ToolOutcome } from './tool-calls.js';
+import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolOutcome } from './tool-calls.js';
 import type { Engine, ToolRunner } from './engine.js';
 import { withoutClaimTokens } from './claim-tools.js';
 import { heldReply } from './held-replies.js';
 import { type PendingAction } from './pending-tool-call.js';
-import type { PendingActionsStore } from '../pending-actions/pending-actions.js';
-import type { Metrics } from '../metrics/metrics-port.js';
 import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 import { marketsShown } from './grounding/markets-shown.js';
 import { finishTurn, type TurnState } from './turn-finish.js';
 import { interruptedOutcome, isStoreUnavailable, isUnknown } from './outcome-unknown.js';
-import { admitCall, refusalOutcome, runGoverned, type PolicyHook } from './policy-hook.js';
+import { admitCall, refusalOutcome, runGoverned } from './policy-hook.js';
 import { ParkedClaims } from './parked-claims.js';
 import { failure, fromOutcome, pendingResult, settledAnswer, view, type PendingActionView, type TurnOutcome } from './turn-outcomes.js';
-import { markMode, testModeNote } from './test-mode-note.js';
+import { markMode } from './test-mode-note.js';
+import type { AgentOptions, TurnRequest } from './agent-types.js';
+import { heldActionRow, type HeldActionInput } from './held-action-row.js';
 
 export type { AgentAction, PendingActionView, TurnOutcome } from './turn-outcomes.js';
 export { UNAVAILABLE } from './turn-finish.js';
 
-export interface TurnRequest {
-  /** From authentication only (key, session, Telegram user): never from the message. */
-  accountId: string;
-  message: string;
-  channel: Channel;
-  requestId?: string;
-  /** Hold a money-moving call as a pending action even through the API (`confirm: false`). */
-  preview?: boolean;
-  /**
-   * Text the person passed on rather than wrote (a forwarded message, the message replied to):
-   * data to read, never an instruction; no argument of a money-moving call may come from it.
-   */
-  quoted?: string[];
-  /** The API key the turn came through (its spend policy applies too). */
-  keyId?: string;
-  /** The caller's mode, as the door verified it: a test key's, or the chat's while the app shows test data. */
-  livemode?: boolean;
-}
-
-export interface AgentOptions {
-  engine: Engine;
-  handlers: ToolHandlers;
-  /** Where pending actions are kept (`new PendingActionsStore(store)`). */
-  actions: PendingActionsStore<PendingAction>;
-  logger: Logger;
-  accounts: { get(id: string): Promise<{ localCurrency: string } | undefined> }; // the tools' own: a turn's read of the caller is theirs too
-  /** How long a pending action can be confirmed (default 10 minutes). */
-  pendingTtlMs?: number;
-  /** Clock (tests move it to expire actions). */
-  now?: () => Date;
-  /** This instance, among several on one database: executing actions carry its id. */
-  instance?: { id: string; isLive(owner: string | undefined): Promise<boolean> };
-  /** Turns by outcome, for operators (docs/metrics.md). */
-  metrics?: Pick<Metrics, 'agentTurn'>;
-  /** Spend policies (src/policies): refuse, hold for the person, or reserve then run. */
-  policies?: PolicyHook;
-  /** A key's mode: a test key's turns, held actions and outcomes say they move no real money (docs/test-mode.md). */
-  livemodeOfKey?: (keyId: string) => Promise<boolean>;
-}
+export type { AgentOptions, TurnRequest } from './agent-types.js';
 
 export const PENDING_TTL_MS = 10 * 60_000;
 
@@ -162,7 +122,7 @@ export class Agent {
           return { kind: 'executed', outcome: preview };
         }
         const description = runOpts?.describe?.(call.name, preview.details) ?? preview.description;
-        state.pending = await this.createPending(accountId, channel, call, description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input, ctx.livemode);
+        state.pending = await this.createPending({ accountId, channel, call, description, details: preview.details, requestId, keyId: ctx.keyId, approval: admitted.kind === 'hold' ? admitted.message : undefined, input: preview.input, livemode: ctx.livemode });
         log.info({ tool: call.name, actionId: state.pending.id }, 'pending action created');
         return { kind: 'pending', description };
       }
@@ -235,7 +195,7 @@ export class Agent {
     if (MONEY_MOVING_TOOLS.has(call.name)) {
       const preview = await describeCall(call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(accountId, channel, call, preview.description, preview.details, requestId, ctx.keyId, admitted.kind === 'hold' ? admitted.message : undefined, preview.input, undefined, asked);
+      const pending = await this.createPending({ accountId, channel, call, description: preview.description, details: preview.details, requestId, keyId: ctx.keyId, approval: admitted.kind === 'hold' ? admitted.message : undefined, input: preview.input, asked });
       log.info({ tool: call.name, actionId: pending.id }, 'pending action created');
       return pendingResult(pending);
     }
@@ -261,7 +221,7 @@ export class Agent {
     if (admitted.kind === 'hold') {
       const preview = await describeCall(req.call, ctx, this.opts.handlers);
       if (!preview.ok) return fromOutcome(preview);
-      const pending = await this.createPending(req.accountId, 'api', req.call, preview.description, preview.details, req.requestId, req.keyId, admitted.message, preview.input);
+      const pending = await this.createPending({ accountId: req.accountId, channel: 'api', call: req.call, description: preview.description, details: preview.details, requestId: req.requestId, keyId: req.keyId, approval: admitted.message, input: preview.input });
       return pendingResult(pending);
     }
     return fromOutcome(await this.execute(req.call, ctx));
@@ -289,33 +249,8 @@ export class Agent {
     return outcome;
   }
 
-  private async createPending(accountId: string, channel: Channel, call: ToolCall, description: string, details: Record<string, unknown> | undefined,
-    requestId: string | undefined, keyId?: string, approval?: string, input?: Record<string, unknown>, livemode?: false, asked?: string): Promise<PendingAction> {
-    // The preview may pin what it described (a firm quote's id): stored only if still valid input.
-    const pinned = input ? toToolCall(call.name, input) : undefined;
-    if (pinned?.ok) call = pinned.call;
-    // What a person confirms (the API's preview, MCP's confirmation page) says a test key's action moves no real money.
-    const test = livemode === false || (keyId && this.opts.livemodeOfKey ? !(await this.opts.livemodeOfKey(keyId)) : false);
-    if (test && !description.endsWith(testModeNote())) description = `${description} ${testModeNote()}`;
-    const now = this.now();
-    const row: PendingAction = {
-      id: newId('act'),
-      accountId,
-      channel,
-      call,
-      description,
-      ...(details ? { details } : {}),
-      status: 'pending',
-      ...(requestId ? { requestId } : {}),
-      ...(keyId ? { keyId } : {}),
-      ...(test ? { livemode: false as const } : {}),
-      ...(approval ? { approval } : {}),
-      ...(asked ? { asked } : {}),
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
-      updatedAt: now.toISOString(),
-    };
-    return this.opts.actions.insert(row);
+  private async createPending(i: HeldActionInput): Promise<PendingAction> {
+    return this.opts.actions.insert(await heldActionRow(i, this.now(), this.ttlMs, this.opts.livemodeOfKey));
   }
 
   /**

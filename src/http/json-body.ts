@@ -24,7 +24,8 @@ export function plainJsonRequest(req: IncomingMessage): boolean {
 }
 
 /** The parser's errors as its error handler tells them apart (src/http/errors.ts). */
-const failed = (type: string, message: string) => Object.assign(new Error(message), { status: 400, expose: true, type });
+/** As body-parser's errors: with the text received (`body`), so the answer can tell valid JSON that is no object from broken JSON. */
+const failed = (type: string, message: string, body?: string) => Object.assign(new Error(message), { status: 400, expose: true, type, ...(body === undefined ? {} : { body }) });
 
 /** Reads a `plainJsonRequest`'s body as the parser does: an empty body is `{}`, a leading BOM is dropped, strict JSON. */
 export function readJsonBody(req: IncomingMessage, done: (err: unknown, body?: unknown) => void): void {
@@ -49,12 +50,12 @@ export function readJsonBody(req: IncomingMessage, done: (err: unknown, body?: u
     if (text.length === 0) return finish(undefined, {});
     // Strict: an object or an array, after JSON's own whitespace.
     const first = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/.exec(text)?.[1];
-    if (first !== '{' && first !== '[') return finish(failed('entity.parse.failed', 'strict JSON: an object or an array'));
+    if (first !== '{' && first !== '[') return finish(failed('entity.parse.failed', 'strict JSON: an object or an array', text));
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return finish(failed('entity.parse.failed', 'malformed JSON'));
+      return finish(failed('entity.parse.failed', 'malformed JSON', text));
     }
     finish(undefined, body);
   });

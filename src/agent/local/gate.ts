@@ -1,7 +1,9 @@
 import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes, timesOfANoun } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
-import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, NOT_NEEDED, SCAM_BAIT } from './gate-phrases.js';
+import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
+import { MONEY_VERBS, SW_NEGATIVE, words } from './gate-words.js';
+import { isNotNeeded, shareOfAnAmount } from './gate-unmeant.js';
 
 export { hasPhrase };
 import { POLITE_REQUESTS } from './reading-words.js';
@@ -39,18 +41,6 @@ export type GateReason =
 
 export type GateVerdict = { reason: GateReason; quoted?: string };
 
-const words = (spec: string) => new Set(spec.split(/\s+/).filter(Boolean));
-
-/** Verbs that move money, as typed (inflected forms included), across the eight languages. */
-const MONEY_VERBS = words(`
-send sending sent snd sned transfer transfers transferring wire remit pay paying give giving buy buying bet stake drop load recharge top
-tuma tumia nitumie mtumie tumie kutuma utume atumie peleka lipa lipia kulipa nunua nunulia kununua weka
-envoie envoyer envoyez envoies envoi transfere transferer vire virer payer paie payez paye acheter achete mise miser parie parier
-envia enviar envie manda mandar mande transferir transfira pagar pague paga comprar compra compre aposta apostar
-enviale mandale mandes envies pagues compres apuesta apostar deposita pasa pasale pases pasar
-bhejo bhej bhejna bhejdo bhejde bhejiye bharo bhar kharido lagao
-padala ipadala magpadala pakipadala bayad bayaran magbayad pakibayad bili bumili pusta
-`);
 
 // ------------------------------------------------------------------------ screen
 
@@ -114,8 +104,6 @@ export function screen(a: Analysis): GateVerdict | undefined {
 const NEGATORS = words("dont don't not never no nunca jamais pas nao não mat nahi nai na huwag wag 'wag hindi usi sitaki acha siwezi sitaweza");
 /** "don't forget to send": the negation is of the other verb. */
 const NEGATION_EXCEPTIONS = words('forget hesitate worry delay wait olvides oublie esquece sahau bhoolna kalimutan');
-/** A Swahili negative imperative or subjunctive: "usitume", "usilipe", "usinunue", "usimtumie". */
-const SW_NEGATIVE = /^usi(?:m|wa)?(?:tum|lip|nunu|pelek|wek|tuma|tengen|fany|und)/;
 
 function isNegated(a: Analysis): boolean {
   const t = a.tokens;
@@ -168,93 +156,6 @@ function isNegated(a: Analysis): boolean {
   return false;
 }
 
-/** Verbs that make what a tool makes (a link, a market), for "no need to make the link". */
-const MAKING_VERBS = words('make making create creating generate do fazer faz faca criar cria crie gerar hacer haz hagas crear crea genera faire fais fait creer cree generer tengeneza tengenezea unda fanya banao banana banado bana gawa gawin gumawa');
-/** What the tools act on: a named object makes "forget the …" and "no need for the …" about a move. */
-const TOOL_NOUNS = words(`
-link links paylink invoice checkout bill bills airtime token tokens recharge market bet stake refund transfer payment money cash
-lien facture credit marche pari mise remboursement virement paiement argent
-conta boleto credito mercado aposta reembolso transferencia pagamento dinheiro grana pix
-enlace liga factura apuesta transferencia pago plata lana dinero
-kiungo bili salio soko bet malipo pesa hela
-bill recharge paisa paise
-link bayarin load taya bayad pera
-`);
-/** Words that say nothing of which move is meant ("no need TO send", "pas besoin D'envoyer"). */
-const LINKING_WORDS = words('to for of the a an any that this it again even also more just de d du des la le les l un une ce cette o os um uma esse essa el los las una ese esa del al ya kwa za wa ki ka ke ko ne na mo ang ng yung sa pa na nang');
-
-/**
- * "no need to send 5k to @amaka", "forget the 5000 link", "@rahul ko 500 bhejne ki zaroorat nahi": the
- * writer says a move is not needed. Read clause by clause: the first word after the phrase that is
- * not a linking word says what is not needed (a money or making verb, a tool's object, an amount, a
- * person: a negation; any other word, as in "no need to wait, send 5k": that word's); with nothing
- * after it (Hindi and French put it last: "…bhejne ki zaroorat nahi"), the clause before it does.
- */
-function isNotNeeded(a: Analysis): boolean {
-  const folded = fold(a.text.toLowerCase());
-  if (!hasPhrase(folded, NOT_NEEDED)) return false;
-  const decisive = (w: string) => /\d/.test(w) || w.startsWith('@') || w.startsWith('+') || MONEY_VERBS.has(w) || MAKING_VERBS.has(w) || TOOL_NOUNS.has(w) || SW_NEGATIVE.test(w);
-  for (const clause of folded.split(/[.;!?\n]+|,(?!\d)/)) {
-    if (!hasPhrase(clause, NOT_NEEDED) || /\b(dont|don't|do not|never)\s+forget\b/.test(clause)) continue;
-    const ws = clause.split(/[^\p{L}\p{N}@+_]+/u).filter(Boolean);
-    // The phrase's last word: where the reading of what follows starts.
-    const phrase = NOT_NEEDED.filter((p) => hasPhrase(clause, [p])).sort((x, y) => y.length - x.length)[0]!;
-    const last = phrase.split(/[^\p{L}\p{N}]+/u).filter(Boolean).pop()!;
-    const end = ws.indexOf(last, Math.max(0, ws.findIndex((w) => w === phrase.split(/[^\p{L}\p{N}]+/u)[0])));
-    const after = ws.slice(end + 1).filter((w) => !LINKING_WORDS.has(w));
-    if (after.length) {
-      if (decisive(after[0]!)) return true;
-      continue;
-    }
-    if (ws.slice(0, Math.max(0, ws.indexOf(phrase.split(/[^\p{L}\p{N}]+/u)[0]!))).some(decisive)) return true;
-  }
-  return false;
-}
-
-/** Shares of a whole, in the eight languages (folded): "half", "nusu", "moitié", "metade", "mitad", "aadha", "kalahati". */
-const FRACTIONS = words('half halve quarter third nusu robo theluthi moitie quart tiers metade terco mitad tercio aadha aadhe aadhi adha adhe chauthai kalahati kalahating sangkapat');
-const PERCENT_WORDS = words('percent per cent pourcent porcento porciento pct asilimia pratishat porsyento');
-/** What may stand between a share and its whole: "half OF 10k", "nusu YA", "la moitié DE", "10k KA aadha". */
-const SHARE_TIES = words('of the a de du des la le l da do del el o ya za wa ka ki ke ng sa my mi mon ma minha mio');
-
-/**
- * "send half of 10k to @amaka", "refund 50% of pay_x", "tuma nusu ya 10k", "10k ka aadha bhej do": a share
- * of a figure, never the figure itself. The amount to move is the writer's to compute and say; the
- * words are quoted back as an amount that could not be read (nothing moves, nothing is held with the
- * whole as its amount).
- */
-function shareOfAnAmount(a: Analysis, quoted: ReadonlySet<number>): string | undefined {
-  const t = a.tokens;
-  const whole = (i: number) => {
-    const x = t[i];
-    return !!x && (x.kind === 'number' || x.kind === 'account_id' || /^(pay|pi|ch|in)_/i.test(x.text));
-  };
-  /** The first token past the ties from `i` in direction `dir` (at most three ties, never across punctuation). */
-  const past = (i: number, dir: 1 | -1) => {
-    let j = i + dir;
-    for (let k = 0; k < 3 && t[j]?.kind === 'word' && SHARE_TIES.has(fold(t[j]!.norm)); k++) j += dir;
-    return j;
-  };
-  for (let i = 0; i < t.length; i++) {
-    if (quoted.has(i)) continue;
-    const x = t[i]!;
-    const f = fold(x.norm);
-    const isPercent = x.kind === 'number' && (t[i + 1]?.text === '%' || PERCENT_WORDS.has(fold(t[i + 1]?.norm ?? '')));
-    if (x.kind === 'word' && FRACTIONS.has(f)) {
-      const ahead = past(i, 1);
-      if (whole(ahead)) return a.text.slice(x.start, t[ahead]!.end);
-      const behind = past(i, -1);
-      if (behind < i - 1 && whole(behind)) return a.text.slice(t[behind]!.start, x.end);
-    } else if (isPercent) {
-      const ahead = past(i + 1, 1);
-      if (ahead > i + 2 && whole(ahead)) return a.text.slice(x.start, t[ahead]!.end);
-    } else if (x.kind === 'word' && f === 'asilimia' && t[i + 1]?.kind === 'number') {
-      const ahead = past(i + 1, 1);
-      if (ahead > i + 2 && whole(ahead)) return a.text.slice(x.start, t[ahead]!.end);
-    }
-  }
-  return undefined;
-}
 
 // ------------------------------------------------------------------------ check
 
