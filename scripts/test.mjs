@@ -8,9 +8,10 @@
  *
  * `npm run test:ci` is this with `--project browser` added: the page tests in the same vitest run,
  * so they share its workers instead of starting after its last file (docs/testing.md, "CI wall time").
+ * Both run with a TMPDIR of their own, removed at the end (./run-tmp.mjs).
  */
-import { spawn } from 'node:child_process';
 import pg from 'pg';
+import { spawnWithOwnTmp } from './run-tmp.mjs';
 
 const url = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const required = process.env.REQUIRE_POSTGRES === '1' || process.env.CI === 'true';
@@ -43,5 +44,6 @@ if (ok === true) {
       `!! CI refuses this (REQUIRE_POSTGRES=1 / CI=true); see docs/store.md.\n${line}\n`,
   );
 }
-const child = spawn('npx', ['vitest', 'run', ...projects, ...process.argv.slice(2)], { stdio: 'inherit' });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The run's temporary files in one folder, removed at its end (./run-tmp.mjs).
+const { exited } = spawnWithOwnTmp('npx', ['vitest', 'run', ...projects, ...process.argv.slice(2)]);
+process.exit(await exited);
