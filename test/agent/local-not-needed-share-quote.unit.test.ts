@@ -148,6 +148,8 @@ describe('a word or number touching the amount that nothing placed may scale it 
       expect(parse(cur, text).kind, text).toBe('tool');
     }
     expect(atOnce(parse('GHS', 'send 50 cedis to @yaw'))).toMatchObject({ name: 'send_transfer', input: { amount: '50', currency: 'GHS' } });
+    // A word after a figure of 100 or more is no scale to fear ("send 500 fast"): held, as before, never refused.
+    for (const text of ['send 500 fast to @amaka', 'send 500 cuz to @amaka', 'manda 500 amigo pro @rafa']) expect(parse('NGN', text).kind, text).toBe('tool');
     expect(atOnce(parse('KES', 'tuma 500 bob kwa @musa_kip'))).toMatchObject({ name: 'send_transfer', input: { amount: '500' } });
   });
 });

@@ -257,8 +257,8 @@ export function readCompleteness(a: Analysis, call: DraftCall, verbs: ReadonlySe
   if (mention) {
     // Words only: a second figure is held and named (local-repeated-amounts), a lone capital is a currency's letter ("5000 F").
     const touching = leftIdx.filter((i) => (i === mention.first - 1 || i === mention.end) && !quoted.has(i) && ((t[i]!.kind === 'word' && t[i]!.text.length > 1 && /^[\p{L}\p{N}]+$/u.test(t[i]!.text) && !isCurrencyWord(t[i]!.norm) && !isCurrencyWord(t[i]!.norm.replace(/s$/, '')) && !/^(chelin|shil+ing|xelim)/.test(fold(t[i]!.norm)) && !EXACTLY.has(fold(t[i]!.norm)) && !estimate.includes(i))));
-    // After a bare figure ("2 mill", "5k5"), or before a figure written in words ("dhai sau", "ngiri mbili").
-    const glued = touching.find((i) => (i === mention.end && !mention.currency && !mention.marked) || (i === mention.first - 1 && !/\d/.test(t[mention.index]!.text)));
+    // After a bare figure under 100 ("2 mill", "5k5"; "send 500 fast" stays held), or before a figure written in words ("dhai sau", "ngiri mbili").
+    const glued = touching.find((i) => (i === mention.end && !mention.currency && !mention.marked && Number(mention.amount) < 100) || (i === mention.first - 1 && !/\d/.test(t[mention.index]!.text)));
     if (glued !== undefined) {
       const from = Math.min(glued, mention.first);
       const to = Math.max(glued, mention.end - 1);
