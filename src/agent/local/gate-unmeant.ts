@@ -36,20 +36,29 @@ export function isNotNeeded(a: Analysis): boolean {
   if (!hasPhrase(folded, NOT_NEEDED)) return false;
   const decisive = (w: string) => /\d/.test(w) || w.startsWith('@') || w.startsWith('+') || MONEY_VERBS.has(w) || MAKING_VERBS.has(w) || TOOL_NOUNS.has(w) || SW_NEGATIVE.test(w);
   for (const clause of folded.split(/[.;!?\n]+|,(?!\d)/)) {
-    if (!hasPhrase(clause, NOT_NEEDED) || /\b(dont|don't|do not|never)\s+forget\b/.test(clause)) continue;
+    if (/\b(dont|don't|do not|never)\s+forget\b/.test(clause)) continue;
     const ws = clause.split(/[^\p{L}\p{N}@+_]+/u).filter(Boolean);
-    // The phrase's last word: where the reading of what follows starts.
-    const phrase = NOT_NEEDED.filter((p) => hasPhrase(clause, [p])).sort((x, y) => y.length - x.length)[0]!;
-    const last = phrase.split(/[^\p{L}\p{N}]+/u).filter(Boolean).pop()!;
-    const end = ws.indexOf(last, Math.max(0, ws.findIndex((w) => w === phrase.split(/[^\p{L}\p{N}]+/u)[0])));
-    const after = ws.slice(end + 1).filter((w) => !LINKING_WORDS.has(w));
-    if (after.length) {
-      if (decisive(after[0]!)) return true;
-      continue;
-    }
-    if (ws.slice(0, Math.max(0, ws.indexOf(phrase.split(/[^\p{L}\p{N}]+/u)[0]!))).some(decisive)) return true;
+    const found = longestPhrase(ws);
+    if (!found) continue;
+    const after = ws.slice(found.end).filter((w) => !LINKING_WORDS.has(w));
+    if (after.length ? decisive(after[0]!) : ws.slice(0, found.start).some(decisive)) return true;
   }
   return false;
+}
+
+/** NOT_NEEDED's phrases as word sequences (split as the clauses are). */
+const NOT_NEEDED_WORDS = NOT_NEEDED.map((p) => p.split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+
+/** Where the longest phrase of NOT_NEEDED stands among the clause's words: [start, end). */
+function longestPhrase(ws: readonly string[]): { start: number; end: number } | undefined {
+  let best: { start: number; end: number } | undefined;
+  for (let i = 0; i < ws.length; i++) {
+    for (const p of NOT_NEEDED_WORDS) {
+      if (best && p.length <= best.end - best.start) continue;
+      if (p.every((w, k) => ws[i + k] === w)) best = { start: i, end: i + p.length };
+    }
+  }
+  return best;
 }
 
 /** Shares of a whole, in the eight languages (folded): "half", "nusu", "moitié", "metade", "mitad", "aadha", "kalahati". */
