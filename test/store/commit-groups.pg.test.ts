@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/service.js';
 import { PgStore } from '../../src/store/index.js';
 import { Payments, type Payment } from '../../src/payments/payments.js';
+import { readEndpoints } from '../../src/webhooks/outbox.js';
 import { createDatabase, type TestDatabase } from '../helpers/pg.js';
 import { isCommit, statementCounter } from '../helpers/pg-statements.js';
 
@@ -208,5 +209,64 @@ describe('PostgreSQL store: transactions that share a commit', () => {
     expect(out2.slice(1)).toEqual(['x', 'x', 'y', 18]);
     expect(groups).toEqual([8, 4]);
     expect(runs2).toEqual([1, 2, 2, 2, 2]); // side by side, then in series
+  });
+
+  it('side by side with shared reads: members that read one row, or scan a table none of them writes, stay side by side; a scan of a table another member writes does not', async () => {
+    const { store: s, groups } = await open('cg_reads');
+    await s.transaction(async (tx) => {
+      for (let i = 0; i < 7; i++) await tx.table(Payments).insert(row(`r${i}`));
+      await tx.table(Payments).insert(row('shared'));
+    });
+    const counter = statementCounter();
+    counter.start();
+    // Each member, as a settle's `settled` with a cold endpoint cache (outbox.ts): its own
+    // payment's compare-and-set, then the account's endpoints (a read by id and a find, shared by
+    // all), then a read of one row every member reads.
+    const runs = new Array(7).fill(0);
+    const out = await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        s.transaction(
+          async (tx) => {
+            runs[i]++;
+            const after = await tx.table(Payments).update(`r${i}`, { description: `s${i}` } as Partial<Payment>, { status: 'pending' });
+            const endpoints = await readEndpoints(tx, 'acct_g', true);
+            const shared = await tx.table(Payments).get('shared');
+            return `${after?.description}/${endpoints.added.length}/${shared?.id}`;
+          },
+          { shareCommit: true },
+        ),
+      ),
+    );
+    const { statements } = counter.stop();
+    counter.restore();
+    expect(out).toEqual(Array.from({ length: 7 }, (_, i) => `s${i}/0/shared`));
+    // The first alone, the other six as one group, each body run once: no roll back, no series.
+    expect(groups).toEqual([6]);
+    expect(runs).toEqual(new Array(7).fill(1));
+    expect(statements.filter((t) => t === 'ROLLBACK')).toEqual([]);
+
+    // A member that scans payments while others write payments: in series, each seeing the
+    // writes of those before it (the count sees the descriptions the members before it set).
+    const runs2 = new Array(4).fill(0);
+    const bodies: Array<(tx: Parameters<Parameters<PgStore['transaction']>[0]>[0]) => Promise<unknown>> = [
+      async (tx) => tx.table(Payments).update('r0', { description: 'z' } as Partial<Payment>),
+      async (tx) => (await tx.table(Payments).update('r1', { description: 'z' } as Partial<Payment>))?.description,
+      async (tx) => (await tx.table(Payments).findMany({ description: 'z' } as Partial<Payment>)).map((p) => p.id).sort(),
+      async (tx) => (await tx.table(Payments).update('r2', { description: 'z' } as Partial<Payment>))?.description,
+    ];
+    const out2 = await Promise.all(
+      bodies.map((b, i) =>
+        s.transaction(
+          async (tx) => {
+            runs2[i]++;
+            return b(tx);
+          },
+          { shareCommit: true },
+        ),
+      ),
+    );
+    expect(out2.slice(1)).toEqual(['z', ['r0', 'r1'], 'z']);
+    expect(groups).toEqual([6, 3]);
+    expect(runs2).toEqual([1, 2, 2, 2]); // side by side, then in series
   });
 });

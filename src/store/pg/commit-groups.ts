@@ -4,6 +4,7 @@ import type { TxView } from './pg-tx.js';
 import type { Touch } from './pg-table.js';
 import { DeferredWrites } from './deferred-writes.js';
 import { preparedSession } from './sql-prepared.js';
+import { Footprints } from './member-footprints.js';
 
 /**
  * Group commit for short transactions on PostgreSQL (`TransactionOptions.shareCommit`: the
@@ -24,12 +25,13 @@ import { preparedSession } from './sql-prepared.js';
  * connection, and the statements they issue in one turn of the event loop go in ONE round trip
  * (deferred-writes.ts), so a group of 32 claims costs one round trip, not 32 in a row. Each
  * member's statements name their rows before they are issued (pg-table.ts `Touch`: a row by id,
- * each unique key an insert claims); while no two members touch the same row, every statement
- * reads and writes only its own member's rows, so running them interleaved gives the same
- * result as any serial order of the members. A member that touches a row another member
- * touched, or issues a statement whose rows cannot be named (a scan, a count) or that frees a
- * unique key (a remove, an update of a unique field), or any failure at all: the group is
- * rolled back and runs again in series, as below (the serial run finds which member failed).
+ * each unique key an insert claims, a scan of a table); while no member reads or writes what
+ * another member writes (member-footprints.ts; shared reads are fine since the seventeenth round),
+ * running them interleaved gives the same result as any serial order of the members. A member
+ * that reads or writes a row another member wrote, writes a row (or a table) another member
+ * read (or scanned), or issues a statement that frees a unique key (a remove, an update of a
+ * unique field), or any failure at all: the group is rolled back and runs again in series, as
+ * below (the serial run finds which member failed).
  * The serial run and the single lane were the whole path before; the lane is still one and
  * the commit one per group. On this machine each round
  * trip of the lane waited for the service's event loop, busy with the other settles' requests:
@@ -241,20 +243,18 @@ export class CommitGroups {
   }
 
   /**
-   * Every body at once on the group's transaction; undefined when side by side did not hold: two
-   * members touched one row, a statement's rows could not be named, or anything failed.
+   * Every body at once on the group's transaction; undefined when side by side did not hold: a
+   * member read or wrote what another wrote (member-footprints.ts), a statement freed a unique
+   * key, or anything failed.
    */
   private async sideBySide(client: pg.PoolClient, deferred: DeferredWrites, members: Member[]): Promise<Array<{ value: unknown; committed: Array<() => void> }> | undefined> {
-    const owner = new Map<string, number>();
+    const footprints = new Footprints();
     let shared = false;
     const views = members.map((_, i) =>
-      this.port.view(client, deferred, (key) => {
-        const o = key === undefined ? -1 : owner.get(key);
-        if (o === -1 || (o !== undefined && o !== i)) {
-          shared = true;
-          throw new NotSideBySide();
-        }
-        owner.set(key!, i);
+      this.port.view(client, deferred, (what) => {
+        if (footprints.admit(i, what)) return;
+        shared = true;
+        throw new NotSideBySide();
       }),
     );
     const outcomes = await Promise.allSettled(members.map((m, i) => m.fn(views[i]!.tx)));

@@ -5,6 +5,7 @@ import { deepFreeze, definedEntries } from '../row-values.js';
 import { fieldExpr, literal, presentExpr } from './schema.js';
 import { RetryTransaction, sqlState } from './retry-rules.js';
 import type { TableSql } from './table-sql.js';
+import type { TouchOf } from './member-footprints.js';
 
 export function decode<T>(doc: unknown): T {
   return deepFreeze(doc as T);
@@ -44,12 +45,13 @@ export type Run = <R extends pg.QueryResultRow>(text: string, values: unknown[],
 
 /**
  * Told, before each statement of a commit group's member is issued, which rows it may read or
- * write (commit-groups.ts runs members side by side only while no two of them touch the same
- * one): `table#id`, `table!fields=values` for each unique key an insert claims, or undefined for
- * a statement whose rows cannot be named beforehand (a scan, a count) or that frees a unique key
- * (a remove, an update of a unique field, which also takes a savepoint).
+ * write (member-footprints.ts: members run side by side only while none reads or writes what
+ * another writes): a read or write of `table#id`, a write of `table!fields=values` for each unique
+ * key an insert claims, a scan of a table for a statement whose rows cannot be named beforehand
+ * (a find, a count), or opaque for one that frees a unique key (a remove, an update of a unique
+ * field, which also takes a savepoint).
  */
-export type Touch = (key: string | undefined) => void;
+export type Touch = (what: TouchOf) => void;
 
 export class PgTable<T extends Row> implements WriteTable<T> {
   private readonly getSql: string;
@@ -77,7 +79,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     // PostgreSQL text cannot hold NUL, so no row has such an id; asking would be an error (22021).
     if (hasNul(id)) return undefined;
     if (this.getBatched) return this.getBatched(id);
-    this.touchId(id);
+    this.touchId(id, 'read');
     const r = await this.run<{ doc: T }>(this.getSql, [id], this.sql.prepared(this.getSql));
     return r.rows[0] ? decode<T>(r.rows[0].doc) : undefined;
   }
@@ -94,7 +96,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async findMany(where: Where<T> = {}, opts: FindOptions = {}): Promise<T[]> {
     if (opts.limit !== undefined && opts.limit <= 0) return [];
-    this.touch?.(undefined);
+    this.scanned();
     if (opts.anyOf) return this.findAnyOf(where, opts, opts.anyOf);
     if (hasNul(opts.after) || Object.values(where).some(hasNul)) return [];
     const params: unknown[] = [];
@@ -171,7 +173,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
 
   async findRange(where: Where<T>, range: RangeQuery): Promise<T[]> {
     checkRange(this.sql.def, where, range);
-    this.touch?.(undefined);
+    this.scanned();
     const params: unknown[] = [];
     const clauses = this.sql.where(where, params);
     const f = fieldExpr(range.field);
@@ -192,7 +194,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   }
 
   async count(where: Where<T> = {}): Promise<number> {
-    this.touch?.(undefined);
+    this.scanned();
     const params: unknown[] = [];
     const clauses = this.sql.where(where, params);
     const text = `SELECT count(*)::int AS n FROM ${this.sql.t}${clauses.length ? ` WHERE ${clauses.join(' AND ')}` : ''}`;
@@ -204,18 +206,23 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     if (!this.inTx) throw new Error('writes go through store.transaction');
   }
 
-  private touchId(id: string): void {
-    this.touch?.(`${this.sql.def.name}#${id}`);
+  private touchId(id: string, kind: 'read' | 'write'): void {
+    this.touch?.({ kind, table: this.sql.def.name, key: `${this.sql.def.name}#${id}` });
+  }
+
+  /** A statement whose rows cannot be named beforehand: every row of the table. */
+  private scanned(): void {
+    this.touch?.({ kind: 'scan', table: this.sql.def.name });
   }
 
   /** An insert's row: its id and every unique key it claims. */
   private touchRow(row: T): void {
     if (!this.touch) return;
-    this.touchId(row.id);
+    this.touchId(row.id, 'write');
     for (const fields of this.sql.def.unique ?? []) {
       const values = fields.map((f) => (row as Record<string, unknown>)[f]);
       if (values.some((v) => v === undefined || v === null)) continue;
-      this.touch(`${this.sql.def.name}!${fields.join(',')}=${JSON.stringify(values)}`);
+      this.touch({ kind: 'write', table: this.sql.def.name, key: `${this.sql.def.name}!${fields.join(',')}=${JSON.stringify(values)}` });
     }
   }
 
@@ -267,7 +274,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     this.writable();
     if (!this.later) throw new Error('putLater outside a transaction');
     if ((this.sql.def.unique?.length ?? 0) > 0 || this.sql.def.version) throw new Error(`putLater on ${this.sql.def.name}, which has unique groups or a version`);
-    this.touchId(row.id);
+    this.touchId(row.id, 'write');
     const text = `INSERT INTO ${this.sql.t} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`;
     this.later(text, [row.id, JSON.stringify(row)], this.sql.prepared(text));
   }
@@ -297,7 +304,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     // it, and the driver parses none (three per settle; issue 23, thirteenth round).
     const u = this.updateSql(id, patch, expect, undefined);
     if (u.touchesUnique) throw new Error(`updateLater of a unique field of ${this.sql.def.name}`);
-    this.touchId(id);
+    this.touchId(id, 'write');
     // Named like `update`'s texts: prepared on the session when it rides in a round trip of several (sql-prepared.ts).
     this.later(u.text, u.params, this.sql.prepared(u.text));
   }
@@ -329,8 +336,8 @@ export class PgTable<T extends Row> implements WriteTable<T> {
     const returning = withBefore ? `(SELECT o.doc FROM ${this.sql.t} o WHERE o.id = $1) AS before` : 'doc';
     const { text, params, touchesUnique, set, drop, setJson } = this.updateSql(id, patch, expect, returning);
     // A unique field changed takes a savepoint, which a member beside others cannot have.
-    if (touchesUnique) this.touch?.(undefined);
-    else this.touchId(id);
+    if (touchesUnique) this.touch?.({ kind: 'opaque' });
+    else this.touchId(id, 'write');
     const decoded = (r: pg.QueryResult<{ doc?: T; before?: T }>) => {
       const row = r.rows[0];
       if (!row) return undefined;
@@ -362,7 +369,7 @@ export class PgTable<T extends Row> implements WriteTable<T> {
   async remove(id: string): Promise<boolean> {
     this.writable();
     // It frees the row's unique keys, which another member's insert could meet: not nameable.
-    this.touch?.(undefined);
+    this.touch?.({ kind: 'opaque' });
     const r = await this.run(`DELETE FROM ${this.sql.t} WHERE id = $1`, [id]);
     return (r.rowCount ?? 0) > 0;
   }
