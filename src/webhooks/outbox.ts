@@ -196,8 +196,9 @@ export interface AccountEndpoints {
 /** The account's endpoints in one mode, read through `source` (a transaction, or the store's committed rows). */
 export async function readEndpoints(source: { table(def: typeof WebhookEndpoints): ReadTable<WebhookEndpoint> }, accountId: string, livemode: boolean): Promise<AccountEndpoints> {
   const t = source.table(WebhookEndpoints);
-  const main = await t.get(defaultEndpointId(accountId, livemode));
-  const added = await t.findMany({ accountId, livemode });
+  // Asked together: one round trip inside a PostgreSQL transaction (every settle's event reads
+  // these while the endpoint cache is cold; a commit group waits on each of its round trips).
+  const [main, added] = await Promise.all([t.get(defaultEndpointId(accountId, livemode)), t.findMany({ accountId, livemode })]);
   return main ? { main, added } : { added };
 }
 
