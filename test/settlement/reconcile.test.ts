@@ -277,10 +277,22 @@ describe('the hash record of a batch member (fifteenth round, h15hash)', () => {
     store.transaction = function (this: unknown, ...a: unknown[]) {
       return dead ? new Promise(() => {}) : transaction.apply(this, a);
     };
+    // The node takes both transactions but mines them only after the process died, as any chain
+    // does some time after a send returns (anvil's automine too: eth_sendRawTransaction answers
+    // before the block is mined, h17flake). Pinned here so the relayer's count below is read from
+    // the mined chain, never in that gap (docs/testing.md, "h17flake").
+    await anvil(ctx, 'evm_setAutomine', [false]);
     const answered = Promise.all(prepared.map((p) => settle(ctx, p.pay.id, p.signed).catch(() => undefined)));
     await until(async () => held.sent.length === 2, 'the batch to leave');
     const batch = held.sent[1]!;
+    await anvil(ctx, 'evm_mine');
+    await anvil(ctx, 'evm_setAutomine', [true]);
+    // Both of this lifetime's transactions are in the chain (the receipt wait of the service is held;
+    // these are read at the node), and the relayer's count is theirs: the batch took the last nonce.
+    const mined = await Promise.all(held.sent.map((hash) => chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 })));
+    expect(mined.map((r) => r.status)).toEqual(['success', 'success']);
     const relayerNonce = await chain.publicClient.getTransactionCount({ address: chain.relayerAddress });
+    expect(relayerNonce).toBe((await chain.publicClient.getTransaction({ hash: batch })).nonce + 1);
     // Its two members: processing, with no hash stored (the grace had not passed; the record never ran).
     const states = await Promise.all(prepared.map((p) => stored(ctx, p.pay.id)));
     expect(states.every((s) => s.status === 'processing')).toBe(true);
@@ -302,7 +314,9 @@ describe('the hash record of a batch member (fifteenth round, h15hash)', () => {
     }
     // Once: the merchant got each amount once, and nothing was sent again after the crash.
     expect(await ctx.svc.deps.chain.balanceOf(to)).toBe(before + usdc('12'));
-    expect(await ctx.svc.deps.chain.publicClient.getTransactionCount({ address: ctx.svc.deps.chain.relayerAddress })).toBe(relayerNonce);
+    const next = ctx.svc.deps.chain.publicClient;
+    expect(await next.getTransactionCount({ address: ctx.svc.deps.chain.relayerAddress })).toBe(relayerNonce);
+    for (const hash of held.sent) expect((await next.getTransactionReceipt({ hash })).status).toBe('success');
   });
 });
 
