@@ -157,6 +157,27 @@ describe('POST /api/v1/payments', () => {
   it('rejects unknown fields, naming them', async () => {
     expectInvalid(await withField('amount_cents', 100), 'amount_cents', /unknown parameter/);
   });
+
+  // h17tour: JSON can write a lone surrogate ("\ud800"); PostgreSQL refused it with a 500, lowdb
+  // stored it (and sent it on in webhooks). Now a 400 on both stores, and nothing is stored.
+  it('a lone surrogate in any text of the body is a 400 invalid_request_error, never a 500', async () => {
+    const bodies = [
+      { ...base, merchant_name: 'Shop \ud800' },
+      { ...base, description: '\udc00 tail' },
+      { ...base, reference: 'ord-\ud83d' },
+      { ...base, metadata: { note: 'x\udfff' } },
+      { ...base, metadata: { ['k\ud800']: 'v' } },
+    ];
+    for (const body of bodies) {
+      const r = await create(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error).toEqual({ type: 'invalid_request_error', message: expect.stringMatching(/valid Unicode/) });
+    }
+    // A whole pair is one character, accepted as ever.
+    const pair = await create({ ...base, merchant_name: 'Shop \ud83d\ude80' });
+    expect(pair.status).toBe(201);
+    expect(pair.body.merchant_name).toBe('Shop 🚀');
+  });
 });
 
 describe('reference dedupe', () => {
