@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageLimit, startingAfter } from '../lib/paging.js';
-import { isAddress } from 'viem';
+import { readEvmAddress } from '../lib/evm-address.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
 
@@ -69,7 +69,11 @@ export const CreatePaymentInput = z
     description: z.string().max(300, 'description must be at most 300 characters').optional(),
     payout_address: z
       .string({ message: 'payout_address must be a 0x EVM address' })
-      .refine((s) => isAddress(s, { strict: false }), 'payout_address must be a 0x EVM address')
+      .refine((s) => readEvmAddress(s) !== 'malformed', 'payout_address must be a 0x EVM address')
+      .refine(
+        (s) => readEvmAddress(s) !== 'bad_checksum',
+        'payout_address must be a 0x EVM address; its mixed upper and lower case does not match the EIP-55 checksum, so a character is likely mistyped (send it exactly as your wallet shows it, or all in lower case)',
+      )
       // The token refuses transfers to the zero address, so such a payment could never settle.
       .refine((s) => !/^0x0{40}$/.test(s), 'payout_address must be a 0x EVM address, not the zero address')
       .meta({ pattern: '^0x[0-9a-fA-F]{40}$' })
