@@ -96,8 +96,20 @@ export const CreatePaymentInput = z
       .enum(['automatic', 'manual'], { message: 'capture_method must be "automatic" or "manual"' })
       .optional()
       .describe('`manual`: an agent paying the `x402_url` authorizes (x402 auth-capture: the funds are held in escrow, status `authorized`); you capture all or part with `POST /v1/payments/{id}/capture` or release it with `/void`; an authorization not captured by its deadline is voided automatically. Default `automatic`.'),
+    capture_within_minutes: z
+      .number({ message: 'capture_within_minutes must be a whole number of minutes' })
+      .int('capture_within_minutes must be a whole number of minutes')
+      .min(1, 'capture_within_minutes must be between 1 and 10080')
+      .max(10080, 'capture_within_minutes must be between 1 and 10080')
+      .optional()
+      .describe('With `capture_method: "manual"`: how long an authorization may stay uncaptured before it is voided and the money returned, 1-10080 minutes (default 10080, 7 days, or the deployment\'s `AUTH_CAPTURE_HOLD`).'),
   })
-  .strict();
+  .strict()
+  // DESIGN.md section 11: a capture window means nothing to an automatic capture (h17tour: the field was unknown).
+  .refine((b) => b.capture_within_minutes === undefined || b.capture_method === 'manual', {
+    message: 'capture_within_minutes needs capture_method "manual"',
+    path: ['capture_within_minutes'],
+  });
 export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;
 
 export const ListPaymentsQuery = z
