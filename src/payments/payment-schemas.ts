@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PageLimit, startingAfter } from '../lib/paging.js';
 import { readEvmAddress } from '../lib/evm-address.js';
 
-const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
+const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048, 'must be at most 2048 characters');
 
 const MetadataValue = z.union([z.string().max(500, 'metadata values must be at most 500 characters'), z.number(), z.boolean()], {
   error: 'metadata values must be strings, numbers or booleans',

@@ -149,6 +149,15 @@ describe('POST /api/v1/payments', () => {
     expectInvalid(await withField('redirect_url', 'javascript:alert(1)'), 'redirect_url');
     expectInvalid(await withField('redirect_url', 'not a url'), 'redirect_url');
     expectInvalid(await withField('webhook_url', 'ftp://x.example/hook'), 'webhook_url');
+    // A valid URL over 2048 characters is named as too long, not as invalid (h17tour).
+    const long = `https://shop.example/${'a'.repeat(2100)}`;
+    expectInvalid(await withField('redirect_url', long), 'redirect_url', /^Invalid redirect_url: must be at most 2048 characters$/);
+    expectInvalid(await withField('webhook_url', long), 'webhook_url', /must be at most 2048 characters$/);
+    expect((await withField('redirect_url', `https://shop.example/${'a'.repeat(2048 - 21)}`)).status).toBe(201);
+    for (const [method, path] of [['PUT', 'webhook-endpoint'], ['POST', 'webhook-endpoints']] as const) {
+      const r = await call(`${s.api}/${path}`, { method, key: m.key, body: { url: long } });
+      expectInvalid(r, 'url', /must be at most 2048 characters$/);
+    }
     expectInvalid(await create({ currency: 'USD', redirect_url: base.redirect_url }), 'amount', /Missing required param: amount/);
     expectInvalid(await create({ amount: 1, redirect_url: base.redirect_url }), 'currency', /Missing required param: currency/);
     expectInvalid(await create({ amount: 1, currency: 'USD' }), 'redirect_url', /Missing required param: redirect_url/);
