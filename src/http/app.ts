@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { errorHandler, invalidRequest, notFoundHandler, useErrorShape } from './errors.js';
+import { LONE_SURROGATE_MESSAGE, wellFormedText } from './json-body.js';
 import type { Metrics } from '../metrics/metrics-port.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -178,6 +179,11 @@ export function createApp(
   return Object.assign(app, { serve });
 }
 
+const parseJson = express.json({ limit: '100kb', strict: true });
+/** express's JSON parser, then no lone surrogate in any string (json-body.ts, `wellFormedText`). */
+const checkedJson: RequestHandler = (req, res, next) =>
+  parseJson(req, res, (err?: unknown) => next(err ?? (wellFormedText(req.body) ? undefined : invalidRequest(LONE_SURROGATE_MESSAGE))));
+
 /**
  * The API's body handling, in this order: a body on a state change must be JSON (400 otherwise),
  * then it is parsed (at most 100 kB). The API router uses it for every route; a hot route
@@ -192,7 +198,7 @@ export function apiJsonBody(): RequestHandler[] {
       }
       next();
     },
-    express.json({ limit: '100kb', strict: true }),
+    checkedJson,
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, Response, NextFunction } from 'express';
 import { z } from 'zod';
 import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../lib/store-unavailable.js';
+import { LONE_SURROGATE_MESSAGE } from './json-body.js';
 
 export const ERROR_TYPES = [
   'invalid_request_error',
@@ -162,6 +163,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     apiErr = invalidRequest(err.expose && err.message ? err.message : 'Bad request.', undefined, err.status);
   // PostgreSQL refuses NUL in text (22021, 22P05): bad input that lowdb would have stored.
   else if (err?.code === '22021' || err?.code === '22P05') apiErr = invalidRequest('Text in the request may not contain the NUL character (\\u0000).');
+  // A lone surrogate that reached the database another way than a JSON body (the door refuses those).
+  else if (err?.code === '22P02' && /surrogate/i.test(String(err?.detail))) apiErr = invalidRequest(LONE_SURROGATE_MESSAGE);
   else if (isStoreUnavailable(err)) {
     // The database refused or timed out (docs/store.md): a retry soon can succeed, so 503, not 500.
     req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'store unavailable');

@@ -32,13 +32,16 @@ export interface ApiKey {
 
 export const ApiKeys = defineTable<ApiKey>({ name: 'api_keys', unique: [['hash']], indexes: ['accountId', 'hash'] });
 
-export const CreateKeyInput = z.object({
-  label: z.string().trim().min(1, 'must be 1-60 characters').max(60, 'must be 1-60 characters'),
-  mode: z
-    .enum(KEY_MODES, { error: 'mode must be "live" or "test"' })
-    .default('live')
-    .describe('`live` (default, `sk_live_…`) or `test` (`sk_test_…`, sees test-mode objects only). Asked with a test key: test by default, and never live (403).'),
-});
+export const CreateKeyInput = z
+  .object({
+    label: z.string().trim().min(1, 'must be 1-60 characters').max(60, 'must be 1-60 characters'),
+    mode: z
+      .enum(KEY_MODES, { error: 'mode must be "live" or "test"' })
+      .default('live')
+      .describe('`live` (default, `sk_live_…`) or `test` (`sk_test_…`, sees test-mode objects only). Asked with a test key: test by default, and never live (403).'),
+  })
+  // A typo is refused, never dropped: `{"label":"sandbox","Mode":"test"}` made a live key (h17tour).
+  .strict();
 export type CreateKeyInput = z.input<typeof CreateKeyInput>;
 
 // One-shot `hash` (Node >= 20.12): a fifth of createHash's cost per call; every authenticated request hashes its key.

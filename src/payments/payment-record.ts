@@ -72,6 +72,8 @@ export interface Payment {
   livemode?: boolean;
   /** `manual`: paid by x402 auth-capture, funds held until captured or voided (src/x402/auth-capture/manual-capture-sessions.ts). */
   captureMethod?: 'manual';
+  /** Manual capture: minutes an authorization may stay uncaptured (`capture_within_minutes`); unset: `AUTH_CAPTURE_HOLD`. */
+  captureWithinMinutes?: number;
   /** The escrow's paymentInfoHash of the authorization (manual capture). */
   paymentInfoHash?: string;
   /** Stablecoin base units held in escrow (capturable), captured, and released back to the payer. */

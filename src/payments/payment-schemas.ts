@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PageLimit, startingAfter } from '../lib/paging.js';
-import { isAddress } from 'viem';
+import { readEvmAddress } from '../lib/evm-address.js';
 
-const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
+const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048, 'must be at most 2048 characters');
 
 const MetadataValue = z.union([z.string().max(500, 'metadata values must be at most 500 characters'), z.number(), z.boolean()], {
   error: 'metadata values must be strings, numbers or booleans',
@@ -69,7 +69,11 @@ export const CreatePaymentInput = z
     description: z.string().max(300, 'description must be at most 300 characters').optional(),
     payout_address: z
       .string({ message: 'payout_address must be a 0x EVM address' })
-      .refine((s) => isAddress(s, { strict: false }), 'payout_address must be a 0x EVM address')
+      .refine((s) => readEvmAddress(s) !== 'malformed', 'payout_address must be a 0x EVM address')
+      .refine(
+        (s) => readEvmAddress(s) !== 'bad_checksum',
+        'payout_address must be a 0x EVM address; its mixed upper and lower case does not match the EIP-55 checksum, so a character is likely mistyped (send it exactly as your wallet shows it, or all in lower case)',
+      )
       // The token refuses transfers to the zero address, so such a payment could never settle.
       .refine((s) => !/^0x0{40}$/.test(s), 'payout_address must be a 0x EVM address, not the zero address')
       .meta({ pattern: '^0x[0-9a-fA-F]{40}$' })
@@ -92,8 +96,20 @@ export const CreatePaymentInput = z
       .enum(['automatic', 'manual'], { message: 'capture_method must be "automatic" or "manual"' })
       .optional()
       .describe('`manual`: an agent paying the `x402_url` authorizes (x402 auth-capture: the funds are held in escrow, status `authorized`); you capture all or part with `POST /v1/payments/{id}/capture` or release it with `/void`; an authorization not captured by its deadline is voided automatically. Default `automatic`.'),
+    capture_within_minutes: z
+      .number({ message: 'capture_within_minutes must be a whole number of minutes' })
+      .int('capture_within_minutes must be a whole number of minutes')
+      .min(1, 'capture_within_minutes must be between 1 and 10080')
+      .max(10080, 'capture_within_minutes must be between 1 and 10080')
+      .optional()
+      .describe('With `capture_method: "manual"`: how long an authorization may stay uncaptured before it is voided and the money returned, 1-10080 minutes (default 10080, 7 days, or the deployment\'s `AUTH_CAPTURE_HOLD`).'),
   })
-  .strict();
+  .strict()
+  // DESIGN.md section 11: a capture window means nothing to an automatic capture (h17tour: the field was unknown).
+  .refine((b) => b.capture_within_minutes === undefined || b.capture_method === 'manual', {
+    message: 'capture_within_minutes needs capture_method "manual"',
+    path: ['capture_within_minutes'],
+  });
 export type CreatePaymentInput = z.infer<typeof CreatePaymentInput>;
 
 export const ListPaymentsQuery = z

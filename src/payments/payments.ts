@@ -243,6 +243,7 @@ export class PaymentsService {
       expiresInMinutes: input.expires_in_minutes,
       ...(input.discoverable ? { discoverable: true } : {}),
       ...(input.capture_method === 'manual' ? { captureMethod: 'manual' as const } : {}),
+      ...(input.capture_within_minutes !== undefined ? { captureWithinMinutes: input.capture_within_minutes } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + input.expires_in_minutes * 60_000).toISOString(),
       updatedAt: now.toISOString(),

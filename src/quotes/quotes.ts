@@ -104,6 +104,10 @@ export class QuotesService {
       if (!(e instanceof RatesUnavailable)) throw e;
       return fail(QuoteReason.ratesUnavailable, 'Exchange rates are not available right now; nothing was quoted. Try again shortly.');
     }
+    // Named as the caller wrote it (h17tour: an unsupported `to_currency` was blamed on `currency`).
+    if (input.to_currency !== undefined && !recipient && !fx.currency(input.to_currency)) {
+      return fail('unsupported_currency', `Unsupported currency: ${input.to_currency}. Supported: ${fx.supported().join(', ')}.`, 'to_currency');
+    }
     const q = quoteTransfer(fx, { amount: input.amount, currency: input.currency ?? sender.localCurrency, recipientCurrency }, this.opts.feePolicy ?? DEFAULT_FEE_POLICY);
     if (!q.ok) return q;
     const now = this.now();

@@ -1,8 +1,9 @@
-import { getAddress, isAddress, type Address } from 'viem';
+import { getAddress, type Address } from 'viem';
 import type { Account, AccountsService } from '../accounts/accounts.js';
 import { fail, type Result } from '../lib/results.js';
 import type { WalletDirectory } from '../wallet/directory.js';
 import { toE164 } from '../lib/phone.js';
+import { readEvmAddress } from '../lib/evm-address.js';
 
 /** Who a transfer goes to: one of our accounts, or an outside 0x address (a payout). */
 export type Recipient =
@@ -72,8 +73,16 @@ async function lookup(
       : unknown();
 
   if (/^0x/i.test(text)) {
-    if (!isAddress(text, { strict: false })) {
+    const reading = readEvmAddress(text);
+    if (reading === 'malformed') {
       return fail(RecipientReason.invalidRecipient, `${text} is not a valid 0x address.`, 'recipient');
+    }
+    if (reading === 'bad_checksum') {
+      return fail(
+        RecipientReason.invalidRecipient,
+        `${text} does not match its checksum (the mix of upper and lower case), so a character is likely mistyped. Nothing was sent; copy the address again exactly, or write it all in lower case.`,
+        'recipient',
+      );
     }
     const address = getAddress(text);
     const accountId = await deps.wallets.accountIdFor(address);

@@ -17,7 +17,7 @@ import type { UrlCheckFailure } from './url-guard.js';
 /** Endpoints an account may add besides its default one. */
 export const MAX_ENDPOINTS = 16;
 
-const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
+const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048, 'must be at most 2048 characters');
 export const EnabledEvents = z
   .array(z.enum(EVENT_TYPES, { error: `event types must be among ${EVENT_TYPES.join(', ')}` }))
   .min(1, 'enabled_events must list at least one event type (omit it for all)')

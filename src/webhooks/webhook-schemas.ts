@@ -30,7 +30,7 @@ export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...TRANSFER_EVENT_TYPES, ...
 export type EventType = (typeof EVENT_TYPES)[number];
 export const isTransferEvent = (t: EventType): t is TransferEventType => (TRANSFER_EVENT_TYPES as readonly string[]).includes(t);
 
-const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048);
+const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be a valid http(s) URL' }).max(2048, 'must be at most 2048 characters');
 
 /** PUT /api/webhook-endpoint: the account's default endpoint; null clears it. */
 export const SetEndpointInput = z

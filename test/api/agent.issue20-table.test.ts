@@ -11,7 +11,7 @@ import { balance, usdc } from '../helpers/money.js';
  * served and settle on chain; quotes, balances and market creation answer as the rows say.
  */
 type Sender = 'ng' | 'in' | 'br' | 'mx' | 'sn' | 'ke' | 'ph';
-const OUTSIDE = '0x4b20993Bc481177ec7E8f571ceCaE8A9e22C02db';
+const OUTSIDE = '0x4B20993Bc481177ec7E8f571ceCaE8A9e22C02db';
 
 /** [sender, message, what must happen]: 'held' = a pending action, nothing moved; 'refused' = no action at all. */
 const MUST_NOT_MOVE: Array<[Sender, string, 'held' | 'refused' | 'either']> = [

@@ -143,6 +143,20 @@ describe('API keys (interface 2.3, 4.4, 4.5)', () => {
     expect(missing.body.error.param).toBe('label');
   });
 
+  it('an unknown field is refused, naming it, and no key is made (a typo of mode made a live key; h17tour)', async () => {
+    const before = (await call(`${s.api}/keys`, { cookie: m.cookie })).body.keys.length;
+    for (const body of [{ label: 'sandbox', Mode: 'test' }, { label: 'sandbox', livemode: false }]) {
+      const r = await call(`${s.api}/keys`, { cookie: m.cookie, body });
+      expect(r.status).toBe(400);
+      const param = Object.keys(body)[1];
+      expect(r.body).toEqual({ error: { type: 'invalid_request_error', message: `Received unknown parameter: ${param}.`, param } });
+    }
+    expect((await call(`${s.api}/keys`, { cookie: m.cookie })).body.keys.length).toBe(before);
+    const test = await call(`${s.api}/keys`, { cookie: m.cookie, body: { label: 'sandbox', mode: 'test' } });
+    expect(test.status).toBe(201);
+    expect(test.body.key.secret).toMatch(/^sk_test_/);
+  });
+
   it('keys endpoints need a session or a key', async () => {
     expectAuthError(await call(`${s.api}/keys`));
     expectAuthError(await call(`${s.api}/keys`, { body: { label: 'x' } }));

@@ -149,6 +149,15 @@ describe('POST /api/v1/payments', () => {
     expectInvalid(await withField('redirect_url', 'javascript:alert(1)'), 'redirect_url');
     expectInvalid(await withField('redirect_url', 'not a url'), 'redirect_url');
     expectInvalid(await withField('webhook_url', 'ftp://x.example/hook'), 'webhook_url');
+    // A valid URL over 2048 characters is named as too long, not as invalid (h17tour).
+    const long = `https://shop.example/${'a'.repeat(2100)}`;
+    expectInvalid(await withField('redirect_url', long), 'redirect_url', /^Invalid redirect_url: must be at most 2048 characters$/);
+    expectInvalid(await withField('webhook_url', long), 'webhook_url', /must be at most 2048 characters$/);
+    expect((await withField('redirect_url', `https://shop.example/${'a'.repeat(2048 - 21)}`)).status).toBe(201);
+    for (const [method, path] of [['PUT', 'webhook-endpoint'], ['POST', 'webhook-endpoints']] as const) {
+      const r = await call(`${s.api}/${path}`, { method, key: m.key, body: { url: long } });
+      expectInvalid(r, 'url', /must be at most 2048 characters$/);
+    }
     expectInvalid(await create({ currency: 'USD', redirect_url: base.redirect_url }), 'amount', /Missing required param: amount/);
     expectInvalid(await create({ amount: 1, redirect_url: base.redirect_url }), 'currency', /Missing required param: currency/);
     expectInvalid(await create({ amount: 1, currency: 'USD' }), 'redirect_url', /Missing required param: redirect_url/);
@@ -156,6 +165,27 @@ describe('POST /api/v1/payments', () => {
 
   it('rejects unknown fields, naming them', async () => {
     expectInvalid(await withField('amount_cents', 100), 'amount_cents', /unknown parameter/);
+  });
+
+  // h17tour: JSON can write a lone surrogate ("\ud800"); PostgreSQL refused it with a 500, lowdb
+  // stored it (and sent it on in webhooks). Now a 400 on both stores, and nothing is stored.
+  it('a lone surrogate in any text of the body is a 400 invalid_request_error, never a 500', async () => {
+    const bodies = [
+      { ...base, merchant_name: 'Shop \ud800' },
+      { ...base, description: '\udc00 tail' },
+      { ...base, reference: 'ord-\ud83d' },
+      { ...base, metadata: { note: 'x\udfff' } },
+      { ...base, metadata: { ['k\ud800']: 'v' } },
+    ];
+    for (const body of bodies) {
+      const r = await create(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error).toEqual({ type: 'invalid_request_error', message: expect.stringMatching(/valid Unicode/) });
+    }
+    // A whole pair is one character, accepted as ever.
+    const pair = await create({ ...base, merchant_name: 'Shop \ud83d\ude80' });
+    expect(pair.status).toBe(201);
+    expect(pair.body.merchant_name).toBe('Shop 🚀');
   });
 });
 

@@ -192,6 +192,36 @@ describe('checkout page finishes the job (Chromium)', () => {
     expect(await page.locator('#auto-return').isHidden()).toBe(true);
   });
 
+  it('Back from the shop, or a reload, shows the receipt and does not send the customer to the shop again (h17tour)', async () => {
+    const pay = await createPayment(ctx, { redirect_url: `${SHOP}/again` });
+    const paid = await call(`${ctx.svc.api}/dev/test-wallet-pay/${pay.id}`, { method: 'POST' });
+    expect(paid.status).toBe(200);
+    const page = await open(SIZES[1]);
+    const asked: string[] = [];
+    page.on('request', (r) => r.isNavigationRequest() && r.url().startsWith(SHOP) && asked.push(r.url()));
+    await page.clock.install();
+    await page.goto(`/pay/${pay.id}?paid=1`);
+    await page.locator('#auto-return-text', { hasText: 'Returning you to' }).waitFor();
+    const atShop = page.waitForURL(`${SHOP}/again?**`, { timeout: 15_000 });
+    await page.clock.runFor(7_000);
+    await atShop;
+    expect(asked).toHaveLength(1);
+    // The customer presses Back at the shop: the receipt, with no countdown to leave again.
+    await page.goBack();
+    expect(new URL(page.url()).pathname).toBe(`/pay/${pay.id}`);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Paid to Acme Books');
+    expect(await page.locator('#auto-return').isHidden()).toBe(true);
+    await page.clock.runFor(7_000);
+    expect(asked).toHaveLength(1);
+    expect(new URL(page.url()).search).toBe('');
+    // A reload of the receipt is a later visit too.
+    await page.reload();
+    expect(await page.locator('#auto-return').isHidden()).toBe(true);
+    await page.clock.runFor(7_000);
+    expect(asked).toHaveLength(1);
+    expect(new URL(page.url()).pathname).toBe(`/pay/${pay.id}`);
+  });
+
   for (const size of SIZES) {
     it(`${size.name}: expired and failed pages say so in the heading and title, not "Pay …"`, async () => {
       const pay = await createPayment(ctx, { redirect_url: `${SHOP}/back` });

@@ -70,6 +70,12 @@ export function quoteSuite(title: string): void {
         expect(bad.status, JSON.stringify(body)).toBe(400);
         expect(bad.body.error.type).toBe('invalid_request_error');
       }
+      // Each bad currency is named as written (h17tour: a bad to_currency was blamed on currency).
+      const badTo = await call(`${svc.api}/quotes`, { key: sender.key, body: { amount: '10', currency: 'USD', to_currency: 'XXX' } });
+      expect(badTo.status).toBe(400);
+      expect(badTo.body.error).toMatchObject({ type: 'invalid_request_error', param: 'to_currency', message: expect.stringMatching(/^Unsupported currency: XXX\. Supported: .*KES/) });
+      const badFrom = await call(`${svc.api}/quotes`, { key: sender.key, body: { amount: '10', currency: 'XXX', to_currency: 'KES' } });
+      expect(badFrom.body.error.param).toBe('currency');
       expect((await call(`${svc.api}/quotes`, { body: { amount: '10' } })).status).toBe(401);
     });
 

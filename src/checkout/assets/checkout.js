@@ -367,17 +367,24 @@ function init(root, paymentId) {
     };
     box.hidden = false;
     show();
+    // This history entry becomes the plain page (a later visit): Back from the shop, or a reload,
+    // shows the receipt without counting down to leave again (h17tour: Back bounced the customer
+    // to the shop a second time, six seconds later).
+    history.replaceState(history.state, '', `/pay/${encodeURIComponent(paymentId)}`);
+    const stay = () => {
+      clearInterval(timer);
+      text.textContent = 'You can return whenever you are ready.';
+      $('stay').hidden = true;
+    };
     const timer = setInterval(() => {
       left -= 1;
       if (left <= 0) {
-        clearInterval(timer);
+        stay();
         window.location.assign(returnUrl);
       } else show();
     }, 1000);
     $('stay')?.addEventListener('click', () => {
-      clearInterval(timer);
-      text.textContent = 'You can return whenever you are ready.';
-      $('stay').hidden = true;
+      stay();
       $('return')?.focus();
     });
   }

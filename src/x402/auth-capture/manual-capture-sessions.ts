@@ -47,7 +47,7 @@ export class ManualCaptureSessions {
     const port = this.o.ac.port;
     const now = Math.floor(nowMs / 1000);
     const left = Math.floor((Date.parse(p.expiresAt) - nowMs) / 1000) - CLOCK_ROOM_SECONDS;
-    const captureDeadline = now + Math.floor(this.o.holdMs / 1000);
+    const captureDeadline = now + this.holdSeconds(p);
     const window = Math.min(MAX_WINDOW_SECONDS, left, captureDeadline - now - 5);
     if (window < MIN_WINDOW_SECONDS) return undefined;
     return {
@@ -76,6 +76,11 @@ export class ManualCaptureSessions {
     };
   }
 
+  /** How long an authorization of `p` is held before the sweep voids it: the payment's own window, else the deployment's. */
+  private holdSeconds(p: Payment): number {
+    return p.captureWithinMinutes !== undefined ? p.captureWithinMinutes * 60 : Math.floor(this.o.holdMs / 1000);
+  }
+
   /** The client's echo of our requirement must be ours (amount, payTo, operator, a deadline we could have offered). */
   private ours(p: Payment, payTo: Address, accepted: PaymentRequirements, nowMs: number): boolean {
     const e = (accepted.extra ?? {}) as Record<string, unknown>;
@@ -84,7 +89,7 @@ export class ManualCaptureSessions {
     return (
       accepted.scheme === AUTH_CAPTURE_SCHEME && accepted.amount === p.stablecoinAmount && typeof accepted.payTo === 'string' &&
       /^0x[0-9a-fA-F]{40}$/.test(accepted.payTo) && isAddressEqual(accepted.payTo as Address, payTo) &&
-      Number.isInteger(cd) && cd > now && cd <= now + Math.floor(this.o.holdMs / 1000) + 60 &&
+      Number.isInteger(cd) && cd > now && cd <= now + this.holdSeconds(p) + 60 &&
       Number(e.refundDeadline) === cd + Math.floor(this.o.refundWindowMs / 1000) &&
       typeof e.feeRecipient === 'string' && isAddressEqual(e.feeRecipient as Address, payTo)
     );
