@@ -81,6 +81,7 @@ export const AgentReply = registerSchema(
         .optional()
         .describe('Why a 422 was not done (e.g. `not_grounded`: an argument of the action is not in the user\'s own words), or why a 200 `none` moved nothing (the gate: negation, question, past_tense, reversed_direction, conditional, scheduled, cancellation, reported_speech, statement; `quoted_only`).'),
       pending_action: PendingActionResource.optional().describe('Present when the turn concerns an action awaiting confirmation.'),
+      replaced_action: PendingActionResource.optional().describe('A held action a typed correction ("make it 3k") cancelled and replaced with `pending_action`: its buttons do nothing now.'),
       already: z.boolean().optional().describe('True when a confirm repeats one already carried out.'),
       transfer: ActionResult.optional(),
       bill: ActionResult.optional(),
