@@ -27,6 +27,8 @@ export async function answerHeld(d: HeldAnswerDeps, accountId: string, channel: 
   const correction = kind ? undefined : readCorrection(message, localCurrency);
   if (!kind && !correction) return undefined;
   const row = await d.actions.latestPending(accountId, channel, d.now());
+  // "make it 3k" with nothing waiting (expired, cancelled, done): said, never a guess at what to change.
+  if (!row && correction) return { ok: true, action: 'none', reply: NOTHING_HELD, reason: 'nothing_held' };
   if (!row) return undefined;
   if (kind === 'cancel') {
     const done = await d.cancel(accountId, row.id);
@@ -49,6 +51,10 @@ export async function answerHeld(d: HeldAnswerDeps, accountId: string, channel: 
   }
   return showAgain(row);
 }
+
+const NOTHING_HELD =
+  'There is no request waiting for your confirmation to change: it may have expired, been cancelled or been carried out already. ' +
+  'Nothing was done. Send the whole request again, e.g. "send 3,000 to @amina".';
 
 function showAgain(row: PendingAction): TurnOutcome {
   const reply = `Nothing has moved yet. ${row.description}\n\nTap Confirm under it to go ahead, or Cancel; a typed answer never carries it out.`;

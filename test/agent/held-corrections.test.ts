@@ -79,9 +79,11 @@ describe('a typed correction after a held action (chat widget)', () => {
     expect(await balance(amina)).toBe(aminaBefore);
   });
 
-  it('a correction with nothing held is an ordinary turn: nothing is held or moved', async () => {
+  it('a correction with nothing held (expired, cancelled, done) says so: nothing is held or moved', async () => {
     const r = await chat('make it 30');
     expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, action: 'none', reason: 'nothing_held' });
+    expect(r.body.reply).toMatch(/^There is no request waiting for your confirmation to change/);
     expect(r.body.pending_action).toBeUndefined();
     expect(r.body.replaced_action).toBeUndefined();
   });
