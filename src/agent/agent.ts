@@ -5,7 +5,7 @@ import { MONEY_MOVING_TOOLS, type ToolCall } from './tool-inputs.js';
 import { TOOL_ACTIONS, ToolFailureReason, describeCall, toToolCall, type Channel, type ToolContext, type ToolOutcome } from './tool-calls.js';
 import type { Engine, ToolRunner } from './engine.js';
 import { withoutClaimTokens } from './claim-tools.js';
-import { heldReply } from './held-replies.js';
+import { answerHeld } from './held-answers.js';
 import { type PendingAction } from './pending-tool-call.js';
 import { groundCall, QUOTED_ONLY_REPLY } from './grounding/index.js';
 import { marketsShown } from './grounding/markets-shown.js';
@@ -70,8 +70,10 @@ export class Agent {
     log.info({ engine: this.opts.engine.name }, 'agent turn');
     log.debug({ message: req.message }, 'agent turn message');
     // "yes", "cancel", "sawa"… typed under a held action (people's doors): about that action, never a new reading.
-    if ((channel === 'chat' || channel === 'telegram')) {
-      const answer = await this.answerHeld(accountId, channel, req.message);
+    // A correction ("make it 3k", "actually to @bola") replaces it with a new held action (./held-answers.ts).
+    if (channel === 'chat' || channel === 'telegram') {
+      const held = { actions: this.opts.actions, now: this.now, cancel: (a: string, id: string) => this.cancel(a, id), hold: this.holdCorrected };
+      const answer = await answerHeld(held, accountId, channel, req.message, account.localCurrency, requestId);
       if (answer) return answer;
     }
     const quoted = (req.quoted ?? []).filter((q) => q.trim());
@@ -143,23 +145,15 @@ export class Agent {
     return finishTurn(await this.opts.engine.run({ ...turn, ...(requestId ? { requestId } : {}), ...(quoted.length ? { quoted } : {}) }, runTool), state);
   }
 
-  /**
-   * A typed answer to the latest held action of this chat (./held-replies.ts): a cancel word cancels it; a yes
-   * or wait word shows it again with its buttons. A typed answer never confirms: Confirm runs from its button
-   * only (the stored arguments, once). Undefined when the message is not such an answer or nothing is held.
-   */
-  private async answerHeld(accountId: string, channel: Channel, message: string): Promise<TurnOutcome | undefined> {
-    const kind = heldReply(message);
-    if (!kind) return undefined;
-    const row = await this.opts.actions.latestPending(accountId, channel, this.now());
-    if (!row) return undefined;
-    if (kind === 'cancel') {
-      const done = await this.cancel(accountId, row.id);
-      return done.ok && done.pending?.status === 'cancelled' ? { ...done, reply: `Cancelled. Nothing was done: ${row.description}` } : done;
-    }
-    const reply = `Nothing has moved yet. ${row.description}\n\nTap Confirm under it to go ahead, or Cancel; a typed answer never carries it out.`;
-    return { ok: true, action: TOOL_ACTIONS[row.call.name], reply, pending: view(row) };
-  }
+  /** Previews a corrected held call (./held-answers.ts) and holds it anew, in the old one's door, key and mode. */
+  private holdCorrected = async (row: PendingAction, call: ToolCall, localCurrency: string, requestId?: string): Promise<TurnOutcome> => {
+    const ctx: ToolContext = { accountId: row.accountId, channel: row.channel, logger: this.opts.logger.child({ requestId, accountId: row.accountId }), localCurrency, reads: new TurnReads(), ...(requestId ? { requestId } : {}), ...(row.keyId ? { keyId: row.keyId } : {}), ...(row.livemode === false ? { livemode: false as const } : {}) };
+    const admitted = await admitCall(this.opts.policies, call, ctx);
+    if (admitted.kind === 'refuse') return fromOutcome(refusalOutcome(call, admitted));
+    const preview = await describeCall(call, ctx, this.opts.handlers);
+    if (!preview.ok) return fromOutcome(preview);
+    return pendingResult(await this.createPending({ accountId: row.accountId, channel: row.channel, call, description: preview.description, details: preview.details, requestId, keyId: ctx.keyId, approval: admitted.kind === 'hold' ? admitted.message : undefined, input: preview.input, livemode: ctx.livemode }));
+  };
 
   /**
    * One tool call named by the caller itself (an MCP client), not read from a message. Money-moving

@@ -83,7 +83,7 @@ export async function previewClaim(deps: ClaimToolDeps, ctx: ToolContext, input:
   const meta = { livemode: await callerLivemode(ctx, deps.livemodeOfKey) };
   const firm = deps.quotes
     ? input.quote_id
-      ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, { amount: input.amount, currency }, meta)
+      ? await deps.quotes.forClaim(ctx.accountId, input.quote_id, { amount: input.amount, currency, recipient: input.recipient }, meta)
       : await deps.quotes.create(ctx.accountId, { amount: input.amount, currency, to_currency: 'USDC' }, meta)
     : undefined;
   if (firm && !firm.ok) return { ok: false, action: 'transfer', reason: firm.reason, message: firm.message };

@@ -12,6 +12,7 @@ export interface TurnJson {
   reply: string;
   reason?: string;
   pending_action?: NonNullable<TurnOutcome['pending']>;
+  replaced_action?: NonNullable<TurnOutcome['replaced']>;
   already?: true;
   [record: string]: unknown;
 }
@@ -25,6 +26,7 @@ export function turnJson(o: TurnOutcome): TurnJson {
     ...(o.reason !== undefined ? { reason: o.reason } : {}),
     ...(o.result !== undefined ? { [o.action]: o.result } : {}),
     ...(o.pending ? { pending_action: o.pending } : {}),
+    ...(o.replaced ? { replaced_action: o.replaced } : {}),
     ...(o.already ? { already: o.already } : {}),
   };
 }

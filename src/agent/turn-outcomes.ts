@@ -30,6 +30,8 @@ export interface TurnOutcome {
   reply: string;
   reason?: string;
   pending?: PendingActionView;
+  /** The held action a typed correction cancelled and replaced (`pending` is the new one). */
+  replaced?: PendingActionView;
   result?: unknown;
   already?: true;
   /**

@@ -1,4 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { interruptedAnswer } from './agent-interrupted.js';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
 import { AgentErrorBody, invalidRequest, parseInput } from '../http/errors.js';
@@ -81,6 +82,7 @@ export const AgentReply = registerSchema(
         .optional()
         .describe('Why a 422 was not done (e.g. `not_grounded`: an argument of the action is not in the user\'s own words), or why a 200 `none` moved nothing (the gate: negation, question, past_tense, reversed_direction, conditional, scheduled, cancellation, reported_speech, statement; `quoted_only`).'),
       pending_action: PendingActionResource.optional().describe('Present when the turn concerns an action awaiting confirmation.'),
+      replaced_action: PendingActionResource.optional().describe('A held action a typed correction ("make it 3k") cancelled and replaced with `pending_action`: its buttons do nothing now.'),
       already: z.boolean().optional().describe('True when a confirm repeats one already carried out.'),
       transfer: ActionResult.optional(),
       bill: ActionResult.optional(),
@@ -118,7 +120,8 @@ export const agentErrors: Record<number, RouteResponse> = {
 export const outcomeUnknown: Record<number, RouteResponse> = {
   202: {
     description:
-      'The database failed after a money-moving action began: whether it went through is being confirmed (`reason:"outcome_unknown"`). Do NOT send the same message again; check the activity.',
+      'The database failed after a money-moving action began: whether it went through is being confirmed (`reason:"outcome_unknown"`). Do NOT send the same message again; check the activity. ' +
+      'On `/agent/settle`, also a retry whose `Idempotency-Key`\'s first request was cut off mid-turn (its process stopped, or it ran past 10 minutes): `reason:"interrupted"`, with the transfer or bill it recorded, never run again.',
     schema: AgentReply,
   },
 };
@@ -224,7 +227,8 @@ export function agentRateLimiter(deps: Pick<Core, 'agentTurns'>): RequestHandler
  * the same key (per account and mode) with the same body answers the first answer with
  * `Idempotent-Replayed: true`, whatever the turn did, so a client's retry of a timed-out
  * "send 100 KES to @amina" never sends twice; another body is a 409 `idempotency_conflict`; a retry
- * while the first still runs a 409 `in_progress`. An answer that did nothing and says retry (429, 503)
+ * while the first still runs a 409 `in_progress`; once its process is gone or the lease passed, a 202
+ * `interrupted` with what the store holds of it (./agent-interrupted.ts). An answer that did nothing and says retry (429, 503)
  * frees the key. False when this request has been answered here.
  */
 async function replayOrClaim(deps: Core, req: Request, res: Response, body: AgentSettleInput): Promise<boolean> {
@@ -232,7 +236,7 @@ async function replayOrClaim(deps: Core, req: Request, res: Response, body: Agen
   if (key === undefined) return true;
   if (!IdempotencyKeyHeader.safeParse(key).success) throw invalidRequest('Idempotency-Key must be 1-255 printable ASCII characters.', 'Idempotency-Key');
   const scope = { accountId: auth(res).accountId, livemode: auth(res).livemode !== false };
-  const claim = await deps.requestReplays.claim('agent_settle', scope, key, body);
+  const claim = await deps.requestReplays.claim('agent_settle', scope, key, body, String(req.id));
   switch (claim.kind) {
     case 'replay':
       res.setHeader('Idempotent-Replayed', 'true');
@@ -241,6 +245,12 @@ async function replayOrClaim(deps: Core, req: Request, res: Response, body: Agen
     case 'conflict':
       res.status(409).json({ ok: false, action: 'none', reason: 'idempotency_conflict', reply: 'This Idempotency-Key was already used with a different request; nothing was done. Use a new key for a new request.' });
       return false;
+    case 'interrupted': {
+      // Its process died mid-turn, or it outran the lease: never a second turn; what the store holds of it.
+      const answer = interruptedAnswer(claim.records, claim.since);
+      res.status(answer.status).json(answer.body);
+      return false;
+    }
     case 'running':
       res.status(409).json({ ok: false, action: 'none', reason: 'in_progress', reply: 'A request with this Idempotency-Key is still being carried out; nothing was done twice. Retry shortly to get its answer.' });
       return false;

@@ -16,7 +16,8 @@ registerRoute({
   operationId: 'createQuote',
   summary: 'Get a firm quote for a transfer: the rate, what the recipient receives and the fee, locked until expires_at',
   description:
-    'With `recipient` the quote is bound to them (their currency); without it, to `to_currency`. Execute it with ' +
+    'With `recipient` the quote is bound to them (their currency); a phone or email with no account is quoted as the ' +
+    'claim-link send it would be (into USDC, `recipient` masked). Without it, bound to `to_currency`. Execute it with ' +
     '`POST /api/agent/settle {"quote_id": "qt_..."}` (a quote bound to a recipient) or pass `quote_id` to the agent\'s ' +
     '`send_transfer` tool: the transfer then moves exactly these figures, whatever the rates do meanwhile. After ' +
     '`expires_at` (QUOTE_TTL, 60 s by default) it is refused (`quote_expired`) and a new quote is offered. Moves no money.',

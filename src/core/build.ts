@@ -36,6 +36,8 @@ import { getAddress } from 'viem';
 import { SpendGuard } from '../policies/guard.js';
 import { PoliciesService } from '../policies/policies.js';
 import { recipientIdentities } from '../transfers/recipients.js';
+import { Transfers } from '../transfers/transfer-row.js';
+import { BillPayments } from '../bills/bills.js';
 import { turnAccounts } from '../accounts/turn-accounts.js';
 import { ReceiptsService } from '../receipts/approval-receipts.js';
 import { loadReceiptKey } from '../receipts/signing-key.js';
@@ -252,7 +254,14 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     bills,
     markets,
     seenUpdates: new SeenUpdates(store),
-    requestReplays: new RequestReplays(store),
+    requestReplays: new RequestReplays(store, undefined, {
+      instance,
+      // An interrupted request's records, by the request id the money modules' rows carry (src/api/agent-interrupted.ts).
+      recorded: async (accountId, requestId) => ({
+        transfers: await store.table(Transfers).findMany({ accountId, requestId }),
+        bills: await store.table(BillPayments).findMany({ accountId, requestId }),
+      }),
+    }),
     ready: async () => (await readiness()).ok,
     readiness,
     metrics,

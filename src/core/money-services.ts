@@ -29,7 +29,7 @@ import { SandboxBillProvider } from '../bills/sandbox-provider.js';
 import { MarketsService } from '../markets/markets.js';
 import { TransfersService } from '../transfers/transfers.js';
 import { QuotesService } from '../quotes/quotes.js';
-import { ClaimsService } from '../claims/claims.js';
+import { ClaimsService, claimContact, mask } from '../claims/claims.js';
 import { HttpRateSource, TableRateSource } from '../quotes/rate-source.js';
 import { WalletDirectory } from '../wallet/directory.js';
 import { Wallets } from '../wallet/wallets.js';
@@ -101,7 +101,13 @@ export function buildMoney(chain: ChainService, livemode: boolean | undefined, d
   const markets = new MarketsService(store, chain, fx, accounts, directory, { ...confirm, logger: logger.child({ module: 'markets' }), endSpend: endReservationIn });
   // Firm quotes (docs/quotes.md): the shipped table unless a live provider is configured.
   const rates = config.FX_RATES_URL ? new HttpRateSource({ url: config.FX_RATES_URL, base: fx }) : new TableRateSource(fx);
-  const quotes = new QuotesService(store, rates, accounts, directory, transfers, { ttlMs: config.QUOTE_TTL });
+  const quotes = new QuotesService(store, rates, accounts, directory, transfers, {
+    ttlMs: config.QUOTE_TTL,
+    claimContact: (text, country) => {
+      const c = claimContact(text, country);
+      return c && { contact: c.contact, label: mask({ contactKind: c.kind, contact: c.contact }) };
+    },
+  });
   // Claim links to phones and emails with no account (docs/claims.md).
   const fault = config.NODE_ENV === 'test' ? config.FAULT_CLAIM_STEP : undefined;
   const claims = new ClaimsService(store, chain, fx, accounts, directory, {

@@ -52,6 +52,11 @@ export type QuoteFailureReason = (typeof QuoteReason)[keyof typeof QuoteReason];
 
 export interface QuotesOptions {
   ttlMs?: number;
+  /**
+   * The claim-link contact a recipient names when nobody has it (src/claims `claimContact`, injected: claims
+   * import quotes): such a recipient is quoted as the claim-link send it would be, into USDC (h17probe).
+   */
+  claimContact?: (text: string, country?: string) => { contact: string; label: string } | undefined;
   feePolicy?: FeePolicy;
   now?: () => Date;
 }
@@ -91,12 +96,15 @@ export class QuotesService {
     const sender = await this.accounts.get(accountId);
     if (!sender) return fail('account_not_found', 'Your account was not found.');
     let recipient: Recipient | undefined;
+    let claim: { contact: string; label: string } | undefined;
     if (input.recipient) {
       const r = await resolveRecipient({ accounts: this.accounts, wallets: this.wallets }, sender, input.recipient);
-      if (!r.ok) return r;
-      recipient = r.recipient;
+      // A phone or email with no account: a send to it makes a claim link, so it is priced as one (into USDC).
+      claim = r.ok || r.reason !== 'unknown_recipient' ? undefined : this.opts.claimContact?.(input.recipient, sender.country ?? undefined);
+      if (!r.ok && !claim) return r;
+      if (r.ok) recipient = r.recipient;
     }
-    const recipientCurrency = recipient ? currencyOf(recipient) : (input.to_currency ?? sender.localCurrency);
+    const recipientCurrency = recipient ? currencyOf(recipient) : claim ? 'USDC' : (input.to_currency ?? sender.localCurrency);
     let fx;
     try {
       fx = await this.rates.snapshot();
@@ -117,6 +125,7 @@ export class QuotesService {
       accountId,
       status: 'open',
       ...(recipient && input.recipient ? { recipientInput: input.recipient, recipientLabel: recipient.label, recipientAddress: recipient.address } : {}),
+      ...(claim && input.recipient ? { recipientInput: input.recipient, recipientLabel: `${claim.label} (no account yet: a claim link)` } : {}),
       ...figures(q.quote),
       rateSource: this.rates.name,
       ratesAsOf: fx.table.asOf,
@@ -192,7 +201,7 @@ export class QuotesService {
   async forClaim(
     accountId: string,
     quoteId: string,
-    input: { amount: string; currency?: string },
+    input: { amount: string; currency?: string; recipient?: string },
     meta: CallMeta = {},
   ): Promise<Result<{ quote: Quote }, TransferFailure | QuoteFailureReason>> {
     const q = await this.get(accountId, quoteId, meta.livemode !== false);
@@ -205,11 +214,20 @@ export class QuotesService {
       return fail(QuoteReason.mismatch, `Quote ${quoteId} is for ${q.sourceAmount} ${q.sourceCurrency}, not ${input.amount} ${currency}; ask for a new quote.`, 'quote_id');
     }
     if (q.recipientAddress || q.recipientCurrency !== 'USDC') return fail(QuoteReason.mismatch, `Quote ${quoteId} prices another recipient; ask for a new quote.`, 'quote_id');
+    // A quote made for a claim contact (POST /api/quotes) is that contact's only.
+    if (q.recipientInput && input.recipient !== undefined && !this.sameContact(q.recipientInput, input.recipient, sender.country ?? undefined)) {
+      return fail(QuoteReason.mismatch, `Quote ${quoteId} is for ${q.recipientLabel ?? 'another recipient'}; ask for a new quote.`, 'quote_id');
+    }
     if (q.status === 'expired' || Date.parse(q.expiresAt) <= this.now().getTime()) {
       await this.store.write(Quotes, (t) => t.update(q.id, { status: 'expired', updatedAt: nowIso() }, { status: 'open' }));
       return fail(QuoteReason.expired, await this.expiredMessage(q, accountId, { amount: input.amount, currency: q.sourceCurrency, to_currency: 'USDC' }, meta), 'quote_id');
     }
     return { ok: true, quote: q };
+  }
+
+  private sameContact(a: string, b: string, country?: string): boolean {
+    const [x, y] = [this.opts.claimContact?.(a, country), this.opts.claimContact?.(b, country)];
+    return x && y ? x.contact === y.contact : a.trim().toLowerCase() === b.trim().toLowerCase();
   }
 
   private mismatch(q: Quote, sender: Account, input: SendTransferInput, recipient: Recipient): string | undefined {

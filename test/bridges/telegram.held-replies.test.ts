@@ -56,6 +56,28 @@ describe('Telegram: typed answers to a held action', () => {
     expect(await balance(world.svc, aminaWallet)).toBe(before);
   });
 
+  it('h17probe: "make it 30" holds a corrected transfer with new buttons; the old message\'s Confirm moves nothing and loses its buttons', async () => {
+    const before = await balance(world.svc, aminaWallet);
+    const held = await hold(40);
+    const fixed = await say('make it 30');
+    expect(fixed.body.text).toContain('Send 30.00 KES to @amina_ng');
+    const [confirm] = buttonData(fixed);
+    expect(confirm).toMatch(/^c:act_/);
+    expect(confirm).not.toBe(`c:${held.id}`);
+    expect(await status(held.id)).toBe('cancelled');
+    expect(await balance(world.svc, aminaWallet)).toBe(before);
+
+    const since = world.bot.calls.length;
+    await world.deliver(callbackUpdate(A, `c:${held.id}`, held.messageId));
+    const edited = await world.bot.waitFor('editMessageText', (c) => world.bot.calls.indexOf(c) >= since);
+    expect(edited.body.text).toMatch(/cancelled; nothing was done/);
+    expect(edited.body.reply_markup).toBeUndefined();
+    expect(await balance(world.svc, aminaWallet)).toBe(before);
+    await world.deliver(callbackUpdate(A, confirm!, fixed.result.message_id as number));
+    await world.bot.waitFor('editMessageText', (c) => world.bot.calls.indexOf(c) > world.bot.calls.indexOf(edited) && /Sent 30\.00 KES/.test(String(c.body.text)));
+    expect(await balance(world.svc, aminaWallet)).toBeGreaterThan(before);
+  });
+
   it('"yes", "👍", "sawa", "oui" show the same held action again with its buttons and never run it', async () => {
     const before = await balance(world.svc, aminaWallet);
     const held = await hold(120);

@@ -71,4 +71,35 @@ describe('claim links at a firm quote', () => {
     expect(await balance(svc, from)).toBe(before);
     expect(await svc.deps.store.table(Claims).findMany({})).toHaveLength(claims);
   });
+
+  /**
+   * h17probe (leftover 6 of h16tour): `POST /api/quotes` to a phone or email with no account answered "couldn't
+   * find anyone", though a send to it makes a claim link. Now it is quoted as that claim-link send (into USDC),
+   * and `{quote_id}` on /agent/settle sends exactly those figures into a claim for that contact only.
+   */
+  it('POST /api/quotes to a phone with no account is the claim-link quote; settling it makes the claim at its figures', async () => {
+    const from = await wallet();
+    const start = await balance(svc, from);
+    const q = await call(`${svc.api}/quotes`, { key: sender.key, body: { amount: '500', recipient: '+254 712 000 777' } });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    expect(q.body).toMatchObject({ amount: '500', currency: 'KES', recipient_currency: 'USDC', recipient: expect.stringContaining('no account yet') });
+    expect(q.body.recipient).not.toContain('712000777'); // masked, as claims show it
+    const email = await call(`${svc.api}/quotes`, { key: sender.key, body: { amount: '500', recipient: 'nobody-yet@example.org' } });
+    expect(email.status).toBe(201);
+    expect(email.body.recipient_currency).toBe('USDC');
+
+    // The quote is that contact's: a send to another contact with it is refused, nothing moves.
+    const other = await settle({ message: 'send 500 KES to +254712000888' });
+    expect(other.status).toBe(200); // an ordinary claim send of its own (no quote given)
+    const otherTotal = usdc(other.body.transfer.total_debit);
+
+    const done = await settle({ quote_id: q.body.id });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.transfer).toMatchObject({ type: 'claim', status: 'open', stablecoin_amount: q.body.stablecoin_amount, fee: q.body.fee, total_debit: q.body.total_debit });
+    expect(await balance(svc, from)).toBe(start - otherTotal - usdc(q.body.total_debit));
+    expect((await call(`${svc.api}/quotes/${q.body.id}`, { key: sender.key })).body).toMatchObject({ status: 'used', transfer_id: done.body.transfer.id });
+    expect(await svc.deps.quotes.forClaim(sender.accountId, email.body.id, { amount: '500', recipient: '+254712000888' })).toMatchObject({ ok: false, reason: 'quote_mismatch' });
+    // A handle nobody has is still "couldn't find": only phones and emails can be sent a claim link.
+    expect((await call(`${svc.api}/quotes`, { key: sender.key, body: { amount: '500', recipient: '@nobody_h17' } })).status).toBe(400);
+  });
 });

@@ -65,7 +65,7 @@ export function quoteSuite(title: string): void {
       expect(rateOnly.status).toBe(201);
       expect(rateOnly.body).toMatchObject({ recipient: null, recipient_currency: 'NGN' });
 
-      for (const body of [{ amount: 'ten' }, { amount: '10', currency: 'XXX' }, { amount: '10', recipient: 'nobody-here-xyz@example.com' }, { amount: '10', extra: 1 }]) {
+      for (const body of [{ amount: 'ten' }, { amount: '10', currency: 'XXX' }, { amount: '10', recipient: '@nobody_here_xyz' }, { amount: '10', extra: 1 }]) {
         const bad = await call(`${svc.api}/quotes`, { key: sender.key, body });
         expect(bad.status, JSON.stringify(body)).toBe(400);
         expect(bad.body.error.type).toBe('invalid_request_error');

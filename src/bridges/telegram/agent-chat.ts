@@ -42,6 +42,8 @@ const QUOTED_MAX_CHARS = 1000;
 type IncomingText = {
   text: string;
   forward_origin?: unknown;
+  /** Sent through a bot's inline mode ("@somebot …"): the bot wrote it, not the person. */
+  via_bot?: unknown;
   reply_to_message?: { text?: string; caption?: string };
   quote?: { text: string };
 };
@@ -50,14 +52,16 @@ type IncomingText = {
  * Which words are the person's (rule 2, docs/agent.md "Grounding"): a forwarded message
  * (`forward_origin`) is someone else's words, all of it; the message replied to
  * (`reply_to_message`, or the part of it the person quoted, `quote`) is data beside their own
- * reply. Neither is ever read as an instruction, and no money-moving argument may come from it.
+ * reply. Neither is ever read as an instruction, and no money-moving argument may come from it. A
+ * message sent through a bot's inline mode (`via_bot`, "@somebot send 500…") is that bot's text, whoever
+ * tapped it: quoted, as a forwarded one.
  */
 export function personsWords(m: IncomingText): { message: string; quoted: string[] } {
   const quoted: string[] = [];
   const add = (t: string | undefined) => {
     if (t?.trim()) quoted.push([...t].slice(0, QUOTED_MAX_CHARS).join(''));
   };
-  const forwarded = m.forward_origin !== undefined;
+  const forwarded = m.forward_origin !== undefined || m.via_bot !== undefined;
   if (forwarded) add(m.text);
   add(m.quote?.text ?? m.reply_to_message?.text ?? m.reply_to_message?.caption);
   return { message: forwarded ? '' : m.text, quoted };
@@ -138,7 +142,8 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
       // A second tap, or a late one: the agent answers "already done" etc. and moves nothing.
       const result = await deps.agent.confirm(account.id, actionId, { requestId: `tg_${ctx.update.update_id}`, via: 'telegram' });
       await ctx.answerCallbackQuery({ text: clipAnswer(result.reply) });
-      if (before.status === 'expired') await edit(outcomeText(before.description, result));
+      // Expired, or cancelled by a typed "cancel" or a correction: the old message loses its buttons too.
+      if (before.status === 'expired' || before.status === 'cancelled') await edit(outcomeText(before.description, result));
       return;
     }
 

@@ -84,6 +84,8 @@ function pendingBox(msg) {
     busy: 'Working…',
     confirmed: 'Confirmed.',
     cancelled: 'Cancelled.',
+    replaced: 'Replaced by the corrected request below; this one moves nothing.',
+    expired: 'This request expired. Ask again if you still want it.',
     failed: 'Not done.',
     unknown: 'Outcome unknown: the page changed while this was running. Check the dashboard before trying again.',
   }[p.state];
@@ -181,7 +183,31 @@ async function sendMessage(text) {
   setThinking(false);
   send.disabled = false;
   send.removeAttribute('aria-busy');
+  closeDecided(res.body);
   add(replyMessage(res));
+}
+
+/**
+ * A typed answer ("cancel") or correction ("make it 3k") about a held action closes its earlier box:
+ * its buttons would move nothing, so they go (the box says why).
+ */
+function closeDecided(body) {
+  const b = body && typeof body === 'object' ? body : {};
+  const decided = [
+    [b.pending_action, b.pending_action?.status],
+    [b.replaced_action, 'replaced'],
+  ];
+  for (const [p, status] of decided) {
+    if (!p || typeof p.id !== 'string' || !status || status === 'pending') continue;
+    const next = { cancelled: 'cancelled', replaced: 'replaced', expired: 'expired', executing: 'confirmed', done: 'confirmed' }[status];
+    if (!next) continue;
+    for (const m of state.messages) {
+      if (m.pending?.id !== p.id || m.pending.state !== 'open') continue;
+      m.pending.state = next;
+      rerender(m.id);
+    }
+  }
+  save();
 }
 
 /** Confirm or Cancel a pending action: one click only; both buttons are disabled at once. */
@@ -193,7 +219,9 @@ async function decide(msgId, what) {
   rerender(msgId);
   const res = await api(`/api/chat/${what}`, { method: 'POST', body: { action_id: msg.pending.id } });
   const reply = replyMessage(res);
-  msg.pending.state = reply.role === 'error' ? 'failed' : what === 'confirm' ? 'confirmed' : 'cancelled';
+  const reason = res.body && typeof res.body === 'object' ? res.body.reason : undefined;
+  // A box whose action was cancelled or expired elsewhere (a typed "cancel" in another tab) says so.
+  msg.pending.state = reason === 'cancelled' || reason === 'expired' ? reason : reply.role === 'error' ? 'failed' : what === 'confirm' ? 'confirmed' : 'cancelled';
   save();
   rerender(msgId);
   add(reply.role === 'error' ? reply : { ...reply, pending: undefined, text: reply.text || (what === 'confirm' ? 'Done.' : 'Cancelled.') });
