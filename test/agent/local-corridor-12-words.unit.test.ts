@@ -97,3 +97,28 @@ describe('a quote of a share of an amount prices the share, never the whole', ()
     expect(nameOf('NGN', 'send half of 20k to @amaka')).toBe('refuse');
   });
 });
+
+describe('probe round: money moved that nobody asked for', () => {
+  it('a possessive before a word of address makes it a person talked about, not a call ("my boss put 50 on…")', () => {
+    for (const [cur, text] of [
+      ['GHS', 'my boss put 40 on Yes in the arsenal market'],
+      ['NGN', 'my oga put 2k on Nigeria for the afcon market'],
+      ['ZAR', 'his bru put R100 on No for the arsenal market'],
+    ] as const) expect(atOnce(parse(cur, text)), text).toBeUndefined();
+    // Still a call when it calls: "boss, send…", "sawa boss tuma…".
+    expect(atOnce(parse('NGN', 'boss send 3k to @amaka'))).toMatchObject({ input: { amount: '3000' } });
+    expect(atOnce(parse('KES', 'sawa boss tuma 300 kwa @zawadi'))).toMatchObject({ input: { amount: '300' } });
+  });
+  it('nine or more bare digits are never an amount (a phone typed without its 0)', () => {
+    expect(atOnce(parse('KES', 'tuma 711222333 kwa @musa_kip'))).toBeUndefined();
+    expect(atOnce(parse('NGN', 'send 8031112233 to @aisha'))).toBeUndefined();
+    expect(atOnce(parse('NGN', 'send 2500000 to @aisha'))).toMatchObject({ input: { amount: '2500000' } });
+  });
+  it('a recurrence in a later clause is held, never acted on at once', () => {
+    for (const [cur, text] of [
+      ['XOF', 'envoie 3000 à @aminata, elle en a besoin chaque mois'],
+      ['MXN', 'mándale 300 a @juanperez, él lo necesita cada semana'],
+      ['BRL', 'manda 80 pra @joana, ela precisa toda semana'],
+    ] as const) expect(atOnce(parse(cur, text)), text).toBeUndefined();
+  });
+});
