@@ -49,6 +49,9 @@ describe('a stake on a side named by who wins ("on X winning", "no X campeão", 
   it('a yes or no said as well is the side', () => {
     expect(atOnce(parse('BRL', 'bota 40 no Flamengo campeão, Não'))).toMatchObject({ input: { outcome: 'Não' } });
   });
+  it('two sides named by who wins is no stake on either', () => {
+    expect(atOnce(parse('NGN', 'put 2k on Nigeria winning or Senegal winning'))).toBeUndefined();
+  });
   it('Portuguese "no" (in the) before the name is never the side "No"', () => {
     const r = parse('BRL', 'coloca 40 no Flamengo campeão');
     expect(r.kind === 'tool' && r.call.input.outcome).not.toBe('No');

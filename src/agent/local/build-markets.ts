@@ -1,6 +1,6 @@
 import { span, type Analysis } from './analysis.js';
 import { findTimeExpressions, formatInZone } from './dates.js';
-import { backsAWinner } from './intent-shapes.js';
+import { backsAWinner, isWinWord } from './intent-shapes.js';
 import type { Draft } from './draft.js';
 import { FILLER_WORDS, NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
@@ -223,6 +223,8 @@ function backedSide(a: Analysis, taken: ReadonlySet<number>): { outcome: string;
   const side = (t: Analysis['tokens'][number], i: number) =>
     t.kind === 'word' && t.norm.length > 1 && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) &&
     (!AMBIGUOUS_SIDES.has(t.norm) || (/^\p{Lu}/u.test(t.text) && i !== link));
+  // "on Arsenal winning or Chelsea winning": two sides named, none chosen.
+  for (let i = b.win + 1; i < end; i++) if (isWinWord(fold(a.tokens[i]!.norm))) return undefined;
   const said = a.tokens.findIndex((t, i) => (i < link || i >= end) && !taken.has(i) && side(t, i));
   const outcome = said >= 0 ? canonicalOutcome(a.tokens[said]!.text) : span(a, b.name, b.win + 1);
   // "no Mengão pra ganhar o Brasileirão": the "to" before the win word names nothing.
