@@ -49,6 +49,10 @@ describe('a stake on a side named by who wins ("on X winning", "no X campeão", 
   it('a yes or no said as well is the side', () => {
     expect(atOnce(parse('BRL', 'bota 40 no Flamengo campeão, Não'))).toMatchObject({ input: { outcome: 'Não' } });
   });
+  it('a name after the link and a yes or no said apart: the name is the market, the yes/no the side', () => {
+    expect(parse('PHP', 'pusta 150 sa Gilas, No!')).toMatchObject({ kind: 'tool', call: { input: { market: 'Gilas', outcome: 'No' } } });
+    expect(parse('GHS', 'stake 20 on Arsenal, Yes')).toMatchObject({ kind: 'tool', call: { input: { market: 'Arsenal', outcome: 'Yes' } } });
+  });
   it('two sides named by who wins is no stake on either', () => {
     expect(atOnce(parse('NGN', 'put 2k on Nigeria winning or Senegal winning'))).toBeUndefined();
   });

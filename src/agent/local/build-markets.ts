@@ -184,8 +184,17 @@ export function buildStake(a: Analysis): Draft {
   if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
   const taken = new Set([...used, ...moneyTokens(amount)]);
   const backed = market ? undefined : backedSide(a, taken);
-  const outcome = backed?.outcome ?? stakeOutcome(a, taken);
-  const ref = market ?? backed?.ref ?? unnamedMarketRef(a, taken, outcome);
+  let outcome = backed?.outcome ?? stakeOutcome(a, taken);
+  let ref = market ?? backed?.ref ?? unnamedMarketRef(a, taken, outcome);
+  // "taya 200 sa Gilas, Yes!": a name after the link and a yes or no said apart from it: the name is the market's, the yes/no the side.
+  if (!market && !backed && outcome && !YES_WORDS.has(outcome.toLowerCase()) && !NO_WORDS.has(outcome.toLowerCase())) {
+    const named = new Set(outcome.toLowerCase().split(/\s+/));
+    const said = a.tokens.findIndex((t, i) => !taken.has(i) && !named.has(t.norm) && isSaidSide(a, i, -1));
+    if (said >= 0 && (!ref || ref.ref === outcome || a.tokens.slice(0, said).some((t) => t.kind === 'punct'))) {
+      ref = { ref: outcome };
+      outcome = canonicalOutcome(a.tokens[said]!.text);
+    }
+  }
 
   if (!ref) return { reply: replies.stakeNeedsMarket };
   if (!outcome || PRONOUNS.has(outcome.toLowerCase())) return { reply: replies.stakeNeedsOutcome(ref.ref) };
@@ -220,17 +229,20 @@ function backedSide(a: Analysis, taken: ReadonlySet<number>): { outcome: string;
   while (end < a.tokens.length && a.tokens[end]!.kind === 'word' && !taken.has(end) && !a.fillers.has(end) && end - b.name < 8) end++;
   // A yes or no said elsewhere ("…, Sim!"); "no", "na", "sa" are also prepositions ("aposta 50 no Flamengo"): only
   // capitalised or closing a clause are they the side.
-  const side = (t: Analysis['tokens'][number], i: number) =>
-    t.kind === 'word' && t.norm.length > 1 && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) &&
-    (!AMBIGUOUS_SIDES.has(t.norm) || (/^\p{Lu}/u.test(t.text) && i !== link));
   // "on Arsenal winning or Chelsea winning": two sides named, none chosen.
   for (let i = b.win + 1; i < end; i++) if (isWinWord(fold(a.tokens[i]!.norm))) return undefined;
-  const said = a.tokens.findIndex((t, i) => (i < link || i >= end) && !taken.has(i) && side(t, i));
+  const said = a.tokens.findIndex((_, i) => (i < link || i >= end) && !taken.has(i) && isSaidSide(a, i, link));
   const outcome = said >= 0 ? canonicalOutcome(a.tokens[said]!.text) : span(a, b.name, b.win + 1);
   // "no Mengão pra ganhar o Brasileirão": the "to" before the win word names nothing.
   const to = TO_WIN.has(fold(a.tokens[b.win - 1]!.norm)) && b.win - 1 > b.name;
   const name = span(a, b.name, to ? b.win - 1 : b.win);
   return { outcome: said >= 0 ? outcome : `${name} ${a.tokens[b.win]!.text}`, ref: { ref: `${name} ${span(a, b.win, end)}` } };
+}
+
+/** A yes or no said as the side; "no", "na", "sa" are also prepositions: only capitalised (and not the link at `link`). */
+function isSaidSide(a: Analysis, i: number, link: number): boolean {
+  const t = a.tokens[i]!;
+  return t.kind === 'word' && t.norm.length > 1 && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && (!AMBIGUOUS_SIDES.has(t.norm) || (/^\p{Lu}/u.test(t.text) && i !== link));
 }
 
 /**
