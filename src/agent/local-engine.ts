@@ -74,6 +74,9 @@ export class LocalEngine implements Engine {
   private failed(outcome: Extract<ToolOutcome, { ok: false }>, lang: Lang): EngineResult {
     if (lang === 'en') return { kind: 'reply' };
     const localized = (outcome.reason.startsWith('policy_') ? policyReply(outcome.message, lang) : undefined) ?? failureReply(outcome.reason, lang);
+    // The market's own outcome labels, to choose from ("…; choose Yes or No."): they are the market's words, in no language.
+    const options = outcome.reason === 'invalid_outcome' ? /; choose (.+)\.$/.exec(outcome.message)?.[1]?.split(' or ').join(' / ') : undefined;
+    if (localized && options) return { kind: 'reply', localized: `${localized} (${options})` };
     return localized ? { kind: 'reply', localized } : { kind: 'reply' };
   }
 

@@ -43,7 +43,13 @@ export function finishTurn(result: EngineResult, state: TurnState): TurnOutcome 
     const led = result.kind === 'reply' && result.lead && primary.outcome.ok ? `${result.lead}${primary.outcome.summary}` : undefined;
     // The local engine's reply in the person's language, from this outcome's own fields, when it has one.
     const localized = result.kind === 'reply' ? result.localized : undefined;
-    return fromOutcome(primary.outcome, localized ?? (exact ? led : (text ?? led)));
+    const reply = localized ?? (exact ? led : (text ?? led));
+    // A stake on a side the market does not have ("Super Eagles", "Gunners") is asked about, not refused:
+    // the answer names the market's outcomes and nothing moved (200 `none`, reason `which_outcome`).
+    if (!primary.outcome.ok && primary.call.name === 'stake_market' && primary.outcome.reason === 'invalid_outcome') {
+      return { ok: true, action: 'none', reply: reply ?? primary.outcome.message, reason: 'which_outcome' };
+    }
+    return fromOutcome(primary.outcome, reply);
   }
   switch (result.kind) {
     case 'refuse':

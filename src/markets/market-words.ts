@@ -8,7 +8,7 @@
  */
 const ROWS: readonly (readonly string[])[] = [
   ['rain', 'raining', 'rains', 'mvua', 'inanyesha', 'pluie', 'pleuvoir', 'pleut', 'pleuvra', 'chuva', 'chover', 'chove', 'lluvia', 'llover', 'llueva', 'llovera', 'baarish', 'barish', 'barsaat', 'ulan', 'uulan', 'umulan'],
-  ['win', 'wins', 'won', 'champion', 'champions', 'campeao', 'campeon', 'campeonato', 'bingwa', 'champ', 'shinda', 'itashinda', 'atashinda', 'gagner', 'gagne', 'gagnera', 'ganhar', 'ganha', 'ganhara', 'ganar', 'gana', 'ganara', 'jeet', 'jeetega', 'jeetegi', 'jeetenge', 'manalo', 'mananalo', 'panalo'],
+  ['win', 'wins', 'won', 'winning', 'champion', 'champions', 'campeao', 'campeon', 'campeonato', 'bingwa', 'champ', 'shinda', 'itashinda', 'atashinda', 'gagner', 'gagne', 'gagnera', 'ganhar', 'ganha', 'ganhara', 'ganar', 'gana', 'ganara', 'jeet', 'jeetega', 'jeetegi', 'jeetenge', 'manalo', 'mananalo', 'panalo'],
   ['election', 'elections', 'uchaguzi', 'election', 'elections', 'eleicao', 'eleicoes', 'eleccion', 'elecciones', 'chunav', 'halalan', 'eleksyon'],
   ['league', 'ligi', 'ligue', 'liga'],
   ['cup', 'kombe', 'coupe', 'copa', 'taca'],

@@ -252,7 +252,7 @@ export class MarketsService extends MoneyModule<MarketsOptions> {
     if (shown !== 'open') {
       return fail(MarketReason.marketClosed, `The market "${market.question}" is ${shown} and no longer takes stakes.`, 'market');
     }
-    const outcome = matchOutcome(market.outcomes, input.outcome);
+    const outcome = matchOutcome(market.outcomes, input.outcome, market.question);
     if (outcome === undefined) {
       return fail(MarketReason.invalidOutcome, `"${input.outcome}" is not an outcome of this market; choose ${market.outcomes.join(' or ')}.`, 'outcome');
     }

@@ -65,9 +65,46 @@ const fold = (s: string) => words(s).join(' ');
  * Index of the outcome named by `text`: exact (case-insensitive), else a unique prefix, else
  * the same yes or no in another language when the market has exactly one such outcome.
  */
-export function matchOutcome(outcomes: readonly string[], text: string): number | undefined {
+export function matchOutcome(outcomes: readonly string[], text: string, question?: string): number | undefined {
   const t = text.trim().toLowerCase();
   if (!t) return undefined;
+  const named = matchOutcomeText(outcomes, t);
+  if (named !== undefined) return named;
+  // A nickname of several words for one outcome ("Super Eagles" the market's "Nigeria"; market-words.ts).
+  const renamed = withNicknamesNamed(words(t)).join(' ');
+  if (renamed !== words(t).join(' ')) {
+    const r = matchOutcomeText(outcomes, renamed);
+    if (r !== undefined) return r;
+  }
+  return question === undefined ? undefined : backedByName(outcomes, words(t), question);
+}
+
+/** "to" before a win word: "Arsenal to win", "Mengão pra ganhar", "Sénégal pour gagner". */
+const TO_WIN = new Set(['to', 'pra', 'para', 'pour', 'kwa', 'ku']);
+/** The win words of the corridor languages (market-words.ts), and "to" of "X to win". */
+const isWinWord = (w: string) => meaningOf(w) === 'win' || w === 'winning' || w === 'winner';
+
+/**
+ * "Arsenal winning", "Flamengo campeão", "India jeetega": a side backed by naming who wins. An
+ * outcome of that name is that outcome; a yes/no market whose question names the same side and
+ * asks whether it wins ("Will Arsenal win the Premier League?") is backed on its yes. A question
+ * that does not ask about winning ("Will Arsenal lose…?") is never guessed.
+ */
+function backedByName(outcomes: readonly string[], said: readonly string[], question: string): number | undefined {
+  const win = said.findIndex(isWinWord);
+  if (win < 1) return undefined;
+  const name = said.slice(0, TO_WIN.has(said[win - 1]!) ? win - 1 : win);
+  if (!name.length || name.length > 3) return undefined;
+  const asNamed = matchOutcomeText(outcomes, name.join(' '));
+  if (asNamed !== undefined) return asNamed;
+  const have = words(question);
+  if (!have.some(isWinWord) || !questionMatches(name.join(' '), question)) return undefined;
+  const yes = outcomes.map((o, i) => [fold(o), i] as const).filter(([o]) => YES.has(o));
+  const no = outcomes.filter((o) => NO.has(fold(o)));
+  return yes.length === 1 && no.length === 1 && outcomes.length === 2 ? yes[0]![1] : undefined;
+}
+
+function matchOutcomeText(outcomes: readonly string[], t: string): number | undefined {
   const exact = outcomes.findIndex((o) => o.toLowerCase() === t);
   if (exact >= 0) return exact;
   // Accents aside: "Sénégal" names the market's "Senegal", "nao" its "Não".

@@ -127,7 +127,8 @@ describe('Pidgin "make i check first" after a request is the writer checking fir
   });
 });
 
-describe('a word or number touching the amount that nothing placed may scale it ("2 mill", "sava sau", "5k5")', () => {
+// "sava sau" is read since h17eval (125: local-corridor-12-words.unit.test.ts).
+describe('a word or number touching the amount that nothing placed may scale it ("2 mill", "5k5")', () => {
   it('is asked for in plain digits instead of held with the bare figure as its amount', () => {
     for (const [cur, text, quoted] of [
       ['NGN', 'send 2 mill to @amaka', '2 mill'],
@@ -136,7 +137,6 @@ describe('a word or number touching the amount that nothing placed may scale it 
       ['BRL', 'manda 10 pau pro @rafa', '10 pau'],
       ['MXN', 'mándale 2 palos a @lupita', '2 palos'],
       ['INR', '@rahul ko 5 peti bhejo', '5 peti'],
-      ['INR', '@rahul ko sava sau bhejo', 'sava sau'],
     ] as const) {
       const r = parse(cur, text);
       expect(r.kind, text).toBe('refuse');

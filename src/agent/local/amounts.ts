@@ -118,6 +118,10 @@ export function findMoney(
       refused.push(t);
       continue;
     }
+    // Nine or more bare digits with no currency ("tuma 722334455 kwa @zawadi") are a phone or an account typed without
+    // its 0, not an amount: nobody writes a hundred million without separators, a scale or a currency. Never moved; the
+    // amount is asked for.
+    if (/^\d{9,}$/.test(t.text) && !t.currency && !currencyAt(tokens, i + 1, ctx) && !currencyBefore(tokens, i, ctx)) continue;
     // Percentages are not amounts ("10% of my balance").
     if (next && (next.text === '%' || next.norm === 'percent' || next.norm === 'pc')) continue;
     // Durations and calendar days are not amounts: "in 3 days", "Dec 5", "5th of May".

@@ -1,5 +1,6 @@
 import { span, type Analysis } from './analysis.js';
 import { findTimeExpressions, formatInZone } from './dates.js';
+import { backsAWinner, isWinWord } from './intent-shapes.js';
 import type { Draft } from './draft.js';
 import { FILLER_WORDS, NO_WORDS, YES_WORDS } from './lexicon.js';
 import { fold } from './lexicon-i18n.js';
@@ -155,6 +156,10 @@ function outcomesFromQuestion(question: string): string[] | undefined {
 // ---------------------------------------------------------------------------------------
 // stake_market
 
+/** Yes/no words that are also prepositions or articles in a corridor language. */
+const AMBIGUOUS_SIDES = new Set(['no', 'na', 'sa', 'si', 'ha', 'oo']);
+/** "to" before a win word: "Arsenal to win", "Mengão pra ganhar", "le Sénégal pour gagner". */
+const TO_WIN = new Set(['to', 'pra', 'para', 'pour', 'kwa', 'ku']);
 /** "put 500 on them": the outcome has to be named. */
 const PRONOUNS = new Set(['it', 'them', 'that', 'this', 'him', 'her', 'they', 'those', 'these', 'one', 'winner']);
 /** Marks that close a clause: what follows is another sentence. */
@@ -178,8 +183,18 @@ export function buildStake(a: Analysis): Draft {
   const amount = pickAmount(a, used);
   if (amount?.negative || (amount && !/[1-9]/.test(amount.amount))) return { reply: replies.amountPositive };
   const taken = new Set([...used, ...moneyTokens(amount)]);
-  const outcome = stakeOutcome(a, taken);
-  const ref = market ?? unnamedMarketRef(a, taken, outcome);
+  const backed = market ? undefined : backedSide(a, taken);
+  let outcome = backed?.outcome ?? stakeOutcome(a, taken);
+  let ref = market ?? backed?.ref ?? unnamedMarketRef(a, taken, outcome);
+  // "taya 200 sa Gilas, Yes!": a name after the link and a yes or no said apart from it: the name is the market's, the yes/no the side.
+  if (!market && !backed && outcome && !YES_WORDS.has(outcome.toLowerCase()) && !NO_WORDS.has(outcome.toLowerCase())) {
+    const named = new Set(outcome.toLowerCase().split(/\s+/));
+    const said = a.tokens.findIndex((t, i) => !taken.has(i) && !named.has(t.norm) && isSaidSide(a, i, -1));
+    if (said >= 0 && (!ref || ref.ref === outcome || a.tokens.slice(0, said).some((t) => t.kind === 'punct'))) {
+      ref = { ref: outcome };
+      outcome = canonicalOutcome(a.tokens[said]!.text);
+    }
+  }
 
   if (!ref) return { reply: replies.stakeNeedsMarket };
   if (!outcome || PRONOUNS.has(outcome.toLowerCase())) return { reply: replies.stakeNeedsOutcome(ref.ref) };
@@ -195,6 +210,39 @@ export function buildStake(a: Analysis): Draft {
       },
     },
   };
+}
+
+/**
+ * "put 50 on Arsenal winning the league", "aposta 50 no Flamengo campeão, Sim!": who wins names the
+ * market (the name, the win word and the words after it up to the clause's end) and, unless a yes or
+ * no is said too, the side ("Arsenal winning"): the service takes that as the outcome of that name, or
+ * the yes of a yes/no market asking whether that side wins (markets/match.ts), and asks otherwise.
+ */
+function backedSide(a: Analysis, taken: ReadonlySet<number>): { outcome: string; ref: { ref: string } } | undefined {
+  const found = backsAWinner(a);
+  const b = found ? { ...found } : undefined;
+  const link = (b?.name ?? 0) - 1;
+  if (!b || [...Array(b.win - b.name).keys()].some((k) => taken.has(b.name + k) || YES_WORDS.has(a.tokens[b.name + k]!.norm) || NO_WORDS.has(a.tokens[b.name + k]!.norm))) return undefined;
+  // "a que el América gana": the article is not part of the name.
+  while (b.name < b.win - 1 && ARTICLE_WORDS.has(a.tokens[b.name]!.norm.toLowerCase())) b.name++;
+  let end = b.win + 1;
+  while (end < a.tokens.length && a.tokens[end]!.kind === 'word' && !taken.has(end) && !a.fillers.has(end) && end - b.name < 8) end++;
+  // A yes or no said elsewhere ("…, Sim!"); "no", "na", "sa" are also prepositions ("aposta 50 no Flamengo"): only
+  // capitalised or closing a clause are they the side.
+  // "on Arsenal winning or Chelsea winning": two sides named, none chosen.
+  for (let i = b.win + 1; i < end; i++) if (isWinWord(fold(a.tokens[i]!.norm))) return undefined;
+  const said = a.tokens.findIndex((_, i) => (i < link || i >= end) && !taken.has(i) && isSaidSide(a, i, link));
+  const outcome = said >= 0 ? canonicalOutcome(a.tokens[said]!.text) : span(a, b.name, b.win + 1);
+  // "no Mengão pra ganhar o Brasileirão": the "to" before the win word names nothing.
+  const to = TO_WIN.has(fold(a.tokens[b.win - 1]!.norm)) && b.win - 1 > b.name;
+  const name = span(a, b.name, to ? b.win - 1 : b.win);
+  return { outcome: said >= 0 ? outcome : `${name} ${a.tokens[b.win]!.text}`, ref: { ref: `${name} ${span(a, b.win, end)}` } };
+}
+
+/** A yes or no said as the side; "no", "na", "sa" are also prepositions: only capitalised (and not the link at `link`). */
+function isSaidSide(a: Analysis, i: number, link: number): boolean {
+  const t = a.tokens[i]!;
+  return t.kind === 'word' && t.norm.length > 1 && (YES_WORDS.has(t.norm) || NO_WORDS.has(t.norm)) && (!AMBIGUOUS_SIDES.has(t.norm) || (/^\p{Lu}/u.test(t.text) && i !== link));
 }
 
 /**

@@ -126,6 +126,16 @@ const GREETING_KEYS: ReadonlySet<string> = new Set(
     .map((p) => normsOf(untagged(p)).join(' ')),
 );
 
+/** Phrases that address someone ("bro", "boss", "bhai"), as their joined norms. */
+const ADDRESS_KEYS: ReadonlySet<string> = new Set(
+  Object.values(FILLERS)
+    .flat()
+    .filter((p) => p.startsWith(ADDRESS_TAG))
+    .map((p) => normsOf(untagged(p)).join(' ')),
+);
+/** Possessives before a noun: "my boss", "his bro", "mon pote", "meri didi". After one, the noun is a person talked about, not called. */
+const POSSESSIVES = new Set(['my', 'his', 'her', 'our', 'their', 'your', 'mon', 'ma', 'son', 'sa', 'mi', 'su', 'meu', 'minha', 'seu', 'sua', 'mera', 'meri', 'mere', 'uska', 'uski', 'im', 'dem']);
+
 /** Every phrase as folded token norms, longest first, so "thank you" wins over "thank". */
 const PHRASES: readonly (readonly string[])[] = [...new Set(Object.values(FILLERS).flat().map(untagged))]
   .map(normsOf)
@@ -172,6 +182,8 @@ function matchFillers(tokens: readonly Token[]): { all: Set<number>; greets: Set
     if (all.has(i) || norms[i] === undefined) continue;
     for (const p of PHRASES_BY_FIRST.get(norms[i]!) ?? []) {
       if (p.every((w, k) => norms[i + k] === w)) {
+        // "my boss put 50 on…", "his bro sent…": a person talked about (the subject), never a call to the agent.
+        if (ADDRESS_KEYS.has(p.join(' ')) && POSSESSIVES.has(norms[i - 1] ?? '')) break;
         const greeting = GREETING_KEYS.has(p.join(' '));
         for (let k = 0; k < p.length; k++) {
           all.add(i + k);

@@ -134,3 +134,32 @@ export function timesOfANoun(a: Analysis, norms: readonly string[], schedule: Re
   });
   return out;
 }
+
+/** Third persons that open a comment after the request ("…, they bottle it every year", "…, ils perdent chaque année"). */
+const COMMENT_SUBJECTS = words("they theyre they're he she hes shes dem ils elles il elle eles ele ela ellos ellas wao woh wo sila siya");
+const CLAUSE_MARKS = words(', . ! ; … - – —');
+const RECURRENCE = words('every each chaque cada toda todo todos todas kila har tuwing');
+
+/**
+ * Time words inside a later clause whose subject is a third person, with no money verb, number or
+ * person in it: "put 20 on No for the arsenal thing, they bottle it every year". The time is theirs,
+ * not the payment's, so it is no schedule to refuse; its words stay unplaced by the reading, so the
+ * call is held for the person to confirm, never acted at once.
+ */
+export function timesOfAThirdPersonClause(a: Analysis, norms: readonly string[], schedule: ReadonlySet<string>, moneyVerbs: ReadonlySet<string>): Set<number> {
+  const out = new Set<number>();
+  const t = a.tokens;
+  const mark = (i: number) => t[i]!.kind === 'punct' && CLAUSE_MARKS.has(t[i]!.text);
+  for (let s = 1; s < t.length; s++) {
+    if (!mark(s - 1) || !COMMENT_SUBJECTS.has(norms[s]!)) continue;
+    let e = s;
+    while (e < t.length && !mark(e)) e++;
+    const clause = [...Array(e - s).keys()].map((k) => s + k);
+    if (clause.some((i) => t[i]!.kind !== 'word' || moneyVerbs.has(a.lemmas[i]!))) continue;
+    // Only a recurrence ("every year", "chaque saison", "kila mwaka") and its unit: a day or a date ("…, she needs it
+    // friday") may still be when the payment is meant.
+    for (const i of clause) if (RECURRENCE.has(norms[i]!)) for (const j of [i, i + 1]) if (clause.includes(j) && schedule.has(norms[j]!)) out.add(j);
+    for (const i of clause) if (RECURRENCE.has(norms[i]!) && clause.includes(i + 1) && !schedule.has(norms[i + 1]!)) out.add(i);
+  }
+  return out;
+}

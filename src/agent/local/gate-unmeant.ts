@@ -105,3 +105,38 @@ export function shareOfAnAmount(a: Analysis, quoted: ReadonlySet<number>): strin
   }
   return undefined;
 }
+
+const HALVES = words('half halve nusu moitie metade mitad aadha aadhe aadhi adha adhe kalahati kalahating');
+const QUARTERS = words('quarter robo quart chauthai sangkapat');
+const THIRDS = words('third theluthi tiers terco tercio');
+
+/**
+ * The share a message asks about, as a fraction: "half of 10k" 1/2, "a quarter of" 1/4, "20% of" 20/100.
+ * Only for a question about a price (a quote moves nothing): the figure asked about is then the share,
+ * never the whole. Undefined when no share of an amount is named, or it is not one of these.
+ */
+export function shareFraction(a: Analysis): { num: bigint; den: bigint } | undefined {
+  if (!shareOfAnAmount(a, new Set())) return undefined;
+  for (let i = 0; i < a.tokens.length; i++) {
+    const x = a.tokens[i]!;
+    const f = fold(x.norm);
+    if (x.kind === 'word' && HALVES.has(f)) return { num: 1n, den: 2n };
+    if (x.kind === 'word' && QUARTERS.has(f)) return { num: 1n, den: 4n };
+    if (x.kind === 'word' && THIRDS.has(f)) return { num: 1n, den: 3n };
+    const next = a.tokens[i + 1];
+    if (x.kind === 'number' && /^\d{1,3}$/.test(x.text) && (next?.text === '%' || PERCENT_WORDS.has(fold(next?.norm ?? '')))) return { num: BigInt(x.text), den: 100n };
+  }
+  return undefined;
+}
+
+/** `amount` (a decimal string) times the fraction, exact to two decimals, or undefined. */
+export function shareOfDecimal(amount: string, share: { num: bigint; den: bigint }): string | undefined {
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
+  if (!m) return undefined;
+  const cents = BigInt(m[1]!) * 100n + BigInt((m[2] ?? '').padEnd(2, '0') || '0');
+  const scaled = cents * share.num;
+  if (scaled % share.den !== 0n || scaled === 0n) return undefined;
+  const v = scaled / share.den;
+  const frac = v % 100n;
+  return frac === 0n ? String(v / 100n) : `${v / 100n}.${String(frac).padStart(2, '0').replace(/0$/, '')}`;
+}

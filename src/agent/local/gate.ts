@@ -1,4 +1,4 @@
-import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes, timesOfANoun } from './gate-occasion.js';
+import { onlyTimesOfAPurpose, PAST_DAYS, pastTimesOfAnOccasion, politeIfWithItsOwnVerb, sinceTimes, timesOfANoun, timesOfAThirdPersonClause } from './gate-occasion.js';
 import type { Analysis } from './analysis.js';
 import { fold } from './lexicon-i18n.js';
 import { alternativeAmounts, hasPhrase, isCorrection, isHypothetical, isJoking, isRetracted, SCAM_BAIT } from './gate-phrases.js';
@@ -354,8 +354,8 @@ export function check(a: Analysis, ctx: CheckContext): GateVerdict | undefined {
   }
   // A time after "since" ("since morning", "depuis ce matin") says how long something has lasted, not when to pay.
   const since = sinceTimes(a, norms, SCHEDULE);
-  // "kal ka dinner", "la fiesta de mañana": a time that dates a noun, not the payment.
-  for (const i of timesOfANoun(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)) since.add(i);
+  // "kal ka dinner", "la fiesta de mañana": a time that dates a noun, not the payment; "…, they lose every year": a third person's.
+  for (const i of [...timesOfANoun(a, norms, SCHEDULE, MONEY_VERB_LEMMAS), ...timesOfAThirdPersonClause(a, norms, SCHEDULE, MONEY_VERB_LEMMAS)]) since.add(i);
   const timeNorms = norms.map((w, i) => (since.has(i) ? '' : w));
   if (timeNorms.some((w, i) => SCHEDULE.has(w) || (!since.has(i) && !quoted.has(i) && !a.fillers.has(i) && SCHEDULE.has(t[i]!.norm))) && !onlyTimesOfAPurpose(a, timeNorms, SCHEDULE, MONEY_VERB_LEMMAS)) return { reason: 'scheduled' };
   // "send 5000 to @emeka twice": one message moves one amount once; a count of payments is asked about, never guessed.

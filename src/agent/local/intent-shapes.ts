@@ -1,4 +1,5 @@
 import { fold } from './lexicon-i18n.js';
+import { meaningOf } from '../../markets/market-words.js';
 import { findPhrase, hasLemma, type Analysis } from './analysis.js';
 import { NO_WORDS, RECIPIENT_KINDS, YES_WORDS } from './lexicon.js';
 
@@ -156,4 +157,27 @@ export function openBets(a: Analysis): boolean {
   if (s.amounts > 0 || s.marketId) return false;
   const open = a.tokens.some((t, i) => OPEN_WORDS.has(t.norm) || a.lemmas[i] === 'open');
   return open && a.lemmas.some((l, i) => (l === 'bet' || BET_PLURALS.has(fold(a.tokens[i]!.norm))) && (/s$/.test(a.tokens[i]!.norm) || PLURAL_BEFORE.has(a.tokens[i - 1]?.norm ?? '')));
+}
+
+/** The words of winning in the corridor languages (the markets' own word map) and "winning"/"campeão". */
+export const isWinWord = (folded: string): boolean => meaningOf(folded) === 'win' || folded === 'winning' || folded === 'winner';
+/** Words a side is backed with: "on", "no"/"na" (pt), "al", "a que" (es/pt), "sur"/"au" (fr), "pe" (hi), "kwa" (sw), "sa" (tl). */
+const BACK_LINKS = new Set(['on', 'no', 'na', 'al', 'au', 'sur', 'pe', 'par', 'kwa', 'sa', 'for', 'que', 'ke']);
+
+/**
+ * "put 50 on Arsenal winning the league", "aposta 50 no Flamengo campeão": a stake on a side named by
+ * who wins (one to three words after the link, then a win word). The index of the name's first word
+ * and of the win word, or undefined.
+ */
+export function backsAWinner(a: Analysis): { name: number; win: number } | undefined {
+  if (shapesOf(a).amounts === 0) return undefined;
+  for (let i = 0; i < a.tokens.length - 2; i++) {
+    if (!BACK_LINKS.has(fold(a.tokens[i]!.norm))) continue;
+    for (let k = i + 2; k <= i + 4 && k < a.tokens.length; k++) {
+      const x = a.tokens[k]!;
+      if (a.tokens.slice(i + 1, k).some((y) => y.kind !== 'word')) break;
+      if (x.kind === 'word' && isWinWord(fold(x.norm))) return { name: i + 1, win: k };
+    }
+  }
+  return undefined;
 }

@@ -7,7 +7,12 @@ import { wordTable } from '../../lib/word-table.js';
  * ("and", "y", "na"). The reader (./number-words.ts) reads a run of them as one integer.
  */
 
-export type Word = { value: number; kind: 'unit' | 'hundred' | 'scale' | 'link' | 'half' };
+/**
+ * `half`: a whole multiplier of the next hundred or scale ("dhai sau" 250, "dedh lakh" 150,000);
+ * `quarter`: a share added to the unit after it, or to one when a hundred or scale follows at once
+ * ("saadhe teen sau" 350, "sawa sau" 125, "paune do hazaar" 1,750, "paune sau" 75).
+ */
+export type Word = { value: number; kind: 'unit' | 'hundred' | 'scale' | 'link' | 'half' | 'quarter'; /** `quarter` only: a unit must follow ("saadhe") */ needsUnit?: boolean };
 
 const u = (value: number): Word => ({ value, kind: 'unit' });
 const h = (value: number): Word => ({ value, kind: 'hundred' });
@@ -71,9 +76,11 @@ const HI: Readonly<Record<string, Word>> = wordTable({
   hazaar: s(1000), hazar: s(1000), hajar: s(1000), hazaar_: s(1000),
   lakh: s(100_000), lac: s(100_000), lakhs: s(100_000),
   crore: s(10_000_000), karod: s(10_000_000),
-  dhai: { value: 2.5, kind: 'half' },
-  dedh: { value: 1.5, kind: 'half' },
-  sadhe: { value: 0.5, kind: 'half' },
+  dhai: { value: 2.5, kind: 'half' }, dhaai: { value: 2.5, kind: 'half' }, adhai: { value: 2.5, kind: 'half' }, dhayi: { value: 2.5, kind: 'half' },
+  dedh: { value: 1.5, kind: 'half' }, derh: { value: 1.5, kind: 'half' }, dhed: { value: 1.5, kind: 'half' }, deedh: { value: 1.5, kind: 'half' },
+  sadhe: { value: 0.5, kind: 'quarter', needsUnit: true }, saadhe: { value: 0.5, kind: 'quarter', needsUnit: true }, sade: { value: 0.5, kind: 'quarter', needsUnit: true }, saade: { value: 0.5, kind: 'quarter', needsUnit: true },
+  sawa: { value: 0.25, kind: 'quarter' }, sava: { value: 0.25, kind: 'quarter' }, sawaa: { value: 0.25, kind: 'quarter' }, savaa: { value: 0.25, kind: 'quarter' },
+  paune: { value: -0.25, kind: 'quarter' }, pone: { value: -0.25, kind: 'quarter' }, paunay: { value: -0.25, kind: 'quarter' },
 });
 
 export const TL: Readonly<Record<string, Word>> = wordTable({

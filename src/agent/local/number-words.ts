@@ -134,6 +134,8 @@ function readAdditive(words: readonly string[], lang: Lang): number | undefined 
   let prevKind: Word['kind'] | undefined;
   let prevValue = 0;
   let half: number | undefined;
+  // "sawa", "paune", "saadhe": the share waits for the unit after it (or one) and is applied at the next hundred or scale.
+  let quarter: { share: number; needsUnit: boolean } | undefined;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     // "quatre-vingt(s)" = 80: vingt multiplies a preceding quatre.
@@ -150,11 +152,17 @@ function readAdditive(words: readonly string[], lang: Lang): number | undefined 
         // "and" joins; the word before it still decides what may follow.
         continue;
       case 'half':
-        if (half !== undefined || group !== 0) return undefined;
+        if (half !== undefined || quarter || group !== 0) return undefined;
         half = word.value;
+        break;
+      case 'quarter':
+        if (half !== undefined || quarter || group !== 0) return undefined;
+        quarter = { share: word.value, needsUnit: Boolean(word.needsUnit) };
         break;
       case 'unit': {
         if (half !== undefined) return undefined;
+        // "saadhe teen sau": one unit under ten, then the hundred or scale.
+        if (quarter && (group !== 0 || word.value >= 10)) return undefined;
         // Units add up only from larger to smaller places: "twenty five", "doscientos cincuenta", not "five twenty".
         if (prevKind === 'unit' && !unitsAdd(prevValue, word.value, lang)) return undefined;
         if (prevKind === 'hundred' && word.value >= 100) return undefined;
@@ -163,16 +171,23 @@ function readAdditive(words: readonly string[], lang: Lang): number | undefined 
       }
       case 'hundred': {
         if (groupHasHundred) return undefined;
+        if (half !== undefined || quarter) {
+          const m = shareOf(group);
+          if (m === undefined) return undefined;
+          group = m * word.value;
+          groupHasHundred = true;
+          break;
+        }
         group = (group === 0 ? 1 : group) * word.value;
         groupHasHundred = true;
         break;
       }
       case 'scale': {
         let mult = group === 0 ? 1 : group;
-        if (half !== undefined) {
-          if (group !== 0) return undefined;
-          mult = half;
-          half = undefined;
+        if (half !== undefined || quarter) {
+          const m = shareOf(group);
+          if (m === undefined) return undefined;
+          mult = m;
         }
         if (word.value >= lastScale) return undefined;
         total += mult * word.value;
@@ -185,8 +200,23 @@ function readAdditive(words: readonly string[], lang: Lang): number | undefined 
     prevKind = word.kind;
     prevValue = word.value;
   }
-  if (half !== undefined) return undefined;
+  if (half !== undefined || quarter) return undefined;
   return total + group;
+
+  /** The multiplier a pending "dhai"/"sawa"/"paune"/"saadhe" makes of the unit before the hundred or scale; clears it. */
+  function shareOf(unit: number): number | undefined {
+    if (half !== undefined) {
+      if (unit !== 0) return undefined;
+      const m = half;
+      half = undefined;
+      return m;
+    }
+    const q = quarter!;
+    quarter = undefined;
+    if (q.needsUnit && unit === 0) return undefined;
+    const m = (unit === 0 ? 1 : unit) + q.share;
+    return m > 0 ? m : undefined;
+  }
 }
 
 /** "elfu mbili na mia tano" = 2500, "laki moja" = 100000, "kumi na tano" = 15. */

@@ -8,6 +8,7 @@ import { NOT_UNDERSTOOD, NOTHING_DONE, replies } from './replies.js';
 import { check, isTakeBack, quoteOf, screen, type GateVerdict } from './gate.js';
 import { AMBIGUOUS_CURRENCY, AMBIGUOUS_PESO } from './currencies.js';
 import { fold } from './lexicon-i18n.js';
+import { shareFraction, shareOfDecimal } from './gate-unmeant.js';
 import { CURRENCY_QUESTION, FEES_ANSWER, PESO_QUESTION, gateReply } from './replies-i18n.js';
 import { readCompleteness } from './reading.js';
 import { asksWhetherItHappened } from './sent-question.js';
@@ -128,8 +129,14 @@ function parseRequest(text: string, ctx: ParseContext, plan: Plan, seen: { a?: A
     // "¿cuánto cuesta mandar 200 o 300 a @lupe?": two amounts offered are asked about, not quoted one of them.
     const asked = found.call.name === 'quote_transfer' ? check(a, { intent: 'quote_transfer' }) : undefined;
     if (asked?.reason === 'alternative_amounts') return verdict(asked, a);
-    const finished = finish({ call: found.call }, a, plan);
-    return finished.kind === 'tool' ? found : finished;
+    // "what is half of 10k in dollars?": the share is priced, never the whole; a share that is not exact is asked about.
+    const share = asked?.reason === 'malformed_amount' && found.call.name === 'quote_transfer' ? shareFraction(a) : undefined;
+    const amount = found.call.input.amount;
+    const priced = share && typeof amount === 'string' ? shareOfDecimal(amount, share) : undefined;
+    if (share && !priced) return verdict(asked!, a);
+    const call = priced ? { ...found.call, input: { ...found.call.input, amount: priced } } : found.call;
+    const finished = finish({ call }, a, plan);
+    return finished.kind === 'tool' ? { ...found, call } : finished;
   }
 
   const best = bestIntent(a, plan.scored);

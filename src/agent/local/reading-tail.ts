@@ -130,4 +130,4 @@ const GENITIVES = words('ka ki ke');
 const NEGATIONS = words('not no never dont doesnt didnt hasnt havent isnt pas nao mat nahi hindi wag');
 /** Words that change the request itself: "actually", "instead", "again", "each", "every". */
 const TAKE = words('take');
-const EXTRA_STOPS = words('actually instead rather cancel undo again each every everyone everybody twice times daily weekly monthly');
+const EXTRA_STOPS = words('actually instead rather cancel undo again each every everyone everybody twice times daily weekly monthly chaque cada kila har tuwing toda todo todos todas');

@@ -8,7 +8,7 @@ import { amountIn, callMeta, callerLivemode, checkInput, defineTool, withPreview
 import { failed, stakeResult } from './market-results.js';
 import { findPhrase, hasLemma } from '../local/analysis.js';
 import { buildStake } from '../local/build-markets.js';
-import { amountPoints, nicknamedMarket, openBets, ownBets, shapesOf, STAKE_VERBS, verblessStake } from '../local/intent-shapes.js';
+import { amountPoints, backsAWinner, nicknamedMarket, openBets, ownBets, shapesOf, STAKE_VERBS, verblessStake } from '../local/intent-shapes.js';
 import { STAKE_CUES } from '../local/lexicon.js';
 
 /** stake_market: the caller's money on one outcome of an open market, held in escrow on-chain. */
@@ -29,6 +29,8 @@ export const stakeMarket = defineTool({
         const onMarket = s.amounts > 0 && (s.marketId || s.marketWord) && findPhrase(a, ['on']) >= 0;
         // "put 2k on Nigeria for the afcon one", "weka 200 kwa ndio kwenye ile ya mvua": a market called by a vague noun.
         const nicknamed = hasLemma(a, 'put', 'place') && nicknamedMarket(a);
+        // "put 50 on Arsenal winning the league": the side named by who wins.
+        if (hasLemma(a, 'put', 'place', 'back', ...STAKE_VERBS) && backsAWinner(a)) return (s.marketId ? 2 : 0) + amountPoints(s) + 2 * s.onYesNo + 3;
         return (s.marketId ? 2 : 0) + amountPoints(s) + 2 * s.onYesNo + (onMarket || nicknamed ? 3 : 0);
       },
       gate: (a) => {
@@ -39,6 +41,7 @@ export const stakeMarket = defineTool({
         if (hasLemma(a, ...STAKE_VERBS) || (hasLemma(a, 'put', 'back', 'place', 'go', 'stake') && s.amounts > 0 && (s.marketId || s.marketWord || s.onYesNo > 0))) return true;
         // "put 2k on Nigeria for the afcon one": a market called by a vague noun after its name.
         if (hasLemma(a, 'put', 'place') && nicknamedMarket(a)) return true;
+        if (hasLemma(a, 'put', 'place', 'back') && backsAWinner(a)) return true;
         // Chat shorthand with no verb at all: "3k on Senegal in the afcon market", "I want 1k on Yes, arsenal market".
         return verblessStake(a);
       },

@@ -83,7 +83,7 @@ export interface Fixtures {
  * `unseen`: messages written after the engine's issue-11 work, without reading its word lists, to
  * measure generalisation; the engine may be fixed for the general gaps they show, never per sentence.
  */
-export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant' | 'corridor' | 'corridor-2' | 'corridor-3' | 'corridor-4' | 'corridor-5' | 'corridor-6' | 'corridor-7' | 'corridor-8' | 'corridor-9' | 'corridor-10' | 'corridor-11';
+export type EvalSetName = 'dev' | 'held-out' | 'unseen' | 'fresh' | 'merchant' | 'corridor' | 'corridor-2' | 'corridor-3' | 'corridor-4' | 'corridor-5' | 'corridor-6' | 'corridor-7' | 'corridor-8' | 'corridor-9' | 'corridor-10' | 'corridor-11' | 'corridor-12';
 const SET_FILES: Record<EvalSetName, string> = {
   dev: 'cases.json',
   'held-out': 'held-out.json',
@@ -101,9 +101,10 @@ const SET_FILES: Record<EvalSetName, string> = {
   'corridor-9': 'corridor-9.json',
   'corridor-10': 'corridor-10.json',
   'corridor-11': 'corridor-11.json',
+  'corridor-12': 'corridor-12.json',
 };
 /** Sets whose every message is sent as `{message}` (acts at once): held and served are scored apart. */
-export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7', 'corridor-8', 'corridor-9', 'corridor-10', 'corridor-11']);
+export const ACT_AT_ONCE_SETS: ReadonlySet<EvalSetName> = new Set(['fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7', 'corridor-8', 'corridor-9', 'corridor-10', 'corridor-11', 'corridor-12']);
 
 export function loadCases(set: EvalSetName): EvalCase[] {
   return JSON.parse(readFileSync(path.join(EVAL_DIR, SET_FILES[set]), 'utf8')) as EvalCase[];
@@ -449,7 +450,7 @@ const ratio = (n: number, d: number) => (d === 0 ? 1 : n / d);
 export function summarize(results: CaseResult[]): EvalReport {
   const withArgs = results.filter((r) => r.actionOk && r.expected !== 'none');
   const perSet: EvalReport['perSet'] = {};
-  for (const set of ['dev', 'held-out', 'unseen', 'fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7', 'corridor-8', 'corridor-9', 'corridor-10', 'corridor-11'] as const) {
+  for (const set of ['dev', 'held-out', 'unseen', 'fresh', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7', 'corridor-8', 'corridor-9', 'corridor-10', 'corridor-11', 'corridor-12'] as const) {
     const rs = results.filter((r) => r.set === set);
     if (rs.length) perSet[set] = { total: rs.length, actionAccuracy: ratio(rs.filter((r) => r.actionOk).length, rs.length), fullAccuracy: ratio(rs.filter((r) => r.actionOk && r.argsOk).length, rs.length) };
   }
