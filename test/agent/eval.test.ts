@@ -15,7 +15,7 @@ import { classify, countServed, formatServed } from './eval/served-report.js';
  */
 describe('agent evaluation set (local engine, real HTTP, embedded chain)', () => {
   it('gets >= 95% of actions right and never moves money it must not', { timeout: 900_000 }, async () => {
-    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7', 'corridor-8', 'corridor-9', 'corridor-10', 'corridor-11'] });
+    const report = await runEval({ sets: ['dev', 'held-out', 'unseen', 'fresh', 'merchant', 'corridor', 'corridor-2', 'corridor-3', 'corridor-4', 'corridor-5', 'corridor-6', 'corridor-7', 'corridor-8', 'corridor-9', 'corridor-10', 'corridor-11', 'corridor-12'] });
     const fresh = report.results.filter((r) => r.set === 'fresh');
     const corridor = report.results.filter((r) => r.set.startsWith('corridor'));
     // The table and the development set's misses, for whoever reads the test output.
@@ -63,7 +63,11 @@ describe('agent evaluation set (local engine, real HTTP, embedded chain)', () =>
     // Issue h16: corridor-11 too (120, written and committed before reading the parser: 104/120 understood at
     // first, 0 unsafe, 1 wrong amount held ("2 lucas" as 2), 5 false refusals; 109 after, 1 false refusal;
     // docs/agent-eval.md, sixteenth round). All eleven: 1323/1360.
-    expect(corridor.length).toBeGreaterThanOrEqual(1360);
+    // Issue h17: corridor-12 too (120, written and committed before reading the parser: 108/120 understood at
+    // first, 0 unsafe, 0 wrong amount, 2 false refusals; 110 after, 0 false refusals; docs/agent-eval.md,
+    // seventeenth round).
+    expect(corridor.length).toBeGreaterThanOrEqual(1480);
+    expect(corridor.filter((r) => r.set === 'corridor-12').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-11').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-10').length).toBe(120);
     expect(corridor.filter((r) => r.set === 'corridor-9').length).toBe(120);
