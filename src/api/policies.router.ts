@@ -14,6 +14,7 @@ export const PolicyEventsResponse = z.object({ ok: z.literal(true), data: z.arra
 registerSchema('SpendPolicy', SpendPolicy);
 registerSchema('PutPolicyInput', PutPolicyInput);
 registerSchema('FlatPutPolicyInput', FlatPutPolicyInput);
+registerSchema('PutPolicyRequest', AnyPutPolicyInput);
 registerSchema('FlatPolicy', FlatPolicy);
 registerSchema('PolicyView', PolicyView);
 registerSchema('PolicyUpdatedEvent', PolicyEventView);
