@@ -44,6 +44,8 @@ export const CORE_ON_POSTGRES = [
   // h11truth: a turn whose database fails mid-action answers 202 outcome_unknown; store errors never pause a key.
   'test/api/agent-store-error.test.ts',
   'test/policies/breaker-store-errors.test.ts',
+  // h17policy: DESIGN section 11's policy fields, reasons and POLICY_BREAKER.
+  'test/policies/design-contract.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb

@@ -273,7 +273,7 @@ export class Agent {
     const row = await this.own(accountId, actionId, opts.channel);
     if (!row) return failure('none', 'There is no pending action with that id.', 'not_found');
     // Held by a spend policy's approval threshold: only the signed-in person confirms it.
-    if (row.approval && opts.channel === 'api') return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'policy_approval_required', view(row));
+    if (row.approval && opts.channel === 'api') return failure(TOOL_ACTIONS[row.call.name], `${row.approval} An API key cannot confirm it.`, 'approval_required', view(row));
     const running = this.inflight.get(actionId);
     if (running) return running;
     // A test key's held action moves test money, whoever confirms it (and a repeat says so too).

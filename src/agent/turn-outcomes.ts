@@ -85,7 +85,7 @@ export function pendingResult(
   return {
     ok: true,
     action,
-    ...(p.approval ? { reason: 'policy_approval_required' } : {}),
+    ...(p.approval ? { reason: 'approval_required' } : {}),
     reply,
     result: { status: 'awaiting_confirmation', tool: p.call.name, input: p.call.input, ...(p.details ?? {}) },
     pending: view(p),

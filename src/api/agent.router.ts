@@ -105,7 +105,7 @@ export const actionErrors: Record<number, RouteResponse> = {
 export const agentErrors: Record<number, RouteResponse> = {
   ...actionErrors,
   429: {
-    description: 'Rate-limited (`{ok:false, reply}`), or the key is paused by the spend policies\' circuit breaker (`reason:"policy_paused"`); see Retry-After.',
+    description: 'Rate-limited (`{ok:false, reply}`), or the key is paused by the spend policies\' circuit breaker (`reason:"policy_breaker"`); see Retry-After.',
     schema: AgentReply,
     headers: { 'Retry-After': 'Seconds to wait.' },
   },
@@ -183,7 +183,7 @@ registerRoute({
       schema: AgentReply,
     },
     410: { description: '`confirm_action`: the action expired before it was confirmed; nothing moved: `reason:"expired"`.', schema: AgentReply },
-    403: { description: '`confirm_action`: the action is over a spend policy\'s approval threshold; only the signed-in person can confirm it: `reason:"policy_approval_required"`.', schema: AgentReply },
+    403: { description: '`confirm_action`: the action is over a spend policy\'s approval threshold; only the signed-in person can confirm it: `reason:"approval_required"`.', schema: AgentReply },
   },
 });
 
@@ -199,16 +199,16 @@ const AGENT_STATUS = {
   [UNAVAILABLE]: 503,
   /** The database failed once a money-moving action had begun: accepted, outcome being confirmed, never "retry". */
   [OUTCOME_UNKNOWN]: 202,
-  settleConfirm: { not_found: 404, expired: 410, in_progress: 409, policy_approval_required: 403, quote_expired: 410, quote_not_found: 404 } as Readonly<Record<string, number>>,
+  settleConfirm: { not_found: 404, expired: 410, in_progress: 409, approval_required: 403, quote_expired: 410, quote_not_found: 404 } as Readonly<Record<string, number>>,
   /** The spend policies' circuit breaker paused the key (with Retry-After). */
-  policy_paused: 429,
+  policy_breaker: 429,
 } as const;
 
 export function agentStatus(o: TurnOutcome, route: 'turn' | 'settle_confirm' = 'turn'): number {
   if (o.ok) return AGENT_STATUS.ok;
   if (o.reason === UNAVAILABLE) return AGENT_STATUS[UNAVAILABLE];
   if (o.reason === OUTCOME_UNKNOWN) return AGENT_STATUS[OUTCOME_UNKNOWN];
-  if (o.reason === 'policy_paused') return AGENT_STATUS.policy_paused;
+  if (o.reason === 'policy_breaker') return AGENT_STATUS.policy_breaker;
   return (route === 'settle_confirm' && o.reason !== undefined && AGENT_STATUS.settleConfirm[o.reason]) || AGENT_STATUS.failed;
 }
 

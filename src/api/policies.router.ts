@@ -5,7 +5,7 @@ import { ApiError, notFound, parseInput } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
 import { registerRoute, registerSchema } from '../http/openapi.js';
 import { E400, E401, err } from '../http/openapi-common.js';
-import { PolicyEventView, PolicyView, PutPolicyInput, SpendPolicy } from '../policies/policy-schemas.js';
+import { AnyPutPolicyInput, FlatPolicy, FlatPutPolicyInput, PolicyEventView, PolicyView, PutPolicyInput, SpendPolicy, fromFlat, storedActions } from '../policies/policy-schemas.js';
 
 export const PolicyResponse = z.object({ ok: z.literal(true), policy: PolicyView });
 export const PolicyUpdatedResponse = PolicyResponse.extend({ event: PolicyEventView.describe('The `policy.updated` event this change recorded.') });
@@ -13,6 +13,9 @@ export const PolicyEventsResponse = z.object({ ok: z.literal(true), data: z.arra
 
 registerSchema('SpendPolicy', SpendPolicy);
 registerSchema('PutPolicyInput', PutPolicyInput);
+registerSchema('FlatPutPolicyInput', FlatPutPolicyInput);
+registerSchema('PutPolicyRequest', AnyPutPolicyInput);
+registerSchema('FlatPolicy', FlatPolicy);
 registerSchema('PolicyView', PolicyView);
 registerSchema('PolicyUpdatedEvent', PolicyEventView);
 registerSchema('PolicyResponse', PolicyResponse);
@@ -40,11 +43,12 @@ const doc = (path: string, keyed: boolean) => {
     path,
     operationId: keyed ? 'putKeyPolicy' : 'putPolicy',
     summary: `Replace ${what}`,
-    description: 'Signed-in session only, with the password re-entered. Records a `policy.updated` event.',
+    description:
+      'Signed-in session only, with the password re-entered (no session: 401; a bearer key or a wrong password: 403 `permission_error`). Body: DESIGN\'s flat form `{password, per_transaction_usd, daily_usd, weekly_usd, monthly_usd, approval_threshold_usd, allow_recipients, block_recipients, allowed_actions}` (JSON numbers in USD, `null` or omitted = no rule: the PUT replaces the whole policy), or the editor\'s `{password, policy:{...}}`. Answers `{policy}` with the flat fields. Records a `policy.updated` event.',
     tags: ['Policies'],
     auth: 'session',
     ...params,
-    body: PutPolicyInput,
+    body: AnyPutPolicyInput,
     responses: { 200: { description: 'Changed.', schema: PolicyUpdatedResponse }, 400: E400, 401: E401, 403: E403policy, 404: err('No such key for this account.') },
   });
 };
@@ -94,9 +98,23 @@ export function policiesRouter(deps: Core): Router {
   const put =
     (keyed: boolean): RequestHandler =>
     async (req, res) => {
-      const input = parseInput(PutPolicyInput, req.body ?? {});
+      const body: unknown = req.body ?? {};
+      // `{password, policy:{...}}` is the editor's form; anything else is DESIGN's flat form.
+      const nested = typeof body === 'object' && body !== null && 'policy' in body;
+      let policy: SpendPolicy;
+      let password: string;
+      if (nested) {
+        const input = parseInput(PutPolicyInput, body);
+        const { allowed_actions, ...rest } = input.policy;
+        policy = { ...rest, ...(allowed_actions != null ? { allowed_actions: storedActions(allowed_actions) } : allowed_actions === null ? { allowed_actions: null } : {}) };
+        password = input.password;
+      } else {
+        const input = parseInput(FlatPutPolicyInput, body);
+        policy = fromFlat(input);
+        password = input.password;
+      }
       const keyId = keyed ? String(req.params.id) : undefined;
-      const done = await deps.policies.put(auth(res).accountId, keyId, input.policy, input.password);
+      const done = await deps.policies.put(auth(res).accountId, keyId, policy, password);
       if (!done.ok) {
         if (done.reason === 'not_found') throw notFound(done.message);
         throw new ApiError(403, 'permission_error', done.message, 'password');

@@ -55,6 +55,31 @@ const RateLimit = z.string().transform((s, ctx) => {
   return { limit: Number(m[1]), windowMs: per * unitMs };
 });
 
+/**
+ * POLICY_BREAKER (DESIGN section 11): `N/window/cool-down`, e.g. "5/10m/15m": N refusals or failures
+ * of one API key's money-moving calls within the window pause that key for the cool-down.
+ */
+export const PolicyBreakerSetting = z.string().transform((s, ctx) => {
+  const parts = s.split('/');
+  const bad = (why: string) => {
+    ctx.addIssue({ code: 'custom', message: `expected "<count>/<window>/<cool-down>", e.g. "5/10m/15m": ${why}` });
+    return z.NEVER;
+  };
+  if (parts.length !== 3 || !/^\s*\d+\s*$/.test(parts[0]!)) return bad(`"${s}"`);
+  const max = Number(parts[0]);
+  if (max < 1 || max > 1000) return bad('the count must be 1 to 1000');
+  let windowMs: number;
+  let coolMs: number;
+  try {
+    windowMs = parseDuration(parts[1]!);
+    coolMs = parseDuration(parts[2]!);
+  } catch (e) {
+    return bad((e as Error).message);
+  }
+  if (windowMs < 1_000 || windowMs > 86_400_000 || coolMs < 1_000 || coolMs > 86_400_000) return bad('the window and the cool-down must be 1s to 24h');
+  return { max_failures: max, window_seconds: Math.ceil(windowMs / 1000), cooldown_seconds: Math.ceil(coolMs / 1000) };
+});
+
 const optionalString = z
   .string()
   .optional()
@@ -152,6 +177,8 @@ export const EnvSchema = z.object({
     .trim()
     .regex(/^\d+(\.\d{1,18})?$/, 'must be an amount of ether such as "0.05"')
     .default('0.01'),
+  /** The spend policies' circuit breaker per API key (docs/policies.md); an account policy's `breaker` overrides it. */
+  POLICY_BREAKER: PolicyBreakerSetting.default({ max_failures: 5, window_seconds: 600, cooldown_seconds: 900 }),
   /** How long a firm quote holds its rate (docs/quotes.md). */
   QUOTE_TTL: TimerDuration.default(parseDuration('60s')),
   /** How long a claim link waits for its recipient before the money goes back to the sender (docs/claims.md). */

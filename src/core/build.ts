@@ -136,6 +136,7 @@ export async function buildCore(config: Config, o: BuildCoreOptions): Promise<Bu
     logger: logger.child({ module: 'policies' }),
     recipientIds: (accountId, recipient, reads) => recipientIdentities({ accounts: turnAccounts(accounts, reads), wallets: directory }, accountId, recipient),
     livemodeOfKey: (keyId) => keys.livemodeOf(keyId),
+    breaker: config.POLICY_BREAKER,
   });
   const policies = new PoliciesService(store, {
     passwordMatches: async (accountId, password) => {

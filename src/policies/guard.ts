@@ -13,7 +13,7 @@ import { keyModeRead, readOnce, type TurnReads } from '../lib/turn-reads.js';
 import { CircuitBreaker } from './breaker.js';
 import { PolicyReason, UNKNOWN_OUTCOME_REASONS } from './policy-reasons.js';
 import { checkRolling, checkStatic, hasRollingCap, overThreshold, type Refusal, type ScopedPolicy } from './rules.js';
-import { DEFAULT_BREAKER, WINDOW_MS } from './policy-schemas.js';
+import { DEFAULT_BREAKER, WINDOW_MS, type Breaker } from './policy-schemas.js';
 import { Policies, SpendReservations, type SpendReservation } from './tables.js';
 import type { Spend } from './valuation.js';
 
@@ -47,6 +47,8 @@ export interface SpendGuardDeps {
   recipientIds?: (accountId: string, recipient: string, reads?: TurnReads) => Promise<string[]>;
   /** A key's mode (false: a test key). Caps count test and live spending apart; without it all is live. */
   livemodeOfKey?: (keyId: string) => Promise<boolean>;
+  /** The breaker when the account's policy sets none (POLICY_BREAKER; default 5/10m/15m). */
+  breaker?: Breaker;
   now?: () => Date;
 }
 
@@ -298,7 +300,7 @@ export class SpendGuard {
     if (seconds === undefined) return undefined;
     return {
       kind: 'refuse',
-      reason: PolicyReason.paused,
+      reason: PolicyReason.breaker,
       retryAfterSeconds: seconds,
       message: `Paused: this API key had too many refused or failed payments in a short time, so it cannot move money for ${seconds} more seconds. Nothing was done. Check what your integration is retrying; the account holder can still act in the app.`,
     };
@@ -326,7 +328,7 @@ export class SpendGuard {
 
   private async noteFailure(who: PolicyCaller, opts: GuardOpts, policies: ScopedPolicy[]): Promise<void> {
     if (!who.keyId || opts.byPerson) return;
-    const settings = policies.find((p) => p.scope === 'account')?.policy.breaker ?? DEFAULT_BREAKER;
+    const settings = policies.find((p) => p.scope === 'account')?.policy.breaker ?? this.deps.breaker ?? DEFAULT_BREAKER;
     await this.breaker.record(who.accountId, who.keyId, settings);
     // It may have tripped: a later call of this turn reads the breaker again.
     opts.reads?.forget(breakerRead(who.keyId));

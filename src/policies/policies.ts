@@ -6,7 +6,7 @@
 import { newId } from '../lib/ids.js';
 import { fail, type Result } from '../lib/results.js';
 import type { Store, Tx } from '../store/index.js';
-import type { PolicyEventView, PolicyView, SpendPolicy } from './policy-schemas.js';
+import { toFlat, type PolicyEventView, type PolicyView, type SpendPolicy } from './policy-schemas.js';
 import { Policies, PolicyEvents, type PolicyEventRow, type PolicyRow } from './tables.js';
 import { CircuitBreaker } from './breaker.js';
 
@@ -27,7 +27,8 @@ export interface PolicyOwnerChecks {
 export type PolicyFailure = 'not_found' | 'wrong_password';
 
 function view(scope: 'account' | 'key', keyId: string | undefined, row: PolicyRow | undefined): PolicyView {
-  return { scope, key_id: keyId ?? null, policy: row?.policy ?? {}, updated_at: row?.updatedAt ?? null };
+  const policy = row?.policy ?? {};
+  return { ...toFlat(policy), scope, key_id: keyId ?? null, policy, updated_at: row?.updatedAt ?? null };
 }
 
 export function eventView(e: PolicyEventRow): PolicyEventView {

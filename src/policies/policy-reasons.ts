@@ -1,22 +1,35 @@
 /**
- * Why a spend policy refused or held an action (the `reason` of the agent's 422, or 429 for
- * `paused`). Each door shows the reply, which names the rule and what the person can do.
+ * Why a spend policy refused or held an action (DESIGN section 11, "policy outcomes on any door"):
+ * the `reason` of the agent's 422, 429 for the breaker, and the held 200's `approval_required`.
+ * Each door shows the reply, which names the rule and what the person can do.
  */
 export const PolicyReason = {
-  /** Over a per-transaction, daily, weekly or monthly cap (USD or per currency). */
-  overCap: 'policy_over_cap',
-  /** The recipient is not on the allowlist. */
-  recipientNotAllowed: 'policy_recipient_not_allowed',
-  /** The recipient is on the blocklist. */
-  recipientBlocked: 'policy_recipient_blocked',
-  /** The kind of action (transfer, bill, market stake, payment link) is not allowed. */
-  actionNotAllowed: 'policy_action_not_allowed',
-  /** The circuit breaker paused this key's money-moving turns (Retry-After says how long). */
-  paused: 'policy_paused',
-  /** Over the approval threshold: only the signed-in person can confirm it. */
-  approvalRequired: 'policy_approval_required',
+  /** Over a per-transaction cap (USD, or one currency's). */
+  perTransaction: 'policy_per_transaction',
+  /** Over a rolling 24-hour cap (USD, or one currency's). */
+  daily: 'policy_daily',
+  /** Over a rolling 7-day cap. */
+  weekly: 'policy_weekly',
+  /** Over a rolling 30-day cap. */
+  monthly: 'policy_monthly',
+  /** The recipient is not on the allowlist, or is on the blocklist. */
+  recipient: 'policy_recipient',
+  /** The kind of action (transfer, bill, market, payment link) is not allowed. */
+  action: 'policy_action',
+  /** The circuit breaker paused this key's money-moving turns (429, Retry-After says how long). */
+  breaker: 'policy_breaker',
+  /** Over the approval threshold: held (200 with `pending`); only the signed-in person can confirm it. */
+  approvalRequired: 'approval_required',
 } as const;
 export type PolicyReason = (typeof PolicyReason)[keyof typeof PolicyReason];
+
+/** The refusal reason of a cap by its window. */
+export const CAP_REASON = {
+  per_transaction: PolicyReason.perTransaction,
+  daily: PolicyReason.daily,
+  weekly: PolicyReason.weekly,
+  monthly: PolicyReason.monthly,
+} as const;
 
 /** Outcome reasons after which whether money moved is not known: the reservation stays. */
 export const UNKNOWN_OUTCOME_REASONS: ReadonlySet<string> = new Set(['internal_error', 'interrupted', 'timeout', 'chain_unavailable', 'outcome_unknown']);

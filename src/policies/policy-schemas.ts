@@ -4,6 +4,10 @@ import { z } from 'zod';
 export const PolicyAction = z.enum(['transfer', 'bill', 'market_stake', 'payment_link']);
 export type PolicyAction = z.infer<typeof PolicyAction>;
 export const POLICY_ACTIONS = PolicyAction.options;
+/** On input `market` (DESIGN section 11) and `market_stake` (the editor's) are the same action. */
+export const PolicyActionInput = z.enum(['transfer', 'bill', 'market', 'market_stake', 'payment_link']);
+/** DESIGN's spelling of an action (`market` for the stored `market_stake`). */
+export const DesignAction = z.enum(['transfer', 'bill', 'market', 'payment_link']);
 
 /** A limit as decimal text in its currency ("250", "99.50"); null: no limit. */
 const Limit = z
@@ -42,7 +46,8 @@ export const Breaker = z
   })
   .describe("Circuit breaker for each API key's money-moving turns.");
 export type Breaker = z.infer<typeof Breaker>;
-export const DEFAULT_BREAKER: Breaker = { max_failures: 10, window_seconds: 60, cooldown_seconds: 120 };
+/** DESIGN section 11's default (`POLICY_BREAKER=5/10m/15m`). */
+export const DEFAULT_BREAKER: Breaker = { max_failures: 5, window_seconds: 600, cooldown_seconds: 900 };
 
 /**
  * A spend policy (docs/policies.md): the account's, and a narrower one per API key (both apply,
@@ -69,18 +74,101 @@ export const SpendPolicy = z
   .describe('A spend policy.');
 export type SpendPolicy = z.infer<typeof SpendPolicy>;
 
-/** PUT body: the policy, and the person's password (re-entered: only the person changes a policy). */
+const Password = z.string().min(1, 'password is required: re-enter your password to change a policy').max(200);
+
+/** PUT body, the editor's nested form: the policy, and the person's password (re-entered: only the person changes a policy). */
 export const PutPolicyInput = z.strictObject({
-  policy: SpendPolicy,
-  password: z.string().min(1, 'password is required: re-enter your password to change a policy').max(200),
+  policy: SpendPolicy.extend({
+    allowed_actions: z.array(PolicyActionInput).nullable().optional().describe('Only these kinds of action (`market` = `market_stake`); null or absent: all.'),
+  }),
+  password: Password,
 });
 export type PutPolicyInput = z.infer<typeof PutPolicyInput>;
 
-/** A policy as read back. */
-export const PolicyView = z.object({
+/** A USD amount as a JSON number (>= 0, at most 6 decimals), read through its shortest text form; null: no rule. */
+const UsdNumber = z
+  .number()
+  .min(0)
+  .refine((n) => /^\d{1,12}(\.\d{1,6})?$/.test(String(n)), 'must be a USD amount >= 0 with at most 6 decimals, like 50 or 99.5')
+  .nullable()
+  .optional();
+const FLAT_CAPS = { per_transaction_usd: 'per_transaction', daily_usd: 'daily', weekly_usd: 'weekly', monthly_usd: 'monthly' } as const;
+
+/** The DESIGN fields of a policy (section 11): amounts as JSON numbers in USD, `null` = no rule. */
+const FlatFields = {
+  per_transaction_usd: UsdNumber.describe('Largest single action (USD); a cap allows an amount equal to it.'),
+  daily_usd: UsdNumber.describe('Total over the last 24 hours (rolling), USD.'),
+  weekly_usd: UsdNumber.describe('Total over the last 7 days (rolling), USD.'),
+  monthly_usd: UsdNumber.describe('Total over the last 30 days (rolling), USD.'),
+  approval_threshold_usd: UsdNumber.describe('Actions above this USD value wait for the signed-in person to confirm them.'),
+  allow_recipients: z.array(RecipientPattern).max(200).nullable().optional().describe('Only these recipients; null: no rule, []: nobody.'),
+  block_recipients: z.array(RecipientPattern).max(200).nullable().optional().describe('Never these recipients; null: no rule.'),
+};
+
+/** PUT body, DESIGN's flat form: replaces the whole policy (an omitted field is null, no rule). */
+export const FlatPutPolicyInput = z.strictObject({
+  password: Password,
+  ...FlatFields,
+  allowed_actions: z.array(PolicyActionInput).nullable().optional().describe('Only these kinds of action (`transfer`, `bill`, `market`, `payment_link`); null: all.'),
+});
+export type FlatPutPolicyInput = z.infer<typeof FlatPutPolicyInput>;
+
+/** Either PUT form: `{password, policy:{...}}` (the editor's) or `{password, per_transaction_usd, ...}` (DESIGN's). */
+export const AnyPutPolicyInput = z.union([FlatPutPolicyInput, PutPolicyInput]);
+
+/** The stored action names (`market` -> `market_stake`), once each. */
+export function storedActions(list: readonly z.infer<typeof PolicyActionInput>[]): PolicyAction[] {
+  return [...new Set(list.map((a) => (a === 'market' ? 'market_stake' : a)))];
+}
+
+/** DESIGN's flat form as the stored policy: amounts kept as decimal text (their shortest form), never as floats. */
+export function fromFlat(input: FlatPutPolicyInput): SpendPolicy {
+  const usd: Caps = {};
+  for (const [flat, cap] of Object.entries(FLAT_CAPS)) {
+    const n = input[flat as keyof typeof FLAT_CAPS];
+    if (n != null) usd[cap] = String(n);
+  }
+  return {
+    ...(Object.keys(usd).length ? { usd } : {}),
+    ...(input.approval_threshold_usd != null ? { approval_threshold_usd: String(input.approval_threshold_usd) } : {}),
+    ...(input.allow_recipients != null ? { allow_recipients: input.allow_recipients } : {}),
+    ...(input.block_recipients != null ? { block_recipients: input.block_recipients } : {}),
+    ...(input.allowed_actions != null ? { allowed_actions: storedActions(input.allowed_actions) } : {}),
+  };
+}
+
+const num = (text: string | null | undefined) => (text == null ? null : Number(text));
+/** The stored policy in DESIGN's flat fields (numbers or null, `market` for `market_stake`). */
+export function toFlat(p: SpendPolicy): FlatPolicy {
+  return {
+    per_transaction_usd: num(p.usd?.per_transaction),
+    daily_usd: num(p.usd?.daily),
+    weekly_usd: num(p.usd?.weekly),
+    monthly_usd: num(p.usd?.monthly),
+    approval_threshold_usd: num(p.approval_threshold_usd),
+    allow_recipients: p.allow_recipients ?? null,
+    block_recipients: p.block_recipients ?? null,
+    allowed_actions: p.allowed_actions ? p.allowed_actions.map((a) => (a === 'market_stake' ? 'market' : a)) : null,
+  };
+}
+const nullableNumber = z.number().nullable();
+export const FlatPolicy = z.object({
+  per_transaction_usd: nullableNumber,
+  daily_usd: nullableNumber,
+  weekly_usd: nullableNumber,
+  monthly_usd: nullableNumber,
+  approval_threshold_usd: nullableNumber,
+  allow_recipients: z.array(z.string()).nullable(),
+  block_recipients: z.array(z.string()).nullable(),
+  allowed_actions: z.array(DesignAction).nullable(),
+});
+export type FlatPolicy = z.infer<typeof FlatPolicy>;
+
+/** A policy as read back: DESIGN's flat fields, and the stored (nested) form under `policy` for the editor. */
+export const PolicyView = FlatPolicy.extend({
   scope: z.enum(['account', 'key']),
   key_id: z.string().nullable(),
-  policy: SpendPolicy,
+  policy: SpendPolicy.describe('The stored form (decimal text, per-currency caps, breaker) the app editor reads.'),
   updated_at: z.string().nullable(),
 });
 export type PolicyView = z.infer<typeof PolicyView>;

@@ -4,7 +4,7 @@
  */
 import { parseUnits } from 'viem';
 import { cleanPhone } from '../lib/phone.js';
-import { PolicyReason } from './policy-reasons.js';
+import { CAP_REASON, PolicyReason } from './policy-reasons.js';
 import { CAP_WINDOWS, WINDOW_MS, type Caps, type CapWindow, type SpendPolicy } from './policy-schemas.js';
 import { USD_DECIMALS, minorText, usdText, type Spend } from './valuation.js';
 import type { SpendReservation } from './tables.js';
@@ -42,17 +42,17 @@ export function checkStatic(spend: Spend, policies: ScopedPolicy[], recipientIds
   for (const p of policies) {
     const allowed = p.policy.allowed_actions;
     if (allowed && !allowed.includes(spend.action)) {
-      return { reason: PolicyReason.actionNotAllowed, message: `Not done: ${whose(p)} does not allow ${ACTION_WORDS[spend.action]}. ${WHAT_TO_DO}` };
+      return { reason: PolicyReason.action, message: `Not done: ${whose(p)} does not allow ${ACTION_WORDS[spend.action]}. ${WHAT_TO_DO}` };
     }
     if (ids.size > 0) {
       const blocked = (p.policy.block_recipients ?? []).find((r) => ids.has(normalizeRecipient(r)));
       if (blocked) {
-        return { reason: PolicyReason.recipientBlocked, message: `Not sent: ${blocked} is on the blocklist of ${whose(p)}. ${WHAT_TO_DO}` };
+        return { reason: PolicyReason.recipient, message: `Not sent: ${blocked} is on the blocklist of ${whose(p)}. ${WHAT_TO_DO}` };
       }
       const allow = p.policy.allow_recipients;
       if (allow && !allow.some((r) => ids.has(normalizeRecipient(r)))) {
         return {
-          reason: PolicyReason.recipientNotAllowed,
+          reason: PolicyReason.recipient,
           message: `Not sent: ${recipientIds[0]} is not on the list of recipients ${whose(p)} allows. Add them to the allowlist first. ${WHAT_TO_DO}`,
         };
       }
@@ -126,5 +126,5 @@ function capRefusal(p: ScopedPolicy, field: keyof Caps, cap: string, left: strin
     field === 'per_transaction'
       ? `Not done: ${asked} is over the limit of ${cap} per transaction in ${whose(p)}. Try a smaller amount. ${WHAT_TO_DO}`
       : `Not done: ${asked} would go over the ${field} cap of ${cap} in ${whose(p)} (${WINDOW_WORDS[field]}); ${left} is left. Try a smaller amount or wait. ${WHAT_TO_DO}`;
-  return { reason: PolicyReason.overCap, message };
+  return { reason: CAP_REASON[field], message };
 }

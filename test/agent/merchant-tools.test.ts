@@ -218,11 +218,11 @@ describe('spend policies on refunds (docs/policies.md)', () => {
     // A full refund of 5 USD: over the 4 USD cap, refused whatever the door.
     const refused = await settle(`refund ${big.id}`);
     expect(refused.status).toBe(422);
-    expect(refused.body.reason).toBe('policy_over_cap');
+    expect(refused.body.reason).toBe('policy_per_transaction');
     // 2 USD through the API acts at once elsewhere, but over the 1 USD threshold it is held for the person.
     const held = await settle(`refund ${small.id}`);
     expect(held.status, JSON.stringify(held.body)).toBe(200);
-    expect(held.body.reason).toBe('policy_approval_required');
+    expect(held.body.reason).toBe('approval_required');
     expect(held.body.pending_action).toMatchObject({ tool: 'refund_payment' });
     expect(await chain.balanceOf(small.payer.address)).toBe(0n);
     expect(await chain.balanceOf(big.payer.address)).toBe(0n);

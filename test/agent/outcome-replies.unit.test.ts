@@ -141,7 +141,7 @@ describe('a firm quote (held until a time, under an id)', () => {
 
 describe('failures and confirmations in eight languages', () => {
   it('every listed reason has a reply in every language, distinct from English', () => {
-    for (const reason of ['insufficient_balance', 'unknown_recipient', 'over_limit', 'policy_over_cap', 'policy_recipient_blocked', 'policy_recipient_not_allowed', 'policy_action_not_allowed', 'policy_paused']) {
+    for (const reason of ['insufficient_balance', 'unknown_recipient', 'over_limit', 'policy_per_transaction', 'policy_daily', 'policy_weekly', 'policy_monthly', 'policy_recipient', 'policy_action', 'policy_breaker']) {
       expect(LOCALIZED_FAILURES).toContain(reason);
     }
     for (const reason of LOCALIZED_FAILURES) {

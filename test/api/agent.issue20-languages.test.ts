@@ -155,7 +155,7 @@ describe('a spend policy speaks the person\'s language: which rule, and what to 
     const before = await balance(svc, await wallet(m));
     const r = await settle(m, { message: 'tuma 500 kwa @zawadi' });
     expect(r.status, JSON.stringify(r.body)).toBe(422);
-    expect(r.body.reason).toBe('policy_over_cap');
+    expect(r.body.reason).toBe('policy_per_transaction');
     expect(r.body.reply).toMatch(/^Haikufanyika: .+ inazidi kikomo cha 1\.00 USD kwa kila muamala katika sera yako ya matumizi\. Jaribu kiasi kidogo zaidi\. Unaweza kubadilisha sera kwenye skrini ya Developers/);
     expect(await balance(svc, await wallet(m))).toBe(before);
   });
@@ -165,7 +165,7 @@ describe('a spend policy speaks the person\'s language: which rule, and what to 
     expect((await putPolicy(m, { approval_threshold_usd: '1' })).status).toBe(200);
     const r = await settle(m, { message: 'envoie 10 000 FCFA à @moussa' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.reason).toBe('policy_approval_required');
+    expect(r.body.reason).toBe('approval_required');
     expect(r.body.reply).toMatch(/^Envoyer 10,000 XOF à @moussa/);
     expect(r.body.reply).toMatch(/Cela dépasse le seuil d'approbation de 1\.00 USD de votre politique de dépenses, donc cela vous attend : confirmez-le connecté à l'application .+ Expire dans \d+ minutes?\.$/);
     expect(r.body.reply).not.toMatch(/This is over|This expires/);
@@ -177,7 +177,7 @@ describe('a spend policy speaks the person\'s language: which rule, and what to 
     const before = await balance(svc, await wallet(m));
     const r = await settle(m, { message: 'envía 500 pesos a @lizareyes' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.reason).toBe('policy_approval_required');
+    expect(r.body.reason).toBe('approval_required');
     expect(r.body.transfer).toMatchObject({ status: 'awaiting_confirmation', input: { recipient: '@lizareyes', amount: '500', currency: 'PHP' } });
     expect(r.body.reply).toMatch(/Esto supera el umbral de aprobación de 1\.00 USD de tu política de gastos, así que te espera: .+ Vence en \d+ minutos?\.$/);
     expect(r.body.reply).not.toMatch(/This is over|This expires|Confirm to go ahead/);

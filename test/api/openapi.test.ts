@@ -148,10 +148,20 @@ describe('GET /api/openapi.json', () => {
       // Read by the person or a key; changed only by the signed-in person (no bearer scheme), with the password.
       expect(doc.paths[p].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
       expect(doc.paths[p].put.security).toEqual([{ sessionCookie: [] }]);
-      expect(doc.paths[p].put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PutPolicyInput' });
+      // DESIGN section 11's flat body, or the editor's `{password, policy}` (h17policy).
+      expect(doc.paths[p].put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PutPolicyRequest' });
       expect(Object.keys(doc.paths[p].put.responses)).toContain('403');
     }
     expect(doc.components.schemas.PutPolicyInput.required).toEqual(expect.arrayContaining(['policy', 'password']));
+    const design = ['per_transaction_usd', 'daily_usd', 'weekly_usd', 'monthly_usd', 'approval_threshold_usd', 'allow_recipients', 'block_recipients', 'allowed_actions'];
+    const flat = (doc.components.schemas.PutPolicyRequest.anyOf as Array<{ properties: Record<string, { anyOf?: unknown[] }>; required: string[] }>).find((o) => 'daily_usd' in o.properties)!;
+    expect(Object.keys(flat.properties).sort()).toEqual([...design, 'password'].sort());
+    expect(flat.required).toEqual(['password']);
+    expect(JSON.stringify(flat.properties.daily_usd)).toContain('"number"');
+    // The answer's `policy` carries DESIGN's fields (numbers or null, `market`).
+    expect(doc.components.schemas.PolicyView.required).toEqual(expect.arrayContaining(design));
+    expect(doc.components.schemas.PolicyView.properties.daily_usd.type).toEqual(['number', 'null']);
+    expect(JSON.stringify(doc.components.schemas.PolicyView.properties.allowed_actions)).toContain('"market"');
     expect(Object.keys(doc.components.schemas.SpendPolicy.properties).sort()).toEqual(
       ['allow_recipients', 'allowed_actions', 'approval_threshold_usd', 'block_recipients', 'breaker', 'currencies', 'usd'].sort(),
     );

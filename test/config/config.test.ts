@@ -49,6 +49,13 @@ describe.concurrent('npm start with a bad configuration', () => {
     expect(r.stderr).toMatch(/PORT/);
     expect(r.stderr).toMatch(/LOG_LEVEL/);
   });
+
+  it('exits 1 for a bad POLICY_BREAKER, saying the form it expects (h17policy)', async () => {
+    const r = await runMain({ POLICY_BREAKER: '5/10m', DATA_DIR: path.join(root, '.tmp', 'never-created') });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/POLICY_BREAKER: expected "<count>\/<window>\/<cool-down>", e\.g\. "5\/10m\/15m"/);
+    expect(r.stdout).not.toMatch(/running at/);
+  });
 });
 
 describe('loadConfig', () => {
@@ -165,6 +172,14 @@ describe('loadConfig', () => {
 
   it('production follows NODE_ENV', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
+  });
+
+  it('POLICY_BREAKER: N/window/cool-down, default 5/10m/15m (DESIGN section 11)', () => {
+    expect(loadConfig({}).POLICY_BREAKER).toEqual({ max_failures: 5, window_seconds: 600, cooldown_seconds: 900 });
+    expect(loadConfig({ POLICY_BREAKER: '3/30s/2h' }).POLICY_BREAKER).toEqual({ max_failures: 3, window_seconds: 30, cooldown_seconds: 7200 });
+    for (const bad of ['5', '5/10m', '0/10m/15m', 'x/10m/15m', '5/ten/15m', '5/10m/25h', '5/10m/15m/1']) {
+      expect(() => loadConfig({ POLICY_BREAKER: bad }), bad).toThrow(/POLICY_BREAKER: expected "<count>\/<window>\/<cool-down>"/);
+    }
   });
 
   it('CLAIM_TTL: at least 1m, seconds only under NODE_ENV=test (the expiry test through the doors)', () => {

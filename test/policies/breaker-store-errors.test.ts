@@ -37,7 +37,7 @@ describe('the breaker and store errors', () => {
       const r = await settle(`send 1 USD to ${to}`);
       expect(r.status, JSON.stringify(r.body)).toBe(202);
     }
-    // Before: the second blip tripped it and this answered 429 `policy_paused`.
+    // Before: the second blip tripped it and this answered 429 `policy_breaker`.
     const next = await settle(`send 1 USD to ${to}`);
     expect(next.status, JSON.stringify(next.body)).toBe(200);
     expect(next.body).toMatchObject({ ok: true, action: 'transfer' });
@@ -48,6 +48,6 @@ describe('the breaker and store errors', () => {
     for (let i = 0; i < 2; i++) expect((await settle(`send 500 USD to ${to}`)).status).toBe(422);
     const paused = await settle(`send 1 USD to ${to}`);
     expect(paused.status).toBe(429);
-    expect(paused.body).toMatchObject({ ok: false, reason: 'policy_paused' });
+    expect(paused.body).toMatchObject({ ok: false, reason: 'policy_breaker' });
   });
 });

@@ -56,7 +56,7 @@ describe('spend caps across instances on PostgreSQL', () => {
       expect(ok.length).toBeLessThanOrEqual(5);
     }
     for (const r of refused) {
-      expect(r.body.reason).toBe('policy_over_cap');
+      expect(r.body.reason).toBe('policy_daily');
       expect(r.body.reply).toContain("daily cap of 5.00 USD in this API key's spend policy");
     }
     // Every instance took part.

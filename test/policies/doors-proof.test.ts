@@ -53,10 +53,10 @@ describe('the chat door', () => {
 
     const blocked = await chat('send 1 USD to @mallory_px');
     expect(blocked.status).toBe(422);
-    expect(blocked.body).toMatchObject({ ok: false, reason: 'policy_recipient_blocked' });
+    expect(blocked.body).toMatchObject({ ok: false, reason: 'policy_recipient' });
     expect(blocked.body.pending_action).toBeUndefined();
     const notAllowed = await chat('send 1 USD to @bob_px');
-    expect(notAllowed.body.reason).toBe('policy_recipient_not_allowed');
+    expect(notAllowed.body.reason).toBe('policy_recipient');
     expect(notAllowed.body.reply).toContain('is not on the list of recipients your spend policy allows');
 
     // Five holds (holding reserves nothing), then five Confirms at once: only 3 USD can go.
@@ -66,10 +66,10 @@ describe('the chat door', () => {
     expect(done.filter((r) => r.status === 200 && r.body.ok)).toHaveLength(3);
     const refused = done.filter((r) => !r.body.ok);
     expect(refused).toHaveLength(2);
-    for (const r of refused) expect(r.body.reason).toBe('policy_over_cap');
+    for (const r of refused) expect(r.body.reason).toBe('policy_daily');
 
     const later = await chat('send 1 USD to @amina_px');
-    expect(later.body.reason).toBe('policy_over_cap');
+    expect(later.body.reason).toBe('policy_daily');
     expect(later.body.reply).toContain('daily cap of 3.00 USD');
   });
 });
@@ -121,9 +121,9 @@ describe('the MCP door', () => {
 
     const blocked = await send('@mallory_px');
     expect(blocked.isError).toBe(true);
-    expect(sc(blocked)).toMatchObject({ ok: false, reason: 'policy_recipient_blocked' });
+    expect(sc(blocked)).toMatchObject({ ok: false, reason: 'policy_recipient' });
     const notAllowed = await send('@bob_px');
-    expect(sc(notAllowed)).toMatchObject({ ok: false, reason: 'policy_recipient_not_allowed' });
+    expect(sc(notAllowed)).toMatchObject({ ok: false, reason: 'policy_recipient' });
     expect(sc(notAllowed).reply).toContain("this API key's spend policy");
 
     const held = await Promise.all(Array.from({ length: 5 }, () => send('@amina_px')));
@@ -139,19 +139,19 @@ describe('the MCP door', () => {
 
     const later = await send('@amina_px');
     expect(later.isError).toBe(true);
-    expect(sc(later).reason).toBe('policy_over_cap');
+    expect(sc(later).reason).toBe('policy_daily');
     await client.close();
   });
 
-  it('the breaker pauses the connection: an error result with policy_paused and retry_after_seconds', async () => {
+  it('the breaker pauses the connection: an error result with policy_breaker and retry_after_seconds', async () => {
     const m = await merchant('Mcp Loop', '5');
     await putPolicy(m, { usd: { per_transaction: '2' }, breaker: { max_failures: 3, window_seconds: 60, cooldown_seconds: 90 } });
     const client = await mcpClient(m.key);
     const send = (amount: string) => client.callTool({ name: 'send_transfer', arguments: { recipient: '@amina_px', amount, currency: 'USD' } });
-    for (let i = 0; i < 3; i++) expect(sc(await send('3')).reason).toBe('policy_over_cap');
+    for (let i = 0; i < 3; i++) expect(sc(await send('3')).reason).toBe('policy_per_transaction');
     const paused = await send('1');
     expect(paused.isError).toBe(true);
-    expect(sc(paused)).toMatchObject({ ok: false, reason: 'policy_paused' });
+    expect(sc(paused)).toMatchObject({ ok: false, reason: 'policy_breaker' });
     expect(sc(paused).retry_after_seconds).toBeGreaterThan(80);
     expect(sc(paused).reply).toContain('too many refused or failed payments');
     await client.close();
@@ -268,7 +268,7 @@ describe('the API door', () => {
     const settle = (message: string) => call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message } });
     const no = await settle('send 1 USD to @bob_px');
     expect(no.status).toBe(422);
-    expect(no.body).toMatchObject({ ok: false, reason: 'policy_recipient_not_allowed' });
+    expect(no.body).toMatchObject({ ok: false, reason: 'policy_recipient' });
     expect(no.body.reply).toContain("this API key's spend policy");
     expect((await settle('send 1 USD to @amina_px')).status).toBe(200);
   });
@@ -277,7 +277,7 @@ describe('the API door', () => {
     const m = await merchant('Api Held', '5');
     await putPolicy(m, { approval_threshold_usd: '1' });
     const held = await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { message: 'send 2 USD to @amina_px' } });
-    expect(held.body).toMatchObject({ ok: true, reason: 'policy_approval_required', pending_action: { status: 'pending' } });
+    expect(held.body).toMatchObject({ ok: true, reason: 'approval_required', pending_action: { status: 'pending' } });
     const id = held.body.pending_action.id as string;
     expect((await call(`${svc.api}/agent/settle`, { method: 'POST', key: m.key, body: { confirm_action: id } })).status).toBe(403);
     const done = await call(`${svc.api}/chat/confirm`, { method: 'POST', cookie: m.cookie, body: { action_id: id } });

@@ -70,21 +70,21 @@ describe('the API door', () => {
 
     const big = await settle(m, { message: 'send 60 USD to @amina_ng' });
     expect(big.status).toBe(422);
-    expect(big.body).toMatchObject({ ok: false, reason: 'policy_over_cap' });
+    expect(big.body).toMatchObject({ ok: false, reason: 'policy_per_transaction' });
     expect(big.body.reply).toContain('per transaction in your spend policy');
 
     // Blocked by phone, asked by handle: the list matches the person however they are named.
     const blocked = await settle(m, { message: 'send 1 USD to @mallory_ng' });
     expect(blocked.status).toBe(422);
-    expect(blocked.body.reason).toBe('policy_recipient_blocked');
+    expect(blocked.body.reason).toBe('policy_recipient');
 
     const held = await settle(m, { message: 'send 40 USD to @amina_ng' });
     expect(held.status).toBe(200);
-    expect(held.body).toMatchObject({ ok: true, reason: 'policy_approval_required', pending_action: { status: 'pending' } });
+    expect(held.body).toMatchObject({ ok: true, reason: 'approval_required', pending_action: { status: 'pending' } });
     const id = held.body.pending_action.id as string;
     const byKey = await settle(m, { confirm_action: id });
     expect(byKey.status).toBe(403);
-    expect(byKey.body.reason).toBe('policy_approval_required');
+    expect(byKey.body.reason).toBe('approval_required');
     // The person confirms it on our page.
     const page = await fetch(`${svc.url}/app/actions/${id}/confirm`, { method: 'POST', headers: { cookie: m.cookie, origin: svc.url } });
     expect(page.status).toBe(200);
@@ -103,7 +103,7 @@ describe('the API door', () => {
     await putPolicy(m, { usd: { daily: '5' } }, { path: `/keys/${m.keyId}/policy` });
     const results = await Promise.all(Array.from({ length: 12 }, () => settle(m, { message: 'send 1 USD to @amina_ng' })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
-    expect(results.filter((r) => r.status === 422).every((r) => r.body.reason === 'policy_over_cap')).toBe(true);
+    expect(results.filter((r) => r.status === 422).every((r) => r.body.reason === 'policy_daily')).toBe(true);
     // The reservations were written in the transfers' own transactions (SpendSlot): each settled
     // one is marked committed with its outcome, and a refused turn left neither a reservation
     // nor a transfer row (its transaction was aborted).
@@ -120,7 +120,7 @@ describe('the API door', () => {
     expect(first.body).toMatchObject({ ok: true, action: 'transfer', transfer: { type: 'claim', status: 'open' } });
     const over = await settle(m, { message: 'send 3 USD to +254712000902' });
     expect(over.status).toBe(422);
-    expect(over.body.reason).toBe('policy_over_cap');
+    expect(over.body.reason).toBe('policy_daily');
     const rows = await svc.deps.store.table(SpendReservations).findMany({ accountId: m.accountId });
     expect(rows.map((r) => r.status)).toEqual(['committed']);
   });
@@ -132,14 +132,14 @@ describe('the API door', () => {
     expect((await putPolicy(m, { block_recipients: ['@amina_ng'] })).status).toBe(200);
     const blocked = await send();
     expect(blocked.status).toBe(422);
-    expect(blocked.body.reason).toBe('policy_recipient_blocked');
+    expect(blocked.body.reason).toBe('policy_recipient');
     expect((await putPolicy(m, {})).status).toBe(200);
     expect((await putPolicy(m, { usd: { daily: '2.5' } }, { path: `/keys/${m.keyId}/policy` })).status).toBe(200);
     expect((await send()).status).toBe(200);
     // The first turn's 1 USD (before the cap existed) counts: 1 + 1 + 1 > 2.5.
     const capped = await send();
     expect(capped.status).toBe(422);
-    expect(capped.body.reason).toBe('policy_over_cap');
+    expect(capped.body.reason).toBe('policy_daily');
     expect((await putPolicy(m, {}, { path: `/keys/${m.keyId}/policy` })).status).toBe(200);
     expect((await send()).status).toBe(200);
   });
@@ -151,7 +151,7 @@ describe('the API door', () => {
     const paused = await settle(m, { message: 'send 1 USD to @amina_ng' });
     expect(paused.status).toBe(429);
     expect(Number(paused.headers.get('retry-after'))).toBeGreaterThan(80);
-    expect(paused.body).toMatchObject({ ok: false, reason: 'policy_paused' });
+    expect(paused.body).toMatchObject({ ok: false, reason: 'policy_breaker' });
     // The person's own chat is not paused.
     const chat = await call(`${svc.api}/chat`, { method: 'POST', cookie: m.cookie, body: { message: 'send 1 USD to @amina_ng' } });
     expect(chat.status).toBe(200);
@@ -166,7 +166,7 @@ describe('the chat door', () => {
     const chat = (message: string) => call(`${svc.api}/chat`, { method: 'POST', cookie: m.cookie, body: { message } });
     const over = await chat('send 60 USD to @amina_ng');
     expect(over.status).toBe(422);
-    expect(over.body.reason).toBe('policy_over_cap');
+    expect(over.body.reason).toBe('policy_per_transaction');
     expect(over.body.pending_action).toBeUndefined();
     const held = await chat('send 20 USD to @amina_ng');
     expect(held.body.reply).toContain('approval threshold of 10.00 USD');
@@ -202,10 +202,10 @@ describe('the MCP door', () => {
     const client = await world.mcpClient(m.key);
     const over = await client.callTool({ name: 'send_transfer', arguments: { recipient: '@amina_ng', amount: '4', currency: 'USD' } });
     expect(over.isError).toBe(true);
-    expect(over.structuredContent).toMatchObject({ ok: false, reason: 'policy_over_cap' });
+    expect(over.structuredContent).toMatchObject({ ok: false, reason: 'policy_per_transaction' });
     const link = await client.callTool({ name: 'create_payment_link', arguments: { amount: '10' } });
     expect(link.isError).toBe(true);
-    expect(link.structuredContent).toMatchObject({ reason: 'policy_action_not_allowed' });
+    expect(link.structuredContent).toMatchObject({ reason: 'policy_action' });
     const ok = await client.callTool({ name: 'send_transfer', arguments: { recipient: '@amina_ng', amount: '2', currency: 'USD' } });
     expect(ok.structuredContent).toMatchObject({ ok: true, pending_confirmation: { id: expect.any(String) } });
     await client.close();

@@ -13,6 +13,18 @@ type Texts = Readonly<Record<Lang, string>>;
 
 const t = (en: string, pcm: string, sw: string, fr: string, pt: string, es: string, hi: string, tl: string): Texts => ({ en, pcm, sw, fr, pt, es, hi, tl });
 
+/** Over a spend policy's cap, whichever window. */
+const OVER_CAP = t(
+  'This is over a spending limit set on your account. Nothing was sent. Your limits are in your settings.',
+  'This one pass the spending limit wey dem set for your account. I no send anything. Check your limits for settings.',
+  'Hii inazidi kikomo cha matumizi kilichowekwa kwenye akaunti yako. Hakuna kilichotumwa. Vikomo vyako viko kwenye mipangilio.',
+  "Cela dépasse un plafond de dépenses fixé sur votre compte. Rien n'a été envoyé. Vos plafonds sont dans vos réglages.",
+  'Isso passa de um limite de gastos da sua conta. Nada foi enviado. Seus limites estão nas configurações.',
+  'Esto supera un límite de gasto de tu cuenta. No se envió nada. Tus límites están en la configuración.',
+  'Yeh aapke account ki spending limit se zyada hai. Kuch nahi bheja. Limits settings mein dekhiye.',
+  'Lampas ito sa spending limit ng account mo. Walang naipadala. Nasa settings ang mga limit mo.',
+);
+
 const FAILURES: Readonly<Record<string, Texts>> = wordTable({
   insufficient_balance: t(
     "You don't have enough balance for this (amount plus fee). Nothing was sent.",
@@ -286,37 +298,22 @@ const FAILURES: Readonly<Record<string, Texts>> = wordTable({
     'Aapke account ke liye yeh allowed nahi hai. Kuch nahi kiya.',
     'Hindi ito pinapayagan sa account mo. Walang ginawa.',
   ),
-  policy_over_cap: t(
-    'This is over a spending limit set on your account. Nothing was sent. Your limits are in your settings.',
-    'This one pass the spending limit wey dem set for your account. I no send anything. Check your limits for settings.',
-    'Hii inazidi kikomo cha matumizi kilichowekwa kwenye akaunti yako. Hakuna kilichotumwa. Vikomo vyako viko kwenye mipangilio.',
-    "Cela dépasse un plafond de dépenses fixé sur votre compte. Rien n'a été envoyé. Vos plafonds sont dans vos réglages.",
-    'Isso passa de um limite de gastos da sua conta. Nada foi enviado. Seus limites estão nas configurações.',
-    'Esto supera un límite de gasto de tu cuenta. No se envió nada. Tus límites están en la configuración.',
-    'Yeh aapke account ki spending limit se zyada hai. Kuch nahi bheja. Limits settings mein dekhiye.',
-    'Lampas ito sa spending limit ng account mo. Walang naipadala. Nasa settings ang mga limit mo.',
+  // A cap refusal names its window (DESIGN section 11); the person hears the same sentence.
+  policy_per_transaction: OVER_CAP,
+  policy_daily: OVER_CAP,
+  policy_weekly: OVER_CAP,
+  policy_monthly: OVER_CAP,
+  policy_recipient: t(
+    "Your account's rules don't allow sending to this recipient. Nothing was sent.",
+    'Your account rules no allow make I send to this person. I no send anything.',
+    'Kanuni za akaunti yako haziruhusu kutuma kwa mpokeaji huyu. Hakuna kilichotumwa.',
+    "Les règles de votre compte n'autorisent pas d'envoi à ce destinataire. Rien n'a été envoyé.",
+    'As regras da sua conta não permitem enviar para esse destinatário. Nada foi enviado.',
+    'Las reglas de tu cuenta no permiten enviar a ese destinatario. No se envió nada.',
+    'Aapke account ke rules is recipient ko bhejna allow nahi karte. Kuch nahi bheja.',
+    'Hindi pinapayagan ng rules ng account mo ang pagpapadala sa recipient na ito. Walang naipadala.',
   ),
-  policy_recipient_not_allowed: t(
-    "This recipient isn't on your account's allowed list. Nothing was sent.",
-    'This person no dey your allowed list. I no send anything.',
-    'Mpokeaji huyu hayuko kwenye orodha yako ya walioruhusiwa. Hakuna kilichotumwa.',
-    "Ce destinataire n'est pas dans la liste autorisée de votre compte. Rien n'a été envoyé.",
-    'Esse destinatário não está na lista permitida da sua conta. Nada foi enviado.',
-    'Ese destinatario no está en la lista permitida de tu cuenta. No se envió nada.',
-    'Yeh recipient aapki allowed list mein nahi hai. Kuch nahi bheja.',
-    'Wala sa allowed list ng account mo ang recipient na ito. Walang naipadala.',
-  ),
-  policy_recipient_blocked: t(
-    'This recipient is blocked on your account. Nothing was sent.',
-    'This person dey blocked for your account. I no send anything.',
-    'Mpokeaji huyu amezuiwa kwenye akaunti yako. Hakuna kilichotumwa.',
-    "Ce destinataire est bloqué sur votre compte. Rien n'a été envoyé.",
-    'Esse destinatário está bloqueado na sua conta. Nada foi enviado.',
-    'Ese destinatario está bloqueado en tu cuenta. No se envió nada.',
-    'Yeh recipient aapke account par blocked hai. Kuch nahi bheja.',
-    'Naka-block ang recipient na ito sa account mo. Walang naipadala.',
-  ),
-  policy_action_not_allowed: t(
+  policy_action: t(
     "Your account's rules don't allow this kind of action. Nothing was done.",
     'Your account rules no allow this kind thing. I no do anything.',
     'Kanuni za akaunti yako haziruhusu kitendo cha aina hii. Hakuna kilichofanyika.',
@@ -326,7 +323,7 @@ const FAILURES: Readonly<Record<string, Texts>> = wordTable({
     'Aapke account ke rules is tarah ka kaam allow nahi karte. Kuch nahi kiya.',
     'Hindi pinapayagan ng rules ng account mo ang ganitong aksyon. Walang ginawa.',
   ),
-  policy_paused: t(
+  policy_breaker: t(
     'Payments from this key are paused for a short while for safety. Nothing was sent. Try again later.',
     'Payment from this key don pause small for safety. I no send anything. Try again later.',
     'Malipo kutoka ufunguo huu yamesimamishwa kwa muda kwa usalama. Hakuna kilichotumwa. Jaribu tena baadaye.',

@@ -100,7 +100,7 @@ export function agentChatFeature(deps: TelegramDeps): Composer<BotContext> {
     const pending = result.pending;
     if (pending && pending.status === 'pending') {
       // Held by a spend policy's approval threshold: the reply names the rule (issue 24), so say it, not the plain ask.
-      const text = result.reason === 'policy_approval_required' ? result.reply : pendingText(pending, result.lang);
+      const text = result.reason === 'approval_required' ? result.reply : pendingText(pending, result.lang);
       return void (await ctx.reply(clip(text), { reply_markup: pendingKeyboard(pending.id) }));
     }
     await ctx.reply(clip(result.reply));
