@@ -44,6 +44,8 @@ export const CORE_ON_POSTGRES = [
   // h11truth: a turn whose database fails mid-action answers 202 outcome_unknown; store errors never pause a key.
   'test/api/agent-store-error.test.ts',
   'test/policies/breaker-store-errors.test.ts',
+  // h17claimfee: a claim's cancel and expiry keep our fee, each leg once across crashes (the store is PostgreSQL here).
+  'test/claims/claim-fee-kept.http.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb
