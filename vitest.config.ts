@@ -46,6 +46,8 @@ export const CORE_ON_POSTGRES = [
   'test/policies/breaker-store-errors.test.ts',
   // h17policy: DESIGN section 11's policy fields, reasons and POLICY_BREAKER.
   'test/policies/design-contract.test.ts',
+  // h17claimfee: a claim's cancel and expiry keep our fee, each leg once across crashes (the store is PostgreSQL here).
+  'test/claims/claim-fee-kept.http.test.ts',
 ];
 
 // Four projects: the pure `*.unit.test.ts` files (`fast`), the HTTP/chain tests on lowdb

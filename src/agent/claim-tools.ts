@@ -73,7 +73,7 @@ export async function sendAsClaim(deps: ClaimToolDeps, ctx: ToolContext, input: 
     summary:
       `${mask(c)} has no account yet, so ${sent} (${formatUsdc(c.amount)}) ${state} until ${until}. ` +
       `Send them this link (shown only once): ${url} . They sign up or sign in with ${c.contactKind === 'phone' ? 'that phone number' : 'that email'} to receive it. ` +
-      `You can cancel until it is claimed; if nobody claims it, it comes back to you.`,
+      `You can cancel until it is claimed; if you cancel or nobody claims it, ${formatUsdc(c.amount)} comes back to you and our fee is kept.`,
   };
 }
 
@@ -96,7 +96,7 @@ export async function previewClaim(deps: ClaimToolDeps, ctx: ToolContext, input:
     description:
       `Send ${local(deps.fx, q.quote.sourceAmountMinor, q.quote.sourceCurrency)} to ${who}, who has no account yet: ${formatUsdc(q.quote.stablecoinAmount)} ` +
       `plus a ${formatUsdc(q.quote.fee)} fee (total ${formatUsdc(q.quote.totalDebit)}) leaves your wallet into a claim held for them, and you get a link to send them. ` +
-      `If it is not claimed in time (or you cancel), all of it comes back to you.${held}`,
+      `If it is not claimed in time (or you cancel), ${formatUsdc(q.quote.stablecoinAmount)} comes back to you and our ${formatUsdc(q.quote.fee)} fee is kept.${held}`,
     details: {
       recipient: who,
       claim: true,

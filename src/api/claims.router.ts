@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Core } from '../core/core.js';
-import { mask } from '../claims/claims.js';
+import { mask, returnedFields } from '../claims/claims.js';
 import { CLAIM_EVENT_TYPES, type Claim } from '../claims/claim-record.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 import { auth, requireSessionOrKey } from '../http/auth.js';
@@ -23,8 +23,13 @@ export const ClaimResource = registerSchema(
       amount: z.string(),
       currency: z.string(),
       stablecoin_amount: z.string(),
-      fee: z.string().describe('USDC; returned with the amount when the claim is canceled or expires.'),
+      fee: z.string().describe('USDC; our fee: it goes to our fee wallet when the claim is claimed, and is kept when it is canceled or expires.'),
       total_debit: z.string(),
+      returned_amount: z
+        .string()
+        .nullable()
+        .describe('Canceled or expired (or `returning`): USDC back in the sender\'s wallet, the amount (our fee is kept); null otherwise.'),
+      fee_kept: z.string().nullable().describe('Canceled or expired (or `returning`): the fee kept, in USDC; null otherwise.'),
       events: z.array(z.object({ type: z.enum(CLAIM_EVENT_TYPES), at: z.string(), tx_hash: z.string().nullable() })),
       expires_at: z.string(),
       created_at: z.string(),
@@ -45,6 +50,7 @@ function claimResource(c: Claim, accountId: string): z.infer<typeof ClaimResourc
     stablecoin_amount: usdcDecimal(c.amount),
     fee: usdcDecimal(c.fee),
     total_debit: usdcDecimal(c.total),
+    ...(c.returnReason ? returnedFields(c) : { returned_amount: null, fee_kept: null }),
     events: c.events.map((e) => ({ type: e.type, at: e.at, tx_hash: e.txHash ?? null })),
     expires_at: c.expiresAt,
     created_at: c.createdAt,
@@ -64,7 +70,7 @@ registerRoute({
   method: 'post',
   path: '/api/claims/:id/cancel',
   operationId: 'cancelClaim',
-  summary: 'Cancel an unclaimed claim link: the amount and the fee go back to the sender',
+  summary: 'Cancel an unclaimed claim link: the amount goes back to the sender; our fee is kept',
   tags: ['Claims'],
   auth: 'bearer',
   params: z.object({ id: ClaimId }),

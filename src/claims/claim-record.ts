@@ -41,7 +41,7 @@ export interface Claim {
   fromAddress: string;
   /** Base units the recipient gets. */
   amount: string;
-  /** Base units to the fee wallet once claimed (returned with the amount otherwise). */
+  /** Base units to the fee wallet: once claimed, and (h17claimfee) once canceled or expired too. */
   fee: string;
   /** amount + fee: what left the sender's wallet and what the escrow holds. */
   total: string;
@@ -57,6 +57,14 @@ export interface Claim {
   claimantAccountId?: string;
   /** Why the money goes back (returning). */
   returnReason?: 'canceled' | 'expired';
+  /**
+   * Written with `returning` (the same compare-and-set) since h17claimfee: the return leg moves
+   * `amount` back to the sender and the fee goes to the fee wallet (DESIGN section 11: our fee is
+   * kept on cancel and expiry). Absent on a claim that went `returning` before: its return leg
+   * (maybe already signed for amount + fee under `nonceFor('claim-return', id)`) finishes as it
+   * started, amount + fee back, and no fee leg.
+   */
+  feeKept?: boolean;
   fundTxHash?: string;
   payoutTxHash?: string;
   feeTxHash?: string;
@@ -96,6 +104,17 @@ export function newClaimToken(): { token: string; hash: string } {
 
 export function hashClaimToken(token: string): string {
   return createHash('sha256').update(`stablepay.claim.v1:${token}`).digest('hex');
+}
+
+/** Base units back to the sender and kept by our fee wallet when the claim is canceled or expires. */
+export function returnSplit(c: Pick<Claim, 'amount' | 'fee' | 'total' | 'feeKept'>): { returned: bigint; kept: bigint } {
+  return c.feeKept ? { returned: BigInt(c.amount), kept: BigInt(c.fee) } : { returned: BigInt(c.total), kept: 0n };
+}
+
+/** Does this claim still owe its fee leg (escrow -> fee wallet)? Claimed, or returned under the fee-kept rule. */
+export function feeDue(c: Claim): boolean {
+  if (c.feeSettled || BigInt(c.fee) <= 0n) return false;
+  return c.status === 'claimed' || ((c.status === 'canceled' || c.status === 'expired') && c.feeKept === true);
 }
 
 export const IN_FLIGHT: readonly ClaimStatus[] = ['funding', 'claiming', 'returning'];

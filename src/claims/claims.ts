@@ -12,7 +12,7 @@ import { holdKey, withWalletFunds } from '../wallet/holds.js';
 import { MoneyModule, endRowSpend, recordUserMove, spentBy, type MoneyModuleOptions, type SpendInTx } from '../wallet/money-module.js';
 import { claimEscrowIndex, FEE_WALLET_INDEX } from '../wallet/reserved.js';
 import { claimLanguage } from './claim-language.js';
-import { ClaimReason, Claims, DEFAULT_CLAIM_TTL_MS, IN_FLIGHT, hashClaimToken, newClaimToken, type Claim, type ClaimEventType, type ClaimStatus } from './claim-record.js';
+import { ClaimReason, Claims, DEFAULT_CLAIM_TTL_MS, IN_FLIGHT, feeDue, hashClaimToken, newClaimToken, returnSplit, type Claim, type ClaimEventType, type ClaimStatus } from './claim-record.js';
 
 export interface ClaimsOptions extends MoneyModuleOptions {
   ttlMs?: number;
@@ -27,8 +27,8 @@ export interface ClaimsOptions extends MoneyModuleOptions {
   crashAt?: (step: ClaimStep) => void;
 }
 
-/** The points a crash test stops at: after each intent is recorded, and after each move. */
-export type ClaimStep = 'funding-recorded' | 'funded' | 'claiming-recorded' | 'paid' | 'returning-recorded' | 'returned';
+/** The points a crash test stops at: after each intent is recorded, and after each move (`fee-collected`: the fee leg, before it is recorded). */
+export type ClaimStep = 'funding-recorded' | 'funded' | 'claiming-recorded' | 'paid' | 'returning-recorded' | 'returned' | 'fee-collected';
 
 /** The `data` of a `transfer.*` event (docs/claims.md, "Events and webhooks"). */
 export interface ClaimEventData {
@@ -46,6 +46,10 @@ export interface ClaimEventData {
   sender_account: string;
   expires_at: string;
   tx_hash?: string;
+  /** Canceled or expired: USDC back in the sender's wallet (the amount; amount + fee for a claim returning before h17claimfee). */
+  returned_amount?: string;
+  /** Canceled or expired: our fee, kept (it goes to the fee wallet, as on a claim). */
+  fee_kept?: string;
 }
 
 export interface CreateClaimInput {
@@ -78,7 +82,8 @@ export function claimContact(text: string, country?: string): { kind: 'phone' | 
 /**
  * Claim links (docs/claims.md): money for someone with no account yet moves from the
  * sender's wallet into an escrow wallet of the claim's own, and from there to the person who
- * claims it (signed in with that phone or email), or back to the sender (cancel, expiry).
+ * claims it (signed in with that phone or email), or back to the sender (cancel, expiry); the
+ * fee goes to the fee wallet in every case (DESIGN section 11: our fee is kept on cancel and expiry).
  */
 export class ClaimsService extends MoneyModule<ClaimsOptions> {
   get(id: string): Promise<Claim | undefined> {
@@ -198,7 +203,7 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
     return { ok: true, claim: await this.payout(moved) };
   }
 
-  /** The sender takes an unclaimed claim back (the fee too: nothing was delivered). */
+  /** The sender takes an unclaimed claim back: the amount returns, our fee is kept (DESIGN section 11). */
   async cancel(senderId: string, claimId: string): Promise<Result<{ claim: Claim }>> {
     const c = await this.get(claimId);
     if (!c || c.senderAccountId !== senderId) return fail(ClaimReason.notFound, `No such claim: ${claimId}.`);
@@ -206,7 +211,7 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
     // payment's cancel does (docs/api-decisions.md); nothing moves twice (h16tour: it was a 400).
     if ((c.status === 'canceled' || c.status === 'returning') && c.returnReason === 'canceled') return { ok: true, claim: c };
     if (c.status !== 'open') return fail(ClaimReason.notOpen, c.status === 'claimed' || c.status === 'claiming' ? 'It has already been claimed.' : `This claim is ${c.status}.`);
-    const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'canceled' });
+    const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'canceled', feeKept: true });
     if (!moved) return fail(ClaimReason.notOpen, 'This claim is no longer open.');
     this.opts.crashAt?.('returning-recorded');
     return { ok: true, claim: await this.giveBack(moved) };
@@ -228,11 +233,12 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
         else await this.giveBack(c);
       }
     }
-    for (const c of (await t.findMany({ status: 'claimed' })).filter(mine)) if (!c.feeSettled && BigInt(c.fee) > 0n) await this.payout(c);
+    // A fee leg not yet collected: claimed, or (h17claimfee) canceled or expired under the fee-kept rule.
+    for (const status of ['claimed', 'canceled', 'expired'] as const) for (const c of (await t.findMany({ status })).filter(mine)) if (feeDue(c)) await this.collectFee(c);
     const now = this.now().getTime();
     for (const c of (await t.findMany({ status: 'open' })).filter(mine)) {
       if (Date.parse(c.expiresAt) > now) continue;
-      const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'expired' });
+      const moved = await this.transition(c.id, 'open', { status: 'returning', returnReason: 'expired', feeKept: true });
       if (moved) {
         n++;
         await this.giveBack(moved);
@@ -278,15 +284,16 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
       }
       row = (await this.transition(c.id, 'claiming', { status: 'claimed', payoutTxHash: out.txHash, events: [...c.events, this.event('transfer.claimed', out.txHash)] }, 'transfer.claimed')) ?? (await this.get(c.id))!;
     }
-    if (row.status === 'claimed' && !row.feeSettled && BigInt(row.fee) > 0n) {
-      const fee = await this.moveTo(row.escrowIndex, this.wallets.address(FEE_WALLET_INDEX), BigInt(row.fee), 'claim-fee', row.id);
-      if (fee.status === 'settled') row = (await this.transition(row.id, 'claimed', { feeSettled: true, feeTxHash: fee.txHash })) ?? row;
-    }
-    return row;
+    return this.collectFee(row);
   }
 
+  /**
+   * The return leg (escrow -> sender: the amount, or amount + fee for a claim that went
+   * `returning` before h17claimfee), then the fee leg (escrow -> fee wallet), each under its own
+   * nonce, so a re-run after a crash between them moves neither twice.
+   */
   private async giveBack(c: Claim): Promise<Claim> {
-    const out = await this.moveTo(c.escrowIndex, c.fromAddress, BigInt(c.total), 'claim-return', c.id);
+    const out = await this.moveTo(c.escrowIndex, c.fromAddress, returnSplit(c).returned, 'claim-return', c.id);
     this.opts.crashAt?.('returned');
     if (out.status !== 'settled') {
       this.opts.logger?.warn({ claimId: c.id, out }, 'claim return not settled yet; the sweep retries it');
@@ -294,7 +301,17 @@ export class ClaimsService extends MoneyModule<ClaimsOptions> {
     }
     const final: ClaimStatus = c.returnReason === 'expired' ? 'expired' : 'canceled';
     const type: ClaimEventType = final === 'expired' ? 'transfer.claim_expired' : 'transfer.claim_canceled';
-    return (await this.transition(c.id, 'returning', { status: final, returnTxHash: out.txHash, events: [...c.events, this.event(type, out.txHash)] }, type)) ?? (await this.get(c.id))!;
+    const row = (await this.transition(c.id, 'returning', { status: final, returnTxHash: out.txHash, events: [...c.events, this.event(type, out.txHash)] }, type)) ?? (await this.get(c.id))!;
+    return this.collectFee(row);
+  }
+
+  /** The fee leg (nonce `claim-fee`), once the claim is claimed, canceled or expired; recorded by compare-and-set. */
+  private async collectFee(row: Claim): Promise<Claim> {
+    if (!feeDue(row)) return row;
+    const fee = await this.moveTo(row.escrowIndex, this.wallets.address(FEE_WALLET_INDEX), BigInt(row.fee), 'claim-fee', row.id);
+    this.opts.crashAt?.('fee-collected');
+    if (fee.status !== 'settled') return row;
+    return (await this.transition(row.id, row.status, { feeSettled: true, feeTxHash: fee.txHash })) ?? row;
   }
 
   private moveTo(fromIndex: number, to: string, value: bigint, kind: string, id: string): Promise<MoveOutcome> {
@@ -346,7 +363,14 @@ export function claimEventData(c: Claim, role: 'sender' | 'recipient', txHash?: 
     sender_account: c.senderAccountId,
     expires_at: c.expiresAt,
     ...(txHash ? { tx_hash: txHash } : {}),
+    ...(status === 'canceled' || status === 'expired' ? returnedFields(c) : {}),
   };
+}
+
+/** The canceled or expired claim's split, USDC decimals from base units: what went back, what our fee wallet kept. */
+export function returnedFields(c: Claim): { returned_amount: string; fee_kept: string } {
+  const { returned, kept } = returnSplit(c);
+  return { returned_amount: usdcDecimal(returned), fee_kept: usdcDecimal(kept) };
 }
 
 /** "+2547•••••678" / "a•••@example.com": enough to recognise, not to learn the contact. */

@@ -90,7 +90,7 @@ export const TransferEventData = z.object({
   role: z.enum(['sender', 'recipient']).describe("Whose event this is: the account that sent the claim, or the one that claimed it."),
   status: z.enum(['open', 'claimed', 'canceled', 'expired']),
   amount: z.string().describe('What the recipient gets, in USDC (decimal string).'),
-  fee: z.string().describe('The fee in USDC (given back with the amount on cancel or expiry).'),
+  fee: z.string().describe('The fee in USDC (kept on cancel and expiry, as on a claim).'),
   currency: z.literal('USDC'),
   source_amount: z.string().describe("The amount as the sender typed it, in `source_currency`."),
   source_currency: z.string(),
@@ -98,6 +98,8 @@ export const TransferEventData = z.object({
   sender_account: z.string(),
   expires_at: z.string().describe('When an unclaimed claim goes back to the sender (ISO 8601).'),
   tx_hash: z.string().optional().describe("The step's on-chain transaction."),
+  returned_amount: z.string().optional().describe('`transfer.claim_canceled` / `transfer.claim_expired`: USDC back in the sender\'s wallet (the amount).'),
+  fee_kept: z.string().optional().describe('`transfer.claim_canceled` / `transfer.claim_expired`: the fee kept, in USDC.'),
 });
 export type TransferEventData = z.infer<typeof TransferEventData>;
 

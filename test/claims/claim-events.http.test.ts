@@ -3,6 +3,9 @@ import type { Address } from 'viem';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call, createMerchant, startTestService, type Merchant, type TestService } from '../helpers/service.js';
 import { balance, usdc } from '../helpers/money.js';
+import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
+import { usdcDecimal } from '../../src/lib/money.js';
+import { until } from '../helpers/cluster.js';
 import { startReceiver, waitFor, type Received, type Receiver } from '../webhooks/helpers.js';
 
 /**
@@ -60,9 +63,13 @@ describe('claim steps as webhook events (real HTTP, anvil)', () => {
     expect(listed.body).toEqual(r.json);
   }
 
-  it('unclaimed: transfer.claim_created, then by itself transfer.claim_expired, and the money is back on-chain', async () => {
+  const feeWallet = () => svc.deps.chain.custodialAddress(FEE_WALLET_INDEX);
+  const feeCollected = (id: string) => until(async () => ((await svc.deps.claims.get(id))!.feeSettled ? true : undefined), `fee of ${id} collected`, 20_000);
+
+  it('unclaimed: transfer.claim_created, then by itself transfer.claim_expired; the amount is back on-chain and our fee kept (h17claimfee)', async () => {
     const from = await wallet(sender.accountId);
     const start = await balance(svc, from);
+    const feeStart = await balance(svc, feeWallet());
     const sent = await settle({ message: 'send 1000 KES to +254 712 000 333' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const id: string = sent.body.transfer.id;
@@ -75,10 +82,14 @@ describe('claim steps as webhook events (real HTTP, anvil)', () => {
     // Nobody claims: the sweep returns it once CLAIM_TTL has passed.
     const expired = await got(of('transfer.claim_expired', id));
     await verified(expired);
-    expect(expired.json.data).toMatchObject({ id, status: 'expired' });
+    // DESIGN section 11: our fee is kept on expiry; the event says what went back and what was kept.
+    expect(expired.json.data).toMatchObject({ id, status: 'expired', returned_amount: usdcDecimal(c.amount), fee_kept: usdcDecimal(c.fee), fee: usdcDecimal(c.fee) });
     expect((await svc.deps.claims.get(id))!.status).toBe('expired');
     expect(expired.json.data.tx_hash).toBe((await svc.deps.claims.get(id))!.returnTxHash);
-    expect(await balance(svc, from)).toBe(start);
+    await feeCollected(id);
+    expect(BigInt(c.fee)).toBeGreaterThan(0n);
+    expect(await balance(svc, from)).toBe(start - BigInt(c.fee));
+    expect(await balance(svc, feeWallet())).toBe(feeStart + BigInt(c.fee));
     expect(await balance(svc, c.escrowAddress as Address)).toBe(0n);
     const listed = await call(`${svc.api}/v1/events?type=transfer.claim_expired`, { key: sender.key });
     expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(expired.json.id);
@@ -87,15 +98,29 @@ describe('claim steps as webhook events (real HTTP, anvil)', () => {
     expect(onlyExpired.received.map((r) => r.json.type)).toEqual(['transfer.claim_expired']);
   });
 
-  it('canceled: transfer.claim_canceled', async () => {
+  it('canceled: transfer.claim_canceled, carrying the amount returned and the fee kept (h17claimfee)', async () => {
+    const from = await wallet(sender.accountId);
+    const start = await balance(svc, from);
+    const feeStart = await balance(svc, feeWallet());
     const sent = await settle({ message: 'send 200 KES to nobody.yet@example.com' });
     const id: string = sent.body.transfer.id;
     await got(of('transfer.claim_created', id));
+    const c = (await svc.deps.claims.get(id))!;
     const canceled = await call(`${svc.api}/claims/${id}/cancel`, { key: sender.key, body: {} });
     expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'canceled', returned_amount: usdcDecimal(c.amount), fee_kept: usdcDecimal(c.fee) });
     const ev = await got(of('transfer.claim_canceled', id));
     await verified(ev);
-    expect(ev.json.data).toMatchObject({ status: 'canceled', role: 'sender' });
+    expect(ev.json.data).toMatchObject({ status: 'canceled', role: 'sender', returned_amount: usdcDecimal(c.amount), fee_kept: usdcDecimal(c.fee) });
+    await feeCollected(id);
+    expect(await balance(svc, from)).toBe(start - BigInt(c.fee));
+    expect(await balance(svc, feeWallet())).toBe(feeStart + BigInt(c.fee));
+    expect(await balance(svc, c.escrowAddress as Address)).toBe(0n);
+    // A few sweeps later: each leg once, one event.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await balance(svc, from)).toBe(start - BigInt(c.fee));
+    expect(await balance(svc, feeWallet())).toBe(feeStart + BigInt(c.fee));
+    expect(receiver.received.filter(of('transfer.claim_canceled', id))).toHaveLength(1);
   });
 
   it('claimed by a merchant account: the sender and the claimant each get transfer.claimed, once', async () => {

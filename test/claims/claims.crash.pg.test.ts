@@ -61,11 +61,14 @@ describe('a claim killed (SIGKILL) at each step', () => {
     const finalOf = (id: string, status: string) => until(async () => (await claims()).find((c) => c.id === id && c.status === status), `claim ${id} ${status}`, 60_000);
 
     let relayer = 2;
-    const steps = ['funding-recorded', 'funded', 'claiming-recorded', 'paid', 'returning-recorded', 'returned'] as const;
+    // h17claimfee: 'fee-collected' is the fee leg of a cancel (our fee is kept), killed before it is recorded.
+    const steps = ['funding-recorded', 'funded', 'claiming-recorded', 'paid', 'returning-recorded', 'returned', 'fee-collected'] as const;
     for (const [n, step] of steps.entries()) {
       const email = `crash${n}@example.com`;
       // Claims to claim or cancel are made (funded) on the healthy instance first.
       const ready = step.startsWith('funding') || step === 'funded' ? undefined : await openClaim(email);
+      const feeBefore = await bal(feeWallet);
+      const senderBefore = await bal(senderWallet);
       const victim = await nodes.start(`fault-${n}`, relayer++, { FAULT_CLAIM_STEP: step });
       let id: string;
       if (!ready) {
@@ -94,8 +97,14 @@ describe('a claim killed (SIGKILL) at each step', () => {
         const addr = mnemonicToAccount(nodes.mnemonic, { addressIndex: w.walletIndex }).address;
         claimantWallets.push(addr);
         expect(await bal(addr)).toBe(BigInt(done.amount));
-        await until(async () => (await claims()).find((c) => c.id === id && c.feeSettled), 'fee collected', 30_000);
       }
+      // Claimed, and (h17claimfee) canceled too: the fee leg once, to the fee wallet.
+      if (want !== 'open') {
+        await until(async () => (await claims()).find((c) => c.id === id && c.feeSettled), 'fee collected', 30_000);
+        expect(await bal(feeWallet)).toBe(feeBefore + BigInt(done.fee));
+      }
+      // A cancel: exactly the amount back to the sender, our fee kept.
+      if (want === 'canceled') expect(await bal(senderWallet)).toBe(senderBefore + BigInt(done.amount));
       expect(await bal(done.escrowAddress)).toBe(want === 'open' ? BigInt(done.total) : 0n);
       await conserved();
       // Each step's transfer.* event exactly once, though the step was re-run after the kill

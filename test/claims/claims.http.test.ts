@@ -5,6 +5,7 @@ import { balance, usdc } from '../helpers/money.js';
 import { Claims } from '../../src/claims/claim-record.js';
 import { PendingActions } from '../../src/agent/index.js';
 import { FEE_WALLET_INDEX } from '../../src/wallet/reserved.js';
+import { formatUsdc } from '../../src/lib/money.js';
 import { outcomeReply } from '../../src/agent/local/outcome-replies-i18n.js';
 
 /**
@@ -47,6 +48,9 @@ describe('claim links through the real doors', () => {
     expect(sw.body.reply).toMatch(/^\+2547•••••444 bado hana akaunti, kwa hiyo 300\.00 KES \(\d+\.\d+ USDC\) imehifadhiwa kwa ajili yake hadi \d{4}-\d\d-\d\d\. Mtumie kiungo hiki/);
     expect(sw.body.reply).toContain(sw.body.transfer.claim_url);
     expect(sw.body.reply).toContain('namba hiyo ya simu');
+    // h17claimfee: the amount comes back on cancel or expiry, our fee is kept (was "pesa zinarudi kwako", "it comes back to you").
+    expect(en.body.reply).toContain(`if you cancel or nobody claims it, ${formatUsdc(en.body.transfer.stablecoin_amount_base_units)} comes back to you and our fee is kept.`);
+    expect(sw.body.reply).toContain(`ukighairi au kisipochukuliwa, ${formatUsdc(sw.body.transfer.stablecoin_amount_base_units)} zinarudi kwako na ada yetu inabaki kwetu.`);
     expect(sw.body.reply).not.toMatch(/has no account|Send them|Done\./);
   });
 
@@ -110,12 +114,15 @@ describe('claim links through the real doors', () => {
     expect(activity.body.activity.entries.map((e: { id: string }) => e.id)).toContain(c.id);
   });
 
-  it('through a preview (as in chat and Telegram): the pending action never stores the token; the sender cancels and gets everything back', async () => {
+  it('through a preview (as in chat and Telegram): the pending action never stores the token; the sender cancels and gets the amount back, our fee kept', async () => {
     const from = await wallet(sender.accountId);
     const start = await balance(svc, from);
     const preview = await settle(sender, { message: 'send 500 KES to zawadi.nobody@example.com', confirm: false });
     expect(preview.status).toBe(200);
     expect(preview.body.pending.description).toMatch(/has no account yet/);
+    // h17claimfee: the preview says the amount comes back and our fee is kept (was "all of it comes back").
+    expect(preview.body.pending.description).toContain(`If it is not claimed in time (or you cancel), ${preview.body.pending.description.match(/yet: (\d+\.\d+ USDC)/)![1]} comes back to you and our`);
+    expect(preview.body.pending.description).not.toContain('all of it comes back');
     expect(await balance(svc, from)).toBe(start);
     const done = await settle(sender, { confirm_action: preview.body.pending.id });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
@@ -131,12 +138,15 @@ describe('claim links through the real doors', () => {
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ status: 'canceled' });
     expect(canceled.body.events.map((e: { type: string }) => e.type)).toEqual(['transfer.claim_created', 'transfer.claim_canceled']);
-    expect(await balance(svc, from)).toBe(start);
+    const c = (await svc.deps.claims.get(id))!;
+    expect(BigInt(c.fee)).toBeGreaterThan(0n);
+    expect(canceled.body).toMatchObject({ returned_amount: canceled.body.stablecoin_amount, fee_kept: canceled.body.fee });
+    expect(await balance(svc, from)).toBe(start - BigInt(c.fee));
     // A retried cancel answers the canceled claim again (as a canceled payment's does), and nothing moves twice (h16tour: a 400).
     const again = await call(`${svc.api}/claims/${id}/cancel`, { key: sender.key, body: {} });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body).toEqual(canceled.body);
-    expect(await balance(svc, from)).toBe(start);
+    expect(await balance(svc, from)).toBe(start - BigInt(c.fee));
     const page = await (await fetch(`${svc.url}/claim/${token}`)).text();
     expect(page).toContain('imerudi kwa mtumaji');
   });

@@ -82,7 +82,7 @@ describe('ClaimsService over the fake chain', () => {
     expect((await w.claims.history(w.sender.id)).map((x) => x.id)).toEqual([c.id]);
   });
 
-  it('a phone claim needs the account with that phone; the sender cancels and gets everything back', async () => {
+  it('a phone claim needs the account with that phone; the sender cancels and gets the amount back, our fee kept (h17claimfee)', async () => {
     const w = await world();
     const made = await w.claims.create(w.sender.id, { contact: '+254 712 345 678', amount: '10', currency: 'USD' });
     if (!made.ok) throw new Error(made.message);
@@ -92,8 +92,10 @@ describe('ClaimsService over the fake chain', () => {
     const stranger = await w.acct('Stranger', 's@example.com');
     expect(await w.claims.cancel(stranger.id, made.claim.id)).toMatchObject({ ok: false, reason: 'claim_not_found' });
     const back = await w.claims.cancel(w.sender.id, made.claim.id);
-    expect(back).toMatchObject({ ok: true, claim: { status: 'canceled' } });
-    expect(w.chain.balance(w.from)).toBe(100_000_000n);
+    expect(back).toMatchObject({ ok: true, claim: { status: 'canceled', feeKept: true, feeSettled: true } });
+    expect(w.chain.balance(w.from)).toBe(100_000_000n - BigInt(made.claim.fee));
+    expect(w.chain.balance(w.fee)).toBe(BigInt(made.claim.fee));
+    expect(w.chain.balance(made.claim.escrowAddress as Address)).toBe(0n);
     const owner = await w.acct('Owner', 'p@example.com', { phone: '+254712345678' });
     expect(await w.claims.claim(made.token, owner.id)).toMatchObject({ ok: false, reason: 'claim_not_open' });
     expect((await w.claims.get(made.claim.id))!.events.map((e) => e.type)).toEqual(['transfer.claim_created', 'transfer.claim_canceled']);
@@ -109,8 +111,9 @@ describe('ClaimsService over the fake chain', () => {
     const late = await w.acct('Late', 'late@example.com');
     expect(await w.claims.claim(made.token, late.id)).toMatchObject({ ok: false, reason: 'claim_expired' });
     expect(await w.claims.sweep()).toBe(1);
-    expect(await w.claims.get(made.claim.id)).toMatchObject({ status: 'expired' });
-    expect(w.chain.balance(w.from)).toBe(100_000_000n);
+    expect(await w.claims.get(made.claim.id)).toMatchObject({ status: 'expired', feeSettled: true });
+    expect(w.chain.balance(w.from)).toBe(100_000_000n - BigInt(made.claim.fee));
+    expect(w.chain.balance(w.fee)).toBe(BigInt(made.claim.fee));
     expect((await w.claims.get(made.claim.id))!.events.map((e) => e.type)).toEqual(['transfer.claim_created', 'transfer.claim_expired']);
   });
 
@@ -172,8 +175,8 @@ describe('ClaimsService over the fake chain', () => {
     });
   }
 
-  for (const step of ['returning-recorded', 'returned'] as const) {
-    it(`a crash at ${step}: recovery returns the money exactly once`, async () => {
+  for (const step of ['returning-recorded', 'returned', 'fee-collected'] as const) {
+    it(`a crash at ${step}: recovery returns the amount and keeps the fee, each exactly once`, async () => {
       const w = await world({ crashAt: step });
       const made = await w.claims.create(w.sender.id, { contact: 'c@example.com', amount: '20', currency: 'USD' });
       if (!made.ok) throw new Error(made.message);
@@ -181,8 +184,9 @@ describe('ClaimsService over the fake chain', () => {
       const again = w.fresh();
       await again.sweep();
       await again.sweep();
-      expect(await w.claims.get(made.claim.id)).toMatchObject({ status: 'canceled' });
-      expect(w.chain.balance(w.from)).toBe(100_000_000n);
+      expect(await w.claims.get(made.claim.id)).toMatchObject({ status: 'canceled', feeSettled: true });
+      expect(w.chain.balance(w.from)).toBe(100_000_000n - BigInt(made.claim.fee));
+      expect(w.chain.balance(w.fee)).toBe(BigInt(made.claim.fee));
       expect(await w.total()).toBe(100_000_000n);
     });
   }
